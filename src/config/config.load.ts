@@ -1,0 +1,214 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { DEFAULT_PLANS } from './config.defaults.ts';
+import { PLAN_NAMES, type PlanLimits, type PlanName, type TocsinConfig } from './config.types.ts';
+
+/** A configuration value that cannot be used; the message names the key and what is allowed. */
+export class ConfigError extends Error {
+  readonly key: string;
+  constructor(key: string, allowed: string, got: unknown) {
+    super(`configuration ${key}: ${allowed} (got ${JSON.stringify(got)})`);
+    this.key = key;
+  }
+}
+
+type Env = Record<string, string | undefined>;
+type Json = Record<string, unknown>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const FILE_KEYS = [
+  'public_url', 'plans', 'default_plan', 'regions', 'default_region', 'providers', 'smtp', 'smtp_from', 'network',
+  'log_level', 'master_key', 'retention', 'scheduler', 'redis_url',
+];
+
+function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function intFrom(key: string, raw: unknown, min: number, max: number): number {
+  const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) {
+    throw new ConfigError(key, `an integer from ${min} to ${max}`, raw);
+  }
+  return n;
+}
+
+function boolFrom(key: string, raw: unknown): boolean {
+  if (typeof raw === 'boolean') return raw;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(key, 'true or false', raw);
+}
+
+function urlFrom(key: string, raw: unknown, protocols: string[]): string {
+  if (typeof raw === 'string') {
+    try {
+      const u = new URL(raw);
+      if (protocols.includes(u.protocol)) return raw.replace(/\/+$/, '');
+    } catch {
+      // reported below
+    }
+  }
+  throw new ConfigError(key, `a URL with scheme ${protocols.map((p) => p.replace(':', '')).join(' or ')}`, raw);
+}
+
+function oneOf<T extends string>(key: string, raw: unknown, allowed: readonly T[]): T {
+  if (typeof raw === 'string' && (allowed as readonly string[]).includes(raw)) return raw as T;
+  throw new ConfigError(key, `one of ${allowed.join(', ')}`, raw);
+}
+
+function limitFrom(key: string, raw: unknown): number | null {
+  if (raw === null || raw === 'unlimited') return null;
+  return intFrom(key, raw, 0, 10_000_000);
+}
+
+function plansFrom(raw: unknown): Record<PlanName, PlanLimits> {
+  const plans = structuredClone(DEFAULT_PLANS);
+  if (raw === undefined) return plans;
+  if (!isObject(raw)) throw new ConfigError('plans', 'an object keyed by plan name', raw);
+  for (const [name, value] of Object.entries(raw)) {
+    const plan = oneOf(`plans.${name}`, name, PLAN_NAMES);
+    if (!isObject(value)) throw new ConfigError(`plans.${name}`, 'an object of plan limits', value);
+    const target = plans[plan];
+    for (const [field, v] of Object.entries(value)) {
+      const key = `plans.${name}.${field}`;
+      switch (field) {
+        case 'monitors':
+        case 'regions':
+        case 'status_pages':
+          target[field] = limitFrom(key, v);
+          break;
+        case 'interval_floor_seconds':
+          target.interval_floor_seconds = intFrom(key, v, 1, 86_400);
+          break;
+        case 'reports':
+        case 'api':
+          target[field] = boolFrom(key, v);
+          break;
+        default:
+          throw new ConfigError(key, 'one of monitors, interval_floor_seconds, regions, status_pages, reports, api', field);
+      }
+    }
+  }
+  return plans;
+}
+
+function providersFrom(raw: unknown): TocsinConfig['providers'] {
+  if (raw === undefined) return {};
+  if (!isObject(raw)) throw new ConfigError('providers', 'an object keyed by destination type', raw);
+  const out: TocsinConfig['providers'] = {};
+  for (const [type, value] of Object.entries(raw)) {
+    if (!isObject(value)) throw new ConfigError(`providers.${type}`, 'an object with base_url', value);
+    out[type] = {};
+    for (const [field, v] of Object.entries(value)) {
+      if (field !== 'base_url' && field !== 'base_url_eu') {
+        throw new ConfigError(`providers.${type}.${field}`, 'base_url or base_url_eu', field);
+      }
+      out[type][field] = urlFrom(`providers.${type}.${field}`, v, ['http:', 'https:']);
+    }
+  }
+  return out;
+}
+
+function readConfigFile(path: string | undefined, read: (p: string) => string): Json {
+  if (!path) return {};
+  let text: string;
+  try {
+    text = read(path);
+  } catch (err) {
+    throw new ConfigError('TOCSIN_CONFIG', 'a readable JSON file', `${path}: ${(err as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new ConfigError('TOCSIN_CONFIG', 'a file holding a JSON object', `${path}: ${(err as Error).message}`);
+  }
+  if (!isObject(parsed)) throw new ConfigError('TOCSIN_CONFIG', 'a file holding a JSON object', parsed);
+  for (const key of Object.keys(parsed)) {
+    if (!FILE_KEYS.includes(key)) throw new ConfigError(key, `a known key (${FILE_KEYS.join(', ')})`, key);
+  }
+  return parsed;
+}
+
+export interface LoadConfigOptions {
+  env?: Env;
+  readFile?: (path: string) => string;
+  isTty?: boolean;
+}
+
+/** Builds the one configuration object from the environment and the optional TOCSIN_CONFIG JSON file. */
+export function loadConfig(options: LoadConfigOptions = {}): TocsinConfig {
+  const env = options.env ?? process.env;
+  const file = readConfigFile(env.TOCSIN_CONFIG, options.readFile ?? ((p) => readFileSync(p, 'utf8')));
+  const nodeEnv = oneOf('NODE_ENV', env.NODE_ENV ?? 'production', ['production', 'development', 'test'] as const);
+  const port = intFrom('PORT', env.PORT ?? 3000, 0, 65_535);
+  const host = env.HOST ?? '0.0.0.0';
+  const dataDir = resolve(env.TOCSIN_DATA_DIR ?? './data');
+  const databaseUrl = env.DATABASE_URL ? urlFrom('DATABASE_URL', env.DATABASE_URL, ['postgres:', 'postgresql:']) : null;
+  const redisRaw = env.REDIS_URL ?? file.redis_url;
+  const redisUrl = redisRaw === undefined || redisRaw === '' ? null : urlFrom('REDIS_URL', redisRaw, ['redis:', 'rediss:']);
+  const publicUrl =
+    file.public_url !== undefined
+      ? urlFrom('public_url', file.public_url, ['http:', 'https:'])
+      : `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`;
+  const plans = plansFrom(file.plans);
+  const defaultPlan = oneOf('default_plan', file.default_plan ?? 'free', PLAN_NAMES);
+
+  let regions = ['local'];
+  if (file.regions !== undefined) {
+    const ok =
+      Array.isArray(file.regions) &&
+      file.regions.length > 0 &&
+      file.regions.every((r) => typeof r === 'string' && /^[a-z0-9][a-z0-9-]{0,31}$/.test(r));
+    if (!ok) throw new ConfigError('regions', 'a non-empty array of region codes like "eu-west"', file.regions);
+    regions = [...new Set(file.regions as string[])];
+  }
+  const defaultRegion = file.default_region === undefined ? regions[0]! : oneOf('default_region', file.default_region, regions);
+
+  const network = file.network ?? {};
+  if (!isObject(network)) throw new ConfigError('network', 'an object', network);
+  const allowPrivateTargets =
+    network.allow_private_targets === undefined ? true : boolFrom('network.allow_private_targets', network.allow_private_targets);
+
+  const retention = file.retention ?? {};
+  if (!isObject(retention)) throw new ConfigError('retention', 'an object', retention);
+  const scheduler = file.scheduler ?? {};
+  if (!isObject(scheduler)) throw new ConfigError('scheduler', 'an object', scheduler);
+
+  const masterKey = env.TOCSIN_MASTER_KEY ?? file.master_key;
+  if (masterKey !== undefined && (typeof masterKey !== 'string' || Buffer.from(masterKey, 'base64').length !== 32)) {
+    throw new ConfigError('master_key', 'a base64 string of 32 bytes', '<redacted>');
+  }
+
+  return {
+    env: nodeEnv,
+    port,
+    host,
+    dataDir,
+    databaseUrl,
+    redisUrl,
+    publicUrl,
+    logLevel: oneOf('LOG_LEVEL', env.LOG_LEVEL ?? file.log_level ?? 'info', LOG_LEVELS),
+    logPretty: env.LOG_FORMAT ? env.LOG_FORMAT === 'pretty' : (options.isTty ?? Boolean(process.stdout.isTTY)),
+    plans,
+    defaultPlan,
+    regions,
+    defaultRegion,
+    providers: providersFrom(file.providers),
+    smtp: file.smtp === undefined || file.smtp === null ? null : urlFrom('smtp', file.smtp, ['smtp:', 'smtps:']),
+    smtpFrom: typeof file.smtp_from === 'string' ? file.smtp_from : 'Tocsin <tocsin@localhost>',
+    network: { allowPrivateTargets },
+    masterKey: masterKey ?? null,
+    retention: {
+      executionsDays:
+        retention.executions_days === undefined ? 30 : intFrom('retention.executions_days', retention.executions_days, 1, 3650),
+    },
+    scheduler: {
+      enabled: scheduler.enabled === undefined ? true : boolFrom('scheduler.enabled', scheduler.enabled),
+      leaseSeconds: scheduler.lease_seconds === undefined ? 30 : intFrom('scheduler.lease_seconds', scheduler.lease_seconds, 2, 3600),
+      concurrency: scheduler.concurrency === undefined ? 200 : intFrom('scheduler.concurrency', scheduler.concurrency, 1, 10_000),
+    },
+    http: { bodyLimitBytes: 1024 * 1024, openapiParseBodyLimitBytes: 10 * 1024 * 1024 },
+  };
+}

@@ -1,0 +1,44 @@
+export const PLAN_NAMES = ['free', 'pro', 'team', 'enterprise'] as const;
+export type PlanName = (typeof PLAN_NAMES)[number];
+
+/** Limits of one plan; `null` means unlimited. */
+export interface PlanLimits {
+  monitors: number | null;
+  interval_floor_seconds: number;
+  regions: number | null;
+  status_pages: number | null;
+  reports: boolean;
+  api: boolean;
+}
+
+export interface ProviderEndpoint {
+  base_url?: string;
+  base_url_eu?: string;
+}
+
+export interface TocsinConfig {
+  env: 'production' | 'development' | 'test';
+  port: number;
+  host: string;
+  dataDir: string;
+  /** postgres://… when set; otherwise SQLite at `${dataDir}/tocsin.db`. */
+  databaseUrl: string | null;
+  redisUrl: string | null;
+  publicUrl: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Pretty logs for humans on a TTY; JSON otherwise. */
+  logPretty: boolean;
+  plans: Record<PlanName, PlanLimits>;
+  defaultPlan: PlanName;
+  regions: string[];
+  defaultRegion: string;
+  providers: Record<string, ProviderEndpoint>;
+  smtp: string | null;
+  smtpFrom: string;
+  network: { allowPrivateTargets: boolean };
+  /** 32-byte key (base64) for sealing secrets at rest; generated into the data dir when absent. */
+  masterKey: string | null;
+  retention: { executionsDays: number };
+  scheduler: { enabled: boolean; leaseSeconds: number; concurrency: number };
+  http: { bodyLimitBytes: number; openapiParseBodyLimitBytes: number };
+}

@@ -1,0 +1,3 @@
+export { loadConfig, ConfigError, type LoadConfigOptions } from './config.load.ts';
+export { DEFAULT_PLANS } from './config.defaults.ts';
+export { PLAN_NAMES, type PlanName, type PlanLimits, type TocsinConfig } from './config.types.ts';

@@ -1,0 +1,37 @@
+import type { SchemaMigration } from '../../platform/db/index.ts';
+import { col } from '../../platform/db/index.ts';
+
+export const orgsMigrations: SchemaMigration[] = [
+  {
+    name: '202611220001_orgs_init',
+    async up(db) {
+      await db.schema
+        .createTable('organization')
+        .addColumn('id', col.id, (c) => c.primaryKey())
+        .addColumn('name', col.text, (c) => c.notNull())
+        .addColumn('plan', col.text, (c) => c.notNull())
+        .addColumn('default_region', col.text, (c) => c.notNull())
+        .addColumn('email_alerts_enabled', col.bool, (c) => c.notNull().defaultTo(1))
+        .addColumn('created_at', col.time, (c) => c.notNull())
+        .addColumn('updated_at', col.time, (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('app_user')
+        .addColumn('id', col.id, (c) => c.primaryKey())
+        .addColumn('email', col.text, (c) => c.notNull().unique())
+        .addColumn('name', col.text)
+        .addColumn('email_verified_at', col.time)
+        .addColumn('created_at', col.time, (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('membership')
+        .addColumn('organization_id', col.id, (c) => c.notNull().references('organization.id').onDelete('cascade'))
+        .addColumn('user_id', col.id, (c) => c.notNull().references('app_user.id').onDelete('cascade'))
+        .addColumn('role', col.text, (c) => c.notNull())
+        .addColumn('created_at', col.time, (c) => c.notNull())
+        .addPrimaryKeyConstraint('membership_pk', ['organization_id', 'user_id'])
+        .execute();
+      await db.schema.createIndex('membership_user_idx').on('membership').column('user_id').execute();
+    },
+  },
+];

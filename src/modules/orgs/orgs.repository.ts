@@ -1,0 +1,136 @@
+import type { PlanName } from '../../config/index.ts';
+import type { Database } from '../../platform/db/index.ts';
+import type { OrganizationRow, OrgsTables, UserRow } from './orgs.tables.ts';
+import type { Membership, Organization, Role, User } from './orgs.types.ts';
+
+function toOrganization(row: OrganizationRow): Organization {
+  return {
+    id: row.id,
+    name: row.name,
+    plan: row.plan as PlanName,
+    defaultRegion: row.default_region,
+    emailAlertsEnabled: row.email_alerts_enabled === 1,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function toUser(row: UserRow): User {
+  return { id: row.id, email: row.email, name: row.name, emailVerifiedAt: row.email_verified_at, createdAt: row.created_at };
+}
+
+export class OrgsRepository {
+  private readonly db;
+  constructor(database: Database) {
+    this.db = database.tables<OrgsTables>();
+  }
+
+  async insertOrganization(org: Organization): Promise<void> {
+    await this.db
+      .insertInto('organization')
+      .values({
+        id: org.id,
+        name: org.name,
+        plan: org.plan,
+        default_region: org.defaultRegion,
+        email_alerts_enabled: org.emailAlertsEnabled ? 1 : 0,
+        created_at: org.createdAt,
+        updated_at: org.updatedAt,
+      })
+      .execute();
+  }
+
+  async findOrganization(id: string): Promise<Organization | null> {
+    const row = await this.db.selectFrom('organization').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toOrganization(row) : null;
+  }
+
+  async listOrganizations(): Promise<Organization[]> {
+    const rows = await this.db.selectFrom('organization').selectAll().orderBy('id').execute();
+    return rows.map(toOrganization);
+  }
+
+  async updateOrganization(
+    id: string,
+    patch: Partial<Pick<Organization, 'plan' | 'name' | 'emailAlertsEnabled' | 'defaultRegion'>>,
+    now: number,
+  ): Promise<boolean> {
+    const result = await this.db
+      .updateTable('organization')
+      .set({
+        ...(patch.plan !== undefined && { plan: patch.plan }),
+        ...(patch.name !== undefined && { name: patch.name }),
+        ...(patch.defaultRegion !== undefined && { default_region: patch.defaultRegion }),
+        ...(patch.emailAlertsEnabled !== undefined && { email_alerts_enabled: patch.emailAlertsEnabled ? 1 : 0 }),
+        updated_at: now,
+      })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async insertUser(user: User): Promise<void> {
+    await this.db
+      .insertInto('app_user')
+      .values({
+        id: user.id,
+        email: user.email,
+        name: user.name,
+        email_verified_at: user.emailVerifiedAt,
+        created_at: user.createdAt,
+      })
+      .execute();
+  }
+
+  async findUser(id: string): Promise<User | null> {
+    const row = await this.db.selectFrom('app_user').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toUser(row) : null;
+  }
+
+  async findUserByEmail(email: string): Promise<User | null> {
+    const row = await this.db.selectFrom('app_user').selectAll().where('email', '=', email).executeTakeFirst();
+    return row ? toUser(row) : null;
+  }
+
+  async setUserEmailVerified(id: string, at: number): Promise<void> {
+    await this.db.updateTable('app_user').set({ email_verified_at: at }).where('id', '=', id).execute();
+  }
+
+  async insertMembership(m: Membership): Promise<void> {
+    await this.db
+      .insertInto('membership')
+      .values({ organization_id: m.organizationId, user_id: m.userId, role: m.role, created_at: m.createdAt })
+      .execute();
+  }
+
+  async findMembership(organizationId: string, userId: string): Promise<Membership | null> {
+    const row = await this.db
+      .selectFrom('membership')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return row
+      ? { organizationId: row.organization_id, userId: row.user_id, role: row.role as Role, createdAt: row.created_at }
+      : null;
+  }
+
+  /** Members with their user records, oldest membership first. */
+  async listMembers(organizationId: string): Promise<Array<{ user: User; role: Role }>> {
+    const rows = await this.db
+      .selectFrom('membership')
+      .innerJoin('app_user', 'app_user.id', 'membership.user_id')
+      .select([
+        'app_user.id',
+        'app_user.email',
+        'app_user.name',
+        'app_user.email_verified_at',
+        'app_user.created_at',
+        'membership.role',
+      ])
+      .where('membership.organization_id', '=', organizationId)
+      .orderBy('membership.created_at')
+      .execute();
+    return rows.map((r) => ({ user: toUser(r), role: r.role as Role }));
+  }
+}

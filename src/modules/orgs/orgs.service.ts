@@ -1,0 +1,108 @@
+import type { PlanName } from '../../config/index.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { DomainError, notFound } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import type { OrgsRepository } from './orgs.repository.ts';
+import type { Membership, Organization, Role, User } from './orgs.types.ts';
+
+export interface OrgsServiceDeps {
+  repository: OrgsRepository;
+  clock: Clock;
+  defaultPlan: PlanName;
+  defaultRegion: string;
+}
+
+export class OrgsService {
+  private readonly deps: OrgsServiceDeps;
+  constructor(deps: OrgsServiceDeps) {
+    this.deps = deps;
+  }
+
+  async createOrganization(input: { name: string; plan?: PlanName }): Promise<Organization> {
+    const now = this.deps.clock.now();
+    const org: Organization = {
+      id: newId('org', now),
+      name: input.name,
+      plan: input.plan ?? this.deps.defaultPlan,
+      defaultRegion: this.deps.defaultRegion,
+      emailAlertsEnabled: true,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.deps.repository.insertOrganization(org);
+    return org;
+  }
+
+  async getOrganization(id: string): Promise<Organization> {
+    const org = await this.deps.repository.findOrganization(id);
+    if (!org) throw notFound('Organization');
+    return org;
+  }
+
+  findOrganization(id: string): Promise<Organization | null> {
+    return this.deps.repository.findOrganization(id);
+  }
+
+  listOrganizations(): Promise<Organization[]> {
+    return this.deps.repository.listOrganizations();
+  }
+
+  async setPlan(organizationId: string, plan: PlanName): Promise<Organization> {
+    const updated = await this.deps.repository.updateOrganization(organizationId, { plan }, this.deps.clock.now());
+    if (!updated) throw notFound('Organization');
+    return this.getOrganization(organizationId);
+  }
+
+  async setEmailAlertsEnabled(organizationId: string, enabled: boolean): Promise<Organization> {
+    const updated = await this.deps.repository.updateOrganization(
+      organizationId,
+      { emailAlertsEnabled: enabled },
+      this.deps.clock.now(),
+    );
+    if (!updated) throw notFound('Organization');
+    return this.getOrganization(organizationId);
+  }
+
+  /** Finds the user with this email or creates one. */
+  async ensureUser(input: { email: string; name?: string | null }): Promise<User> {
+    const email = input.email.trim().toLowerCase();
+    if (!/^[^\s@]+@[^\s@]+$/.test(email)) {
+      throw new DomainError('validation_failed', 'The email address is not valid.', [
+        { field: 'email', issue: 'must be an email address' },
+      ]);
+    }
+    const existing = await this.deps.repository.findUserByEmail(email);
+    if (existing) return existing;
+    const user: User = {
+      id: newId('usr', this.deps.clock.now()),
+      email,
+      name: input.name ?? null,
+      emailVerifiedAt: null,
+      createdAt: this.deps.clock.now(),
+    };
+    await this.deps.repository.insertUser(user);
+    return user;
+  }
+
+  findUser(id: string): Promise<User | null> {
+    return this.deps.repository.findUser(id);
+  }
+
+  async addMember(organizationId: string, userId: string, role: Role): Promise<Membership> {
+    const membership: Membership = { organizationId, userId, role, createdAt: this.deps.clock.now() };
+    await this.deps.repository.insertMembership(membership);
+    return membership;
+  }
+
+  findMembership(organizationId: string, userId: string): Promise<Membership | null> {
+    return this.deps.repository.findMembership(organizationId, userId);
+  }
+
+  listMembers(organizationId: string): Promise<Array<{ user: User; role: Role }>> {
+    return this.deps.repository.listMembers(organizationId);
+  }
+
+  markEmailVerified(userId: string): Promise<void> {
+    return this.deps.repository.setUserEmailVerified(userId, this.deps.clock.now());
+  }
+}

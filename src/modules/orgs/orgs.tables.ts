@@ -1,0 +1,30 @@
+export interface OrganizationRow {
+  id: string;
+  name: string;
+  plan: string;
+  default_region: string;
+  email_alerts_enabled: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface UserRow {
+  id: string;
+  email: string;
+  name: string | null;
+  email_verified_at: number | null;
+  created_at: number;
+}
+
+export interface MembershipRow {
+  organization_id: string;
+  user_id: string;
+  role: string;
+  created_at: number;
+}
+
+export interface OrgsTables {
+  organization: OrganizationRow;
+  app_user: UserRow;
+  membership: MembershipRow;
+}

@@ -1,0 +1,56 @@
+import { PLAN_NAMES, type PlanLimits, type PlanName } from '../../config/index.ts';
+import { DomainError } from '../../platform/errors.ts';
+
+/** Plan rules: which plan allows what. Numbers come from configuration (DECISIONS §3). */
+export class Plans {
+  private readonly limits: Record<PlanName, PlanLimits>;
+  constructor(limits: Record<PlanName, PlanLimits>) {
+    this.limits = limits;
+  }
+
+  limitsOf(plan: PlanName): PlanLimits {
+    return this.limits[plan];
+  }
+
+  /** The cheapest plan that satisfies `accepts`, for messages that tell the user what to buy. */
+  cheapestWith(accepts: (limits: PlanLimits) => boolean): PlanName | null {
+    return PLAN_NAMES.find((p) => accepts(this.limits[p])) ?? null;
+  }
+
+  requireApi(plan: PlanName): void {
+    if (this.limits[plan].api) return;
+    const needed = this.cheapestWith((l) => l.api) ?? 'team';
+    throw new DomainError(
+      'plan_upgrade_required',
+      `API access needs the ${needed} plan or above; this organization is on the ${plan} plan.`,
+    );
+  }
+
+  requireReports(plan: PlanName): void {
+    if (this.limits[plan].reports) return;
+    const needed = this.cheapestWith((l) => l.reports) ?? 'pro';
+    throw new DomainError(
+      'plan_upgrade_required',
+      `Reports need the ${needed} plan or above; this organization is on the ${plan} plan.`,
+    );
+  }
+
+  /** Throws plan_limit_exceeded when `count` would pass a countable limit. */
+  requireWithin(plan: PlanName, limit: 'monitors' | 'status_pages' | 'regions', count: number, what: string): void {
+    const max = this.limits[plan][limit];
+    if (max === null || count <= max) return;
+    throw new DomainError(
+      'plan_limit_exceeded',
+      `The ${plan} plan allows ${max} ${what}; this would make ${count}.`,
+    );
+  }
+
+  requireIntervalAtLeastFloor(plan: PlanName, intervalSeconds: number): void {
+    const floor = this.limits[plan].interval_floor_seconds;
+    if (intervalSeconds >= floor) return;
+    throw new DomainError(
+      'plan_limit_exceeded',
+      `The ${plan} plan's interval floor is ${floor} seconds; ${intervalSeconds} seconds is faster than that.`,
+    );
+  }
+}

@@ -1,0 +1,85 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/**
+ * The storage handle. Modules declare their own table interfaces and get a typed Kysely through
+ * `tables<T>()`; only repositories call it.
+ */
+export interface Database {
+  readonly dialect: Dialect;
+  tables<T>(): Kysely<T>;
+  /** True when the database answers a trivial query. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgres://… URL, or a SQLite file path (":memory:" allowed). */
+  url: string | null;
+  sqlitePath: string;
+  poolSize?: number;
+}
+
+class KyselyDatabase implements Database {
+  readonly dialect: Dialect;
+  private readonly kysely: Kysely<unknown>;
+  private closed = false;
+  constructor(dialect: Dialect, kysely: Kysely<unknown>) {
+    this.dialect = dialect;
+    this.kysely = kysely;
+  }
+  tables<T>(): Kysely<T> {
+    return this.kysely as unknown as Kysely<T>;
+  }
+  async ping(): Promise<boolean> {
+    try {
+      await sql`select 1`.execute(this.kysely);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.kysely.destroy();
+  }
+}
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+function openPostgres(url: string, poolSize: number): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    // Times are stored as epoch milliseconds in bigint columns; they fit a JS number exactly.
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID || oid === NUMERIC_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  pool.on('error', () => {
+    // An idle client lost its connection; the pool replaces it on next use.
+  });
+  return new KyselyDatabase('postgres', new Kysely({ dialect: new PostgresDialect({ pool }) }));
+}
+
+function openSqlite(path: string): Database {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new BetterSqlite3(path);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  return new KyselyDatabase('sqlite', new Kysely({ dialect: new SqliteDialect({ database: sqlite }) }));
+}
+
+export function openDatabase(options: DatabaseOptions): Database {
+  return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openSqlite(options.sqlitePath);
+}
