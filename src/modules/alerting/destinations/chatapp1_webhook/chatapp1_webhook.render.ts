@@ -1,0 +1,9 @@
+import type { AlertEvent, DestinationRecord, RenderContext } from '../destination.contract.ts';
+import { renderSlackMessage, type SlackMessage } from '../chatapp1_channel/chatapp1_channel.render.ts';
+
+/** Body posted to a Slack incoming webhook (channel and author are fixed by the webhook). */
+export type SlackWebhookBody = SlackMessage;
+
+export function renderChatapp1Webhook(event: AlertEvent, _destination: DestinationRecord, _d: unknown, ctx: RenderContext): SlackWebhookBody {
+  return renderSlackMessage(event, ctx);
+}

@@ -1,0 +1,152 @@
+/**
+ * The contract between the alerting pipeline and the destination providers.
+ *
+ * A provider turns an `AlertEvent` into the request its product expects (`render`, pure, no secrets in the
+ * output) and delivers it (`send`), mapping every possible answer onto one of five outcomes
+ * (destinations.md §0.1): ok, retry, payload_rejected, destination_broken, reauthorize.
+ * Providers never retry, sleep or persist anything themselves: the pipeline owns backoff, leases and storage.
+ * The pipeline re-renders on every attempt (render is cheap and pure), so a `state_patch` returned by one
+ * attempt (e.g. a migrated Telegram chat id) takes effect on the next.
+ */
+
+export const DESTINATION_TYPES = [
+  'chatapp1_channel',
+  'chatapp1_webhook',
+  'chatapp2_webhook',
+  'chatapp3_webhook',
+  'chatapp4_bot',
+  'oncall_pager1',
+  'oncall_pager2',
+  'incident_tool1',
+  'incident_tool2',
+  'email',
+  'generic_webhook',
+] as const;
+export type DestinationType = (typeof DESTINATION_TYPES)[number];
+
+export const EVENT_TYPES = [
+  'down',
+  'recovered',
+  'cert_expiring',
+  'security_grade_downgraded',
+  'security_grade_recovered',
+  'significant_change',
+  'performance_anomaly',
+  'performance_recovered',
+  'anomaly_alert',
+  'anomaly_recovered',
+  'anomaly_flapping',
+  'incident_opened',
+  'scheduled_report',
+  'still_down',
+  'incident_acknowledged',
+  'incident_resolved',
+  'test',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** What happened, independent of any destination. */
+export interface AlertEvent {
+  /** `evt_…` */
+  id: string;
+  type: EventType;
+  /** Epoch ms. */
+  occurred_at: number;
+  organization: { id: string; name: string };
+  monitor: { id: string; name: string; target: string; type: string } | null;
+  incident: { id: string; number: number; url: string; title: string; opened_at: number } | null;
+  /** Failure reason, e.g. "HTTP 503 (expected 200)". */
+  cause: string | null;
+  /** When the monitor went down (epoch ms). */
+  since: number | null;
+  /** Event-specific: days_to_expiry, grade, previous_grade, latency_ms, threshold_ms, summary, report_url, … */
+  data: Record<string, unknown>;
+}
+
+export interface DestinationRecord {
+  id: string;
+  name: string;
+  type: DestinationType;
+  /** Secrets already unsealed. */
+  config: Record<string, unknown>;
+  payload_format?: 'standard' | 'legacy';
+  /** Provider-owned persistent state, e.g. a migrated Telegram chat id. Merge `state_patch` into it. */
+  state: Record<string, unknown>;
+}
+
+export interface Delivery {
+  /** `dlv_…`, stable across retries of one delivery. */
+  id: string;
+  /** 1 for the first attempt. */
+  attempt: number;
+}
+
+export type SendResult =
+  | { outcome: 'ok'; state_patch?: Record<string, unknown>; provider_reference?: string }
+  | { outcome: 'retry'; reason: string; retry_after_ms?: number; state_patch?: Record<string, unknown> }
+  | { outcome: 'payload_rejected'; reason: string }
+  | { outcome: 'destination_broken'; reason: string }
+  | { outcome: 'reauthorize'; reason: string };
+
+export type SendOutcome = SendResult['outcome'];
+
+/** An outgoing mail as rendered by the email provider. */
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** Message-ID, In-Reply-To, References, Auto-Submitted, X-Tocsin-… */
+  headers: Record<string, string>;
+}
+
+export interface MailResult {
+  messageId: string;
+  accepted: string[];
+  rejected: string[];
+  response: string;
+}
+
+/**
+ * Sends one mail. Rejects with an Error carrying nodemailer's `code`, `responseCode` and `command` on failure
+ * (see `email.send.ts` for how they are classified).
+ */
+export interface Mailer {
+  sendMail(message: MailMessage): Promise<MailResult>;
+  close(): void;
+}
+
+export interface ProviderContext {
+  /** `providers.<type>.base_url` (or `base_url_eu` when region is 'eu') with the real vendor default; no trailing slash. */
+  baseUrl(type: DestinationType, region?: string): string;
+  fetch: typeof fetch;
+  /** Public URL of this Tocsin installation (links in messages). */
+  publicUrl: string;
+  /** `Tocsin/<version>` */
+  userAgent: string;
+  now(): number;
+  mailer?: Mailer;
+  /** generic_webhook only: the destination's unsealed signing secret. */
+  signingSecret?: string;
+  /** Per-request timeout; a timeout is a `retry`. */
+  timeoutMs: number;
+}
+
+export type RenderContext = Pick<ProviderContext, 'publicUrl' | 'now'>;
+
+export interface ConfigIssue {
+  /** e.g. "config.url" */
+  field: string;
+  issue: string;
+}
+
+export interface DestinationProvider<Req = unknown> {
+  type: DestinationType;
+  /** Config fields sealed at rest and masked on read. */
+  secretFields: string[];
+  /** Strict: unknown keys are rejected. Empty array = valid. */
+  validateConfig(config: unknown): ConfigIssue[];
+  /** PURE: what will be sent (never contains secrets; `send` adds credentials). */
+  render(event: AlertEvent, destination: DestinationRecord, delivery: Delivery, ctx: RenderContext): Req;
+  send(request: Req, destination: DestinationRecord, delivery: Delivery, ctx: ProviderContext): Promise<SendResult>;
+}
