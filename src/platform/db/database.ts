@@ -15,6 +15,13 @@ export interface Database {
   tables<T>(): Kysely<T>;
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
+  /**
+   * Runs `work` in one transaction. The handle it receives is a Database bound to the transaction:
+   * build repositories from it so several modules' writes commit or roll back together.
+   * Inside a transaction, a nested call reuses the outer one.
+   */
+  transaction<T>(work: (tx: Database) => Promise<T>): Promise<T>;
+  readonly inTransaction: boolean;
   close(): Promise<void>;
 }
 
@@ -27,11 +34,17 @@ export interface DatabaseOptions {
 
 class KyselyDatabase implements Database {
   readonly dialect: Dialect;
+  readonly inTransaction: boolean;
   private readonly kysely: Kysely<unknown>;
   private closed = false;
-  constructor(dialect: Dialect, kysely: Kysely<unknown>) {
+  constructor(dialect: Dialect, kysely: Kysely<unknown>, inTransaction = false) {
     this.dialect = dialect;
     this.kysely = kysely;
+    this.inTransaction = inTransaction;
+  }
+  async transaction<T>(work: (tx: Database) => Promise<T>): Promise<T> {
+    if (this.inTransaction) return work(this);
+    return this.kysely.transaction().execute((trx) => work(new KyselyDatabase(this.dialect, trx, true)));
   }
   tables<T>(): Kysely<T> {
     return this.kysely as unknown as Kysely<T>;
@@ -45,7 +58,7 @@ class KyselyDatabase implements Database {
     }
   }
   async close(): Promise<void> {
-    if (this.closed) return;
+    if (this.closed || this.inTransaction) return;
     this.closed = true;
     await this.kysely.destroy();
   }

@@ -125,6 +125,6 @@ export function evaluateAssertions(assertions: readonly object[], response: Asse
     const type = typeof a.type === 'string' ? a.type : 'unknown';
     const evaluate = EVALUATORS[type];
     const result: Result = evaluate ? evaluate(a, response) : { passed: false, actual: null, message: 'unknown assertion type' };
-    return { ...a, type, ...result };
+    return { ...a, type, ...result } as EvaluatedAssertion;
   });
 }

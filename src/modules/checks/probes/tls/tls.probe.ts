@@ -91,7 +91,10 @@ export function createTlsProbe(): Probe {
       const validTo = Date.parse(cert.valid_to);
       const days_to_expiry = Math.floor((validTo - now) / DAY_MS);
       const hostnameError = checkServerIdentity(host, cert);
-      const authError = s.authorizationError ? String(s.authorizationError as unknown) : null;
+      // With rejectUnauthorized:false Node still verifies: a chain error, or (chain fine) the hostname error.
+      const rawAuthError = s.authorizationError ? String(s.authorizationError as unknown) : null;
+      const authError = rawAuthError === 'ERR_TLS_CERT_ALTNAME_INVALID' ? null : rawAuthError;
+      const chainValid = authError === null;
       const subject = nameOf(cert.subject);
       const details: Record<string, unknown> = {
         valid_from: new Date(validFrom).toISOString(),
@@ -102,7 +105,7 @@ export function createTlsProbe(): Probe {
         fingerprint_sha256: cert.fingerprint256,
         san: parseSan(cert.subjectaltname),
         hostname_match: hostnameError === undefined,
-        chain_valid: s.authorized,
+        chain_valid: chainValid,
         authorization_error: authError,
         protocol: s.getProtocol(),
       };
@@ -110,7 +113,7 @@ export function createTlsProbe(): Probe {
       timings.total_ms = total_ms;
       let error: Observation['error'] = null;
       if (authError === 'CERT_HAS_EXPIRED' || validTo <= now) error = { code: 'tls_expired', message: `certificate expired on ${details.valid_to as string}` };
-      else if (validFrom > now || (authError && !s.authorized)) error = { code: 'tls_invalid', message: `certificate not trusted: ${authError ?? 'not yet valid'}` };
+      else if (validFrom > now || !chainValid) error = { code: 'tls_invalid', message: `certificate not trusted: ${authError ?? 'not yet valid'}` };
       else if (hostnameError) error = { code: 'tls_hostname_mismatch', message: hostnameError.message };
       const events: CertExpiringEvent[] = [];
       if (!error && days_to_expiry <= alertDays) {

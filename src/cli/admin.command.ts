@@ -1,0 +1,63 @@
+import type { Command } from 'commander';
+import { PLAN_NAMES, type PlanName } from '../config/index.ts';
+import { createTocsin } from '../main.ts';
+import { SCOPES } from '../modules/auth/index.ts';
+import { createLogger } from '../platform/logger.ts';
+import { configOrExit } from './cli.config.ts';
+
+function planOrExit(value: string): PlanName {
+  if ((PLAN_NAMES as readonly string[]).includes(value)) return value as PlanName;
+  process.stderr.write(`tocsin: --plan must be one of ${PLAN_NAMES.join(', ')} (got "${value}")\n`);
+  process.exit(2);
+}
+
+/** Opens the service without HTTP listeners or background roles, for one-off admin work. */
+async function withTocsin<T>(work: (t: Awaited<ReturnType<typeof createTocsin>>) => Promise<T>): Promise<T> {
+  const config = configOrExit();
+  const tocsin = await createTocsin(config, { logger: createLogger({ level: 'warn', pretty: false }), background: false });
+  try {
+    return await work(tocsin);
+  } finally {
+    await tocsin.close();
+  }
+}
+
+export function registerAdminCommands(program: Command): void {
+  const admin = program.command('admin').description('Operator commands run against the configured database');
+
+  admin
+    .command('bootstrap')
+    .description('Create an organization, its owner and an API key with every scope; prints them once as JSON')
+    .requiredOption('--org <name>', 'organization name')
+    .requiredOption('--email <email>', "owner's email address")
+    .option('--plan <plan>', `plan: ${PLAN_NAMES.join(', ')} (default: the configured default_plan)`)
+    .action(async (opts: { org: string; email: string; plan?: string }) => {
+      const plan = opts.plan === undefined ? undefined : planOrExit(opts.plan);
+      const out = await withTocsin(async ({ services }) => {
+        const org = await services.orgs.createOrganization({ name: opts.org, ...(plan && { plan }) });
+        const user = await services.orgs.ensureUser({ email: opts.email });
+        await services.orgs.addMember(org.id, user.id, 'owner');
+        const key = await services.auth.issueKey({
+          organizationId: org.id,
+          name: 'bootstrap',
+          scopes: [...SCOPES],
+          environments: ['production', 'staging', 'development'],
+          userId: user.id,
+          createdBy: user.id,
+        });
+        return { organization_id: org.id, user_id: user.id, api_key: key.key };
+      });
+      process.stdout.write(`${JSON.stringify(out)}\n`);
+    });
+
+  admin
+    .command('set-plan')
+    .description("Change an organization's plan")
+    .requiredOption('--org <id>', 'organization id (org_…)')
+    .requiredOption('--plan <plan>', `plan: ${PLAN_NAMES.join(', ')}`)
+    .action(async (opts: { org: string; plan: string }) => {
+      const plan = planOrExit(opts.plan);
+      const org = await withTocsin(({ services }) => services.orgs.setPlan(opts.org, plan));
+      process.stdout.write(`${JSON.stringify({ organization_id: org.id, plan: org.plan })}\n`);
+    });
+}

@@ -1,0 +1,16 @@
+import { Command } from 'commander';
+import { registerAdminCommands } from './admin.command.ts';
+import { registerMigrateCommand } from './migrate.command.ts';
+import { registerServeCommand } from './serve.command.ts';
+import { VERSION } from '../main.ts';
+
+export function buildProgram(): Command {
+  const program = new Command('tocsin')
+    .description('Tocsin: monitoring, alerting and reporting')
+    .version(VERSION)
+    .showHelpAfterError();
+  registerServeCommand(program);
+  registerMigrateCommand(program);
+  registerAdminCommands(program);
+  return program;
+}

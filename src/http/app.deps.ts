@@ -1,0 +1,26 @@
+import type { TocsinConfig } from '../config/index.ts';
+import type { AuthService } from '../modules/auth/index.ts';
+import type { EventsService } from '../modules/events/index.ts';
+import type { MonitorsService } from '../modules/monitors/index.ts';
+import type { OrgsService, Plans } from '../modules/orgs/index.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { Database } from '../platform/db/index.ts';
+import type { Logger } from '../platform/logger.ts';
+
+/** The services the HTTP layer calls; built by src/main.ts. */
+export interface AppServices {
+  orgs: OrgsService;
+  auth: AuthService;
+  plans: Plans;
+  monitors: MonitorsService;
+  events: EventsService;
+}
+
+export interface AppDeps {
+  config: TocsinConfig;
+  logger: Logger;
+  clock: Clock;
+  database: Database;
+  services: AppServices;
+  version: string;
+}

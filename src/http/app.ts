@@ -1,0 +1,50 @@
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { AppDeps } from './app.deps.ts';
+import { installAuth } from './plugins/auth.plugin.ts';
+import { installErrorHandling } from './plugins/errors.plugin.ts';
+import { installOpenApi } from './plugins/openapi.plugin.ts';
+import { installRequestContext, requestIdFor } from './plugins/request-context.plugin.ts';
+import { installValidation } from './plugins/validation.plugin.ts';
+import { registerMonitorRoutes } from './routes/monitors/monitors.routes.ts';
+import { registerSystemRoutes } from './routes/system/system.routes.ts';
+
+/** Builds the Fastify app for `tocsin serve` and for tests (which use app.inject or a real port). */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app: FastifyInstance = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    // One line per request is written by the request-context plugin instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'reqId' }),
+    genReqId: requestIdFor,
+    bodyLimit: deps.config.http.bodyLimitBytes,
+    trustProxy: true,
+    routerOptions: { ignoreTrailingSlash: true },
+    forceCloseConnections: 'idle',
+  });
+
+  // An empty body with Content-Type: application/json means "no body", which bodiless actions accept.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      const err = new Error('The body is not valid JSON.') as Error & { code: string; statusCode: number };
+      err.code = 'FST_ERR_CTP_INVALID_JSON_BODY';
+      err.statusCode = 400;
+      done(err, undefined);
+    }
+  });
+
+  installValidation(app);
+  installErrorHandling(app);
+  installRequestContext(app);
+  await installOpenApi(app, { version: deps.version, publicUrl: deps.config.publicUrl });
+  installAuth(app, { auth: deps.services.auth, plans: deps.services.plans });
+
+  registerSystemRoutes(app, deps);
+  registerMonitorRoutes(app, deps.services);
+
+  await app.ready();
+  return app;
+}

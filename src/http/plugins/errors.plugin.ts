@@ -1,0 +1,84 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { DomainError, type ErrorCode, type ErrorDetail } from '../../platform/errors.ts';
+import { STATUS_OF } from '../error-status.ts';
+import { detailsFromAjv } from './validation.plugin.ts';
+
+export function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  code: ErrorCode,
+  message: string,
+  details?: ErrorDetail[],
+): FastifyReply {
+  const error: Record<string, unknown> = { code, message, request_id: request.id };
+  if (details && details.length > 0) error.details = details;
+  return reply.code(STATUS_OF[code]).type('application/json; charset=utf-8').send({ error });
+}
+
+const FASTIFY_CODES: Record<string, { code: ErrorCode; message: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid_json', message: 'The body is not valid JSON.' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    code: 'invalid_json',
+    message: 'The body is empty but Content-Type is application/json; send a JSON value.',
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload_too_large', message: 'The body is larger than the limit for this route.' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: 'unsupported_media_type',
+    message: 'Send the body as application/json.',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'invalid_json', message: 'Content-Length does not match the body.' },
+  FST_ERR_CTP_INVALID_TYPE: { code: 'unsupported_media_type', message: 'Content-Type header is not valid.' },
+};
+
+export function installErrorHandling(app: FastifyInstance): void {
+  // Which methods each path answers, so a wrong method gets 405 with Allow rather than 404.
+  const known = FindMyWay();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const m of methods) {
+      try {
+        known.on(m as HTTPMethod, route.url, () => undefined);
+      } catch {
+        // Same path and method registered twice through HEAD auto-routes; nothing to add.
+      }
+    }
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof DomainError) {
+      if (error.code === 'rate_limited' && !reply.hasHeader('retry-after')) reply.header('retry-after', '1');
+      return sendError(request, reply, error.code, error.message, error.details);
+    }
+    if (error.validation) {
+      const prefix = error.validationContext === 'body' ? '' : '';
+      const details = detailsFromAjv(error.validation as Parameters<typeof detailsFromAjv>[0], prefix);
+      const where = error.validationContext === 'querystring' ? 'query string' : (error.validationContext ?? 'request');
+      return sendError(request, reply, 'validation_failed', `The ${where} is not valid.`, details);
+    }
+    const mapped = error.code ? FASTIFY_CODES[error.code] : undefined;
+    if (mapped) return sendError(request, reply, mapped.code, mapped.message);
+    if (error instanceof SyntaxError && error.statusCode === 400) {
+      return sendError(request, reply, 'invalid_json', 'The body is not valid JSON.');
+    }
+    if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+      const status = error.statusCode;
+      const code: ErrorCode = status === 404 ? 'not_found' : status === 413 ? 'payload_too_large' : 'validation_failed';
+      return sendError(request, reply, code, error.message);
+    }
+    request.log.error({ err: error, reqId: request.id }, 'unhandled error');
+    return sendError(request, reply, 'internal_error', 'Something went wrong on our side; quote the request id.');
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).filter(
+      (m) => m !== request.method && known.find(m, path) !== null,
+    );
+    if (allowed.length > 0) {
+      reply.header('allow', allowed.join(', '));
+      return sendError(request, reply, 'method_not_allowed', `${request.method} is not allowed here; use ${allowed.join(', ')}.`);
+    }
+    return sendError(request, reply, 'not_found', `No route ${request.method} ${path}.`);
+  });
+}

@@ -1,0 +1,38 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { newId } from '../../platform/ids.ts';
+
+const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** A valid client-sent X-Request-Id is echoed; otherwise `req_…` is generated (DECISIONS §1). */
+export function requestIdFor(request: { headers: Record<string, string | string[] | undefined> }): string {
+  const sent = request.headers['x-request-id'];
+  return typeof sent === 'string' && CLIENT_REQUEST_ID.test(sent) ? sent : newId('req');
+}
+
+/** The URL as logged: secrets carried in path parameters (heartbeat tokens) are masked. */
+function loggableUrl(request: FastifyRequest): string {
+  const params = request.params as Record<string, string> | undefined;
+  let url = request.url;
+  if (params?.token) url = url.replace(params.token, '[redacted]');
+  return url;
+}
+
+export function installRequestContext(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  // One log line per request, with its id, status and duration.
+  app.addHook('onResponse', async (request, reply) => {
+    const status = reply.statusCode;
+    const entry = {
+      reqId: request.id,
+      method: request.method,
+      url: loggableUrl(request),
+      route: request.routeOptions.url,
+      status,
+      durationMs: Math.round(reply.elapsedTime * 100) / 100,
+    };
+    if (status >= 500) request.log.error(entry, 'request failed');
+    else request.log.info(entry, 'request');
+  });
+}

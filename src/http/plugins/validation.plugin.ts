@@ -1,0 +1,115 @@
+import Ajv, { type ErrorObject } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifyInstance } from 'fastify';
+import type { ErrorDetail } from '../../platform/errors.ts';
+
+type JsonSchema = Record<string, unknown>;
+
+/**
+ * Unknown body fields are rejected (DECISIONS §1): every object schema in a body that does not say
+ * otherwise gets `additionalProperties: false`, so no route can forget it.
+ */
+function closeObjects(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(closeObjects);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  // Schemas marked so are documentation only: the module validates them and reports precise details.
+  if ((schema as JsonSchema)['x-domain-validated'] === true) return {};
+  const out: JsonSchema = {};
+  for (const [k, v] of Object.entries(schema)) out[k] = closeObjects(v);
+  if (out.type === 'object' && out.properties !== undefined && out.additionalProperties === undefined) {
+    out.additionalProperties = false;
+  }
+  return out;
+}
+
+function newAjv(coerce: boolean): Ajv.default {
+  const ajv = new Ajv.default({
+    allErrors: true,
+    coerceTypes: coerce ? 'array' : false,
+    useDefaults: coerce,
+    removeAdditional: false,
+    strict: false,
+  });
+  addFormats.default(ajv);
+  return ajv;
+}
+
+/** Bodies are validated strictly (no coercion: "5" is not 5); query strings and params are coerced. */
+export function installValidation(app: FastifyInstance): void {
+  const strict = newAjv(false);
+  const coercing = newAjv(true);
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    if (httpPart === 'body') return strict.compile(closeObjects(schema) as JsonSchema);
+    return coercing.compile(closeObjects(schema) as JsonSchema);
+  });
+}
+
+function pathToField(instancePath: string): string {
+  let field = '';
+  for (const part of instancePath.split('/').slice(1)) {
+    const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
+    field += /^\d+$/.test(key) ? `[${key}]` : field === '' ? key : `.${key}`;
+  }
+  return field;
+}
+
+function join(base: string, key: string): string {
+  return base === '' ? key : `${base}.${key}`;
+}
+
+/** Turns Ajv errors into `details` with dotted field paths like `config.assertions[0].equals`. */
+export function detailsFromAjv(errors: ErrorObject[], prefix = ''): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  const seen = new Set<string>();
+  const push = (field: string, issue: string) => {
+    const key = `${field}|${issue}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    details.push({ field: field === '' ? (prefix || 'body') : prefix ? join(prefix, field) : field, issue });
+  };
+  // Union branches produce one error per branch; keep the most useful ones.
+  for (const e of errors) {
+    const field = pathToField(e.instancePath);
+    switch (e.keyword) {
+      case 'required':
+        push(join(field, String(e.params.missingProperty)), 'is required');
+        break;
+      case 'additionalProperties':
+        push(join(field, String(e.params.additionalProperty)), 'is not a known field');
+        break;
+      case 'type':
+        push(field, `must be ${String(e.params.type).replace(/,/g, ' or ')}`);
+        break;
+      case 'enum':
+        push(field, `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`);
+        break;
+      case 'const':
+        push(field, `must be ${JSON.stringify(e.params.allowedValue)}`);
+        break;
+      case 'anyOf':
+      case 'oneOf':
+        if (!errors.some((o) => o !== e && o.instancePath === e.instancePath && o.keyword !== e.keyword)) {
+          push(field, 'does not match any allowed shape');
+        }
+        break;
+      case 'minimum':
+        push(field, `must be at least ${String(e.params.limit)}`);
+        break;
+      case 'maximum':
+        push(field, `must be at most ${String(e.params.limit)}`);
+        break;
+      case 'minLength':
+        push(field, Number(e.params.limit) === 1 ? 'must not be empty' : `must be at least ${String(e.params.limit)} characters`);
+        break;
+      case 'maxLength':
+        push(field, `must be at most ${String(e.params.limit)} characters`);
+        break;
+      case 'format':
+        push(field, `must be a valid ${String(e.params.format)}`);
+        break;
+      default:
+        push(field, e.message ?? 'is not valid');
+    }
+  }
+  return details;
+}

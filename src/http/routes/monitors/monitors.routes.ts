@@ -1,0 +1,95 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { MonitorsService } from '../../../modules/monitors/index.ts';
+import { actorOf } from '../../plugins/auth.plugin.ts';
+import { IdParams } from '../../schemas/common.schemas.ts';
+import { presentMonitor } from './monitor.presenter.ts';
+import {
+  MONITOR_SHARED_SCHEMAS,
+  MonitorCreateBody,
+  MonitorList,
+  MonitorListQuery,
+  MonitorPatchBody,
+  MonitorRecord,
+} from './monitor.schemas.ts';
+
+const tags = ['monitors'];
+const monitorRef = Type.Ref(MonitorRecord);
+
+export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: MonitorsService }): void {
+  const { monitors } = deps;
+  for (const schema of [...MONITOR_SHARED_SCHEMAS, MonitorRecord, MonitorList]) app.addSchema(schema);
+
+  app.post(
+    '/api/v1/monitors',
+    {
+      config: { scope: 'monitors:create' },
+      schema: { tags, summary: 'Create a monitor', operationId: 'createMonitor', body: MonitorCreateBody, response: { 201: monitorRef } },
+    },
+    async (request, reply) => {
+      const monitor = await monitors.create(actorOf(request), request.body);
+      return reply.code(201).send(presentMonitor(monitor));
+    },
+  );
+
+  app.get<{ Querystring: Static<typeof MonitorListQuery> }>(
+    '/api/v1/monitors',
+    {
+      config: { scope: 'monitors:read' },
+      schema: { tags, summary: 'List monitors', operationId: 'listMonitors', querystring: MonitorListQuery, response: { 200: Type.Ref(MonitorList) } },
+    },
+    async (request) => {
+      const { limit, cursor, ...filter } = request.query;
+      const page = await monitors.list(actorOf(request), filter, { limit: limit ?? 50, ...(cursor !== undefined && { cursor }) });
+      return { data: page.data.map(presentMonitor), next_cursor: page.next_cursor };
+    },
+  );
+
+  app.get<{ Params: Static<typeof IdParams> }>(
+    '/api/v1/monitors/:id',
+    {
+      config: { scope: 'monitors:read' },
+      schema: { tags, summary: 'Read a monitor', operationId: 'getMonitor', params: IdParams, response: { 200: monitorRef } },
+    },
+    async (request) => presentMonitor(await monitors.get(actorOf(request), request.params.id)),
+  );
+
+  app.patch<{ Params: Static<typeof IdParams> }>(
+    '/api/v1/monitors/:id',
+    {
+      config: { scope: 'monitors:write' },
+      schema: { tags, summary: 'Update a monitor', operationId: 'updateMonitor', params: IdParams, body: MonitorPatchBody, response: { 200: monitorRef } },
+    },
+    async (request) => presentMonitor(await monitors.update(actorOf(request), request.params.id, request.body)),
+  );
+
+  app.delete<{ Params: Static<typeof IdParams> }>(
+    '/api/v1/monitors/:id',
+    {
+      config: { scope: 'monitors:delete' },
+      schema: { tags, summary: 'Delete a monitor', operationId: 'deleteMonitor', params: IdParams, response: { 204: Type.Null({ description: 'Deleted.' }) } },
+    },
+    async (request, reply) => {
+      await monitors.delete(actorOf(request), request.params.id);
+      return reply.code(204).send();
+    },
+  );
+
+  app.post<{ Params: Static<typeof IdParams> }>(
+    '/api/v1/monitors/:id/pause',
+    {
+      config: { scope: 'monitors:write' },
+      schema: { tags, summary: 'Pause a monitor (checks stop; status becomes paused)', operationId: 'pauseMonitor', params: IdParams, response: { 200: monitorRef } },
+    },
+    async (request) => presentMonitor(await monitors.pause(actorOf(request), request.params.id)),
+  );
+
+  app.post<{ Params: Static<typeof IdParams> }>(
+    '/api/v1/monitors/:id/resume',
+    {
+      config: { scope: 'monitors:write' },
+      schema: { tags, summary: 'Resume a paused monitor (status becomes pending until checked)', operationId: 'resumeMonitor', params: IdParams, response: { 200: monitorRef } },
+    },
+    async (request) => presentMonitor(await monitors.resume(actorOf(request), request.params.id)),
+  );
+}

@@ -1,0 +1,104 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { TocsinConfig } from './config/index.ts';
+import { buildApp } from './http/app.ts';
+import type { AppServices } from './http/app.deps.ts';
+import { ApiKeysRepository, AuthService, authMigrations } from './modules/auth/index.ts';
+import { validateAssertion } from './modules/checks/index.ts';
+import { EventsService, eventsMigrations } from './modules/events/index.ts';
+import { MonitorsRepository, MonitorsService, monitorsMigrations } from './modules/monitors/index.ts';
+import { OrgsRepository, OrgsService, Plans, orgsMigrations } from './modules/orgs/index.ts';
+import { systemClock, type Clock } from './platform/clock.ts';
+import { migrateToLatest, openDatabase, type Database, type SchemaMigration } from './platform/db/index.ts';
+import { createLogger, type Logger } from './platform/logger.ts';
+
+/** Every module's schema migrations; each module owns its own list. */
+export const ALL_MIGRATIONS: SchemaMigration[] = [...orgsMigrations, ...authMigrations, ...monitorsMigrations, ...eventsMigrations];
+
+export const VERSION: string = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+export interface TocsinOptions {
+  logger?: Logger;
+  clock?: Clock;
+  /** Run migrations at start (default true). */
+  migrate?: boolean;
+  /** Start background roles (scheduler, workers); tests that drive them by hand pass false. */
+  background?: boolean;
+}
+
+export interface Tocsin {
+  config: TocsinConfig;
+  logger: Logger;
+  clock: Clock;
+  database: Database;
+  services: AppServices;
+  app: FastifyInstance;
+  /** Starts background roles. */
+  startBackground(): Promise<void>;
+  /** Stops background roles, finishes in-flight work and closes the database. */
+  close(): Promise<void>;
+}
+
+export function openConfiguredDatabase(config: TocsinConfig): Database {
+  return openDatabase({ url: config.databaseUrl, sqlitePath: join(config.dataDir, 'tocsin.db') });
+}
+
+export function buildServices(config: TocsinConfig, database: Database, clock: Clock, _logger: Logger): AppServices {
+  const plans = new Plans(config.plans);
+  const orgs = new OrgsService({
+    repository: new OrgsRepository(database),
+    clock,
+    defaultPlan: config.defaultPlan,
+    defaultRegion: config.defaultRegion,
+  });
+  const auth = new AuthService({ keys: new ApiKeysRepository(database), clock });
+  const monitors = new MonitorsService({
+    repository: new MonitorsRepository(database),
+    clock,
+    plans,
+    regions: config.regions,
+    publicUrl: config.publicUrl,
+    defaultRegionOf: async (organizationId) => (await orgs.getOrganization(organizationId)).defaultRegion,
+    validateAssertion,
+    // Until destinations exist in this organization, every id given is unknown.
+    missingDestinationIds: async (_organizationId, ids) => [...ids],
+  });
+  const events = new EventsService({ database, clock });
+  return { orgs, auth, plans, monitors, events };
+}
+
+/** Composition root: config → database → migrations → services → HTTP app and background roles. */
+export async function createTocsin(config: TocsinConfig, options: TocsinOptions = {}): Promise<Tocsin> {
+  const logger = options.logger ?? createLogger({ level: config.logLevel, pretty: config.logPretty });
+  const clock = options.clock ?? systemClock;
+  const database = openConfiguredDatabase(config);
+  try {
+    if (options.migrate !== false) await migrateToLatest(database, ALL_MIGRATIONS);
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+  const services = buildServices(config, database, clock, logger);
+  const app = await buildApp({ config, logger, clock, database, services, version: VERSION });
+  const stoppers: Array<() => Promise<void>> = [];
+
+  return {
+    config,
+    logger,
+    clock,
+    database,
+    services,
+    app,
+    async startBackground() {
+      // Background roles register their stop functions here as later modules add them.
+    },
+    async close() {
+      await app.close();
+      for (const stop of stoppers.reverse()) await stop();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,2 @@
+/** Public surface of the check engine. */
+export * from './probes/index.ts';

@@ -1,0 +1,72 @@
+import type { Database } from '../../platform/db/index.ts';
+import { fromJson, toJson } from '../../platform/db/index.ts';
+import type { DomainEvent, EventType } from './event.types.ts';
+
+interface EventsTables {
+  domain_event: {
+    seq: number;
+    id: string;
+    organization_id: string;
+    type: string;
+    monitor_id: string | null;
+    incident_id: string | null;
+    occurred_at: number;
+    payload: string;
+    created_at: number;
+  };
+  event_consumer: { name: string; last_seq: number; updated_at: number };
+}
+
+export class EventsRepository {
+  private readonly database: Database;
+  constructor(database: Database) {
+    this.database = database;
+  }
+
+  private get db() {
+    return this.database.tables<EventsTables>();
+  }
+
+  async append(event: Omit<DomainEvent, 'seq'>, now: number): Promise<void> {
+    await this.db
+      .insertInto('domain_event')
+      .values({
+        id: event.id,
+        organization_id: event.organizationId,
+        type: event.type,
+        monitor_id: event.monitorId,
+        incident_id: event.incidentId,
+        occurred_at: event.occurredAt,
+        payload: toJson(event.payload),
+        created_at: now,
+      } as EventsTables['domain_event'])
+      .execute();
+  }
+
+  async readAfter(seq: number, limit: number): Promise<DomainEvent[]> {
+    const rows = await this.db.selectFrom('domain_event').selectAll().where('seq', '>', seq).orderBy('seq').limit(limit).execute();
+    return rows.map((r) => ({
+      seq: r.seq,
+      id: r.id,
+      organizationId: r.organization_id,
+      type: r.type as EventType,
+      monitorId: r.monitor_id,
+      incidentId: r.incident_id,
+      occurredAt: r.occurred_at,
+      payload: fromJson<Record<string, unknown>>(r.payload),
+    }));
+  }
+
+  async consumerPosition(name: string): Promise<number> {
+    const row = await this.db.selectFrom('event_consumer').select('last_seq').where('name', '=', name).executeTakeFirst();
+    return row?.last_seq ?? 0;
+  }
+
+  async setConsumerPosition(name: string, seq: number, now: number): Promise<void> {
+    await this.db
+      .insertInto('event_consumer')
+      .values({ name, last_seq: seq, updated_at: now })
+      .onConflict((oc) => oc.column('name').doUpdateSet({ last_seq: seq, updated_at: now }))
+      .execute();
+  }
+}

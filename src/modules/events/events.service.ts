@@ -1,0 +1,38 @@
+import type { Clock } from '../../platform/clock.ts';
+import type { Database } from '../../platform/db/index.ts';
+import { newId } from '../../platform/ids.ts';
+import type { DomainEvent, NewDomainEvent } from './event.types.ts';
+import { EventsRepository } from './events.repository.ts';
+
+/**
+ * The outbox. `record` must be called with the same transaction handle as the change that caused
+ * the event, so the event exists exactly when the change does.
+ */
+export class EventsService {
+  private readonly clock: Clock;
+  private readonly database: Database;
+  constructor(deps: { database: Database; clock: Clock }) {
+    this.clock = deps.clock;
+    this.database = deps.database;
+  }
+
+  async record(tx: Database, event: NewDomainEvent): Promise<DomainEvent> {
+    const now = this.clock.now();
+    const full = { ...event, id: event.id ?? newId('evt', now) };
+    await new EventsRepository(tx).append(full, now);
+    return { ...full, seq: 0 };
+  }
+
+  /** Events after `seq`, oldest first. */
+  readAfter(seq: number, limit: number): Promise<DomainEvent[]> {
+    return new EventsRepository(this.database).readAfter(seq, limit);
+  }
+
+  consumerPosition(name: string, tx: Database = this.database): Promise<number> {
+    return new EventsRepository(tx).consumerPosition(name);
+  }
+
+  setConsumerPosition(name: string, seq: number, tx: Database = this.database): Promise<void> {
+    return new EventsRepository(tx).setConsumerPosition(name, seq, this.clock.now());
+  }
+}

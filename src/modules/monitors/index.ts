@@ -1,0 +1,23 @@
+export { MonitorsService, type MonitorsServiceDeps, type MonitorListener, type Page } from './monitor.service.ts';
+export { MonitorsRepository, type MonitorScope } from './monitors.repository.ts';
+export { monitorsMigrations } from './monitors.migrations.ts';
+export { validateMonitor, confirmRegionsOf, type AssertionValidator, type ValidationContext } from './monitor.validation.ts';
+export { parseHostPort } from './monitor.targets.ts';
+export {
+  MONITOR_TYPES,
+  MONITOR_STATUSES,
+  HTTP_METHODS,
+  DNS_RECORD_TYPES,
+  type Monitor,
+  type MonitorType,
+  type MonitorStatus,
+  type MonitorConfig,
+  type MonitorFilter,
+  type HttpConfig,
+  type TlsConfig,
+  type TcpConfig,
+  type DnsConfig,
+  type GrpcConfig,
+  type HeartbeatConfig,
+  type CommonConfig,
+} from './monitor.types.ts';

@@ -1,0 +1,53 @@
+import { isIP } from 'node:net';
+import type { MonitorType } from './monitor.types.ts';
+
+const HOSTNAME = /^(?=.{1,253}$)([a-zA-Z0-9_]([a-zA-Z0-9_-]{0,61}[a-zA-Z0-9])?)(\.[a-zA-Z0-9_]([a-zA-Z0-9_-]{0,61}[a-zA-Z0-9])?)*\.?$/;
+
+export function isHost(host: string): boolean {
+  const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+  return isIP(bare) !== 0 || HOSTNAME.test(host);
+}
+
+/** `host:port`, with IPv6 hosts in brackets. */
+export function parseHostPort(value: string): { host: string; port: number } | null {
+  const m = /^(\[[0-9a-fA-F:.]+\]|[^:[\]\s/]+):(\d{1,5})$/.exec(value);
+  if (!m) return null;
+  const port = Number(m[2]);
+  if (port < 1 || port > 65_535 || !isHost(m[1]!)) return null;
+  return { host: m[1]!.replace(/^\[|\]$/g, ''), port };
+}
+
+function httpUrl(value: string): URL | null {
+  try {
+    const u = new URL(value);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '' && isHost(u.hostname) ? u : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Checks a target for its monitor type; returns the issue, or null when it is valid. */
+export function targetIssue(type: MonitorType, target: string): string | null {
+  switch (type) {
+    case 'http':
+      return httpUrl(target) ? null : 'must be an http:// or https:// URL';
+    case 'tls': {
+      if (target.startsWith('https://')) return httpUrl(target) ? null : 'must be host:port, a host, or an https:// URL';
+      return parseHostPort(target) || isHost(target) ? null : 'must be host:port, a host, or an https:// URL';
+    }
+    case 'tcp':
+    case 'grpc':
+      return parseHostPort(target) ? null : 'must be host:port';
+    case 'dns':
+      return isHost(target) && isIP(target) === 0 ? null : 'must be a domain name';
+    case 'heartbeat':
+      return null;
+  }
+}
+
+/** What a monitor is called when the user gives no name. */
+export function defaultName(type: MonitorType, target: string): string {
+  if (type === 'http' || (type === 'tls' && target.startsWith('https://'))) return new URL(target).host;
+  if (type === 'heartbeat') return 'Heartbeat';
+  return target;
+}

@@ -1,0 +1,89 @@
+export const MONITOR_TYPES = ['http', 'tls', 'tcp', 'dns', 'grpc', 'heartbeat'] as const;
+export type MonitorType = (typeof MONITOR_TYPES)[number];
+
+export const MONITOR_STATUSES = ['pending', 'up', 'down', 'paused'] as const;
+export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
+
+export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+export const DNS_RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS'] as const;
+
+/** Settings every monitor type has (alerting and thresholds). */
+export interface CommonConfig {
+  timeout_ms: number;
+  failure_threshold: number;
+  success_threshold: number;
+  /** Regions that must agree before the monitor goes down; null = 1 for one region, a majority for several. */
+  confirm_regions: number | null;
+  alert_destination_ids: string[];
+  alert_latency_ms: number | null;
+  reminder_interval_minutes: number | null;
+}
+
+export interface HttpConfig extends CommonConfig {
+  method: (typeof HTTP_METHODS)[number];
+  headers: Record<string, string>;
+  body: string | null;
+  follow_redirects: boolean;
+  verify_tls: boolean;
+  assertions: Array<Record<string, unknown>>;
+}
+export interface TlsConfig extends CommonConfig {
+  alert_days_before_expiry: number;
+}
+export type TcpConfig = CommonConfig;
+export interface DnsConfig extends CommonConfig {
+  record_type: (typeof DNS_RECORD_TYPES)[number];
+  resolver: string | null;
+  expected: string[];
+}
+export interface GrpcConfig extends CommonConfig {
+  tls: boolean;
+  service: string;
+}
+export interface HeartbeatConfig extends CommonConfig {
+  grace_seconds: number;
+}
+
+export type MonitorConfig = HttpConfig | TlsConfig | TcpConfig | DnsConfig | GrpcConfig | HeartbeatConfig;
+
+export interface Monitor {
+  id: string;
+  organizationId: string;
+  name: string;
+  type: MonitorType;
+  target: string;
+  intervalSeconds: number;
+  regionCodes: string[];
+  tags: string[];
+  environment: string;
+  config: MonitorConfig & Record<string, unknown>;
+  paused: boolean;
+  status: MonitorStatus;
+  statusChangedAt: number;
+  lastCheckedAt: number | null;
+  /** Secret part of a heartbeat monitor's push URL. */
+  heartbeatToken: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** The body of POST /monitors, as received (validated by monitor.validation.ts). */
+export interface MonitorInput {
+  name?: unknown;
+  type?: unknown;
+  target?: unknown;
+  interval_seconds?: unknown;
+  region_codes?: unknown;
+  tags?: unknown;
+  environment?: unknown;
+  config?: unknown;
+  paused?: unknown;
+}
+
+export interface MonitorFilter {
+  tag?: string;
+  status?: MonitorStatus;
+  type?: MonitorType;
+  environment?: string;
+  q?: string;
+}

@@ -1,0 +1,158 @@
+import type { Database } from '../../platform/db/index.ts';
+import { fromJson, toJson } from '../../platform/db/index.ts';
+import type { MonitorRow, MonitorsTables } from './monitors.tables.ts';
+import type { Monitor, MonitorFilter, MonitorStatus, MonitorType } from './monitor.types.ts';
+
+function toMonitor(row: MonitorRow): Monitor {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    name: row.name,
+    type: row.type as MonitorType,
+    target: row.target,
+    intervalSeconds: row.interval_seconds,
+    regionCodes: fromJson<string[]>(row.region_codes),
+    tags: fromJson<string[]>(row.tags),
+    environment: row.environment,
+    config: fromJson<Monitor['config']>(row.config),
+    paused: row.paused === 1,
+    status: row.status as MonitorStatus,
+    statusChangedAt: row.status_changed_at,
+    lastCheckedAt: row.last_checked_at,
+    heartbeatToken: row.heartbeat_token,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function toRow(m: Monitor): MonitorRow {
+  return {
+    id: m.id,
+    organization_id: m.organizationId,
+    name: m.name,
+    type: m.type,
+    target: m.target,
+    interval_seconds: m.intervalSeconds,
+    region_codes: toJson(m.regionCodes),
+    tags: toJson(m.tags),
+    environment: m.environment,
+    config: toJson(m.config),
+    paused: m.paused ? 1 : 0,
+    status: m.status,
+    status_changed_at: m.statusChangedAt,
+    last_checked_at: m.lastCheckedAt,
+    heartbeat_token: m.heartbeatToken,
+    created_at: m.createdAt,
+    updated_at: m.updatedAt,
+  };
+}
+
+function likeEscape(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Which monitors a caller may see: its organization, and (for keys) its environments. */
+export interface MonitorScope {
+  organizationId: string;
+  environments?: readonly string[];
+}
+
+export class MonitorsRepository {
+  private readonly db;
+  constructor(database: Database) {
+    this.db = database.tables<MonitorsTables>();
+  }
+
+  async insert(monitor: Monitor): Promise<void> {
+    await this.db.insertInto('monitor').values(toRow(monitor)).execute();
+  }
+
+  async update(monitor: Monitor): Promise<void> {
+    const { id, organization_id, created_at, ...rest } = toRow(monitor);
+    await this.db.updateTable('monitor').set(rest).where('id', '=', id).where('organization_id', '=', organization_id).execute();
+  }
+
+  async delete(scope: MonitorScope, id: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('monitor')
+      .where('organization_id', '=', scope.organizationId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async find(scope: MonitorScope, id: string): Promise<Monitor | null> {
+    let q = this.db.selectFrom('monitor').selectAll().where('organization_id', '=', scope.organizationId).where('id', '=', id);
+    if (scope.environments) q = q.where('environment', 'in', [...scope.environments]);
+    const row = await q.executeTakeFirst();
+    return row ? toMonitor(row) : null;
+  }
+
+  /** Any organization's monitor, for internal roles (scheduler, heartbeats). */
+  async findAnywhere(id: string): Promise<Monitor | null> {
+    const row = await this.db.selectFrom('monitor').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toMonitor(row) : null;
+  }
+
+  async findManyAnywhere(ids: readonly string[]): Promise<Monitor[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.selectFrom('monitor').selectAll().where('id', 'in', [...ids]).execute();
+    return rows.map(toMonitor);
+  }
+
+  async findByHeartbeatToken(token: string): Promise<Monitor | null> {
+    const row = await this.db.selectFrom('monitor').selectAll().where('heartbeat_token', '=', token).executeTakeFirst();
+    return row ? toMonitor(row) : null;
+  }
+
+  async count(organizationId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('monitor')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** A page ordered by id (time-sortable), fetching one extra row to know whether another page exists. */
+  async list(scope: MonitorScope, filter: MonitorFilter, after: string | undefined, limit: number): Promise<Monitor[]> {
+    let q = this.db.selectFrom('monitor').selectAll().where('organization_id', '=', scope.organizationId);
+    if (scope.environments) q = q.where('environment', 'in', [...scope.environments]);
+    if (filter.environment) q = q.where('environment', '=', filter.environment);
+    if (filter.status) q = q.where('status', '=', filter.status);
+    if (filter.type) q = q.where('type', '=', filter.type);
+    // Tags are a JSON array of strings without quotes or backslashes, so a quoted match is exact.
+    if (filter.tag) q = q.where('tags', 'like', `%${likeEscape(JSON.stringify(filter.tag))}%`);
+    if (filter.q) {
+      const needle = `%${likeEscape(filter.q.toLowerCase())}%`;
+      q = q.where((eb) =>
+        eb.or([eb(eb.fn('lower', ['name']), 'like', needle), eb(eb.fn('lower', ['target']), 'like', needle)]),
+      );
+    }
+    if (after) q = q.where('id', '>', after);
+    const rows = await q.orderBy('id').limit(limit + 1).execute();
+    return rows.map(toMonitor);
+  }
+
+  /** Monitors that should be checked (not paused), for the scheduler's reconciliation. */
+  async listActive(afterId: string | undefined, limit: number): Promise<Monitor[]> {
+    let q = this.db.selectFrom('monitor').selectAll().where('paused', '=', 0);
+    if (afterId) q = q.where('id', '>', afterId);
+    const rows = await q.orderBy('id').limit(limit).execute();
+    return rows.map(toMonitor);
+  }
+
+  async setStatus(id: string, status: MonitorStatus, at: number): Promise<void> {
+    await this.db
+      .updateTable('monitor')
+      .set({ status, status_changed_at: at, updated_at: at })
+      .where('id', '=', id)
+      .where('status', '!=', status)
+      .execute();
+  }
+
+  async setLastChecked(ids: readonly string[], at: number): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.updateTable('monitor').set({ last_checked_at: at }).where('id', 'in', [...ids]).execute();
+  }
+}

@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../support/app.ts';
+
+describe('system routes and error envelope', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t.close());
+
+  it('answers health and readiness', async () => {
+    const health = await t.tocsin.app.inject({ method: 'GET', url: '/healthz' });
+    expect(health.statusCode).toBe(200);
+    expect(health.json()).toEqual({ status: 'ok' });
+    expect(health.headers['x-request-id']).toMatch(/^req_/);
+    const ready = await t.tocsin.app.inject({ method: 'GET', url: '/readyz' });
+    expect(ready.json()).toEqual({ status: 'ready', database: 'sqlite' });
+  });
+
+  it('echoes a valid client request id and replaces an invalid one', async () => {
+    const ok = await t.tocsin.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'abc-123' } });
+    expect(ok.headers['x-request-id']).toBe('abc-123');
+    const bad = await t.tocsin.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'has spaces' } });
+    expect(bad.headers['x-request-id']).toMatch(/^req_/);
+  });
+
+  it('answers unknown routes with the envelope', async () => {
+    const res = await t.tocsin.app.inject({ method: 'GET', url: '/api/v1/nope' });
+    expect(res.statusCode).toBe(404);
+    const body = res.json();
+    expect(body.error.code).toBe('not_found');
+    expect(body.error.request_id).toBe(res.headers['x-request-id']);
+  });
+
+  it('answers a wrong method with 405 and Allow', async () => {
+    const res = await t.tocsin.app.inject({ method: 'DELETE', url: '/healthz' });
+    expect(res.statusCode).toBe(405);
+    expect(res.json().error.code).toBe('method_not_allowed');
+    expect(res.headers.allow).toContain('GET');
+  });
+
+  it('logs every request once with id, status and duration', async () => {
+    const res = await t.tocsin.app.inject({ method: 'GET', url: '/healthz' });
+    const id = res.headers['x-request-id'];
+    const lines = t.logs.lines.filter((l) => l.includes(String(id)));
+    expect(lines).toHaveLength(1);
+    const entry = JSON.parse(lines[0]!);
+    expect(entry).toMatchObject({ status: 200, method: 'GET' });
+    expect(typeof entry.durationMs).toBe('number');
+  });
+});

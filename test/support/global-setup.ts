@@ -1,0 +1,29 @@
+import { createConnection } from 'node:net';
+import { testServices } from './services.ts';
+
+function reachable(url: string): Promise<boolean> {
+  const u = new URL(url);
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: u.hostname, port: Number(u.port) || 5432 });
+    socket.setTimeout(2000);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+export default async function setup(): Promise<void> {
+  if (!testServices.required) return;
+  const missing: string[] = [];
+  if (!testServices.postgresUrl) missing.push('TOCSIN_TEST_POSTGRES_URL is not set');
+  else if (!(await reachable(testServices.postgresUrl))) missing.push(`PostgreSQL unreachable at ${testServices.postgresUrl}`);
+  if (!testServices.redisUrl) missing.push('TOCSIN_TEST_REDIS_URL is not set');
+  else if (!(await reachable(testServices.redisUrl))) missing.push(`Redis unreachable at ${testServices.redisUrl}`);
+  if (missing.length > 0) throw new Error(`Required test services missing: ${missing.join('; ')}`);
+}
