@@ -20,6 +20,14 @@ export const VERSION: string = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
 
+/** Work that runs in the background of `serve` (scheduler, runners, delivery workers, purges). */
+export interface BackgroundRole {
+  name: string;
+  start(): Promise<void>;
+  /** Stops taking new work and finishes what is in flight. */
+  stop(): Promise<void>;
+}
+
 export interface TocsinOptions {
   logger?: Logger;
   clock?: Clock;
@@ -46,7 +54,14 @@ export function openConfiguredDatabase(config: TocsinConfig): Database {
   return openDatabase({ url: config.databaseUrl, sqlitePath: join(config.dataDir, 'tocsin.db') });
 }
 
-export function buildServices(config: TocsinConfig, database: Database, clock: Clock, _logger: Logger): AppServices {
+export interface Built {
+  services: AppServices;
+  /** Started by startBackground() in this order, stopped in reverse. */
+  roles: BackgroundRole[];
+}
+
+export function buildServices(config: TocsinConfig, database: Database, clock: Clock, _logger: Logger): Built {
+  const roles: BackgroundRole[] = [];
   const plans = new Plans(config.plans);
   const orgs = new OrgsService({
     repository: new OrgsRepository(database),
@@ -67,7 +82,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     missingDestinationIds: async (_organizationId, ids) => [...ids],
   });
   const events = new EventsService({ database, clock });
-  return { orgs, auth, plans, monitors, events };
+  return { services: { orgs, auth, plans, monitors, events }, roles };
 }
 
 /** Composition root: config → database → migrations → services → HTTP app and background roles. */
@@ -81,9 +96,10 @@ export async function createTocsin(config: TocsinConfig, options: TocsinOptions 
     await database.close();
     throw err;
   }
-  const services = buildServices(config, database, clock, logger);
+  const { services, roles } = buildServices(config, database, clock, logger);
   const app = await buildApp({ config, logger, clock, database, services, version: VERSION });
-  const stoppers: Array<() => Promise<void>> = [];
+  const started: BackgroundRole[] = [];
+  let startedBackground = false;
 
   return {
     config,
@@ -93,11 +109,23 @@ export async function createTocsin(config: TocsinConfig, options: TocsinOptions 
     services,
     app,
     async startBackground() {
-      // Background roles register their stop functions here as later modules add them.
+      if (startedBackground || options.background === false) return;
+      startedBackground = true;
+      for (const role of roles) {
+        await role.start();
+        started.push(role);
+        logger.debug({ role: role.name }, 'background role started');
+      }
     },
     async close() {
       await app.close();
-      for (const stop of stoppers.reverse()) await stop();
+      for (const role of started.reverse()) {
+        try {
+          await role.stop();
+        } catch (err) {
+          logger.error({ err, role: role.name }, 'background role failed to stop cleanly');
+        }
+      }
       await database.close();
     },
   };
