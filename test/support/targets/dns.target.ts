@@ -1,6 +1,5 @@
 /** An authoritative-looking DNS server over UDP on 127.0.0.1 answering from a fixed table (dns-packet). */
 import { createSocket } from 'node:dgram';
-import type { AddressInfo } from 'node:net';
 import * as dnsPacket from 'dns-packet';
 
 export interface DnsRecords {
@@ -56,7 +55,7 @@ export async function startDnsServer(initial: DnsRecords): Promise<DnsServer> {
     socket.send(reply, rinfo.port, rinfo.address);
   });
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-  const { port } = socket.address() as AddressInfo;
+  const { port } = socket.address();
   return {
     port,
     resolver: `127.0.0.1:${port}`,

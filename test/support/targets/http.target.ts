@@ -41,5 +41,5 @@ export function startHttpTarget(handler: Handler = okHandler, host = '127.0.0.1'
 
 export function startHttpsTarget(opts: { cert: Pem; chain?: string[] }, handler: Handler = okHandler, host = '127.0.0.1'): Promise<RunningTarget> {
   const cert = [opts.cert.cert, ...(opts.chain ?? [])].join('\n');
-  return listen(createHttpsServer({ key: opts.cert.key, cert }, handler) as unknown as Server, 'https', host);
+  return listen(createHttpsServer({ key: opts.cert.key, cert }, handler), 'https', host);
 }

@@ -46,7 +46,7 @@ export function jsonPathIssue(path: string): string | null {
   const stack: string[] = [];
   let quote: string | null = null;
   for (let i = 1; i < path.length; i++) {
-    const c = path[i]!;
+    const c = path[i];
     if (quote) {
       if (c === '\\') i++;
       else if (c === quote) quote = null;
@@ -83,7 +83,7 @@ export function validateAssertion(a: unknown, fieldPrefix: string): AssertionIss
   if (typeof type !== 'string' || !(type in SHAPES)) {
     return [{ field: at('type'), issue: `must be one of ${ASSERTION_TYPES.join(', ')}` }];
   }
-  const shape = SHAPES[type]!;
+  const shape = SHAPES[type];
   for (const key of Object.keys(a)) {
     if (key !== 'type' && !shape.fields.includes(key) && !shape.operators.includes(key)) {
       issues.push({ field: at(key), issue: `is not allowed for a ${type} assertion` });

@@ -100,10 +100,11 @@ function evalJson(a: Record<string, unknown>, r: AssertedResponse): Result {
   if (a.equals !== undefined) return { passed: value !== undefined && deepEqual(value, a.equals), actual: boundedActual(value) };
   // contains: substring of a string, element of an array, or substring of a scalar's text.
   const expected = a.contains;
+  const expectedText = typeof expected === 'string' ? expected : JSON.stringify(expected);
   let passed = false;
-  if (typeof value === 'string') passed = value.includes(String(expected));
+  if (typeof value === 'string') passed = value.includes(expectedText);
   else if (Array.isArray(value)) passed = value.some((x) => deepEqual(x, expected) || (typeof x === 'string' && typeof expected === 'string' && x.includes(expected)));
-  else if (value !== undefined && value !== null && typeof value !== 'object') passed = String(value).includes(String(expected));
+  else if (value !== undefined && value !== null && typeof value !== 'object') passed = JSON.stringify(value).includes(expectedText);
   return { passed, actual: boundedActual(value) };
 }
 

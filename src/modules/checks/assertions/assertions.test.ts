@@ -53,7 +53,7 @@ describe('evaluateAssertions', () => {
   it('fails json assertions on a non-JSON body, and body assertions on an unread body', () => {
     const r = { ...response, body: '<html>' };
     expect(evaluateAssertions([{ type: 'json', path: '$.a', exists: true }], r)[0]).toMatchObject({ passed: false, actual: null, message: 'response body is not valid JSON' });
-    expect(evaluateAssertions([{ type: 'body', contains: 'x' }], { ...response, body: undefined })[0]!.passed).toBe(false);
+    expect(evaluateAssertions([{ type: 'body', contains: 'x' }], { ...response, body: undefined })[0].passed).toBe(false);
   });
 
   it('never throws on bad input', () => {
@@ -64,8 +64,8 @@ describe('evaluateAssertions', () => {
   it('bounds large actual values', () => {
     const big = { ...response, body: JSON.stringify({ s: 'x'.repeat(5000), arr: Array.from({ length: 2000 }, (_, i) => i) }) };
     const [s, arr] = evaluateAssertions([{ type: 'json', path: '$.s', equals: 'y' }, { type: 'json', path: '$.arr', equals: [] }], big);
-    expect(String(s!.actual).length).toBeLessThanOrEqual(201);
-    expect(typeof arr!.actual).toBe('string');
+    expect(String(s.actual).length).toBeLessThanOrEqual(201);
+    expect(typeof arr.actual).toBe('string');
   });
 });
 
@@ -127,9 +127,9 @@ describe('validateAssertion', () => {
     const issues = validateAssertion(a, P);
     expect(issues).toHaveLength(expected.length);
     expected.forEach((e, i) => {
-      expect(issues[i]!.field).toBe(e.field);
-      if (typeof e.issue === 'string') expect(issues[i]!.issue).toBe(e.issue);
-      else expect(issues[i]!.issue).toMatch(e.issue);
+      expect(issues[i].field).toBe(e.field);
+      if (typeof e.issue === 'string') expect(issues[i].issue).toBe(e.issue);
+      else expect(issues[i].issue).toMatch(e.issue);
     });
   });
 

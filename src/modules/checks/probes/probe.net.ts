@@ -26,7 +26,7 @@ export function isPrivateAddress(address: string): boolean {
   if (family === 4) return privateList.check(address, 'ipv4');
   if (family === 6) {
     const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped) return privateList.check(mapped[1]!, 'ipv4');
+    if (mapped) return privateList.check(mapped[1], 'ipv4');
     return privateList.check(address, 'ipv6');
   }
   return true;
@@ -49,7 +49,7 @@ export interface HostPort {
 
 /** Parses `host:port`, `[v6]:port` or (when `allowUrl`) `scheme://host[:port]`. */
 export function parseHostPort(target: string, defaultPort?: number, allowUrl = false): HostPort {
-  let text = target.trim();
+  const text = target.trim();
   if (allowUrl && /^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
     let u: URL;
     try {
@@ -77,7 +77,6 @@ export function parseHostPort(target: string, defaultPort?: number, allowUrl = f
       host = text;
     }
   }
-  text = host;
   const port = portText === undefined || portText === '' ? defaultPort : Number(portText);
   if (!host || port === undefined || !Number.isInteger(port) || port < 1 || port > 65535) {
     throw new ProbeFailure('invalid_target', `Target must be host:port, got ${JSON.stringify(target)}`);

@@ -21,7 +21,7 @@ describe('heartbeat probe', () => {
     ['never pinged, old monitor', 300, null, T + 400_000, 'down'],
     ['hourly job, 20% grace', 3600, T, T + 3600_000 + 700_000, 'up'],
   ])('%s → %s', async (_name, interval, last, now, status) => {
-    const obs = await registry.run(hb(interval as number), at(now as number, last as number | null));
+    const obs = await registry.run(hb(interval), at(now, last));
     expect(obs.status).toBe(status);
     expect(obs.started_at).toBe(now);
     if (status === 'down') expect(obs.error?.code).toBe('heartbeat_missed');

@@ -280,7 +280,7 @@ function raceAbort<T>(p: Promise<T>, abort: Abort): Promise<T> {
       },
       (e: unknown) => {
         abort.reject = null;
-        reject(e as Error);
+        reject(e instanceof Error ? e : new Error(String(e)));
       },
     );
   });

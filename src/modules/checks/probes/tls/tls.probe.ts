@@ -92,7 +92,7 @@ export function createTlsProbe(): Probe {
       const days_to_expiry = Math.floor((validTo - now) / DAY_MS);
       const hostnameError = checkServerIdentity(host, cert);
       // With rejectUnauthorized:false Node still verifies: a chain error, or (chain fine) the hostname error.
-      const rawAuthError = s.authorizationError ? String(s.authorizationError as unknown) : null;
+      const rawAuthError = s.authorizationError ? String(s.authorizationError) : null;
       const authError = rawAuthError === 'ERR_TLS_CERT_ALTNAME_INVALID' ? null : rawAuthError;
       const chainValid = authError === null;
       const subject = nameOf(cert.subject);
