@@ -110,6 +110,12 @@ function providersFrom(raw: unknown): TocsinConfig['providers'] {
   return out;
 }
 
+function rejectUnknownKeys(prefix: string, value: Json, known: readonly string[]): void {
+  for (const key of Object.keys(value)) {
+    if (!known.includes(key)) throw new ConfigError(`${prefix}.${key}`, `a known key (${known.join(', ')})`, key);
+  }
+}
+
 function readConfigFile(path: string | undefined, read: (p: string) => string): Json {
   if (!path) return {};
   let text: string;
@@ -143,11 +149,14 @@ export function loadConfig(options: LoadConfigOptions = {}): TocsinConfig {
   const file = readConfigFile(env.TOCSIN_CONFIG, options.readFile ?? ((p) => readFileSync(p, 'utf8')));
   const nodeEnv = oneOf('NODE_ENV', env.NODE_ENV ?? 'production', ['production', 'development', 'test'] as const);
   const port = intFrom('PORT', env.PORT ?? 3000, 0, 65_535);
-  const host = env.HOST ?? '0.0.0.0';
+  const host = env.HOST === undefined || env.HOST === '' ? '0.0.0.0' : env.HOST;
   const dataDir = resolve(env.TOCSIN_DATA_DIR ?? './data');
   const databaseUrl = env.DATABASE_URL ? urlFrom('DATABASE_URL', env.DATABASE_URL, ['postgres:', 'postgresql:']) : null;
   const redisRaw = env.REDIS_URL ?? file.redis_url;
-  const redisUrl = redisRaw === undefined || redisRaw === '' ? null : urlFrom('REDIS_URL', redisRaw, ['redis:', 'rediss:']);
+  const redisUrl =
+    redisRaw === undefined || redisRaw === ''
+      ? null
+      : urlFrom(env.REDIS_URL ? 'REDIS_URL' : 'redis_url', redisRaw, ['redis:', 'rediss:']);
   const publicUrl =
     file.public_url !== undefined
       ? urlFrom('public_url', file.public_url, ['http:', 'https:'])
@@ -168,13 +177,20 @@ export function loadConfig(options: LoadConfigOptions = {}): TocsinConfig {
 
   const network = file.network ?? {};
   if (!isObject(network)) throw new ConfigError('network', 'an object', network);
+  rejectUnknownKeys('network', network, ['allow_private_targets']);
   const allowPrivateTargets =
     network.allow_private_targets === undefined ? true : boolFrom('network.allow_private_targets', network.allow_private_targets);
 
   const retention = file.retention ?? {};
   if (!isObject(retention)) throw new ConfigError('retention', 'an object', retention);
+  rejectUnknownKeys('retention', retention, ['executions_days']);
   const scheduler = file.scheduler ?? {};
   if (!isObject(scheduler)) throw new ConfigError('scheduler', 'an object', scheduler);
+  rejectUnknownKeys('scheduler', scheduler, ['enabled', 'lease_seconds', 'concurrency']);
+  if (file.smtp_from !== undefined && (typeof file.smtp_from !== 'string' || file.smtp_from.trim() === '')) {
+    throw new ConfigError('smtp_from', 'a non-empty string such as "Tocsin <alerts@example.com>"', file.smtp_from);
+  }
+  const logFormat = env.LOG_FORMAT ? oneOf('LOG_FORMAT', env.LOG_FORMAT, ['json', 'pretty'] as const) : null;
 
   const masterKey = env.TOCSIN_MASTER_KEY ?? file.master_key;
   if (masterKey !== undefined && (typeof masterKey !== 'string' || Buffer.from(masterKey, 'base64').length !== 32)) {
@@ -190,7 +206,7 @@ export function loadConfig(options: LoadConfigOptions = {}): TocsinConfig {
     redisUrl,
     publicUrl,
     logLevel: oneOf('LOG_LEVEL', env.LOG_LEVEL ?? file.log_level ?? 'info', LOG_LEVELS),
-    logPretty: env.LOG_FORMAT ? env.LOG_FORMAT === 'pretty' : (options.isTty ?? Boolean(process.stdout.isTTY)),
+    logPretty: logFormat ? logFormat === 'pretty' : (options.isTty ?? Boolean(process.stdout.isTTY)),
     plans,
     defaultPlan,
     regions,
