@@ -1,0 +1,2 @@
+export { IncidentsService } from './incident.service.ts';
+export type { MonitorTransition } from './incident.types.ts';
