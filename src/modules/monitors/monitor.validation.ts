@@ -55,6 +55,9 @@ const TYPE_KEYS: Record<MonitorType, readonly string[]> = {
 };
 
 const TOP_KEYS = ['name', 'type', 'target', 'interval_seconds', 'region_codes', 'tags', 'environment', 'config', 'paused'];
+// Control characters (NUL above all, which PostgreSQL text cannot hold) never belong in a name or target.
+// eslint-disable-next-line no-control-regex
+const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
 const TAG = /^[A-Za-z0-9][A-Za-z0-9 _.:/=-]{0,63}$/;
 const ENVIRONMENT = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$/;
@@ -193,7 +196,7 @@ export function validateMonitor(
   } else if (!present(input, 'target')) {
     r.fail('target', 'is required');
   } else {
-    target = r.string('target', input.target, { min: 1, max: 2048 });
+    target = r.string('target', input.target, { min: 1, max: 2048, pattern: NO_CONTROL, patternIssue: 'must not contain control characters' });
     if (target !== undefined && type !== undefined) {
       const issue = targetIssue(type, target.trim());
       if (issue) target = r.fail('target', issue);
@@ -227,7 +230,10 @@ export function validateMonitor(
   }
 
   let name: string | undefined;
-  if (present(input, 'name')) name = r.string('name', input.name, { min: 1, max: 200 })?.trim();
+  if (present(input, 'name')) {
+    name = r.string('name', input.name, { min: 1, max: 200, pattern: NO_CONTROL, patternIssue: 'must not contain control characters' })?.trim();
+    if (name === '') name = r.fail('name', 'must not be blank');
+  }
   else if (type && target !== undefined && r.details.length === 0) name = defaultName(type, target);
 
   if (r.details.length > 0) return { ok: false, details: r.details };
