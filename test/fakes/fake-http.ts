@@ -52,7 +52,7 @@ export async function startFakeHttp<F extends string>(
     req.on('end', () => {
       const rawBody = Buffer.concat(chunks).toString('utf8');
       const parsed = new URL(req.url ?? '/', 'http://fake.local');
-      let json: unknown = undefined;
+      let json: unknown;
       try {
         json = rawBody === '' ? undefined : JSON.parse(rawBody);
       } catch {
@@ -96,7 +96,7 @@ export async function startFakeHttp<F extends string>(
     requests,
     failNext(failure, times = 1) {
       const response = typeof failure === 'string' ? failures[failure] : failure;
-      if (!response) throw new Error(`unknown scripted failure ${String(failure)}`);
+      if (!response) throw new Error(`unknown scripted failure ${JSON.stringify(failure)}`);
       for (let i = 0; i < times; i++) queue.push({ kind: 'fail', response });
     },
     hangNext(times = 1) {

@@ -70,7 +70,7 @@ export async function exchangeCode(input: ExchangeCodeInput): Promise<ExchangeCo
   if (body.ok !== true) return { ok: false, error: typeof body.error === 'string' ? body.error : 'unknown_error' };
   if (typeof body.access_token !== 'string') return { ok: false, error: 'no access_token in response' };
   const team = (body.team ?? {}) as { id?: unknown; name?: unknown };
-  const enterprise = (body.enterprise ?? null);
+  const enterprise: Record<string, unknown> = body.enterprise !== null && typeof body.enterprise === 'object' ? { ...body.enterprise } : {};
   return {
     ok: true,
     installation: {
@@ -79,7 +79,7 @@ export async function exchangeCode(input: ExchangeCodeInput): Promise<ExchangeCo
       appId: typeof body.app_id === 'string' ? body.app_id : null,
       scope: typeof body.scope === 'string' ? body.scope : '',
       team: { id: typeof team.id === 'string' ? team.id : '', name: typeof team.name === 'string' ? team.name : null },
-      enterpriseId: enterprise && typeof enterprise.id === 'string' ? enterprise.id : null,
+      enterpriseId: typeof enterprise.id === 'string' ? enterprise.id : null,
       refreshToken: typeof body.refresh_token === 'string' ? body.refresh_token : null,
       expiresInSeconds: typeof body.expires_in === 'number' ? body.expires_in : null,
     },
