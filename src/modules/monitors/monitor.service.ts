@@ -1,7 +1,7 @@
 import type { Clock } from '../../platform/clock.ts';
 import { decodeIdCursor, pageOf } from '../../platform/cursor.ts';
 import { DomainError, notFound, validationFailed } from '../../platform/errors.ts';
-import { newId, randomToken } from '../../platform/ids.ts';
+import { isId, newId, randomToken } from '../../platform/ids.ts';
 import type { Actor } from '../auth/index.ts';
 import type { Plans } from '../orgs/index.ts';
 import type { MonitorScope, MonitorsRepository } from './monitors.repository.ts';
@@ -94,6 +94,8 @@ export class MonitorsService {
   }
 
   async get(actor: Actor, id: string): Promise<Monitor> {
+    // Not an id at all: nothing to look up (and a NUL byte would make PostgreSQL fail rather than miss).
+    if (!isId(id, 'mon')) throw notFound('Monitor');
     const monitor = await this.deps.repository.find(scopeOf(actor), id);
     if (!monitor) throw notFound('Monitor');
     return monitor;

@@ -1,3 +1,4 @@
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../platform/db/index.ts';
 import { fromJson, toJson } from '../../platform/db/index.ts';
 import type { MonitorRow, MonitorsTables } from './monitors.tables.ts';
@@ -47,9 +48,6 @@ function toRow(m: Monitor): MonitorRow {
   };
 }
 
-function likeEscape(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 /** Which monitors a caller may see: its organization, and (for keys) its environments. */
 export interface MonitorScope {
@@ -59,8 +57,15 @@ export interface MonitorScope {
 
 export class MonitorsRepository {
   private readonly db;
+  private readonly dialect: Database['dialect'];
   constructor(database: Database) {
     this.db = database.tables<MonitorsTables>();
+    this.dialect = database.dialect;
+  }
+
+  /** `haystack` contains `needle`, case-sensitively, on both dialects. */
+  private contains(haystack: RawBuilder<unknown>, needle: string): RawBuilder<SqlBool> {
+    return this.dialect === 'postgres' ? sql<SqlBool>`strpos(${haystack}, ${needle}) > 0` : sql<SqlBool>`instr(${haystack}, ${needle}) > 0`;
   }
 
   async insert(monitor: Monitor): Promise<void> {
@@ -68,7 +73,7 @@ export class MonitorsRepository {
   }
 
   async update(monitor: Monitor): Promise<void> {
-    const { id, organization_id, created_at, ...rest } = toRow(monitor);
+    const { id, organization_id, created_at: _createdAt, ...rest } = toRow(monitor);
     await this.db.updateTable('monitor').set(rest).where('id', '=', id).where('organization_id', '=', organization_id).execute();
   }
 
@@ -121,12 +126,14 @@ export class MonitorsRepository {
     if (filter.environment) q = q.where('environment', '=', filter.environment);
     if (filter.status) q = q.where('status', '=', filter.status);
     if (filter.type) q = q.where('type', '=', filter.type);
+    // Substring tests by position, not LIKE: SQLite's LIKE has no default escape character and ignores case,
+    // PostgreSQL's does neither, so `_`, `%` and case would behave differently on the two dialects.
     // Tags are a JSON array of strings without quotes or backslashes, so a quoted match is exact.
-    if (filter.tag) q = q.where('tags', 'like', `%${likeEscape(JSON.stringify(filter.tag))}%`);
+    if (filter.tag) q = q.where(this.contains(sql.ref('tags'), JSON.stringify(filter.tag)));
     if (filter.q) {
-      const needle = `%${likeEscape(filter.q.toLowerCase())}%`;
+      const needle = filter.q.toLowerCase();
       q = q.where((eb) =>
-        eb.or([eb(eb.fn('lower', ['name']), 'like', needle), eb(eb.fn('lower', ['target']), 'like', needle)]),
+        eb.or([this.contains(sql`lower(name)`, needle), this.contains(sql`lower(target)`, needle)]),
       );
     }
     if (after) q = q.where('id', '>', after);
