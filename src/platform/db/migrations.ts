@@ -29,7 +29,7 @@ export async function migrateToLatest(database: Database, migrations: SchemaMigr
   const { error, results }: MigrationResultSet = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
-    throw new Error(`migration ${failed?.migrationName ?? '?'} failed: ${(error as Error).message ?? String(error)}`, {
+    throw new Error(`migration ${failed?.migrationName ?? '?'} failed: ${error instanceof Error ? error.message : JSON.stringify(error)}`, {
       cause: error,
     });
   }
