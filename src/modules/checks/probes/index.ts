@@ -1,4 +1,13 @@
-/** Public surface of the probes (the check engine's `index.ts` re-exports what it needs from here). */
+/**
+ * Public surface of the probes (the check engine's `index.ts` re-exports what it needs from here).
+ *
+ * - `createProbeRegistry()` once per process/runner; `registry.run(target, ctx)` (or `runProbe`) never throws.
+ * - http timings: phases (dns/connect/tls/ttfb/download) are those of the final hop after redirects;
+ *   `total_ms` = `duration_ms` covers all hops. `dns_ms` is null for IP-literal hosts, `tls_ms` null for plain http.
+ * - `ctx.allowPrivateTargets=false` refuses loopback/private/link-local/reserved addresses after resolution, on every hop
+ *   (and for a dns probe's explicit `resolver`).
+ * - `ctx.tlsCa` (PEM) adds a trusted CA for http/tls/grpc: for tests (local CA) and private-CA self-hosting.
+ */
 export type {
   AssertionResult,
   CertExpiringEvent,

@@ -160,7 +160,9 @@ export function classifyError(err: unknown): ProbeError {
   }
   if (TLS_INVALID.has(code) || code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_')) return { code: 'tls_invalid', message };
   if (code.startsWith('HPE_') || code === 'ERR_INVALID_HTTP_RESPONSE') return { code: 'protocol_error', message };
-  if (code === 'ERR_INVALID_URL' || code === 'ERR_INVALID_ARG_TYPE' || code === 'ERR_INVALID_ARG_VALUE') return { code: 'invalid_target', message };
+  if (['ERR_INVALID_URL', 'ERR_INVALID_ARG_TYPE', 'ERR_INVALID_ARG_VALUE', 'ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN', 'ERR_UNESCAPED_CHARACTERS'].includes(code)) {
+    return { code: 'invalid_target', message };
+  }
   return { code: 'protocol_error', message: message || 'unknown failure' };
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closedPort, startGrpcHealthServer, type GrpcHealthServer } from '../../../../../test/support/targets/index.ts';
+import { closedPort, generateCertificate, generateTestCa, startGrpcHealthServer, type GrpcHealthServer } from '../../../../../test/support/targets/index.ts';
 import { createProbeRegistry } from '../index.ts';
 import type { ProbeContext, ProbeTarget } from '../index.ts';
 
@@ -46,6 +46,20 @@ describe('grpc probe', () => {
     const obs = await registry.run(grpc(`127.0.0.1:${await closedPort()}`), ctx);
     expect(obs).toMatchObject({ status: 'down', error: { code: 'grpc_error' } });
     expect(obs.error?.message).toMatch(/UNAVAILABLE/);
+  });
+
+  it('speaks TLS when config.tls is true', async () => {
+    const ca = await generateTestCa();
+    const cert = await generateCertificate({ commonName: 'localhost', altNames: ['localhost', '127.0.0.1'], ca });
+    const secure = await startGrpcHealthServer({ '': 'SERVING' }, { tls: cert });
+    try {
+      const obs = await registry.run(grpc(`localhost:${secure.port}`, { tls: true }), { ...ctx, tlsCa: ca.cert });
+      expect(obs).toMatchObject({ status: 'up', details: { serving_status: 'SERVING' } });
+      const untrusted = await registry.run(grpc(`localhost:${secure.port}`, { tls: true }), ctx);
+      expect(untrusted).toMatchObject({ status: 'down', error: { code: 'grpc_error' } });
+    } finally {
+      await secure.close();
+    }
   });
 
   it('refuses private targets when not allowed', async () => {

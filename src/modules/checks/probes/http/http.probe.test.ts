@@ -204,6 +204,16 @@ describe('http probe', () => {
     expect(named.timings.dns_ms).toBeGreaterThanOrEqual(0);
   });
 
+  it('maps unusable request settings to invalid_target', async () => {
+    expect((await registry.run(http(`${server.url}/ok`, { headers: { 'x-bad': 'a\r\nb' } }), ctx)).error?.code).toBe('invalid_target');
+    expect((await registry.run(http(`${server.url}/ok`, { method: 'GE T' }), ctx)).error?.code).toBe('invalid_target');
+  });
+
+  it('supports HEAD', async () => {
+    const obs = await registry.run(http(`${server.url}/ok`, { method: 'HEAD' }), ctx);
+    expect(obs).toMatchObject({ status: 'up', http_status: 200 });
+  });
+
   it('rejects invalid targets', async () => {
     expect((await registry.run(http('not a url'), ctx)).error?.code).toBe('invalid_target');
     expect((await registry.run(http('ftp://example.com/'), ctx)).error?.code).toBe('invalid_target');

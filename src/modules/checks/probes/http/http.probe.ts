@@ -77,6 +77,7 @@ export function createHttpProbe(): Probe {
 
   function hop(url: URL, address: string, cfg: HttpConfig, method: string, body: string | null, needBody: boolean, ctx: ProbeContext, timings: ProbeTimings, abort: Abort): Promise<HopResult> {
     return new Promise<HopResult>((resolve, reject) => {
+      if (abort.reason) return reject(abort.reason);
       const https = url.protocol === 'https:';
       const headers: OutgoingHttpHeaders = { host: url.host, 'user-agent': USER_AGENT, accept: '*/*', ...cfg.headers };
       if (body !== null) headers['content-length'] = Buffer.byteLength(body);
@@ -257,7 +258,7 @@ export function createHttpProbe(): Probe {
       }
       return { status: error ? 'down' : 'up', started_at, duration_ms: total_ms, timings, http_status, assertions, error, details };
     } catch (err) {
-      const obs = downObservation(started_at, t0, classifyError(abort.reason ?? err), { http_status, details });
+      const obs = downObservation(started_at, t0, classifyError(abort.reason ?? err), { http_status, ...(Object.keys(details).length ? { details } : {}) });
       timings.total_ms = obs.duration_ms;
       obs.timings = timings;
       return obs;
