@@ -1,13 +1,380 @@
+import type { Clock } from '../../platform/clock.ts';
+import { toIso } from '../../platform/clock.ts';
+import { decodeIdCursor, pageOf } from '../../platform/cursor.ts';
 import type { Database } from '../../platform/db/index.ts';
-import type { MonitorTransition } from './incident.types.ts';
+import { notFound, validationFailed, type ErrorDetail } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { actorRef, canSeeEnvironment, type Actor } from '../auth/index.ts';
+import type { EventType, EventsService } from '../events/index.ts';
+import type { Monitor, MonitorListener, Page } from '../monitors/index.ts';
+import { IncidentsRepository } from './incidents.repository.ts';
+import {
+  durationSeconds,
+  type Incident,
+  type IncidentFilter,
+  type IncidentSource,
+  type IncidentWithTimeline,
+  type MonitorTransition,
+} from './incident.types.ts';
 
-/** Incidents (DECISIONS §6). Implementation in progress; the signature below is agreed with the check engine. */
-export class IncidentsService {
+/** What the incidents module needs from the monitors module (MonitorsService satisfies it). */
+export interface IncidentMonitors {
+  findAnywhere(id: string): Promise<Monitor | null>;
+  findManyAnywhere(ids: readonly string[]): Promise<Monitor[]>;
+}
+
+export interface IncidentsServiceDeps {
+  database: Database;
+  clock: Clock;
+  events: EventsService;
+  monitors: IncidentMonitors;
+}
+
+/** Body of POST /incidents, as received. */
+export interface IncidentInput {
+  title?: unknown;
+  cause?: unknown;
+  monitor_id?: unknown;
+}
+
+export const TITLE_MAX = 200;
+export const CAUSE_MAX = 2000;
+const AUTO = 'auto';
+/** Rows fetched per round when environment scoping hides some incidents of a page. */
+const SCAN_BATCH = 200;
+
+/**
+ * Incidents (DECISIONS §6): one per monitor outage (enforced by a unique partial index), API/manual ones,
+ * acknowledge/resolve, per-organization numbers, a timeline, and an outbox event with every change.
+ */
+export class IncidentsService implements MonitorListener {
+  private readonly deps: IncidentsServiceDeps;
+  constructor(deps: IncidentsServiceDeps) {
+    this.deps = deps;
+  }
+
   /**
    * Called by the check engine inside its transaction (`tx`): to=down opens the monitor's incident unless
    * one is open, to=up resolves it; outbox events are recorded in the same transaction.
    */
-  async handleMonitorTransition(_tx: Database, _t: MonitorTransition): Promise<void> {
-    // implemented in the next commit
+  async handleMonitorTransition(tx: Database, t: MonitorTransition): Promise<void> {
+    const repo = new IncidentsRepository(tx);
+    if (t.to === 'down') {
+      await this.openForMonitor(tx, repo, t);
+      return;
+    }
+    const open = await repo.findOpenForMonitor(t.monitorId);
+    if (open) {
+      await repo.addTimeline(open, { type: 'monitor_up', at: t.at, actor: AUTO, message: `${t.monitorName} recovered.` });
+      await this.resolveWith(tx, repo, open, AUTO, t.at, 'recovered');
+      return;
+    }
+    if (t.from === 'down') {
+      // The incident was resolved by hand while the monitor was down: still tell destinations it recovered.
+      const latest = await repo.findLatestForMonitor(t.monitorId);
+      await this.record(tx, 'recovered', t.organizationId, t.monitorId, latest?.id ?? null, t.at, {
+        monitor_name: t.monitorName,
+        since: latest ? toIso(latest.openedAt) : null,
+        duration_seconds: latest ? durationSeconds({ openedAt: latest.openedAt, resolvedAt: t.at }, t.at) : null,
+        incident_id: latest?.id ?? null,
+        incident_number: latest?.number ?? null,
+        execution_id: t.executionId,
+      });
+    }
   }
+
+  async list(actor: Actor, filter: IncidentFilter, page: { limit: number; cursor?: string }): Promise<Page<IncidentWithDuration>> {
+    let before = decodeIdCursor(page.cursor);
+    const repo = new IncidentsRepository(this.deps.database);
+    const visible: Incident[] = [];
+    // Environment scoping hides incidents of monitors the key cannot see; read on until the page is full.
+    for (;;) {
+      const batchSize = Math.max(page.limit + 1, SCAN_BATCH);
+      const rows = await repo.list(actor.organizationId, filter, before, batchSize);
+      const allowed = await this.visibleSet(actor, rows);
+      for (const row of rows) {
+        if (allowed(row)) visible.push(row);
+        if (visible.length > page.limit) break;
+      }
+      if (visible.length > page.limit || rows.length < batchSize) break;
+      before = rows[rows.length - 1]!.id;
+    }
+    const now = this.deps.clock.now();
+    const result = pageOf(visible, page.limit, (i) => i.id);
+    return { data: result.data.map((i) => ({ ...i, durationSeconds: durationSeconds(i, now) })), next_cursor: result.next_cursor };
+  }
+
+  async get(actor: Actor, id: string): Promise<IncidentWithTimeline & IncidentWithDuration> {
+    const incident = await this.findVisible(actor, id, this.deps.database);
+    const timeline = await new IncidentsRepository(this.deps.database).timeline(id);
+    return { ...incident, durationSeconds: durationSeconds(incident, this.deps.clock.now()), timeline };
+  }
+
+  /** POST /incidents: source `api` for keys (`manual` when a person opens it in the app). */
+  async create(actor: Actor, body: unknown, source: IncidentSource = 'api'): Promise<IncidentWithTimeline & IncidentWithDuration> {
+    const input = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as IncidentInput;
+    const details: ErrorDetail[] = [];
+    const title = typeof input.title === 'string' ? input.title.trim() : '';
+    if (title.length === 0) details.push({ field: 'title', issue: 'is required and must be a non-empty string' });
+    else if (title.length > TITLE_MAX) details.push({ field: 'title', issue: `must be at most ${TITLE_MAX} characters` });
+    let cause: string | null = null;
+    if (input.cause !== undefined && input.cause !== null) {
+      if (typeof input.cause !== 'string') details.push({ field: 'cause', issue: 'must be a string or null' });
+      else if (input.cause.length > CAUSE_MAX) details.push({ field: 'cause', issue: `must be at most ${CAUSE_MAX} characters` });
+      else cause = input.cause.trim() === '' ? null : input.cause;
+    }
+    let monitorId: string | null = null;
+    if (input.monitor_id !== undefined && input.monitor_id !== null) {
+      if (typeof input.monitor_id !== 'string') details.push({ field: 'monitor_id', issue: 'must be a monitor id or null' });
+      else {
+        const monitor = await this.deps.monitors.findAnywhere(input.monitor_id);
+        if (!monitor || monitor.organizationId !== actor.organizationId || !canSeeEnvironment(actor, monitor.environment)) {
+          details.push({ field: 'monitor_id', issue: `monitor ${input.monitor_id} does not exist in this organization` });
+        } else monitorId = monitor.id;
+      }
+    }
+    if (details.length > 0) throw validationFailed(details);
+    const now = this.deps.clock.now();
+    const created = await this.deps.database.transaction(async (tx) => {
+      const repo = new IncidentsRepository(tx);
+      const incident = this.newIncident(actor.organizationId, await repo.allocateNumber(actor.organizationId), {
+        title,
+        source,
+        monitorId,
+        cause,
+        at: now,
+      });
+      await repo.insert(incident);
+      await repo.addTimeline(incident, { type: 'opened', at: now, actor: actorRef(actor), message: cause });
+      await this.recordOpened(tx, incident);
+      return incident;
+    });
+    return this.get(actor, created.id);
+  }
+
+  async acknowledge(actor: Actor, id: string): Promise<IncidentWithTimeline & IncidentWithDuration> {
+    await this.deps.database.transaction(async (tx) => {
+      const incident = await this.findVisible(actor, id, tx);
+      if (incident.status === 'resolved') {
+        throw validationFailed(
+          [{ field: 'status', issue: 'the incident is resolved; only an open incident can be acknowledged' }],
+          'A resolved incident cannot be acknowledged.',
+        );
+      }
+      if (incident.status === 'acknowledged') return;
+      const repo = new IncidentsRepository(tx);
+      const now = this.deps.clock.now();
+      const by = actorRef(actor);
+      if (!(await repo.acknowledge(id, by, now))) return;
+      await repo.addTimeline(incident, { type: 'acknowledged', at: now, actor: by, message: null });
+      await this.record(tx, 'incident_acknowledged', incident.organizationId, incident.monitorId, incident.id, now, {
+        ...this.incidentFacts(incident),
+        acknowledged_by: by,
+        acknowledged_at: toIso(now),
+      });
+    });
+    return this.get(actor, id);
+  }
+
+  /** Resolving a resolved incident is a no-op that returns it. */
+  async resolve(actor: Actor, id: string): Promise<IncidentWithTimeline & IncidentWithDuration> {
+    await this.deps.database.transaction(async (tx) => {
+      const incident = await this.findVisible(actor, id, tx);
+      if (incident.status === 'resolved') return;
+      const repo = new IncidentsRepository(tx);
+      await this.resolveWith(tx, repo, incident, actorRef(actor), this.deps.clock.now(), null);
+    });
+    return this.get(actor, id);
+  }
+
+  /** Open incidents (any source) tied to these monitors, oldest first; for status pages. */
+  listOpenForMonitors(monitorIds: readonly string[]): Promise<Incident[]> {
+    return new IncidentsRepository(this.deps.database).listOpenForMonitors(monitorIds);
+  }
+
+  /** Internal: a page of open monitor incidents of all organizations, by id. */
+  listOpenMonitorIncidents(afterId: string | undefined, limit: number): Promise<Incident[]> {
+    return new IncidentsRepository(this.deps.database).listOpenMonitorIncidents(afterId, limit);
+  }
+
+  /**
+   * Records one `still_down` reminder for an open monitor incident, unless another process already did
+   * for this interval (compare-and-set on last_reminder_at). Returns true when recorded.
+   */
+  async remind(incident: Incident, monitor: Monitor, at: number): Promise<boolean> {
+    return this.deps.database.transaction(async (tx) => {
+      const repo = new IncidentsRepository(tx);
+      if (!(await repo.markReminded(incident.id, incident.lastReminderAt, at))) return false;
+      const down = durationSeconds({ openedAt: incident.openedAt, resolvedAt: at }, at);
+      await repo.addTimeline(incident, { type: 'still_down', at, actor: AUTO, message: `Still down after ${formatDuration(down)}.` });
+      await this.record(tx, 'still_down', incident.organizationId, incident.monitorId, incident.id, at, {
+        ...this.incidentFacts(incident),
+        monitor_name: monitor.name,
+        cause: incident.cause,
+        since: toIso(incident.openedAt),
+        duration_seconds: down,
+      });
+      return true;
+    });
+  }
+
+  /** MonitorListener: saving (including pausing) leaves an open incident open; the next verdict decides. */
+  async monitorSaved(_monitor: Monitor): Promise<void> {
+    // nothing to do
+  }
+
+  /** MonitorListener: a deleted monitor's open incident is resolved automatically. */
+  async monitorDeleted(monitor: Monitor): Promise<void> {
+    await this.deps.database.transaction(async (tx) => {
+      const repo = new IncidentsRepository(tx);
+      const open = await repo.findOpenForMonitor(monitor.id);
+      if (!open) return;
+      const now = this.deps.clock.now();
+      await repo.addTimeline(open, { type: 'monitor_deleted', at: now, actor: AUTO, message: `Monitor ${monitor.name} deleted.` });
+      await this.resolveWith(tx, repo, open, AUTO, now, null, 'monitor_deleted');
+    });
+  }
+
+  private async openForMonitor(tx: Database, repo: IncidentsRepository, t: MonitorTransition): Promise<void> {
+    const existing = await repo.findOpenForMonitor(t.monitorId);
+    if (existing) {
+      // Still the same outage (e.g. down again after a resume): note it, no second incident, no second `down`.
+      await repo.addTimeline(existing, { type: 'monitor_down', at: t.at, actor: AUTO, message: t.cause });
+      return;
+    }
+    const number = await repo.allocateNumber(t.organizationId);
+    const incident = this.newIncident(t.organizationId, number, {
+      title: `${t.monitorName} is down`.slice(0, TITLE_MAX),
+      source: 'monitor',
+      monitorId: t.monitorId,
+      cause: t.cause,
+      at: t.at,
+    });
+    if (!(await repo.insertIfNoConflict(incident))) {
+      // Another process opened it first (the unique partial index refused ours): give the number back.
+      await repo.releaseNumber(t.organizationId, number);
+      return;
+    }
+    await repo.addTimeline(incident, { type: 'opened', at: t.at, actor: AUTO, message: t.cause });
+    await this.record(tx, 'down', t.organizationId, t.monitorId, incident.id, t.at, {
+      ...this.incidentFacts(incident),
+      monitor_name: t.monitorName,
+      cause: t.cause,
+      since: toIso(t.at),
+      execution_id: t.executionId,
+    });
+    await this.recordOpened(tx, incident);
+  }
+
+  private async resolveWith(
+    tx: Database,
+    repo: IncidentsRepository,
+    incident: Incident,
+    by: string,
+    at: number,
+    monitorEvent: 'recovered' | null,
+    reason: string | null = null,
+  ): Promise<void> {
+    if (!(await repo.resolve(incident.id, by, at))) return;
+    const resolved: Incident = { ...incident, status: 'resolved', resolvedAt: at, resolvedBy: by };
+    const duration = durationSeconds(resolved, at);
+    await repo.addTimeline(incident, { type: 'resolved', at, actor: by, message: reason === 'monitor_deleted' ? 'Resolved because the monitor was deleted.' : null });
+    if (monitorEvent) {
+      await this.record(tx, monitorEvent, incident.organizationId, incident.monitorId, incident.id, at, {
+        ...this.incidentFacts(incident),
+        since: toIso(incident.openedAt),
+        duration_seconds: duration,
+      });
+    }
+    await this.record(tx, 'incident_resolved', incident.organizationId, incident.monitorId, incident.id, at, {
+      ...this.incidentFacts(incident),
+      resolved_by: by,
+      resolved_at: toIso(at),
+      opened_at: toIso(incident.openedAt),
+      duration_seconds: duration,
+      ...(reason && { reason }),
+    });
+  }
+
+  private recordOpened(tx: Database, incident: Incident): Promise<void> {
+    return this.record(tx, 'incident_opened', incident.organizationId, incident.monitorId, incident.id, incident.openedAt, {
+      ...this.incidentFacts(incident),
+      title: incident.title,
+      source: incident.source,
+      cause: incident.cause,
+      opened_at: toIso(incident.openedAt),
+    });
+  }
+
+  private async record(
+    tx: Database,
+    type: EventType,
+    organizationId: string,
+    monitorId: string | null,
+    incidentId: string | null,
+    at: number,
+    payload: Record<string, unknown>,
+  ): Promise<void> {
+    await this.deps.events.record(tx, { organizationId, type, monitorId, incidentId, occurredAt: at, payload });
+  }
+
+  private incidentFacts(incident: Incident): Record<string, unknown> {
+    return { incident_id: incident.id, incident_number: incident.number };
+  }
+
+  private newIncident(
+    organizationId: string,
+    number: number,
+    o: { title: string; source: IncidentSource; monitorId: string | null; cause: string | null; at: number },
+  ): Incident {
+    const now = this.deps.clock.now();
+    return {
+      id: newId('inc', now),
+      organizationId,
+      number,
+      title: o.title,
+      source: o.source,
+      monitorId: o.monitorId,
+      cause: o.cause,
+      status: 'opened',
+      openedAt: o.at,
+      acknowledgedAt: null,
+      acknowledgedBy: null,
+      resolvedAt: null,
+      resolvedBy: null,
+      lastReminderAt: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+  }
+
+  /** The incident if this actor may see it (its organization; for a monitor's incident, the monitor's environment). */
+  private async findVisible(actor: Actor, id: string, database: Database): Promise<Incident> {
+    const incident = await new IncidentsRepository(database).find(actor.organizationId, id);
+    if (!incident) throw notFound('Incident');
+    const allowed = await this.visibleSet(actor, [incident]);
+    if (!allowed(incident)) throw notFound('Incident');
+    return incident;
+  }
+
+  private async visibleSet(actor: Actor, incidents: readonly Incident[]): Promise<(i: Incident) => boolean> {
+    const ids = [...new Set(incidents.map((i) => i.monitorId).filter((m): m is string => m !== null))];
+    const monitors = await this.deps.monitors.findManyAnywhere(ids);
+    const hidden = new Set(
+      monitors.filter((m) => m.organizationId === actor.organizationId && !canSeeEnvironment(actor, m.environment)).map((m) => m.id),
+    );
+    // A monitor that no longer exists hides nothing: its incidents belong to the organization.
+    return (i) => i.monitorId === null || !hidden.has(i.monitorId);
+  }
+}
+
+export type IncidentWithDuration = Incident & { durationSeconds: number };
+
+export function formatDuration(seconds: number): string {
+  if (seconds < 60) return `${seconds}s`;
+  const m = Math.floor(seconds / 60);
+  if (m < 60) return `${m}m`;
+  const h = Math.floor(m / 60);
+  if (h < 48) return `${h}h ${m % 60}m`;
+  return `${Math.floor(h / 24)}d ${h % 24}h`;
 }

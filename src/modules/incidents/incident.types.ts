@@ -11,3 +11,70 @@ export interface MonitorTransition {
   cause: string | null;
   executionId: string | null;
 }
+
+export const INCIDENT_SOURCES = ['monitor', 'api', 'intelligence', 'manual'] as const;
+export type IncidentSource = (typeof INCIDENT_SOURCES)[number];
+
+export const INCIDENT_STATUSES = ['opened', 'acknowledged', 'resolved'] as const;
+export type IncidentStatus = (typeof INCIDENT_STATUSES)[number];
+
+export interface Incident {
+  id: string;
+  organizationId: string;
+  /** Sequential per organization, from 1. */
+  number: number;
+  title: string;
+  source: IncidentSource;
+  monitorId: string | null;
+  cause: string | null;
+  status: IncidentStatus;
+  openedAt: number;
+  acknowledgedAt: number | null;
+  acknowledgedBy: string | null;
+  resolvedAt: number | null;
+  /** "auto" or the id of the user/key that resolved it. */
+  resolvedBy: string | null;
+  /** When the last still_down reminder was recorded (monitor incidents with a reminder interval). */
+  lastReminderAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export const TIMELINE_TYPES = [
+  'opened',
+  'acknowledged',
+  'resolved',
+  'monitor_down',
+  'monitor_up',
+  'still_down',
+  'monitor_deleted',
+  'comment',
+] as const;
+export type TimelineType = (typeof TIMELINE_TYPES)[number];
+
+export interface TimelineEntry {
+  type: TimelineType;
+  at: number;
+  /** "auto" for the system, else the user/key id. */
+  actor: string | null;
+  message: string | null;
+}
+
+export interface IncidentWithTimeline extends Incident {
+  timeline: TimelineEntry[];
+}
+
+export interface IncidentFilter {
+  status?: IncidentStatus;
+  monitorId?: string;
+  source?: IncidentSource;
+  /** Incidents still open at or after this time (resolved_at null or ≥ from). */
+  from?: number;
+  /** Incidents opened before this time. */
+  to?: number;
+}
+
+/** Seconds from opening to resolution, or to `now` while open. */
+export function durationSeconds(incident: Pick<Incident, 'openedAt' | 'resolvedAt'>, now: number): number {
+  return Math.max(0, Math.floor(((incident.resolvedAt ?? now) - incident.openedAt) / 1000));
+}

@@ -1,2 +1,24 @@
-export { IncidentsService } from './incident.service.ts';
-export type { MonitorTransition } from './incident.types.ts';
+export {
+  IncidentsService,
+  formatDuration,
+  type IncidentsServiceDeps,
+  type IncidentMonitors,
+  type IncidentInput,
+  type IncidentWithDuration,
+} from './incident.service.ts';
+export { IncidentRemindersRole, type IncidentRemindersDeps } from './incident-reminders.role.ts';
+export { incidentsMigrations } from './incidents.migrations.ts';
+export {
+  INCIDENT_SOURCES,
+  INCIDENT_STATUSES,
+  TIMELINE_TYPES,
+  durationSeconds,
+  type MonitorTransition,
+  type Incident,
+  type IncidentSource,
+  type IncidentStatus,
+  type IncidentFilter,
+  type IncidentWithTimeline,
+  type TimelineEntry,
+  type TimelineType,
+} from './incident.types.ts';

@@ -1,0 +1,87 @@
+import type { Clock } from '../../platform/clock.ts';
+import type { Logger } from '../../platform/logger.ts';
+import type { IncidentMonitors, IncidentsService } from './incident.service.ts';
+
+export interface IncidentRemindersDeps {
+  incidents: IncidentsService;
+  monitors: IncidentMonitors;
+  clock: Clock;
+  logger: Logger;
+  /** How often the role looks for due reminders (default 30 s). */
+  tickMs?: number;
+  /** Open incidents read per query. */
+  batchSize?: number;
+}
+
+/**
+ * Background role `incident-reminders`: for each open monitor incident whose monitor sets
+ * `config.reminder_interval_minutes` and is still down, records a `still_down` event every time the
+ * interval has elapsed since the opening or the last reminder. After a pause of the process one reminder
+ * is sent, not one per missed interval. Paused monitors get no reminders (they are not being checked).
+ */
+export class IncidentRemindersRole {
+  readonly name = 'incident-reminders';
+  private readonly deps: IncidentRemindersDeps;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<number> | null = null;
+  constructor(deps: IncidentRemindersDeps) {
+    this.deps = deps;
+  }
+
+  async start(): Promise<void> {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      void this.tickSafely();
+    }, this.deps.tickMs ?? 30_000);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    if (this.running) await this.running.catch(() => 0);
+  }
+
+  /** One pass; returns how many reminders were recorded. */
+  tick(): Promise<number> {
+    if (!this.running) {
+      this.running = this.pass().finally(() => {
+        this.running = null;
+      });
+    }
+    return this.running;
+  }
+
+  private async tickSafely(): Promise<void> {
+    try {
+      await this.tick();
+    } catch (err) {
+      this.deps.logger.error({ err }, 'incident reminders pass failed');
+    }
+  }
+
+  private async pass(): Promise<number> {
+    const batch = this.deps.batchSize ?? 500;
+    let after: string | undefined;
+    let sent = 0;
+    for (;;) {
+      const open = await this.deps.incidents.listOpenMonitorIncidents(after, batch);
+      if (open.length === 0) break;
+      after = open[open.length - 1]!.id;
+      const monitors = new Map(
+        (await this.deps.monitors.findManyAnywhere(open.map((i) => i.monitorId).filter((id): id is string => id !== null))).map((m) => [m.id, m]),
+      );
+      const now = this.deps.clock.now();
+      for (const incident of open) {
+        const monitor = incident.monitorId ? monitors.get(incident.monitorId) : undefined;
+        const minutes = monitor?.config.reminder_interval_minutes;
+        if (!monitor || !minutes || monitor.paused || monitor.status !== 'down') continue;
+        const last = incident.lastReminderAt ?? incident.openedAt;
+        if (now - last < minutes * 60_000) continue;
+        if (await this.deps.incidents.remind(incident, monitor, now)) sent += 1;
+      }
+      if (open.length < batch) break;
+    }
+    return sent;
+  }
+}

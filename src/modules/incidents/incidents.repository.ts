@@ -1,0 +1,214 @@
+import type { Database } from '../../platform/db/index.ts';
+import type { IncidentRow, IncidentsTables } from './incidents.tables.ts';
+import type { Incident, IncidentFilter, IncidentSource, IncidentStatus, TimelineEntry, TimelineType } from './incident.types.ts';
+
+function toIncident(row: IncidentRow): Incident {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    number: Number(row.number),
+    title: row.title,
+    source: row.source as IncidentSource,
+    monitorId: row.monitor_id,
+    cause: row.cause,
+    status: row.status as IncidentStatus,
+    openedAt: Number(row.opened_at),
+    acknowledgedAt: row.acknowledged_at === null ? null : Number(row.acknowledged_at),
+    acknowledgedBy: row.acknowledged_by,
+    resolvedAt: row.resolved_at === null ? null : Number(row.resolved_at),
+    resolvedBy: row.resolved_by,
+    lastReminderAt: row.last_reminder_at === null ? null : Number(row.last_reminder_at),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+function toRow(i: Incident): IncidentRow {
+  return {
+    id: i.id,
+    organization_id: i.organizationId,
+    number: i.number,
+    title: i.title,
+    source: i.source,
+    monitor_id: i.monitorId,
+    cause: i.cause,
+    status: i.status,
+    opened_at: i.openedAt,
+    acknowledged_at: i.acknowledgedAt,
+    acknowledged_by: i.acknowledgedBy,
+    resolved_at: i.resolvedAt,
+    resolved_by: i.resolvedBy,
+    last_reminder_at: i.lastReminderAt,
+    created_at: i.createdAt,
+    updated_at: i.updatedAt,
+  };
+}
+
+/** Storage of incidents, their timelines and per-organization numbers. Build it from a transaction handle. */
+export class IncidentsRepository {
+  private readonly db;
+  constructor(database: Database) {
+    this.db = database.tables<IncidentsTables>();
+  }
+
+  /** The next number of this organization; call inside the transaction that inserts the incident. */
+  async allocateNumber(organizationId: string): Promise<number> {
+    const row = await this.db
+      .insertInto('incident_counter')
+      .values({ organization_id: organizationId, last_number: 1 })
+      .onConflict((oc) => oc.column('organization_id').doUpdateSet((eb) => ({ last_number: eb('incident_counter.last_number', '+', 1) })))
+      .returning('last_number')
+      .executeTakeFirstOrThrow();
+    return Number(row.last_number);
+  }
+
+  /** Gives back a number taken in this transaction when its incident was not inserted (no gap). */
+  async releaseNumber(organizationId: string, number: number): Promise<void> {
+    await this.db
+      .updateTable('incident_counter')
+      .set({ last_number: number - 1 })
+      .where('organization_id', '=', organizationId)
+      .where('last_number', '=', number)
+      .execute();
+  }
+
+  /** Inserts unless a unique index refuses it (another open incident for the monitor); true when inserted. */
+  async insertIfNoConflict(incident: Incident): Promise<boolean> {
+    const rows = await this.db
+      .insertInto('incident')
+      .values(toRow(incident))
+      .onConflict((oc) => oc.doNothing())
+      .returning('id')
+      .execute();
+    return rows.length > 0;
+  }
+
+  async insert(incident: Incident): Promise<void> {
+    await this.db.insertInto('incident').values(toRow(incident)).execute();
+  }
+
+  async find(organizationId: string, id: string): Promise<Incident | null> {
+    const row = await this.db
+      .selectFrom('incident')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? toIncident(row) : null;
+  }
+
+  /** The open incident a monitor's outage opened, if any. */
+  async findOpenForMonitor(monitorId: string): Promise<Incident | null> {
+    const row = await this.db
+      .selectFrom('incident')
+      .selectAll()
+      .where('monitor_id', '=', monitorId)
+      .where('source', '=', 'monitor')
+      .where('status', '<>', 'resolved')
+      .executeTakeFirst();
+    return row ? toIncident(row) : null;
+  }
+
+  /** The latest incident of a monitor (any status). */
+  async findLatestForMonitor(monitorId: string): Promise<Incident | null> {
+    const row = await this.db
+      .selectFrom('incident')
+      .selectAll()
+      .where('monitor_id', '=', monitorId)
+      .where('source', '=', 'monitor')
+      .orderBy('opened_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? toIncident(row) : null;
+  }
+
+  /** Open incidents (any source) tied to these monitors, oldest first. */
+  async listOpenForMonitors(monitorIds: readonly string[]): Promise<Incident[]> {
+    if (monitorIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('incident')
+      .selectAll()
+      .where('monitor_id', 'in', [...monitorIds])
+      .where('status', '<>', 'resolved')
+      .orderBy('opened_at')
+      .execute();
+    return rows.map(toIncident);
+  }
+
+  /** A page of open monitor incidents of every organization, by id (for the reminder role). */
+  async listOpenMonitorIncidents(afterId: string | undefined, limit: number): Promise<Incident[]> {
+    let q = this.db.selectFrom('incident').selectAll().where('status', '<>', 'resolved').where('source', '=', 'monitor');
+    if (afterId) q = q.where('id', '>', afterId);
+    const rows = await q.orderBy('id').limit(limit).execute();
+    return rows.map(toIncident);
+  }
+
+  /** Newest first; `before` is the id of the last row of the previous page. */
+  async list(organizationId: string, filter: IncidentFilter, before: string | undefined, limit: number): Promise<Incident[]> {
+    let q = this.db.selectFrom('incident').selectAll().where('organization_id', '=', organizationId);
+    if (filter.status) q = q.where('status', '=', filter.status);
+    if (filter.monitorId) q = q.where('monitor_id', '=', filter.monitorId);
+    if (filter.source) q = q.where('source', '=', filter.source);
+    const from = filter.from;
+    if (from !== undefined) q = q.where((eb) => eb.or([eb('resolved_at', 'is', null), eb('resolved_at', '>=', from)]));
+    if (filter.to !== undefined) q = q.where('opened_at', '<', filter.to);
+    if (before) q = q.where('id', '<', before);
+    const rows = await q.orderBy('id', 'desc').limit(limit).execute();
+    return rows.map(toIncident);
+  }
+
+  /** Moves an unresolved incident to acknowledged; false when it was not `opened`. */
+  async acknowledge(id: string, by: string, at: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('incident')
+      .set({ status: 'acknowledged', acknowledged_at: at, acknowledged_by: by, updated_at: at })
+      .where('id', '=', id)
+      .where('status', '=', 'opened')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Resolves an unresolved incident; false when it was already resolved (someone else won). */
+  async resolve(id: string, by: string, at: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('incident')
+      .set({ status: 'resolved', resolved_at: at, resolved_by: by, updated_at: at })
+      .where('id', '=', id)
+      .where('status', '<>', 'resolved')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Compare-and-set of the last reminder time, so two processes never remind twice for one interval. */
+  async markReminded(id: string, previous: number | null, at: number): Promise<boolean> {
+    let q = this.db.updateTable('incident').set({ last_reminder_at: at }).where('id', '=', id).where('status', '<>', 'resolved');
+    q = previous === null ? q.where('last_reminder_at', 'is', null) : q.where('last_reminder_at', '=', previous);
+    const result = await q.executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async addTimeline(incident: Pick<Incident, 'id' | 'organizationId'>, entry: TimelineEntry): Promise<void> {
+    await this.db
+      .insertInto('incident_event')
+      .values({
+        incident_id: incident.id,
+        organization_id: incident.organizationId,
+        type: entry.type,
+        at: entry.at,
+        actor: entry.actor,
+        message: entry.message,
+      } as IncidentsTables['incident_event'])
+      .execute();
+  }
+
+  async timeline(incidentId: string): Promise<TimelineEntry[]> {
+    const rows = await this.db
+      .selectFrom('incident_event')
+      .select(['type', 'at', 'actor', 'message'])
+      .where('incident_id', '=', incidentId)
+      .orderBy('seq')
+      .execute();
+    return rows.map((r) => ({ type: r.type as TimelineType, at: Number(r.at), actor: r.actor, message: r.message }));
+  }
+}
