@@ -49,7 +49,6 @@ import { startOncallPager1Fake, type OncallPager1Fake } from './oncall_pager1.fa
 import { startOncallPager2Fake, type OncallPager2Fake } from './oncall_pager2.fake.ts';
 import { startIncidentTool1Fake, type IncidentTool1Fake } from './incident_tool1.fake.ts';
 import { startIncidentTool2Fake, type IncidentTool2Fake } from './incident_tool2.fake.ts';
-import { startWebhookReceiver, type WebhookReceiver } from './generic_webhook.fake.ts';
 import { startSmtpServer, type FakeSmtpServer } from './smtp.fake.ts';
 
 export { startFakeHttp, headerOf, type FakeResponse, type FakeServer, type RecordedRequest } from './fake-http.ts';
