@@ -1,7 +1,7 @@
 import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { FastifyInstance } from 'fastify';
-import type { ErrorDetail } from '../../platform/errors.ts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { DomainError, type ErrorDetail } from '../../platform/errors.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -34,8 +34,27 @@ function newAjv(coerce: boolean): Ajv.default {
   return ajv;
 }
 
+const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
+
+/**
+ * A route that takes a JSON body answers 415 to any other media type. Fastify would otherwise hand a
+ * text/plain body to the handler as a string (its built-in parser), which then reads as a 422.
+ */
+async function requireJsonBody(request: FastifyRequest): Promise<void> {
+  if (request.body === undefined) return;
+  const type = request.headers['content-type'];
+  if (typeof type !== 'string' || !JSON_MEDIA_TYPE.test(type)) {
+    throw new DomainError('unsupported_media_type', 'Send the body as application/json.');
+  }
+}
+
 /** Bodies are validated strictly (no coercion: "5" is not 5); query strings and params are coerced. */
 export function installValidation(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    if (!route.schema?.body) return;
+    const existing = route.preValidation === undefined ? [] : Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation];
+    route.preValidation = [requireJsonBody, ...existing];
+  });
   const strict = newAjv(false);
   const coercing = newAjv(true);
   app.setValidatorCompiler(({ schema, httpPart }) => {

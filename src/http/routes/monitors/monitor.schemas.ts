@@ -2,6 +2,9 @@ import { Type } from '@sinclair/typebox';
 import { DNS_RECORD_TYPES, HTTP_METHODS, MONITOR_STATUSES, MONITOR_TYPES } from '../../../modules/monitors/index.ts';
 import { ListOf, NullableTimestamp, PageQuery, Timestamp } from '../../schemas/common.schemas.ts';
 
+/** No control characters (a NUL byte in a query would make PostgreSQL fail instead of match nothing). */
+const NO_CONTROL = '^[^\\u0000-\\u001f\\u007f]*$';
+
 const lit = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
 
 const Assertion = Type.Object(
@@ -137,9 +140,9 @@ export const MonitorList = ListOf(Type.Ref(MonitorRecord), 'MonitorList');
 
 export const MonitorListQuery = Type.Object({
   ...PageQuery,
-  tag: Type.Optional(Type.String({ maxLength: 64 })),
+  tag: Type.Optional(Type.String({ maxLength: 64, pattern: NO_CONTROL, description: 'Monitors carrying exactly this tag.' })),
   status: Type.Optional(lit(MONITOR_STATUSES)),
   type: Type.Optional(lit(MONITOR_TYPES)),
-  environment: Type.Optional(Type.String({ maxLength: 32 })),
-  q: Type.Optional(Type.String({ maxLength: 200, description: 'Text to find in name or target.' })),
+  environment: Type.Optional(Type.String({ maxLength: 32, pattern: NO_CONTROL })),
+  q: Type.Optional(Type.String({ maxLength: 200, pattern: NO_CONTROL, description: 'Text to find in name or target (case-insensitive).' })),
 });

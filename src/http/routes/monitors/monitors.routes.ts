@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { MonitorsService } from '../../../modules/monitors/index.ts';
+import { validationFailed } from '../../../platform/errors.ts';
 import { actorOf } from '../../plugins/auth.plugin.ts';
 import { IdParams } from '../../schemas/common.schemas.ts';
 import { presentMonitor } from './monitor.presenter.ts';
@@ -14,6 +15,17 @@ import {
 } from './monitor.schemas.ts';
 
 const tags = ['monitors'];
+
+/** pause, resume and delete take no body: an empty one or `{}` is fine, anything else is an unknown field. */
+function requireNoBody(body: unknown): void {
+  if (body === undefined || body === null) return;
+  if (typeof body === 'object' && !Array.isArray(body)) {
+    const keys = Object.keys(body);
+    if (keys.length === 0) return;
+    throw validationFailed(keys.map((k) => ({ field: k, issue: 'is not a known field; this operation takes no body' })));
+  }
+  throw validationFailed([{ field: 'body', issue: 'must be empty or {}' }]);
+}
 const monitorRef = Type.Ref(MonitorRecord);
 
 export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: MonitorsService }): void {
@@ -70,6 +82,7 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: Mo
       schema: { tags, summary: 'Delete a monitor', operationId: 'deleteMonitor', params: IdParams, response: { 204: Type.Null({ description: 'Deleted.' }) } },
     },
     async (request, reply) => {
+      requireNoBody(request.body);
       await monitors.delete(actorOf(request), request.params.id);
       return reply.code(204).send();
     },
@@ -81,7 +94,10 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: Mo
       config: { scope: 'monitors:write' },
       schema: { tags, summary: 'Pause a monitor (checks stop; status becomes paused)', operationId: 'pauseMonitor', params: IdParams, response: { 200: monitorRef } },
     },
-    async (request) => presentMonitor(await monitors.pause(actorOf(request), request.params.id)),
+    async (request) => {
+      requireNoBody(request.body);
+      return presentMonitor(await monitors.pause(actorOf(request), request.params.id));
+    },
   );
 
   app.post<{ Params: Static<typeof IdParams> }>(
@@ -90,6 +106,9 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: Mo
       config: { scope: 'monitors:write' },
       schema: { tags, summary: 'Resume a paused monitor (status becomes pending until checked)', operationId: 'resumeMonitor', params: IdParams, response: { 200: monitorRef } },
     },
-    async (request) => presentMonitor(await monitors.resume(actorOf(request), request.params.id)),
+    async (request) => {
+      requireNoBody(request.body);
+      return presentMonitor(await monitors.resume(actorOf(request), request.params.id));
+    },
   );
 }
