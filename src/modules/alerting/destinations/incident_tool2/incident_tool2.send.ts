@@ -8,7 +8,7 @@ export function classifyRootly(status: number, json: unknown, headers: Headers, 
   const first = objectOrEmpty(Array.isArray(objectOrEmpty(json).errors) ? (objectOrEmpty(json).errors as unknown[])[0] : undefined);
   const text = [first.title, first.detail].filter((s): s is string => typeof s === 'string').join(': ');
   const detail = `HTTP ${status}${text ? `: ${text}` : ''}`.slice(0, 240);
-  if (status === 429 || status >= 500) return retry(`Rootly ${detail}`, parseRetryAfter(headers.get('retry-after'), now));
+  if (status === 429 || status >= 500) return retry(`Rootly ${detail}`, parseRetryAfter(headers.get('retry-after') ?? headers.get('ratelimit-reset'), now));
   if (status === 401 || status === 403) return { outcome: 'reauthorize', reason: `Rootly API key rejected (${detail})` };
   if (status === 404) return { outcome: 'destination_broken', reason: `Rootly ${detail}` };
   if (status === 400 || status === 422) return { outcome: 'payload_rejected', reason: `Rootly rejected the incident (${detail})` };
