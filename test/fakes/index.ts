@@ -62,7 +62,7 @@ export { startOncallPager2Fake, type OncallPager2Fake, type OncallPager2Failure 
 export { startIncidentTool1Fake, type IncidentTool1Fake, type IncidentTool1Failure } from './incident_tool1.fake.ts';
 export { startIncidentTool2Fake, type IncidentTool2Fake, type IncidentTool2Failure } from './incident_tool2.fake.ts';
 export { startWebhookReceiver, type WebhookReceiver, type WebhookReceiverFailure, type WebhookReceiverOptions } from './generic_webhook.fake.ts';
-export { startSmtpServer, parseHeaders, type FakeSmtpServer, type ReceivedMail, type SmtpFailure } from './smtp.fake.ts';
+export { startSmtpServer, parseHeaders, decodeMimeWords, type FakeSmtpServer, type ReceivedMail, type SmtpFailure } from './smtp.fake.ts';
 
 export interface AllFakes {
   chatapp1_channel: Chatapp1ChannelFake;

@@ -9,6 +9,7 @@ export interface ReceivedMail {
   raw: string;
   /** Top-level headers, names lower-cased, folded lines joined. */
   headers: Record<string, string>;
+  /** Decoded (RFC 2047) subject. */
   subject: string;
 }
 
@@ -41,6 +42,17 @@ export function parseHeaders(raw: string): Record<string, string> {
     if (i > 0) out[line.slice(0, i).trim().toLowerCase()] ??= line.slice(i + 1).trim();
   }
   return out;
+}
+
+/** Decodes RFC 2047 encoded-words (=?UTF-8?Q?…?= / =?UTF-8?B?…?=) as nodemailer writes them. */
+export function decodeMimeWords(value: string): string {
+  return value
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_m, _charset: string, enc: string, text: string) => {
+      if (enc.toUpperCase() === 'B') return Buffer.from(text, 'base64').toString('utf8');
+      const bytes = text.replace(/%/g, '%25').replace(/_/g, ' ').replace(/=([0-9A-Fa-f]{2})/g, (_x, hex: string) => `%${hex}`);
+      return decodeURIComponent(bytes);
+    });
 }
 
 function smtpError(failure: SmtpFailure): Error {
@@ -78,7 +90,7 @@ export async function startSmtpServer(options: { rejectRecipients?: string[] } =
         const raw = Buffer.concat(chunks).toString('utf8');
         const headers = parseHeaders(raw);
         const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
-        messages.push({ from, to: session.envelope.rcptTo.map((r) => r.address), raw, headers, subject: headers.subject ?? '' });
+        messages.push({ from, to: session.envelope.rcptTo.map((r) => r.address), raw, headers, subject: decodeMimeWords(headers.subject ?? '') });
         callback();
       });
     },
