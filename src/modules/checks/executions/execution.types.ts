@@ -22,4 +22,9 @@ export interface ExecutionRecord {
   httpStatus: number | null;
   assertions: Array<Record<string, unknown>>;
   error: { code: string; message: string } | null;
+  /**
+   * Optional: the monitor's interval. Caps the downtime a failed check accounts for (see docs/storage.md);
+   * without it the cap is the previous gap between checks of the same monitor and region.
+   */
+  intervalSeconds?: number;
 }

@@ -1,3 +1,13 @@
 /** Public surface of execution storage. */
 export type { ExecutionRecord, ExecutionTimings } from './execution.types.ts';
 export { ExecutionsStore } from './executions.store.ts';
+export {
+  ExecutionsService,
+  type ExecutionsServiceDeps,
+  type ExecutionListQuery,
+  type ExecutionPage,
+  type MonitorLookup,
+} from './execution.service.ts';
+export { ExecutionsRetention, type ExecutionsRetentionDeps } from './executions.retention.ts';
+export { encodeExecutionId, decodeExecutionId } from './execution.ids.ts';
+export { executionsMigrations } from './executions.migrations.ts';

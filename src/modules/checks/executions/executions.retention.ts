@@ -1,0 +1,81 @@
+import type { Clock } from '../../../platform/clock.ts';
+import type { Database } from '../../../platform/db/index.ts';
+import type { Logger } from '../../../platform/logger.ts';
+import { ExecutionsRepository } from './executions.repository.ts';
+
+export interface ExecutionsRetentionDeps {
+  database: Database;
+  clock: Clock;
+  logger?: Logger;
+  /** Raw executions older than this are deleted (config.retention.executionsDays). */
+  retentionDays: number;
+  /** Rows per DELETE statement (each its own short transaction). Default 5,000. */
+  chunkSize?: number;
+  /** Pause between chunks so writers get the lock. Default 50 ms. */
+  pauseMs?: number;
+  /** How often a purge runs. Default 1 hour. */
+  everyMs?: number;
+  /** Injected for tests. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Background role that deletes raw executions past retention, in chunks. Shaped like main.ts's
+ * BackgroundRole. Rollups are kept (they are what history and reports use beyond retention).
+ */
+export class ExecutionsRetention {
+  readonly name = 'executions-retention';
+  private readonly deps: ExecutionsRetentionDeps;
+  private readonly repo: ExecutionsRepository;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<number> | null = null;
+  private stopping = false;
+
+  constructor(deps: ExecutionsRetentionDeps) {
+    this.deps = deps;
+    this.repo = new ExecutionsRepository(deps.database);
+  }
+
+  /** Deletes everything expired now, chunk by chunk; returns the number of rows deleted. */
+  async purgeOnce(): Promise<number> {
+    const cutoff = this.deps.clock.now() - this.deps.retentionDays * 86_400_000;
+    const chunk = this.deps.chunkSize ?? 5000;
+    const sleep = this.deps.sleep ?? defaultSleep;
+    let total = 0;
+    while (!this.stopping) {
+      const deleted = await this.repo.purgeChunk(cutoff, chunk);
+      if (deleted < 0) break;
+      total += deleted;
+      await sleep(this.deps.pauseMs ?? 50);
+    }
+    if (total > 0) this.deps.logger?.info({ deleted: total, cutoff: new Date(cutoff).toISOString() }, 'purged expired executions');
+    return total;
+  }
+
+  async start(): Promise<void> {
+    this.stopping = false;
+    const tick = () => {
+      if (this.running || this.stopping) return;
+      this.running = this.purgeOnce()
+        .catch((err: unknown) => {
+          this.deps.logger?.error({ err }, 'execution purge failed');
+          return 0;
+        })
+        .finally(() => {
+          this.running = null;
+        });
+    };
+    this.timer = setInterval(tick, this.deps.everyMs ?? 3_600_000);
+    this.timer.unref();
+    tick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+}

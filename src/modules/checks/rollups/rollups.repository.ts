@@ -1,0 +1,80 @@
+import type { Kysely } from 'kysely';
+import type { Database, Dialect } from '../../../platform/db/index.ts';
+import type { RollupRow, RollupsTables } from './rollups.tables.ts';
+
+export interface RollupKey {
+  monitor_key: number;
+  hour_start: number;
+  region_key: number;
+}
+
+const CHUNK = 300;
+
+export class RollupsRepository {
+  private readonly db: Kysely<RollupsTables>;
+  private readonly dialect: Dialect;
+  constructor(database: Database) {
+    this.db = database.tables<RollupsTables>();
+    this.dialect = database.dialect;
+  }
+
+  /**
+   * Reads the rows of `keys` for an update in the caller's transaction: missing rows are created empty
+   * first (so concurrent writers of a new hour serialize on the unique key), then read with
+   * `FOR UPDATE` on PostgreSQL (SQLite: the transaction already holds the single write lock).
+   */
+  async lockForUpdate(keys: RollupKey[]): Promise<RollupRow[]> {
+    const out: RollupRow[] = [];
+    for (let i = 0; i < keys.length; i += CHUNK) {
+      const part = keys.slice(i, i + CHUNK);
+      await this.db
+        .insertInto('execution_rollup')
+        .values(part.map((k) => ({ ...k, checks: 0, failures: 0, downtime_ms: 0, sketch: null })))
+        .onConflict((oc) => oc.columns(['monitor_key', 'hour_start', 'region_key']).doNothing())
+        .execute();
+      let q = this.db
+        .selectFrom('execution_rollup')
+        .selectAll()
+        .where((eb) =>
+          eb(
+            eb.refTuple('monitor_key', 'hour_start', 'region_key'),
+            'in',
+            part.map((k) => eb.tuple(k.monitor_key, k.hour_start, k.region_key)),
+          ),
+        );
+      if (this.dialect === 'postgres') q = q.forUpdate();
+      out.push(...(await q.execute()));
+    }
+    return out;
+  }
+
+  async write(rows: RollupRow[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      await this.db
+        .insertInto('execution_rollup')
+        .values(rows.slice(i, i + CHUNK).map((r) => ({ ...r, sketch: r.sketch ? Buffer.from(r.sketch) : null })))
+        .onConflict((oc) =>
+          oc.columns(['monitor_key', 'hour_start', 'region_key']).doUpdateSet((eb) => ({
+            checks: eb.ref('excluded.checks'),
+            failures: eb.ref('excluded.failures'),
+            downtime_ms: eb.ref('excluded.downtime_ms'),
+            sketch: eb.ref('excluded.sketch'),
+          })),
+        )
+        .execute();
+    }
+  }
+
+  /** Rows of the monitors with hour_start in [from, to), optionally one region, oldest first. */
+  async range(monitorKeys: readonly number[], from: number, to: number, regionKey?: number): Promise<RollupRow[]> {
+    if (monitorKeys.length === 0) return [];
+    let q = this.db
+      .selectFrom('execution_rollup')
+      .selectAll()
+      .where('monitor_key', monitorKeys.length === 1 ? '=' : 'in', monitorKeys.length === 1 ? monitorKeys[0]! : [...monitorKeys])
+      .where('hour_start', '>=', from)
+      .where('hour_start', '<', to);
+    if (regionKey !== undefined) q = q.where('region_key', '=', regionKey);
+    return q.orderBy('monitor_key').orderBy('hour_start').execute();
+  }
+}

@@ -1,0 +1,230 @@
+import type { Actor } from '../../auth/index.ts';
+import type { Clock } from '../../../platform/clock.ts';
+import type { Database } from '../../../platform/db/index.ts';
+import { validationFailed } from '../../../platform/errors.ts';
+import { LatencySketch } from './latency.sketch.ts';
+import { DAY_MS, HOUR_MS, hourOf } from './rollups.compute.ts';
+import { RollupsRepository } from './rollups.repository.ts';
+
+export type HistoryResolution = 'minute' | 'hour' | 'day';
+const MINUTE_MS = 60_000;
+const STEP: Record<HistoryResolution, number> = { minute: MINUTE_MS, hour: HOUR_MS, day: DAY_MS };
+/** Longest range per resolution (minute: 24 h; hour: 93 days; day: about 3 years). */
+export const MAX_RANGE_MS: Record<HistoryResolution, number> = { minute: DAY_MS, hour: 93 * DAY_MS, day: 1100 * DAY_MS };
+
+/** Visibility of a monitor to an actor (throws not_found); MonitorsService fits. */
+export interface HistoryMonitorLookup {
+  get(actor: Actor, id: string): Promise<{ id: string }>;
+}
+
+/** What history needs from execution storage (ExecutionsService fits). */
+export interface ExecutionSeriesSource {
+  monitorKey(monitorId: string): Promise<number | undefined>;
+  monitorKeys(monitorIds: readonly string[]): Promise<Map<string, number>>;
+  regionKey(code: string): Promise<number | undefined>;
+  samples(monitorKey: number, regionKey: number | undefined, from: number, to: number): Promise<Array<{ started_at: number; down: number; duration_ms: number }>>;
+}
+
+export interface RollupsServiceDeps {
+  database: Database;
+  clock: Clock;
+  /** Raw executions are kept this long; minute resolution is only available within it. */
+  retentionDays: number;
+  monitors: HistoryMonitorLookup;
+  executions: ExecutionSeriesSource;
+}
+
+export interface HistoryQuery {
+  from?: number;
+  to?: number;
+  resolution?: HistoryResolution;
+  regionCode?: string;
+}
+
+export interface HistoryBucket {
+  start: number;
+  end: number;
+  checks: number;
+  failures: number;
+  /** 100 × (checks − failures) / checks; null when no checks. */
+  uptimePercent: number | null;
+  p50Ms: number | null;
+  p95Ms: number | null;
+  p99Ms: number | null;
+}
+
+export interface DailyUptime {
+  day: string;
+  checks: number;
+  failures: number;
+  downtime_seconds: number;
+  uptime_percent: number | null;
+}
+
+const round = (v: number, digits: number) => Math.round(v * 10 ** digits) / 10 ** digits;
+const uptimeOf = (checks: number, failures: number) => (checks === 0 ? null : round((100 * (checks - failures)) / checks, 3));
+const q = (sketch: LatencySketch, quantile: number) => {
+  const v = sketch.quantile(quantile);
+  return v === null ? null : round(v, 1);
+};
+
+/** Exact nearest-rank percentile of sorted values. */
+function exactPercentile(sorted: number[], quantile: number): number | null {
+  if (sorted.length === 0) return null;
+  return sorted[Math.max(0, Math.ceil(quantile * sorted.length) - 1)]!;
+}
+
+const dayFormatters = new Map<string, Intl.DateTimeFormat>();
+function dayFormatter(timezone: string): Intl.DateTimeFormat {
+  let f = dayFormatters.get(timezone);
+  if (!f) {
+    try {
+      f = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    } catch {
+      throw validationFailed([{ field: 'timezone', issue: 'must be an IANA time zone such as Europe/Paris' }]);
+    }
+    dayFormatters.set(timezone, f);
+  }
+  return f;
+}
+
+function nextDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00.000Z`) + DAY_MS).toISOString().slice(0, 10);
+}
+
+/** History from rollups (hour, day) or raw executions (minute), and daily uptime for status pages. */
+export class RollupsService {
+  private readonly deps: RollupsServiceDeps;
+  private readonly repo: RollupsRepository;
+  constructor(deps: RollupsServiceDeps) {
+    this.deps = deps;
+    this.repo = new RollupsRepository(deps.database);
+  }
+
+  /** Buckets oldest first; every bucket of the range is present (empty ones have checks 0 and nulls). */
+  async history(actor: Actor, monitorId: string, query: HistoryQuery): Promise<HistoryBucket[]> {
+    const monitor = await this.deps.monitors.get(actor, monitorId);
+    const now = this.deps.clock.now();
+    const resolution = query.resolution ?? 'hour';
+    const to = query.to ?? now;
+    const from = query.from ?? to - DAY_MS;
+    const step = STEP[resolution];
+    if (from >= to) throw validationFailed([{ field: 'from', issue: 'must be before to' }]);
+    if (to - from > MAX_RANGE_MS[resolution]) {
+      throw validationFailed([{ field: 'resolution', issue: `a ${resolution} history covers at most ${MAX_RANGE_MS[resolution] / DAY_MS} days; use a coarser resolution or a shorter range` }]);
+    }
+    const retentionStart = now - this.deps.retentionDays * DAY_MS;
+    if (resolution === 'minute' && from < retentionStart) {
+      throw validationFailed([{ field: 'from', issue: `minute resolution comes from raw executions, kept ${this.deps.retentionDays} days; use hour or day` }]);
+    }
+    const start = Math.floor(from / step) * step;
+    const end = Math.ceil(to / step) * step;
+    const buckets: HistoryBucket[] = [];
+    const key = await this.deps.executions.monitorKey(monitor.id);
+    let regionKey: number | undefined;
+    if (query.regionCode !== undefined) regionKey = (await this.deps.executions.regionKey(query.regionCode)) ?? -1;
+
+    const empty = (s: number): HistoryBucket => ({ start: s, end: s + step, checks: 0, failures: 0, uptimePercent: null, p50Ms: null, p95Ms: null, p99Ms: null });
+    if (key === undefined) {
+      for (let s = start; s < end; s += step) buckets.push(empty(s));
+      return buckets;
+    }
+
+    if (resolution === 'minute') {
+      const samples = await this.deps.executions.samples(key, regionKey, start, end);
+      let i = 0;
+      for (let s = start; s < end; s += step) {
+        let checks = 0;
+        let failures = 0;
+        const latencies: number[] = [];
+        for (; i < samples.length && Number(samples[i]!.started_at) < s + step; i++) {
+          checks += 1;
+          if (samples[i]!.down === 1) failures += 1;
+          else latencies.push(samples[i]!.duration_ms);
+        }
+        latencies.sort((a, b) => a - b);
+        buckets.push({
+          start: s,
+          end: s + step,
+          checks,
+          failures,
+          uptimePercent: uptimeOf(checks, failures),
+          p50Ms: exactPercentile(latencies, 0.5),
+          p95Ms: exactPercentile(latencies, 0.95),
+          p99Ms: exactPercentile(latencies, 0.99),
+        });
+      }
+      return buckets;
+    }
+
+    const rows = await this.repo.range([key], hourOf(start), end, regionKey);
+    let i = 0;
+    for (let s = start; s < end; s += step) {
+      let checks = 0;
+      let failures = 0;
+      const sketch = new LatencySketch();
+      for (; i < rows.length && Number(rows[i]!.hour_start) < s + step; i++) {
+        const r = rows[i]!;
+        checks += r.checks;
+        failures += r.failures;
+        sketch.mergeEncoded(r.sketch);
+      }
+      buckets.push({ start: s, end: s + step, checks, failures, uptimePercent: uptimeOf(checks, failures), p50Ms: q(sketch, 0.5), p95Ms: q(sketch, 0.95), p99Ms: q(sketch, 0.99) });
+    }
+    return buckets;
+  }
+
+  /**
+   * Per monitor, one entry per calendar day (in `timezone`, default UTC) from the day of `fromMs` to the
+   * day of `toMs − 1`, all regions together; days without data have checks 0 and uptime_percent null.
+   * An hourly rollup belongs to the day its hour starts in (zones with a non-whole-hour offset are thus
+   * approximated to the hour). uptime_percent = 100 × (checks − failures) / checks.
+   */
+  async dailyUptime(monitorIds: string[], fromMs: number, toMs: number, timezone = 'UTC'): Promise<Map<string, DailyUptime[]>> {
+    const fmt = dayFormatter(timezone);
+    const out = new Map<string, DailyUptime[]>();
+    if (toMs <= fromMs) {
+      for (const id of monitorIds) out.set(id, []);
+      return out;
+    }
+    const firstDay = fmt.format(fromMs);
+    const lastDay = fmt.format(toMs - 1);
+    const days: string[] = [];
+    for (let d = firstDay; days.length < 4000; d = nextDay(d)) {
+      days.push(d);
+      if (d >= lastDay) break;
+    }
+    const keys = await this.deps.executions.monitorKeys(monitorIds);
+    const rows = await this.repo.range([...new Set(keys.values())], hourOf(fromMs), toMs);
+    const labelOfHour = new Map<number, string>();
+    const perKey = new Map<number, Map<string, { checks: number; failures: number; downtimeMs: number }>>();
+    for (const r of rows) {
+      const hour = Number(r.hour_start);
+      let label = labelOfHour.get(hour);
+      if (label === undefined) {
+        label = fmt.format(hour);
+        labelOfHour.set(hour, label);
+      }
+      let byDay = perKey.get(r.monitor_key);
+      if (!byDay) perKey.set(r.monitor_key, (byDay = new Map()));
+      const acc = byDay.get(label) ?? { checks: 0, failures: 0, downtimeMs: 0 };
+      acc.checks += r.checks;
+      acc.failures += r.failures;
+      acc.downtimeMs += Number(r.downtime_ms);
+      byDay.set(label, acc);
+    }
+    for (const id of monitorIds) {
+      const k = keys.get(id);
+      const byDay = k === undefined ? undefined : perKey.get(k);
+      out.set(
+        id,
+        days.map((day) => {
+          const acc = byDay?.get(day);
+          if (!acc) return { day, checks: 0, failures: 0, downtime_seconds: 0, uptime_percent: null };
+          return { day, checks: acc.checks, failures: acc.failures, downtime_seconds: Math.round(acc.downtimeMs / 1000), uptime_percent: uptimeOf(acc.checks, acc.failures) };
+        }),
+      );
+    }
+    return out;
+  }
+}
