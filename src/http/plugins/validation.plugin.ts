@@ -29,6 +29,8 @@ function newAjv(coerce: boolean): Ajv.default {
     useDefaults: coerce,
     removeAdditional: false,
     strict: false,
+    // Errors carry their schema, so a schema's own `x-issue` text can be reported.
+    verbose: true,
   });
   addFormats.default(ajv);
   return ajv;
@@ -86,9 +88,25 @@ export function detailsFromAjv(errors: ErrorObject[], prefix = ''): ErrorDetail[
     seen.add(key);
     details.push({ field: field === '' ? (prefix || 'body') : prefix ? join(prefix, field) : field, issue });
   };
+  // A union of literals fails once per branch: report one "must be one of …" per field instead.
+  const constsAt = new Map<string, unknown[]>();
+  for (const e of errors) {
+    if (e.keyword === 'const') constsAt.set(e.instancePath, [...(constsAt.get(e.instancePath) ?? []), e.params.allowedValue]);
+  }
   // Union branches produce one error per branch; keep the most useful ones.
   for (const e of errors) {
     const field = pathToField(e.instancePath);
+    // A pattern may name its own issue (e.g. one that means "no control characters").
+    const custom = (e.parentSchema as Record<string, unknown> | undefined)?.['x-issue'];
+    if (typeof custom === 'string' && e.keyword === 'pattern') {
+      push(field, custom);
+      continue;
+    }
+    const allowed = constsAt.get(e.instancePath);
+    if (allowed && allowed.length > 1 && (e.keyword === 'const' || e.keyword === 'anyOf' || e.keyword === 'oneOf')) {
+      push(field, `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`);
+      continue;
+    }
     switch (e.keyword) {
       case 'required':
         push(join(field, String(e.params.missingProperty)), 'is required');

@@ -4,6 +4,7 @@ import { ListOf, NullableTimestamp, PageQuery, Timestamp } from '../../schemas/c
 
 /** No control characters (a NUL byte in a query would make PostgreSQL fail instead of match nothing). */
 const NO_CONTROL = '^[^\\u0000-\\u001f\\u007f]*$';
+const noControl = { pattern: NO_CONTROL, 'x-issue': 'must not contain control characters' };
 
 const lit = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
 
@@ -140,9 +141,9 @@ export const MonitorList = ListOf(Type.Ref(MonitorRecord), 'MonitorList');
 
 export const MonitorListQuery = Type.Object({
   ...PageQuery,
-  tag: Type.Optional(Type.String({ maxLength: 64, pattern: NO_CONTROL, description: 'Monitors carrying exactly this tag.' })),
+  tag: Type.Optional(Type.String({ maxLength: 64, ...noControl, description: 'Monitors carrying exactly this tag.' })),
   status: Type.Optional(lit(MONITOR_STATUSES)),
   type: Type.Optional(lit(MONITOR_TYPES)),
-  environment: Type.Optional(Type.String({ maxLength: 32, pattern: NO_CONTROL })),
-  q: Type.Optional(Type.String({ maxLength: 200, pattern: NO_CONTROL, description: 'Text to find in name or target (case-insensitive).' })),
+  environment: Type.Optional(Type.String({ maxLength: 32, ...noControl })),
+  q: Type.Optional(Type.String({ maxLength: 200, ...noControl, description: 'Text to find in name or target (case-insensitive).' })),
 });
