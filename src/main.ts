@@ -7,6 +7,7 @@ import type { AppServices } from './http/app.deps.ts';
 import { ApiKeysRepository, AuthService, authMigrations } from './modules/auth/index.ts';
 import { validateAssertion } from './modules/checks/index.ts';
 import { EventsService, eventsMigrations } from './modules/events/index.ts';
+import { IncidentRemindersRole, IncidentsService, incidentsMigrations } from './modules/incidents/index.ts';
 import { MonitorsRepository, MonitorsService, monitorsMigrations } from './modules/monitors/index.ts';
 import { OrgsRepository, OrgsService, Plans, orgsMigrations } from './modules/orgs/index.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
@@ -14,7 +15,7 @@ import { migrateToLatest, openDatabase, type Database, type SchemaMigration } fr
 import { createLogger, type Logger } from './platform/logger.ts';
 
 /** Every module's schema migrations; each module owns its own list. */
-export const ALL_MIGRATIONS: SchemaMigration[] = [...orgsMigrations, ...authMigrations, ...monitorsMigrations, ...eventsMigrations];
+export const ALL_MIGRATIONS: SchemaMigration[] = [...orgsMigrations, ...authMigrations, ...monitorsMigrations, ...eventsMigrations, ...incidentsMigrations];
 
 export const VERSION: string = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -82,7 +83,10 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     missingDestinationIds: async (_organizationId, ids) => [...ids],
   });
   const events = new EventsService({ database, clock });
-  return { services: { orgs, auth, plans, monitors, events }, roles };
+  const incidents = new IncidentsService({ database, clock, events, monitors });
+  monitors.addListener(incidents);
+  roles.push(new IncidentRemindersRole({ incidents, monitors, clock, logger: _logger }));
+  return { services: { orgs, auth, plans, monitors, events, incidents }, roles };
 }
 
 /** Composition root: config → database → migrations → services → HTTP app and background roles. */

@@ -1,6 +1,7 @@
 import type { TocsinConfig } from '../config/index.ts';
 import type { AuthService } from '../modules/auth/index.ts';
 import type { EventsService } from '../modules/events/index.ts';
+import type { IncidentsService } from '../modules/incidents/index.ts';
 import type { MonitorsService } from '../modules/monitors/index.ts';
 import type { OrgsService, Plans } from '../modules/orgs/index.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -14,6 +15,8 @@ export interface AppServices {
   plans: Plans;
   monitors: MonitorsService;
   events: EventsService;
+  /** Incidents: monitor outages, API incidents, reminders. */
+  incidents: IncidentsService;
 }
 
 export interface AppDeps {
