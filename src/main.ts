@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TocsinConfig } from './config/index.ts';
 import { buildApp } from './http/app.ts';
 import type { AppServices } from './http/app.deps.ts';
+import { alertingMigrations, createAlerting } from './modules/alerting/index.ts';
 import { ApiKeysRepository, AuthService, authMigrations } from './modules/auth/index.ts';
 import { validateAssertion } from './modules/checks/index.ts';
 import { EventsService, eventsMigrations } from './modules/events/index.ts';
@@ -15,7 +16,7 @@ import { migrateToLatest, openDatabase, type Database, type SchemaMigration } fr
 import { createLogger, type Logger } from './platform/logger.ts';
 
 /** Every module's schema migrations; each module owns its own list. */
-export const ALL_MIGRATIONS: SchemaMigration[] = [...orgsMigrations, ...authMigrations, ...monitorsMigrations, ...eventsMigrations, ...incidentsMigrations];
+export const ALL_MIGRATIONS: SchemaMigration[] = [...orgsMigrations, ...authMigrations, ...monitorsMigrations, ...eventsMigrations, ...alertingMigrations, ...incidentsMigrations];
 
 export const VERSION: string = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -79,14 +80,16 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     publicUrl: config.publicUrl,
     defaultRegionOf: async (organizationId) => (await orgs.getOrganization(organizationId)).defaultRegion,
     validateAssertion,
-    // Until destinations exist in this organization, every id given is unknown.
-    missingDestinationIds: async (_organizationId, ids) => [...ids],
+    // Wired to the alerting module (built below; called only at request time).
+    missingDestinationIds: (organizationId, ids) => alerting.destinations.missingIds(organizationId, ids),
   });
   const events = new EventsService({ database, clock });
+  const alerting = createAlerting({ config, database, clock, logger: _logger, events, orgs, monitors, version: VERSION });
   const incidents = new IncidentsService({ database, clock, events, monitors });
   monitors.addListener(incidents);
   roles.push(new IncidentRemindersRole({ incidents, monitors, clock, logger: _logger }));
-  return { services: { orgs, auth, plans, monitors, events, incidents }, roles };
+  roles.push(...alerting.roles);
+  return { services: { orgs, auth, plans, monitors, events, alerting, incidents }, roles };
 }
 
 /** Composition root: config → database → migrations → services → HTTP app and background roles. */

@@ -18,7 +18,7 @@ type Json = Record<string, unknown>;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const FILE_KEYS = [
   'public_url', 'plans', 'default_plan', 'regions', 'default_region', 'providers', 'smtp', 'smtp_from', 'network',
-  'log_level', 'master_key', 'retention', 'scheduler', 'redis_url',
+  'log_level', 'master_key', 'retention', 'scheduler', 'redis_url', 'alerting',
 ];
 
 function isObject(v: unknown): v is Json {
@@ -101,8 +101,16 @@ function providersFrom(raw: unknown): TocsinConfig['providers'] {
     if (!isObject(value)) throw new ConfigError(`providers.${type}`, 'an object with base_url', value);
     out[type] = {};
     for (const [field, v] of Object.entries(value)) {
+      if (type === 'chatapp1_channel' && (field === 'client_id' || field === 'client_secret')) {
+        if (typeof v !== 'string' || v.trim() === '') {
+          throw new ConfigError(`providers.${type}.${field}`, 'a non-empty string', field === 'client_secret' ? '<redacted>' : v);
+        }
+        out[type][field] = v;
+        continue;
+      }
       if (field !== 'base_url' && field !== 'base_url_eu') {
-        throw new ConfigError(`providers.${type}.${field}`, 'base_url or base_url_eu', field);
+        const allowed = type === 'chatapp1_channel' ? 'base_url, client_id or client_secret' : 'base_url or base_url_eu';
+        throw new ConfigError(`providers.${type}.${field}`, allowed, field);
       }
       out[type][field] = urlFrom(`providers.${type}.${field}`, v, ['http:', 'https:']);
     }
@@ -187,6 +195,9 @@ export function loadConfig(options: LoadConfigOptions = {}): TocsinConfig {
   const scheduler = file.scheduler ?? {};
   if (!isObject(scheduler)) throw new ConfigError('scheduler', 'an object', scheduler);
   rejectUnknownKeys('scheduler', scheduler, ['enabled', 'lease_seconds', 'concurrency']);
+  const alerting = file.alerting ?? {};
+  if (!isObject(alerting)) throw new ConfigError('alerting', 'an object', alerting);
+  rejectUnknownKeys('alerting', alerting, ['lease_seconds', 'send_timeout_ms', 'poll_ms']);
   if (file.smtp_from !== undefined && (typeof file.smtp_from !== 'string' || file.smtp_from.trim() === '')) {
     throw new ConfigError('smtp_from', 'a non-empty string such as "Tocsin <alerts@example.com>"', file.smtp_from);
   }
@@ -224,6 +235,11 @@ export function loadConfig(options: LoadConfigOptions = {}): TocsinConfig {
       enabled: scheduler.enabled === undefined ? true : boolFrom('scheduler.enabled', scheduler.enabled),
       leaseSeconds: scheduler.lease_seconds === undefined ? 30 : intFrom('scheduler.lease_seconds', scheduler.lease_seconds, 2, 3600),
       concurrency: scheduler.concurrency === undefined ? 200 : intFrom('scheduler.concurrency', scheduler.concurrency, 1, 10_000),
+    },
+    alerting: {
+      leaseSeconds: alerting.lease_seconds === undefined ? 60 : intFrom('alerting.lease_seconds', alerting.lease_seconds, 2, 3600),
+      sendTimeoutMs: alerting.send_timeout_ms === undefined ? 15_000 : intFrom('alerting.send_timeout_ms', alerting.send_timeout_ms, 100, 120_000),
+      pollMs: alerting.poll_ms === undefined ? 100 : intFrom('alerting.poll_ms', alerting.poll_ms, 10, 60_000),
     },
     http: { bodyLimitBytes: 1024 * 1024, openapiParseBodyLimitBytes: 10 * 1024 * 1024 },
   };

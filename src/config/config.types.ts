@@ -14,6 +14,9 @@ export interface PlanLimits {
 export interface ProviderEndpoint {
   base_url?: string;
   base_url_eu?: string;
+  /** chatapp1_channel (Slack app) OAuth client credentials. */
+  client_id?: string;
+  client_secret?: string;
 }
 
 export interface TocsinConfig {
@@ -40,5 +43,7 @@ export interface TocsinConfig {
   masterKey: string | null;
   retention: { executionsDays: number };
   scheduler: { enabled: boolean; leaseSeconds: number; concurrency: number };
+  /** Alert delivery: worker lease, per-request send timeout, idle poll interval. */
+  alerting: { leaseSeconds: number; sendTimeoutMs: number; pollMs: number };
   http: { bodyLimitBytes: number; openapiParseBodyLimitBytes: number };
 }

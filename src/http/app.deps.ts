@@ -1,4 +1,5 @@
 import type { TocsinConfig } from '../config/index.ts';
+import type { Alerting } from '../modules/alerting/index.ts';
 import type { AuthService } from '../modules/auth/index.ts';
 import type { EventsService } from '../modules/events/index.ts';
 import type { IncidentsService } from '../modules/incidents/index.ts';
@@ -15,6 +16,8 @@ export interface AppServices {
   plans: Plans;
   monitors: MonitorsService;
   events: EventsService;
+  /** Destinations, the alert pipeline, members and email verification. */
+  alerting: Alerting;
   /** Incidents: monitor outages, API incidents, reminders. */
   incidents: IncidentsService;
 }

@@ -5,6 +5,8 @@ import { installErrorHandling } from './plugins/errors.plugin.ts';
 import { installOpenApi } from './plugins/openapi.plugin.ts';
 import { installRequestContext, requestIdFor } from './plugins/request-context.plugin.ts';
 import { installValidation } from './plugins/validation.plugin.ts';
+import { registerDestinationRoutes } from './routes/destinations/destinations.routes.ts';
+import { registerMemberRoutes } from './routes/members/members.routes.ts';
 import { registerMonitorRoutes } from './routes/monitors/monitors.routes.ts';
 import { registerSystemRoutes } from './routes/system/system.routes.ts';
 
@@ -44,6 +46,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerSystemRoutes(app, deps);
   registerMonitorRoutes(app, deps.services);
+  registerDestinationRoutes(app, deps.services);
+  registerMemberRoutes(app, deps.services);
 
   await app.ready();
   return app;

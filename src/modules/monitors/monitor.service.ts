@@ -199,6 +199,16 @@ export class MonitorsService {
     return this.deps.repository.setLastChecked(ids, at);
   }
 
+  /** Internal (alerting): the organization's monitors that alert this destination. */
+  monitorsAlerting(organizationId: string, destinationId: string): Promise<Monitor[]> {
+    return this.deps.repository.findByDestination(organizationId, destinationId);
+  }
+
+  /** Internal (alerting): replaces a monitor's config.alert_destination_ids, for attaching from the destination side. */
+  setAlertDestinationIds(organizationId: string, monitorId: string, destinationIds: readonly string[]): Promise<void> {
+    return this.deps.repository.setAlertDestinationIds(organizationId, monitorId, destinationIds, this.deps.clock.now());
+  }
+
   private async setPaused(actor: Actor, id: string, paused: boolean): Promise<Monitor> {
     const existing = await this.get(actor, id);
     if (existing.paused === paused) return existing;

@@ -158,6 +158,27 @@ export class MonitorsRepository {
       .execute();
   }
 
+  /** Monitors of an organization whose config.alert_destination_ids holds this destination (alerting module). */
+  async findByDestination(organizationId: string, destinationId: string): Promise<Monitor[]> {
+    // A coarse substring prefilter (`_` may match any character); the exact check is the filter below.
+    const rows = await this.db
+      .selectFrom('monitor')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('config', 'like', `%${JSON.stringify(destinationId)}%`)
+      .orderBy('id')
+      .execute();
+    return rows.map(toMonitor).filter((m) => m.config.alert_destination_ids.includes(destinationId));
+  }
+
+  /** Sets config.alert_destination_ids only (attaching from the destination side). */
+  async setAlertDestinationIds(organizationId: string, id: string, destinationIds: readonly string[], at: number): Promise<void> {
+    const row = await this.db.selectFrom('monitor').select('config').where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
+    if (!row) return;
+    const config = { ...fromJson<Record<string, unknown>>(row.config), alert_destination_ids: [...destinationIds] };
+    await this.db.updateTable('monitor').set({ config: toJson(config), updated_at: at }).where('organization_id', '=', organizationId).where('id', '=', id).execute();
+  }
+
   async setLastChecked(ids: readonly string[], at: number): Promise<void> {
     if (ids.length === 0) return;
     await this.db.updateTable('monitor').set({ last_checked_at: at }).where('id', 'in', [...ids]).execute();

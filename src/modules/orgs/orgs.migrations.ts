@@ -34,4 +34,19 @@ export const orgsMigrations: SchemaMigration[] = [
       await db.schema.createIndex('membership_user_idx').on('membership').column('user_id').execute();
     },
   },
+  {
+    name: '202611220200_orgs_email_verification',
+    async up(db) {
+      // Email verification links: only a hash of the token is stored; single use, expiring.
+      await db.schema
+        .createTable('email_verification')
+        .addColumn('token_hash', col.text, (c) => c.primaryKey())
+        .addColumn('user_id', col.id, (c) => c.notNull().references('app_user.id').onDelete('cascade'))
+        .addColumn('expires_at', col.time, (c) => c.notNull())
+        .addColumn('used_at', col.time)
+        .addColumn('created_at', col.time, (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('email_verification_user_idx').on('email_verification').column('user_id').execute();
+    },
+  },
 ];

@@ -1,6 +1,6 @@
 import type { PlanName } from '../../config/index.ts';
 import type { Database } from '../../platform/db/index.ts';
-import type { OrganizationRow, OrgsTables, UserRow } from './orgs.tables.ts';
+import type { EmailVerificationRow, OrganizationRow, OrgsTables, UserRow } from './orgs.tables.ts';
 import type { Membership, Organization, Role, User } from './orgs.types.ts';
 
 function toOrganization(row: OrganizationRow): Organization {
@@ -94,6 +94,29 @@ export class OrgsRepository {
 
   async setUserEmailVerified(id: string, at: number): Promise<void> {
     await this.db.updateTable('app_user').set({ email_verified_at: at }).where('id', '=', id).execute();
+  }
+
+  async insertEmailVerification(row: EmailVerificationRow): Promise<void> {
+    await this.db.insertInto('email_verification').values(row).execute();
+  }
+
+  /** Marks an unused, unexpired token used and returns its user id; null when there is no such token. */
+  async useEmailVerification(tokenHash: string, now: number): Promise<string | null> {
+    const row = await this.db
+      .selectFrom('email_verification')
+      .selectAll()
+      .where('token_hash', '=', tokenHash)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    if (!row) return null;
+    const r = await this.db
+      .updateTable('email_verification')
+      .set({ used_at: now })
+      .where('token_hash', '=', tokenHash)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0 ? row.user_id : null;
   }
 
   async insertMembership(m: Membership): Promise<void> {

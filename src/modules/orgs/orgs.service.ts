@@ -1,9 +1,14 @@
+import { createHash } from 'node:crypto';
 import type { PlanName } from '../../config/index.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { DomainError, notFound } from '../../platform/errors.ts';
-import { newId } from '../../platform/ids.ts';
+import { newId, randomToken } from '../../platform/ids.ts';
 import type { OrgsRepository } from './orgs.repository.ts';
 import type { Membership, Organization, Role, User } from './orgs.types.ts';
+
+function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
 
 export interface OrgsServiceDeps {
   repository: OrgsRepository;
@@ -100,6 +105,29 @@ export class OrgsService {
 
   listMembers(organizationId: string): Promise<Array<{ user: User; role: Role }>> {
     return this.deps.repository.listMembers(organizationId);
+  }
+
+  /** A new email verification token for the user (only its hash is stored); valid for `ttlMs`. */
+  async createEmailVerification(userId: string, ttlMs = 7 * 24 * 3_600_000): Promise<string> {
+    const token = randomToken(32);
+    const now = this.deps.clock.now();
+    await this.deps.repository.insertEmailVerification({
+      token_hash: hashToken(token),
+      user_id: userId,
+      expires_at: now + ttlMs,
+      used_at: null,
+      created_at: now,
+    });
+    return token;
+  }
+
+  /** Verifies the email of the token's user; null when the token is unknown, used or expired. */
+  async verifyEmail(token: string): Promise<User | null> {
+    const userId = await this.deps.repository.useEmailVerification(hashToken(token), this.deps.clock.now());
+    if (!userId) return null;
+    const user = await this.deps.repository.findUser(userId);
+    if (user && user.emailVerifiedAt === null) await this.markEmailVerified(userId);
+    return this.deps.repository.findUser(userId);
   }
 
   markEmailVerified(userId: string): Promise<void> {

@@ -23,7 +23,16 @@ export interface MembershipRow {
   created_at: number;
 }
 
+export interface EmailVerificationRow {
+  token_hash: string;
+  user_id: string;
+  expires_at: number;
+  used_at: number | null;
+  created_at: number;
+}
+
 export interface OrgsTables {
+  email_verification: EmailVerificationRow;
   organization: OrganizationRow;
   app_user: UserRow;
   membership: MembershipRow;

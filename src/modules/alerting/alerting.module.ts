@@ -1,0 +1,111 @@
+import type { TocsinConfig } from '../../config/index.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Database } from '../../platform/db/index.ts';
+import type { Logger } from '../../platform/logger.ts';
+import { SecretBox, loadMasterKey } from '../../platform/secrets.ts';
+import type { EventsService } from '../events/index.ts';
+import type { MonitorsService } from '../monitors/index.ts';
+import type { OrgsService } from '../orgs/index.ts';
+import { createMailer, createProviderContext, createProviderRegistry, type Mailer } from './destinations/index.ts';
+import { DestinationSecrets } from './destination.secrets.ts';
+import { DestinationsService } from './destination.service.ts';
+import { MembersService } from './members.service.ts';
+import type { HostResolver } from './network.guard.ts';
+import { AlertPipeline } from './pipeline/pipeline.ts';
+
+export interface AlertingDeps {
+  config: TocsinConfig;
+  database: Database;
+  clock: Clock;
+  logger: Logger;
+  events: EventsService;
+  orgs: OrgsService;
+  monitors: MonitorsService;
+  version: string;
+  /** Overrides for tests. */
+  mailer?: Mailer;
+  resolveHost?: HostResolver;
+  random?: () => number;
+}
+
+export interface Alerting {
+  pipeline: AlertPipeline;
+  destinations: DestinationsService;
+  members: MembersService;
+  mailer: Mailer;
+  /** Background roles for main.ts: fan-out and delivery. */
+  roles: Array<{ name: string; start(): Promise<void>; stop(): Promise<void> }>;
+}
+
+/** A background loop started once and stopped by flag; stop() waits for the in-flight round to finish. */
+function loopRole(name: string, wake: () => void, body: (stopped: () => boolean) => Promise<void>) {
+  let stopped = false;
+  let running: Promise<void> | null = null;
+  return {
+    name,
+    async start() {
+      stopped = false;
+      running = body(() => stopped);
+    },
+    async stop() {
+      stopped = true;
+      wake();
+      await running;
+    },
+  };
+}
+
+/** Builds the alerting module: secrets, providers, pipeline, services and roles. */
+export function createAlerting(deps: AlertingDeps): Alerting {
+  const { config, logger } = deps;
+  const key = loadMasterKey({ configured: config.masterKey, dataDir: config.dataDir, warn: (m) => logger.warn(m) });
+  const secrets = new DestinationSecrets(new SecretBox(key));
+  const registry = createProviderRegistry();
+  const mailer = deps.mailer ?? createMailer({ smtpUrl: config.smtp, from: config.smtpFrom, logger });
+  const providerContext = createProviderContext({
+    providers: config.providers,
+    publicUrl: config.publicUrl,
+    version: deps.version,
+    now: () => deps.clock.now(),
+    mailer,
+    timeoutMs: config.alerting.sendTimeoutMs,
+  });
+  const pipeline = new AlertPipeline({
+    database: deps.database,
+    clock: deps.clock,
+    logger,
+    events: deps.events,
+    orgs: deps.orgs,
+    monitors: deps.monitors,
+    registry,
+    secrets,
+    providerContext,
+    publicUrl: config.publicUrl,
+    allowPrivateTargets: config.network.allowPrivateTargets,
+    leaseMs: config.alerting.leaseSeconds * 1000,
+    pollMs: config.alerting.pollMs,
+    ...(deps.resolveHost && { resolveHost: deps.resolveHost }),
+    ...(deps.random && { random: deps.random }),
+  });
+  const slack = config.providers.chatapp1_channel;
+  const destinations = new DestinationsService({
+    database: deps.database,
+    clock: deps.clock,
+    registry,
+    secrets,
+    monitors: deps.monitors,
+    events: deps.events,
+    pipeline,
+    providerContext,
+    publicUrl: config.publicUrl,
+    allowPrivateTargets: config.network.allowPrivateTargets,
+    ...(deps.resolveHost && { resolveHost: deps.resolveHost }),
+    slack: { clientId: slack?.client_id ?? null, clientSecret: slack?.client_secret ?? null },
+  });
+  const members = new MembersService({ orgs: deps.orgs, mailer, clock: deps.clock, logger, publicUrl: config.publicUrl });
+  const roles = [
+    loopRole('alert-dispatcher', () => pipeline.dispatcherWake.nudge(), (stopped) => pipeline.dispatchLoop(stopped)),
+    loopRole('alert-workers', () => pipeline.workerWake.nudge(), (stopped) => pipeline.workLoop(stopped)),
+  ];
+  return { pipeline, destinations, members, mailer, roles };
+}

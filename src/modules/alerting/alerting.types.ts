@@ -1,0 +1,55 @@
+import type { AlertEvent, DestinationType, EventType } from './destinations/index.ts';
+
+export const DELIVERY_STATUSES = ['pending', 'in_flight', 'delivered', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** A destination as stored, secrets still sealed (`sealedSecrets`). */
+export interface Destination {
+  id: string;
+  organizationId: string;
+  type: DestinationType;
+  name: string;
+  events: EventType[];
+  /** Non-secret config fields. */
+  config: Record<string, unknown>;
+  /** Sealed JSON object of the secret config fields plus `signing_secret` (generic_webhook). */
+  sealedSecrets: string | null;
+  payloadFormat: 'standard' | 'legacy' | null;
+  state: Record<string, unknown>;
+  lastSuccessAt: number | null;
+  lastFailureAt: number | null;
+  lastFailureReason: string | null;
+  needsReauthorization: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** Where one delivery goes: a destination, or the organization-wide email to one verified member. */
+export type DeliveryTarget =
+  | { kind: 'destination'; destinationId: string }
+  | { kind: 'member_email'; userId: string; email: string };
+
+export interface DeliveryRecord {
+  id: string;
+  organizationId: string;
+  target: DeliveryTarget;
+  targetKey: string;
+  eventId: string;
+  eventSeq: number;
+  eventType: EventType;
+  monitorId: string | null;
+  event: AlertEvent;
+  status: DeliveryStatus;
+  attempts: number;
+  nextAttemptAt: number;
+  leaseOwner: string | null;
+  leaseUntil: number | null;
+  lastError: string | null;
+  providerReference: string | null;
+  createdAt: number;
+  deliveredAt: number | null;
+}
+
+export function targetKeyOf(target: DeliveryTarget): string {
+  return target.kind === 'destination' ? target.destinationId : `member:${target.userId}`;
+}

@@ -1,0 +1,182 @@
+import { sql } from 'kysely';
+import type { Database } from '../../platform/db/index.ts';
+import { fromJson, toJson } from '../../platform/db/index.ts';
+import type { AlertEvent, EventType } from './destinations/index.ts';
+import type { AlertingTables, DeliveryRow } from './alerting.tables.ts';
+import type { DeliveryRecord, DeliveryStatus, DeliveryTarget } from './alerting.types.ts';
+
+function toDelivery(row: DeliveryRow): DeliveryRecord {
+  const target: DeliveryTarget = row.destination_id
+    ? { kind: 'destination', destinationId: row.destination_id }
+    : { kind: 'member_email', userId: row.member_user_id ?? '', email: row.member_email ?? '' };
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    target,
+    targetKey: row.target_key,
+    eventId: row.event_id,
+    eventSeq: Number(row.event_seq),
+    eventType: row.event_type as EventType,
+    monitorId: row.monitor_id,
+    event: fromJson<AlertEvent>(row.event_snapshot),
+    status: row.status as DeliveryStatus,
+    attempts: row.attempts,
+    nextAttemptAt: Number(row.next_attempt_at),
+    leaseOwner: row.lease_owner,
+    leaseUntil: row.lease_until === null ? null : Number(row.lease_until),
+    lastError: row.last_error,
+    providerReference: row.provider_reference,
+    createdAt: Number(row.created_at),
+    deliveredAt: row.delivered_at === null ? null : Number(row.delivered_at),
+  };
+}
+
+function toRow(d: DeliveryRecord, now: number): DeliveryRow {
+  return {
+    id: d.id,
+    organization_id: d.organizationId,
+    destination_id: d.target.kind === 'destination' ? d.target.destinationId : null,
+    member_user_id: d.target.kind === 'member_email' ? d.target.userId : null,
+    member_email: d.target.kind === 'member_email' ? d.target.email : null,
+    target_key: d.targetKey,
+    event_id: d.eventId,
+    event_seq: d.eventSeq,
+    event_type: d.eventType,
+    monitor_id: d.monitorId,
+    event_snapshot: toJson(d.event),
+    status: d.status,
+    attempts: d.attempts,
+    next_attempt_at: d.nextAttemptAt,
+    lease_owner: d.leaseOwner,
+    lease_until: d.leaseUntil,
+    last_error: d.lastError,
+    provider_reference: d.providerReference,
+    created_at: d.createdAt,
+    updated_at: now,
+    delivered_at: d.deliveredAt,
+  };
+}
+
+/** How an attempt ends for the delivery row. */
+export type AttemptEnd =
+  | { status: 'delivered'; at: number; providerReference: string | null }
+  | { status: 'pending'; at: number; nextAttemptAt: number; error: string }
+  | { status: 'failed'; at: number; error: string };
+
+const INSERT_CHUNK = 200;
+
+export class DeliveriesRepository {
+  private readonly database: Database;
+  constructor(database: Database) {
+    this.database = database;
+  }
+
+  private get db() {
+    return this.database.tables<AlertingTables>();
+  }
+
+  /** Inserts the deliveries; an (event, target) pair that already has one is left alone (idempotent fan-out). */
+  async insertMany(deliveries: readonly DeliveryRecord[], now: number): Promise<void> {
+    for (let i = 0; i < deliveries.length; i += INSERT_CHUNK) {
+      const rows = deliveries.slice(i, i + INSERT_CHUNK).map((d) => toRow(d, now));
+      await this.db
+        .insertInto('delivery')
+        .values(rows)
+        .onConflict((oc) => oc.columns(['event_id', 'target_key']).doNothing())
+        .execute();
+    }
+  }
+
+  /**
+   * Claims up to `limit` due deliveries for `owner` until `leaseUntil`: pending ones whose time has come and
+   * in-flight ones whose lease expired (their worker died). A delivery waits while an earlier event's delivery to
+   * the same target about the same monitor is still pending or in flight, so a monitor's events arrive in order.
+   * PostgreSQL: `FOR UPDATE SKIP LOCKED`, so concurrent workers never claim the same row.
+   */
+  async claim(owner: string, now: number, leaseUntil: number, limit: number, onlyId?: string): Promise<DeliveryRecord[]> {
+    const lock = this.database.dialect === 'postgres' ? sql`FOR UPDATE SKIP LOCKED` : sql``;
+    const only = onlyId === undefined ? sql`` : sql`AND d.id = ${onlyId}`;
+    const result = await sql<DeliveryRow>`
+      UPDATE delivery
+         SET status = 'in_flight', lease_owner = ${owner}, lease_until = ${leaseUntil}, attempts = attempts + 1, updated_at = ${now}
+       WHERE id IN (
+         SELECT d.id FROM delivery d
+          WHERE ((d.status = 'pending' AND d.next_attempt_at <= ${now}) OR (d.status = 'in_flight' AND d.lease_until <= ${now}))
+            AND NOT EXISTS (
+              SELECT 1 FROM delivery e
+               WHERE e.target_key = d.target_key AND e.monitor_id = d.monitor_id AND e.event_seq < d.event_seq
+                 AND e.status IN ('pending', 'in_flight'))
+            ${only}
+          ORDER BY d.next_attempt_at, d.event_seq
+          LIMIT ${limit}
+          ${lock})
+       RETURNING *`.execute(this.db);
+    return result.rows.map(toDelivery).sort((a, b) => a.eventSeq - b.eventSeq);
+  }
+
+  /** Ends the attempt only if this worker still holds the lease; false when the lease was lost meanwhile. */
+  async finishAttempt(id: string, owner: string, end: AttemptEnd): Promise<boolean> {
+    const base = { lease_owner: null, lease_until: null, updated_at: end.at };
+    const set =
+      end.status === 'delivered'
+        ? { ...base, status: 'delivered', delivered_at: end.at, provider_reference: end.providerReference, last_error: null }
+        : end.status === 'pending'
+          ? { ...base, status: 'pending', next_attempt_at: end.nextAttemptAt, last_error: end.error.slice(0, 500) }
+          : { ...base, status: 'failed', last_error: end.error.slice(0, 500) };
+    const r = await this.db
+      .updateTable('delivery')
+      .set(set)
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .where('status', '=', 'in_flight')
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  async find(id: string): Promise<DeliveryRecord | null> {
+    const row = await this.db.selectFrom('delivery').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toDelivery(row) : null;
+  }
+
+  async findByEventAndTarget(eventId: string, targetKey: string): Promise<DeliveryRecord | null> {
+    const row = await this.db.selectFrom('delivery').selectAll().where('event_id', '=', eventId).where('target_key', '=', targetKey).executeTakeFirst();
+    return row ? toDelivery(row) : null;
+  }
+
+  async listByEvent(eventId: string): Promise<DeliveryRecord[]> {
+    const rows = await this.db.selectFrom('delivery').selectAll().where('event_id', '=', eventId).orderBy('id').execute();
+    return rows.map(toDelivery);
+  }
+
+  async listAll(limit = 10_000): Promise<DeliveryRecord[]> {
+    const rows = await this.db.selectFrom('delivery').selectAll().orderBy('event_seq').orderBy('id').limit(limit).execute();
+    return rows.map(toDelivery);
+  }
+
+  /** The earliest time a pending delivery becomes due (for the workers' sleep), or null. */
+  async nextDueAt(): Promise<number | null> {
+    const row = await this.db
+      .selectFrom('delivery')
+      .select((eb) => eb.fn.min('next_attempt_at').as('at'))
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    return row?.at === null || row?.at === undefined ? null : Number(row.at);
+  }
+
+  /** Locks the consumer's position row (PostgreSQL `FOR UPDATE`) and returns it; creates it at 0 the first time. */
+  async lockConsumerPosition(name: string, now: number): Promise<number> {
+    await this.db
+      .insertInto('event_consumer')
+      .values({ name, last_seq: 0, updated_at: now })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
+    let q = this.db.selectFrom('event_consumer').select('last_seq').where('name', '=', name);
+    if (this.database.dialect === 'postgres') q = q.forUpdate();
+    const row = await q.executeTakeFirstOrThrow();
+    return Number(row.last_seq);
+  }
+
+  async setConsumerPosition(name: string, seq: number, now: number): Promise<void> {
+    await this.db.updateTable('event_consumer').set({ last_seq: seq, updated_at: now }).where('name', '=', name).execute();
+  }
+}

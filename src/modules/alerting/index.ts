@@ -1,0 +1,13 @@
+export { createAlerting, type Alerting, type AlertingDeps } from './alerting.module.ts';
+export { alertingMigrations } from './alerting.migrations.ts';
+export { DestinationsService, type DestinationView, type TestResult } from './destination.service.ts';
+export { MembersService, type MemberView } from './members.service.ts';
+export { AlertPipeline, CONSUMER as ALERTING_CONSUMER, type AlertPipelineDeps } from './pipeline/pipeline.ts';
+export { matchTargets, ORG_EMAIL_EVENTS, type MatchInput } from './pipeline/match.stage.ts';
+export { nextAttemptAt, RETRY_DELAYS_MS, MAX_ATTEMPTS } from './pipeline/retry.schedule.ts';
+export { classifyAttempt, type AttemptVerdict } from './pipeline/classify.stage.ts';
+export { toAlertEvent } from './pipeline/snapshot.stage.ts';
+export { DeliveriesRepository } from './deliveries.repository.ts';
+export { DELIVERY_STATUSES, type DeliveryRecord, type DeliveryStatus, type DeliveryTarget, type Destination } from './alerting.types.ts';
+export { privateTargetIssue, type HostResolver } from './network.guard.ts';
+export { DESTINATION_TYPES, type DestinationType, type Mailer } from './destinations/index.ts';
