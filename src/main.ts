@@ -6,7 +6,8 @@ import { buildApp } from './http/app.ts';
 import type { AppServices } from './http/app.deps.ts';
 import { alertingMigrations, createAlerting } from './modules/alerting/index.ts';
 import { ApiKeysRepository, AuthService, authMigrations } from './modules/auth/index.ts';
-import { validateAssertion } from './modules/checks/index.ts';
+import { checkEngineMigrations, createCheckEngineModule, validateAssertion } from './modules/checks/index.ts';
+import { ExecutionsStore } from './modules/checks/executions/index.ts';
 import { EventsService, eventsMigrations } from './modules/events/index.ts';
 import { IncidentRemindersRole, IncidentsService, incidentsMigrations } from './modules/incidents/index.ts';
 import { MonitorsRepository, MonitorsService, monitorsMigrations } from './modules/monitors/index.ts';
@@ -16,7 +17,7 @@ import { migrateToLatest, openDatabase, type Database, type SchemaMigration } fr
 import { createLogger, type Logger } from './platform/logger.ts';
 
 /** Every module's schema migrations; each module owns its own list. */
-export const ALL_MIGRATIONS: SchemaMigration[] = [...orgsMigrations, ...authMigrations, ...monitorsMigrations, ...eventsMigrations, ...alertingMigrations, ...incidentsMigrations];
+export const ALL_MIGRATIONS: SchemaMigration[] = [...orgsMigrations, ...authMigrations, ...monitorsMigrations, ...eventsMigrations, ...alertingMigrations, ...incidentsMigrations, ...checkEngineMigrations];
 
 export const VERSION: string = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -89,7 +90,20 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
   monitors.addListener(incidents);
   roles.push(new IncidentRemindersRole({ incidents, monitors, clock, logger: _logger }));
   roles.push(...alerting.roles);
-  return { services: { orgs, auth, plans, monitors, events, alerting, incidents }, roles };
+  const checks = createCheckEngineModule({
+    database,
+    clock,
+    logger: _logger,
+    monitors,
+    events,
+    executions: new ExecutionsStore(),
+    transitions: incidents,
+    regions: config.regions,
+    scheduler: config.scheduler,
+    allowPrivateTargets: config.network.allowPrivateTargets,
+  });
+  roles.push(...checks.roles);
+  return { services: { orgs, auth, plans, monitors, events, alerting, incidents, checks }, roles };
 }
 
 /** Composition root: config → database → migrations → services → HTTP app and background roles. */

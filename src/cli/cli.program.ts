@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import { registerAdminCommands } from './admin.command.ts';
 import { registerMigrateCommand } from './migrate.command.ts';
+import { registerRunnerCommand } from './runner.command.ts';
+import { registerRunnerTokenCommands } from './runner-token.command.ts';
 import { registerServeCommand } from './serve.command.ts';
 import { VERSION } from '../main.ts';
 
@@ -12,5 +14,7 @@ export function buildProgram(): Command {
   registerServeCommand(program);
   registerMigrateCommand(program);
   registerAdminCommands(program);
+  registerRunnerCommand(program);
+  registerRunnerTokenCommands(program.commands.find((c) => c.name() === 'admin')!);
   return program;
 }

@@ -46,7 +46,8 @@ describe('loadConfig defaults', () => {
       network: { allowPrivateTargets: true },
       masterKey: null,
       retention: { executionsDays: 30 },
-      scheduler: { enabled: true, leaseSeconds: 30, concurrency: 200 },
+      scheduler: { enabled: true, leaseSeconds: 30, concurrency: 200, localRegions: ['local'] },
+      runnerToken: null,
       http: { bodyLimitBytes: 1024 * 1024, openapiParseBodyLimitBytes: 10 * 1024 * 1024 },
     });
     expect(c.plans).toEqual(DEFAULT_PLANS);
@@ -170,7 +171,7 @@ describe('loadConfig TOCSIN_CONFIG file', () => {
     expect(c.logLevel).toBe('warn');
     expect(c.masterKey).toBe(full.master_key);
     expect(c.retention.executionsDays).toBe(7);
-    expect(c.scheduler).toEqual({ enabled: false, leaseSeconds: 10, concurrency: 5 });
+    expect(c.scheduler).toEqual({ enabled: false, leaseSeconds: 10, concurrency: 5, localRegions: [c.defaultRegion] });
     expect(c.redisUrl).toBe('rediss://cache:6380');
   });
 
@@ -224,7 +225,9 @@ describe('loadConfig TOCSIN_CONFIG file', () => {
     [{ scheduler: { enabled: 'no' } }, 'scheduler.enabled', 'true or false'],
     [{ scheduler: { lease_seconds: 1 } }, 'scheduler.lease_seconds', 'an integer from 2 to 3600'],
     [{ scheduler: { concurrency: 0 } }, 'scheduler.concurrency', 'an integer from 1 to 10000'],
-    [{ scheduler: { workers: 2 } }, 'scheduler.workers', 'a known key (enabled, lease_seconds, concurrency)'],
+    [{ scheduler: { workers: 2 } }, 'scheduler.workers', 'a known key (enabled, lease_seconds, concurrency, local_regions)'],
+    [{ scheduler: { local_regions: ['mars'] } }, 'scheduler.local_regions', 'an array of configured regions'],
+    [{ scheduler: { local_regions: 'local' } }, 'scheduler.local_regions', 'an array of configured regions'],
     [{ redis_url: 'memcached://x' }, 'redis_url', 'a URL with scheme redis or rediss'],
   ])('rejects %j naming %s and what is allowed', (file, key, allowed) => {
     const err = configError(() => load({}, file));
@@ -269,5 +272,13 @@ describe('loadConfig TOCSIN_CONFIG file', () => {
     const err = configError(() => load({}, text));
     expect(err.key).toBe('TOCSIN_CONFIG');
     expect(err.message).toContain(allowed);
+  });
+});
+
+describe('scheduler.local_regions', () => {
+  it('defaults to the default region and accepts a list of configured regions (or none: remote runners only)', () => {
+    expect(load({}, { regions: ['eu', 'us'], default_region: 'us' }).scheduler.localRegions).toEqual(['us']);
+    expect(load({}, { regions: ['eu', 'us'], scheduler: { local_regions: ['eu', 'us', 'eu'] } }).scheduler.localRegions).toEqual(['eu', 'us']);
+    expect(load({}, { regions: ['eu', 'us'], scheduler: { local_regions: [] } }).scheduler.localRegions).toEqual([]);
   });
 });

@@ -194,7 +194,15 @@ export function loadConfig(options: LoadConfigOptions = {}): TocsinConfig {
   rejectUnknownKeys('retention', retention, ['executions_days']);
   const scheduler = file.scheduler ?? {};
   if (!isObject(scheduler)) throw new ConfigError('scheduler', 'an object', scheduler);
-  rejectUnknownKeys('scheduler', scheduler, ['enabled', 'lease_seconds', 'concurrency']);
+  rejectUnknownKeys('scheduler', scheduler, ['enabled', 'lease_seconds', 'concurrency', 'local_regions']);
+  let localRegions = [defaultRegion];
+  if (scheduler.local_regions !== undefined) {
+    const lr = scheduler.local_regions;
+    if (!Array.isArray(lr) || !lr.every((r) => typeof r === 'string' && regions.includes(r))) {
+      throw new ConfigError('scheduler.local_regions', `an array of configured regions (${regions.join(', ')})`, lr);
+    }
+    localRegions = [...new Set(lr as string[])];
+  }
   const alerting = file.alerting ?? {};
   if (!isObject(alerting)) throw new ConfigError('alerting', 'an object', alerting);
   rejectUnknownKeys('alerting', alerting, ['lease_seconds', 'send_timeout_ms', 'poll_ms']);
@@ -235,7 +243,9 @@ export function loadConfig(options: LoadConfigOptions = {}): TocsinConfig {
       enabled: scheduler.enabled === undefined ? true : boolFrom('scheduler.enabled', scheduler.enabled),
       leaseSeconds: scheduler.lease_seconds === undefined ? 30 : intFrom('scheduler.lease_seconds', scheduler.lease_seconds, 2, 3600),
       concurrency: scheduler.concurrency === undefined ? 200 : intFrom('scheduler.concurrency', scheduler.concurrency, 1, 10_000),
+      localRegions,
     },
+    runnerToken: env.TOCSIN_RUNNER_TOKEN || null,
     alerting: {
       leaseSeconds: alerting.lease_seconds === undefined ? 60 : intFrom('alerting.lease_seconds', alerting.lease_seconds, 2, 3600),
       sendTimeoutMs: alerting.send_timeout_ms === undefined ? 15_000 : intFrom('alerting.send_timeout_ms', alerting.send_timeout_ms, 100, 120_000),

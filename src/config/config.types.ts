@@ -42,8 +42,11 @@ export interface TocsinConfig {
   /** 32-byte key (base64) for sealing secrets at rest; generated into the data dir when absent. */
   masterKey: string | null;
   retention: { executionsDays: number };
-  scheduler: { enabled: boolean; leaseSeconds: number; concurrency: number };
+  /** `localRegions`: regions the in-process runner serves (default: the default region; [] = remote runners only). */
+  scheduler: { enabled: boolean; leaseSeconds: number; concurrency: number; localRegions: string[] };
   /** Alert delivery: worker lease, per-request send timeout, idle poll interval. */
   alerting: { leaseSeconds: number; sendTimeoutMs: number; pollMs: number };
+  /** `tocsin runner`: the runner token when --token is not given (TOCSIN_RUNNER_TOKEN). */
+  runnerToken: string | null;
   http: { bodyLimitBytes: number; openapiParseBodyLimitBytes: number };
 }

@@ -1,6 +1,7 @@
 import type { TocsinConfig } from '../config/index.ts';
 import type { Alerting } from '../modules/alerting/index.ts';
 import type { AuthService } from '../modules/auth/index.ts';
+import type { CheckEngineModule } from '../modules/checks/index.ts';
 import type { EventsService } from '../modules/events/index.ts';
 import type { IncidentsService } from '../modules/incidents/index.ts';
 import type { MonitorsService } from '../modules/monitors/index.ts';
@@ -16,6 +17,8 @@ export interface AppServices {
   plans: Plans;
   monitors: MonitorsService;
   events: EventsService;
+  /** Check engine: schedule, runners, heartbeats. */
+  checks: CheckEngineModule;
   /** Destinations, the alert pipeline, members and email verification. */
   alerting: Alerting;
   /** Incidents: monitor outages, API incidents, reminders. */

@@ -7,7 +7,9 @@ import { installRequestContext, requestIdFor } from './plugins/request-context.p
 import { installValidation } from './plugins/validation.plugin.ts';
 import { registerDestinationRoutes } from './routes/destinations/destinations.routes.ts';
 import { registerMemberRoutes } from './routes/members/members.routes.ts';
+import { registerHeartbeatRoutes } from './routes/heartbeats/heartbeats.routes.ts';
 import { registerMonitorRoutes } from './routes/monitors/monitors.routes.ts';
+import { registerRunnerRoutes } from './routes/runners/runners.routes.ts';
 import { registerSystemRoutes } from './routes/system/system.routes.ts';
 
 /** Builds the Fastify app for `tocsin serve` and for tests (which use app.inject or a real port). */
@@ -46,6 +48,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerSystemRoutes(app, deps);
   registerMonitorRoutes(app, deps.services);
+  registerRunnerRoutes(app, { checks: deps.services.checks, clock: deps.clock });
+  registerHeartbeatRoutes(app, deps.services);
   registerDestinationRoutes(app, deps.services);
   registerMemberRoutes(app, deps.services);
 

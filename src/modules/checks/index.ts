@@ -1,2 +1,23 @@
 /** Public surface of the check engine. */
 export * from './probes/index.ts';
+export { checkEngineMigrations } from './engine/engine.migrations.ts';
+export {
+  createCheckEngineModule,
+  type CheckEngineModule,
+  type CheckEngineModuleDeps,
+  type EngineRole,
+} from './engine/check-engine.module.ts';
+export { CheckEngine, staleAfterMs, type ApplySummary, type CheckEngineDeps, type ExecutionsSink } from './engine/check.engine.ts';
+export type { CheckResult, ClaimedCheck, MonitorTransition, TransitionHandler, WorkSource } from './engine/check.types.ts';
+export { causeOf } from './engine/failure.cause.ts';
+export { CheckRunner, type CheckRunnerOptions } from './runner/check.runner.ts';
+export { LocalWorkSource } from './runner/local.source.ts';
+export { RemoteWorkSource, type RemoteWorkSourceOptions } from './runner/remote.source.ts';
+export { RunnersService, RUNNER_LIVE_MS, type RegionLiveness } from './runner/runners.service.ts';
+export type { Runner } from './runner/runners.repository.ts';
+export { HeartbeatsService } from './heartbeats/heartbeats.service.ts';
+export { ScheduleSync } from './scheduler/schedule.sync.ts';
+export { ScheduleRepository, type ClaimedSlot } from './scheduler/schedule.repository.ts';
+export { phaseOf, nextSlotAfter, firstDueAt } from './scheduler/schedule.jitter.ts';
+export { CheckStateRepository, type StatusChange } from './state/check-state.repository.ts';
+export { applyResult, resetCounters, type RegionCounters, type MachineMonitor, type MachineTransition } from './state/monitor-state.machine.ts';

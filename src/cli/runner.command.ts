@@ -1,0 +1,65 @@
+import type { Command } from 'commander';
+import { CheckRunner, RemoteWorkSource, createProbeRegistry } from '../modules/checks/index.ts';
+import { systemClock } from '../platform/clock.ts';
+import { createLogger } from '../platform/logger.ts';
+import { configOrExit } from './cli.config.ts';
+
+/** `tocsin runner --region CODE --control-plane URL --token T`: runs one region's checks away from the control plane. */
+export function registerRunnerCommand(program: Command): void {
+  program
+    .command('runner')
+    .description('Run the checks of one region against a control plane (long-poll over HTTP(S), results in batches)')
+    .requiredOption('--region <code>', 'the region this runner serves (must match its token)')
+    .requiredOption('--control-plane <url>', 'the control plane base URL, e.g. https://tocsin.example.com')
+    .option('--token <token>', 'runner token (default: TOCSIN_RUNNER_TOKEN)')
+    .option('--concurrency <n>', 'checks in flight at most', '200')
+    .action(async (opts: { region: string; controlPlane: string; token?: string; concurrency: string }) => {
+      const config = configOrExit();
+      const logger = createLogger({ level: config.logLevel, pretty: config.logPretty });
+      const token = opts.token ?? config.runnerToken;
+      if (!token) {
+        process.stderr.write('tocsin: --token (or TOCSIN_RUNNER_TOKEN) is required\n');
+        process.exit(2);
+      }
+      const concurrency = Number(opts.concurrency);
+      if (!Number.isInteger(concurrency) || concurrency < 1) {
+        process.stderr.write('tocsin: --concurrency must be a positive integer\n');
+        process.exit(2);
+      }
+      const source = new RemoteWorkSource({ controlPlane: opts.controlPlane, token });
+      try {
+        const hello = await source.heartbeat();
+        if (hello.region_code !== opts.region) {
+          process.stderr.write(`tocsin: this token belongs to region ${hello.region_code}, not ${opts.region}\n`);
+          process.exit(2);
+        }
+        logger.info({ runnerId: hello.runner_id, region: hello.region_code, controlPlane: opts.controlPlane }, 'runner connected');
+      } catch (err) {
+        process.stderr.write(`tocsin: cannot reach the control plane: ${(err as Error).message}\n`);
+        process.exit(1);
+      }
+      const runner = new CheckRunner({
+        source,
+        probes: createProbeRegistry(),
+        clock: systemClock,
+        logger,
+        concurrency,
+        claimWaitMs: 25_000,
+        allowPrivateTargets: config.network.allowPrivateTargets,
+      });
+      runner.start();
+      const beat = setInterval(() => {
+        source.heartbeat().catch((err: unknown) => logger.warn({ err }, 'runner heartbeat failed'));
+      }, 15_000);
+      const stop = (signal: string) => {
+        logger.info({ signal }, 'runner stopping: finishing in-flight checks');
+        clearInterval(beat);
+        runner
+          .stop()
+          .then(() => process.exit(0))
+          .catch(() => process.exit(1));
+      };
+      process.once('SIGTERM', () => stop('SIGTERM'));
+      process.once('SIGINT', () => stop('SIGINT'));
+    });
+}

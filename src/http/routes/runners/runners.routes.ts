@@ -1,0 +1,159 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { CheckEngineModule, Runner } from '../../../modules/checks/index.ts';
+import { checkToWire, resultFromWire, type WireResult } from '../../../modules/checks/runner/runner.wire.ts';
+import type { Clock } from '../../../platform/clock.ts';
+import { toIso } from '../../../platform/clock.ts';
+import { DomainError } from '../../../platform/errors.ts';
+
+const tags = ['runners'];
+const AUTH =
+  'Authenticated by a **runner token** (`Authorization: Bearer trn_…`, issued by `tocsin admin runner-token create --region CODE`), ' +
+  'not by an API key. The token binds the runner to one region; it may claim and report only that region\'s checks.';
+
+const ClaimBody = Type.Object({
+  max: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100, description: 'At most this many checks.' })),
+  wait_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 25, default: 25, description: 'Long-poll: hold the request up to this long until work is due.' })),
+});
+
+const WireCheckSchema = Type.Object({
+  monitor_id: Type.String(),
+  organization_id: Type.String(),
+  region_code: Type.String(),
+  due_at_ms: Type.Integer({ description: 'The schedule slot (epoch ms).' }),
+  type: Type.String(),
+  target: Type.String(),
+  interval_seconds: Type.Integer(),
+  config: Type.Object({}, { additionalProperties: true }),
+  created_at_ms: Type.Integer(),
+  last_heartbeat_at_ms: Type.Union([Type.Integer(), Type.Null()]),
+});
+
+const Nullable = <T extends ReturnType<typeof Type.Number>>(t: T) => Type.Union([t, Type.Null()]);
+const ObservationSchema = Type.Object(
+  {
+    status: Type.Union([Type.Literal('up'), Type.Literal('down')]),
+    started_at: Type.Integer({ description: 'Epoch ms.' }),
+    duration_ms: Type.Number({ minimum: 0 }),
+    timings: Type.Object({
+      dns_ms: Nullable(Type.Number()),
+      connect_ms: Nullable(Type.Number()),
+      tls_ms: Nullable(Type.Number()),
+      ttfb_ms: Nullable(Type.Number()),
+      download_ms: Nullable(Type.Number()),
+      total_ms: Type.Number(),
+    }),
+    http_status: Type.Union([Type.Integer(), Type.Null()]),
+    assertions: Type.Array(Type.Object({ type: Type.String(), passed: Type.Boolean() }, { additionalProperties: true }), { maxItems: 100 }),
+    error: Type.Union([Type.Object({ code: Type.String(), message: Type.String({ maxLength: 2000 }) }), Type.Null()]),
+    details: Type.Optional(Type.Object({}, { additionalProperties: true })),
+    events: Type.Optional(Type.Array(Type.Object({ type: Type.Literal('cert_expiring'), data: Type.Object({}, { additionalProperties: true }) }), { maxItems: 10 })),
+  },
+  { description: 'What the probe saw (the probe contract\'s Observation).' },
+);
+
+const ResultsBody = Type.Object({
+  results: Type.Array(
+    Type.Object({ monitor_id: Type.String(), region_code: Type.String(), due_at_ms: Type.Integer(), observation: ObservationSchema }),
+    { maxItems: 1000 },
+  ),
+});
+
+function bearerOf(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return null;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m ? m[1]! : null;
+}
+
+async function runnerOf(checks: CheckEngineModule, request: FastifyRequest): Promise<Runner> {
+  const token = bearerOf(request);
+  const runner = token ? await checks.runners.authenticate(token) : null;
+  if (!runner) throw new DomainError('unauthorized', 'Send a runner token as "Authorization: Bearer trn_…".');
+  return runner;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The remote-runner protocol: long-poll claim, batched results, heartbeat. */
+export function registerRunnerRoutes(app: FastifyInstance, deps: { checks: CheckEngineModule; clock: Clock }): void {
+  const { checks, clock } = deps;
+
+  app.post<{ Body: Static<typeof ClaimBody> }>(
+    '/api/v1/runners/claim',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: 'Claim due checks for the runner\'s region (long-poll)',
+        description: `${AUTH} Claimed checks are leased to the runner; report them with POST /runners/results.`,
+        operationId: 'claimRunnerChecks',
+        security: [{ runnerToken: [] }],
+        body: ClaimBody,
+        response: { 200: Type.Object({ checks: Type.Array(WireCheckSchema) }) },
+      },
+    },
+    async (request) => {
+      const runner = await runnerOf(checks, request);
+      const max = request.body?.max ?? 100;
+      const deadline = Date.now() + (request.body?.wait_seconds ?? 25) * 1000;
+      let closed = false;
+      request.raw.once('close', () => {
+        closed = true;
+      });
+      for (;;) {
+        const claimed = await checks.engine.claim(runner.id, [runner.regionCode], max);
+        if (claimed.length > 0 || closed || Date.now() >= deadline) return { checks: claimed.map(checkToWire) };
+        await sleep(Math.min(250, Math.max(0, deadline - Date.now())));
+      }
+    },
+  );
+
+  app.post<{ Body: Static<typeof ResultsBody> }>(
+    '/api/v1/runners/results',
+    {
+      config: { public: true },
+      bodyLimit: 8 * 1024 * 1024,
+      schema: {
+        tags,
+        summary: 'Report the results of claimed checks (one batch, one transaction)',
+        description: `${AUTH} Results for another region are refused.`,
+        operationId: 'reportRunnerResults',
+        security: [{ runnerToken: [] }],
+        body: ResultsBody,
+        response: { 200: Type.Object({ accepted: Type.Integer() }) },
+      },
+    },
+    async (request) => {
+      const runner = await runnerOf(checks, request);
+      const results = request.body.results as unknown as WireResult[];
+      const foreign = results.findIndex((r) => r.region_code !== runner.regionCode);
+      if (foreign >= 0) {
+        throw new DomainError('validation_failed', 'A result is for another region than the runner\'s.', [
+          { field: `results[${foreign}].region_code`, issue: `must be ${runner.regionCode}` },
+        ]);
+      }
+      const summary = await checks.engine.applyResults(runner.id, results.map(resultFromWire));
+      return { accepted: summary.recorded };
+    },
+  );
+
+  app.post(
+    '/api/v1/runners/heartbeat',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: 'Tell the control plane this runner is alive',
+        description: `${AUTH} A region whose runners have not been heard from for 60 s (and that is not served in-process) shows no data.`,
+        operationId: 'runnerHeartbeat',
+        security: [{ runnerToken: [] }],
+        response: { 200: Type.Object({ runner_id: Type.String(), region_code: Type.String(), server_time: Type.String({ format: 'date-time' }) }) },
+      },
+    },
+    async (request) => {
+      const runner = await runnerOf(checks, request);
+      return { runner_id: runner.id, region_code: runner.regionCode, server_time: toIso(clock.now()) };
+    },
+  );
+}

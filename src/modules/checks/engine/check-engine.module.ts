@@ -1,0 +1,94 @@
+import type { Clock } from '../../../platform/clock.ts';
+import type { Database } from '../../../platform/db/index.ts';
+import { newId } from '../../../platform/ids.ts';
+import type { Logger } from '../../../platform/logger.ts';
+import type { EventsService } from '../../events/index.ts';
+import type { MonitorsService } from '../../monitors/index.ts';
+import { createProbeRegistry, type Observation, type ProbeRegistry } from '../probes/index.ts';
+import { HeartbeatsService } from '../heartbeats/heartbeats.service.ts';
+import { CheckRunner } from '../runner/check.runner.ts';
+import { LocalWorkSource } from '../runner/local.source.ts';
+import { RunnersService } from '../runner/runners.service.ts';
+import { ScheduleSync } from '../scheduler/schedule.sync.ts';
+import { CheckEngine, type ExecutionsSink } from './check.engine.ts';
+import type { ClaimedCheck, TransitionHandler } from './check.types.ts';
+
+/** Same shape as main.ts's BackgroundRole (modules do not import main.ts). */
+export interface EngineRole {
+  name: string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface CheckEngineModuleDeps {
+  database: Database;
+  clock: Clock;
+  logger: Logger;
+  monitors: MonitorsService;
+  events: EventsService;
+  executions: ExecutionsSink;
+  transitions: TransitionHandler | null;
+  regions: readonly string[];
+  scheduler: { enabled: boolean; leaseSeconds: number; concurrency: number; localRegions: readonly string[] };
+  allowPrivateTargets: boolean;
+  probes?: ProbeRegistry;
+  /** Benchmarks: told of every check the local runner finishes. */
+  onResult?(check: ClaimedCheck, observation: Observation): void;
+}
+
+export interface CheckEngineModule {
+  engine: CheckEngine;
+  sync: ScheduleSync;
+  runners: RunnersService;
+  heartbeats: HeartbeatsService;
+  /** The in-process runner (serves `scheduler.local_regions`); tests drive it with runOnce(). */
+  localRunner: CheckRunner;
+  /** `scheduler` (reconcile the schedule at start) and `local-runner`; empty when `scheduler.enabled` is false. */
+  roles: EngineRole[];
+}
+
+/** Builds the check engine and keeps the schedule in step with monitors (registers a MonitorListener). */
+export function createCheckEngineModule(deps: CheckEngineModuleDeps): CheckEngineModule {
+  const { database, clock, logger } = deps;
+  const sync = new ScheduleSync({ database, clock, logger, listActive: (after, limit) => deps.monitors.listActive(after, limit) });
+  deps.monitors.addListener(sync);
+  const engine = new CheckEngine({
+    database,
+    clock,
+    logger,
+    executions: deps.executions,
+    transitions: deps.transitions,
+    events: deps.events,
+    leaseMs: deps.scheduler.leaseSeconds * 1000,
+  });
+  const runners = new RunnersService({ database, clock, regions: deps.regions, localRegions: deps.scheduler.enabled ? deps.scheduler.localRegions : [] });
+  const heartbeats = new HeartbeatsService({ database, clock, findByToken: (t) => deps.monitors.findByHeartbeatToken(t) });
+  const owner = newId('run', clock.now()).replace(/^run_/, 'proc_');
+  const localRunner = new CheckRunner({
+    source: new LocalWorkSource(engine, owner, deps.scheduler.localRegions),
+    probes: deps.probes ?? createProbeRegistry(),
+    clock,
+    logger,
+    concurrency: deps.scheduler.concurrency,
+    allowPrivateTargets: deps.allowPrivateTargets,
+    ...(deps.onResult && { onResult: deps.onResult }),
+  });
+  const roles: EngineRole[] = [];
+  if (deps.scheduler.enabled) {
+    roles.push({
+      name: 'scheduler',
+      start: async () => {
+        await sync.reconcile();
+      },
+      stop: async () => {},
+    });
+    if (deps.scheduler.localRegions.length > 0) {
+      roles.push({
+        name: 'local-runner',
+        start: async () => localRunner.start(),
+        stop: () => localRunner.stop(),
+      });
+    }
+  }
+  return { engine, sync, runners, heartbeats, localRunner, roles };
+}

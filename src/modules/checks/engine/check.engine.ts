@@ -1,0 +1,214 @@
+import type { Clock } from '../../../platform/clock.ts';
+import type { Database } from '../../../platform/db/index.ts';
+import { newId } from '../../../platform/ids.ts';
+import type { Logger } from '../../../platform/logger.ts';
+import type { EventsService } from '../../events/index.ts';
+import { confirmRegionsOf, MonitorsRepository, type Monitor } from '../../monitors/index.ts';
+import type { ExecutionRecord } from '../executions/index.ts';
+import { HeartbeatsRepository } from '../heartbeats/heartbeats.repository.ts';
+import { ScheduleRepository, type ScheduleKey } from '../scheduler/schedule.repository.ts';
+import { CheckStateRepository, type StatusChange } from '../state/check-state.repository.ts';
+import { applyResult, type RegionCounters } from '../state/monitor-state.machine.ts';
+import type { CheckResult, ClaimedCheck, MonitorTransition, TransitionHandler } from './check.types.ts';
+import { causeOf } from './failure.cause.ts';
+
+export interface ExecutionsSink {
+  recordBatch(tx: Database, executions: ExecutionRecord[]): Promise<void>;
+}
+
+export interface CheckEngineDeps {
+  database: Database;
+  clock: Clock;
+  logger: Logger;
+  executions: ExecutionsSink;
+  /** The incidents module; null until wired (transitions are then only logged in monitor_status_change). */
+  transitions: TransitionHandler | null;
+  events: Pick<EventsService, 'record'>;
+  leaseMs: number;
+}
+
+export interface ApplySummary {
+  recorded: number;
+  transitions: MonitorTransition[];
+}
+
+const DAY_MS = 86_400_000;
+
+/** A region whose last result is older than this shows "no data" and leaves the quorum. */
+export function staleAfterMs(intervalMs: number): number {
+  return 2 * intervalMs + 60_000;
+}
+
+interface CachedMonitor {
+  version: number;
+  monitor: Monitor;
+}
+
+/**
+ * Orchestration: claim → (runner probes) → record → state machine → transition.
+ * `claim` and `applyResults` are what both the in-process runner and the runner HTTP routes call.
+ * Each `applyResults` call is one transaction for the whole batch: executions (and their rollups),
+ * counters, statuses, status changes, incidents and events commit together.
+ */
+export class CheckEngine {
+  private readonly deps: CheckEngineDeps;
+  private readonly cache = new Map<string, CachedMonitor>();
+  constructor(deps: CheckEngineDeps) {
+    this.deps = deps;
+  }
+
+  async claim(owner: string, regions: readonly string[], limit: number): Promise<ClaimedCheck[]> {
+    const { database, clock } = this.deps;
+    const slots = await new ScheduleRepository(database).claim(owner, regions, clock.now(), this.deps.leaseMs, limit);
+    if (slots.length === 0) return [];
+    const stale = [...new Set(slots.filter((s) => this.cache.get(s.monitorId)?.version !== s.monitorVersion).map((s) => s.monitorId))];
+    if (stale.length > 0) {
+      const monitors = await new MonitorsRepository(database).findManyAnywhere(stale);
+      for (const m of monitors) this.cache.set(m.id, { version: m.updatedAt, monitor: m });
+    }
+    const heartbeatIds = slots.filter((s) => this.cache.get(s.monitorId)?.monitor.type === 'heartbeat').map((s) => s.monitorId);
+    const pings = heartbeatIds.length > 0 ? await new HeartbeatsRepository(database).lastPings(heartbeatIds) : new Map<string, number>();
+    const out: ClaimedCheck[] = [];
+    const gone: ScheduleKey[] = [];
+    for (const s of slots) {
+      const m = this.cache.get(s.monitorId)?.monitor;
+      if (!m || m.paused) {
+        gone.push(s);
+        continue;
+      }
+      out.push({
+        monitorId: m.id,
+        organizationId: m.organizationId,
+        regionCode: s.regionCode,
+        dueAt: s.dueAt,
+        target: { id: m.id, type: m.type, target: m.target, interval_seconds: m.intervalSeconds, config: m.config },
+        createdAt: m.createdAt,
+        lastHeartbeatAt: pings.get(m.id) ?? null,
+      });
+    }
+    if (gone.length > 0) await new ScheduleRepository(database).release(owner, gone);
+    return out;
+  }
+
+  /** Records a batch of results in one transaction and applies the state machine to each, in time order. */
+  async applyResults(owner: string, results: readonly CheckResult[]): Promise<ApplySummary> {
+    if (results.length === 0) return { recorded: 0, transitions: [] };
+    const ordered = [...results].sort((a, b) => a.observation.started_at - b.observation.started_at);
+    const monitorIds = [...new Set(ordered.map((r) => r.monitorId))];
+    const { logger } = this.deps;
+    const summary = await this.deps.database.transaction(async (tx) => {
+      const stateRepo = new CheckStateRepository(tx);
+      await stateRepo.lockMonitors(monitorIds);
+      const monitorsRepo = new MonitorsRepository(tx);
+      const monitors = new Map((await monitorsRepo.findManyAnywhere(monitorIds)).map((m) => [m.id, m]));
+      const executions: ExecutionRecord[] = [];
+      const executionIdOf = new Map<CheckResult, string>();
+      for (const r of ordered) {
+        const m = monitors.get(r.monitorId);
+        if (!m) continue; // deleted while the check ran
+        const o = r.observation;
+        const id = newId('exe', o.started_at);
+        executionIdOf.set(r, id);
+        executions.push({
+          id,
+          organizationId: m.organizationId,
+          monitorId: m.id,
+          regionCode: r.regionCode,
+          startedAt: o.started_at,
+          status: o.status,
+          durationMs: o.duration_ms,
+          timings: o.timings,
+          httpStatus: o.http_status,
+          assertions: o.assertions,
+          error: o.error,
+        });
+      }
+      await this.deps.executions.recordBatch(tx, executions);
+
+      const counters = await stateRepo.load(monitorIds);
+      const statusOf = new Map([...monitors.values()].map((m) => [m.id, m.status]));
+      const dirty = new Map<string, { monitorId: string; counters: RegionCounters }>();
+      const transitions: MonitorTransition[] = [];
+      const changes: StatusChange[] = [];
+      const certEvents: Array<{ monitor: Monitor; at: number; data: Record<string, unknown> }> = [];
+      for (const r of ordered) {
+        const m = monitors.get(r.monitorId);
+        if (!m) continue;
+        const cfg = m.config;
+        const out = applyResult(
+          {
+            status: statusOf.get(m.id)!,
+            regionCodes: m.regionCodes,
+            failureThreshold: cfg.failure_threshold ?? 2,
+            successThreshold: cfg.success_threshold ?? 1,
+            confirmRegions: (n) => confirmRegionsOf(cfg, n),
+          },
+          counters.get(m.id) ?? [],
+          { regionCode: r.regionCode, status: r.observation.status, at: r.observation.started_at, cause: causeOf(r.observation) },
+          staleAfterMs(m.intervalSeconds * 1000),
+        );
+        counters.set(m.id, out.regions);
+        if (out.updated) dirty.set(`${m.id}\u0000${r.regionCode}`, { monitorId: m.id, counters: out.updated });
+        if (out.transition) {
+          statusOf.set(m.id, out.status);
+          const t: MonitorTransition = {
+            organizationId: m.organizationId,
+            monitorId: m.id,
+            monitorName: m.name,
+            ...out.transition,
+            executionId: executionIdOf.get(r) ?? null,
+          };
+          transitions.push(t);
+          changes.push({ id: `${t.monitorId}@${t.at}`, organizationId: t.organizationId, monitorId: t.monitorId, from: t.from, to: t.to, at: t.at, cause: t.cause, executionId: t.executionId });
+        }
+        for (const e of r.observation.events ?? []) {
+          if (e.type === 'cert_expiring') certEvents.push({ monitor: m, at: r.observation.started_at, data: e.data });
+        }
+      }
+      await stateRepo.save([...dirty.values()]);
+      for (const t of transitions) {
+        await monitorsRepo.setStatus(t.monitorId, t.to, t.at);
+        // pending → up is not an incident matter; every other transition is.
+        if (this.deps.transitions && !(t.from === 'pending' && t.to === 'up')) await this.deps.transitions.handleMonitorTransition(tx, t);
+      }
+      await stateRepo.recordStatusChanges(changes);
+      if (certEvents.length > 0) await this.recordCertEvents(tx, stateRepo, certEvents);
+      const lastAt = ordered[ordered.length - 1]!.observation.started_at;
+      await monitorsRepo.setLastChecked([...monitors.keys()], lastAt);
+      await new ScheduleRepository(tx).release(owner, ordered);
+      return { recorded: executions.length, transitions };
+    });
+    for (const t of summary.transitions) {
+      logger.info({ monitorId: t.monitorId, from: t.from, to: t.to, cause: t.cause }, 'monitor status changed');
+    }
+    return summary;
+  }
+
+  private async recordCertEvents(
+    tx: Database,
+    stateRepo: CheckStateRepository,
+    events: Array<{ monitor: Monitor; at: number; data: Record<string, unknown> }>,
+  ): Promise<void> {
+    const days = await stateRepo.certNoticeDays(events.map((e) => e.monitor.id));
+    for (const e of events) {
+      const day = Math.floor(e.at / DAY_MS);
+      if (days.get(e.monitor.id) === day) continue;
+      days.set(e.monitor.id, day);
+      await this.deps.events.record(tx, {
+        type: 'cert_expiring',
+        organizationId: e.monitor.organizationId,
+        monitorId: e.monitor.id,
+        incidentId: null,
+        occurredAt: e.at,
+        payload: { ...e.data, monitor_name: e.monitor.name, target: e.monitor.target },
+      });
+      await stateRepo.setCertNoticeDay(e.monitor.id, day);
+    }
+  }
+
+  /** Forgets cached monitor definitions (tests; a changed monitor is also detected by its version). */
+  forget(monitorId?: string): void {
+    if (monitorId) this.cache.delete(monitorId);
+    else this.cache.clear();
+  }
+}

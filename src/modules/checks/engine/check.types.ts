@@ -1,0 +1,48 @@
+import type { Database } from '../../../platform/db/index.ts';
+import type { Observation, ProbeTarget } from '../probes/index.ts';
+
+/** One claimed check: what a runner needs to probe it, and the slot it runs. */
+export interface ClaimedCheck {
+  monitorId: string;
+  organizationId: string;
+  regionCode: string;
+  /** The schedule slot (epoch ms); lateness = observation.started_at - dueAt. */
+  dueAt: number;
+  target: ProbeTarget;
+  createdAt: number;
+  /** heartbeat monitors: the last ping received (epoch ms), null when never. */
+  lastHeartbeatAt: number | null;
+}
+
+/** What a runner reports for one claimed check. */
+export interface CheckResult {
+  monitorId: string;
+  regionCode: string;
+  dueAt: number;
+  observation: Observation;
+}
+
+/** A change of a monitor's status decided by the state machine (the incidents module's input). */
+export interface MonitorTransition {
+  organizationId: string;
+  monitorId: string;
+  monitorName: string;
+  from: 'pending' | 'up' | 'down';
+  to: 'up' | 'down';
+  at: number;
+  /** For down: the human-readable failing reason, e.g. "HTTP 503 (expected 200)" or "no complete response within 10000 ms". */
+  cause: string | null;
+  executionId: string | null;
+}
+
+/** Called inside the transaction that sets the monitor's status (IncidentsService implements it). */
+export interface TransitionHandler {
+  handleMonitorTransition(tx: Database, t: MonitorTransition): Promise<void>;
+}
+
+/** Where a runner gets work and sends results: the engine itself (in process) or the control plane over HTTP. */
+export interface WorkSource {
+  /** Up to `max` due checks; may wait up to `waitMs` for work (long-poll). */
+  claim(max: number, waitMs: number): Promise<ClaimedCheck[]>;
+  submit(results: CheckResult[]): Promise<void>;
+}

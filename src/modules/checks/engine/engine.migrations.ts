@@ -1,0 +1,82 @@
+import type { SchemaMigration } from '../../../platform/db/index.ts';
+import { col } from '../../../platform/db/index.ts';
+
+/**
+ * Tables of the check engine:
+ * - `check_schedule`: one row per (monitor, region): next due time (phase-aligned, jittered per monitor) and lease;
+ * - `check_state`: per (monitor, region) consecutive counters for the state machine;
+ * - `monitor_status_change`: every status change of a monitor with its cause (the audit trail of the state machine);
+ * - `check_cert_notice`: the last day a `cert_expiring` event was recorded for a monitor (at most one a day);
+ * - `runner`: remote runners (hashed token, region, last heartbeat);
+ * - `heartbeat_ping`: the last push received by a heartbeat monitor.
+ */
+export const checkEngineMigrations: SchemaMigration[] = [
+  {
+    name: '202611230001_checks_engine',
+    async up(db) {
+      await db.schema
+        .createTable('check_schedule')
+        .addColumn('monitor_id', col.id, (c) => c.notNull())
+        .addColumn('region_code', col.text, (c) => c.notNull())
+        .addColumn('organization_id', col.id, (c) => c.notNull())
+        .addColumn('interval_ms', col.bigint, (c) => c.notNull())
+        .addColumn('phase_ms', col.bigint, (c) => c.notNull())
+        .addColumn('next_due_at', col.time, (c) => c.notNull())
+        .addColumn('lease_owner', col.text)
+        .addColumn('lease_until', col.time)
+        .addColumn('monitor_version', col.time, (c) => c.notNull())
+        .addPrimaryKeyConstraint('check_schedule_pk', ['monitor_id', 'region_code'])
+        .execute();
+      await db.schema.createIndex('check_schedule_due_idx').on('check_schedule').columns(['region_code', 'next_due_at']).execute();
+
+      await db.schema
+        .createTable('check_state')
+        .addColumn('monitor_id', col.id, (c) => c.notNull())
+        .addColumn('region_code', col.text, (c) => c.notNull())
+        .addColumn('successes', col.int, (c) => c.notNull())
+        .addColumn('failures', col.int, (c) => c.notNull())
+        .addColumn('last_at', col.time)
+        .addColumn('last_status', col.text)
+        .addColumn('last_cause', col.text)
+        .addPrimaryKeyConstraint('check_state_pk', ['monitor_id', 'region_code'])
+        .execute();
+
+      await db.schema
+        .createTable('monitor_status_change')
+        .addColumn('id', col.id, (c) => c.primaryKey())
+        .addColumn('organization_id', col.id, (c) => c.notNull())
+        .addColumn('monitor_id', col.id, (c) => c.notNull())
+        .addColumn('from_status', col.text, (c) => c.notNull())
+        .addColumn('to_status', col.text, (c) => c.notNull())
+        .addColumn('at', col.time, (c) => c.notNull())
+        .addColumn('cause', col.text)
+        .addColumn('execution_id', col.id)
+        .execute();
+      await db.schema.createIndex('monitor_status_change_mon_idx').on('monitor_status_change').columns(['monitor_id', 'at']).execute();
+
+      await db.schema
+        .createTable('check_cert_notice')
+        .addColumn('monitor_id', col.id, (c) => c.primaryKey())
+        .addColumn('last_day', col.int, (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('runner')
+        .addColumn('id', col.id, (c) => c.primaryKey())
+        .addColumn('region_code', col.text, (c) => c.notNull())
+        .addColumn('name', col.text, (c) => c.notNull())
+        .addColumn('token_hash', col.text, (c) => c.notNull().unique())
+        .addColumn('created_at', col.time, (c) => c.notNull())
+        .addColumn('last_seen_at', col.time)
+        .addColumn('revoked_at', col.time)
+        .execute();
+
+      await db.schema
+        .createTable('heartbeat_ping')
+        .addColumn('monitor_id', col.id, (c) => c.primaryKey())
+        .addColumn('last_ping_at', col.time, (c) => c.notNull())
+        .addColumn('pings', col.bigint, (c) => c.notNull())
+        .execute();
+    },
+  },
+];

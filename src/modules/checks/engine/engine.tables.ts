@@ -1,0 +1,52 @@
+/** Kysely row interfaces of the check engine's tables (see engine.migrations.ts). */
+export interface CheckScheduleRow {
+  monitor_id: string;
+  region_code: string;
+  organization_id: string;
+  interval_ms: number;
+  phase_ms: number;
+  next_due_at: number;
+  lease_owner: string | null;
+  lease_until: number | null;
+  monitor_version: number;
+}
+
+export interface CheckStateRow {
+  monitor_id: string;
+  region_code: string;
+  successes: number;
+  failures: number;
+  last_at: number | null;
+  last_status: string | null;
+  last_cause: string | null;
+}
+
+export interface MonitorStatusChangeRow {
+  id: string;
+  organization_id: string;
+  monitor_id: string;
+  from_status: string;
+  to_status: string;
+  at: number;
+  cause: string | null;
+  execution_id: string | null;
+}
+
+export interface RunnerRow {
+  id: string;
+  region_code: string;
+  name: string;
+  token_hash: string;
+  created_at: number;
+  last_seen_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface EngineTables {
+  check_schedule: CheckScheduleRow;
+  check_state: CheckStateRow;
+  monitor_status_change: MonitorStatusChangeRow;
+  check_cert_notice: { monitor_id: string; last_day: number };
+  runner: RunnerRow;
+  heartbeat_ping: { monitor_id: string; last_ping_at: number; pings: number };
+}

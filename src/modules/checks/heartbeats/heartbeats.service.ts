@@ -1,0 +1,30 @@
+import type { Clock } from '../../../platform/clock.ts';
+import type { Database } from '../../../platform/db/index.ts';
+import { notFound } from '../../../platform/errors.ts';
+import type { Monitor } from '../../monitors/index.ts';
+import { ScheduleRepository } from '../scheduler/schedule.repository.ts';
+import { HeartbeatsRepository } from './heartbeats.repository.ts';
+
+/** Push pings for heartbeat monitors (`POST|GET /api/v1/heartbeats/{token}`). */
+export class HeartbeatsService {
+  private readonly deps: { database: Database; clock: Clock; findByToken(token: string): Promise<Monitor | null> };
+  constructor(deps: { database: Database; clock: Clock; findByToken(token: string): Promise<Monitor | null> }) {
+    this.deps = deps;
+  }
+
+  async ping(token: string): Promise<{ monitor: Monitor; receivedAt: number }> {
+    const monitor = await this.deps.findByToken(token);
+    if (!monitor || monitor.type !== 'heartbeat') throw notFound('Heartbeat monitor');
+    const now = this.deps.clock.now();
+    await this.deps.database.transaction(async (tx) => {
+      await new HeartbeatsRepository(tx).recordPing(monitor.id, now);
+      // A monitor that is not up is evaluated at once, so recovery does not wait for the next slot.
+      if (monitor.status !== 'up' && !monitor.paused) await new ScheduleRepository(tx).makeDueNow(monitor.id, now);
+    });
+    return { monitor, receivedAt: now };
+  }
+
+  lastPings(monitorIds: readonly string[]): Promise<Map<string, number>> {
+    return new HeartbeatsRepository(this.deps.database).lastPings(monitorIds);
+  }
+}

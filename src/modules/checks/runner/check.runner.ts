@@ -1,0 +1,163 @@
+import type { Clock } from '../../../platform/clock.ts';
+import type { Logger } from '../../../platform/logger.ts';
+import type { Observation, ProbeRegistry } from '../probes/index.ts';
+import type { CheckResult, ClaimedCheck, WorkSource } from '../engine/check.types.ts';
+
+export interface CheckRunnerOptions {
+  source: WorkSource;
+  probes: Pick<ProbeRegistry, 'run'>;
+  clock: Clock;
+  logger: Logger;
+  /** Checks in flight at most (claimed and not yet reported); claims never exceed the free slots. */
+  concurrency: number;
+  /** Results are sent in batches of this size, or after `flushMs`, whichever comes first. */
+  batchSize?: number;
+  flushMs?: number;
+  /** How long one claim may wait for work (long-poll); the in-process source polls instead. */
+  claimWaitMs?: number;
+  /** Pause between claims that found nothing (in-process source). */
+  idleMs?: number;
+  allowPrivateTargets: boolean;
+  tlsCa?: string;
+  /** Told of every finished check (benchmarks measure lateness here). */
+  onResult?(check: ClaimedCheck, observation: Observation): void;
+}
+
+/**
+ * Runs claimed checks with bounded concurrency: claims only as many checks as it has free slots
+ * (a slot is freed when the result has been handed to the source, so slow storage slows claiming:
+ * backpressure), probes them, and reports results in batches.
+ */
+export class CheckRunner {
+  private readonly o: Required<Omit<CheckRunnerOptions, 'tlsCa' | 'onResult'>> & Pick<CheckRunnerOptions, 'tlsCa' | 'onResult'>;
+  private inFlight = 0;
+  private buffer: CheckResult[] = [];
+  private flushTimer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+  private readonly probesInFlight = new Set<Promise<void>>();
+
+  constructor(options: CheckRunnerOptions) {
+    this.o = { batchSize: 200, flushMs: 200, claimWaitMs: 0, idleMs: 100, ...options };
+  }
+
+  get pending(): number {
+    return this.inFlight;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Stops claiming, lets running checks finish and sends their results. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+    await this.drain();
+  }
+
+  /** One claim round without the loop: claim what is due, run it, send every result. For tests (ManualClock). */
+  async runOnce(): Promise<number> {
+    const free = this.o.concurrency - this.inFlight;
+    const checks = free > 0 ? await this.o.source.claim(free, 0) : [];
+    for (const c of checks) this.launch(c);
+    await this.drain();
+    return checks.length;
+  }
+
+  /** Waits for running checks and sends buffered results. */
+  async drain(): Promise<void> {
+    while (this.probesInFlight.size > 0) await Promise.all([...this.probesInFlight]);
+    await this.flush();
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      const free = this.o.concurrency - this.inFlight;
+      if (free <= 0) {
+        await this.sleep(this.o.idleMs);
+        continue;
+      }
+      let checks: ClaimedCheck[] = [];
+      try {
+        checks = await this.o.source.claim(free, this.o.claimWaitMs);
+      } catch (err) {
+        this.o.logger.warn({ err }, 'claiming checks failed; retrying');
+        await this.sleep(1000);
+        continue;
+      }
+      for (const c of checks) this.launch(c);
+      if (checks.length < free && this.o.claimWaitMs === 0) await this.sleep(this.o.idleMs);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(() => {
+        this.wake = null;
+        resolve();
+      }, ms);
+      this.wake = () => {
+        clearTimeout(t);
+        this.wake = null;
+        resolve();
+      };
+    });
+  }
+
+  private launch(check: ClaimedCheck): void {
+    this.inFlight += 1;
+    const p = this.o.probes
+      .run(check.target, {
+        now: () => this.o.clock.now(),
+        allowPrivateTargets: this.o.allowPrivateTargets,
+        lastHeartbeatAt: check.lastHeartbeatAt,
+        createdAt: check.createdAt,
+        ...(this.o.tlsCa !== undefined && { tlsCa: this.o.tlsCa }),
+      })
+      .then((observation) => {
+        this.o.onResult?.(check, observation);
+        this.buffer.push({ monitorId: check.monitorId, regionCode: check.regionCode, dueAt: check.dueAt, observation });
+        if (this.buffer.length >= this.o.batchSize) void this.flush();
+        else if (!this.flushTimer) {
+          this.flushTimer = setTimeout(() => void this.flush(), this.o.flushMs);
+        }
+      })
+      .finally(() => this.probesInFlight.delete(p));
+    this.probesInFlight.add(p);
+  }
+
+  /** Sends the buffered results; batches go out one at a time, in order. */
+  private flush(): Promise<void> {
+    if (this.flushTimer) {
+      clearTimeout(this.flushTimer);
+      this.flushTimer = null;
+    }
+    const batch = this.buffer;
+    this.buffer = [];
+    if (batch.length === 0) return this.flushing;
+    this.flushing = this.flushing.then(async () => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await this.o.source.submit(batch);
+          break;
+        } catch (err) {
+          if (attempt >= 4) {
+            this.o.logger.error({ err, results: batch.length }, 'sending check results failed; dropping this batch');
+            break;
+          }
+          this.o.logger.warn({ err, attempt }, 'sending check results failed; retrying');
+          await new Promise((r) => setTimeout(r, 250 * 2 ** attempt));
+        }
+      }
+      this.inFlight -= batch.length;
+      if (this.wake) this.wake();
+    });
+    return this.flushing;
+  }
+}

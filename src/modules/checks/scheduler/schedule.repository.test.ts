@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, testDialects, type TestDatabase } from '../../../../test/support/databases.ts';
+import { firstDueAt, nextSlotAfter, phaseOf } from './schedule.jitter.ts';
+import { ScheduleRepository, type ScheduleEntry } from './schedule.repository.ts';
+
+const T0 = Date.parse('2026-01-01T00:00:00.000Z');
+const INTERVAL = 30_000;
+
+function entry(id: string, region = 'local', due = T0): ScheduleEntry {
+  return { monitorId: id, regionCode: region, organizationId: 'org_x', intervalMs: INTERVAL, phaseMs: phaseOf(id, INTERVAL), firstDueAt: due, monitorVersion: 1 };
+}
+
+describe('jitter', () => {
+  it('spreads 10,000 monitors over the interval (no second holds more than 3x its share)', () => {
+    const perSecond = new Array<number>(30).fill(0);
+    for (let i = 0; i < 10_000; i++) perSecond[Math.floor(phaseOf(`mon_${i.toString(36).padStart(26, '0')}`, INTERVAL) / 1000)]! += 1;
+    expect(Math.max(...perSecond)).toBeLessThan((10_000 / 30) * 1.5);
+    expect(Math.min(...perSecond)).toBeGreaterThan((10_000 / 30) * 0.5);
+  });
+
+  it('slots are phase-aligned, strictly after now, and deterministic', () => {
+    const phase = phaseOf('mon_a', INTERVAL);
+    expect(phaseOf('mon_a', INTERVAL)).toBe(phase);
+    for (const now of [T0, T0 + 1, T0 + 29_999, T0 + 123_456_789]) {
+      const next = nextSlotAfter(now, phase, INTERVAL);
+      expect(next).toBeGreaterThan(now);
+      expect(next - now).toBeLessThanOrEqual(INTERVAL);
+      expect((next - phase) % INTERVAL).toBe(0);
+    }
+    expect(firstDueAt(T0, phase, INTERVAL) - T0).toBeLessThan(5_000);
+  });
+});
+
+describe.each(testDialects())('check_schedule on %s', (dialect) => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase(dialect);
+  });
+  afterAll(async () => {
+    await db.drop();
+  });
+
+  it('claims due rows once, leases them, and moves them to the next slot (no replay after downtime)', async () => {
+    const repo = new ScheduleRepository(db.database);
+    await repo.upsert([entry('mon_claim1'), entry('mon_claim2', 'local', T0 + 60_000), entry('mon_claim3', 'eu')]);
+    const now = T0 + 10 * 60_000; // ten minutes late: twenty missed slots
+    const first = await repo.claim('p1', ['local'], now, 30_000, 10);
+    expect(first.map((c) => c.monitorId).sort()).toEqual(['mon_claim1', 'mon_claim2']);
+    for (const c of first) {
+      expect(c.dueAt).toBeLessThanOrEqual(now);
+      expect(now - c.dueAt).toBeLessThan(INTERVAL);
+      const row = (await repo.get(c.monitorId, 'local'))!;
+      expect(row.next_due_at).toBe(nextSlotAfter(now, row.phase_ms, INTERVAL));
+      expect(row.lease_owner).toBe('p1');
+    }
+    // Nothing more is due now: the missed slots are not replayed.
+    expect(await repo.claim('p2', ['local'], now, 30_000, 10)).toEqual([]);
+    // Region filter.
+    expect((await repo.claim('p2', ['eu'], now, 30_000, 10)).map((c) => c.monitorId)).toEqual(['mon_claim3']);
+  });
+
+  it('a leased row is not claimed again until its lease ends or is released; a dead owner\'s lease expires', async () => {
+    const repo = new ScheduleRepository(db.database);
+    await repo.upsert([entry('mon_lease')]);
+    const c1 = await repo.claim('dead', ['local'], T0, 45_000, 10);
+    expect(c1.map((c) => c.monitorId)).toContain('mon_lease');
+    // The next slot is due, but the lease (45 s) still holds.
+    expect((await repo.claim('alive', ['local'], T0 + 40_000, 45_000, 10)).map((c) => c.monitorId)).not.toContain('mon_lease');
+    // Lease expired: the other process takes over.
+    const c2 = await repo.claim('alive', ['local'], T0 + 46_000, 45_000, 10);
+    expect(c2.map((c) => c.monitorId)).toContain('mon_lease');
+    // The dead owner cannot release what it lost.
+    await repo.release('dead', [{ monitorId: 'mon_lease', regionCode: 'local' }]);
+    expect((await repo.get('mon_lease', 'local'))!.lease_owner).toBe('alive');
+    await repo.release('alive', [{ monitorId: 'mon_lease', regionCode: 'local' }]);
+    expect((await repo.get('mon_lease', 'local'))!.lease_owner).toBeNull();
+  });
+
+  it('claims at most `limit` rows, the most overdue first', async () => {
+    const repo = new ScheduleRepository(db.database);
+    await repo.upsert(Array.from({ length: 20 }, (_, i) => entry(`mon_lim${String(i).padStart(2, '0')}`, 'lim', T0 - i * 1000)));
+    const got = await repo.claim('p', ['lim'], T0, 30_000, 5);
+    expect(got).toHaveLength(5);
+    expect(got.map((c) => c.monitorId).sort()).toEqual(['mon_lim15', 'mon_lim16', 'mon_lim17', 'mon_lim18', 'mon_lim19']);
+  });
+
+  it('upsert keeps the due time unless the interval changed', async () => {
+    const repo = new ScheduleRepository(db.database);
+    await repo.upsert([entry('mon_up', 'local', T0 + 5000)]);
+    await repo.upsert([{ ...entry('mon_up', 'local', T0 + 9000), monitorVersion: 2 }]);
+    expect((await repo.get('mon_up', 'local'))!).toMatchObject({ next_due_at: T0 + 5000, monitor_version: 2 });
+    await repo.upsert([{ ...entry('mon_up', 'local', T0 + 7000), intervalMs: 60_000 }]);
+    expect((await repo.get('mon_up', 'local'))!).toMatchObject({ next_due_at: T0 + 7000, interval_ms: 60_000 });
+  });
+
+  it('two handles (two processes) claiming concurrently never get the same slot', async () => {
+    const repo = new ScheduleRepository(db.database);
+    const other = new ScheduleRepository(db.reopen());
+    await repo.upsert(Array.from({ length: 300 }, (_, i) => entry(`mon_race${String(i).padStart(3, '0')}`, 'race', T0)));
+    const seen = new Map<string, number>();
+    for (let round = 0; round < 10; round++) {
+      const now = T0 + round * 1000;
+      const [a, b] = await Promise.all([
+        Promise.all([repo.claim('a', ['race'], now, 60_000, 40), repo.claim('a', ['race'], now, 60_000, 40)]),
+        Promise.all([other.claim('b', ['race'], now, 60_000, 40), other.claim('b', ['race'], now, 60_000, 40)]),
+      ]);
+      for (const c of [...a.flat(), ...b.flat()]) {
+        const key = `${c.monitorId}@${c.dueAt}`;
+        seen.set(key, (seen.get(key) ?? 0) + 1);
+      }
+    }
+    expect([...seen.values()].every((n) => n === 1)).toBe(true);
+    expect(seen.size).toBe(300);
+  });
+});

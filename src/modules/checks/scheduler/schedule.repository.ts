@@ -1,0 +1,184 @@
+import { sql } from 'kysely';
+import type { Database } from '../../../platform/db/index.ts';
+import type { CheckScheduleRow, EngineTables } from '../engine/engine.tables.ts';
+
+export interface ScheduleEntry {
+  monitorId: string;
+  regionCode: string;
+  organizationId: string;
+  intervalMs: number;
+  phaseMs: number;
+  /** Used only when the row is new or its interval changed. */
+  firstDueAt: number;
+  monitorVersion: number;
+}
+
+export interface ClaimedSlot {
+  monitorId: string;
+  regionCode: string;
+  organizationId: string;
+  /** The slot this claim runs (the due time before the claim moved it on). */
+  dueAt: number;
+  monitorVersion: number;
+}
+
+export interface ScheduleKey {
+  monitorId: string;
+  regionCode: string;
+}
+
+interface ClaimRow {
+  monitor_id: string;
+  region_code: string;
+  organization_id: string;
+  due_at: number | string;
+  monitor_version: number | string;
+}
+
+/**
+ * `check_schedule`: one row per (monitor, region). A claim atomically takes due, unleased rows, sets the lease
+ * and moves `next_due_at` to the next phase-aligned slot after now, so a slot is claimed at most once
+ * whatever the number of processes, and missed slots are never replayed.
+ */
+export class ScheduleRepository {
+  private readonly database: Database;
+  constructor(database: Database) {
+    this.database = database;
+  }
+
+  private get db() {
+    return this.database.tables<EngineTables>();
+  }
+
+  async upsert(entries: readonly ScheduleEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    const rows: CheckScheduleRow[] = entries.map((e) => ({
+      monitor_id: e.monitorId,
+      region_code: e.regionCode,
+      organization_id: e.organizationId,
+      interval_ms: e.intervalMs,
+      phase_ms: e.phaseMs,
+      next_due_at: e.firstDueAt,
+      lease_owner: null,
+      lease_until: null,
+      monitor_version: e.monitorVersion,
+    }));
+    for (let i = 0; i < rows.length; i += 500) {
+      await this.db
+        .insertInto('check_schedule')
+        .values(rows.slice(i, i + 500))
+        .onConflict((oc) =>
+          oc.columns(['monitor_id', 'region_code']).doUpdateSet((eb) => ({
+            organization_id: eb.ref('excluded.organization_id'),
+            monitor_version: eb.ref('excluded.monitor_version'),
+            phase_ms: eb.ref('excluded.phase_ms'),
+            interval_ms: eb.ref('excluded.interval_ms'),
+            next_due_at: sql<number>`case when check_schedule.interval_ms <> excluded.interval_ms then excluded.next_due_at else check_schedule.next_due_at end`,
+          })),
+        )
+        .execute();
+    }
+  }
+
+  /** Removes a monitor's rows, all of them or those of regions not in `keepRegions`. */
+  async removeMonitor(monitorId: string, keepRegions: readonly string[] = []): Promise<void> {
+    let q = this.db.deleteFrom('check_schedule').where('monitor_id', '=', monitorId);
+    if (keepRegions.length > 0) q = q.where('region_code', 'not in', [...keepRegions]);
+    await q.execute();
+  }
+
+  /** Every (monitor, region) key after `after`, ordered, for reconciliation. */
+  async keysAfter(after: ScheduleKey | null, limit: number): Promise<Array<ScheduleKey & { monitorVersion: number }>> {
+    let q = this.db.selectFrom('check_schedule').select(['monitor_id', 'region_code', 'monitor_version']);
+    if (after) {
+      q = q.where((eb) =>
+        eb.or([
+          eb('monitor_id', '>', after.monitorId),
+          eb.and([eb('monitor_id', '=', after.monitorId), eb('region_code', '>', after.regionCode)]),
+        ]),
+      );
+    }
+    const rows = await q.orderBy('monitor_id').orderBy('region_code').limit(limit).execute();
+    return rows.map((r) => ({ monitorId: r.monitor_id, regionCode: r.region_code, monitorVersion: Number(r.monitor_version) }));
+  }
+
+  async removeKeys(keys: readonly ScheduleKey[]): Promise<void> {
+    for (const k of keys) {
+      await this.db.deleteFrom('check_schedule').where('monitor_id', '=', k.monitorId).where('region_code', '=', k.regionCode).execute();
+    }
+  }
+
+  /**
+   * Claims up to `limit` due checks of `regions` for `owner` until `now + leaseMs`.
+   * PostgreSQL: `FOR UPDATE SKIP LOCKED` lets concurrent claimers pass each other; SQLite: the single
+   * UPDATE statement runs under the database's one writer lock.
+   */
+  async claim(owner: string, regions: readonly string[], now: number, leaseMs: number, limit: number): Promise<ClaimedSlot[]> {
+    if (regions.length === 0 || limit <= 0) return [];
+    const until = now + leaseMs;
+    const regionList = sql.join(regions.map((r) => sql`${r}`));
+    const lock = this.database.dialect === 'postgres' ? sql`for update skip locked` : sql``;
+    const result = await sql<ClaimRow>`
+      update check_schedule
+         set lease_owner = ${owner},
+             lease_until = ${until},
+             next_due_at = ${now} - ((${now} - phase_ms) % interval_ms) + interval_ms
+       where (monitor_id, region_code) in (
+             select monitor_id, region_code from check_schedule
+              where region_code in (${regionList})
+                and next_due_at <= ${now}
+                and (lease_until is null or lease_until < ${now})
+              order by next_due_at
+              limit ${limit}
+              ${lock})
+       returning monitor_id, region_code, organization_id, monitor_version, next_due_at - interval_ms as due_at`.execute(this.db);
+    // The due slot returned is the latest slot at or before now; `lateness = now - slot` (see dueAt).
+    return result.rows.map((r) => ({
+      monitorId: r.monitor_id,
+      regionCode: r.region_code,
+      organizationId: r.organization_id,
+      dueAt: Number(r.due_at),
+      monitorVersion: Number(r.monitor_version),
+    }));
+  }
+
+  /** Ends `owner`'s leases on these checks (results recorded); a lease another owner took over is left alone. */
+  async release(owner: string, keys: readonly ScheduleKey[]): Promise<void> {
+    if (keys.length === 0) return;
+    const byRegion = new Map<string, string[]>();
+    for (const k of keys) {
+      const list = byRegion.get(k.regionCode) ?? [];
+      list.push(k.monitorId);
+      byRegion.set(k.regionCode, list);
+    }
+    for (const [region, ids] of byRegion) {
+      await this.db
+        .updateTable('check_schedule')
+        .set({ lease_owner: null, lease_until: null })
+        .where('region_code', '=', region)
+        .where('monitor_id', 'in', ids)
+        .where('lease_owner', '=', owner)
+        .execute();
+    }
+  }
+
+  /** Makes a monitor's checks due now (a heartbeat ping re-evaluates a down heartbeat monitor at once). */
+  async makeDueNow(monitorId: string, now: number): Promise<void> {
+    await this.db.updateTable('check_schedule').set({ next_due_at: now }).where('monitor_id', '=', monitorId).where('next_due_at', '>', now).execute();
+  }
+
+  async get(monitorId: string, regionCode: string): Promise<CheckScheduleRow | null> {
+    const row = await this.db
+      .selectFrom('check_schedule')
+      .selectAll()
+      .where('monitor_id', '=', monitorId)
+      .where('region_code', '=', regionCode)
+      .executeTakeFirst();
+    return row ?? null;
+  }
+
+  async count(): Promise<number> {
+    const row = await this.db.selectFrom('check_schedule').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+}

@@ -1,0 +1,95 @@
+import type { Clock } from '../../../platform/clock.ts';
+import type { Database } from '../../../platform/db/index.ts';
+import type { Logger } from '../../../platform/logger.ts';
+import type { Monitor, MonitorListener } from '../../monitors/index.ts';
+import { CheckStateRepository } from '../state/check-state.repository.ts';
+import { firstDueAt, phaseOf } from './schedule.jitter.ts';
+import { ScheduleRepository, type ScheduleEntry, type ScheduleKey } from './schedule.repository.ts';
+
+export interface ScheduleSyncDeps {
+  database: Database;
+  clock: Clock;
+  logger: Logger;
+  /** Pages of monitors that are not paused, ordered by id. */
+  listActive(afterId: string | undefined, limit: number): Promise<Monitor[]>;
+}
+
+export function scheduleEntriesOf(monitor: Monitor, now: number): ScheduleEntry[] {
+  const intervalMs = monitor.intervalSeconds * 1000;
+  const phaseMs = phaseOf(monitor.id, intervalMs);
+  return monitor.regionCodes.map((regionCode) => ({
+    monitorId: monitor.id,
+    regionCode,
+    organizationId: monitor.organizationId,
+    intervalMs,
+    phaseMs,
+    firstDueAt: firstDueAt(now, phaseMs, intervalMs),
+    monitorVersion: monitor.updatedAt,
+  }));
+}
+
+/**
+ * Keeps `check_schedule` in step with the monitors: told of every save/delete/pause by MonitorsService
+ * (as a MonitorListener), and reconciled in full when the scheduler role starts (rows for monitors
+ * saved while no process listened are added, rows of deleted or paused monitors removed).
+ */
+export class ScheduleSync implements MonitorListener {
+  private readonly deps: ScheduleSyncDeps;
+  constructor(deps: ScheduleSyncDeps) {
+    this.deps = deps;
+  }
+
+  async monitorSaved(monitor: Monitor): Promise<void> {
+    const now = this.deps.clock.now();
+    await this.deps.database.transaction(async (tx) => {
+      const schedule = new ScheduleRepository(tx);
+      const state = new CheckStateRepository(tx);
+      if (monitor.paused) {
+        await schedule.removeMonitor(monitor.id);
+        await state.removeMonitor(monitor.id);
+        return;
+      }
+      if (monitor.status === 'pending') await state.removeMonitor(monitor.id);
+      else await state.removeMonitor(monitor.id, monitor.regionCodes);
+      await schedule.removeMonitor(monitor.id, monitor.regionCodes);
+      await schedule.upsert(scheduleEntriesOf(monitor, now));
+    });
+  }
+
+  async monitorDeleted(monitor: Monitor): Promise<void> {
+    await this.deps.database.transaction(async (tx) => {
+      await new ScheduleRepository(tx).removeMonitor(monitor.id);
+      await new CheckStateRepository(tx).removeMonitor(monitor.id);
+    });
+  }
+
+  /** Inserts missing rows, refreshes changed ones and removes orphans. Returns what it did. */
+  async reconcile(): Promise<{ upserted: number; removed: number }> {
+    const now = this.deps.clock.now();
+    const schedule = new ScheduleRepository(this.deps.database);
+    const wanted = new Map<string, number>();
+    let upserted = 0;
+    let after: string | undefined;
+    for (;;) {
+      const page = await this.deps.listActive(after, 1000);
+      if (page.length === 0) break;
+      const entries = page.flatMap((m) => scheduleEntriesOf(m, now));
+      for (const e of entries) wanted.set(`${e.monitorId}\u0000${e.regionCode}`, e.monitorVersion);
+      await schedule.upsert(entries);
+      upserted += entries.length;
+      after = page[page.length - 1]!.id;
+    }
+    let removed = 0;
+    let cursor: ScheduleKey | null = null;
+    for (;;) {
+      const keys = await schedule.keysAfter(cursor, 2000);
+      if (keys.length === 0) break;
+      const orphans = keys.filter((k) => !wanted.has(`${k.monitorId}\u0000${k.regionCode}`));
+      await schedule.removeKeys(orphans);
+      removed += orphans.length;
+      cursor = keys[keys.length - 1]!;
+    }
+    this.deps.logger.info({ upserted, removed }, 'check schedule reconciled');
+    return { upserted, removed };
+  }
+}

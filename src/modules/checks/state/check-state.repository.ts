@@ -1,0 +1,133 @@
+import { sql } from 'kysely';
+import type { Database } from '../../../platform/db/index.ts';
+import type { EngineTables, MonitorStatusChangeRow } from '../engine/engine.tables.ts';
+import type { RegionCounters } from './monitor-state.machine.ts';
+
+export interface StatusChange {
+  id: string;
+  organizationId: string;
+  monitorId: string;
+  from: string;
+  to: string;
+  at: number;
+  cause: string | null;
+  executionId: string | null;
+}
+
+/** Per-(monitor, region) counters of the state machine, the status-change log and the cert-notice days. */
+export class CheckStateRepository {
+  private readonly database: Database;
+  constructor(database: Database) {
+    this.database = database;
+  }
+
+  private get db() {
+    return this.database.tables<EngineTables>();
+  }
+
+  /**
+   * Serialises concurrent result batches that touch the same monitors (PostgreSQL: transaction-scoped
+   * advisory locks taken in a fixed order; SQLite has one writer already). Call first in the transaction.
+   */
+  async lockMonitors(monitorIds: readonly string[]): Promise<void> {
+    if (this.database.dialect !== 'postgres' || monitorIds.length === 0) return;
+    const ids = [...new Set(monitorIds)].sort();
+    await sql`select pg_advisory_xact_lock(k) from (select hashtextextended(x, 7406) as k from unnest(${ids}::text[]) as x order by 1) s`.execute(this.db);
+  }
+
+  async load(monitorIds: readonly string[]): Promise<Map<string, RegionCounters[]>> {
+    const out = new Map<string, RegionCounters[]>();
+    if (monitorIds.length === 0) return out;
+    const rows = await this.db.selectFrom('check_state').selectAll().where('monitor_id', 'in', [...new Set(monitorIds)]).execute();
+    for (const r of rows) {
+      const list = out.get(r.monitor_id) ?? [];
+      list.push({
+        regionCode: r.region_code,
+        successes: r.successes,
+        failures: r.failures,
+        lastAt: r.last_at === null ? null : Number(r.last_at),
+        lastStatus: r.last_status as RegionCounters['lastStatus'],
+        lastCause: r.last_cause,
+      });
+      out.set(r.monitor_id, list);
+    }
+    return out;
+  }
+
+  async save(entries: ReadonlyArray<{ monitorId: string; counters: RegionCounters }>): Promise<void> {
+    if (entries.length === 0) return;
+    const rows = entries.map(({ monitorId, counters: c }) => ({
+      monitor_id: monitorId,
+      region_code: c.regionCode,
+      successes: c.successes,
+      failures: c.failures,
+      last_at: c.lastAt,
+      last_status: c.lastStatus,
+      last_cause: c.lastCause,
+    }));
+    for (let i = 0; i < rows.length; i += 500) {
+      await this.db
+        .insertInto('check_state')
+        .values(rows.slice(i, i + 500))
+        .onConflict((oc) =>
+          oc.columns(['monitor_id', 'region_code']).doUpdateSet((eb) => ({
+            successes: eb.ref('excluded.successes'),
+            failures: eb.ref('excluded.failures'),
+            last_at: eb.ref('excluded.last_at'),
+            last_status: eb.ref('excluded.last_status'),
+            last_cause: eb.ref('excluded.last_cause'),
+          })),
+        )
+        .execute();
+    }
+  }
+
+  async removeMonitor(monitorId: string, keepRegions: readonly string[] = []): Promise<void> {
+    let q = this.db.deleteFrom('check_state').where('monitor_id', '=', monitorId);
+    if (keepRegions.length > 0) q = q.where('region_code', 'not in', [...keepRegions]);
+    await q.execute();
+  }
+
+  async recordStatusChanges(changes: readonly StatusChange[]): Promise<void> {
+    if (changes.length === 0) return;
+    const rows: MonitorStatusChangeRow[] = changes.map((c) => ({
+      id: c.id,
+      organization_id: c.organizationId,
+      monitor_id: c.monitorId,
+      from_status: c.from,
+      to_status: c.to,
+      at: c.at,
+      cause: c.cause,
+      execution_id: c.executionId,
+    }));
+    await this.db.insertInto('monitor_status_change').values(rows).execute();
+  }
+
+  async statusChanges(monitorId: string): Promise<StatusChange[]> {
+    const rows = await this.db.selectFrom('monitor_status_change').selectAll().where('monitor_id', '=', monitorId).orderBy('at').orderBy('id').execute();
+    return rows.map((r) => ({
+      id: r.id,
+      organizationId: r.organization_id,
+      monitorId: r.monitor_id,
+      from: r.from_status,
+      to: r.to_status,
+      at: Number(r.at),
+      cause: r.cause,
+      executionId: r.execution_id,
+    }));
+  }
+
+  async certNoticeDays(monitorIds: readonly string[]): Promise<Map<string, number>> {
+    if (monitorIds.length === 0) return new Map();
+    const rows = await this.db.selectFrom('check_cert_notice').selectAll().where('monitor_id', 'in', [...monitorIds]).execute();
+    return new Map(rows.map((r) => [r.monitor_id, Number(r.last_day)]));
+  }
+
+  async setCertNoticeDay(monitorId: string, day: number): Promise<void> {
+    await this.db
+      .insertInto('check_cert_notice')
+      .values({ monitor_id: monitorId, last_day: day })
+      .onConflict((oc) => oc.column('monitor_id').doUpdateSet({ last_day: day }))
+      .execute();
+  }
+}
