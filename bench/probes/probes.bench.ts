@@ -69,17 +69,22 @@ function report(r: LoopResult): { rate: number; cpuPerOp: number } {
   return { rate, cpuPerOp };
 }
 
+function add(into: LoopResult | undefined, r: LoopResult): LoopResult {
+  if (!into) return { ...r };
+  return { name: into.name, ops: into.ops + r.ops, errors: into.errors + r.errors, seconds: into.seconds + r.seconds, cpuMs: into.cpuMs + r.cpuMs };
+}
+
 async function main(): Promise<void> {
-  console.log(`probes bench: ${CONCURRENCY} concurrent, ${SECONDS} s per loop, fresh connection per request, Node ${process.version}`);
+  const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 4));
+  console.log(
+    `probes bench: ${CONCURRENCY} concurrent, ${SECONDS} s per loop in ${rounds} interleaved rounds, fresh connection per request, Node ${process.version}`,
+  );
   const registry = createProbeRegistry();
   const ctx = { now: () => Date.now(), allowPrivateTargets: true };
 
-  // One target process per loop so the second loop does not inherit the first one's TIME_WAIT sockets.
+  // One target process per loop kind, so neither inherits the other's TIME_WAIT sockets; rounds alternate
+  // (bare, probe, probe, bare, …) so background load drifts affect both the same way.
   const a = await startTarget();
-  await loop('warm-up', () => bareOnce(a.port), Math.min(1, SECONDS / 5));
-  const bare = report(await loop('bare node:http (agent:false)', () => bareOnce(a.port), SECONDS));
-  a.child.kill();
-
   const b = await startTarget();
   const target: ProbeTarget = {
     id: 'mon_bench',
@@ -88,11 +93,24 @@ async function main(): Promise<void> {
     interval_seconds: 60,
     config: { method: 'GET', headers: {}, body: null, timeout_ms: 10_000, follow_redirects: true, verify_tls: true, assertions: [] },
   };
+  const bareOnceA = (): Promise<boolean> => bareOnce(a.port);
   const probeOnce = async (): Promise<boolean> => (await registry.run(target, ctx)).status === 'up';
-  await loop('warm-up', probeOnce, Math.min(1, SECONDS / 5));
-  const probe = report(await loop('http probe', probeOnce, SECONDS));
+  await loop('warm-up', bareOnceA, 0.5);
+  await loop('warm-up', probeOnce, 0.5);
+  let bareTotal: LoopResult | undefined;
+  let probeTotal: LoopResult | undefined;
+  const slice = SECONDS / rounds;
+  for (let i = 0; i < rounds; i++) {
+    const order = i % 2 === 0 ? ['bare', 'probe'] : ['probe', 'bare'];
+    for (const kind of order) {
+      if (kind === 'bare') bareTotal = add(bareTotal, await loop('bare node:http (agent:false)', bareOnceA, slice));
+      else probeTotal = add(probeTotal, await loop('http probe', probeOnce, slice));
+    }
+  }
+  a.child.kill();
   b.child.kill();
-
+  const bare = report(bareTotal!);
+  const probe = report(probeTotal!);
   const ratio = probe.rate / bare.rate;
   console.log(`ratio probe/bare throughput: ${ratio.toFixed(2)} (goal ≥ 0.70)   CPU per check vs per request: ${(probe.cpuPerOp / bare.cpuPerOp).toFixed(2)}×`);
 }
