@@ -5,7 +5,7 @@ import type { TocsinConfig } from './config/index.ts';
 import { buildApp } from './http/app.ts';
 import type { AppServices } from './http/app.deps.ts';
 import { alertingMigrations, createAlerting } from './modules/alerting/index.ts';
-import { ApiKeysRepository, AuthService, authMigrations } from './modules/auth/index.ts';
+import { ApiKeysRepository, AuthService, authMigrations, createApiAccess } from './modules/auth/index.ts';
 import { checkEngineMigrations, createCheckEngineModule, validateAssertion } from './modules/checks/index.ts';
 import { ExecutionsStore } from './modules/checks/executions/index.ts';
 import { EventsService, eventsMigrations } from './modules/events/index.ts';
@@ -63,7 +63,7 @@ export interface Built {
   roles: BackgroundRole[];
 }
 
-export function buildServices(config: TocsinConfig, database: Database, clock: Clock, _logger: Logger): Built {
+export function buildServices(config: TocsinConfig, database: Database, clock: Clock, logger: Logger): Built {
   const roles: BackgroundRole[] = [];
   const plans = new Plans(config.plans);
   const orgs = new OrgsService({
@@ -73,6 +73,8 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     defaultRegion: config.defaultRegion,
   });
   const auth = new AuthService({ keys: new ApiKeysRepository(database), clock });
+  const apiAccess = createApiAccess({ database, clock, logger, auth, redisUrl: config.redisUrl });
+  roles.push(...apiAccess.roles);
   const monitors = new MonitorsService({
     repository: new MonitorsRepository(database),
     clock,
@@ -103,7 +105,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     allowPrivateTargets: config.network.allowPrivateTargets,
   });
   roles.push(...checks.roles);
-  return { services: { orgs, auth, plans, monitors, events, alerting, incidents, checks }, roles };
+  return { services: { orgs, auth, apiAccess: apiAccess.services, plans, monitors, events, alerting, incidents, checks }, roles };
 }
 
 /** Composition root: config → database → migrations → services → HTTP app and background roles. */

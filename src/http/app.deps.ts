@@ -1,6 +1,6 @@
 import type { TocsinConfig } from '../config/index.ts';
 import type { Alerting } from '../modules/alerting/index.ts';
-import type { AuthService } from '../modules/auth/index.ts';
+import type { ApiAccessServices, AuthService } from '../modules/auth/index.ts';
 import type { CheckEngineModule } from '../modules/checks/index.ts';
 import type { EventsService } from '../modules/events/index.ts';
 import type { IncidentsService } from '../modules/incidents/index.ts';
@@ -14,6 +14,8 @@ import type { Logger } from '../platform/logger.ts';
 export interface AppServices {
   orgs: OrgsService;
   auth: AuthService;
+  /** API access: key management, service accounts, rate limits, idempotency, usage. */
+  apiAccess: ApiAccessServices;
   plans: Plans;
   monitors: MonitorsService;
   events: EventsService;

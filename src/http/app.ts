@@ -1,6 +1,11 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AppDeps } from './app.deps.ts';
 import { installAuth } from './plugins/auth.plugin.ts';
+import { installIdempotency } from './plugins/idempotency.plugin.ts';
+import { installRateLimit } from './plugins/rate-limit.plugin.ts';
+import { installUsage } from './plugins/usage.plugin.ts';
+import { registerApiKeyRoutes } from './routes/api-keys/api-keys.routes.ts';
+import { registerServiceAccountRoutes } from './routes/service-accounts/service-accounts.routes.ts';
 import { installErrorHandling } from './plugins/errors.plugin.ts';
 import { installOpenApi } from './plugins/openapi.plugin.ts';
 import { installRequestContext, requestIdFor } from './plugins/request-context.plugin.ts';
@@ -44,10 +49,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installErrorHandling(app);
   installRequestContext(app);
   await installOpenApi(app, { version: deps.version, publicUrl: deps.config.publicUrl });
-  installAuth(app, { auth: deps.services.auth, plans: deps.services.plans });
+  installAuth(app, { auth: deps.services.auth, plans: deps.services.plans, rateLimit: installRateLimit(app, { limiter: deps.services.apiAccess.rateLimiter, metrics: deps.services.apiAccess.metrics }) });
+  installIdempotency(app, { idempotency: deps.services.apiAccess.idempotency, metrics: deps.services.apiAccess.metrics });
+  installUsage(app, { usage: deps.services.apiAccess.usage, metrics: deps.services.apiAccess.metrics });
 
   registerSystemRoutes(app, deps);
   registerMonitorRoutes(app, deps.services);
+  registerApiKeyRoutes(app, { apiKeys: deps.services.apiAccess.apiKeys, clock: deps.clock });
+  registerServiceAccountRoutes(app, deps.services.apiAccess);
   registerRunnerRoutes(app, { checks: deps.services.checks, clock: deps.clock });
   registerHeartbeatRoutes(app, deps.services);
   registerDestinationRoutes(app, deps.services);

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Actor, AuthService, Scope } from '../../modules/auth/index.ts';
+import { ADMIN_ONLY_SCOPES, isAdmin, type Actor, type AuthService, type Scope } from '../../modules/auth/index.ts';
 import type { Plans } from '../../modules/orgs/index.ts';
 import { DomainError } from '../../platform/errors.ts';
+import type { RateLimitGuard } from './rate-limit.plugin.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -18,6 +19,8 @@ declare module 'fastify' {
 export interface AuthPluginDeps {
   auth: AuthService;
   plans: Plans;
+  /** Per-key budgets, consumed once the key is known (before the scope check, so refused calls count too). */
+  rateLimit?: RateLimitGuard;
 }
 
 function bearerOf(request: FastifyRequest): string | null {
@@ -34,14 +37,19 @@ export function actorOf(request: FastifyRequest): Actor {
 }
 
 /**
- * Authentication, plan gate and scope check, in that order, before the body is even parsed:
- * unknown key → 401; API not in plan → plan_upgrade_required; scope missing → insufficient_scope.
+ * Authentication, plan gate, rate limit and scope check, in that order, before the body is even parsed:
+ * unknown key → 401; API not in plan → plan_upgrade_required; budget used up → 429;
+ * scope missing → insufficient_scope; admin-only scope on a member's key → forbidden.
+ * An /api/v1 route that declares neither a scope nor `public` is closed to every key (fail closed).
  */
 export function installAuth(app: FastifyInstance, deps: AuthPluginDeps): void {
   app.decorateRequest('actor', null);
-  app.addHook('onRequest', async (request) => {
-    const scope = request.routeOptions.config.scope;
-    if (!scope) return;
+  app.addHook('onRequest', async (request, reply) => {
+    const config = request.routeOptions.config;
+    if (config.public) return;
+    const scope = config.scope;
+    const url = request.routeOptions.url;
+    if (!scope && !(url !== undefined && url.startsWith('/api/v1/'))) return;
     const bearer = bearerOf(request);
     if (!bearer) {
       throw new DomainError('unauthorized', 'Send an API key as "Authorization: Bearer <key>".');
@@ -50,8 +58,16 @@ export function installAuth(app: FastifyInstance, deps: AuthPluginDeps): void {
     if (!actor) throw new DomainError('unauthorized', 'The API key is unknown, expired or revoked.');
     deps.plans.requireApi(actor.plan);
     request.actor = actor;
+    if (deps.rateLimit) await deps.rateLimit(request, reply, actor);
+    if (!scope) {
+      request.log.error({ route: url, method: request.method }, 'route declares no scope; refusing every key');
+      throw new DomainError('insufficient_scope', 'This operation declares no scope, so no key may call it.');
+    }
     if (!actor.scopes.has(scope)) {
       throw new DomainError('insufficient_scope', `This key lacks the scope ${scope}, which this operation needs.`);
+    }
+    if (ADMIN_ONLY_SCOPES.has(scope) && !isAdmin(actor)) {
+      throw new DomainError('forbidden', `The scope ${scope} only works for a key whose owner is an owner or admin.`);
     }
   });
 }

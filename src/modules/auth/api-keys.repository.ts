@@ -4,6 +4,7 @@ import type { ApiKeyRow, AuthTables } from './auth.tables.ts';
 export interface KeyWithOwner {
   key: ApiKeyRow;
   plan: string;
+  /** The owner's role: the user's membership role, or the service account's role; null when the owner is gone. */
   role: string | null;
   /** True when the presented value is the previous one, kept during a rotation grace period. */
   viaPrevious: boolean;
@@ -27,12 +28,20 @@ export class ApiKeysRepository {
       .leftJoin('membership', (j) =>
         j.onRef('membership.organization_id', '=', 'api_key.organization_id').onRef('membership.user_id', '=', 'api_key.user_id'),
       )
+      .leftJoin('service_account', (j) =>
+        j
+          .onRef('service_account.organization_id', '=', 'api_key.organization_id')
+          .onRef('service_account.id', '=', 'api_key.service_account_id')
+          .on('service_account.deleted_at', 'is', null),
+      )
       .selectAll('api_key')
-      .select(['organization.plan as plan', 'membership.role as role'])
+      .select(['organization.plan as plan', 'membership.role as member_role', 'service_account.role as sa_role'])
       .where((eb) => eb.or([eb('api_key.hash', '=', hash), eb('api_key.previous_hash', '=', hash)]))
       .executeTakeFirst();
     if (!row) return null;
-    const { plan, role, ...key } = row;
+    const { plan, member_role, sa_role, ...key } = row;
+    // A service account's key takes the account's role; a person's key takes the person's current role.
+    const role = key.service_account_id !== null ? sa_role : member_role;
     return { key: key as ApiKeyRow, plan, role, viaPrevious: key.hash !== hash };
   }
 
@@ -44,5 +53,65 @@ export class ApiKeysRepository {
       .where('id', '=', id)
       .executeTakeFirst();
     return row ?? null;
+  }
+
+  /** A page of the organization's keys ordered by id (ids are time-sortable). */
+  async list(organizationId: string, afterId: string | undefined, limit: number): Promise<ApiKeyRow[]> {
+    let q = this.db.selectFrom('api_key').selectAll().where('organization_id', '=', organizationId);
+    if (afterId !== undefined) q = q.where('id', '>', afterId);
+    return q.orderBy('id').limit(limit + 1).execute();
+  }
+
+  async revoke(organizationId: string, id: string, at: number): Promise<void> {
+    await this.db
+      .updateTable('api_key')
+      .set({ revoked_at: at, updated_at: at })
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+
+  async revokeForServiceAccount(organizationId: string, serviceAccountId: string, at: number): Promise<number> {
+    const result = await this.db
+      .updateTable('api_key')
+      .set({ revoked_at: at, updated_at: at })
+      .where('organization_id', '=', organizationId)
+      .where('service_account_id', '=', serviceAccountId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  /** Replaces the value; the old one stays valid until `previousValidUntil` (null: not at all). */
+  async rotate(
+    organizationId: string,
+    id: string,
+    change: { hash: string; prefix: string; previousHash: string | null; previousValidUntil: number | null; at: number },
+  ): Promise<boolean> {
+    const result = await this.db
+      .updateTable('api_key')
+      .set({
+        hash: change.hash,
+        prefix: change.prefix,
+        previous_hash: change.previousHash,
+        previous_valid_until: change.previousValidUntil,
+        updated_at: change.at,
+      })
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Moves last_used_at forward (never back). */
+  async touchLastUsed(id: string, at: number): Promise<void> {
+    await this.db
+      .updateTable('api_key')
+      .set({ last_used_at: at })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
+      .execute();
   }
 }

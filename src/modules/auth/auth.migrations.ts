@@ -32,4 +32,66 @@ export const authMigrations: SchemaMigration[] = [
       await db.schema.createIndex('api_key_previous_hash_idx').on('api_key').column('previous_hash').execute();
     },
   },
+  {
+    name: '202611220100_auth_service_accounts',
+    async up(db) {
+      await db.schema
+        .createTable('service_account')
+        .addColumn('id', col.id, (c) => c.primaryKey())
+        .addColumn('organization_id', col.id, (c) => c.notNull().references('organization.id').onDelete('cascade'))
+        .addColumn('name', col.text, (c) => c.notNull())
+        .addColumn('role', col.text, (c) => c.notNull())
+        .addColumn('created_by', col.id)
+        .addColumn('created_at', col.time, (c) => c.notNull())
+        .addColumn('deleted_at', col.time)
+        .execute();
+      await db.schema.createIndex('service_account_org_idx').on('service_account').columns(['organization_id', 'id']).execute();
+    },
+  },
+  {
+    name: '202611220101_auth_idempotency_keys',
+    async up(db) {
+      await db.schema
+        .createTable('idempotency_key')
+        .addColumn('id', col.id, (c) => c.primaryKey())
+        .addColumn('organization_id', col.id, (c) => c.notNull())
+        .addColumn('key', col.text, (c) => c.notNull())
+        .addColumn('method', col.text, (c) => c.notNull())
+        .addColumn('path', col.text, (c) => c.notNull())
+        .addColumn('body_hash', col.text, (c) => c.notNull())
+        .addColumn('state', col.text, (c) => c.notNull())
+        .addColumn('status', col.int)
+        .addColumn('response_body', col.text)
+        .addColumn('response_headers', col.json)
+        .addColumn('created_at', col.time, (c) => c.notNull())
+        .addColumn('expires_at', col.time, (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('idempotency_key_org_key_uq')
+        .on('idempotency_key')
+        .columns(['organization_id', 'key'])
+        .unique()
+        .execute();
+      await db.schema.createIndex('idempotency_key_expires_idx').on('idempotency_key').column('expires_at').execute();
+    },
+  },
+  {
+    name: '202611220102_auth_key_usage',
+    async up(db) {
+      await db.schema
+        .createTable('api_key_usage')
+        .addColumn('key_id', col.id, (c) => c.notNull())
+        .addColumn('organization_id', col.id, (c) => c.notNull())
+        .addColumn('minute', col.time, (c) => c.notNull())
+        .addColumn('read_count', col.int, (c) => c.notNull())
+        .addColumn('write_count', col.int, (c) => c.notNull())
+        .addColumn('delete_count', col.int, (c) => c.notNull())
+        .addColumn('status_2xx', col.int, (c) => c.notNull())
+        .addColumn('status_3xx', col.int, (c) => c.notNull())
+        .addColumn('status_4xx', col.int, (c) => c.notNull())
+        .addColumn('status_5xx', col.int, (c) => c.notNull())
+        .addPrimaryKeyConstraint('api_key_usage_pk', ['key_id', 'minute'])
+        .execute();
+    },
+  },
 ];

@@ -102,8 +102,9 @@ export class AuthService {
     if (key.revoked_at !== null) return null;
     if (key.expires_at !== null && key.expires_at <= now) return null;
     if (found.viaPrevious && (key.previous_valid_until === null || key.previous_valid_until <= now)) return null;
-    const role = (found.role ?? (key.service_account_id ? 'member' : null)) as Role | null;
-    if (role === null) return null; // the owning user left the organization
+    // The owner's current role: the person's membership, or the service account's role.
+    const role = found.role as Role | null;
+    if (role === null) return null; // the owning user left the organization, or the service account was deleted
     const scopes = (JSON.parse(key.scopes) as string[]).filter(isScope);
     const actor: Actor = {
       organizationId: key.organization_id,

@@ -1,0 +1,97 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ApiMetrics, IdempotencyService } from '../../modules/auth/index.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Top-level response fields never stored for a replay (a key value shown once): the replayed
+     * body lacks them.
+     */
+    idempotencyRedact?: readonly string[];
+  }
+  interface FastifyRequest {
+    idempotency: { id: string } | null;
+  }
+}
+
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Response headers kept with a stored response and sent again on replay. */
+const KEPT_HEADERS = ['content-type', 'location'];
+
+export interface IdempotencyPluginDeps {
+  idempotency: IdempotencyService;
+  metrics: ApiMetrics;
+}
+
+function idempotencyKeyOf(request: FastifyRequest): string | null {
+  const v = request.headers['idempotency-key'];
+  if (v === undefined) return null;
+  return Array.isArray(v) ? v.join(',') : v;
+}
+
+function redact(payload: string, fields: readonly string[] | undefined): string {
+  if (!fields || fields.length === 0) return payload;
+  try {
+    const parsed: unknown = JSON.parse(payload);
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      for (const f of fields) delete (parsed as Record<string, unknown>)[f];
+      return JSON.stringify(parsed);
+    }
+  } catch {
+    // not JSON: stored as is
+  }
+  return payload;
+}
+
+/**
+ * Idempotency-Key on mutating /api/v1 requests (DECISIONS §2). Runs as a preHandler: after auth, rate
+ * limit, scope and schema validation (a request refused before that never ran, so it is not stored),
+ * and after the body is parsed so it can be hashed. The response is stored in onSend.
+ */
+export function installIdempotency(app: FastifyInstance, deps: IdempotencyPluginDeps): void {
+  app.decorateRequest('idempotency', null);
+
+  app.addHook('preHandler', async (request, reply) => {
+    const actor = request.actor;
+    if (!actor || !MUTATING.has(request.method)) return;
+    const key = idempotencyKeyOf(request);
+    if (key === null) return;
+    const started = await deps.idempotency.begin({
+      organizationId: actor.organizationId,
+      key,
+      method: request.method,
+      path: request.url,
+      body: request.body,
+    });
+    if (started.kind === 'started') {
+      request.idempotency = { id: started.id };
+      return;
+    }
+    deps.metrics.idempotentReplays += 1;
+    const { status, body, headers } = started.response;
+    for (const [name, value] of Object.entries(headers)) reply.header(name, value);
+    reply.header('idempotent-replayed', 'true');
+    reply.code(status);
+    return body === '' ? reply.send() : reply.send(body);
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const pending = request.idempotency;
+    if (!pending) return payload;
+    request.idempotency = null;
+    const status = reply.statusCode;
+    const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
+    const headers: Record<string, string> = {};
+    for (const h of KEPT_HEADERS) {
+      const v = reply.getHeader(h);
+      if (v !== undefined) headers[h] = String(v);
+    }
+    try {
+      await deps.idempotency.finish(pending.id, { status, body: redact(text, request.routeOptions.config.idempotencyRedact), headers });
+    } catch (err) {
+      request.log.warn({ err }, 'could not store the idempotent response; the key is released');
+      await deps.idempotency.abandon(pending.id).catch(() => undefined);
+    }
+    return payload;
+  });
+}

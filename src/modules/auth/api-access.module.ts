@@ -1,0 +1,128 @@
+import type { Clock } from '../../platform/clock.ts';
+import type { Database } from '../../platform/db/index.ts';
+import type { Logger } from '../../platform/logger.ts';
+import { createRedis } from '../../platform/redis.ts';
+import { ApiMetrics } from './api-metrics.ts';
+import { ApiKeysRepository } from './api-keys.repository.ts';
+import { ApiKeysService } from './api-keys.service.ts';
+import type { AuthService } from './auth.service.ts';
+import { IdempotencyRepository } from './idempotency.repository.ts';
+import { IdempotencyService } from './idempotency.service.ts';
+import { MemoryRateLimitStore, RateLimiter, type RateLimitStore } from './rate-limit.ts';
+import { RedisRateLimitStore } from './rate-limit.redis.ts';
+import { ServiceAccountsRepository } from './service-accounts.repository.ts';
+import { ServiceAccountsService } from './service-accounts.service.ts';
+import { UsageRecorder } from './usage.recorder.ts';
+import { UsageRepository } from './usage.repository.ts';
+
+/** What the HTTP layer needs for API access: key management, budgets, idempotency, usage. */
+export interface ApiAccessServices {
+  apiKeys: ApiKeysService;
+  serviceAccounts: ServiceAccountsService;
+  rateLimiter: RateLimiter;
+  idempotency: IdempotencyService;
+  usage: UsageRecorder;
+  metrics: ApiMetrics;
+}
+
+/** Same shape as main.ts's BackgroundRole. */
+export interface ApiAccessRole {
+  name: string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface ApiAccessOptions {
+  database: Database;
+  clock: Clock;
+  logger: Logger;
+  auth: AuthService;
+  /** redis://… shares rate budgets between processes; null keeps them in memory. */
+  redisUrl: string | null;
+  usageFlushMs?: number;
+  idempotencyPurgeMs?: number;
+}
+
+/** Logs at most one warning per interval, counting what it swallowed. */
+function throttledWarn(logger: Logger, clock: Clock, message: string, everyMs = 10_000): (err: unknown) => void {
+  let last = -Infinity;
+  let suppressed = 0;
+  return (err) => {
+    const now = clock.now();
+    if (now - last < everyMs) {
+      suppressed += 1;
+      return;
+    }
+    last = now;
+    logger.warn({ err: err instanceof Error ? err.message : String(err), suppressed }, message);
+    suppressed = 0;
+  };
+}
+
+function intervalRole(name: string, everyMs: number, work: () => Promise<void>, onError: (err: unknown) => void, atStop?: () => Promise<void>): ApiAccessRole {
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  const tick = () => {
+    if (running) return;
+    running = work()
+      .catch(onError)
+      .finally(() => {
+        running = null;
+      });
+  };
+  return {
+    name,
+    async start() {
+      timer = setInterval(tick, everyMs);
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      if (running) await running;
+      if (atStop) await atStop().catch(onError);
+    },
+  };
+}
+
+export function createApiAccess(options: ApiAccessOptions): { services: ApiAccessServices; roles: ApiAccessRole[] } {
+  const { database, clock, logger, auth } = options;
+  const metrics = new ApiMetrics();
+  const storeError = throttledWarn(logger, clock, 'rate-limit store unavailable; serving requests without limits (fail open)');
+  let store: RateLimitStore;
+  if (options.redisUrl) {
+    const redis = createRedis(options.redisUrl, { onError: (err) => storeError(err) });
+    store = new RedisRateLimitStore(redis);
+  } else {
+    store = new MemoryRateLimitStore();
+  }
+  const rateLimiter = new RateLimiter({
+    store,
+    clock,
+    onStoreError: (err) => {
+      metrics.rateLimitStoreErrors += 1;
+      storeError(err);
+    },
+  });
+  const keys = new ApiKeysRepository(database);
+  const serviceAccountsRepo = new ServiceAccountsRepository(database);
+  const usage = new UsageRecorder({ repository: new UsageRepository(database), clock });
+  const apiKeys = new ApiKeysService({ keys, serviceAccounts: serviceAccountsRepo, usage: new UsageRepository(database), recorder: usage, auth, clock });
+  const serviceAccounts = new ServiceAccountsService({ repository: serviceAccountsRepo, keys, auth, clock });
+  const idempotency = new IdempotencyService({ repository: new IdempotencyRepository(database), clock });
+  const roles: ApiAccessRole[] = [
+    intervalRole('api-usage-flush', options.usageFlushMs ?? 5000, () => usage.flush(), throttledWarn(logger, clock, 'could not write API usage; will retry'), () =>
+      usage.flush(),
+    ),
+    intervalRole(
+      'idempotency-purge',
+      options.idempotencyPurgeMs ?? 10 * 60_000,
+      async () => {
+        const n = await idempotency.purgeExpired();
+        if (n > 0) logger.debug({ purged: n }, 'expired idempotency keys purged');
+      },
+      throttledWarn(logger, clock, 'could not purge idempotency keys'),
+    ),
+  ];
+  return { services: { apiKeys, serviceAccounts, rateLimiter, idempotency, usage, metrics }, roles };
+}

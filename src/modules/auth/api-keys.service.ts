@@ -1,0 +1,275 @@
+import type { Clock } from '../../platform/clock.ts';
+import { decodeIdCursor, pageOf } from '../../platform/cursor.ts';
+import { DomainError, notFound, validationFailed, type ErrorDetail } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { actorRef, isAdmin, type Actor } from './actor.ts';
+import { displayPrefix, generateApiKey, hashApiKey } from './api-key.format.ts';
+import type { ApiKey, KeyUsage, RateLimitSettings, ServiceAccount, UsageBucket } from './api-key.types.ts';
+import type { ApiKeysRepository } from './api-keys.repository.ts';
+import type { AuthService } from './auth.service.ts';
+import { DEFAULT_RATE_LIMITS } from './auth.service.ts';
+import type { ApiKeyRow, ServiceAccountRow } from './auth.tables.ts';
+import { ADMIN_ONLY_SCOPES, isScope, type Scope } from './scopes.ts';
+import type { ServiceAccountsRepository } from './service-accounts.repository.ts';
+import type { UsageRecorder } from './usage.recorder.ts';
+import type { UsageRepository } from './usage.repository.ts';
+
+export interface CreateKeyInput {
+  name: string;
+  scopes: string[];
+  environments?: string[];
+  /** Epoch ms, or null for no expiry. */
+  expiresAt?: number | null;
+  rateLimits?: Partial<RateLimitSettings>;
+  serviceAccountId?: string | null;
+}
+
+export interface Page<T> {
+  data: T[];
+  next_cursor: string | null;
+}
+
+export const DEFAULT_GRACE_SECONDS = 86_400;
+const ENVIRONMENT_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
+const MINUTE = 60_000;
+
+export interface ApiKeysServiceDeps {
+  keys: ApiKeysRepository;
+  serviceAccounts: ServiceAccountsRepository;
+  usage: UsageRepository;
+  recorder: UsageRecorder;
+  auth: AuthService;
+  clock: Clock;
+}
+
+function keyOf(row: ApiKeyRow): ApiKey {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    name: row.name,
+    prefix: row.prefix,
+    scopes: (JSON.parse(row.scopes) as string[]).filter(isScope),
+    environments: JSON.parse(row.environments) as string[],
+    expiresAt: row.expires_at,
+    rateLimits: { read_per_minute: row.read_per_minute, write_per_minute: row.write_per_minute, delete_per_minute: row.delete_per_minute },
+    createdBy: row.created_by,
+    userId: row.user_id,
+    serviceAccountId: row.service_account_id,
+    lastUsedAt: row.last_used_at,
+    revokedAt: row.revoked_at,
+    createdAt: row.created_at,
+  };
+}
+
+export function serviceAccountOf(row: ServiceAccountRow): ServiceAccount {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    name: row.name,
+    role: row.role === 'admin' ? 'admin' : 'member',
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+  };
+}
+
+/** Who owns a new key, and with which role (the role decides whether admin-only scopes work). */
+interface KeyOwner {
+  userId: string | null;
+  serviceAccountId: string | null;
+  role: string;
+}
+
+/**
+ * Key management (DECISIONS §2): create, list, read, revoke, rotate, usage. A key never grants more
+ * than its creator has; the value is returned once, by create and rotate.
+ */
+export class ApiKeysService {
+  private readonly deps: ApiKeysServiceDeps;
+  constructor(deps: ApiKeysServiceDeps) {
+    this.deps = deps;
+  }
+
+  /** Creation through the API: limited by what the calling key has. */
+  async create(actor: Actor, input: CreateKeyInput): Promise<{ record: ApiKey; key: string }> {
+    const details: ErrorDetail[] = [];
+    input.scopes.forEach((s, i) => {
+      if (!isScope(s)) details.push({ field: `scopes[${i}]`, issue: `${s} is not a known scope` });
+      else if (!actor.scopes.has(s)) {
+        details.push({ field: `scopes[${i}]`, issue: `the creating key lacks ${s}; a key cannot grant a scope its creator lacks` });
+      }
+    });
+    (input.environments ?? ['production']).forEach((e, i) => {
+      if (!actor.environments.includes(e)) {
+        details.push({ field: `environments[${i}]`, issue: `the creating key lacks the environment ${e}; a key cannot grant it` });
+      }
+    });
+    if (details.length > 0) throw validationFailed(details, 'The key would grant more than its creator has.');
+    if (!isAdmin(actor)) throw new DomainError('forbidden', 'Managing API keys needs an owner or admin.');
+    const owner = await this.ownerFor(actor.organizationId, input.serviceAccountId ?? null, {
+      userId: actor.userId,
+      serviceAccountId: actor.userId === null ? actor.serviceAccountId : null,
+      role: actor.role,
+    });
+    return this.insert(actor.organizationId, input, owner, actorRef(actor));
+  }
+
+  /** Creation by an operator (`tocsin keys create`): any scope, owned by a member or a service account. */
+  async createAsOperator(
+    organizationId: string,
+    input: CreateKeyInput,
+    owner: { userId?: string | null; role?: string },
+  ): Promise<{ record: ApiKey; key: string }> {
+    const resolved = await this.ownerFor(organizationId, input.serviceAccountId ?? null, {
+      userId: owner.userId ?? null,
+      serviceAccountId: null,
+      role: owner.role ?? 'owner',
+    });
+    return this.insert(organizationId, input, resolved, null);
+  }
+
+  private async ownerFor(organizationId: string, serviceAccountId: string | null, fallback: KeyOwner): Promise<KeyOwner> {
+    if (serviceAccountId === null) return fallback;
+    const sa = await this.deps.serviceAccounts.find(organizationId, serviceAccountId);
+    if (!sa) {
+      throw validationFailed([{ field: 'service_account_id', issue: `service account ${serviceAccountId} does not exist in this organization` }]);
+    }
+    return { userId: null, serviceAccountId: sa.id, role: sa.role };
+  }
+
+  private async insert(organizationId: string, input: CreateKeyInput, owner: KeyOwner, createdBy: string | null): Promise<{ record: ApiKey; key: string }> {
+    const now = this.deps.clock.now();
+    const details: ErrorDetail[] = [];
+    const scopes: Scope[] = [];
+    if (input.name.trim() === '') details.push({ field: 'name', issue: 'must not be empty' });
+    if (input.scopes.length === 0) details.push({ field: 'scopes', issue: 'must name at least one scope' });
+    input.scopes.forEach((s, i) => {
+      if (!isScope(s)) details.push({ field: `scopes[${i}]`, issue: `${s} is not a known scope` });
+      else {
+        if (ADMIN_ONLY_SCOPES.has(s) && owner.role !== 'owner' && owner.role !== 'admin') {
+          details.push({ field: `scopes[${i}]`, issue: `${s} needs a key owned by an owner or admin` });
+        }
+        if (!scopes.includes(s)) scopes.push(s);
+      }
+    });
+    const environments = [...new Set(input.environments ?? ['production'])];
+    if (environments.length === 0) details.push({ field: 'environments', issue: 'must name at least one environment' });
+    environments.forEach((e, i) => {
+      if (!ENVIRONMENT_PATTERN.test(e)) details.push({ field: `environments[${i}]`, issue: 'must be a lower-case label like "staging"' });
+    });
+    if (input.expiresAt !== undefined && input.expiresAt !== null && input.expiresAt <= now) {
+      details.push({ field: 'expires_at', issue: 'must be in the future' });
+    }
+    if (details.length > 0) throw validationFailed(details);
+    const limits: RateLimitSettings = { ...DEFAULT_RATE_LIMITS, ...input.rateLimits };
+    const key = generateApiKey();
+    const row: ApiKeyRow = {
+      id: newId('key', now),
+      organization_id: organizationId,
+      name: input.name.trim(),
+      prefix: displayPrefix(key),
+      hash: hashApiKey(key),
+      previous_hash: null,
+      previous_valid_until: null,
+      scopes: JSON.stringify(scopes),
+      environments: JSON.stringify(environments),
+      expires_at: input.expiresAt ?? null,
+      read_per_minute: limits.read_per_minute,
+      write_per_minute: limits.write_per_minute,
+      delete_per_minute: limits.delete_per_minute,
+      created_by: createdBy,
+      user_id: owner.userId,
+      service_account_id: owner.serviceAccountId,
+      last_used_at: null,
+      revoked_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+    await this.deps.keys.insert(row);
+    return { record: keyOf(row), key };
+  }
+
+  async list(organizationId: string, page: { limit: number; cursor?: string | undefined }): Promise<Page<ApiKey>> {
+    const rows = await this.deps.keys.list(organizationId, decodeIdCursor(page.cursor), page.limit);
+    const out = pageOf(rows, page.limit, (r) => r.id);
+    return { data: out.data.map(keyOf), next_cursor: out.next_cursor };
+  }
+
+  async get(organizationId: string, id: string): Promise<ApiKey> {
+    const row = await this.deps.keys.findById(organizationId, id);
+    if (!row) throw notFound('API key');
+    return keyOf(row);
+  }
+
+  /** Revokes the key (both values, if rotated); effective here at once and in other processes within the cache time. */
+  async revoke(organizationId: string, id: string): Promise<ApiKey> {
+    await this.get(organizationId, id);
+    await this.deps.keys.revoke(organizationId, id, this.deps.clock.now());
+    this.deps.auth.forgetCached();
+    return this.get(organizationId, id);
+  }
+
+  /** New value, same id and settings; the old value stays valid for `graceSeconds` (0: not at all). */
+  async rotate(organizationId: string, id: string, graceSeconds = DEFAULT_GRACE_SECONDS): Promise<{ record: ApiKey; key: string }> {
+    const row = await this.deps.keys.findById(organizationId, id);
+    if (!row) throw notFound('API key');
+    if (row.revoked_at !== null) throw new DomainError('conflict', 'This key is revoked; create a new one instead.');
+    const now = this.deps.clock.now();
+    const key = generateApiKey();
+    const ok = await this.deps.keys.rotate(organizationId, id, {
+      hash: hashApiKey(key),
+      prefix: displayPrefix(key),
+      previousHash: graceSeconds > 0 ? row.hash : null,
+      previousValidUntil: graceSeconds > 0 ? now + graceSeconds * 1000 : null,
+      at: now,
+    });
+    if (!ok) throw new DomainError('conflict', 'This key is revoked; create a new one instead.');
+    this.deps.auth.forgetCached();
+    return { record: await this.get(organizationId, id), key };
+  }
+
+  async usage(organizationId: string, id: string, range: { from: number; to: number; resolution?: 'minute' | 'hour' | 'day' }): Promise<KeyUsage> {
+    await this.get(organizationId, id);
+    if (range.to <= range.from) throw validationFailed([{ field: 'to', issue: 'must be after from' }]);
+    if (range.to - range.from > 93 * 24 * 60 * MINUTE) throw validationFailed([{ field: 'from', issue: 'the period may span at most 93 days' }]);
+    // What this process counted but has not written yet is included.
+    await this.deps.recorder.flush();
+    const rows = await this.deps.usage.buckets(organizationId, id, range.from - (range.from % MINUTE), range.to);
+    const resolution = range.resolution ?? (range.to - range.from <= 24 * 60 * MINUTE ? 'minute' : range.to - range.from <= 31 * 24 * 60 * MINUTE ? 'hour' : 'day');
+    const width = resolution === 'minute' ? MINUTE : resolution === 'hour' ? 60 * MINUTE : 24 * 60 * MINUTE;
+    const buckets = new Map<number, UsageBucket>();
+    const totals = { requests: 0, read: 0, write: 0, delete: 0, status_2xx: 0, status_3xx: 0, status_4xx: 0, status_5xx: 0 };
+    for (const r of rows) {
+      const start = r.minute - (r.minute % width);
+      let b = buckets.get(start);
+      if (!b) {
+        b = { start, read: 0, write: 0, delete: 0, status_2xx: 0, status_3xx: 0, status_4xx: 0, status_5xx: 0 };
+        buckets.set(start, b);
+      }
+      b.read += r.read_count;
+      b.write += r.write_count;
+      b.delete += r.delete_count;
+      b.status_2xx += r.status_2xx;
+      b.status_3xx += r.status_3xx;
+      b.status_4xx += r.status_4xx;
+      b.status_5xx += r.status_5xx;
+      totals.read += r.read_count;
+      totals.write += r.write_count;
+      totals.delete += r.delete_count;
+      totals.status_2xx += r.status_2xx;
+      totals.status_3xx += r.status_3xx;
+      totals.status_4xx += r.status_4xx;
+      totals.status_5xx += r.status_5xx;
+    }
+    totals.requests = totals.read + totals.write + totals.delete;
+    const key = await this.get(organizationId, id);
+    return {
+      keyId: id,
+      from: range.from,
+      to: range.to,
+      resolution,
+      lastUsedAt: key.lastUsedAt,
+      buckets: [...buckets.values()].sort((a, b) => a.start - b.start),
+      totals,
+    };
+  }
+}
