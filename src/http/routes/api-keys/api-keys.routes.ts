@@ -94,6 +94,10 @@ export function registerApiKeyRoutes(app: FastifyInstance, deps: { apiKeys: ApiK
     '/api/v1/api-keys/:id/rotate',
     {
       config: { scope, idempotencyRedact: ['key'] },
+      // The body is optional: no body means the default grace.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
       schema: {
         tags,
         summary: 'Rotate an API key: new value, same id and settings',
