@@ -1,0 +1,17 @@
+import type { ExecutionRecord } from '../../../modules/checks/executions/index.ts';
+import { toIso } from '../../../platform/clock.ts';
+
+export function presentExecution(e: ExecutionRecord): Record<string, unknown> {
+  return {
+    id: e.id,
+    monitor_id: e.monitorId,
+    region_code: e.regionCode,
+    started_at: toIso(e.startedAt),
+    status: e.status,
+    duration_ms: e.durationMs,
+    timings: e.timings,
+    http_status: e.httpStatus,
+    assertions: e.assertions,
+    error: e.error,
+  };
+}

@@ -1,0 +1,47 @@
+import { Type } from '@sinclair/typebox';
+import { ListOf, Nullable, PageQuery, Timestamp } from '../../schemas/common.schemas.ts';
+
+const ms = (description?: string) => Nullable(Type.Integer(description ? { description } : {}));
+
+export const ExecutionTimings = Type.Object(
+  {
+    dns_ms: ms(),
+    connect_ms: ms(),
+    tls_ms: ms(),
+    ttfb_ms: ms('Time to first byte.'),
+    download_ms: ms(),
+    total_ms: Type.Integer(),
+  },
+  { $id: 'ExecutionTimings', title: 'ExecutionTimings', description: 'Phase timings in whole milliseconds; null when the phase did not happen.' },
+);
+
+export const ExecutionRecordSchema = Type.Object(
+  {
+    id: Type.String({ description: 'exe_…' }),
+    monitor_id: Type.String(),
+    region_code: Type.String(),
+    started_at: Timestamp(),
+    status: Type.Union([Type.Literal('up'), Type.Literal('down')]),
+    duration_ms: Type.Integer(),
+    timings: Type.Ref(ExecutionTimings),
+    http_status: Nullable(Type.Integer()),
+    assertions: Type.Array(
+      Type.Object({ type: Type.String(), passed: Type.Boolean(), actual: Type.Unknown() }, { additionalProperties: true }),
+      { description: 'Each assertion of the monitor as evaluated: its definition plus passed and actual.' },
+    ),
+    error: Nullable(Type.Object({ code: Type.String(), message: Type.String() })),
+  },
+  { $id: 'Execution', title: 'Execution' },
+);
+
+export const ExecutionList = ListOf(Type.Ref(ExecutionRecordSchema), 'ExecutionList');
+
+export const ExecutionListQuery = Type.Object({
+  ...PageQuery,
+  from: Type.Optional(Type.String({ format: 'date-time', description: 'Executions started at or after.' })),
+  to: Type.Optional(Type.String({ format: 'date-time', description: 'Executions started before.' })),
+  region_code: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  status: Type.Optional(Type.Union([Type.Literal('up'), Type.Literal('down')])),
+});
+
+export const EXECUTION_SCHEMAS = [ExecutionTimings, ExecutionRecordSchema, ExecutionList];
