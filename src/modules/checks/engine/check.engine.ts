@@ -64,7 +64,10 @@ export class CheckEngine {
     const stale = [...new Set(slots.filter((s) => this.cache.get(s.monitorId)?.version !== s.monitorVersion).map((s) => s.monitorId))];
     if (stale.length > 0) {
       const monitors = await new MonitorsRepository(database).findManyAnywhere(stale);
-      for (const m of monitors) this.cache.set(m.id, { version: m.updatedAt, monitor: m });
+      // Keyed by the schedule's monitor_version (set by the listener on every user save); status changes
+      // touch updated_at but not the schedule, so they do not invalidate the cache.
+      const versionOf = new Map(slots.map((s) => [s.monitorId, s.monitorVersion]));
+      for (const m of monitors) this.cache.set(m.id, { version: versionOf.get(m.id)!, monitor: m });
     }
     const heartbeatIds = slots.filter((s) => this.cache.get(s.monitorId)?.monitor.type === 'heartbeat').map((s) => s.monitorId);
     const pings = heartbeatIds.length > 0 ? await new HeartbeatsRepository(database).lastPings(heartbeatIds) : new Map<string, number>();
@@ -102,15 +105,14 @@ export class CheckEngine {
       const monitorsRepo = new MonitorsRepository(tx);
       const monitors = new Map((await monitorsRepo.findManyAnywhere(monitorIds)).map((m) => [m.id, m]));
       const executions: ExecutionRecord[] = [];
-      const executionIdOf = new Map<CheckResult, string>();
+      // The store may assign the final ids (it rewrites `id`), so ids are read from the records after recordBatch.
+      const executionOf = new Map<CheckResult, ExecutionRecord>();
       for (const r of ordered) {
         const m = monitors.get(r.monitorId);
         if (!m) continue; // deleted while the check ran
         const o = r.observation;
-        const id = newId('exe', o.started_at);
-        executionIdOf.set(r, id);
-        executions.push({
-          id,
+        const record: ExecutionRecord = {
+          id: newId('exe', o.started_at),
           organizationId: m.organizationId,
           monitorId: m.id,
           regionCode: r.regionCode,
@@ -121,7 +123,9 @@ export class CheckEngine {
           httpStatus: o.http_status,
           assertions: o.assertions,
           error: o.error,
-        });
+        };
+        executionOf.set(r, record);
+        executions.push(record);
       }
       await this.deps.executions.recordBatch(tx, executions);
 
@@ -156,7 +160,7 @@ export class CheckEngine {
             monitorId: m.id,
             monitorName: m.name,
             ...out.transition,
-            executionId: executionIdOf.get(r) ?? null,
+            executionId: executionOf.get(r)?.id ?? null,
           };
           transitions.push(t);
           changes.push({ id: `${t.monitorId}@${t.at}`, organizationId: t.organizationId, monitorId: t.monitorId, from: t.from, to: t.to, at: t.at, cause: t.cause, executionId: t.executionId });
