@@ -35,6 +35,7 @@ for (const dialect of testDialects()) {
       other = await t.createOrg();
     });
     afterAll(async () => {
+      t.tocsin.services.alerting.mailer.close();
       await t.close();
       await receiver.close();
       await fakes.closeAll();
@@ -92,6 +93,7 @@ for (const dialect of testDialects()) {
     });
 
     it('lists with pagination', async () => {
+      await api(t, owner.apiKey, 'POST', WEBHOOKS, { type: 'email', name: 'Mail', config: { address: 'ops@example.com' } });
       const page = await api(t, owner.apiKey, 'GET', `${WEBHOOKS}?limit=1`);
       expect(page.status).toBe(200);
       expect(page.body.data).toHaveLength(1);

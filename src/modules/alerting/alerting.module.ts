@@ -105,7 +105,10 @@ export function createAlerting(deps: AlertingDeps): Alerting {
   const members = new MembersService({ orgs: deps.orgs, mailer, clock: deps.clock, logger, publicUrl: config.publicUrl });
   const roles = [
     loopRole('alert-dispatcher', () => pipeline.dispatcherWake.nudge(), (stopped) => pipeline.dispatchLoop(stopped)),
-    loopRole('alert-workers', () => pipeline.workerWake.nudge(), (stopped) => pipeline.workLoop(stopped)),
+    loopRole('alert-workers', () => pipeline.workerWake.nudge(), async (stopped) => {
+      await pipeline.workLoop(stopped);
+      mailer.close();
+    }),
   ];
   return { pipeline, destinations, members, mailer, roles };
 }
