@@ -36,7 +36,31 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.ownsClient = options.ownsClient ?? true;
   }
 
+  /** Until the first connection is up, a check waits for it (briefly) instead of failing open. */
+  private firstConnect(): Promise<void> {
+    if (this.connected || this.redis.status === 'ready') {
+      this.connected = true;
+      return Promise.resolve();
+    }
+    this.connecting ??= new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.redis.off('ready', done);
+        resolve();
+      };
+      const timer = setTimeout(done, 1000);
+      this.redis.once('ready', done);
+    }).finally(() => {
+      this.connected = true;
+    });
+    return this.connecting;
+  }
+
+  private connected = false;
+  private connecting: Promise<void> | null = null;
+
   async consume(key: string, limit: number, periodMs: number, now: number): Promise<RateDecision> {
+    if (!this.connected) await this.firstConnect();
     const [allowed, remaining, resetMs, retryAfterMs] = await this.redis.tocsinGcra(`${this.prefix}${key}`, now, periodMs, limit);
     return { allowed: allowed === 1, limit, remaining, resetMs, retryAfterMs };
   }
