@@ -13,6 +13,7 @@ import { installValidation } from './plugins/validation.plugin.ts';
 import { registerDestinationRoutes } from './routes/destinations/destinations.routes.ts';
 import { registerMemberRoutes } from './routes/members/members.routes.ts';
 import { registerHeartbeatRoutes } from './routes/heartbeats/heartbeats.routes.ts';
+import { registerIncidentRoutes } from './routes/incidents/incidents.routes.ts';
 import { registerMonitorRoutes } from './routes/monitors/monitors.routes.ts';
 import { registerRunnerRoutes } from './routes/runners/runners.routes.ts';
 import { registerSystemRoutes } from './routes/system/system.routes.ts';
@@ -55,6 +56,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerSystemRoutes(app, deps);
   registerMonitorRoutes(app, deps.services);
+  registerIncidentRoutes(app, deps.services);
   registerApiKeyRoutes(app, { apiKeys: deps.services.apiAccess.apiKeys, clock: deps.clock });
   registerServiceAccountRoutes(app, deps.services.apiAccess);
   registerRunnerRoutes(app, { checks: deps.services.checks, clock: deps.clock });

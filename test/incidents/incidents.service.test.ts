@@ -201,14 +201,13 @@ for (const dialect of testDialects()) {
       const { actor, monitor } = await setup();
       await apply(transition(monitor, 'up', 'down', 'HTTP 500'));
       await t.tocsin.services.monitors.pause(actor, monitor.id);
-      let inc = (await incidents.list(actor, {}, { limit: 10 })).data[0]!;
+      const inc = (await incidents.list(actor, {}, { limit: 10 })).data[0]!;
       expect(inc.status).toBe('opened');
       clock.advance(60_000);
       await t.tocsin.services.monitors.delete(actor, monitor.id);
       const full = await incidents.get(actor, inc.id);
       expect(full).toMatchObject({ status: 'resolved', resolvedBy: 'auto' });
       expect(full.timeline.map((e) => e.type)).toEqual(['opened', 'monitor_deleted', 'resolved']);
-      inc = full;
       const events = await eventsOf(actor.organizationId);
       expect(events.map((e) => e.type)).toEqual(['down', 'incident_opened', 'incident_resolved']);
       expect(events[2]!.payload).toMatchObject({ reason: 'monitor_deleted', resolved_by: 'auto' });

@@ -153,8 +153,11 @@ export class IncidentsService implements MonitorListener {
   }
 
   async acknowledge(actor: Actor, id: string): Promise<IncidentWithTimeline & IncidentWithDuration> {
+    // Visibility is checked before the transaction: it reads monitors through their own handle.
+    await this.findVisible(actor, id, this.deps.database);
     await this.deps.database.transaction(async (tx) => {
-      const incident = await this.findVisible(actor, id, tx);
+      const incident = await new IncidentsRepository(tx).find(actor.organizationId, id);
+      if (!incident) throw notFound('Incident');
       if (incident.status === 'resolved') {
         throw validationFailed(
           [{ field: 'status', issue: 'the incident is resolved; only an open incident can be acknowledged' }],
@@ -178,8 +181,10 @@ export class IncidentsService implements MonitorListener {
 
   /** Resolving a resolved incident is a no-op that returns it. */
   async resolve(actor: Actor, id: string): Promise<IncidentWithTimeline & IncidentWithDuration> {
+    await this.findVisible(actor, id, this.deps.database);
     await this.deps.database.transaction(async (tx) => {
-      const incident = await this.findVisible(actor, id, tx);
+      const incident = await new IncidentsRepository(tx).find(actor.organizationId, id);
+      if (!incident) throw notFound('Incident');
       if (incident.status === 'resolved') return;
       const repo = new IncidentsRepository(tx);
       await this.resolveWith(tx, repo, incident, actorRef(actor), this.deps.clock.now(), null);

@@ -1,0 +1,29 @@
+import type { IncidentWithDuration, IncidentWithTimeline } from '../../../modules/incidents/index.ts';
+import { toIso, toIsoOrNull } from '../../../platform/clock.ts';
+
+export function presentIncident(i: IncidentWithDuration): Record<string, unknown> {
+  return {
+    id: i.id,
+    number: i.number,
+    title: i.title,
+    source: i.source,
+    monitor_id: i.monitorId,
+    cause: i.cause,
+    status: i.status,
+    opened_at: toIso(i.openedAt),
+    acknowledged_at: toIsoOrNull(i.acknowledgedAt),
+    acknowledged_by: i.acknowledgedBy,
+    resolved_at: toIsoOrNull(i.resolvedAt),
+    resolved_by: i.resolvedBy,
+    duration_seconds: i.durationSeconds,
+    created_at: toIso(i.createdAt),
+    updated_at: toIso(i.updatedAt),
+  };
+}
+
+export function presentIncidentDetail(i: IncidentWithDuration & IncidentWithTimeline): Record<string, unknown> {
+  return {
+    ...presentIncident(i),
+    timeline: i.timeline.map((e) => ({ type: e.type, at: toIso(e.at), actor: e.actor, message: e.message })),
+  };
+}

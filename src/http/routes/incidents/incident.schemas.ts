@@ -1,0 +1,60 @@
+import { Type } from '@sinclair/typebox';
+import { INCIDENT_SOURCES, INCIDENT_STATUSES, TIMELINE_TYPES } from '../../../modules/incidents/index.ts';
+import { ListOf, Nullable, NullableTimestamp, PageQuery, Timestamp } from '../../schemas/common.schemas.ts';
+
+const lit = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
+
+const incidentFields = {
+  id: Type.String({ description: 'inc_…' }),
+  number: Type.Integer({ description: 'Sequential per organization, from 1.' }),
+  title: Type.String(),
+  source: lit(INCIDENT_SOURCES),
+  monitor_id: Nullable(Type.String()),
+  cause: Nullable(Type.String({ description: 'For monitor incidents, the failing reason, e.g. "HTTP 503 (expected 200)".' })),
+  status: lit(INCIDENT_STATUSES),
+  opened_at: Timestamp(),
+  acknowledged_at: NullableTimestamp(),
+  acknowledged_by: Nullable(Type.String({ description: 'User or key id.' })),
+  resolved_at: NullableTimestamp(),
+  resolved_by: Nullable(Type.String({ description: '"auto" when resolved by recovery (or monitor deletion), else a user or key id.' })),
+  duration_seconds: Type.Integer({ description: 'Opening to resolution; while open, seconds so far.' }),
+  created_at: Timestamp(),
+  updated_at: Timestamp(),
+};
+
+export const IncidentRecord = Type.Object(incidentFields, { $id: 'Incident', title: 'Incident' });
+
+export const TimelineEntryRecord = Type.Object(
+  {
+    type: lit(TIMELINE_TYPES),
+    at: Timestamp(),
+    actor: Nullable(Type.String({ description: '"auto" for the system, else a user or key id.' })),
+    message: Nullable(Type.String()),
+  },
+  { $id: 'IncidentTimelineEntry', title: 'IncidentTimelineEntry' },
+);
+
+export const IncidentDetail = Type.Object(
+  { ...incidentFields, timeline: Type.Array(Type.Ref(TimelineEntryRecord), { description: 'Oldest first.' }) },
+  { $id: 'IncidentDetail', title: 'IncidentDetail' },
+);
+
+export const IncidentList = ListOf(Type.Ref(IncidentRecord), 'IncidentList');
+
+export const IncidentListQuery = Type.Object({
+  ...PageQuery,
+  status: Type.Optional(lit(INCIDENT_STATUSES)),
+  monitor_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  source: Type.Optional(lit(INCIDENT_SOURCES)),
+  from: Type.Optional(Type.String({ format: 'date-time', description: 'Incidents not resolved before this time.' })),
+  to: Type.Optional(Type.String({ format: 'date-time', description: 'Incidents opened before this time.' })),
+});
+
+export const IncidentCreateBody = Type.Object(
+  {
+    title: Type.String({ minLength: 1, maxLength: 200 }),
+    cause: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+    monitor_id: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 64, description: 'A monitor the key can see.' }))),
+  },
+  { description: 'Opens an incident with source "api". Unknown fields are rejected.' },
+);

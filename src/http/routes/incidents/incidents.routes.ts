@@ -1,0 +1,120 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { IncidentFilter, IncidentsService } from '../../../modules/incidents/index.ts';
+import { validationFailed } from '../../../platform/errors.ts';
+import { actorOf } from '../../plugins/auth.plugin.ts';
+import { IdParams } from '../../schemas/common.schemas.ts';
+import { presentIncident, presentIncidentDetail } from './incident.presenter.ts';
+import { IncidentCreateBody, IncidentDetail, IncidentList, IncidentListQuery, IncidentRecord, TimelineEntryRecord } from './incident.schemas.ts';
+
+const tags = ['incidents'];
+const detailRef = Type.Ref(IncidentDetail);
+
+/** acknowledge and resolve take no body: an empty one or `{}` is fine, anything else is an unknown field. */
+function requireNoBody(body: unknown): void {
+  if (body === undefined || body === null) return;
+  if (typeof body === 'object' && !Array.isArray(body)) {
+    const keys = Object.keys(body);
+    if (keys.length === 0) return;
+    throw validationFailed(keys.map((k) => ({ field: k, issue: 'is not a known field; this operation takes no body' })));
+  }
+  throw validationFailed([{ field: 'body', issue: 'must be empty or {}' }]);
+}
+
+function filterOf(query: Static<typeof IncidentListQuery>): IncidentFilter {
+  const filter: IncidentFilter = {};
+  if (query.status) filter.status = query.status;
+  if (query.monitor_id) filter.monitorId = query.monitor_id;
+  if (query.source) filter.source = query.source;
+  if (query.from !== undefined) filter.from = Date.parse(query.from);
+  if (query.to !== undefined) filter.to = Date.parse(query.to);
+  for (const field of ['from', 'to'] as const) {
+    const value = filter[field];
+    if (value !== undefined && Number.isNaN(value)) throw validationFailed([{ field, issue: 'must be an RFC 3339 timestamp' }]);
+  }
+  if (filter.from !== undefined && filter.to !== undefined && filter.from > filter.to) {
+    throw validationFailed([{ field: 'from', issue: 'must not be after to' }]);
+  }
+  return filter;
+}
+
+export function registerIncidentRoutes(app: FastifyInstance, deps: { incidents: IncidentsService }): void {
+  const { incidents } = deps;
+  for (const schema of [IncidentRecord, TimelineEntryRecord, IncidentDetail, IncidentList]) app.addSchema(schema);
+
+  app.get<{ Querystring: Static<typeof IncidentListQuery> }>(
+    '/api/v1/incidents',
+    {
+      config: { scope: 'incidents:read' },
+      schema: {
+        tags,
+        summary: 'List incidents, newest first',
+        operationId: 'listIncidents',
+        querystring: IncidentListQuery,
+        response: { 200: Type.Ref(IncidentList) },
+      },
+    },
+    async (request) => {
+      const { limit, cursor } = request.query;
+      const page = await incidents.list(actorOf(request), filterOf(request.query), { limit: limit ?? 50, ...(cursor !== undefined && { cursor }) });
+      return { data: page.data.map(presentIncident), next_cursor: page.next_cursor };
+    },
+  );
+
+  app.get<{ Params: Static<typeof IdParams> }>(
+    '/api/v1/incidents/:id',
+    {
+      config: { scope: 'incidents:read' },
+      schema: { tags, summary: 'Read an incident with its timeline', operationId: 'getIncident', params: IdParams, response: { 200: detailRef } },
+    },
+    async (request) => presentIncidentDetail(await incidents.get(actorOf(request), request.params.id)),
+  );
+
+  app.post<{ Body: Static<typeof IncidentCreateBody> }>(
+    '/api/v1/incidents',
+    {
+      config: { scope: 'incidents:write' },
+      schema: { tags, summary: 'Open an incident (source api)', operationId: 'createIncident', body: IncidentCreateBody, response: { 201: detailRef } },
+    },
+    async (request, reply) => {
+      const incident = await incidents.create(actorOf(request), request.body);
+      return reply.code(201).send(presentIncidentDetail(incident));
+    },
+  );
+
+  app.post<{ Params: Static<typeof IdParams> }>(
+    '/api/v1/incidents/:id/acknowledge',
+    {
+      config: { scope: 'incidents:write' },
+      schema: {
+        tags,
+        summary: 'Acknowledge an open incident (no-op when already acknowledged; 422 when resolved)',
+        operationId: 'acknowledgeIncident',
+        params: IdParams,
+        response: { 200: detailRef },
+      },
+    },
+    async (request) => {
+      requireNoBody(request.body);
+      return presentIncidentDetail(await incidents.acknowledge(actorOf(request), request.params.id));
+    },
+  );
+
+  app.post<{ Params: Static<typeof IdParams> }>(
+    '/api/v1/incidents/:id/resolve',
+    {
+      config: { scope: 'incidents:write' },
+      schema: {
+        tags,
+        summary: 'Resolve an incident (no-op returning the record when already resolved)',
+        operationId: 'resolveIncident',
+        params: IdParams,
+        response: { 200: detailRef },
+      },
+    },
+    async (request) => {
+      requireNoBody(request.body);
+      return presentIncidentDetail(await incidents.resolve(actorOf(request), request.params.id));
+    },
+  );
+}
