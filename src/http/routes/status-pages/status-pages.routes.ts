@@ -1,0 +1,106 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { StatusPagesService } from '../../../modules/status-pages/index.ts';
+import { notFound } from '../../../platform/errors.ts';
+import { actorOf } from '../../plugins/auth.plugin.ts';
+import { IdParams } from '../../schemas/common.schemas.ts';
+import { renderNotFoundPage, renderStatusPage } from './status-page.html.ts';
+import { presentPublicStatus, presentStatusPage } from './status-page.presenter.ts';
+import {
+  PublicStatus,
+  StatusPageCreateBody,
+  StatusPageList,
+  StatusPageListQuery,
+  StatusPagePatchBody,
+  StatusPageRecord,
+} from './status-page.schemas.ts';
+
+const tags = ['status pages'];
+const pageRef = Type.Ref(StatusPageRecord);
+const PublicParams = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 80, description: '{slug} for HTML, {slug}.json for JSON.' }) });
+const CACHE = 'public, max-age=30';
+
+export function registerStatusPageRoutes(app: FastifyInstance, deps: { statusPages: StatusPagesService; publicUrl: string }): void {
+  const { statusPages, publicUrl } = deps;
+  for (const schema of [StatusPageRecord, StatusPageList, PublicStatus]) app.addSchema(schema);
+  const present = (p: Parameters<typeof presentStatusPage>[0]) => presentStatusPage(p, publicUrl);
+
+  app.post(
+    '/api/v1/status-pages',
+    {
+      config: { scope: 'status_pages:write' },
+      schema: { tags, summary: 'Create a status page', operationId: 'createStatusPage', body: StatusPageCreateBody, response: { 201: pageRef } },
+    },
+    async (request, reply) => reply.code(201).send(present(await statusPages.create(actorOf(request), request.body))),
+  );
+
+  app.get<{ Querystring: Static<typeof StatusPageListQuery> }>(
+    '/api/v1/status-pages',
+    {
+      config: { scope: 'status_pages:read' },
+      schema: { tags, summary: 'List status pages', operationId: 'listStatusPages', querystring: StatusPageListQuery, response: { 200: Type.Ref(StatusPageList) } },
+    },
+    async (request) => {
+      const { limit, cursor } = request.query;
+      const page = await statusPages.list(actorOf(request), { limit: limit ?? 50, ...(cursor !== undefined && { cursor }) });
+      return { data: page.data.map(present), next_cursor: page.next_cursor };
+    },
+  );
+
+  app.get<{ Params: Static<typeof IdParams> }>(
+    '/api/v1/status-pages/:id',
+    {
+      config: { scope: 'status_pages:read' },
+      schema: { tags, summary: 'Read a status page', operationId: 'getStatusPage', params: IdParams, response: { 200: pageRef } },
+    },
+    async (request) => present(await statusPages.get(actorOf(request), request.params.id)),
+  );
+
+  app.patch<{ Params: Static<typeof IdParams> }>(
+    '/api/v1/status-pages/:id',
+    {
+      config: { scope: 'status_pages:write' },
+      schema: { tags, summary: 'Update a status page', operationId: 'updateStatusPage', params: IdParams, body: StatusPagePatchBody, response: { 200: pageRef } },
+    },
+    async (request) => present(await statusPages.update(actorOf(request), request.params.id, request.body)),
+  );
+
+  app.delete<{ Params: Static<typeof IdParams> }>(
+    '/api/v1/status-pages/:id',
+    {
+      config: { scope: 'status_pages:write' },
+      schema: { tags, summary: 'Delete a status page', operationId: 'deleteStatusPage', params: IdParams, response: { 204: Type.Null({ description: 'Deleted.' }) } },
+    },
+    async (request, reply) => {
+      await statusPages.delete(actorOf(request), request.params.id);
+      return reply.code(204).send();
+    },
+  );
+
+  // Public: /status/{slug} (HTML, no JavaScript) and /status/{slug}.json. Unknown or non-public pages are 404.
+  app.get<{ Params: Static<typeof PublicParams> }>(
+    '/status/:slug',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: 'Public status page: HTML at /status/{slug}, JSON (PublicStatusPage) at /status/{slug}.json',
+        operationId: 'publicStatusPage',
+        params: PublicParams,
+        produces: ['text/html', 'application/json'],
+      },
+    },
+    async (request, reply) => {
+      const raw = request.params.slug;
+      const json = raw.endsWith('.json');
+      const view = await statusPages.publicView(json ? raw.slice(0, -5) : raw);
+      if (!view) {
+        if (json) throw notFound('Status page');
+        return reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(renderNotFoundPage());
+      }
+      reply.header('cache-control', CACHE);
+      if (json) return reply.type('application/json; charset=utf-8').send(presentPublicStatus(view));
+      return reply.type('text/html; charset=utf-8').send(renderStatusPage(view));
+    },
+  );
+}

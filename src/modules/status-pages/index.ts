@@ -1,0 +1,22 @@
+export {
+  StatusPagesService,
+  publicStatusOf,
+  windowUptime,
+  SLUG_PATTERN,
+  UPTIME_DAYS,
+  type StatusPagesServiceDeps,
+  type StatusPageMonitors,
+  type StatusPageIncidents,
+} from './status-page.service.ts';
+export { statusPagesMigrations } from './status-pages.migrations.ts';
+export type {
+  StatusPage,
+  StatusPageInput,
+  UptimeSource,
+  DayUptime,
+  PublicMonitorStatus,
+  OverallStatus,
+  PublicMonitorView,
+  PublicIncidentView,
+  PublicStatusView,
+} from './status-page.types.ts';

@@ -1,0 +1,230 @@
+import type { Clock } from '../../platform/clock.ts';
+import { decodeIdCursor, pageOf } from '../../platform/cursor.ts';
+import type { Database } from '../../platform/db/index.ts';
+import { notFound, validationFailed, type ErrorDetail } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { canSeeEnvironment, type Actor } from '../auth/index.ts';
+import type { Incident } from '../incidents/index.ts';
+import type { Monitor, MonitorListener, Page } from '../monitors/index.ts';
+import type { Plans } from '../orgs/index.ts';
+import { StatusPagesRepository } from './status-pages.repository.ts';
+import type {
+  DayUptime,
+  PublicMonitorStatus,
+  PublicStatusView,
+  StatusPage,
+  StatusPageInput,
+  UptimeSource,
+} from './status-page.types.ts';
+
+/** What status pages need from the monitors and incidents modules. */
+export interface StatusPageMonitors {
+  findManyAnywhere(ids: readonly string[]): Promise<Monitor[]>;
+}
+export interface StatusPageIncidents {
+  listOpenForMonitors(monitorIds: readonly string[]): Promise<Incident[]>;
+}
+
+export interface StatusPagesServiceDeps {
+  database: Database;
+  clock: Clock;
+  plans: Plans;
+  monitors: StatusPageMonitors;
+  incidents: StatusPageIncidents;
+  uptime: UptimeSource;
+}
+
+export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{1,62})[a-z0-9]$/;
+export const TITLE_MAX = 200;
+export const MONITORS_MAX = 100;
+/** Days of uptime bars on a public page. */
+export const UPTIME_DAYS = 90;
+const DAY_MS = 86_400_000;
+
+const FIELDS = ['slug', 'title', 'monitor_ids', 'public'];
+
+function objectBody(body: unknown): StatusPageInput {
+  if (typeof body === 'object' && body !== null && !Array.isArray(body)) return body as StatusPageInput;
+  throw validationFailed([{ field: 'body', issue: 'must be a JSON object' }]);
+}
+
+export function publicStatusOf(monitor: Monitor): PublicMonitorStatus {
+  if (monitor.paused || monitor.status === 'paused') return 'paused';
+  if (monitor.status === 'down') return 'degraded';
+  if (monitor.status === 'up') return 'operational';
+  return 'pending';
+}
+
+/** Uptime over the days that have checks, weighted by checks; null without data. */
+export function windowUptime(days: readonly DayUptime[]): number | null {
+  let checks = 0;
+  let failures = 0;
+  for (const d of days) {
+    checks += d.checks;
+    failures += d.failures;
+  }
+  return checks === 0 ? null : Math.round((10_000 * (checks - failures)) / checks) / 100;
+}
+
+/** Status pages (DECISIONS §9): CRUD with plan counts, and the public view of a page. */
+export class StatusPagesService implements MonitorListener {
+  private readonly deps: StatusPagesServiceDeps;
+  private readonly repository: StatusPagesRepository;
+  constructor(deps: StatusPagesServiceDeps) {
+    this.deps = deps;
+    this.repository = new StatusPagesRepository(deps.database);
+  }
+
+  async create(actor: Actor, body: unknown): Promise<StatusPage> {
+    const input = objectBody(body);
+    const details: ErrorDetail[] = [];
+    if (input.slug === undefined) details.push({ field: 'slug', issue: 'is required' });
+    if (input.title === undefined) details.push({ field: 'title', issue: 'is required' });
+    const fields = await this.validated(actor, input, details, null);
+    const count = await this.repository.count(actor.organizationId);
+    this.deps.plans.requireWithin(actor.plan, 'status_pages', count + 1, 'status pages');
+    const now = this.deps.clock.now();
+    const page: StatusPage = {
+      id: newId('stp', now),
+      organizationId: actor.organizationId,
+      slug: fields.slug!,
+      title: fields.title!,
+      monitorIds: fields.monitorIds ?? [],
+      public: fields.public ?? true,
+      createdAt: now,
+      updatedAt: now,
+    };
+    if (!(await this.repository.insert(page))) throw slugTaken(page.slug);
+    return page;
+  }
+
+  async get(actor: Actor, id: string): Promise<StatusPage> {
+    const page = await this.repository.find(actor.organizationId, id);
+    if (!page) throw notFound('Status page');
+    return page;
+  }
+
+  async list(actor: Actor, page: { limit: number; cursor?: string }): Promise<Page<StatusPage>> {
+    const rows = await this.repository.list(actor.organizationId, decodeIdCursor(page.cursor), page.limit);
+    return pageOf(rows, page.limit, (p) => p.id);
+  }
+
+  async update(actor: Actor, id: string, body: unknown): Promise<StatusPage> {
+    const existing = await this.get(actor, id);
+    const input = objectBody(body);
+    const fields = await this.validated(actor, input, [], existing.id);
+    const updated: StatusPage = {
+      ...existing,
+      slug: fields.slug ?? existing.slug,
+      title: fields.title ?? existing.title,
+      monitorIds: fields.monitorIds ?? existing.monitorIds,
+      public: fields.public ?? existing.public,
+      updatedAt: this.deps.clock.now(),
+    };
+    if (!(await this.repository.update(updated))) throw slugTaken(updated.slug);
+    return updated;
+  }
+
+  async delete(actor: Actor, id: string): Promise<void> {
+    if (!(await this.repository.delete(actor.organizationId, id))) throw notFound('Status page');
+  }
+
+  /** The public view of a page, or null when there is no public page with this slug. */
+  async publicView(slug: string): Promise<PublicStatusView | null> {
+    if (!SLUG_PATTERN.test(slug)) return null;
+    const page = await this.repository.findBySlug(slug);
+    if (!page || !page.public) return null;
+    const now = this.deps.clock.now();
+    const from = Math.floor(now / DAY_MS) * DAY_MS - (UPTIME_DAYS - 1) * DAY_MS;
+    const found = await this.deps.monitors.findManyAnywhere(page.monitorIds);
+    // Keep the page's order; skip monitors deleted or moved out of the organization.
+    const byId = new Map(found.filter((m) => m.organizationId === page.organizationId).map((m) => [m.id, m]));
+    const monitors = page.monitorIds.map((id) => byId.get(id)).filter((m): m is Monitor => m !== undefined);
+    const ids = monitors.map((m) => m.id);
+    const [uptime, open] = await Promise.all([
+      this.deps.uptime.dailyUptime(ids, from, now, 'UTC'),
+      this.deps.incidents.listOpenForMonitors(ids),
+    ]);
+    const views = monitors.map((m) => {
+      const days = uptime.get(m.id) ?? [];
+      return { id: m.id, name: m.name, status: publicStatusOf(m), uptimePercent: windowUptime(days), days };
+    });
+    return {
+      slug: page.slug,
+      title: page.title,
+      status: views.some((v) => v.status === 'degraded') ? 'degraded' : 'operational',
+      generatedAt: now,
+      days: UPTIME_DAYS,
+      monitors: views,
+      incidents: open.map((i) => ({ id: i.id, number: i.number, title: i.title, status: i.status, monitorId: i.monitorId, openedAt: i.openedAt })),
+    };
+  }
+
+  /** MonitorListener: nothing to do on save. */
+  async monitorSaved(_monitor: Monitor): Promise<void> {
+    // pages read the monitor's current state when rendered
+  }
+
+  /** MonitorListener: a deleted monitor leaves every page of its organization. */
+  async monitorDeleted(monitor: Monitor): Promise<void> {
+    const pages = await this.repository.listShowingMonitor(monitor.organizationId, monitor.id);
+    for (const page of pages) {
+      if (!page.monitorIds.includes(monitor.id)) continue;
+      await this.repository.update({ ...page, monitorIds: page.monitorIds.filter((id) => id !== monitor.id), updatedAt: this.deps.clock.now() });
+    }
+  }
+
+  private async validated(
+    actor: Actor,
+    input: StatusPageInput,
+    details: ErrorDetail[],
+    exceptId: string | null,
+  ): Promise<{ slug?: string; title?: string; monitorIds?: string[]; public?: boolean }> {
+    const out: { slug?: string; title?: string; monitorIds?: string[]; public?: boolean } = {};
+    for (const key of Object.keys(input)) {
+      if (!FIELDS.includes(key)) details.push({ field: key, issue: 'is not a known field for status pages' });
+    }
+    if (input.slug !== undefined) {
+      if (typeof input.slug !== 'string' || !SLUG_PATTERN.test(input.slug)) {
+        details.push({ field: 'slug', issue: 'must be 3-64 lower-case letters, digits or hyphens, not starting or ending with a hyphen' });
+      } else out.slug = input.slug;
+    }
+    if (input.title !== undefined) {
+      const title = typeof input.title === 'string' ? input.title.trim() : '';
+      if (title.length === 0 || title.length > TITLE_MAX) details.push({ field: 'title', issue: `must be a non-empty string of at most ${TITLE_MAX} characters` });
+      else out.title = title;
+    }
+    if (input.public !== undefined) {
+      if (typeof input.public !== 'boolean') details.push({ field: 'public', issue: 'must be a boolean' });
+      else out.public = input.public;
+    }
+    if (input.monitor_ids !== undefined) {
+      const ids = input.monitor_ids;
+      if (!Array.isArray(ids)) details.push({ field: 'monitor_ids', issue: 'must be an array of monitor ids' });
+      else if (ids.length > MONITORS_MAX) details.push({ field: 'monitor_ids', issue: `must list at most ${MONITORS_MAX} monitors` });
+      else {
+        const strings = ids.filter((v): v is string => typeof v === 'string');
+        const found = await this.deps.monitors.findManyAnywhere(strings);
+        const visible = new Set(found.filter((m) => m.organizationId === actor.organizationId && canSeeEnvironment(actor, m.environment)).map((m) => m.id));
+        const seen = new Set<string>();
+        ids.forEach((id: unknown, i) => {
+          const field = `monitor_ids[${i}]`;
+          if (typeof id !== 'string') details.push({ field, issue: 'must be a monitor id' });
+          else if (seen.has(id)) details.push({ field, issue: `monitor ${id} is listed twice` });
+          else if (!visible.has(id)) details.push({ field, issue: `monitor ${id} does not exist in this organization` });
+          if (typeof id === 'string') seen.add(id);
+        });
+        out.monitorIds = strings;
+      }
+    }
+    if (details.length === 0 && out.slug !== undefined && (await this.repository.slugTaken(out.slug, exceptId))) {
+      details.push({ field: 'slug', issue: `${out.slug} is already taken` });
+    }
+    if (details.length > 0) throw validationFailed(details);
+    return out;
+  }
+}
+
+function slugTaken(slug: string) {
+  return validationFailed([{ field: 'slug', issue: `${slug} is already taken` }]);
+}

@@ -1,0 +1,14 @@
+export interface StatusPageRow {
+  id: string;
+  organization_id: string;
+  slug: string;
+  title: string;
+  monitor_ids: string;
+  public: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface StatusPagesTables {
+  status_page: StatusPageRow;
+}
