@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { registerAdminCommands } from './admin.command.ts';
+import { registerKeysCommands } from './keys.command.ts';
 import { registerMigrateCommand } from './migrate.command.ts';
 import { registerRunnerCommand } from './runner.command.ts';
 import { registerRunnerTokenCommands } from './runner-token.command.ts';
@@ -14,6 +15,7 @@ export function buildProgram(): Command {
   registerServeCommand(program);
   registerMigrateCommand(program);
   registerAdminCommands(program);
+  registerKeysCommands(program);
   registerRunnerCommand(program);
   registerRunnerTokenCommands(program.commands.find((c) => c.name() === 'admin')!);
   return program;
