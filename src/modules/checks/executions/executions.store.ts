@@ -1,5 +1,5 @@
 import type { Database } from '../../../platform/db/index.ts';
-import { RollupsRepository, foldBatch, LatencySketch, rollupId, seriesId, type SeriesState } from '../rollups/index.ts';
+import { DAY_MS, RollupsRepository, foldBatch, LatencySketch, rollupId, seriesId, type RollupDelta, type SeriesState } from '../rollups/index.ts';
 import { toRow } from './execution.codec.ts';
 import { encodeExecutionId } from './execution.ids.ts';
 import type { ExecutionRecord } from './execution.types.ts';
@@ -79,34 +79,8 @@ export class ExecutionsStore {
       })),
     );
 
-    const rollups = new RollupsRepository(tx);
-    // Sorted so concurrent writers lock rows in the same order (no deadlock on PostgreSQL).
-    const keys = [...deltas.values()]
-      .sort((a, b) => a.monitorKey - b.monitorKey || a.hourStart - b.hourStart || a.regionKey - b.regionKey)
-      .map((d) => ({ monitor_key: d.monitorKey, hour_start: d.hourStart, region_key: d.regionKey }));
-    const existing = await rollups.lockForUpdate(keys);
-    const byId = new Map(existing.map((r) => [rollupId(r.monitor_key, Number(r.hour_start), r.region_key), r]));
-    await rollups.write(
-      keys.map((k) => {
-        const id = rollupId(k.monitor_key, k.hour_start, k.region_key);
-        const d = deltas.get(id)!;
-        const old = byId.get(id);
-        let sketch: Uint8Array | null = old?.sketch ?? null;
-        if (d.sketch.count > 0) {
-          const merged = new LatencySketch();
-          merged.mergeEncoded(sketch);
-          merged.merge(d.sketch);
-          sketch = merged.encode();
-        }
-        return {
-          ...k,
-          checks: (old?.checks ?? 0) + d.checks,
-          failures: (old?.failures ?? 0) + d.failures,
-          downtime_ms: Number(old?.downtime_ms ?? 0) + d.downtimeMs,
-          sketch,
-        };
-      }),
-    );
+    await mergeInto(new RollupsRepository(tx, 'execution_rollup'), [...deltas.values()]);
+    await mergeInto(new RollupsRepository(tx, 'execution_rollup_day'), toDays([...deltas.values()]));
   }
 
   private async resolveMonitorKeys(repo: ExecutionsRepository, executions: ExecutionRecord[]): Promise<Map<string, number>> {
@@ -164,4 +138,55 @@ export class ExecutionsStore {
     }
     return out;
   }
+}
+
+/** The hourly deltas summed per UTC day (hourStart then holds the day's start). */
+function toDays(hourly: RollupDelta[]): RollupDelta[] {
+  const days = new Map<string, RollupDelta>();
+  for (const d of hourly) {
+    const dayStart = Math.floor(d.hourStart / DAY_MS) * DAY_MS;
+    const id = rollupId(d.monitorKey, dayStart, d.regionKey);
+    let acc = days.get(id);
+    if (!acc) {
+      acc = { monitorKey: d.monitorKey, hourStart: dayStart, regionKey: d.regionKey, checks: 0, failures: 0, downtimeMs: 0, sketch: new LatencySketch() };
+      days.set(id, acc);
+    }
+    acc.checks += d.checks;
+    acc.failures += d.failures;
+    acc.downtimeMs += d.downtimeMs;
+    acc.sketch.merge(d.sketch);
+  }
+  return [...days.values()];
+}
+
+/** Adds deltas to their rows: insert-if-missing, locked read, one multi-row upsert. */
+async function mergeInto(rollups: RollupsRepository, deltaList: RollupDelta[]): Promise<void> {
+  const deltas = new Map(deltaList.map((d) => [rollupId(d.monitorKey, d.hourStart, d.regionKey), d]));
+  // Sorted so concurrent writers lock rows in the same order (no deadlock on PostgreSQL).
+  const keys = deltaList
+    .sort((a, b) => a.monitorKey - b.monitorKey || a.hourStart - b.hourStart || a.regionKey - b.regionKey)
+    .map((d) => ({ monitor_key: d.monitorKey, hour_start: d.hourStart, region_key: d.regionKey }));
+  const existing = await rollups.lockForUpdate(keys);
+  const byId = new Map(existing.map((r) => [rollupId(r.monitor_key, Number(r.hour_start), r.region_key), r]));
+  await rollups.write(
+    keys.map((k) => {
+      const id = rollupId(k.monitor_key, k.hour_start, k.region_key);
+      const d = deltas.get(id)!;
+      const old = byId.get(id);
+      let sketch: Uint8Array | null = old?.sketch ?? null;
+      if (d.sketch.count > 0) {
+        const merged = new LatencySketch();
+        merged.mergeEncoded(sketch);
+        merged.merge(d.sketch);
+        sketch = merged.encode();
+      }
+      return {
+        ...k,
+        checks: (old?.checks ?? 0) + d.checks,
+        failures: (old?.failures ?? 0) + d.failures,
+        downtime_ms: Number(old?.downtime_ms ?? 0) + d.downtimeMs,
+        sketch,
+      };
+    }),
+  );
 }

@@ -11,6 +11,7 @@ export {
   type DailyUptime,
 } from './rollups.service.ts';
 export { RollupsRepository, type RollupKey } from './rollups.repository.ts';
+export type { RollupRow, RollupTable } from './rollups.tables.ts';
 export { LatencySketch, SKETCH_RELATIVE_ACCURACY } from './latency.sketch.ts';
 export { foldBatch, hourOf, rollupId, seriesId, HOUR_MS, DAY_MS, type RollupInput, type SeriesState, type RollupDelta } from './rollups.compute.ts';
 export { rollupsMigrations } from './rollups.migrations.ts';

@@ -5,30 +5,58 @@ export const SKETCH_RELATIVE_ACCURACY = 0.01;
 const FORMAT_VERSION = 1;
 
 /**
- * A mergeable latency sketch (DDSketch, α = 1%, logarithmic mapping from @datadog/sketches-js) with a
- * compact binary encoding of our own instead of the library's protobuf (which writes 8-byte doubles per bin):
+ * The DDSketch index mapping (logarithmic, α = 1%) of @datadog/sketches-js: `key(v)` gives a value's bin,
+ * `value(key)` the bin's representative value, within 1% relative error.
+ */
+const MAPPING = new DDSketch({ relativeAccuracy: SKETCH_RELATIVE_ACCURACY }).mapping;
+
+/**
+ * A mergeable latency sketch: DDSketch bins (the library's mapping, above) counted in a dense array of our
+ * own, because merging thousands of stored sketches through the library's DenseStore was the cost of
+ * 90-day history. Merge = add bin counts (exact, associative). Quantiles follow DDSketch's rule (lower
+ * rank). Compact binary encoding (the library's protobuf writes 8-byte doubles per bin):
  *
  *   version (1 byte) · varint zeroCount · varint binCount · binCount × (zigzag-varint keyDelta, varint count)
  *
- * Keys are the sketch's bin indices (positive values only: latencies are ≥ 0); an hour of checks whose
- * latencies vary by ±30% around one value takes about 60 bins, i.e. ~100–150 bytes.
+ * Keys are bin indices (latencies are ≥ 0; values below the mapping's minimum count as zero). An hour of
+ * 120 checks whose latencies vary by ±30% takes about 60–70 bytes.
  */
 export class LatencySketch {
-  readonly sketch: DDSketch;
-  constructor() {
-    this.sketch = new DDSketch({ relativeAccuracy: SKETCH_RELATIVE_ACCURACY });
-  }
+  private bins: number[] = [];
+  private offset = 0;
+  private zero = 0;
+  private total = 0;
 
   get count(): number {
-    return this.sketch.count;
+    return this.total;
   }
 
   add(valueMs: number): void {
-    this.sketch.accept(Math.max(0, valueMs));
+    if (valueMs > MAPPING.minPossible) this.addKey(MAPPING.key(valueMs), 1);
+    else this.zero += 1;
+    this.total += 1;
+  }
+
+  private addKey(key: number, n: number): void {
+    if (this.bins.length === 0) {
+      this.offset = key;
+      this.bins.push(n);
+      return;
+    }
+    if (key < this.offset) {
+      const grow = this.offset - key;
+      this.bins = new Array<number>(grow).fill(0).concat(this.bins);
+      this.offset = key;
+    }
+    const i = key - this.offset;
+    while (this.bins.length <= i) this.bins.push(0);
+    this.bins[i]! += n;
   }
 
   merge(other: LatencySketch): void {
-    if (other.count > 0) this.sketch.merge(other.sketch);
+    for (let i = 0; i < other.bins.length; i++) if (other.bins[i]! > 0) this.addKey(other.offset + i, other.bins[i]!);
+    this.zero += other.zero;
+    this.total += other.total;
   }
 
   /** Adds an encoded sketch's counts to this one (no intermediate object). */
@@ -37,38 +65,43 @@ export class LatencySketch {
     if (bytes[0] !== FORMAT_VERSION) throw new Error(`unknown latency sketch format ${bytes[0]}`);
     const reader = { bytes, pos: 1 };
     const zero = readVarint(reader);
-    const bins = readVarint(reader);
-    const store = this.sketch.store;
+    const n = readVarint(reader);
     let key = 0;
     let added = zero;
-    for (let i = 0; i < bins; i++) {
+    for (let i = 0; i < n; i++) {
       key += unzigzag(readVarint(reader));
       const count = readVarint(reader);
-      store.add(key, count);
+      this.addKey(key, count);
       added += count;
     }
-    this.sketch.zeroCount += zero;
-    this.sketch.count += added;
+    this.zero += zero;
+    this.total += added;
   }
 
-  /** The value at quantile q (0..1), null when empty. */
+  /** The value at quantile q (0..1), null when empty; DDSketch's definition (rank q·(n−1), lower bin). */
   quantile(q: number): number | null {
-    if (this.count === 0) return null;
-    return this.sketch.getValueAtQuantile(q);
+    if (this.total === 0) return null;
+    const rank = q * (this.total - 1);
+    if (rank < this.zero) return 0;
+    let cumulative = this.zero;
+    for (let i = 0; i < this.bins.length; i++) {
+      cumulative += this.bins[i]!;
+      if (cumulative > rank) return MAPPING.value(this.offset + i);
+    }
+    return MAPPING.value(this.offset + this.bins.length - 1);
   }
 
   encode(): Uint8Array {
     const out: number[] = [FORMAT_VERSION];
-    const { store, zeroCount } = this.sketch;
-    writeVarint(out, Math.round(zeroCount));
+    writeVarint(out, this.zero);
     const pairs: number[] = [];
     let n = 0;
     let prev = 0;
-    for (let i = 0; i < store.bins.length; i++) {
-      const c = store.bins[i]!;
+    for (let i = 0; i < this.bins.length; i++) {
+      const c = this.bins[i]!;
       if (c <= 0) continue;
-      const key = i + store.offset;
-      pairs.push(zigzag(key - prev), Math.round(c));
+      const key = i + this.offset;
+      pairs.push(zigzag(key - prev), c);
       prev = key;
       n++;
     }

@@ -22,4 +22,23 @@ export const rollupsMigrations: SchemaMigration[] = [
       await table.execute();
     },
   },
+  {
+    // The same rollups per UTC day (hour_start holds the day's start): a 90-day history reads 90 rows per
+    // region instead of 2,160.
+    name: '202611230003_rollups_daily',
+    async up(db, dialect) {
+      let table = db.schema
+        .createTable('execution_rollup_day')
+        .addColumn('monitor_key', col.int, (c) => c.notNull())
+        .addColumn('hour_start', col.time, (c) => c.notNull())
+        .addColumn('region_key', col.int, (c) => c.notNull())
+        .addColumn('checks', col.int, (c) => c.notNull())
+        .addColumn('failures', col.int, (c) => c.notNull())
+        .addColumn('downtime_ms', col.bigint, (c) => c.notNull())
+        .addColumn('sketch', col.bytes(dialect))
+        .addPrimaryKeyConstraint('execution_rollup_day_pk', ['monitor_key', 'hour_start', 'region_key']);
+      if (dialect === 'sqlite') table = table.modifyEnd(sql`without rowid`);
+      await table.execute();
+    },
+  },
 ];

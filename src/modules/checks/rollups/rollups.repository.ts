@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, Dialect } from '../../../platform/db/index.ts';
-import type { RollupRow, RollupsTables } from './rollups.tables.ts';
+import type { RollupRow, RollupsTables, RollupTable } from './rollups.tables.ts';
 
 export interface RollupKey {
   monitor_key: number;
@@ -13,9 +13,12 @@ const CHUNK = 300;
 export class RollupsRepository {
   private readonly db: Kysely<RollupsTables>;
   private readonly dialect: Dialect;
-  constructor(database: Database) {
+  private readonly table: RollupTable;
+  /** `table`: hourly rollups (default) or daily ones. */
+  constructor(database: Database, table: RollupTable = 'execution_rollup') {
     this.db = database.tables<RollupsTables>();
     this.dialect = database.dialect;
+    this.table = table;
   }
 
   /**
@@ -28,12 +31,12 @@ export class RollupsRepository {
     for (let i = 0; i < keys.length; i += CHUNK) {
       const part = keys.slice(i, i + CHUNK);
       await this.db
-        .insertInto('execution_rollup')
+        .insertInto(this.table)
         .values(part.map((k) => ({ ...k, checks: 0, failures: 0, downtime_ms: 0, sketch: null })))
         .onConflict((oc) => oc.columns(['monitor_key', 'hour_start', 'region_key']).doNothing())
         .execute();
       let q = this.db
-        .selectFrom('execution_rollup')
+        .selectFrom(this.table)
         .selectAll()
         .where((eb) =>
           eb(
@@ -51,7 +54,7 @@ export class RollupsRepository {
   async write(rows: RollupRow[]): Promise<void> {
     for (let i = 0; i < rows.length; i += CHUNK) {
       await this.db
-        .insertInto('execution_rollup')
+        .insertInto(this.table)
         .values(rows.slice(i, i + CHUNK).map((r) => ({ ...r, sketch: r.sketch ? Buffer.from(r.sketch) : null })))
         .onConflict((oc) =>
           oc.columns(['monitor_key', 'hour_start', 'region_key']).doUpdateSet((eb) => ({
@@ -69,7 +72,7 @@ export class RollupsRepository {
   async range(monitorKeys: readonly number[], from: number, to: number, regionKey?: number): Promise<RollupRow[]> {
     if (monitorKeys.length === 0) return [];
     let q = this.db
-      .selectFrom('execution_rollup')
+      .selectFrom(this.table)
       .selectAll()
       .where('monitor_key', monitorKeys.length === 1 ? '=' : 'in', monitorKeys.length === 1 ? monitorKeys[0]! : [...monitorKeys])
       .where('hour_start', '>=', from)

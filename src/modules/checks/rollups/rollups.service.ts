@@ -96,9 +96,11 @@ function nextDay(day: string): string {
 export class RollupsService {
   private readonly deps: RollupsServiceDeps;
   private readonly repo: RollupsRepository;
+  private readonly daily: RollupsRepository;
   constructor(deps: RollupsServiceDeps) {
     this.deps = deps;
-    this.repo = new RollupsRepository(deps.database);
+    this.repo = new RollupsRepository(deps.database, 'execution_rollup');
+    this.daily = new RollupsRepository(deps.database, 'execution_rollup_day');
   }
 
   /** Buckets oldest first; every bucket of the range is present (empty ones have checks 0 and nulls). */
@@ -157,7 +159,7 @@ export class RollupsService {
       return buckets;
     }
 
-    const rows = await this.repo.range([key], hourOf(start), end, regionKey);
+    const rows = resolution === 'day' ? await this.daily.range([key], start, end, regionKey) : await this.repo.range([key], hourOf(start), end, regionKey);
     let i = 0;
     for (let s = start; s < end; s += step) {
       let checks = 0;
@@ -195,7 +197,11 @@ export class RollupsService {
       if (d >= lastDay) break;
     }
     const keys = await this.deps.executions.monitorKeys(monitorIds);
-    const rows = await this.repo.range([...new Set(keys.values())], hourOf(fromMs), toMs);
+    // UTC days come from the daily rollups; other zones regroup the hourly ones.
+    const rows =
+      timezone === 'UTC'
+        ? await this.daily.range([...new Set(keys.values())], Math.floor(fromMs / DAY_MS) * DAY_MS, toMs)
+        : await this.repo.range([...new Set(keys.values())], hourOf(fromMs), toMs);
     const labelOfHour = new Map<number, string>();
     const perKey = new Map<number, Map<string, { checks: number; failures: number; downtimeMs: number }>>();
     for (const r of rows) {

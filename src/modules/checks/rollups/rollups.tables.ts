@@ -13,4 +13,9 @@ export interface RollupRow {
 
 export interface RollupsTables {
   execution_rollup: RollupRow;
+  /** Same columns; hour_start holds the start of the UTC day. */
+  execution_rollup_day: RollupRow;
 }
+
+/** Hourly rollups, or the same per UTC day. */
+export type RollupTable = keyof RollupsTables;
