@@ -83,6 +83,24 @@ function openPostgres(url: string, poolSize: number): Database {
   return new KyselyDatabase('postgres', new Kysely({ dialect: new PostgresDialect({ pool }) }));
 }
 
+/**
+ * Kysely prepares every query afresh; preparing costs more than running a small query, so statements are
+ * kept by their SQL text (the same query shapes recur). A statement still being iterated (a stream) is
+ * busy; then a fresh one is prepared. SQLite re-prepares cached statements itself after a schema change.
+ */
+function cachePreparedStatements(sqlite: BetterSqlite3.Database, max = 500): void {
+  const prepare = sqlite.prepare.bind(sqlite);
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  sqlite.prepare = ((source: string) => {
+    const cached = cache.get(source);
+    if (cached && !cached.busy) return cached;
+    const statement = prepare(source);
+    if (cache.size >= max) cache.clear();
+    cache.set(source, statement);
+    return statement;
+  }) as typeof sqlite.prepare;
+}
+
 function openSqlite(path: string): Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new BetterSqlite3(path);
@@ -90,6 +108,7 @@ function openSqlite(path: string): Database {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  cachePreparedStatements(sqlite);
   return new KyselyDatabase('sqlite', new Kysely({ dialect: new SqliteDialect({ database: sqlite }) }));
 }
 

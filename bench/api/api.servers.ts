@@ -1,0 +1,60 @@
+/**
+ * The two servers of the API benchmark, each run in a child process of its own so that the load
+ * generator (autocannon, in the parent) does not share their event loop.
+ *   node bench/api/api.servers.ts bare    → a bare Fastify hello-world
+ *   node bench/api/api.servers.ts tocsin  → Tocsin on SQLite in a temp data dir, one enterprise org and key
+ * Each prints nothing and tells the parent `{port, key?}` over IPC.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify from 'fastify';
+import pino from 'pino';
+import { loadConfig } from '../../src/config/index.ts';
+import { createTocsin } from '../../src/main.ts';
+import { SCOPES } from '../../src/modules/auth/index.ts';
+import { createLogger } from '../../src/platform/logger.ts';
+
+function tell(message: Record<string, unknown>): void {
+  if (!process.send) throw new Error('run me through bench/api/api.bench.ts');
+  process.send(message);
+}
+
+async function bare(): Promise<void> {
+  const app = Fastify({ logger: false });
+  app.get('/', async () => ({ hello: 'world' }));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  tell({ port: (app.server.address() as { port: number }).port });
+}
+
+async function tocsin(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tocsin-bench-'));
+  process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+  const config = loadConfig({ env: { TOCSIN_DATA_DIR: dataDir, NODE_ENV: 'production', LOG_LEVEL: 'info', LOG_FORMAT: 'json' }, isTty: false });
+  // Logs as in production (info, one JSON line per request), written to /dev/null instead of a terminal.
+  const logger = createLogger({ level: 'info', pretty: false, destination: pino.destination({ dest: '/dev/null', sync: false }) as unknown as NodeJS.WritableStream });
+  // Background roles (scheduler, workers) are off: this measures the API alone.
+  const t = await createTocsin(config, { logger, background: false });
+  const org = await t.services.orgs.createOrganization({ name: 'Bench', plan: 'enterprise' });
+  const user = await t.services.orgs.ensureUser({ email: 'bench@example.com' });
+  await t.services.orgs.addMember(org.id, user.id, 'owner');
+  const key = await t.services.auth.issueKey({
+    organizationId: org.id,
+    name: 'bench',
+    scopes: [...SCOPES],
+    userId: user.id,
+    createdBy: user.id,
+    // The largest budgets a key may have, so the benchmark measures serving rather than 429s.
+    rateLimits: { read_per_minute: 100_000, write_per_minute: 100_000, delete_per_minute: 100_000 },
+  });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  tell({ port: (t.app.server.address() as { port: number }).port, key: key.key });
+  process.once('SIGTERM', () => {
+    void t.close().then(() => process.exit(0));
+  });
+}
+
+const mode = process.argv[2];
+if (mode === 'bare') await bare();
+else if (mode === 'tocsin') await tocsin();
+else throw new Error(`unknown mode ${mode}`);
