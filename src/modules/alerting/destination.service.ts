@@ -249,7 +249,7 @@ export class DestinationsService {
     const sleep = this.deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
     const deliveries = new DeliveriesRepository(this.deps.database);
     const started = Date.now();
-    let delivery: DeliveryRecord | null = null;
+    let delivery: DeliveryRecord | null;
     for (;;) {
       await this.deps.pipeline.fanOutOnce();
       delivery = await deliveries.findByEventAndTarget(eventId, destination.id);
@@ -385,7 +385,7 @@ export class DestinationsService {
   }
 
   private validName(value: unknown, details: ErrorDetail[]): string {
-    if (typeof value !== 'string' || value.trim() === '' || value.length > 200 || /[\u0000-\u001f]/.test(value)) {
+    if (typeof value !== 'string' || value.trim() === '' || value.length > 200 || [...value].some((c) => c.charCodeAt(0) < 0x20)) {
       details.push({ field: 'name', issue: 'must be a non-empty string of at most 200 characters' });
       return '';
     }

@@ -60,8 +60,11 @@ export class DestinationsRepository {
   }
 
   async update(d: Destination): Promise<void> {
-    const { id, organization_id, created_at, last_success_at, last_failure_at, last_failure_reason, ...rest } = toRow(d);
-    await this.db.updateTable('destination').set(rest).where('id', '=', id).where('organization_id', '=', organization_id).execute();
+    const row = toRow(d);
+    // Attempt results (last_*) are written by recordAttempt only; creation time never changes.
+    const { id, organization_id: organizationId } = row;
+    const rest = { type: row.type, name: row.name, events: row.events, config: row.config, sealed_secrets: row.sealed_secrets, payload_format: row.payload_format, state: row.state, needs_reauthorization: row.needs_reauthorization, updated_at: row.updated_at };
+    await this.db.updateTable('destination').set(rest).where('id', '=', id).where('organization_id', '=', organizationId).execute();
   }
 
   async delete(organizationId: string, id: string): Promise<boolean> {

@@ -255,12 +255,13 @@ export class AlertPipeline {
     const ctx = this.deps.providerContext;
     let request: unknown;
     try {
-      request = provider.render(delivery.event, resolved.record, ref, { publicUrl: ctx.publicUrl, now: ctx.now });
+      request = provider.render(delivery.event, resolved.record, ref, { publicUrl: ctx.publicUrl, now: () => ctx.now() });
     } catch (err) {
       return { outcome: 'payload_rejected', reason: `could not render the message: ${(err as Error).message}` };
     }
     if (URL_TYPES.includes(resolved.record.type)) {
-      const issue = await privateTargetIssue(String(resolved.record.config.url ?? ''), this.deps.allowPrivateTargets, this.deps.resolveHost);
+      const url = resolved.record.config.url;
+      const issue = await privateTargetIssue(typeof url === 'string' ? url : '', this.deps.allowPrivateTargets, this.deps.resolveHost);
       if (issue) return { outcome: 'destination_broken', reason: `the webhook URL ${issue}` };
     }
     try {

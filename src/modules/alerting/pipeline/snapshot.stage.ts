@@ -52,7 +52,7 @@ export function toAlertEvent(input: SnapshotInput): AlertEvent {
           id: incidentId,
           number: typeof numberRaw === 'number' ? numberRaw : Number(numberRaw) || 0,
           url: `${publicUrl.replace(/\/+$/, '')}/incidents/${incidentId}`,
-          title: String(p.incident_title ?? nested.title ?? p.title ?? (monitorName ? `${monitorName} is down` : 'Incident')),
+          title: [p.incident_title, nested.title, p.title].find((v): v is string => typeof v === 'string') ?? (monitorName ? `${monitorName} is down` : 'Incident'),
           opened_at: time(p.opened_at ?? nested.opened_at) ?? since ?? event.occurredAt,
         }
       : null,

@@ -15,14 +15,13 @@ export class Wake {
       return Promise.resolve();
     }
     return new Promise((resolve) => {
-      const timer = setTimeout(done, Math.max(0, ms));
-      const self = this;
-      function done() {
+      const done = () => {
         clearTimeout(timer);
-        self.pending = null;
-        self.nudged = false;
+        this.pending = null;
+        this.nudged = false;
         resolve();
-      }
+      };
+      const timer = setTimeout(done, Math.max(0, ms));
       this.pending = done;
     });
   }
