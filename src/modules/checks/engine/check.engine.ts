@@ -57,9 +57,9 @@ export class CheckEngine {
     this.deps = deps;
   }
 
-  async claim(owner: string, regions: readonly string[], limit: number): Promise<ClaimedCheck[]> {
+  async claim(owner: string, regions: readonly string[], limit: number, lookaheadMs = 0): Promise<ClaimedCheck[]> {
     const { database, clock } = this.deps;
-    const slots = await new ScheduleRepository(database).claim(owner, regions, clock.now(), this.deps.leaseMs, limit);
+    const slots = await new ScheduleRepository(database).claim(owner, regions, clock.now(), this.deps.leaseMs, limit, lookaheadMs);
     if (slots.length === 0) return [];
     const stale = [...new Set(slots.filter((s) => this.cache.get(s.monitorId)?.version !== s.monitorVersion).map((s) => s.monitorId))];
     if (stale.length > 0) {

@@ -42,7 +42,7 @@ export interface TransitionHandler {
 
 /** Where a runner gets work and sends results: the engine itself (in process) or the control plane over HTTP. */
 export interface WorkSource {
-  /** Up to `max` due checks; may wait up to `waitMs` for work (long-poll). */
-  claim(max: number, waitMs: number): Promise<ClaimedCheck[]>;
+  /** Up to `max` checks due by now + `lookaheadMs`; may wait up to `waitMs` for work (long-poll). */
+  claim(max: number, waitMs: number, lookaheadMs?: number): Promise<ClaimedCheck[]>;
   submit(results: CheckResult[]): Promise<void>;
 }

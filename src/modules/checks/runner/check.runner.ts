@@ -17,6 +17,8 @@ export interface CheckRunnerOptions {
   claimWaitMs?: number;
   /** Pause between claims that found nothing (in-process source). */
   idleMs?: number;
+  /** The loop claims checks due within this many ms and starts each on its due time (default 300; runOnce uses 0). */
+  lookaheadMs?: number;
   allowPrivateTargets: boolean;
   tlsCa?: string;
   /** Told of every finished check (benchmarks measure lateness here). */
@@ -40,7 +42,7 @@ export class CheckRunner {
   private readonly probesInFlight = new Set<Promise<void>>();
 
   constructor(options: CheckRunnerOptions) {
-    this.o = { batchSize: 200, flushMs: 200, claimWaitMs: 0, idleMs: 100, ...options };
+    this.o = { batchSize: 200, flushMs: 100, claimWaitMs: 0, idleMs: 100, lookaheadMs: 300, ...options };
   }
 
   get pending(): number {
@@ -85,7 +87,7 @@ export class CheckRunner {
       }
       let checks: ClaimedCheck[] = [];
       try {
-        checks = await this.o.source.claim(free, this.o.claimWaitMs);
+        checks = await this.o.source.claim(free, this.o.claimWaitMs, this.o.lookaheadMs);
       } catch (err) {
         this.o.logger.warn({ err }, 'claiming checks failed; retrying');
         await this.sleep(1000);
@@ -112,14 +114,18 @@ export class CheckRunner {
 
   private launch(check: ClaimedCheck): void {
     this.inFlight += 1;
-    const p = this.o.probes
+    const early = check.dueAt - this.o.clock.now();
+    const p = (early > 0 ? new Promise<void>((r) => setTimeout(r, early)) : Promise.resolve())
+      .then(() =>
+        this.o.probes
       .run(check.target, {
         now: () => this.o.clock.now(),
         allowPrivateTargets: this.o.allowPrivateTargets,
         lastHeartbeatAt: check.lastHeartbeatAt,
         createdAt: check.createdAt,
         ...(this.o.tlsCa !== undefined && { tlsCa: this.o.tlsCa }),
-      })
+      }),
+      )
       .then((observation) => {
         this.o.onResult?.(check, observation);
         this.buffer.push({ monitorId: check.monitorId, regionCode: check.regionCode, dueAt: check.dueAt, observation });

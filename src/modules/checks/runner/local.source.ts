@@ -11,8 +11,8 @@ export class LocalWorkSource implements WorkSource {
     this.owner = owner;
     this.regions = regions;
   }
-  claim(max: number): Promise<ClaimedCheck[]> {
-    return this.engine.claim(this.owner, this.regions, Math.min(max, 500));
+  claim(max: number, _waitMs: number, lookaheadMs = 0): Promise<ClaimedCheck[]> {
+    return this.engine.claim(this.owner, this.regions, Math.min(max, 500), lookaheadMs);
   }
   async submit(results: CheckResult[]): Promise<void> {
     await this.engine.applyResults(this.owner, results);

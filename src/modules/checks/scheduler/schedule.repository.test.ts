@@ -76,6 +76,17 @@ describe.each(testDialects())('check_schedule on %s', (dialect) => {
     expect((await repo.get('mon_lease', 'local'))!.lease_owner).toBeNull();
   });
 
+  it('a claim with lookahead takes rows due soon, reports their own slot and moves them one interval on', async () => {
+    const repo = new ScheduleRepository(db.database);
+    const phase = phaseOf('mon_ahead', INTERVAL);
+    const slot = nextSlotAfter(T0, phase, INTERVAL);
+    await repo.upsert([{ ...entry('mon_ahead', 'ahead'), firstDueAt: slot }]);
+    expect(await repo.claim('p', ['ahead'], slot - 500, 30_000, 10, 300)).toEqual([]);
+    const got = await repo.claim('p', ['ahead'], slot - 200, 30_000, 10, 300);
+    expect(got.map((c) => c.dueAt)).toEqual([slot]);
+    expect((await repo.get('mon_ahead', 'ahead'))!.next_due_at).toBe(slot + INTERVAL);
+  });
+
   it('claims at most `limit` rows, the most overdue first', async () => {
     const repo = new ScheduleRepository(db.database);
     await repo.upsert(Array.from({ length: 20 }, (_, i) => entry(`mon_lim${String(i).padStart(2, '0')}`, 'lim', T0 - i * 1000)));

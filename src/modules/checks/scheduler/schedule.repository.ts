@@ -109,24 +109,28 @@ export class ScheduleRepository {
   }
 
   /**
-   * Claims up to `limit` due checks of `regions` for `owner` until `now + leaseMs`.
+   * Claims up to `limit` checks of `regions` due by `now + lookaheadMs` for `owner` until `now + lookaheadMs + leaseMs`
+   * (a runner claims a little ahead and starts each check on its due time).
    * PostgreSQL: `FOR UPDATE SKIP LOCKED` lets concurrent claimers pass each other; SQLite: the single
    * UPDATE statement runs under the database's one writer lock.
    */
-  async claim(owner: string, regions: readonly string[], now: number, leaseMs: number, limit: number): Promise<ClaimedSlot[]> {
+  async claim(owner: string, regions: readonly string[], now: number, leaseMs: number, limit: number, lookaheadMs = 0): Promise<ClaimedSlot[]> {
     if (regions.length === 0 || limit <= 0) return [];
-    const until = now + leaseMs;
+    const until = now + lookaheadMs + leaseMs;
+    const horizon = now + lookaheadMs;
+    // The slot after max(now, due): a row claimed ahead of its due time moves to its own next slot.
+    const base = this.database.dialect === 'postgres' ? sql`greatest(${now}, next_due_at)` : sql`max(${now}, next_due_at)`;
     const regionList = sql.join(regions.map((r) => sql`${r}`));
     const lock = this.database.dialect === 'postgres' ? sql`for update skip locked` : sql``;
     const result = await sql<ClaimRow>`
       update check_schedule
          set lease_owner = ${owner},
              lease_until = ${until},
-             next_due_at = ${now} - ((${now} - phase_ms) % interval_ms) + interval_ms
+             next_due_at = ${base} - ((${base} - phase_ms) % interval_ms) + interval_ms
        where (monitor_id, region_code) in (
              select monitor_id, region_code from check_schedule
               where region_code in (${regionList})
-                and next_due_at <= ${now}
+                and next_due_at <= ${horizon}
                 and (lease_until is null or lease_until < ${now})
               order by next_due_at
               limit ${limit}

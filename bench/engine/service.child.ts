@@ -1,0 +1,60 @@
+/**
+ * Bench service process: the check engine's in-process runner (the `local-runner` role's code path:
+ * LocalWorkSource → CheckRunner → CheckEngine → ExecutionsStore) for warm-up + window, then reports
+ * lateness samples, CPU, RSS and the (monitor, region, slot) keys it ran, as one JSON line over IPC.
+ */
+import { loadConfig } from '../../src/config/index.ts';
+import { createTocsin } from '../../src/main.ts';
+import { CheckRunner, LocalWorkSource, createProbeRegistry } from '../../src/modules/checks/index.ts';
+import { createLogger } from '../../src/platform/logger.ts';
+
+const warmMs = Number(process.env.BENCH_WARM_MS);
+const windowMs = Number(process.env.BENCH_WINDOW_MS);
+const owner = process.env.BENCH_OWNER ?? `bench_${process.pid}`;
+
+const config = loadConfig();
+const tocsin = await createTocsin(config, { logger: createLogger({ level: 'warn', pretty: false }), background: false, migrate: false });
+const lateness: number[] = [];
+const keys: string[] = [];
+let windowStart = Infinity;
+let windowEnd = Infinity;
+let checksInWindow = 0;
+const runner = new CheckRunner({
+  source: new LocalWorkSource(tocsin.services.checks.engine, owner, config.scheduler.localRegions),
+  probes: createProbeRegistry(),
+  clock: tocsin.clock,
+  logger: tocsin.logger,
+  concurrency: config.scheduler.concurrency,
+  allowPrivateTargets: true,
+  onResult(check, observation) {
+    keys.push(`${check.monitorId}|${check.regionCode}|${check.dueAt}`);
+    if (check.dueAt >= windowStart && check.dueAt < windowEnd) {
+      lateness.push(observation.started_at - check.dueAt);
+      checksInWindow++;
+    }
+  },
+});
+const started = Date.now();
+runner.start();
+await new Promise((r) => setTimeout(r, warmMs));
+windowStart = Date.now();
+windowEnd = windowStart + windowMs;
+const cpu0 = process.cpuUsage();
+const rss: number[] = [];
+const sampler = setInterval(() => rss.push(process.memoryUsage().rss), 1000);
+await new Promise((r) => setTimeout(r, windowMs));
+const cpu = process.cpuUsage(cpu0);
+clearInterval(sampler);
+await runner.stop();
+await tocsin.close();
+process.send?.({
+  owner,
+  elapsedMs: Date.now() - started,
+  windowMs,
+  checksInWindow,
+  cpuMs: (cpu.user + cpu.system) / 1000,
+  rssAvg: rss.reduce((a, b) => a + b, 0) / Math.max(1, rss.length),
+  rssMax: Math.max(...rss),
+  lateness,
+  keys,
+}, undefined, {}, () => process.disconnect?.());
