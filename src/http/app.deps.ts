@@ -2,10 +2,13 @@ import type { TocsinConfig } from '../config/index.ts';
 import type { Alerting } from '../modules/alerting/index.ts';
 import type { ApiAccessServices, AuthService } from '../modules/auth/index.ts';
 import type { CheckEngineModule } from '../modules/checks/index.ts';
+import type { ExecutionsService } from '../modules/checks/executions/index.ts';
+import type { RollupsService } from '../modules/checks/rollups/index.ts';
 import type { EventsService } from '../modules/events/index.ts';
 import type { IncidentsService } from '../modules/incidents/index.ts';
 import type { MonitorsService } from '../modules/monitors/index.ts';
 import type { OrgsService, Plans } from '../modules/orgs/index.ts';
+import type { StatusPagesService } from '../modules/status-pages/index.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/index.ts';
 import type { Logger } from '../platform/logger.ts';
@@ -19,12 +22,18 @@ export interface AppServices {
   plans: Plans;
   monitors: MonitorsService;
   events: EventsService;
-  /** Check engine: schedule, runners, heartbeats. */
-  checks: CheckEngineModule;
   /** Destinations, the alert pipeline, members and email verification. */
   alerting: Alerting;
+  /** Check engine: schedule, runners, heartbeats. */
+  checks: CheckEngineModule;
   /** Incidents: monitor outages, API incidents, reminders. */
   incidents: IncidentsService;
+  /** Status pages: CRUD and the public pages. */
+  statusPages: StatusPagesService;
+  /** Stored executions (listing, one execution). */
+  executions: ExecutionsService;
+  /** History from rollups / raw executions; daily uptime for status pages. */
+  rollups: RollupsService;
 }
 
 export interface AppDeps {

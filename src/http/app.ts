@@ -10,11 +10,14 @@ import { installErrorHandling } from './plugins/errors.plugin.ts';
 import { installOpenApi } from './plugins/openapi.plugin.ts';
 import { installRequestContext, requestIdFor } from './plugins/request-context.plugin.ts';
 import { installValidation } from './plugins/validation.plugin.ts';
+import { registerHeartbeatRoutes } from './routes/heartbeats/heartbeats.routes.ts';
 import { registerDestinationRoutes } from './routes/destinations/destinations.routes.ts';
 import { registerMemberRoutes } from './routes/members/members.routes.ts';
-import { registerHeartbeatRoutes } from './routes/heartbeats/heartbeats.routes.ts';
 import { registerIncidentRoutes } from './routes/incidents/incidents.routes.ts';
+import { registerExecutionRoutes } from './routes/executions/executions.routes.ts';
+import { registerHistoryRoutes } from './routes/history/history.routes.ts';
 import { registerMonitorRoutes } from './routes/monitors/monitors.routes.ts';
+import { registerStatusPageRoutes } from './routes/status-pages/status-pages.routes.ts';
 import { registerRunnerRoutes } from './routes/runners/runners.routes.ts';
 import { registerSystemRoutes } from './routes/system/system.routes.ts';
 
@@ -56,13 +59,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerSystemRoutes(app, deps);
   registerMonitorRoutes(app, deps.services);
+  registerExecutionRoutes(app, deps.services);
+  registerHistoryRoutes(app, deps.services);
   registerIncidentRoutes(app, deps.services);
+  registerStatusPageRoutes(app, { statusPages: deps.services.statusPages, publicUrl: deps.config.publicUrl });
   registerApiKeyRoutes(app, { apiKeys: deps.services.apiAccess.apiKeys, clock: deps.clock });
   registerServiceAccountRoutes(app, deps.services.apiAccess);
-  registerRunnerRoutes(app, { checks: deps.services.checks, clock: deps.clock });
-  registerHeartbeatRoutes(app, deps.services);
   registerDestinationRoutes(app, deps.services);
   registerMemberRoutes(app, deps.services);
+  registerRunnerRoutes(app, { checks: deps.services.checks, clock: deps.clock });
+  registerHeartbeatRoutes(app, deps.services);
 
   await app.ready();
   return app;
