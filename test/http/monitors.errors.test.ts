@@ -4,6 +4,7 @@ import { MonitorsRepository } from '../../src/modules/monitors/index.ts';
 import { testDialects } from '../support/databases.ts';
 import { bearer, createTestApp, type TestApp, type TestOrg } from '../support/app.ts';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON read back from responses
 type Json = Record<string, any>;
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
 

@@ -3,6 +3,7 @@ import { OrgsRepository } from '../../src/modules/orgs/index.ts';
 import { testDialects } from '../support/databases.ts';
 import { bearer, createTestApp, ManualClock, type TestApp, type TestOrg } from '../support/app.ts';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON read back from responses
 type Json = Record<string, any>;
 
 /** The monitors resource, happy paths, on every configured dialect. */

@@ -19,6 +19,7 @@ vi.mock('fastify', async (importOriginal) => {
   return { ...mod, default: wrapped };
 });
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON read back from responses
 type Json = Record<string, any>;
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
