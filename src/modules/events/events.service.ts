@@ -11,6 +11,7 @@ import { EventsRepository } from './events.repository.ts';
 export class EventsService {
   private readonly clock: Clock;
   private readonly database: Database;
+  private readonly recordedListeners: Array<() => void> = [];
   constructor(deps: { database: Database; clock: Clock }) {
     this.clock = deps.clock;
     this.database = deps.database;
@@ -20,7 +21,15 @@ export class EventsService {
     const now = this.clock.now();
     const full = { ...event, id: event.id ?? newId('evt', now) };
     await new EventsRepository(tx).append(full, now);
+    tx.afterCommit(() => {
+      for (const listener of this.recordedListeners) listener();
+    });
     return { ...full, seq: 0 };
+  }
+
+  /** Called in this process after a transaction that recorded events commits (consumers wake at once). */
+  onRecorded(listener: () => void): void {
+    this.recordedListeners.push(listener);
   }
 
   /** Events after `seq`, oldest first. */

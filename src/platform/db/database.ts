@@ -22,6 +22,11 @@ export interface Database {
    */
   transaction<T>(work: (tx: Database) => Promise<T>): Promise<T>;
   readonly inTransaction: boolean;
+  /**
+   * Runs `callback` once the surrounding transaction has committed (never if it rolls back); outside a
+   * transaction, right away. For signals such as "new outbox event", which must not fire for work that vanished.
+   */
+  afterCommit(callback: () => void): void;
   close(): Promise<void>;
 }
 
@@ -37,6 +42,7 @@ class KyselyDatabase implements Database {
   readonly inTransaction: boolean;
   private readonly kysely: Kysely<unknown>;
   private closed = false;
+  private readonly committed: Array<() => void> = [];
   constructor(dialect: Dialect, kysely: Kysely<unknown>, inTransaction = false) {
     this.dialect = dialect;
     this.kysely = kysely;
@@ -44,7 +50,17 @@ class KyselyDatabase implements Database {
   }
   async transaction<T>(work: (tx: Database) => Promise<T>): Promise<T> {
     if (this.inTransaction) return work(this);
-    return this.kysely.transaction().execute((trx) => work(new KyselyDatabase(this.dialect, trx, true)));
+    let handle: KyselyDatabase | undefined;
+    const result = await this.kysely.transaction().execute((trx) => {
+      handle = new KyselyDatabase(this.dialect, trx, true);
+      return work(handle);
+    });
+    for (const callback of handle?.committed ?? []) callback();
+    return result;
+  }
+  afterCommit(callback: () => void): void {
+    if (this.inTransaction) this.committed.push(callback);
+    else callback();
   }
   tables<T>(): Kysely<T> {
     return this.kysely as unknown as Kysely<T>;
