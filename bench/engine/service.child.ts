@@ -41,7 +41,12 @@ windowStart = Date.now();
 windowEnd = windowStart + windowMs;
 const cpu0 = process.cpuUsage();
 const rss: number[] = [];
-const sampler = setInterval(() => rss.push(process.memoryUsage().rss), 1000);
+const heap: number[] = [];
+const sampler = setInterval(() => {
+  const m = process.memoryUsage();
+  rss.push(m.rss);
+  heap.push(m.heapUsed);
+}, 1000);
 await new Promise((r) => setTimeout(r, windowMs));
 const cpu = process.cpuUsage(cpu0);
 clearInterval(sampler);
@@ -55,6 +60,7 @@ process.send?.({
   cpuMs: (cpu.user + cpu.system) / 1000,
   rssAvg: rss.reduce((a, b) => a + b, 0) / Math.max(1, rss.length),
   rssMax: Math.max(...rss),
+  heapAvg: heap.reduce((a, b) => a + b, 0) / Math.max(1, heap.length),
   lateness,
   keys,
 }, undefined, {}, () => process.disconnect?.());

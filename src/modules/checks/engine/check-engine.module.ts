@@ -71,7 +71,7 @@ export function createCheckEngineModule(deps: CheckEngineModuleDeps): CheckEngin
     logger,
     concurrency: deps.scheduler.concurrency,
     allowPrivateTargets: deps.allowPrivateTargets,
-    ...(deps.onResult && { onResult: deps.onResult }),
+    ...(deps.onResult && { onResult: (c: ClaimedCheck, o: Observation) => deps.onResult?.(c, o) }),
   });
   const roles: EngineRole[] = [];
   if (deps.scheduler.enabled) {

@@ -85,7 +85,7 @@ export class CheckRunner {
         await this.sleep(this.o.idleMs);
         continue;
       }
-      let checks: ClaimedCheck[] = [];
+      let checks: ClaimedCheck[];
       try {
         checks = await this.o.source.claim(free, this.o.claimWaitMs, this.o.lookaheadMs);
       } catch (err) {
