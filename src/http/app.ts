@@ -9,6 +9,7 @@ import { registerServiceAccountRoutes } from './routes/service-accounts/service-
 import { installErrorHandling } from './plugins/errors.plugin.ts';
 import { installOpenApi } from './plugins/openapi.plugin.ts';
 import { installRequestContext, requestIdFor } from './plugins/request-context.plugin.ts';
+import { installSerialization } from './plugins/serialization.plugin.ts';
 import { installValidation } from './plugins/validation.plugin.ts';
 import { registerHeartbeatRoutes } from './routes/heartbeats/heartbeats.routes.ts';
 import { registerDestinationRoutes } from './routes/destinations/destinations.routes.ts';
@@ -50,6 +51,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   installValidation(app);
+  installSerialization(app);
   installErrorHandling(app);
   installRequestContext(app);
   await installOpenApi(app, { version: deps.version, publicUrl: deps.config.publicUrl });

@@ -1,4 +1,4 @@
-import Ajv, { type ErrorObject } from 'ajv';
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorDetail } from '../../platform/errors.ts';
@@ -59,9 +59,18 @@ export function installValidation(app: FastifyInstance): void {
   });
   const strict = newAjv(false);
   const coercing = newAjv(true);
+  // Compiled on first use: compiling every route's schemas up front made each app start take seconds.
   app.setValidatorCompiler(({ schema, httpPart }) => {
-    if (httpPart === 'body') return strict.compile(closeObjects(schema) as JsonSchema);
-    return coercing.compile(closeObjects(schema) as JsonSchema);
+    const ajv = httpPart === 'body' ? strict : coercing;
+    let compiled: ValidateFunction | undefined;
+    const validate = (data: unknown): boolean => {
+      compiled ??= ajv.compile(closeObjects(schema) as JsonSchema);
+      const ok = compiled(data);
+      validate.errors = compiled.errors ?? null;
+      return ok;
+    };
+    validate.errors = null as ErrorObject[] | null;
+    return validate;
   });
 }
 
