@@ -9,12 +9,15 @@ export type IdPrefix =
 // Random bytes are drawn from a pool refilled 4 KiB at a time: one randomBytes call per id (a request id
 // on every request) costs more than the rest of newId.
 const pool = { bytes: randomBytes(4096), offset: 4096 };
-function random16(): Buffer {
+/** Reserves 16 unused bytes of the pool and returns where they start. */
+function random16(): number {
   if (pool.offset + 16 > pool.bytes.length) {
     pool.bytes = randomBytes(4096);
     pool.offset = 0;
-  } else pool.offset += 16;
-  return pool.bytes;
+  }
+  const at = pool.offset;
+  pool.offset += 16;
+  return at;
 }
 
 /**
@@ -23,14 +26,14 @@ function random16(): Buffer {
  */
 export function newId(prefix: IdPrefix, nowMs: number = Date.now()): string {
   let time = '';
-  let t = nowMs;
+  let t = Math.max(0, Math.floor(nowMs));
   for (let i = 0; i < 10; i++) {
     time = CROCKFORD[t % 32]! + time;
     t = Math.floor(t / 32);
   }
-  const bytes = random16();
+  const at = random16();
   let rand = '';
-  for (let i = 0; i < 16; i++) rand += CROCKFORD[bytes[pool.offset + i]! % 32]!;
+  for (let i = 0; i < 16; i++) rand += CROCKFORD[pool.bytes[at + i]! % 32]!;
   return `${prefix}_${time}${rand}`;
 }
 
