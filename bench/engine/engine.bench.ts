@@ -101,7 +101,7 @@ const children = Array.from({ length: processes }, (_, i) =>
     execArgv: ['--max-old-space-size=512'],
   }),
 );
-interface Report { owner: string; windowMs: number; checksInWindow: number; cpuMs: number; rssAvg: number; rssMax: number; heapAvg: number; lateness: number[]; keys: string[] }
+interface Report { owner: string; windowMs: number; checksInWindow: number; cpuMs: number; rssAvg: number; rssMax: number; heapAvg: number; loopDelayP99Ms?: number; loopDelayMaxMs?: number; lateness: number[]; keys: string[] }
 const reports = await Promise.all(children.map((c) => once<Report>(c)));
 targets.disconnect();
 
@@ -133,7 +133,7 @@ const result = {
   lateness_ms: { p50: pct(lateness, 50), p90: pct(lateness, 90), p99: pct(lateness, 99), max: lateness[lateness.length - 1] },
   cpu_ms_per_check: +(cpuMs / checks).toFixed(3),
   cpu_percent_of_one_core: +((cpuMs / windowMs) * 100).toFixed(1),
-  rss_mib: reports.map((r) => ({ owner: r.owner, avg: Math.round(r.rssAvg / 2 ** 20), max: Math.round(r.rssMax / 2 ** 20), heap_used_avg: Math.round(r.heapAvg / 2 ** 20) })),
+  rss_mib: reports.map((r) => ({ owner: r.owner, avg: Math.round(r.rssAvg / 2 ** 20), max: Math.round(r.rssMax / 2 ** 20), heap_used_avg: Math.round(r.heapAvg / 2 ** 20), event_loop_delay_p99_ms: r.loopDelayP99Ms, event_loop_delay_max_ms: r.loopDelayMaxMs })),
   executions_stored: exe1 - exe0,
   bytes_per_execution: dialect === 'sqlite' ? +((bytes1 - bytes0) / (exe1 - exe0)).toFixed(1) : null,
   postgres_database_bytes_per_execution: dialect === 'postgres' ? +(pgSize / (exe1 - exe0)).toFixed(1) : null,

@@ -3,6 +3,7 @@
  * LocalWorkSource → CheckRunner → CheckEngine → ExecutionsStore) for warm-up + window, then reports
  * lateness samples, CPU, RSS and the (monitor, region, slot) keys it ran, as one JSON line over IPC.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadConfig } from '../../src/config/index.ts';
 import { createTocsin } from '../../src/main.ts';
 import { CheckRunner, LocalWorkSource, createProbeRegistry } from '../../src/modules/checks/index.ts';
@@ -39,6 +40,8 @@ runner.start();
 await new Promise((r) => setTimeout(r, warmMs));
 windowStart = Date.now();
 windowEnd = windowStart + windowMs;
+const loop = monitorEventLoopDelay({ resolution: 10 });
+loop.enable();
 const cpu0 = process.cpuUsage();
 const rss: number[] = [];
 const heap: number[] = [];
@@ -49,6 +52,7 @@ const sampler = setInterval(() => {
 }, 1000);
 await new Promise((r) => setTimeout(r, windowMs));
 const cpu = process.cpuUsage(cpu0);
+loop.disable();
 clearInterval(sampler);
 await runner.stop();
 await tocsin.close();
@@ -61,6 +65,8 @@ process.send?.({
   rssAvg: rss.reduce((a, b) => a + b, 0) / Math.max(1, rss.length),
   rssMax: Math.max(...rss),
   heapAvg: heap.reduce((a, b) => a + b, 0) / Math.max(1, heap.length),
+  loopDelayP99Ms: loop.percentile(99) / 1e6,
+  loopDelayMaxMs: loop.max / 1e6,
   lateness,
   keys,
 }, undefined, {}, () => process.disconnect?.());
