@@ -87,9 +87,10 @@ const db = setup.database.tables<unknown>();
 const countExecutions = async () => Number((await sql<{ n: string | number }>`select count(*) as n from execution`.execute(db)).rows[0]!.n);
 const sqlitePath = join(dataDir, 'tocsin.db');
 const fileBytes = () => (dialect === 'sqlite' ? [sqlitePath, `${sqlitePath}-wal`].reduce((a, p) => a + (existsSync(p) ? statSync(p).size : 0), 0) : 0);
-const pgBytes = async () =>
-  dialect === 'postgres' ? Number((await sql<{ n: string }>`select pg_database_size(current_database()) as n`.execute(db)).rows[0]!.n) : 0;
+const pgBytes = async (on: typeof db) =>
+  dialect === 'postgres' ? Number((await sql<{ n: string }>`select pg_database_size(current_database()) as n`.execute(on)).rows[0]!.n) : 0;
 const exe0 = await countExecutions();
+const pgSize0 = await pgBytes(db);
 await setup.close();
 const bytes0 = dialect === 'sqlite' ? fileBytes() : 0;
 
@@ -107,7 +108,7 @@ targets.disconnect();
 
 const after = await createTocsin(config, { logger: createLogger({ level: 'warn', pretty: false }), background: false, migrate: false });
 const exe1 = Number((await sql<{ n: string | number }>`select count(*) as n from execution`.execute(after.database.tables<unknown>())).rows[0]!.n);
-const pgSize = await pgBytes();
+const pgSize = await pgBytes(after.database.tables<unknown>());
 await after.close();
 const bytes1 = dialect === 'sqlite' ? fileBytes() : pgSize;
 
@@ -136,7 +137,7 @@ const result = {
   rss_mib: reports.map((r) => ({ owner: r.owner, avg: Math.round(r.rssAvg / 2 ** 20), max: Math.round(r.rssMax / 2 ** 20), heap_used_avg: Math.round(r.heapAvg / 2 ** 20), event_loop_delay_p99_ms: r.loopDelayP99Ms, event_loop_delay_max_ms: r.loopDelayMaxMs })),
   executions_stored: exe1 - exe0,
   bytes_per_execution: dialect === 'sqlite' ? +((bytes1 - bytes0) / (exe1 - exe0)).toFixed(1) : null,
-  postgres_database_bytes_per_execution: dialect === 'postgres' ? +(pgSize / (exe1 - exe0)).toFixed(1) : null,
+  postgres_database_growth_bytes_per_execution: dialect === 'postgres' ? +((pgSize - pgSize0) / (exe1 - exe0)).toFixed(1) : null,
   duplicate_slot_executions: duplicates,
   slots_run: seen.size,
 };

@@ -21,6 +21,11 @@ describe.each(testDialects())('remote runner against a control plane on a real p
     await t.close();
   });
 
+  it('a region without a live runner shows no_data', async () => {
+    const liveness = await t.tocsin.services.checks.runners.regionLiveness();
+    expect(liveness.find((r) => r.region_code === 'far')).toMatchObject({ live_runners: 0, state: 'no_data' });
+  });
+
   it('refuses a bad token, claims the region\'s checks by long-poll and reports executions with that region', async () => {
     const bad = await fetch(`${base}/api/v1/runners/heartbeat`, { method: 'POST', headers: { authorization: 'Bearer trn_nope' } });
     expect(bad.status).toBe(401);
@@ -61,6 +66,8 @@ describe.each(testDialects())('remote runner against a control plane on a real p
       { region_code: 'local', served_locally: true, live_runners: 0, state: 'live' },
       { region_code: 'far', served_locally: false, live_runners: 1, state: 'live' },
     ]);
+    const regions = await t.tocsin.app.inject({ method: 'GET', url: '/api/v1/regions', headers: bearer(org.apiKey) });
+    expect(regions.json<{ data: unknown[] }>().data).toEqual(liveness);
     // Results for another region are refused.
     const foreign = await fetch(`${base}/api/v1/runners/results`, {
       method: 'POST',

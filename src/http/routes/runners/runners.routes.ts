@@ -136,6 +136,36 @@ export function registerRunnerRoutes(app: FastifyInstance, deps: { checks: Check
     },
   );
 
+  app.get(
+    '/api/v1/regions',
+    {
+      config: { scope: 'monitors:read' },
+      schema: {
+        tags,
+        summary: 'Regions and whether checks run in them',
+        description:
+          'A region is `live` when this deployment checks it in-process (`scheduler.local_regions`) or a runner of the region ' +
+          'was heard from within 60 s; otherwise `no_data`: its checks are not run and it is left out of the region quorum ' +
+          '(its monitors are not marked down for it).',
+        operationId: 'listRegions',
+        response: {
+          200: Type.Object({
+            data: Type.Array(
+              Type.Object({
+                region_code: Type.String(),
+                served_locally: Type.Boolean(),
+                live_runners: Type.Integer(),
+                state: Type.Union([Type.Literal('live'), Type.Literal('no_data')]),
+              }),
+            ),
+            next_cursor: Type.Null(),
+          }),
+        },
+      },
+    },
+    async () => ({ data: await checks.runners.regionLiveness(), next_cursor: null }),
+  );
+
   app.post(
     '/api/v1/runners/heartbeat',
     {
