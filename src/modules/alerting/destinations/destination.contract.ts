@@ -8,6 +8,7 @@
  * The pipeline re-renders on every attempt (render is cheap and pure), so a `state_patch` returned by one
  * attempt (e.g. a migrated Telegram chat id) takes effect on the next.
  */
+import { EVENT_TYPES as DOMAIN_EVENT_TYPES } from '../../events/index.ts';
 
 export const DESTINATION_TYPES = [
   'chatapp1_channel',
@@ -24,25 +25,8 @@ export const DESTINATION_TYPES = [
 ] as const;
 export type DestinationType = (typeof DESTINATION_TYPES)[number];
 
-export const EVENT_TYPES = [
-  'down',
-  'recovered',
-  'cert_expiring',
-  'security_grade_downgraded',
-  'security_grade_recovered',
-  'significant_change',
-  'performance_anomaly',
-  'performance_recovered',
-  'anomaly_alert',
-  'anomaly_recovered',
-  'anomaly_flapping',
-  'incident_opened',
-  'scheduled_report',
-  'still_down',
-  'incident_acknowledged',
-  'incident_resolved',
-  'test',
-] as const;
+/** The outbox's event types, plus `test` (a synthetic event sent by POST /webhooks/{id}/test). */
+export const EVENT_TYPES = [...DOMAIN_EVENT_TYPES, 'test'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** What happened, independent of any destination. */
