@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiMetrics, IdempotencyService } from '../../modules/auth/index.ts';
 
 declare module 'fastify' {
@@ -51,7 +51,7 @@ function redact(payload: string, fields: readonly string[] | undefined): string 
 export function installIdempotency(app: FastifyInstance, deps: IdempotencyPluginDeps): void {
   app.decorateRequest('idempotency', null);
 
-  app.addHook('preHandler', async (request, reply) => {
+  const preHandler = async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     const actor = request.actor;
     if (!actor || !MUTATING.has(request.method)) return;
     const key = idempotencyKeyOf(request);
@@ -73,9 +73,9 @@ export function installIdempotency(app: FastifyInstance, deps: IdempotencyPlugin
     reply.header('idempotent-replayed', 'true');
     reply.code(status);
     return body === '' ? reply.send() : reply.send(body);
-  });
+  };
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  const onSend = async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
     const pending = request.idempotency;
     if (!pending) return payload;
     request.idempotency = null;
@@ -93,5 +93,18 @@ export function installIdempotency(app: FastifyInstance, deps: IdempotencyPlugin
       await deps.idempotency.abandon(pending.id).catch(() => undefined);
     }
     return payload;
+  };
+
+  // Attached to the routes of mutating methods only, so a read runs neither hook (two async hooks per GET
+  // that returned at once). Put first, as the global hooks were: they run before any of the route's own.
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.some((m) => MUTATING.has(m))) return;
+    route.preHandler = [preHandler, ...asArray(route.preHandler)];
+    route.onSend = [onSend, ...asArray(route.onSend)];
   });
+}
+
+function asArray<T>(v: T | T[] | undefined): T[] {
+  return v === undefined ? [] : Array.isArray(v) ? v : [v];
 }

@@ -18,11 +18,18 @@ function loggableUrl(request: FastifyRequest): string {
 }
 
 export function installRequestContext(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
+  // The request line carries only reqId, method, url (path tokens masked above), route, status and
+  // duration: none of the redacted paths can occur in it, so it goes through a child logger without
+  // redaction (walking the paths on every line was ~7 % of a read's CPU). Every other line is still
+  // redacted. Keep it that way: a field added to `entry` must not be able to hold a secret.
+  const requestLog = app.log.child({}, { redact: { paths: [] } });
+  // Sync hooks (done callbacks): an async hook costs a promise and a tick on every request.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   // One log line per request, with its id, status and duration.
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const status = reply.statusCode;
     const entry = {
       reqId: request.id,
@@ -32,7 +39,8 @@ export function installRequestContext(app: FastifyInstance): void {
       status,
       durationMs: Math.round(reply.elapsedTime * 100) / 100,
     };
-    if (status >= 500) request.log.error(entry, 'request failed');
-    else request.log.info(entry, 'request');
+    if (status >= 500) requestLog.error(entry, 'request failed');
+    else requestLog.info(entry, 'request');
+    done();
   });
 }

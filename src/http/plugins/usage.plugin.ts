@@ -11,12 +11,15 @@ export interface UsagePluginDeps {
  * the usage-flush role writes them), and serves the counters at GET /metrics (Prometheus text).
  */
 export function installUsage(app: FastifyInstance, deps: UsagePluginDeps): void {
-  app.addHook('onResponse', async (request, reply) => {
+  // A sync hook (done callback): no promise per request.
+  app.addHook('onResponse', (request, reply, done) => {
     const actor = request.actor;
-    if (!actor) return;
-    const budget = budgetClassOf(request.method);
-    deps.usage.record(actor.keyId, actor.organizationId, budget, reply.statusCode);
-    deps.metrics.countRequest(budget, `${Math.floor(reply.statusCode / 100)}xx`);
+    if (actor) {
+      const budget = budgetClassOf(request.method);
+      deps.usage.record(actor.keyId, actor.organizationId, budget, reply.statusCode);
+      deps.metrics.countRequest(budget, `${Math.floor(reply.statusCode / 100)}xx`);
+    }
+    done();
   });
 
   app.get(
