@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ADMIN_ONLY_SCOPES, isAdmin, type Actor, type AuthService, type Scope } from '../../modules/auth/index.ts';
 import type { Plans } from '../../modules/orgs/index.ts';
 import { DomainError } from '../../platform/errors.ts';
@@ -44,30 +44,50 @@ export function actorOf(request: FastifyRequest): Actor {
  */
 export function installAuth(app: FastifyInstance, deps: AuthPluginDeps): void {
   app.decorateRequest('actor', null);
-  app.addHook('onRequest', async (request, reply) => {
-    const config = request.routeOptions.config;
-    if (config.public) return;
-    const scope = config.scope;
-    const url = request.routeOptions.url;
-    if (!scope && !(url !== undefined && url.startsWith('/api/v1/'))) return;
-    const bearer = bearerOf(request);
-    if (!bearer) {
-      throw new DomainError('unauthorized', 'Send an API key as "Authorization: Bearer <key>".');
-    }
-    const actor = await deps.auth.authenticate(bearer);
+
+  /** Everything after the key is resolved; throws the refusal. Returns a promise only when the rate-limit store needs I/O. */
+  const admit = (request: FastifyRequest, reply: FastifyReply, actor: Actor | null, scope: Scope | undefined, url: string | undefined): void | Promise<void> => {
     if (!actor) throw new DomainError('unauthorized', 'The API key is unknown, expired or revoked.');
     deps.plans.requireApi(actor.plan);
     request.actor = actor;
-    if (deps.rateLimit) await deps.rateLimit(request, reply, actor);
-    if (!scope) {
-      request.log.error({ route: url, method: request.method }, 'route declares no scope; refusing every key');
-      throw new DomainError('insufficient_scope', 'This operation declares no scope, so no key may call it.');
+    const limited = deps.rateLimit?.(request, reply, actor);
+    if (limited) return limited.then(() => checkScope(request, actor, scope, url));
+    checkScope(request, actor, scope, url);
+  };
+
+  // A sync hook (done callback) so that a request whose key is cached and whose budget is in-process
+  // costs no promise; otherwise it waits for the database or Redis, as before.
+  app.addHook('onRequest', (request, reply, done) => {
+    const config = request.routeOptions.config;
+    if (config.public) return done();
+    const scope = config.scope;
+    const url = request.routeOptions.url;
+    if (!scope && !(url !== undefined && url.startsWith('/api/v1/'))) return done();
+    let pending: void | Promise<void>;
+    try {
+      const bearer = bearerOf(request);
+      if (!bearer) {
+        throw new DomainError('unauthorized', 'Send an API key as "Authorization: Bearer <key>".');
+      }
+      const cached = deps.auth.cachedActor(bearer);
+      pending = cached !== undefined ? admit(request, reply, cached, scope, url) : deps.auth.authenticate(bearer).then((actor) => admit(request, reply, actor, scope, url));
+    } catch (err) {
+      return done(err as Error);
     }
-    if (!actor.scopes.has(scope)) {
-      throw new DomainError('insufficient_scope', `This key lacks the scope ${scope}, which this operation needs.`);
-    }
-    if (ADMIN_ONLY_SCOPES.has(scope) && !isAdmin(actor)) {
-      throw new DomainError('forbidden', `The scope ${scope} only works for a key whose owner is an owner or admin.`);
-    }
+    if (pending) pending.then(() => done(), done);
+    else done();
   });
+}
+
+function checkScope(request: FastifyRequest, actor: Actor, scope: Scope | undefined, url: string | undefined): void {
+  if (!scope) {
+    request.log.error({ route: url, method: request.method }, 'route declares no scope; refusing every key');
+    throw new DomainError('insufficient_scope', 'This operation declares no scope, so no key may call it.');
+  }
+  if (!actor.scopes.has(scope)) {
+    throw new DomainError('insufficient_scope', `This key lacks the scope ${scope}, which this operation needs.`);
+  }
+  if (ADMIN_ONLY_SCOPES.has(scope) && !isAdmin(actor)) {
+    throw new DomainError('forbidden', `The scope ${scope} only works for a key whose owner is an owner or admin.`);
+  }
 }

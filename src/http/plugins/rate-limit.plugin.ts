@@ -1,9 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { budgetClassOf, type Actor, type ApiMetrics, type RateLimiter } from '../../modules/auth/index.ts';
+import { budgetClassOf, type Actor, type ApiMetrics, type BudgetClass, type RateDecision, type RateLimiter } from '../../modules/auth/index.ts';
 import { DomainError } from '../../platform/errors.ts';
 
-/** Called by the auth hook once the key is known: consumes one request of the method's budget. */
-export type RateLimitGuard = (request: FastifyRequest, reply: FastifyReply, actor: Actor) => Promise<void>;
+/**
+ * Called by the auth hook once the key is known: consumes one request of the method's budget. Returns
+ * nothing when the store answered in-process (no promise on the hot path), a promise otherwise (Redis);
+ * either way a refusal is thrown (synchronously, or as the promise's rejection).
+ */
+export type RateLimitGuard = (request: FastifyRequest, reply: FastifyReply, actor: Actor) => void | Promise<void>;
 
 export interface RateLimitPluginDeps {
   limiter: RateLimiter;
@@ -16,8 +20,7 @@ export interface RateLimitPluginDeps {
  * When the store does not answer the request is served without headers (fail open).
  */
 export function rateLimitGuard(deps: RateLimitPluginDeps): RateLimitGuard {
-  return async (request, reply, actor) => {
-    const decision = await deps.limiter.check(actor, budgetClassOf(request.method));
+  const apply = (reply: FastifyReply, budget: BudgetClass, decision: RateDecision | null): void => {
     if (!decision) return;
     reply.header('ratelimit-limit', String(decision.limit));
     reply.header('ratelimit-remaining', String(decision.remaining));
@@ -27,9 +30,15 @@ export function rateLimitGuard(deps: RateLimitPluginDeps): RateLimitGuard {
       reply.header('retry-after', String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))));
       throw new DomainError(
         'rate_limited',
-        `This key's ${budgetClassOf(request.method)} budget of ${decision.limit} requests per minute is used up; retry after the Retry-After seconds.`,
+        `This key's ${budget} budget of ${decision.limit} requests per minute is used up; retry after the Retry-After seconds.`,
       );
     }
+  };
+  return (request, reply, actor) => {
+    const budget = budgetClassOf(request.method);
+    const decided = deps.limiter.checkNow(actor, budget);
+    if (decided !== undefined) return apply(reply, budget, decided);
+    return deps.limiter.check(actor, budget).then((decision) => apply(reply, budget, decision));
   };
 }
 

@@ -72,15 +72,26 @@ export class AuthService {
 
   /** Resolves a bearer value to an actor, or null when it is unknown, malformed, expired or revoked. */
   async authenticate(bearer: string): Promise<Actor | null> {
+    const cached = this.cachedActor(bearer);
+    if (cached !== undefined) return cached;
     const now = this.deps.clock.now();
-    // Keyed by the presented value itself: a hit costs one map lookup, no hashing (two SHA-256 per miss).
-    const cached = this.cache.get(bearer);
-    if (cached && cached.until > now) return this.stillValid(cached.actor, now);
     if (!isWellFormedApiKey(bearer)) return null;
     const actor = await this.resolve(hashApiKey(bearer), now);
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(bearer, { actor, until: now + (this.deps.cacheMs ?? 1000) });
     return actor;
+  }
+
+  /**
+   * The answer of `authenticate` when it is still cached (at most `cacheMs` old), without I/O or a promise:
+   * the actor, or null for a refused key; undefined when `authenticate` must be asked.
+   */
+  cachedActor(bearer: string): Actor | null | undefined {
+    // Keyed by the presented value itself: a hit costs one map lookup, no hashing (two SHA-256 per miss).
+    const cached = this.cache.get(bearer);
+    if (cached === undefined) return undefined;
+    const now = this.deps.clock.now();
+    return cached.until > now ? this.stillValid(cached.actor, now) : undefined;
   }
 
   /** Forgets cached resolutions, so a change made in this process is seen at once. */

@@ -5,6 +5,8 @@ export type BudgetClass = 'read' | 'write' | 'delete';
 
 /** Budget class by method (DECISIONS §2): GET/HEAD read, POST/PUT/PATCH write, DELETE delete. */
 export function budgetClassOf(method: string): BudgetClass {
+  // Fastify hands methods upper-case; only another spelling pays for toUpperCase.
+  if (method === 'GET') return 'read';
   switch (method.toUpperCase()) {
     case 'DELETE':
       return 'delete';
@@ -30,6 +32,8 @@ export interface RateDecision {
 /** One budget check: consumes one request from `key`'s budget of `limit` per `periodMs` when allowed. */
 export interface RateLimitStore {
   consume(key: string, limit: number, periodMs: number, now: number): Promise<RateDecision>;
+  /** The same without a promise, for a store that needs no I/O (in-process); absent otherwise. */
+  consumeNow?(key: string, limit: number, periodMs: number, now: number): RateDecision;
   close(): Promise<void>;
 }
 
@@ -70,6 +74,10 @@ export class MemoryRateLimitStore implements RateLimitStore {
   private lastSweep = 0;
 
   async consume(key: string, limit: number, periodMs: number, now: number): Promise<RateDecision> {
+    return this.consumeNow(key, limit, periodMs, now);
+  }
+
+  consumeNow(key: string, limit: number, periodMs: number, now: number): RateDecision {
     const { decision, newTat } = gcra(this.tats.get(key), limit, periodMs, now);
     if (newTat !== null) this.tats.set(key, newTat);
     if (now - this.lastSweep > periodMs) this.sweep(now);
@@ -105,6 +113,21 @@ export class RateLimiter {
     const limit = actor.rateLimits[budget];
     try {
       return await this.deps.store.consume(`${actor.keyId}:${budget}`, limit, RATE_PERIOD_MS, this.deps.clock.now());
+    } catch (err) {
+      this.deps.onStoreError?.(err);
+      return null;
+    }
+  }
+
+  /**
+   * `check` without a promise when the store answers in-process: the decision (null when the store
+   * failed: fail open, as `check`); undefined when the store needs I/O and `check` must be used.
+   */
+  checkNow(actor: Actor, budget: BudgetClass): RateDecision | null | undefined {
+    const store = this.deps.store;
+    if (!store.consumeNow) return undefined;
+    try {
+      return store.consumeNow(`${actor.keyId}:${budget}`, actor.rateLimits[budget], RATE_PERIOD_MS, this.deps.clock.now());
     } catch (err) {
       this.deps.onStoreError?.(err);
       return null;
