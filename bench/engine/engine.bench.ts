@@ -99,7 +99,7 @@ const children = Array.from({ length: processes }, (_, i) =>
   fork(new URL('./service.child.ts', import.meta.url), [], {
     env: { ...env, BENCH_WARM_MS: String(warmMs), BENCH_WINDOW_MS: String(windowMs), BENCH_OWNER: `bench_${i}` },
     stdio: 'inherit',
-    execArgv: ['--max-old-space-size=512'],
+    execArgv: ['--max-old-space-size=512', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
   }),
 );
 interface Report { owner: string; windowMs: number; checksInWindow: number; cpuMs: number; rssAvg: number; rssMax: number; heapAvg: number; loopDelayP99Ms?: number; loopDelayMaxMs?: number; lateness: number[]; keys: string[] }

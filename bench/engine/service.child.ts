@@ -6,7 +6,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadConfig } from '../../src/config/index.ts';
 import { createTocsin } from '../../src/main.ts';
-import { CheckRunner, LocalWorkSource, createProbeRegistry } from '../../src/modules/checks/index.ts';
+import { CheckEngine, CheckRunner, LocalWorkSource, createProbeRegistry } from '../../src/modules/checks/index.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 
 const warmMs = Number(process.env.BENCH_WARM_MS);
@@ -21,7 +21,22 @@ let windowStart = Infinity;
 let windowEnd = Infinity;
 let checksInWindow = 0;
 const runner = new CheckRunner({
-  source: new LocalWorkSource(tocsin.services.checks.engine, owner, config.scheduler.localRegions),
+  // BENCH_SINK=noop: the same engine without execution storage, to split engine cost from storage cost.
+  source: new LocalWorkSource(
+    process.env.BENCH_SINK === 'noop'
+      ? new CheckEngine({
+          database: tocsin.database,
+          clock: tocsin.clock,
+          logger: tocsin.logger,
+          executions: { recordBatch: async () => {} },
+          transitions: tocsin.services.incidents,
+          events: tocsin.services.events,
+          leaseMs: config.scheduler.leaseSeconds * 1000,
+        })
+      : tocsin.services.checks.engine,
+    owner,
+    config.scheduler.localRegions,
+  ),
   probes: createProbeRegistry(),
   clock: tocsin.clock,
   logger: tocsin.logger,

@@ -42,7 +42,7 @@ export class CheckRunner {
   private readonly probesInFlight = new Set<Promise<void>>();
 
   constructor(options: CheckRunnerOptions) {
-    this.o = { batchSize: 200, flushMs: 100, claimWaitMs: 0, idleMs: 100, lookaheadMs: 300, ...options };
+    this.o = { batchSize: 500, flushMs: 250, claimWaitMs: 0, idleMs: 100, lookaheadMs: 300, ...options };
   }
 
   get pending(): number {
