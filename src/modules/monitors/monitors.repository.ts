@@ -1,4 +1,4 @@
-import { CompiledQuery, sql, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../platform/db/index.ts';
 import { fromJson, toJson } from '../../platform/db/index.ts';
 import type { MonitorRow, MonitorsTables } from './monitors.tables.ts';
@@ -57,8 +57,10 @@ export interface MonitorScope {
 
 export class MonitorsRepository {
   private readonly db;
+  private readonly database: Database;
   private readonly dialect: Database['dialect'];
   constructor(database: Database) {
+    this.database = database;
     this.db = database.tables<MonitorsTables>();
     this.dialect = database.dialect;
   }
@@ -92,8 +94,7 @@ export class MonitorsRepository {
    */
   async find(scope: MonitorScope, id: string): Promise<Monitor | null> {
     this.findSql ??= this.db.selectFrom('monitor').selectAll().where('organization_id', '=', '').where('id', '=', '').compile().sql;
-    const result = await this.db.executeQuery<MonitorRow>(CompiledQuery.raw(this.findSql, [scope.organizationId, id]));
-    const row = result.rows[0];
+    const [row] = await this.database.selectRows<MonitorRow>(this.findSql, [scope.organizationId, id]);
     if (!row || (scope.environments && !scope.environments.includes(row.environment))) return null;
     return toMonitor(row);
   }
