@@ -42,6 +42,7 @@ const runner = new CheckRunner({
   logger: tocsin.logger,
   concurrency: config.scheduler.concurrency,
   allowPrivateTargets: true,
+  ...(process.env.BENCH_LOOKAHEAD_MS !== undefined && { lookaheadMs: Number(process.env.BENCH_LOOKAHEAD_MS) }),
   onResult(check, observation) {
     keys.push(`${check.monitorId}|${check.regionCode}|${check.dueAt}`);
     if (check.dueAt >= windowStart && check.dueAt < windowEnd) {

@@ -17,7 +17,8 @@ export interface CheckRunnerOptions {
   claimWaitMs?: number;
   /** Pause between claims that found nothing (in-process source). */
   idleMs?: number;
-  /** The loop claims checks due within this many ms and starts each on its due time (default 300; runOnce uses 0). */
+  /** The loop may claim checks due within this many ms and start each on its due time (default 0: the benchmark measured
+   *  claim-ahead at +0.35 ms CPU per check for a p99 lateness gain of 115 → 56 ms; runOnce always uses 0). */
   lookaheadMs?: number;
   allowPrivateTargets: boolean;
   tlsCa?: string;
@@ -42,7 +43,7 @@ export class CheckRunner {
   private readonly probesInFlight = new Set<Promise<void>>();
 
   constructor(options: CheckRunnerOptions) {
-    this.o = { batchSize: 500, flushMs: 250, claimWaitMs: 0, idleMs: 100, lookaheadMs: 300, ...options };
+    this.o = { batchSize: 500, flushMs: 250, claimWaitMs: 0, idleMs: 100, lookaheadMs: 0, ...options };
   }
 
   get pending(): number {
