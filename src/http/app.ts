@@ -22,6 +22,49 @@ import { registerStatusPageRoutes } from './routes/status-pages/status-pages.rou
 import { registerRunnerRoutes } from './routes/runners/runners.routes.ts';
 import { registerSystemRoutes } from './routes/system/system.routes.ts';
 
+type LogMethod = FastifyBaseLogger['info'];
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/**
+ * The per-request logger, made only when something logs through it: Fastify otherwise builds a pino
+ * child (bindings serialized through the redaction stringifiers) for every request, and most requests
+ * never use it (the request line has its own logger). Same bindings, same redaction, when used.
+ */
+class LazyRequestLogger implements FastifyBaseLogger {
+  private readonly parent: FastifyBaseLogger;
+  private readonly bindings: Record<string, unknown>;
+  private made: FastifyBaseLogger | undefined;
+  declare fatal: LogMethod;
+  declare error: LogMethod;
+  declare warn: LogMethod;
+  declare info: LogMethod;
+  declare debug: LogMethod;
+  declare trace: LogMethod;
+  declare silent: LogMethod;
+  constructor(parent: FastifyBaseLogger, bindings: Record<string, unknown>) {
+    this.parent = parent;
+    this.bindings = bindings;
+  }
+  real(): FastifyBaseLogger {
+    return (this.made ??= this.parent.child(this.bindings));
+  }
+  get level(): string {
+    return this.made ? this.made.level : this.parent.level;
+  }
+  set level(level: string) {
+    this.real().level = level;
+  }
+  child(bindings: Record<string, unknown>, options?: Parameters<FastifyBaseLogger['child']>[1]): FastifyBaseLogger {
+    return this.real().child(bindings, options);
+  }
+}
+// The level methods live on the prototype: nothing is allocated per request but the instance.
+for (const level of LEVELS) {
+  LazyRequestLogger.prototype[level] = function (this: LazyRequestLogger, ...args: Parameters<LogMethod>) {
+    this.real()[level](...args);
+  } as LogMethod;
+}
+
 /** Builds the Fastify app for `tocsin serve` and for tests (which use app.inject or a real port). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
@@ -29,6 +72,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // One line per request is written by the request-context plugin instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'reqId' }),
     genReqId: requestIdFor,
+    childLoggerFactory: (logger, bindings, options) =>
+      Object.keys(options).length === 0 ? new LazyRequestLogger(logger, bindings) : logger.child(bindings, options),
     bodyLimit: deps.config.http.bodyLimitBytes,
     trustProxy: true,
     routerOptions: { ignoreTrailingSlash: true },
