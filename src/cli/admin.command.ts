@@ -1,25 +1,12 @@
 import type { Command } from 'commander';
 import { PLAN_NAMES, type PlanName } from '../config/index.ts';
-import { createTocsin } from '../main.ts';
 import { SCOPES } from '../modules/auth/index.ts';
-import { createLogger } from '../platform/logger.ts';
-import { configOrExit } from './cli.config.ts';
+import { withTocsin } from './cli.tocsin.ts';
 
 function planOrExit(value: string): PlanName {
   if ((PLAN_NAMES as readonly string[]).includes(value)) return value as PlanName;
   process.stderr.write(`tocsin: --plan must be one of ${PLAN_NAMES.join(', ')} (got "${value}")\n`);
   process.exit(2);
-}
-
-/** Opens the service without HTTP listeners or background roles, for one-off admin work. */
-async function withTocsin<T>(work: (t: Awaited<ReturnType<typeof createTocsin>>) => Promise<T>): Promise<T> {
-  const config = configOrExit();
-  const tocsin = await createTocsin(config, { logger: createLogger({ level: 'warn', pretty: false }), background: false });
-  try {
-    return await work(tocsin);
-  } finally {
-    await tocsin.close();
-  }
 }
 
 export function registerAdminCommands(program: Command): void {

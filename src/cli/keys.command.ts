@@ -1,26 +1,8 @@
 import type { Command } from 'commander';
-import { createTocsin, type Tocsin } from '../main.ts';
 import type { ApiKey } from '../modules/auth/index.ts';
 import { toIsoOrNull } from '../platform/clock.ts';
 import { DomainError } from '../platform/errors.ts';
-import { createLogger } from '../platform/logger.ts';
-import { configOrExit } from './cli.config.ts';
-
-async function withTocsin<T>(work: (t: Tocsin) => Promise<T>): Promise<T> {
-  const tocsin = await createTocsin(configOrExit(), { logger: createLogger({ level: 'warn', pretty: false }), background: false });
-  try {
-    return await work(tocsin);
-  } catch (err) {
-    if (err instanceof DomainError) {
-      process.stderr.write(`tocsin: ${err.message}${err.details ? ` ${JSON.stringify(err.details)}` : ''}\n`);
-      process.exitCode = 1;
-      return undefined as T;
-    }
-    throw err;
-  } finally {
-    await tocsin.close();
-  }
-}
+import { withTocsin } from './cli.tocsin.ts';
 
 function present(k: ApiKey): Record<string, unknown> {
   return {

@@ -1,18 +1,6 @@
 import type { Command } from 'commander';
-import { createTocsin } from '../main.ts';
-import { createLogger } from '../platform/logger.ts';
 import { toIsoOrNull } from '../platform/clock.ts';
-import { configOrExit } from './cli.config.ts';
-
-async function withTocsin<T>(work: (t: Awaited<ReturnType<typeof createTocsin>>) => Promise<T>): Promise<T> {
-  const config = configOrExit();
-  const tocsin = await createTocsin(config, { logger: createLogger({ level: 'warn', pretty: false }), background: false });
-  try {
-    return await work(tocsin);
-  } finally {
-    await tocsin.close();
-  }
-}
+import { withTocsin } from './cli.tocsin.ts';
 
 /** `tocsin admin runner-token create|list|revoke`: tokens for remote runners (`tocsin runner`). */
 export function registerRunnerTokenCommands(admin: Command): void {
@@ -24,13 +12,8 @@ export function registerRunnerTokenCommands(admin: Command): void {
     .requiredOption('--region <code>', 'region code from the configured regions')
     .option('--name <name>', 'a label for this runner')
     .action(async (opts: { region: string; name?: string }) => {
-      try {
-        const out = await withTocsin(({ services }) => services.checks.runners.createToken(opts.region, opts.name));
-        process.stdout.write(`${JSON.stringify({ runner_id: out.runner.id, region_code: out.runner.regionCode, token: out.token })}\n`);
-      } catch (err) {
-        process.stderr.write(`tocsin: ${(err as Error).message}\n`);
-        process.exit(2);
-      }
+      const out = await withTocsin(({ services }) => services.checks.runners.createToken(opts.region, opts.name));
+      process.stdout.write(`${JSON.stringify({ runner_id: out.runner.id, region_code: out.runner.regionCode, token: out.token })}\n`);
     });
 
   cmd
