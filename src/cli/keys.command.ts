@@ -1,24 +1,7 @@
 import type { Command } from 'commander';
-import type { ApiKey } from '../modules/auth/index.ts';
-import { toIsoOrNull } from '../platform/clock.ts';
+import { apiKeyView } from '../modules/auth/index.ts';
 import { DomainError } from '../platform/errors.ts';
 import { withTocsin } from './cli.tocsin.ts';
-
-function present(k: ApiKey): Record<string, unknown> {
-  return {
-    id: k.id,
-    name: k.name,
-    prefix: k.prefix,
-    scopes: k.scopes,
-    environments: k.environments,
-    expires_at: toIsoOrNull(k.expiresAt),
-    rate_limits: k.rateLimits,
-    created_by: k.createdBy,
-    service_account_id: k.serviceAccountId,
-    last_used_at: toIsoOrNull(k.lastUsedAt),
-    revoked_at: toIsoOrNull(k.revokedAt),
-  };
-}
 
 function list(value: string): string[] {
   return value.split(',').map((s) => s.trim()).filter(Boolean);
@@ -110,7 +93,7 @@ export function registerKeysCommands(program: Command): void {
             },
             { userId, ...(role !== undefined && { role }) },
           );
-          return { ...present(record), key };
+          return { ...apiKeyView(record), key };
         }),
       );
     });
@@ -126,7 +109,7 @@ export function registerKeysCommands(program: Command): void {
           let cursor: string | undefined;
           do {
             const page = await services.apiAccess.apiKeys.list(o.org, { limit: 200, cursor });
-            all.push(...page.data.map(present));
+            all.push(...page.data.map(apiKeyView));
             cursor = page.next_cursor ?? undefined;
           } while (cursor);
           return { data: all };
@@ -140,7 +123,7 @@ export function registerKeysCommands(program: Command): void {
     .requiredOption('--org <id>', 'organization id (org_…)')
     .argument('<key-id>', 'key id (key_…)')
     .action(async (id: string, o: { org: string }) => {
-      out(await withTocsin(async ({ services }) => present(await services.apiAccess.apiKeys.revoke(o.org, id))));
+      out(await withTocsin(async ({ services }) => apiKeyView(await services.apiAccess.apiKeys.revoke(o.org, id))));
     });
 
   keys
@@ -157,7 +140,7 @@ export function registerKeysCommands(program: Command): void {
       out(
         await withTocsin(async ({ services }) => {
           const { record, key } = await services.apiAccess.apiKeys.rotate(o.org, id, o.grace);
-          return { ...present(record), key };
+          return { ...apiKeyView(record), key };
         }),
       );
     });

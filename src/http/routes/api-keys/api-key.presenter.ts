@@ -1,22 +1,8 @@
-import type { ApiKey, KeyUsage } from '../../../modules/auth/index.ts';
+import { apiKeyView, type KeyUsage } from '../../../modules/auth/index.ts';
 import { toIso, toIsoOrNull } from '../../../platform/clock.ts';
 
-export function presentApiKey(k: ApiKey): Record<string, unknown> {
-  return {
-    id: k.id,
-    name: k.name,
-    prefix: k.prefix,
-    scopes: k.scopes,
-    environments: k.environments,
-    expires_at: toIsoOrNull(k.expiresAt),
-    rate_limits: k.rateLimits,
-    created_by: k.createdBy,
-    service_account_id: k.serviceAccountId,
-    last_used_at: toIsoOrNull(k.lastUsedAt),
-    revoked_at: toIsoOrNull(k.revokedAt),
-    created_at: toIso(k.createdAt),
-  };
-}
+/** The key record as the API returns it (the same view the CLI prints). */
+export const presentApiKey = apiKeyView;
 
 export function presentUsage(u: KeyUsage): Record<string, unknown> {
   return {

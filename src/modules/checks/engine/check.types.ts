@@ -1,5 +1,6 @@
 import type { Database } from '../../../platform/db/index.ts';
 import type { Observation, ProbeTarget } from '../probes/index.ts';
+import type { MonitorTransition } from '../../incidents/index.ts';
 
 /** One claimed check: what a runner needs to probe it, and the slot it runs. */
 export interface ClaimedCheck {
@@ -22,18 +23,8 @@ export interface CheckResult {
   observation: Observation;
 }
 
-/** A change of a monitor's status decided by the state machine (the incidents module's input). */
-export interface MonitorTransition {
-  organizationId: string;
-  monitorId: string;
-  monitorName: string;
-  from: 'pending' | 'up' | 'down';
-  to: 'up' | 'down';
-  at: number;
-  /** For down: the human-readable failing reason, e.g. "HTTP 503 (expected 200)" or "no complete response within 10000 ms". */
-  cause: string | null;
-  executionId: string | null;
-}
+/** A change of a monitor's status decided by the state machine; the incidents module owns the type. */
+export type { MonitorTransition } from '../../incidents/index.ts';
 
 /** Called inside the transaction that sets the monitor's status (IncidentsService implements it). */
 export interface TransitionHandler {
