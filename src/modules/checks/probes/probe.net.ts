@@ -2,6 +2,7 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import type { Observation, ProbeContext, ProbeError, ProbeErrorCode, ProbeTimings } from './probe.contract.ts';
+import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 
 /** Loopback, private, link-local, CGNAT, unspecified, multicast and other non-public ranges. */
 export function createPrivateAddressList(): BlockList {
@@ -187,4 +188,21 @@ export function downObservation(started_at: number, t0: number, error: ProbeErro
 
 export function num(v: unknown, fallback: number): number {
   return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : fallback;
+}
+
+/**
+ * Secure contexts that trust the system roots plus one extra CA (ProbeContext.tlsCa), built once per CA:
+ * building one parses every root certificate.
+ */
+export function createSecureContextCache(): (ca: string) => SecureContext {
+  const contexts = new Map<string, SecureContext>();
+  return (ca) => {
+    let sc = contexts.get(ca);
+    if (!sc) {
+      sc = createSecureContext({ ca: [...rootCertificates, ca] });
+      if (contexts.size > 16) contexts.clear();
+      contexts.set(ca, sc);
+    }
+    return sc;
+  };
 }

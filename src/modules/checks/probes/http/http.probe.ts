@@ -7,10 +7,9 @@ import { createHash } from 'node:crypto';
 import { request as httpRequest, type IncomingMessage, type ClientRequest, type OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type Socket } from 'node:net';
-import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import { assertionNeedsBody, evaluateAssertions } from '../../assertions/index.ts';
 import type { Observation, Probe, ProbeContext, ProbeTarget, ProbeTimings } from '../probe.contract.ts';
-import { classifyError, downObservation, num, ProbeFailure, resolveHost, round } from '../probe.net.ts';
+import { classifyError, createSecureContextCache, downObservation, num, ProbeFailure, resolveHost, round } from '../probe.net.ts';
 
 export const HTTP_BODY_CAP = 1024 * 1024;
 export const HTTP_MAX_REDIRECTS = 10;
@@ -64,16 +63,7 @@ interface Abort {
 }
 
 export function createHttpProbe(): Probe {
-  const contexts = new Map<string, SecureContext>();
-  const secureContextFor = (ca: string): SecureContext => {
-    let sc = contexts.get(ca);
-    if (!sc) {
-      sc = createSecureContext({ ca: [...rootCertificates, ca] });
-      if (contexts.size > 16) contexts.clear();
-      contexts.set(ca, sc);
-    }
-    return sc;
-  };
+  const secureContextFor = createSecureContextCache();
 
   function hop(url: URL, address: string, cfg: HttpConfig, method: string, body: string | null, needBody: boolean, ctx: ProbeContext, timings: ProbeTimings, abort: Abort): Promise<HopResult> {
     return new Promise<HopResult>((resolve, reject) => {

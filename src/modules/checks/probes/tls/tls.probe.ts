@@ -4,9 +4,9 @@
  * emits a `cert_expiring` event.
  */
 import { isIP } from 'node:net';
-import { checkServerIdentity, connect, createSecureContext, rootCertificates, type DetailedPeerCertificate, type PeerCertificate, type SecureContext, type TLSSocket } from 'node:tls';
+import { checkServerIdentity, connect, type DetailedPeerCertificate, type PeerCertificate, type TLSSocket } from 'node:tls';
 import type { CertExpiringEvent, Observation, Probe, ProbeContext, ProbeTarget, ProbeTimings } from '../probe.contract.ts';
-import { classifyError, downObservation, num, ProbeFailure, parseHostPort, resolveHost, round } from '../probe.net.ts';
+import { classifyError, createSecureContextCache, downObservation, num, ProbeFailure, parseHostPort, resolveHost, round } from '../probe.net.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -31,16 +31,7 @@ interface Handshake {
 }
 
 export function createTlsProbe(): Probe {
-  const contexts = new Map<string, SecureContext>();
-  const secureContextFor = (ca: string): SecureContext => {
-    let sc = contexts.get(ca);
-    if (!sc) {
-      sc = createSecureContext({ ca: [...rootCertificates, ca] });
-      if (contexts.size > 16) contexts.clear();
-      contexts.set(ca, sc);
-    }
-    return sc;
-  };
+  const secureContextFor = createSecureContextCache();
 
   return async function tlsProbe(target: ProbeTarget, ctx: ProbeContext): Promise<Observation> {
     const t0 = performance.now();
