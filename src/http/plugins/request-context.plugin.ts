@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import pino from 'pino';
 import { newId } from '../../platform/ids.ts';
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -23,6 +24,7 @@ export function installRequestContext(app: FastifyInstance): void {
   // redaction (walking the paths on every line was ~7 % of a read's CPU). Every other line is still
   // redacted. Keep it that way: a field added to `entry` must not be able to hold a secret.
   const requestLog = app.log.child({}, { redact: { paths: [] } });
+  const stream = (app.log as unknown as Record<symbol, { write(line: string): unknown } | undefined>)[pino.symbols.streamSym];
   // Sync hooks (done callbacks): an async hook costs a promise and a tick on every request.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
@@ -40,7 +42,15 @@ export function installRequestContext(app: FastifyInstance): void {
       durationMs: Math.round(reply.elapsedTime * 100) / 100,
     };
     if (status >= 500) requestLog.error(entry, 'request failed');
-    else requestLog.info(entry, 'request');
+    else if (stream && (app.log as unknown as pino.Logger).isLevelEnabled('info')) {
+      // The same line pino would write for `requestLog.info(entry, 'request')`, built directly: going through
+      // pino's generic path was the largest single cost of a fast read after the socket write.
+      stream.write(
+        `{"level":30,"time":${Date.now()},"reqId":${JSON.stringify(entry.reqId)},"method":${JSON.stringify(entry.method)},` +
+          `"url":${JSON.stringify(entry.url)},"route":${JSON.stringify(entry.route ?? null)},"status":${status},` +
+          `"durationMs":${entry.durationMs},"msg":"request"}\n`,
+      );
+    } else requestLog.info(entry, 'request');
     done();
   });
 }
