@@ -32,8 +32,10 @@ describe.each(testDialects())('check engine: the issue scenario on %s', (dialect
 
   it('down after the threshold, one incident, degraded page; up after recovery, incident resolved; executions and history', async () => {
     const org = await t.createOrg();
-    const call = async (method: 'GET' | 'POST', url: string, payload?: unknown) => {
-      const res = await t.tocsin.app.inject({ method, url, headers: bearer(org.apiKey), ...(payload !== undefined && { payload }) });
+    const call = async (method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) => {
+      const res = await t.tocsin.app.inject(
+        payload === undefined ? { method, url, headers: bearer(org.apiKey) } : { method, url, headers: bearer(org.apiKey), payload },
+      );
       return { status: res.statusCode, body: res.json() as Json };
     };
     const round = async () => {
