@@ -99,7 +99,8 @@ const children = Array.from({ length: processes }, (_, i) =>
   fork(new URL('./service.child.ts', import.meta.url), [], {
     env: { ...env, BENCH_WARM_MS: String(warmMs), BENCH_WINDOW_MS: String(windowMs), BENCH_OWNER: `bench_${i}` },
     stdio: 'inherit',
-    execArgv: ['--max-old-space-size=512', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
+    // The service runs with the flags `npm start` and bin/tocsin.js use; BENCH_NODE_FLAGS replaces them ('' = V8 defaults).
+    execArgv: ['--max-old-space-size=512', ...(process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=8').split(' ').filter(Boolean), ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
   }),
 );
 interface Report { owner: string; windowMs: number; checksInWindow: number; cpuMs: number; rssAvg: number; rssMax: number; heapAvg: number; loopDelayP99Ms?: number; loopDelayMaxMs?: number; lateness: number[]; keys: string[] }
