@@ -15,7 +15,7 @@ import { migrateToLatest, openDatabase } from '../../src/platform/db/index.ts';
 
 const N = Number(process.argv[2] ?? 200_000);
 const BATCH = 100;
-const MONITORS = 1000;
+const MONITORS = Number(process.env.BENCH_MONITORS ?? 1000);
 const INTERVAL_MS = 30_000;
 
 let seed = 42;
