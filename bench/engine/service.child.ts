@@ -1,13 +1,15 @@
 /**
  * Bench service process: the check engine's in-process runner (the `local-runner` role's code path:
  * LocalWorkSource → CheckRunner → CheckEngine → ExecutionsStore) for warm-up + window, then reports
- * lateness samples, CPU, RSS and the (monitor, region, slot) keys it ran, as one JSON line over IPC.
+ * lateness samples, CPU, RSS and the (monitor, region, slot) keys it ran (kept off the heap while measuring),
+ * as one JSON line over IPC.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadConfig } from '../../src/config/index.ts';
 import { createTocsin } from '../../src/main.ts';
 import { CheckEngine, CheckRunner, LocalWorkSource, createProbeRegistry } from '../../src/modules/checks/index.ts';
 import { createLogger } from '../../src/platform/logger.ts';
+import { RunLog } from './run-log.ts';
 
 const warmMs = Number(process.env.BENCH_WARM_MS);
 const windowMs = Number(process.env.BENCH_WINDOW_MS);
@@ -15,8 +17,7 @@ const owner = process.env.BENCH_OWNER ?? `bench_${process.pid}`;
 
 const config = loadConfig();
 const tocsin = await createTocsin(config, { logger: createLogger({ level: 'warn', pretty: false }), background: false, migrate: false });
-const lateness: number[] = [];
-const keys: string[] = [];
+const runLog = new RunLog();
 let windowStart = Infinity;
 let windowEnd = Infinity;
 let checksInWindow = 0;
@@ -44,11 +45,9 @@ const runner = new CheckRunner({
   allowPrivateTargets: true,
   ...(process.env.BENCH_LOOKAHEAD_MS !== undefined && { lookaheadMs: Number(process.env.BENCH_LOOKAHEAD_MS) }),
   onResult(check, observation) {
-    keys.push(`${check.monitorId}|${check.regionCode}|${check.dueAt}`);
-    if (check.dueAt >= windowStart && check.dueAt < windowEnd) {
-      lateness.push(observation.started_at - check.dueAt);
-      checksInWindow++;
-    }
+    const inWindow = check.dueAt >= windowStart && check.dueAt < windowEnd;
+    if (inWindow) checksInWindow++;
+    runLog.add(check.monitorId, check.regionCode, check.dueAt, inWindow ? observation.started_at - check.dueAt : null);
   },
 });
 const started = Date.now();
@@ -72,6 +71,7 @@ loop.disable();
 clearInterval(sampler);
 await runner.stop();
 await tocsin.close();
+const { keys, lateness } = runLog.export();
 process.send?.({
   owner,
   elapsedMs: Date.now() - started,
