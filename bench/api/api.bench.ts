@@ -32,10 +32,10 @@ interface Figures {
   errors: number;
 }
 
-async function startServer(mode: 'bare' | 'tocsin'): Promise<{ child: ChildProcess; port: number; key?: string }> {
+async function startServer(mode: 'bare' | 'tocsin'): Promise<{ child: ChildProcess; port: number; keys?: string[] }> {
   const child = fork(fileURLToPath(new URL('./api.servers.ts', import.meta.url)), [mode], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const msg = await new Promise<{ port: number; key?: string }>((resolve, reject) => {
-    child.once('message', (m: { port: number; key?: string }) => resolve(m));
+  const msg = await new Promise<{ port: number; keys?: string[] }>((resolve, reject) => {
+    child.once('message', (m: { port: number; keys?: string[] }) => resolve(m));
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`${mode} server exited with ${code}`)));
   });
@@ -50,10 +50,11 @@ async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode === null) child.kill('SIGKILL');
 }
 
-async function load(name: string, url: string, headers: Record<string, string> = {}): Promise<Figures> {
+/** Each connection sends the given requests in turn (Tocsin: the same read with each of the keys). */
+async function load(name: string, url: string, requests?: autocannon.Request[]): Promise<Figures> {
   // A short warm-up so JIT and caches settle before the measured run.
-  await autocannon({ url, connections: CONNECTIONS, duration: 2, headers });
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
+  await autocannon({ url, connections: CONNECTIONS, duration: 2, ...(requests && { requests }) });
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, ...(requests && { requests }) });
   return {
     name,
     rps: r.requests.average,
@@ -121,7 +122,7 @@ try {
 const tocsin = await startServer('tocsin');
 let tocsinFigures: Figures;
 try {
-  const headers = { authorization: `Bearer ${tocsin.key!}` };
+  const headers = { authorization: `Bearer ${tocsin.keys![0]!}` };
   const created = await fetch(`http://127.0.0.1:${tocsin.port}/api/v1/monitors`, {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json' },
@@ -129,7 +130,12 @@ try {
   });
   if (created.status !== 201) throw new Error(`could not create the monitor: ${created.status} ${await created.text()}`);
   const { id } = (await created.json()) as { id: string };
-  tocsinFigures = await load('Tocsin GET /api/v1/monitors/{id}', `http://127.0.0.1:${tocsin.port}/api/v1/monitors/${id}`, headers);
+  const path = `/api/v1/monitors/${id}`;
+  tocsinFigures = await load(
+    'Tocsin GET /api/v1/monitors/{id}',
+    `http://127.0.0.1:${tocsin.port}${path}`,
+    tocsin.keys!.map((key) => ({ method: 'GET', path, headers: { authorization: `Bearer ${key}` } })),
+  );
 } finally {
   await stop(tocsin.child);
 }
