@@ -4,9 +4,9 @@
  * `tocsin serve` until /readyz answers (median of 3, fresh data dir each time, so migrations included).
  *
  *   node bench/api/api.bench.ts
- *   BENCH_CONNECTIONS=50 BENCH_SECONDS=10 BENCH_COLD_RUNS=3 node bench/api/api.bench.ts
+ *   BENCH_CONNECTIONS=50 BENCH_SECONDS=10 BENCH_ROUNDS=3 BENCH_COLD_RUNS=3 node bench/api/api.bench.ts
  *
- * Goal: Tocsin req/s ≥ 0.5 × bare req/s.
+ * Goal: Tocsin req/s ≥ 0.5 × bare req/s (median over rounds, each round loading both servers in turn).
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,6 +19,7 @@ import autocannon from 'autocannon';
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const GOAL = 0.5;
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -51,7 +52,7 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 /** Each connection sends the given requests in turn (Tocsin: the same read with each of the keys). */
-async function load(name: string, url: string, requests?: autocannon.Request[]): Promise<Figures> {
+async function load(name: string, url: string, requests?: Array<{ method: 'GET'; path: string; headers: Record<string, string> }>): Promise<Figures> {
   // A short warm-up so JIT and caches settle before the measured run.
   await autocannon({ url, connections: CONNECTIONS, duration: 2, ...(requests && { requests }) });
   const r = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, ...(requests && { requests }) });
@@ -109,18 +110,14 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 0 });
 
 console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, node ${process.version}, ${new Date().toISOString()}`);
-console.log(`load: ${CONNECTIONS} connections, ${SECONDS} s each (after a 2 s warm-up)\n`);
+console.log(`load: ${CONNECTIONS} connections, ${SECONDS} s per load (after a 2 s warm-up), ${ROUNDS} rounds of bare + Tocsin\n`);
 
+// Both servers run side by side (an idle one costs nothing) and are loaded in turn, alternating which goes
+// first, for ROUNDS rounds: the machine's speed drifts by tens of percent from one minute to the next, so a
+// ratio is only meaningful between loads taken moments apart. The figure is the median of the rounds' ratios.
 const bare = await startServer('bare');
-let bareFigures: Figures;
-try {
-  bareFigures = await load('bare Fastify GET /', `http://127.0.0.1:${bare.port}/`);
-} finally {
-  await stop(bare.child);
-}
-
 const tocsin = await startServer('tocsin');
-let tocsinFigures: Figures;
+const rounds: Array<{ bare: Figures; tocsin: Figures; ratio: number }> = [];
 try {
   const headers = { authorization: `Bearer ${tocsin.keys![0]!}` };
   const created = await fetch(`http://127.0.0.1:${tocsin.port}/api/v1/monitors`, {
@@ -131,23 +128,40 @@ try {
   if (created.status !== 201) throw new Error(`could not create the monitor: ${created.status} ${await created.text()}`);
   const { id } = (await created.json()) as { id: string };
   const path = `/api/v1/monitors/${id}`;
-  tocsinFigures = await load(
-    'Tocsin GET /api/v1/monitors/{id}',
-    `http://127.0.0.1:${tocsin.port}${path}`,
-    tocsin.keys!.map((key) => ({ method: 'GET', path, headers: { authorization: `Bearer ${key}` } })),
-  );
+  const loadBare = () => load('bare Fastify GET /', `http://127.0.0.1:${bare.port}/`);
+  const loadTocsin = () =>
+    load(
+      'Tocsin GET /api/v1/monitors/{id}',
+      `http://127.0.0.1:${tocsin.port}${path}`,
+      tocsin.keys!.map((key) => ({ method: 'GET' as const, path, headers: { authorization: `Bearer ${key}` } })),
+    );
+  for (let round = 0; round < ROUNDS; round++) {
+    let b: Figures;
+    let t: Figures;
+    if (round % 2 === 0) {
+      b = await loadBare();
+      t = await loadTocsin();
+    } else {
+      t = await loadTocsin();
+      b = await loadBare();
+    }
+    rounds.push({ bare: b, tocsin: t, ratio: t.rps / b.rps });
+  }
 } finally {
-  await stop(tocsin.child);
+  await Promise.all([stop(bare.child), stop(tocsin.child)]);
 }
 
-console.log('| server | req/s | p50 ms | p99 ms | requests | non-2xx | errors |');
-console.log('|---|---:|---:|---:|---:|---:|---:|');
-for (const f of [bareFigures, tocsinFigures]) {
-  console.log(`| ${f.name} | ${fmt(f.rps)} | ${f.p50} | ${f.p99} | ${fmt(f.total)} | ${f.non2xx} | ${f.errors} |`);
-}
-const ratio = tocsinFigures.rps / bareFigures.rps;
-console.log(`\nratio Tocsin / bare: ${ratio.toFixed(2)} (goal ≥ ${GOAL}) ${ratio >= GOAL ? 'MET' : 'NOT MET'}`);
-if (tocsinFigures.non2xx > 0) console.log(`warning: ${tocsinFigures.non2xx} Tocsin responses were not 2xx`);
+console.log('| round | server | req/s | p50 ms | p99 ms | requests | non-2xx | errors | ratio |');
+console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|');
+rounds.forEach((r, i) => {
+  for (const f of [r.bare, r.tocsin]) {
+    console.log(`| ${i + 1} | ${f.name} | ${fmt(f.rps)} | ${f.p50} | ${f.p99} | ${fmt(f.total)} | ${f.non2xx} | ${f.errors} | ${f === r.tocsin ? r.ratio.toFixed(2) : ''} |`);
+  }
+});
+const ratio = median(rounds.map((r) => r.ratio));
+console.log(`\nratio Tocsin / bare, median of ${ROUNDS} rounds: ${ratio.toFixed(2)} (goal ≥ ${GOAL}) ${ratio >= GOAL ? 'MET' : 'NOT MET'}; rounds: ${rounds.map((r) => r.ratio.toFixed(2)).join(', ')}`);
+const non2xx = rounds.reduce((n, r) => n + r.tocsin.non2xx, 0);
+if (non2xx > 0) console.log(`warning: ${non2xx} Tocsin responses were not 2xx`);
 
 const colds: number[] = [];
 for (let i = 0; i < COLD_RUNS; i++) colds.push(await coldStart());

@@ -114,11 +114,14 @@ export class MonitorsService {
       .filter((k) => !PATCHABLE.includes(k))
       .map((k) => ({ field: k, issue: k === 'type' ? 'cannot be changed; create a new monitor instead' : 'is not a known field for monitors' }));
     if (details.length > 0) throw validationFailed(details);
-    // Config merges key by key; a key set to null goes back to its default.
+    // Config merges key by key; a key set to null goes back to its default. Always a copy: `existing` may be
+    // shared (the read cache's frozen monitor) and the heartbeat rule below deletes a key.
     const mergedConfig =
       patch.config !== undefined && patch.config !== null && typeof patch.config === 'object' && !Array.isArray(patch.config)
         ? { ...existing.config, ...(patch.config as Record<string, unknown>) }
-        : (patch.config ?? existing.config);
+        : patch.config === undefined || patch.config === null
+          ? { ...existing.config }
+          : patch.config;
     const merged: Record<string, unknown> = {
       name: existing.name,
       type: existing.type,

@@ -1,8 +1,12 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../platform/db/index.ts';
 import { fromJson, toJson } from '../../platform/db/index.ts';
+import { MonitorReadCache } from './monitor.read-cache.ts';
 import type { MonitorRow, MonitorsTables } from './monitors.tables.ts';
 import type { Monitor, MonitorFilter, MonitorStatus, MonitorType } from './monitor.types.ts';
+
+/** The connection-local read cache's key (see MonitorReadCache). */
+const READ_CACHE = Symbol('monitors.read-cache');
 
 function toMonitor(row: MonitorRow): Monitor {
   return {
@@ -59,10 +63,13 @@ export class MonitorsRepository {
   private readonly db;
   private readonly database: Database;
   private readonly dialect: Database['dialect'];
+  /** SQLite only; every write below forgets the ids it wrote. */
+  private readonly cache: MonitorReadCache | null;
   constructor(database: Database) {
     this.database = database;
     this.db = database.tables<MonitorsTables>();
     this.dialect = database.dialect;
+    this.cache = database.dialect === 'sqlite' ? database.connectionLocal(READ_CACHE, () => new MonitorReadCache()) : null;
   }
 
   /** `haystack` contains `needle`, case-sensitively, on both dialects. */
@@ -72,11 +79,13 @@ export class MonitorsRepository {
 
   async insert(monitor: Monitor): Promise<void> {
     await this.db.insertInto('monitor').values(toRow(monitor)).execute();
+    this.cache?.forget([monitor.id]);
   }
 
   async update(monitor: Monitor): Promise<void> {
     const { id, organization_id, created_at: _createdAt, ...rest } = toRow(monitor);
     await this.db.updateTable('monitor').set(rest).where('id', '=', id).where('organization_id', '=', organization_id).execute();
+    this.cache?.forget([id]);
   }
 
   async delete(scope: MonitorScope, id: string): Promise<boolean> {
@@ -85,6 +94,7 @@ export class MonitorsRepository {
       .where('organization_id', '=', scope.organizationId)
       .where('id', '=', id)
       .executeTakeFirst();
+    this.cache?.forget([id]);
     return Number(result.numDeletedRows) > 0;
   }
 
@@ -93,13 +103,32 @@ export class MonitorsRepository {
    * query tree on every call cost more than running it. The environment check is done on the row.
    */
   async find(scope: MonitorScope, id: string): Promise<Monitor | null> {
-    this.findSql ??= this.db.selectFrom('monitor').selectAll().where('organization_id', '=', '').where('id', '=', '').compile().sql;
-    const [row] = await this.database.selectRows<MonitorRow>(this.findSql, [scope.organizationId, id]);
-    if (!row || (scope.environments && !scope.environments.includes(row.environment))) return null;
-    return toMonitor(row);
+    let monitor = this.findNow(scope.organizationId, id);
+    if (monitor === undefined) {
+      const [row] = await this.database.selectRows<MonitorRow>(this.findSql(), [scope.organizationId, id]);
+      monitor = row ? toMonitor(row) : null;
+    }
+    if (!monitor || (scope.environments && !scope.environments.includes(monitor.environment))) return null;
+    return monitor;
   }
 
-  private findSql: string | undefined;
+  /** From the read cache, filling it on a miss (SQLite, no transaction open); `undefined` when it cannot be used now. */
+  private findNow(organizationId: string, id: string): Monitor | null | undefined {
+    if (!this.cache) return undefined;
+    const version = this.database.dataVersionNow();
+    if (version === undefined) return undefined;
+    const cached = this.cache.get(id, version);
+    if (cached) return cached.organizationId === organizationId ? cached : null;
+    const rows = this.database.selectRowsNow<MonitorRow>(this.findSql(), [organizationId, id]);
+    if (rows === undefined) return undefined;
+    return rows[0] ? this.cache.set(toMonitor(rows[0]), version) : null;
+  }
+
+  private findSql(): string {
+    return (this.compiledFind ??= this.db.selectFrom('monitor').selectAll().where('organization_id', '=', '').where('id', '=', '').compile().sql);
+  }
+
+  private compiledFind: string | undefined;
 
   /** Any organization's monitor, for internal roles (scheduler, heartbeats). */
   async findAnywhere(id: string): Promise<Monitor | null> {
@@ -164,6 +193,7 @@ export class MonitorsRepository {
       .where('id', '=', id)
       .where('status', '!=', status)
       .execute();
+    this.cache?.forget([id]);
   }
 
   /** Monitors of an organization whose config.alert_destination_ids holds this destination (alerting module). */
@@ -185,10 +215,12 @@ export class MonitorsRepository {
     if (!row) return;
     const config = { ...fromJson<Record<string, unknown>>(row.config), alert_destination_ids: [...destinationIds] };
     await this.db.updateTable('monitor').set({ config: toJson(config), updated_at: at }).where('organization_id', '=', organizationId).where('id', '=', id).execute();
+    this.cache?.forget([id]);
   }
 
   async setLastChecked(ids: readonly string[], at: number): Promise<void> {
     if (ids.length === 0) return;
     await this.db.updateTable('monitor').set({ last_checked_at: at }).where('id', 'in', [...ids]).execute();
+    this.cache?.forget(ids);
   }
 }

@@ -34,6 +34,21 @@ export interface Database {
    * chain; otherwise (PostgreSQL, or a transaction open, whose end it would not wait for) through Kysely.
    */
   selectRows<R>(compiledSql: string, parameters: readonly unknown[]): Promise<R[]>;
+  /**
+   * The same read, done synchronously when it can be (SQLite, no transaction open on the connection);
+   * `undefined` otherwise. Lets a per-connection cache read a row and keep it with no other work in between.
+   */
+  selectRowsNow<R>(compiledSql: string, parameters: readonly unknown[]): R[] | undefined;
+  /**
+   * SQLite's `PRAGMA data_version`: it changes when another connection (another process) has committed,
+   * never for this connection's own writes. `undefined` when selectRowsNow would be.
+   */
+  dataVersionNow(): number | undefined;
+  /**
+   * One value per key for this connection, shared with its transaction handles and made on first use: for
+   * caches that the connection's own writes (through any handle) must reach.
+   */
+  connectionLocal<T>(key: symbol, make: () => T): T;
   close(): Promise<void>;
 }
 
@@ -47,21 +62,32 @@ export interface DatabaseOptions {
 /** Runs a read on the SQLite connection itself, synchronously. */
 type DirectRead = (compiledSql: string, parameters: readonly unknown[]) => unknown[];
 
+interface DirectAccess {
+  read: DirectRead;
+  dataVersion: () => number;
+}
+
+/** What a database and its transaction handles share: one connection (SQLite) or pool (PostgreSQL). */
+interface ConnectionShared {
+  /** Transactions begun and not yet ended. */
+  transactions: number;
+  locals: Map<symbol, unknown>;
+}
+
 class KyselyDatabase implements Database {
   readonly dialect: Dialect;
   readonly inTransaction: boolean;
   private readonly kysely: Kysely<unknown>;
   private closed = false;
   private readonly committed: Array<() => void> = [];
-  private readonly directRead: DirectRead | null;
-  /** Transactions begun and not yet ended, shared by a database and its transaction handles. */
-  private readonly open: { transactions: number };
-  constructor(dialect: Dialect, kysely: Kysely<unknown>, options: { inTransaction?: boolean; directRead?: DirectRead | null; open?: { transactions: number } } = {}) {
+  private readonly direct: DirectAccess | null;
+  private readonly open: ConnectionShared;
+  constructor(dialect: Dialect, kysely: Kysely<unknown>, options: { inTransaction?: boolean; direct?: DirectAccess | null; open?: ConnectionShared } = {}) {
     this.dialect = dialect;
     this.kysely = kysely;
     this.inTransaction = options.inTransaction ?? false;
-    this.directRead = options.directRead ?? null;
-    this.open = options.open ?? { transactions: 0 };
+    this.direct = options.direct ?? null;
+    this.open = options.open ?? { transactions: 0, locals: new Map() };
   }
   async transaction<T>(work: (tx: Database) => Promise<T>): Promise<T> {
     if (this.inTransaction) return work(this);
@@ -70,7 +96,7 @@ class KyselyDatabase implements Database {
     let result: T;
     try {
       result = await this.kysely.transaction().execute((trx) => {
-        handle = new KyselyDatabase(this.dialect, trx, { inTransaction: true, open: this.open });
+        handle = new KyselyDatabase(this.dialect, trx, { inTransaction: true, open: this.open, direct: this.direct });
         return work(handle);
       });
     } finally {
@@ -82,9 +108,19 @@ class KyselyDatabase implements Database {
   async selectRows<R>(compiledSql: string, parameters: readonly unknown[]): Promise<R[]> {
     // Another request's transaction may be open across an await: a direct read would see its uncommitted
     // rows, where Kysely's connection mutex makes the read wait for its end.
-    if (this.directRead && this.open.transactions === 0) return this.directRead(compiledSql, parameters) as R[];
+    if (this.direct && this.open.transactions === 0) return this.direct.read(compiledSql, parameters) as R[];
     const result = await this.kysely.executeQuery<R>(CompiledQuery.raw(compiledSql, [...parameters]));
     return [...result.rows];
+  }
+  selectRowsNow<R>(compiledSql: string, parameters: readonly unknown[]): R[] | undefined {
+    return this.direct && this.open.transactions === 0 ? (this.direct.read(compiledSql, parameters) as R[]) : undefined;
+  }
+  dataVersionNow(): number | undefined {
+    return this.direct && this.open.transactions === 0 ? this.direct.dataVersion() : undefined;
+  }
+  connectionLocal<T>(key: symbol, make: () => T): T {
+    if (!this.open.locals.has(key)) this.open.locals.set(key, make());
+    return this.open.locals.get(key) as T;
   }
   afterCommit(callback: () => void): void {
     if (this.inTransaction) this.committed.push(callback);
@@ -153,8 +189,12 @@ function openSqlite(path: string): Database {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   cachePreparedStatements(sqlite);
-  const directRead: DirectRead = (compiledSql, parameters) => sqlite.prepare(compiledSql).all(...parameters);
-  return new KyselyDatabase('sqlite', new Kysely({ dialect: new SqliteDialect({ database: sqlite }) }), { directRead });
+  const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+  const direct: DirectAccess = {
+    read: (compiledSql, parameters) => sqlite.prepare(compiledSql).all(...parameters),
+    dataVersion: () => dataVersion.get() as number,
+  };
+  return new KyselyDatabase('sqlite', new Kysely({ dialect: new SqliteDialect({ database: sqlite }) }), { direct });
 }
 
 export function openDatabase(options: DatabaseOptions): Database {

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { MonitorsService } from '../../../modules/monitors/index.ts';
+import type { Monitor, MonitorsService } from '../../../modules/monitors/index.ts';
 import { validationFailed } from '../../../platform/errors.ts';
 import { actorOf } from '../../plugins/auth.plugin.ts';
 import { IdParams } from '../../schemas/common.schemas.ts';
@@ -30,6 +30,9 @@ const monitorRef = Type.Ref(MonitorRecord);
 
 export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: MonitorsService }): void {
   const { monitors } = deps;
+  // The JSON of a monitor shared by the read cache: such a monitor is frozen (it cannot change; a write makes
+  // a new one), so its response body is made once and kept with it for as long as the monitor is referenced.
+  const bodyOf = new WeakMap<Monitor, string>();
   for (const schema of [...MONITOR_SHARED_SCHEMAS, MonitorRecord, MonitorList]) app.addSchema(schema);
 
   app.post(
@@ -63,7 +66,16 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: Mo
       config: { scope: 'monitors:read' },
       schema: { tags, summary: 'Read a monitor', operationId: 'getMonitor', params: IdParams, response: { 200: monitorRef } },
     },
-    async (request) => presentMonitor(await monitors.get(actorOf(request), request.params.id)),
+    async (request, reply) => {
+      const monitor = await monitors.get(actorOf(request), request.params.id);
+      if (!Object.isFrozen(monitor)) return presentMonitor(monitor);
+      let body = bodyOf.get(monitor);
+      if (body === undefined) {
+        body = reply.serialize(presentMonitor(monitor)) as string;
+        bodyOf.set(monitor, body);
+      }
+      return reply.type('application/json; charset=utf-8').send(body);
+    },
   );
 
   app.patch<{ Params: Static<typeof IdParams> }>(
