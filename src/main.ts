@@ -78,7 +78,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
   const apiAccess = createApiAccess({ database, clock, logger, auth, redisUrl: config.redisUrl });
   roles.push(...apiAccess.roles);
   const monitors = new MonitorsService({
-    repository: new MonitorsRepository(database),
+    repository: new MonitorsRepository(database, { clock }),
     clock,
     plans,
     regions: config.regions,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MonitorsRepository, type Monitor } from '../../src/modules/monitors/index.ts';
+import { MonitorsRepository, OTHER_CONNECTION_CHECK_MS, type Monitor } from '../../src/modules/monitors/index.ts';
+import { ManualClock } from '../../src/platform/clock.ts';
 import { OrgsRepository } from '../../src/modules/orgs/index.ts';
 import { newId } from '../../src/platform/ids.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from '../support/databases.ts';
@@ -142,6 +143,20 @@ for (const dialect of testDialects()) {
       expect((await repo.find({ organizationId: org }, m.id))?.name).toBe('from elsewhere');
       await other.setLastChecked([m.id], T0 + 10);
       expect((await repo.find({ organizationId: org }, m.id))?.lastCheckedAt).toBe(T0 + 10);
+    });
+
+    it('with a clock (as the service has): writes on this connection are seen at once, on another within 100 ms', async () => {
+      const clock = new ManualClock(T0);
+      const clocked = new MonitorsRepository(db.database, { clock });
+      const scope = { organizationId: org };
+      const m = monitor(org);
+      await clocked.insert(m);
+      expect(await clocked.find(scope, m.id)).toEqual(m);
+      await new MonitorsRepository(db.database).setStatus(m.id, 'down', T0 + 11);
+      expect((await clocked.find(scope, m.id))?.status).toBe('down');
+      await new MonitorsRepository(db.reopen()).update({ ...m, status: 'down', name: 'from elsewhere', updatedAt: T0 + 12 });
+      clock.advance(OTHER_CONNECTION_CHECK_MS);
+      expect((await clocked.find(scope, m.id))?.name).toBe('from elsewhere');
     });
 
     it('scoping still applies to a monitor read before: other organization, other environment', async () => {

@@ -1,5 +1,6 @@
 export { MonitorsService, type MonitorsServiceDeps, type MonitorListener, type Page } from './monitor.service.ts';
 export { MonitorsRepository, type MonitorScope } from './monitors.repository.ts';
+export { OTHER_CONNECTION_CHECK_MS } from './monitor.read-cache.ts';
 export { monitorsMigrations } from './monitors.migrations.ts';
 export { validateMonitor, confirmRegionsOf, type AssertionValidator, type ValidationContext } from './monitor.validation.ts';
 export { parseHostPort } from './monitor.targets.ts';

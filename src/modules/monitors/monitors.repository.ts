@@ -1,4 +1,5 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import type { Clock } from '../../platform/clock.ts';
 import type { Database } from '../../platform/db/index.ts';
 import { fromJson, toJson } from '../../platform/db/index.ts';
 import { MonitorReadCache } from './monitor.read-cache.ts';
@@ -65,8 +66,14 @@ export class MonitorsRepository {
   private readonly dialect: Database['dialect'];
   /** SQLite only; every write below forgets the ids it wrote. */
   private readonly cache: MonitorReadCache | null;
-  constructor(database: Database) {
+  private readonly clock: Clock | undefined;
+  /**
+   * `clock`: lets the read cache check for other connections' commits at most every 100 ms instead of on
+   * every read (see MonitorReadCache); the service's repository gets it, the engine's need not.
+   */
+  constructor(database: Database, options: { clock?: Clock } = {}) {
     this.database = database;
+    this.clock = options.clock;
     this.db = database.tables<MonitorsTables>();
     this.dialect = database.dialect;
     this.cache = database.dialect === 'sqlite' ? database.connectionLocal(READ_CACHE, () => new MonitorReadCache()) : null;
@@ -114,14 +121,13 @@ export class MonitorsRepository {
 
   /** From the read cache, filling it on a miss (SQLite, no transaction open); `undefined` when it cannot be used now. */
   private findNow(organizationId: string, id: string): Monitor | null | undefined {
-    if (!this.cache) return undefined;
-    const version = this.database.dataVersionNow();
-    if (version === undefined) return undefined;
-    const cached = this.cache.get(id, version);
+    if (!this.cache || !this.database.readsNow()) return undefined;
+    const now = this.clock?.now();
+    if (this.cache.needsVersionCheck(now)) this.cache.observeVersion(this.database.dataVersionNow()!, now);
+    const cached = this.cache.get(id);
     if (cached) return cached.organizationId === organizationId ? cached : null;
-    const rows = this.database.selectRowsNow<MonitorRow>(this.findSql(), [organizationId, id]);
-    if (rows === undefined) return undefined;
-    return rows[0] ? this.cache.set(toMonitor(rows[0]), version) : null;
+    const rows = this.database.selectRowsNow<MonitorRow>(this.findSql(), [organizationId, id])!;
+    return rows[0] ? this.cache.set(toMonitor(rows[0])) : null;
   }
 
   private findSql(): string {

@@ -39,6 +39,8 @@ export interface Database {
    * `undefined` otherwise. Lets a per-connection cache read a row and keep it with no other work in between.
    */
   selectRowsNow<R>(compiledSql: string, parameters: readonly unknown[]): R[] | undefined;
+  /** True when selectRowsNow and dataVersionNow would run (SQLite, no transaction open on the connection). */
+  readsNow(): boolean;
   /**
    * SQLite's `PRAGMA data_version`: it changes when another connection (another process) has committed,
    * never for this connection's own writes. `undefined` when selectRowsNow would be.
@@ -114,6 +116,9 @@ class KyselyDatabase implements Database {
   }
   selectRowsNow<R>(compiledSql: string, parameters: readonly unknown[]): R[] | undefined {
     return this.direct && this.open.transactions === 0 ? (this.direct.read(compiledSql, parameters) as R[]) : undefined;
+  }
+  readsNow(): boolean {
+    return this.direct !== null && this.open.transactions === 0;
   }
   dataVersionNow(): number | undefined {
     return this.direct && this.open.transactions === 0 ? this.direct.dataVersion() : undefined;
