@@ -48,4 +48,12 @@ describe('system routes and error envelope', () => {
     expect(entry).toMatchObject({ status: 200, method: 'GET' });
     expect(typeof entry.durationMs).toBe('number');
   });
+
+  it('writes a valid JSON request line for a client request id and a url that needs escaping', async () => {
+    const res = await t.tocsin.app.inject({ method: 'GET', url: '/api/v1/monitors/mon_x?q=a\\b%22c', headers: { 'x-request-id': 'client.id:1-2_3' } });
+    expect(res.headers['x-request-id']).toBe('client.id:1-2_3');
+    const line = t.logs.lines.find((l) => l.includes('client.id:1-2_3') && l.includes('"msg":"request"'));
+    const entry = JSON.parse(line!);
+    expect(entry).toMatchObject({ reqId: 'client.id:1-2_3', method: 'GET', url: '/api/v1/monitors/mon_x?q=a\\b%22c', route: '/api/v1/monitors/:id', status: 401 });
+  });
 });

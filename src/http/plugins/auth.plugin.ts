@@ -58,10 +58,10 @@ export function installAuth(app: FastifyInstance, deps: AuthPluginDeps): void {
   // A sync hook (done callback) so that a request whose key is cached and whose budget is in-process
   // costs no promise; otherwise it waits for the database or Redis, as before.
   app.addHook('onRequest', (request, reply, done) => {
-    const config = request.routeOptions.config;
+    const config = request.routeConfig;
     if (config.public) return done();
     const scope = config.scope;
-    const url = request.routeOptions.url;
+    const url = config.url as string | undefined;
     if (!scope && !(url !== undefined && url.startsWith('/api/v1/'))) return done();
     let pending: void | Promise<void>;
     try {
