@@ -4,6 +4,7 @@ import { ManualClock } from '../../src/platform/clock.ts';
 import { OrgsRepository } from '../../src/modules/orgs/index.ts';
 import { newId } from '../../src/platform/ids.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from '../support/databases.ts';
+import { sampleMonitor } from '../support/monitors.ts';
 
 /**
  * `MonitorsRepository.find` serves SQLite reads from a connection-local cache. Whatever the dialect, a read
@@ -11,44 +12,8 @@ import { createTestDatabase, testDialects, type TestDatabase } from '../support/
  * see the write, and a rolled-back write must never be seen.
  */
 const T0 = Date.parse('2026-11-22T10:00:00.000Z');
-let seq = 0;
-
 function monitor(organizationId: string, overrides: Partial<Monitor> = {}): Monitor {
-  seq += 1;
-  return {
-    id: newId('mon', T0 + seq),
-    organizationId,
-    name: `Monitor ${seq}`,
-    type: 'http',
-    target: `https://m${seq}.example.com/`,
-    intervalSeconds: 60,
-    regionCodes: ['local'],
-    tags: ['t'],
-    environment: 'production',
-    config: {
-      timeout_ms: 10_000,
-      failure_threshold: 2,
-      success_threshold: 1,
-      confirm_regions: null,
-      alert_destination_ids: [],
-      alert_latency_ms: null,
-      reminder_interval_minutes: null,
-      method: 'GET',
-      headers: {},
-      body: null,
-      follow_redirects: true,
-      verify_tls: true,
-      assertions: [{ type: 'status', equals: 200 }],
-    },
-    paused: false,
-    status: 'pending',
-    statusChangedAt: T0,
-    lastCheckedAt: null,
-    heartbeatToken: null,
-    createdAt: T0,
-    updatedAt: T0,
-    ...overrides,
-  };
+  return sampleMonitor(organizationId, T0, overrides);
 }
 
 for (const dialect of testDialects()) {
