@@ -1,8 +1,10 @@
 /**
  * Check-engine benchmark (issue 4, (b) and (c)).
- *   node bench/engine/engine.bench.ts [--monitors 10000] [--minutes 5] [--interval 30] [--dialect sqlite|postgres] [--processes 1|2]
- * Targets run in one child process, the service (scheduler + in-process runner + storage) in one or more
- * others; this process only sets up the database and reads the figures.
+ *   node bench/engine/engine.bench.ts [--monitors 10000] [--minutes 5] [--interval 30] [--dialect sqlite|postgres] [--processes 1|2] [--mode serve|runner]
+ * Targets run in one child process, the service in one or more others; this process only sets up the database
+ * and reads the figures. `--mode serve` (default): real `tocsin serve` processes, measured through /proc, lateness
+ * and duplicates read back from the stored executions. `--mode runner`: only the in-process runner's code path
+ * (scheduler + runner + storage) in an instrumented child, for profiles and the storage/engine split.
  * PostgreSQL: DATABASE_URL or TOCSIN_TEST_POSTGRES_URL (a fresh database is created for the run).
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -16,6 +18,8 @@ import { loadConfig } from '../../src/config/index.ts';
 import { createTocsin } from '../../src/main.ts';
 import { SCOPES } from '../../src/modules/auth/index.ts';
 import { createLogger } from '../../src/platform/logger.ts';
+import { runServeProcesses, type ServeRun } from './serve.processes.ts';
+import { slotsFromExecutions } from './slots.from-executions.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -26,6 +30,7 @@ const { values: args } = parseArgs({
     processes: { type: 'string' },
     targets: { type: 'string', default: '4' },
     concurrency: { type: 'string', default: '200' },
+    mode: { type: 'string', default: 'serve' },
   },
 });
 const monitors = Number(args.monitors);
@@ -34,6 +39,10 @@ const intervalS = Number(args.interval);
 const dialect = args.dialect as 'sqlite' | 'postgres';
 const processes = Number(args.processes ?? (dialect === 'postgres' ? 2 : 1));
 const warmMs = intervalS * 1000 + 10_000;
+const mode = args.mode as 'serve' | 'runner';
+if (mode !== 'serve' && mode !== 'runner') throw new Error('--mode is serve or runner');
+// The service runs with the flags `npm start` and bin/tocsin.js use; BENCH_NODE_FLAGS replaces them ('' = V8 defaults).
+const nodeFlags = ['--max-old-space-size=512', ...(process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=8').split(' ').filter(Boolean), ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])];
 
 function once<T>(child: ChildProcess): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -95,29 +104,45 @@ await setup.close();
 const bytes0 = dialect === 'sqlite' ? fileBytes() : 0;
 
 // Service processes.
-const children = Array.from({ length: processes }, (_, i) =>
-  fork(new URL('./service.child.ts', import.meta.url), [], {
-    env: { ...env, BENCH_WARM_MS: String(warmMs), BENCH_WINDOW_MS: String(windowMs), BENCH_OWNER: `bench_${i}` },
-    stdio: 'inherit',
-    // The service runs with the flags `npm start` and bin/tocsin.js use; BENCH_NODE_FLAGS replaces them ('' = V8 defaults).
-    execArgv: ['--max-old-space-size=512', ...(process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=8').split(' ').filter(Boolean), ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
-  }),
-);
-interface Report { owner: string; windowMs: number; checksInWindow: number; cpuMs: number; rssAvg: number; rssMax: number; heapAvg: number; loopDelayP99Ms?: number; loopDelayMaxMs?: number; lateness: number[]; keys: string[] }
-const reports = await Promise.all(children.map((c) => once<Report>(c)));
+interface Report { owner: string; windowMs: number; checksInWindow: number; cpuMs: number; rssAvg: number; rssMax: number; heapAvg?: number; loopDelayP99Ms?: number; loopDelayMaxMs?: number; lateness: number[]; keys: string[] }
+let reports: Report[];
+let serveRun: ServeRun | null = null;
+if (mode === 'serve') {
+  serveRun = await runServeProcesses({ count: processes, env, nodeFlags, warmMs, windowMs });
+  reports = serveRun.processes.map((p) => ({ owner: `serve pid ${p.pid}`, windowMs, checksInWindow: 0, cpuMs: p.cpuMs, rssAvg: p.rssAvgBytes, rssMax: p.rssMaxBytes, lateness: [], keys: [] }));
+} else {
+  const children = Array.from({ length: processes }, (_, i) =>
+    fork(new URL('./service.child.ts', import.meta.url), [], {
+      env: { ...env, BENCH_WARM_MS: String(warmMs), BENCH_WINDOW_MS: String(windowMs), BENCH_OWNER: `bench_${i}` },
+      stdio: 'inherit',
+      execArgv: nodeFlags,
+    }),
+  );
+  reports = await Promise.all(children.map((c) => once<Report>(c)));
+}
 targets.disconnect();
 
 const after = await createTocsin(config, { logger: createLogger({ level: 'warn', pretty: false }), background: false, migrate: false });
 const exe1 = Number((await sql<{ n: string | number }>`select count(*) as n from execution`.execute(after.database.tables<unknown>())).rows[0]!.n);
 const pgSize = await pgBytes(after.database.tables<unknown>());
+const fromExecutions = serveRun ? await slotsFromExecutions(after.database.tables<unknown>(), intervalS * 1000, serveRun.windowStart, serveRun.windowEnd) : null;
 await after.close();
 const bytes1 = dialect === 'sqlite' ? fileBytes() : pgSize;
 
-const lateness = reports.flatMap((r) => r.lateness).sort((a, b) => a - b);
-const seen = new Map<string, number>();
-for (const r of reports) for (const k of r.keys) seen.set(k, (seen.get(k) ?? 0) + 1);
-const duplicates = [...seen.values()].filter((n) => n > 1).length;
-const checks = reports.reduce((a, r) => a + r.checksInWindow, 0);
+let lateness: number[];
+let duplicates: number;
+let slotsRun: number;
+let checks: number;
+if (fromExecutions) {
+  ({ lateness, duplicateSlots: duplicates, slotsRun, checksInWindow: checks } = fromExecutions);
+} else {
+  lateness = reports.flatMap((r) => r.lateness).sort((a, b) => a - b);
+  const seen = new Map<string, number>();
+  for (const r of reports) for (const k of r.keys) seen.set(k, (seen.get(k) ?? 0) + 1);
+  duplicates = [...seen.values()].filter((n) => n > 1).length;
+  slotsRun = seen.size;
+  checks = reports.reduce((a, r) => a + r.checksInWindow, 0);
+}
 const cpuMs = reports.reduce((a, r) => a + r.cpuMs, 0);
 const result = {
   machine: `${cpus().length} × ${cpus()[0]?.model ?? '?'}`,
@@ -125,6 +150,7 @@ const result = {
   node: process.version,
   date: new Date().toISOString(),
   dialect,
+  mode,
   processes,
   monitors,
   interval_seconds: intervalS,
@@ -135,12 +161,12 @@ const result = {
   lateness_ms: { p50: pct(lateness, 50), p90: pct(lateness, 90), p99: pct(lateness, 99), max: lateness[lateness.length - 1] },
   cpu_ms_per_check: +(cpuMs / checks).toFixed(3),
   cpu_percent_of_one_core: +((cpuMs / windowMs) * 100).toFixed(1),
-  rss_mib: reports.map((r) => ({ owner: r.owner, avg: Math.round(r.rssAvg / 2 ** 20), max: Math.round(r.rssMax / 2 ** 20), heap_used_avg: Math.round(r.heapAvg / 2 ** 20), event_loop_delay_p99_ms: r.loopDelayP99Ms, event_loop_delay_max_ms: r.loopDelayMaxMs })),
+  rss_mib: reports.map((r) => ({ owner: r.owner, avg: Math.round(r.rssAvg / 2 ** 20), max: Math.round(r.rssMax / 2 ** 20), heap_used_avg: r.heapAvg === undefined ? undefined : Math.round(r.heapAvg / 2 ** 20), event_loop_delay_p99_ms: r.loopDelayP99Ms, event_loop_delay_max_ms: r.loopDelayMaxMs })),
   executions_stored: exe1 - exe0,
   bytes_per_execution: dialect === 'sqlite' ? +((bytes1 - bytes0) / (exe1 - exe0)).toFixed(1) : null,
   postgres_database_growth_bytes_per_execution: dialect === 'postgres' ? +((pgSize - pgSize0) / (exe1 - exe0)).toFixed(1) : null,
   duplicate_slot_executions: duplicates,
-  slots_run: seen.size,
+  slots_run: slotsRun,
 };
 console.log(JSON.stringify(result, null, 2));
 if (pgName) {
