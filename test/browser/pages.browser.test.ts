@@ -39,7 +39,7 @@ describe.skipIf(!testServices.chromiumPath)('pages in Chromium', () => {
     await page.goto(`${origin}/docs`);
     await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
 
-    await expect.poll(() => page.locator('h2.title').textContent()).toContain('Tocsin API');
+    await expect.poll(() => page.locator('.info .title').first().textContent()).toContain('Tocsin API');
     const operations = await page.locator('.opblock-summary').evaluateAll((nodes) =>
       nodes.map((node) => `${node.querySelector('.opblock-summary-method')?.textContent} ${node.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
     );
