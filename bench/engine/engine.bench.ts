@@ -161,7 +161,7 @@ const result = {
   lateness_ms: { p50: pct(lateness, 50), p90: pct(lateness, 90), p99: pct(lateness, 99), max: lateness[lateness.length - 1] },
   cpu_ms_per_check: +(cpuMs / checks).toFixed(3),
   cpu_percent_of_one_core: +((cpuMs / windowMs) * 100).toFixed(1),
-  rss_mib: reports.map((r) => ({ owner: r.owner, avg: Math.round(r.rssAvg / 2 ** 20), max: Math.round(r.rssMax / 2 ** 20), heap_used_avg: r.heapAvg === undefined ? undefined : Math.round(r.heapAvg / 2 ** 20), event_loop_delay_p99_ms: r.loopDelayP99Ms, event_loop_delay_max_ms: r.loopDelayMaxMs })),
+  rss_mib: reports.map((r) => ({ owner: r.owner, cpu_ms: Math.round(r.cpuMs), avg: Math.round(r.rssAvg / 2 ** 20), max: Math.round(r.rssMax / 2 ** 20), heap_used_avg: r.heapAvg === undefined ? undefined : Math.round(r.heapAvg / 2 ** 20), event_loop_delay_p99_ms: r.loopDelayP99Ms, event_loop_delay_max_ms: r.loopDelayMaxMs })),
   executions_stored: exe1 - exe0,
   bytes_per_execution: dialect === 'sqlite' ? +((bytes1 - bytes0) / (exe1 - exe0)).toFixed(1) : null,
   postgres_database_growth_bytes_per_execution: dialect === 'postgres' ? +((pgSize - pgSize0) / (exe1 - exe0)).toFixed(1) : null,

@@ -98,7 +98,7 @@ describe.skipIf(!testServices.chromiumPath)('pages in Chromium', () => {
     expect(await page.getByText(`${api.name} is down`).isVisible()).toBe(true);
 
     // Nothing wider than the screen: no sideways scrolling on a phone.
-    const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+    const widths = await page.locator('html').evaluate((root) => ({ scroll: root.scrollWidth, client: root.clientWidth }));
     expect(widths.scroll).toBeLessThanOrEqual(widths.client);
     // The uptime bars fit and each says what it shows, for pointer and screen-reader users alike.
     const bars = page.locator('li.none');
