@@ -7,7 +7,12 @@ import type { AppServices } from './http/app.deps.ts';
 import { alertingMigrations, createAlerting } from './modules/alerting/index.ts';
 import { ApiKeysRepository, AuthService, authMigrations, createApiAccess } from './modules/auth/index.ts';
 import { checkEngineMigrations, createCheckEngineModule, validateAssertion } from './modules/checks/index.ts';
-import { ExecutionsRetention, ExecutionsService, ExecutionsStore, executionsMigrations } from './modules/checks/executions/index.ts';
+import {
+  ExecutionsRetention,
+  ExecutionsService,
+  ExecutionsStore,
+  executionsMigrations,
+} from './modules/checks/executions/index.ts';
 import { RollupsService, rollupsMigrations } from './modules/checks/rollups/index.ts';
 import { EventsService, eventsMigrations } from './modules/events/index.ts';
 import { IncidentRemindersRole, IncidentsService, incidentsMigrations } from './modules/incidents/index.ts';
@@ -19,7 +24,18 @@ import { migrateToLatest, openDatabase, type Database, type SchemaMigration } fr
 import { createLogger, type Logger } from './platform/logger.ts';
 
 /** Every module's schema migrations; each module owns its own list. */
-export const ALL_MIGRATIONS: SchemaMigration[] = [...orgsMigrations, ...authMigrations, ...monitorsMigrations, ...eventsMigrations, ...alertingMigrations, ...checkEngineMigrations, ...incidentsMigrations, ...executionsMigrations, ...rollupsMigrations, ...statusPagesMigrations];
+export const ALL_MIGRATIONS: SchemaMigration[] = [
+  ...orgsMigrations,
+  ...authMigrations,
+  ...monitorsMigrations,
+  ...eventsMigrations,
+  ...alertingMigrations,
+  ...checkEngineMigrations,
+  ...incidentsMigrations,
+  ...executionsMigrations,
+  ...rollupsMigrations,
+  ...statusPagesMigrations,
+];
 
 export const VERSION: string = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -89,7 +105,16 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     missingDestinationIds: (organizationId, ids) => alerting.destinations.missingIds(organizationId, ids),
   });
   const events = new EventsService({ database, clock });
-  const alerting = createAlerting({ config, database, clock, logger: logger, events, orgs, monitors, version: VERSION });
+  const alerting = createAlerting({
+    config,
+    database,
+    clock,
+    logger: logger,
+    events,
+    orgs,
+    monitors,
+    version: VERSION,
+  });
   const incidents = new IncidentsService({ database, clock, events, monitors });
   monitors.addListener(incidents);
   roles.push(new IncidentRemindersRole({ incidents, monitors, clock, logger }));
@@ -109,11 +134,33 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
   roles.push(...checks.roles);
   roles.push(...alerting.roles);
   const executions = new ExecutionsService({ database, monitors });
-  const rollups = new RollupsService({ database, clock, retentionDays: config.retention.executionsDays, monitors, executions });
+  const rollups = new RollupsService({
+    database,
+    clock,
+    retentionDays: config.retention.executionsDays,
+    monitors,
+    executions,
+  });
   const statusPages = new StatusPagesService({ database, clock, plans, monitors, incidents, uptime: rollups });
   monitors.addListener(statusPages);
   roles.push(new ExecutionsRetention({ database, clock, logger, retentionDays: config.retention.executionsDays }));
-  return { services: { orgs, auth, apiAccess: apiAccess.services, plans, monitors, events, alerting, checks, incidents, executions, rollups, statusPages }, roles };
+  return {
+    services: {
+      orgs,
+      auth,
+      apiAccess: apiAccess.services,
+      plans,
+      monitors,
+      events,
+      alerting,
+      checks,
+      incidents,
+      executions,
+      rollups,
+      statusPages,
+    },
+    roles,
+  };
 }
 
 /** Composition root: config → database → migrations → services → HTTP app and background roles. */

@@ -27,8 +27,14 @@ function percentile(sorted: number[], p: number): number {
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tocsin-bench-alerting-'));
   const config = loadConfig({
-    env: { TOCSIN_DATA_DIR: dataDir, TOCSIN_CONFIG: '/virtual.json', LOG_LEVEL: 'warn', ...(process.env.DATABASE_URL && { DATABASE_URL: process.env.DATABASE_URL }) },
-    readFile: () => JSON.stringify({ plans: { enterprise: { interval_floor_seconds: 1 } }, scheduler: { enabled: false } }),
+    env: {
+      TOCSIN_DATA_DIR: dataDir,
+      TOCSIN_CONFIG: '/virtual.json',
+      LOG_LEVEL: 'warn',
+      ...(process.env.DATABASE_URL && { DATABASE_URL: process.env.DATABASE_URL }),
+    },
+    readFile: () =>
+      JSON.stringify({ plans: { enterprise: { interval_floor_seconds: 1 } }, scheduler: { enabled: false } }),
     isTty: false,
   });
   const tocsin = await createTocsin(config, { logger: createLogger({ level: 'error', pretty: false }) });
@@ -59,19 +65,44 @@ async function main(): Promise<void> {
   const org = await orgs.createOrganization({ name: 'Bench', plan: 'enterprise' });
   const user = await orgs.ensureUser({ email: 'bench@example.com' });
   await orgs.addMember(org.id, user.id, 'owner');
-  const key = await auth.issueKey({ organizationId: org.id, name: 'bench', scopes: [...SCOPES], environments: ['production'], userId: user.id, rateLimits: { read_per_minute: 1_000_000, write_per_minute: 1_000_000, delete_per_minute: 1_000_000 } });
+  const key = await auth.issueKey({
+    organizationId: org.id,
+    name: 'bench',
+    scopes: [...SCOPES],
+    environments: ['production'],
+    userId: user.id,
+    rateLimits: { read_per_minute: 1_000_000, write_per_minute: 1_000_000, delete_per_minute: 1_000_000 },
+  });
   const call = async (method: 'POST' | 'PATCH', path: string, body: unknown) => {
-    const res = await tocsin.app.inject({ method, url: path, headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+    const res = await tocsin.app.inject({
+      method,
+      url: path,
+      headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
+      payload: JSON.stringify(body),
+    });
     if (res.statusCode >= 300) throw new Error(`${path}: ${res.body}`);
     return res.json() as { id: string; signing_secret?: string };
   };
   const newHook = async () => {
-    const d = await call('POST', '/api/v1/auth/organization/webhooks', { type: 'generic_webhook', name: 'bench', config: { url } });
+    const d = await call('POST', '/api/v1/auth/organization/webhooks', {
+      type: 'generic_webhook',
+      name: 'bench',
+      config: { url },
+    });
     secrets.set(d.id, d.signing_secret!);
     return d.id;
   };
   const record = (monitorId: string, type: 'down' | 'recovered') =>
-    tocsin.database.transaction((tx) => events.record(tx, { organizationId: org.id, type, monitorId, incidentId: null, occurredAt: Date.now(), payload: { cause: 'HTTP 503' } }));
+    tocsin.database.transaction((tx) =>
+      events.record(tx, {
+        organizationId: org.id,
+        type,
+        monitorId,
+        incidentId: null,
+        occurredAt: Date.now(),
+        payload: { cause: 'HTTP 503' },
+      }),
+    );
   const waitFor = async (eventId: string, count: number, timeoutMs: number) => {
     const start = performance.now();
     while ((arrivals.get(eventId)?.length ?? 0) < count) {
@@ -84,7 +115,13 @@ async function main(): Promise<void> {
 
   // 1. Latency.
   const one = await newHook();
-  const monitor = await call('POST', '/api/v1/monitors', { name: 'bench', target: 'https://example.com', interval_seconds: 60, paused: true, config: { alert_destination_ids: [one] } });
+  const monitor = await call('POST', '/api/v1/monitors', {
+    name: 'bench',
+    target: 'https://example.com',
+    interval_seconds: 60,
+    paused: true,
+    config: { alert_destination_ids: [one] },
+  });
   const latencies: number[] = [];
   for (let i = 0; i < TRANSITIONS; i++) {
     const t0 = performance.now();
@@ -101,13 +138,34 @@ async function main(): Promise<void> {
   for (let m = 0; m < FANOUT / 100; m++) {
     const ids: string[] = [];
     for (let i = 0; i < 100; i++) ids.push(await newHook());
-    monitors.push((await call('POST', '/api/v1/monitors', { name: `wide ${m}`, target: 'https://example.com', interval_seconds: 60, paused: true, config: { alert_destination_ids: ids } })).id);
+    monitors.push(
+      (
+        await call('POST', '/api/v1/monitors', {
+          name: `wide ${m}`,
+          target: 'https://example.com',
+          interval_seconds: 60,
+          paused: true,
+          config: { alert_destination_ids: ids },
+        })
+      ).id,
+    );
   }
   const t0 = performance.now();
   const written = await tocsin.database.transaction(async (tx) => {
     const out: string[] = [];
     for (const monitorId of monitors) {
-      out.push((await events.record(tx, { organizationId: org.id, type: 'down', monitorId, incidentId: null, occurredAt: Date.now(), payload: { cause: 'HTTP 503' } })).id);
+      out.push(
+        (
+          await events.record(tx, {
+            organizationId: org.id,
+            type: 'down',
+            monitorId,
+            incidentId: null,
+            occurredAt: Date.now(),
+            payload: { cause: 'HTTP 503' },
+          })
+        ).id,
+      );
     }
     return out;
   });
@@ -116,9 +174,15 @@ async function main(): Promise<void> {
   const elapsed = Math.max(...list) - t0;
 
   const fmt = (n: number) => n.toFixed(1);
-  console.log(`machine: ${cpus()[0]?.model ?? 'unknown'} ×${cpus().length}, node ${process.version}, ${config.databaseUrl ? 'PostgreSQL' : 'SQLite'}, date ${new Date().toISOString()}`);
-  console.log(`latency transition write → signed webhook received (${TRANSITIONS} transitions): p50 ${fmt(percentile(latencies, 50))} ms, p90 ${fmt(percentile(latencies, 90))} ms, p99 ${fmt(percentile(latencies, 99))} ms, max ${fmt(latencies[latencies.length - 1]!)} ms`);
-  console.log(`fan-out: ${monitors.length} events → ${list.length} generic webhook deliveries: all received in ${fmt(elapsed)} ms → ${Math.round((FANOUT / elapsed) * 1000)} deliveries/s (first after ${fmt(Math.min(...list) - t0)} ms)`);
+  console.log(
+    `machine: ${cpus()[0]?.model ?? 'unknown'} ×${cpus().length}, node ${process.version}, ${config.databaseUrl ? 'PostgreSQL' : 'SQLite'}, date ${new Date().toISOString()}`,
+  );
+  console.log(
+    `latency transition write → signed webhook received (${TRANSITIONS} transitions): p50 ${fmt(percentile(latencies, 50))} ms, p90 ${fmt(percentile(latencies, 90))} ms, p99 ${fmt(percentile(latencies, 99))} ms, max ${fmt(latencies[latencies.length - 1]!)} ms`,
+  );
+  console.log(
+    `fan-out: ${monitors.length} events → ${list.length} generic webhook deliveries: all received in ${fmt(elapsed)} ms → ${Math.round((FANOUT / elapsed) * 1000)} deliveries/s (first after ${fmt(Math.min(...list) - t0)} ms)`,
+  );
   console.log(`signature failures: ${bad}`);
 
   await tocsin.close();

@@ -43,16 +43,33 @@ interface Row {
   non2xx: number;
 }
 
-async function start(label: string, redis: string | null): Promise<{ tocsin: Tocsin; base: string; keys: string[]; monitorId: string; dir: string; label: string }> {
+async function start(
+  label: string,
+  redis: string | null,
+): Promise<{ tocsin: Tocsin; base: string; keys: string[]; monitorId: string; dir: string; label: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'tocsin-bench-'));
-  const file: Record<string, unknown> = { plans: { enterprise: { interval_floor_seconds: 1 } }, scheduler: { enabled: false } };
+  const file: Record<string, unknown> = {
+    plans: { enterprise: { interval_floor_seconds: 1 } },
+    scheduler: { enabled: false },
+  };
   if (redis) file.redis_url = `${redis}?keyPrefix=tocsin-bench-${randomBytes(4).toString('hex')}:`;
   const config = loadConfig({
-    env: { TOCSIN_DATA_DIR: dir, NODE_ENV: 'production', LOG_LEVEL: 'warn', LOG_FORMAT: 'json', TOCSIN_CONFIG: '/virtual', PORT: '0', HOST: '127.0.0.1' },
+    env: {
+      TOCSIN_DATA_DIR: dir,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      LOG_FORMAT: 'json',
+      TOCSIN_CONFIG: '/virtual',
+      PORT: '0',
+      HOST: '127.0.0.1',
+    },
     readFile: () => JSON.stringify(file),
     isTty: false,
   });
-  const tocsin = await createTocsin(config, { logger: createLogger({ level: 'silent', pretty: false }), background: false });
+  const tocsin = await createTocsin(config, {
+    logger: createLogger({ level: 'silent', pretty: false }),
+    background: false,
+  });
   const { orgs, auth } = tocsin.services;
   const org = await orgs.createOrganization({ name: 'bench', plan: 'enterprise' });
   const user = await orgs.ensureUser({ email: `bench-${org.id}@example.com` });
@@ -124,9 +141,27 @@ async function main(): Promise<void> {
   }
   for (const t of targets) {
     rows.push(await run(t.label, 'GET /healthz (no auth)', `${t.base}/healthz`, {}));
-    rows.push(await run(t.label, 'GET /api/v1/monitors/{id} (auth+scope+rl+read)', `${t.base}/api/v1/monitors/${t.monitorId}`, { keys: t.keys }));
-    rows.push(await run(t.label, 'POST /monitors/{id}/pause (auth+scope+rl)', `${t.base}/api/v1/monitors/${t.monitorId}/pause`, { method: 'POST', keys: t.keys }));
-    rows.push(await run(t.label, 'POST /monitors/{id}/pause + Idempotency-Key', `${t.base}/api/v1/monitors/${t.monitorId}/pause`, { method: 'POST', keys: t.keys, idempotency: true }));
+    rows.push(
+      await run(t.label, 'GET /api/v1/monitors/{id} (auth+scope+rl+read)', `${t.base}/api/v1/monitors/${t.monitorId}`, {
+        keys: t.keys,
+      }),
+    );
+    rows.push(
+      await run(
+        t.label,
+        'POST /monitors/{id}/pause (auth+scope+rl)',
+        `${t.base}/api/v1/monitors/${t.monitorId}/pause`,
+        { method: 'POST', keys: t.keys },
+      ),
+    );
+    rows.push(
+      await run(
+        t.label,
+        'POST /monitors/{id}/pause + Idempotency-Key',
+        `${t.base}/api/v1/monitors/${t.monitorId}/pause`,
+        { method: 'POST', keys: t.keys, idempotency: true },
+      ),
+    );
   }
   for (const t of targets) {
     await t.tocsin.close();

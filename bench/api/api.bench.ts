@@ -34,7 +34,9 @@ interface Figures {
 }
 
 async function startServer(mode: 'bare' | 'tocsin'): Promise<{ child: ChildProcess; port: number; keys?: string[] }> {
-  const child = fork(fileURLToPath(new URL('./api.servers.ts', import.meta.url)), [mode], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(new URL('./api.servers.ts', import.meta.url)), [mode], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const msg = await new Promise<{ port: number; keys?: string[] }>((resolve, reject) => {
     child.once('message', (m: { port: number; keys?: string[] }) => resolve(m));
     child.once('error', reject);
@@ -52,7 +54,11 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 /** Each connection sends the given requests in turn (Tocsin: the same read with each of the keys). */
-async function load(name: string, url: string, requests?: Array<{ method: 'GET'; path: string; headers: Record<string, string> }>): Promise<Figures> {
+async function load(
+  name: string,
+  url: string,
+  requests?: Array<{ method: 'GET'; path: string; headers: Record<string, string> }>,
+): Promise<Figures> {
   // A short warm-up so JIT and caches settle before the measured run.
   await autocannon({ url, connections: CONNECTIONS, duration: 2, ...(requests && { requests }) });
   const r = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, ...(requests && { requests }) });
@@ -85,7 +91,14 @@ async function coldStart(): Promise<number> {
   const started = performance.now();
   const child = spawn(process.execPath, [join(ROOT, 'bin/tocsin.js'), 'serve'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', TOCSIN_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_FORMAT: 'json' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      TOCSIN_DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_FORMAT: 'json',
+    },
     stdio: 'ignore',
   });
   try {
@@ -109,8 +122,12 @@ async function coldStart(): Promise<number> {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 0 });
 
-console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, node ${process.version}, ${new Date().toISOString()}`);
-console.log(`load: ${CONNECTIONS} connections, ${SECONDS} s per load (after a 2 s warm-up), ${ROUNDS} rounds of bare + Tocsin\n`);
+console.log(
+  `machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, node ${process.version}, ${new Date().toISOString()}`,
+);
+console.log(
+  `load: ${CONNECTIONS} connections, ${SECONDS} s per load (after a 2 s warm-up), ${ROUNDS} rounds of bare + Tocsin\n`,
+);
 
 // Both servers run side by side (an idle one costs nothing) and are loaded in turn, alternating which goes
 // first, for ROUNDS rounds: the machine's speed drifts by tens of percent from one minute to the next, so a
@@ -125,7 +142,8 @@ try {
     headers: { ...headers, 'content-type': 'application/json' },
     body: JSON.stringify({ target: 'https://example.com' }),
   });
-  if (created.status !== 201) throw new Error(`could not create the monitor: ${created.status} ${await created.text()}`);
+  if (created.status !== 201)
+    throw new Error(`could not create the monitor: ${created.status} ${await created.text()}`);
   const { id } = (await created.json()) as { id: string };
   const path = `/api/v1/monitors/${id}`;
   const loadBare = () => load('bare Fastify GET /', `http://127.0.0.1:${bare.port}/`);
@@ -155,14 +173,20 @@ console.log('| round | server | req/s | p50 ms | p99 ms | requests | non-2xx | e
 console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|');
 rounds.forEach((r, i) => {
   for (const f of [r.bare, r.tocsin]) {
-    console.log(`| ${i + 1} | ${f.name} | ${fmt(f.rps)} | ${f.p50} | ${f.p99} | ${fmt(f.total)} | ${f.non2xx} | ${f.errors} | ${f === r.tocsin ? r.ratio.toFixed(2) : ''} |`);
+    console.log(
+      `| ${i + 1} | ${f.name} | ${fmt(f.rps)} | ${f.p50} | ${f.p99} | ${fmt(f.total)} | ${f.non2xx} | ${f.errors} | ${f === r.tocsin ? r.ratio.toFixed(2) : ''} |`,
+    );
   }
 });
 const ratio = median(rounds.map((r) => r.ratio));
-console.log(`\nratio Tocsin / bare, median of ${ROUNDS} rounds: ${ratio.toFixed(2)} (goal ≥ ${GOAL}) ${ratio >= GOAL ? 'MET' : 'NOT MET'}; rounds: ${rounds.map((r) => r.ratio.toFixed(2)).join(', ')}`);
+console.log(
+  `\nratio Tocsin / bare, median of ${ROUNDS} rounds: ${ratio.toFixed(2)} (goal ≥ ${GOAL}) ${ratio >= GOAL ? 'MET' : 'NOT MET'}; rounds: ${rounds.map((r) => r.ratio.toFixed(2)).join(', ')}`,
+);
 const non2xx = rounds.reduce((n, r) => n + r.tocsin.non2xx, 0);
 if (non2xx > 0) console.log(`warning: ${non2xx} Tocsin responses were not 2xx`);
 
 const colds: number[] = [];
 for (let i = 0; i < COLD_RUNS; i++) colds.push(await coldStart());
-console.log(`\ncold start of tocsin serve to /readyz (fresh data dir): ${colds.map((c) => `${fmt(c)} ms`).join(', ')}; median ${fmt(median(colds))} ms`);
+console.log(
+  `\ncold start of tocsin serve to /readyz (fresh data dir): ${colds.map((c) => `${fmt(c)} ms`).join(', ')}; median ${fmt(median(colds))} ms`,
+);

@@ -33,9 +33,16 @@ async function bare(): Promise<void> {
 async function tocsin(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tocsin-bench-'));
   process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
-  const config = loadConfig({ env: { TOCSIN_DATA_DIR: dataDir, NODE_ENV: 'production', LOG_LEVEL: 'info', LOG_FORMAT: 'json' }, isTty: false });
+  const config = loadConfig({
+    env: { TOCSIN_DATA_DIR: dataDir, NODE_ENV: 'production', LOG_LEVEL: 'info', LOG_FORMAT: 'json' },
+    isTty: false,
+  });
   // Logs as in production (info, one JSON line per request), written to /dev/null instead of a terminal.
-  const logger = createLogger({ level: 'info', pretty: false, destination: pino.destination({ dest: '/dev/null', sync: false }) as unknown as NodeJS.WritableStream });
+  const logger = createLogger({
+    level: 'info',
+    pretty: false,
+    destination: pino.destination({ dest: '/dev/null', sync: false }) as unknown as NodeJS.WritableStream,
+  });
   // Background roles (scheduler, workers) are off: this measures the API alone.
   const t = await createTocsin(config, { logger, background: false });
   const org = await t.services.orgs.createOrganization({ name: 'Bench', plan: 'enterprise' });

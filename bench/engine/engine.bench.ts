@@ -42,7 +42,11 @@ const warmMs = intervalS * 1000 + 10_000;
 const mode = args.mode as 'serve' | 'runner';
 if (mode !== 'serve' && mode !== 'runner') throw new Error('--mode is serve or runner');
 // The service runs with the flags `npm start` and bin/tocsin.js use; BENCH_NODE_FLAGS replaces them ('' = V8 defaults).
-const nodeFlags = ['--max-old-space-size=512', ...(process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=8').split(' ').filter(Boolean), ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])];
+const nodeFlags = [
+  '--max-old-space-size=512',
+  ...(process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=8').split(' ').filter(Boolean),
+  ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+];
 
 function once<T>(child: ChildProcess): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -51,18 +55,29 @@ function once<T>(child: ChildProcess): Promise<T> {
   });
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 const dataDir = mkdtempSync(join(tmpdir(), 'tocsin-bench-engine-'));
 const configPath = join(dataDir, 'tocsin.json');
 writeFileSync(
   configPath,
-  JSON.stringify({ plans: { enterprise: { interval_floor_seconds: 1, monitors: null } }, scheduler: { concurrency: Number(args.concurrency), lease_seconds: 30 } }),
+  JSON.stringify({
+    plans: { enterprise: { interval_floor_seconds: 1, monitors: null } },
+    scheduler: { concurrency: Number(args.concurrency), lease_seconds: 30 },
+  }),
 );
-const env: Record<string, string> = { ...(process.env as Record<string, string>), TOCSIN_DATA_DIR: dataDir, TOCSIN_CONFIG: configPath, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
+const env: Record<string, string> = {
+  ...(process.env as Record<string, string>),
+  TOCSIN_DATA_DIR: dataDir,
+  TOCSIN_CONFIG: configPath,
+  LOG_LEVEL: 'warn',
+  NODE_ENV: 'production',
+};
 let pgName: string | null = null;
 if (dialect === 'postgres') {
-  const base = process.env.DATABASE_URL ?? process.env.TOCSIN_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const base =
+    process.env.DATABASE_URL ?? process.env.TOCSIN_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   pgName = `tocsin_bench_${process.pid}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
@@ -85,31 +100,69 @@ const setup = await createTocsin(config, { logger: createLogger({ level: 'warn',
 const org = await setup.services.orgs.createOrganization({ name: 'bench', plan: 'enterprise' });
 const user = await setup.services.orgs.ensureUser({ email: 'bench@example.com' });
 await setup.services.orgs.addMember(org.id, user.id, 'owner');
-const key = await setup.services.auth.issueKey({ organizationId: org.id, name: 'bench', scopes: [...SCOPES], environments: ['production'], userId: user.id, createdBy: user.id });
+const key = await setup.services.auth.issueKey({
+  organizationId: org.id,
+  name: 'bench',
+  scopes: [...SCOPES],
+  environments: ['production'],
+  userId: user.id,
+  createdBy: user.id,
+});
 const actor = (await setup.services.auth.authenticate(key.key))!;
 const t0 = Date.now();
 for (let i = 0; i < monitors; i++) {
-  await setup.services.monitors.create(actor, { target: `http://127.0.0.1:${ports[i % ports.length]}/m/${i}`, interval_seconds: intervalS, name: `bench ${i}` });
+  await setup.services.monitors.create(actor, {
+    target: `http://127.0.0.1:${ports[i % ports.length]}/m/${i}`,
+    interval_seconds: intervalS,
+    name: `bench ${i}`,
+  });
 }
 process.stderr.write(`created ${monitors} monitors in ${Date.now() - t0} ms\n`);
 const db = setup.database.tables<unknown>();
-const countExecutions = async () => Number((await sql<{ n: string | number }>`select count(*) as n from execution`.execute(db)).rows[0]!.n);
+const countExecutions = async () =>
+  Number((await sql<{ n: string | number }>`select count(*) as n from execution`.execute(db)).rows[0]!.n);
 const sqlitePath = join(dataDir, 'tocsin.db');
-const fileBytes = () => (dialect === 'sqlite' ? [sqlitePath, `${sqlitePath}-wal`].reduce((a, p) => a + (existsSync(p) ? statSync(p).size : 0), 0) : 0);
+const fileBytes = () =>
+  dialect === 'sqlite'
+    ? [sqlitePath, `${sqlitePath}-wal`].reduce((a, p) => a + (existsSync(p) ? statSync(p).size : 0), 0)
+    : 0;
 const pgBytes = async (on: typeof db) =>
-  dialect === 'postgres' ? Number((await sql<{ n: string }>`select pg_database_size(current_database()) as n`.execute(on)).rows[0]!.n) : 0;
+  dialect === 'postgres'
+    ? Number((await sql<{ n: string }>`select pg_database_size(current_database()) as n`.execute(on)).rows[0]!.n)
+    : 0;
 const exe0 = await countExecutions();
 const pgSize0 = await pgBytes(db);
 await setup.close();
 const bytes0 = dialect === 'sqlite' ? fileBytes() : 0;
 
 // Service processes.
-interface Report { owner: string; windowMs: number; checksInWindow: number; cpuMs: number; rssAvg: number; rssMax: number; heapAvg?: number; loopDelayP99Ms?: number; loopDelayMaxMs?: number; lateness: number[]; keys: string[] }
+interface Report {
+  owner: string;
+  windowMs: number;
+  checksInWindow: number;
+  cpuMs: number;
+  rssAvg: number;
+  rssMax: number;
+  heapAvg?: number;
+  loopDelayP99Ms?: number;
+  loopDelayMaxMs?: number;
+  lateness: number[];
+  keys: string[];
+}
 let reports: Report[];
 let serveRun: ServeRun | null = null;
 if (mode === 'serve') {
   serveRun = await runServeProcesses({ count: processes, env, nodeFlags, warmMs, windowMs });
-  reports = serveRun.processes.map((p) => ({ owner: `serve pid ${p.pid}`, windowMs, checksInWindow: 0, cpuMs: p.cpuMs, rssAvg: p.rssAvgBytes, rssMax: p.rssMaxBytes, lateness: [], keys: [] }));
+  reports = serveRun.processes.map((p) => ({
+    owner: `serve pid ${p.pid}`,
+    windowMs,
+    checksInWindow: 0,
+    cpuMs: p.cpuMs,
+    rssAvg: p.rssAvgBytes,
+    rssMax: p.rssMaxBytes,
+    lateness: [],
+    keys: [],
+  }));
 } else {
   const children = Array.from({ length: processes }, (_, i) =>
     fork(new URL('./service.child.ts', import.meta.url), [], {
@@ -122,10 +175,24 @@ if (mode === 'serve') {
 }
 targets.disconnect();
 
-const after = await createTocsin(config, { logger: createLogger({ level: 'warn', pretty: false }), background: false, migrate: false });
-const exe1 = Number((await sql<{ n: string | number }>`select count(*) as n from execution`.execute(after.database.tables<unknown>())).rows[0]!.n);
+const after = await createTocsin(config, {
+  logger: createLogger({ level: 'warn', pretty: false }),
+  background: false,
+  migrate: false,
+});
+const exe1 = Number(
+  (await sql<{ n: string | number }>`select count(*) as n from execution`.execute(after.database.tables<unknown>()))
+    .rows[0]!.n,
+);
 const pgSize = await pgBytes(after.database.tables<unknown>());
-const fromExecutions = serveRun ? await slotsFromExecutions(after.database.tables<unknown>(), intervalS * 1000, serveRun.windowStart, serveRun.windowEnd) : null;
+const fromExecutions = serveRun
+  ? await slotsFromExecutions(
+      after.database.tables<unknown>(),
+      intervalS * 1000,
+      serveRun.windowStart,
+      serveRun.windowEnd,
+    )
+  : null;
 await after.close();
 const bytes1 = dialect === 'sqlite' ? fileBytes() : pgSize;
 
@@ -158,19 +225,36 @@ const result = {
   checks_in_window: checks,
   checks_per_second: +(checks / (windowMs / 1000)).toFixed(1),
   expected_checks_per_second: +(monitors / intervalS).toFixed(1),
-  lateness_ms: { p50: pct(lateness, 50), p90: pct(lateness, 90), p99: pct(lateness, 99), max: lateness[lateness.length - 1] },
+  lateness_ms: {
+    p50: pct(lateness, 50),
+    p90: pct(lateness, 90),
+    p99: pct(lateness, 99),
+    max: lateness[lateness.length - 1],
+  },
   cpu_ms_per_check: +(cpuMs / checks).toFixed(3),
   cpu_percent_of_one_core: +((cpuMs / windowMs) * 100).toFixed(1),
-  rss_mib: reports.map((r) => ({ owner: r.owner, cpu_ms: Math.round(r.cpuMs), avg: Math.round(r.rssAvg / 2 ** 20), max: Math.round(r.rssMax / 2 ** 20), heap_used_avg: r.heapAvg === undefined ? undefined : Math.round(r.heapAvg / 2 ** 20), event_loop_delay_p99_ms: r.loopDelayP99Ms, event_loop_delay_max_ms: r.loopDelayMaxMs })),
+  rss_mib: reports.map((r) => ({
+    owner: r.owner,
+    cpu_ms: Math.round(r.cpuMs),
+    avg: Math.round(r.rssAvg / 2 ** 20),
+    max: Math.round(r.rssMax / 2 ** 20),
+    heap_used_avg: r.heapAvg === undefined ? undefined : Math.round(r.heapAvg / 2 ** 20),
+    event_loop_delay_p99_ms: r.loopDelayP99Ms,
+    event_loop_delay_max_ms: r.loopDelayMaxMs,
+  })),
   executions_stored: exe1 - exe0,
   bytes_per_execution: dialect === 'sqlite' ? +((bytes1 - bytes0) / (exe1 - exe0)).toFixed(1) : null,
-  postgres_database_growth_bytes_per_execution: dialect === 'postgres' ? +((pgSize - pgSize0) / (exe1 - exe0)).toFixed(1) : null,
+  postgres_database_growth_bytes_per_execution:
+    dialect === 'postgres' ? +((pgSize - pgSize0) / (exe1 - exe0)).toFixed(1) : null,
   duplicate_slot_executions: duplicates,
   slots_run: slotsRun,
 };
 console.log(JSON.stringify(result, null, 2));
 if (pgName) {
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL ?? process.env.TOCSIN_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' });
+  const admin = new pg.Client({
+    connectionString:
+      process.env.DATABASE_URL ?? process.env.TOCSIN_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${pgName} WITH (FORCE)`);
   await admin.end();

@@ -69,7 +69,13 @@ function exited(child: ChildProcess): Promise<number | null> {
  * Starts `count` serve processes with `env`, waits until all are ready plus `warmMs`, measures `windowMs`,
  * then stops them with SIGTERM (a graceful stop: in-flight checks finish and their executions are stored).
  */
-export async function runServeProcesses(options: { count: number; env: Record<string, string>; nodeFlags: string[]; warmMs: number; windowMs: number }): Promise<ServeRun> {
+export async function runServeProcesses(options: {
+  count: number;
+  env: Record<string, string>;
+  nodeFlags: string[];
+  warmMs: number;
+  windowMs: number;
+}): Promise<ServeRun> {
   const bin = new URL('../../bin/tocsin.js', import.meta.url).pathname;
   const children: { child: ChildProcess; port: number }[] = [];
   try {
@@ -105,7 +111,8 @@ export async function runServeProcesses(options: { count: number; env: Record<st
     }));
     for (const { child } of children) child.kill('SIGTERM');
     const codes = await Promise.all(children.map(({ child }) => exited(child)));
-    if (codes.some((code) => code !== 0)) throw new Error(`tocsin serve exit codes ${codes.join(', ')} (expected 0 after SIGTERM)`);
+    if (codes.some((code) => code !== 0))
+      throw new Error(`tocsin serve exit codes ${codes.join(', ')} (expected 0 after SIGTERM)`);
     return { windowStart, windowEnd, processes };
   } finally {
     for (const { child } of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

@@ -16,7 +16,11 @@ const windowMs = Number(process.env.BENCH_WINDOW_MS);
 const owner = process.env.BENCH_OWNER ?? `bench_${process.pid}`;
 
 const config = loadConfig();
-const tocsin = await createTocsin(config, { logger: createLogger({ level: 'warn', pretty: false }), background: false, migrate: false });
+const tocsin = await createTocsin(config, {
+  logger: createLogger({ level: 'warn', pretty: false }),
+  background: false,
+  migrate: false,
+});
 const runLog = new RunLog();
 let windowStart = Infinity;
 let windowEnd = Infinity;
@@ -72,17 +76,22 @@ clearInterval(sampler);
 await runner.stop();
 await tocsin.close();
 const { keys, lateness } = runLog.export();
-process.send?.({
-  owner,
-  elapsedMs: Date.now() - started,
-  windowMs,
-  checksInWindow,
-  cpuMs: (cpu.user + cpu.system) / 1000,
-  rssAvg: rss.reduce((a, b) => a + b, 0) / Math.max(1, rss.length),
-  rssMax: Math.max(...rss),
-  heapAvg: heap.reduce((a, b) => a + b, 0) / Math.max(1, heap.length),
-  loopDelayP99Ms: loop.percentile(99) / 1e6,
-  loopDelayMaxMs: loop.max / 1e6,
-  lateness,
-  keys,
-}, undefined, {}, () => process.disconnect?.());
+process.send?.(
+  {
+    owner,
+    elapsedMs: Date.now() - started,
+    windowMs,
+    checksInWindow,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    rssAvg: rss.reduce((a, b) => a + b, 0) / Math.max(1, rss.length),
+    rssMax: Math.max(...rss),
+    heapAvg: heap.reduce((a, b) => a + b, 0) / Math.max(1, heap.length),
+    loopDelayP99Ms: loop.percentile(99) / 1e6,
+    loopDelayMaxMs: loop.max / 1e6,
+    lateness,
+    keys,
+  },
+  undefined,
+  {},
+  () => process.disconnect?.(),
+);

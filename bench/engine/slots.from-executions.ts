@@ -15,7 +15,12 @@ export interface SlotFigures {
   slotsRun: number;
 }
 
-export async function slotsFromExecutions(db: Kysely<unknown>, intervalMs: number, windowStart: number, windowEnd: number): Promise<SlotFigures> {
+export async function slotsFromExecutions(
+  db: Kysely<unknown>,
+  intervalMs: number,
+  windowStart: number,
+  windowEnd: number,
+): Promise<SlotFigures> {
   const rows = (
     await sql<{ started_at: string | number; region_key: number; monitor_id: string }>`
       select e.started_at, e.region_key, k.monitor_id

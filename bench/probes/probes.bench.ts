@@ -21,7 +21,9 @@ interface LoopResult {
 }
 
 async function startTarget(): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(fileURLToPath(new URL('./target.server.ts', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(new URL('./target.server.ts', import.meta.url)), [], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m: { port: number }) => resolve(m.port));
     child.once('error', reject);
@@ -71,7 +73,13 @@ function report(r: LoopResult): { rate: number; cpuPerOp: number } {
 
 function add(into: LoopResult | undefined, r: LoopResult): LoopResult {
   if (!into) return { ...r };
-  return { name: into.name, ops: into.ops + r.ops, errors: into.errors + r.errors, seconds: into.seconds + r.seconds, cpuMs: into.cpuMs + r.cpuMs };
+  return {
+    name: into.name,
+    ops: into.ops + r.ops,
+    errors: into.errors + r.errors,
+    seconds: into.seconds + r.seconds,
+    cpuMs: into.cpuMs + r.cpuMs,
+  };
 }
 
 async function main(): Promise<void> {
@@ -91,7 +99,15 @@ async function main(): Promise<void> {
     type: 'http',
     target: `http://127.0.0.1:${b.port}/`,
     interval_seconds: 60,
-    config: { method: 'GET', headers: {}, body: null, timeout_ms: 10_000, follow_redirects: true, verify_tls: true, assertions: [] },
+    config: {
+      method: 'GET',
+      headers: {},
+      body: null,
+      timeout_ms: 10_000,
+      follow_redirects: true,
+      verify_tls: true,
+      assertions: [],
+    },
   };
   const bareOnceA = (): Promise<boolean> => bareOnce(a.port);
   const probeOnce = async (): Promise<boolean> => (await registry.run(target, ctx)).status === 'up';
@@ -112,7 +128,9 @@ async function main(): Promise<void> {
   const bare = report(bareTotal!);
   const probe = report(probeTotal!);
   const ratio = probe.rate / bare.rate;
-  console.log(`ratio probe/bare throughput: ${ratio.toFixed(2)} (goal ≥ 0.70)   CPU per check vs per request: ${(probe.cpuPerOp / bare.cpuPerOp).toFixed(2)}×`);
+  console.log(
+    `ratio probe/bare throughput: ${ratio.toFixed(2)} (goal ≥ 0.70)   CPU per check vs per request: ${(probe.cpuPerOp / bare.cpuPerOp).toFixed(2)}×`,
+  );
 }
 
 await main();

@@ -36,7 +36,8 @@ const series: Array<{ monitorId: string; regionCode: string; phase: number; slow
 for (let m = 0; m < MONITORS; m++) {
   const monitorId = `mon_01k${String(m).padStart(23, '0')}`;
   const regions = m % 10 < 7 ? ['eu-west'] : ['eu-west', 'us-east', 'ap-south'];
-  for (const regionCode of regions) series.push({ monitorId, regionCode, phase: between(0, INTERVAL_MS - 1), slowness: between(40, 400) });
+  for (const regionCode of regions)
+    series.push({ monitorId, regionCode, phase: between(0, INTERVAL_MS - 1), slowness: between(40, 400) });
 }
 
 function executionFor(s: (typeof series)[number], startedAt: number): ExecutionRecord {
@@ -91,19 +92,27 @@ await db.close(); // checkpoints the WAL into the file and removes it
 const final = sizeOf();
 
 const raw = new BetterSqlite3(path, { readonly: true });
-const freePages = (raw.pragma('freelist_count', { simple: true }) as number) * (raw.pragma('page_size', { simple: true }) as number);
+const freePages =
+  (raw.pragma('freelist_count', { simple: true }) as number) * (raw.pragma('page_size', { simple: true }) as number);
 let breakdown: Array<{ name: string; bytes: number }> = [];
 try {
-  breakdown = raw.prepare('select name, sum(pgsize) as bytes from dbstat group by name order by bytes desc').all() as typeof breakdown;
+  breakdown = raw
+    .prepare('select name, sum(pgsize) as bytes from dbstat group by name order by bytes desc')
+    .all() as typeof breakdown;
 } catch {
   // dbstat not compiled in
 }
 raw.close();
 
 const perExecution = (final - baseline) / N;
-console.log(`executions: ${N} in batches of ${BATCH}; ${series.length} series (${MONITORS} monitors), 30 s interval, 1% failures`);
-console.log(`database before: ${baseline} B; file+WAL at the end, before checkpoint: ${walBeforeClose} B; after checkpoint: ${final} B (free pages ${freePages} B)`);
+console.log(
+  `executions: ${N} in batches of ${BATCH}; ${series.length} series (${MONITORS} monitors), 30 s interval, 1% failures`,
+);
+console.log(
+  `database before: ${baseline} B; file+WAL at the end, before checkpoint: ${walBeforeClose} B; after checkpoint: ${final} B (free pages ${freePages} B)`,
+);
 console.log(`bytes per execution (all tables and indexes, rollups included): ${perExecution.toFixed(1)}`);
 console.log(`recordBatch CPU: ${(cpuMicros / 1000 / N).toFixed(3)} ms per execution`);
-for (const t of breakdown.filter((b) => b.bytes > 8192)) console.log(`  ${t.name.padEnd(28)} ${String(t.bytes).padStart(12)} B  ${(t.bytes / N).toFixed(1)} B/execution`);
+for (const t of breakdown.filter((b) => b.bytes > 8192))
+  console.log(`  ${t.name.padEnd(28)} ${String(t.bytes).padStart(12)} B  ${(t.bytes / N).toFixed(1)} B/execution`);
 rmSync(dir, { recursive: true, force: true });

@@ -40,14 +40,28 @@ async function run(dialect: Dialect): Promise<void> {
   const t = await createTestApp({ dialect, clock: new ManualClock(NOW) });
   try {
     const org = await t.createOrg();
-    const created = await t.tocsin.app.inject({ method: 'POST', url: '/api/v1/monitors', headers: bearer(org.apiKey), payload: { target: 'https://bench.example.com' } });
+    const created = await t.tocsin.app.inject({
+      method: 'POST',
+      url: '/api/v1/monitors',
+      headers: bearer(org.apiKey),
+      payload: { target: 'https://bench.example.com' },
+    });
     const monitorId = (created.json() as { id: string }).id;
     // One execution per region creates the monitor's and regions' keys.
     await new ExecutionsStore().recordBatch(
       t.tocsin.database,
       REGIONS.map((regionCode) => ({
-        id: '', organizationId: org.organizationId, monitorId, regionCode, startedAt: NOW - 91 * DAY, status: 'up' as const, durationMs: 100,
-        timings: { dns_ms: 1, connect_ms: 1, tls_ms: 1, ttfb_ms: 90, download_ms: 7, total_ms: 100 }, httpStatus: 200, assertions: [], error: null,
+        id: '',
+        organizationId: org.organizationId,
+        monitorId,
+        regionCode,
+        startedAt: NOW - 91 * DAY,
+        status: 'up' as const,
+        durationMs: 100,
+        timings: { dns_ms: 1, connect_ms: 1, tls_ms: 1, ttfb_ms: 90, download_ms: 7, total_ms: 100 },
+        httpStatus: 200,
+        assertions: [],
+        error: null,
       })),
     );
     const executions = new ExecutionsService({ database: t.tocsin.database, monitors: t.tocsin.services.monitors });
@@ -63,7 +77,15 @@ async function run(dialect: Dialect): Promise<void> {
         const bytes = sketch.encode();
         sketchBytes += bytes.length;
         const failures = rnd() < 0.01 ? 3 : 0;
-        rows.push({ monitor_key: monitorKey, hour_start: h, region_key: regionKey, checks: 120, failures, downtime_ms: failures * 30_000, sketch: bytes });
+        rows.push({
+          monitor_key: monitorKey,
+          hour_start: h,
+          region_key: regionKey,
+          checks: 120,
+          failures,
+          downtime_ms: failures * 30_000,
+          sketch: bytes,
+        });
       }
     }
     // The daily table, as recordBatch maintains it: the same rows summed per UTC day.
@@ -71,7 +93,14 @@ async function run(dialect: Dialect): Promise<void> {
     for (const r of rows) {
       const day = Math.floor(r.hour_start / DAY) * DAY;
       const id = `${day}:${r.region_key}`;
-      const d = days.get(id) ?? { ...r, hour_start: day, checks: 0, failures: 0, downtime_ms: 0, merged: new LatencySketch() };
+      const d = days.get(id) ?? {
+        ...r,
+        hour_start: day,
+        checks: 0,
+        failures: 0,
+        downtime_ms: 0,
+        merged: new LatencySketch(),
+      };
       d.checks += r.checks;
       d.failures += r.failures;
       d.downtime_ms += r.downtime_ms;
@@ -80,7 +109,9 @@ async function run(dialect: Dialect): Promise<void> {
     }
     await t.tocsin.database.transaction(async (tx) => {
       await new RollupsRepository(tx, 'execution_rollup').write(rows);
-      await new RollupsRepository(tx, 'execution_rollup_day').write([...days.values()].map(({ merged, ...d }) => ({ ...d, sketch: merged.encode() })));
+      await new RollupsRepository(tx, 'execution_rollup_day').write(
+        [...days.values()].map(({ merged, ...d }) => ({ ...d, sketch: merged.encode() })),
+      );
     });
 
     const rollups = t.tocsin.services.rollups;
@@ -91,7 +122,9 @@ async function run(dialect: Dialect): Promise<void> {
     const check = await t.tocsin.app.inject({ method: 'GET', url, headers: bearer(org.apiKey) });
     const dayBuckets = (check.json() as { data: unknown[] }).data.length;
     const http = await time(() => t.tocsin.app.inject({ method: 'GET', url, headers: bearer(org.apiKey) }));
-    const hourly = await time(() => rollups.history(actor, monitorId, { from: NOW - 7 * DAY, to: NOW, resolution: 'hour' }));
+    const hourly = await time(() =>
+      rollups.history(actor, monitorId, { from: NOW - 7 * DAY, to: NOW, resolution: 'hour' }),
+    );
     console.log(
       `${dialect}: ${rows.length} hourly + ${days.size} daily rollup rows (avg sketch ${(sketchBytes / rows.length).toFixed(0)} B), ${dayBuckets} day buckets; ` +
         `service p50 ${service.p50.toFixed(2)} ms p99 ${service.p99.toFixed(2)} ms; HTTP p50 ${http.p50.toFixed(2)} ms p99 ${http.p99.toFixed(2)} ms; ` +

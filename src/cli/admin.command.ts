@@ -32,7 +32,10 @@ export function registerAdminCommands(program: Command): void {
           userId: user.id,
           createdBy: user.id,
         });
-        if (user.emailVerifiedAt === null) process.stderr.write(`Email verification link for ${user.email} (also mailed when SMTP is set): ${await services.alerting.members.sendVerification(user)}\n`);
+        if (user.emailVerifiedAt === null)
+          process.stderr.write(
+            `Email verification link for ${user.email} (also mailed when SMTP is set): ${await services.alerting.members.sendVerification(user)}\n`,
+          );
         return { organization_id: org.id, user_id: user.id, api_key: key.key };
       });
       process.stdout.write(`${JSON.stringify(out)}\n`);

@@ -7,7 +7,10 @@ import { configOrExit } from './cli.config.ts';
  * one-off operator commands; always closes it. Errors propagate to cli.main.ts, which prints them.
  */
 export async function withTocsin<T>(work: (tocsin: Tocsin) => Promise<T>): Promise<T> {
-  const tocsin = await createTocsin(configOrExit(), { logger: createLogger({ level: 'warn', pretty: false }), background: false });
+  const tocsin = await createTocsin(configOrExit(), {
+    logger: createLogger({ level: 'warn', pretty: false }),
+    background: false,
+  });
   try {
     return await work(tocsin);
   } finally {

@@ -4,7 +4,10 @@ import { DomainError } from '../platform/errors.ts';
 import { withTocsin } from './cli.tocsin.ts';
 
 function list(value: string): string[] {
-  return value.split(',').map((s) => s.trim()).filter(Boolean);
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function positiveInt(name: string): (v: string) => number {
@@ -50,7 +53,9 @@ interface CreateOpts {
 
 /** Operator key management: `tocsin keys create|list|revoke|rotate`, printing JSON. */
 export function registerKeysCommands(program: Command): void {
-  const keys = program.command('keys').description('Manage API keys of an organization (operator commands, JSON output)');
+  const keys = program
+    .command('keys')
+    .description('Manage API keys of an organization (operator commands, JSON output)');
 
   keys
     .command('create')
@@ -73,7 +78,13 @@ export function registerKeysCommands(program: Command): void {
           if (o.serviceAccount === undefined) {
             const members = await services.orgs.listMembers(o.org);
             const owner = userId ? members.find((m) => m.user.id === userId) : members.find((m) => m.role === 'owner');
-            if (!owner) throw new DomainError('validation_failed', userId ? `${userId} is not a member of ${o.org}.` : `${o.org} has no owner; pass --user or --service-account.`);
+            if (!owner)
+              throw new DomainError(
+                'validation_failed',
+                userId
+                  ? `${userId} is not a member of ${o.org}.`
+                  : `${o.org} has no owner; pass --user or --service-account.`,
+              );
             userId = owner.user.id;
             role = owner.role;
           }

@@ -13,7 +13,9 @@ export function registerMigrateCommand(program: Command): void {
       try {
         const applied = await migrateToLatest(database, ALL_MIGRATIONS);
         process.stdout.write(
-          applied.length === 0 ? 'Database is up to date.\n' : `Applied ${applied.length} migration(s):\n${applied.join('\n')}\n`,
+          applied.length === 0
+            ? 'Database is up to date.\n'
+            : `Applied ${applied.length} migration(s):\n${applied.join('\n')}\n`,
         );
       } finally {
         await database.close();

@@ -13,7 +13,9 @@ export function registerRunnerTokenCommands(admin: Command): void {
     .option('--name <name>', 'a label for this runner')
     .action(async (opts: { region: string; name?: string }) => {
       const out = await withTocsin(({ services }) => services.checks.runners.createToken(opts.region, opts.name));
-      process.stdout.write(`${JSON.stringify({ runner_id: out.runner.id, region_code: out.runner.regionCode, token: out.token })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ runner_id: out.runner.id, region_code: out.runner.regionCode, token: out.token })}\n`,
+      );
     });
 
   cmd

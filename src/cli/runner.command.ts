@@ -33,7 +33,10 @@ export function registerRunnerCommand(program: Command): void {
           process.stderr.write(`tocsin: this token belongs to region ${hello.region_code}, not ${opts.region}\n`);
           process.exit(2);
         }
-        logger.info({ runnerId: hello.runner_id, region: hello.region_code, controlPlane: opts.controlPlane }, 'runner connected');
+        logger.info(
+          { runnerId: hello.runner_id, region: hello.region_code, controlPlane: opts.controlPlane },
+          'runner connected',
+        );
       } catch (err) {
         process.stderr.write(`tocsin: cannot reach the control plane: ${(err as Error).message}\n`);
         process.exit(1);

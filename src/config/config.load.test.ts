@@ -58,7 +58,14 @@ describe('loadConfig defaults', () => {
       free: { monitors: 10, interval_floor_seconds: 60, regions: 1, status_pages: 1, reports: false, api: false },
       pro: { monitors: 50, interval_floor_seconds: 30, regions: 3, status_pages: 5, reports: true, api: false },
       team: { monitors: 250, interval_floor_seconds: 15, regions: null, status_pages: 20, reports: true, api: true },
-      enterprise: { monitors: null, interval_floor_seconds: 10, regions: null, status_pages: null, reports: true, api: true },
+      enterprise: {
+        monitors: null,
+        interval_floor_seconds: 10,
+        regions: null,
+        status_pages: null,
+        reports: true,
+        api: true,
+      },
     });
   });
 
@@ -158,13 +165,22 @@ describe('loadConfig TOCSIN_CONFIG file', () => {
   it('reads every key', () => {
     const c = load({}, full);
     expect(c.publicUrl).toBe('https://status.example.com');
-    expect(c.plans.free).toEqual({ monitors: 3, interval_floor_seconds: 120, regions: 1, status_pages: 0, reports: false, api: true });
+    expect(c.plans.free).toEqual({
+      monitors: 3,
+      interval_floor_seconds: 120,
+      regions: 1,
+      status_pages: 0,
+      reports: false,
+      api: true,
+    });
     expect(c.plans.enterprise).toEqual({ ...DEFAULT_PLANS.enterprise, interval_floor_seconds: 1 });
     expect(c.plans.pro).toEqual(DEFAULT_PLANS.pro);
     expect(c.defaultPlan).toBe('pro');
     expect(c.regions).toEqual(['eu-west', 'us-east']);
     expect(c.defaultRegion).toBe('us-east');
-    expect(c.providers).toEqual({ oncall_pager2: { base_url: 'http://127.0.0.1:9000', base_url_eu: 'https://eu.example.com' } });
+    expect(c.providers).toEqual({
+      oncall_pager2: { base_url: 'http://127.0.0.1:9000', base_url_eu: 'https://eu.example.com' },
+    });
     expect(c.smtp).toBe('smtp://mail:25');
     expect(c.smtpFrom).toBe('Alerts <alerts@example.com>');
     expect(c.network.allowPrivateTargets).toBe(false);
@@ -198,10 +214,18 @@ describe('loadConfig TOCSIN_CONFIG file', () => {
     [{ plans: { free: { monitors: 'lots' } } }, 'plans.free.monitors', 'an integer from 0 to 10000000'],
     [{ plans: { pro: { regions: 2.5 } } }, 'plans.pro.regions', 'an integer'],
     [{ plans: { team: { status_pages: true } } }, 'plans.team.status_pages', 'an integer'],
-    [{ plans: { free: { interval_floor_seconds: 0 } } }, 'plans.free.interval_floor_seconds', 'an integer from 1 to 86400'],
+    [
+      { plans: { free: { interval_floor_seconds: 0 } } },
+      'plans.free.interval_floor_seconds',
+      'an integer from 1 to 86400',
+    ],
     [{ plans: { free: { reports: 'yes' } } }, 'plans.free.reports', 'true or false'],
     [{ plans: { free: { api: 2 } } }, 'plans.free.api', 'true or false'],
-    [{ plans: { free: { seats: 2 } } }, 'plans.free.seats', 'one of monitors, interval_floor_seconds, regions, status_pages, reports, api'],
+    [
+      { plans: { free: { seats: 2 } } },
+      'plans.free.seats',
+      'one of monitors, interval_floor_seconds, regions, status_pages, reports, api',
+    ],
     [{ default_plan: 'gold' }, 'default_plan', 'one of free, pro, team, enterprise'],
     [{ regions: [] }, 'regions', 'a non-empty array of region codes'],
     [{ regions: 'eu' }, 'regions', 'a non-empty array of region codes'],
@@ -225,7 +249,11 @@ describe('loadConfig TOCSIN_CONFIG file', () => {
     [{ scheduler: { enabled: 'no' } }, 'scheduler.enabled', 'true or false'],
     [{ scheduler: { lease_seconds: 1 } }, 'scheduler.lease_seconds', 'an integer from 2 to 3600'],
     [{ scheduler: { concurrency: 0 } }, 'scheduler.concurrency', 'an integer from 1 to 10000'],
-    [{ scheduler: { workers: 2 } }, 'scheduler.workers', 'a known key (enabled, lease_seconds, concurrency, local_regions)'],
+    [
+      { scheduler: { workers: 2 } },
+      'scheduler.workers',
+      'a known key (enabled, lease_seconds, concurrency, local_regions)',
+    ],
     [{ scheduler: { local_regions: ['mars'] } }, 'scheduler.local_regions', 'an array of configured regions'],
     [{ scheduler: { local_regions: 'local' } }, 'scheduler.local_regions', 'an array of configured regions'],
     [{ redis_url: 'memcached://x' }, 'redis_url', 'a URL with scheme redis or rediss'],
@@ -278,7 +306,9 @@ describe('loadConfig TOCSIN_CONFIG file', () => {
 describe('scheduler.local_regions', () => {
   it('defaults to the default region and accepts a list of configured regions (or none: remote runners only)', () => {
     expect(load({}, { regions: ['eu', 'us'], default_region: 'us' }).scheduler.localRegions).toEqual(['us']);
-    expect(load({}, { regions: ['eu', 'us'], scheduler: { local_regions: ['eu', 'us', 'eu'] } }).scheduler.localRegions).toEqual(['eu', 'us']);
+    expect(
+      load({}, { regions: ['eu', 'us'], scheduler: { local_regions: ['eu', 'us', 'eu'] } }).scheduler.localRegions,
+    ).toEqual(['eu', 'us']);
     expect(load({}, { regions: ['eu', 'us'], scheduler: { local_regions: [] } }).scheduler.localRegions).toEqual([]);
   });
 });

@@ -17,8 +17,21 @@ type Json = Record<string, unknown>;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const FILE_KEYS = [
-  'public_url', 'plans', 'default_plan', 'regions', 'default_region', 'providers', 'smtp', 'smtp_from', 'network',
-  'log_level', 'master_key', 'retention', 'scheduler', 'redis_url', 'alerting',
+  'public_url',
+  'plans',
+  'default_plan',
+  'regions',
+  'default_region',
+  'providers',
+  'smtp',
+  'smtp_from',
+  'network',
+  'log_level',
+  'master_key',
+  'retention',
+  'scheduler',
+  'redis_url',
+  'alerting',
 ];
 
 function isObject(v: unknown): v is Json {
@@ -86,7 +99,11 @@ function plansFrom(raw: unknown): Record<PlanName, PlanLimits> {
           target[field] = boolFrom(key, v);
           break;
         default:
-          throw new ConfigError(key, 'one of monitors, interval_floor_seconds, regions, status_pages, reports, api', field);
+          throw new ConfigError(
+            key,
+            'one of monitors, interval_floor_seconds, regions, status_pages, reports, api',
+            field,
+          );
       }
     }
   }
@@ -103,13 +120,18 @@ function providersFrom(raw: unknown): TocsinConfig['providers'] {
     for (const [field, v] of Object.entries(value)) {
       if (type === 'chatapp1_channel' && (field === 'client_id' || field === 'client_secret')) {
         if (typeof v !== 'string' || v.trim() === '') {
-          throw new ConfigError(`providers.${type}.${field}`, 'a non-empty string', field === 'client_secret' ? '<redacted>' : v);
+          throw new ConfigError(
+            `providers.${type}.${field}`,
+            'a non-empty string',
+            field === 'client_secret' ? '<redacted>' : v,
+          );
         }
         out[type][field] = v;
         continue;
       }
       if (field !== 'base_url' && field !== 'base_url_eu') {
-        const allowed = type === 'chatapp1_channel' ? 'base_url, client_id or client_secret' : 'base_url or base_url_eu';
+        const allowed =
+          type === 'chatapp1_channel' ? 'base_url, client_id or client_secret' : 'base_url or base_url_eu';
         throw new ConfigError(`providers.${type}.${field}`, allowed, field);
       }
       out[type][field] = urlFrom(`providers.${type}.${field}`, v, ['http:', 'https:']);
@@ -181,13 +203,16 @@ export function loadConfig(options: LoadConfigOptions = {}): TocsinConfig {
     if (!ok) throw new ConfigError('regions', 'a non-empty array of region codes like "eu-west"', file.regions);
     regions = [...new Set(file.regions as string[])];
   }
-  const defaultRegion = file.default_region === undefined ? regions[0]! : oneOf('default_region', file.default_region, regions);
+  const defaultRegion =
+    file.default_region === undefined ? regions[0]! : oneOf('default_region', file.default_region, regions);
 
   const network = file.network ?? {};
   if (!isObject(network)) throw new ConfigError('network', 'an object', network);
   rejectUnknownKeys('network', network, ['allow_private_targets']);
   const allowPrivateTargets =
-    network.allow_private_targets === undefined ? true : boolFrom('network.allow_private_targets', network.allow_private_targets);
+    network.allow_private_targets === undefined
+      ? true
+      : boolFrom('network.allow_private_targets', network.allow_private_targets);
 
   const retention = file.retention ?? {};
   if (!isObject(retention)) throw new ConfigError('retention', 'an object', retention);
@@ -237,18 +262,28 @@ export function loadConfig(options: LoadConfigOptions = {}): TocsinConfig {
     masterKey: masterKey ?? null,
     retention: {
       executionsDays:
-        retention.executions_days === undefined ? 30 : intFrom('retention.executions_days', retention.executions_days, 1, 3650),
+        retention.executions_days === undefined
+          ? 30
+          : intFrom('retention.executions_days', retention.executions_days, 1, 3650),
     },
     scheduler: {
       enabled: scheduler.enabled === undefined ? true : boolFrom('scheduler.enabled', scheduler.enabled),
-      leaseSeconds: scheduler.lease_seconds === undefined ? 30 : intFrom('scheduler.lease_seconds', scheduler.lease_seconds, 2, 3600),
-      concurrency: scheduler.concurrency === undefined ? 200 : intFrom('scheduler.concurrency', scheduler.concurrency, 1, 10_000),
+      leaseSeconds:
+        scheduler.lease_seconds === undefined
+          ? 30
+          : intFrom('scheduler.lease_seconds', scheduler.lease_seconds, 2, 3600),
+      concurrency:
+        scheduler.concurrency === undefined ? 200 : intFrom('scheduler.concurrency', scheduler.concurrency, 1, 10_000),
       localRegions,
     },
     runnerToken: env.TOCSIN_RUNNER_TOKEN || null,
     alerting: {
-      leaseSeconds: alerting.lease_seconds === undefined ? 60 : intFrom('alerting.lease_seconds', alerting.lease_seconds, 2, 3600),
-      sendTimeoutMs: alerting.send_timeout_ms === undefined ? 15_000 : intFrom('alerting.send_timeout_ms', alerting.send_timeout_ms, 100, 120_000),
+      leaseSeconds:
+        alerting.lease_seconds === undefined ? 60 : intFrom('alerting.lease_seconds', alerting.lease_seconds, 2, 3600),
+      sendTimeoutMs:
+        alerting.send_timeout_ms === undefined
+          ? 15_000
+          : intFrom('alerting.send_timeout_ms', alerting.send_timeout_ms, 100, 120_000),
       pollMs: alerting.poll_ms === undefined ? 100 : intFrom('alerting.poll_ms', alerting.poll_ms, 10, 60_000),
     },
     http: { bodyLimitBytes: 1024 * 1024, openapiParseBodyLimitBytes: 10 * 1024 * 1024 },

@@ -100,8 +100,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installErrorHandling(app);
   installRequestContext(app);
   await installOpenApi(app, { version: deps.version, publicUrl: deps.config.publicUrl });
-  installAuth(app, { auth: deps.services.auth, plans: deps.services.plans, rateLimit: installRateLimit(app, { limiter: deps.services.apiAccess.rateLimiter, metrics: deps.services.apiAccess.metrics }) });
-  installIdempotency(app, { idempotency: deps.services.apiAccess.idempotency, metrics: deps.services.apiAccess.metrics });
+  installAuth(app, {
+    auth: deps.services.auth,
+    plans: deps.services.plans,
+    rateLimit: installRateLimit(app, {
+      limiter: deps.services.apiAccess.rateLimiter,
+      metrics: deps.services.apiAccess.metrics,
+    }),
+  });
+  installIdempotency(app, {
+    idempotency: deps.services.apiAccess.idempotency,
+    metrics: deps.services.apiAccess.metrics,
+  });
   installUsage(app, { usage: deps.services.apiAccess.usage, metrics: deps.services.apiAccess.metrics });
 
   registerSystemRoutes(app, deps);

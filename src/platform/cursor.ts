@@ -24,7 +24,11 @@ export function decodeIdCursor(cursor: string | undefined): string | undefined {
 }
 
 /** Splits `limit + 1` fetched rows into a page and the cursor of the next one. */
-export function pageOf<T>(rows: T[], limit: number, keyOf: (row: T) => unknown): { data: T[]; next_cursor: string | null } {
+export function pageOf<T>(
+  rows: T[],
+  limit: number,
+  keyOf: (row: T) => unknown,
+): { data: T[]; next_cursor: string | null } {
   if (rows.length <= limit) return { data: rows, next_cursor: null };
   const data = rows.slice(0, limit);
   return { data, next_cursor: encodeCursor(keyOf(data[data.length - 1]!)) };

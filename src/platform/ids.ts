@@ -3,8 +3,25 @@ import { randomBytes } from 'node:crypto';
 const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
 
 export type IdPrefix =
-  | 'org' | 'usr' | 'key' | 'mon' | 'exe' | 'inc' | 'dst' | 'dlv' | 'sla' | 'crp' | 'srp' | 'stp' | 'ine' | 'run'
-  | 'evt' | 'req' | 'sac' | 'ses' | 'ver';
+  | 'org'
+  | 'usr'
+  | 'key'
+  | 'mon'
+  | 'exe'
+  | 'inc'
+  | 'dst'
+  | 'dlv'
+  | 'sla'
+  | 'crp'
+  | 'srp'
+  | 'stp'
+  | 'ine'
+  | 'run'
+  | 'evt'
+  | 'req'
+  | 'sac'
+  | 'ses'
+  | 'ver';
 
 // Random bytes are drawn from a pool refilled 4 KiB at a time: one randomBytes call per id (a request id
 // on every request) costs more than the rest of newId.

@@ -41,7 +41,10 @@ export function createLogger(options: LoggerOptions): Logger {
   const base = { level: options.level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: undefined };
   if (options.destination) return pino(base, options.destination as pino.DestinationStream);
   if (options.pretty) {
-    return pino({ ...base, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l' } } });
+    return pino({
+      ...base,
+      transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l' } },
+    });
   }
   return pino(base);
 }

@@ -26,7 +26,14 @@ for (const dialect of testDialects()) {
         dialect,
         clock,
         configFile: {
-          providers: { ...fakes.providers, chatapp1_channel: { base_url: fakes.chatapp1_channel.url, client_id: 'client-id', client_secret: 'client-secret' } },
+          providers: {
+            ...fakes.providers,
+            chatapp1_channel: {
+              base_url: fakes.chatapp1_channel.url,
+              client_id: 'client-id',
+              client_secret: 'client-secret',
+            },
+          },
           smtp: fakes.smtp.url,
         },
       });
@@ -43,9 +50,21 @@ for (const dialect of testDialects()) {
 
     it('creates a generic webhook: signing secret once, defaults, masked reads; attaches monitors from either side', async () => {
       const mon = await createMonitor(t, owner.apiKey);
-      const created = await api(t, owner.apiKey, 'POST', WEBHOOKS, { type: 'generic_webhook', name: 'Hook', config: { url: receiver.webhookUrl }, monitor_ids: [mon] });
+      const created = await api(t, owner.apiKey, 'POST', WEBHOOKS, {
+        type: 'generic_webhook',
+        name: 'Hook',
+        config: { url: receiver.webhookUrl },
+        monitor_ids: [mon],
+      });
       expect(created.status).toBe(201);
-      expect(created.body).toMatchObject({ type: 'generic_webhook', events: ['down', 'recovered'], payload_format: 'standard', monitor_ids: [mon], last_success_at: null, needs_reauthorization: false });
+      expect(created.body).toMatchObject({
+        type: 'generic_webhook',
+        events: ['down', 'recovered'],
+        payload_format: 'standard',
+        monitor_ids: [mon],
+        last_success_at: null,
+        needs_reauthorization: false,
+      });
       expect(created.body.signing_secret).toMatch(/^whsec_/);
       secret = created.body.signing_secret;
       const read = await api(t, owner.apiKey, 'GET', `${WEBHOOKS}/${created.body.id}`);
@@ -55,11 +74,19 @@ for (const dialect of testDialects()) {
       expect(monitor.body.config.alert_destination_ids).toEqual([created.body.id]);
       // And from the monitor side.
       const mon2 = await createMonitor(t, owner.apiKey, [created.body.id]);
-      expect([...(await api(t, owner.apiKey, 'GET', `${WEBHOOKS}/${created.body.id}`)).body.monitor_ids].sort()).toEqual([mon, mon2].sort());
+      expect(
+        [...(await api(t, owner.apiKey, 'GET', `${WEBHOOKS}/${created.body.id}`)).body.monitor_ids].sort(),
+      ).toEqual([mon, mon2].sort());
       // Detach one through the destination.
-      const patched = await api(t, owner.apiKey, 'PATCH', `${WEBHOOKS}/${created.body.id}`, { monitor_ids: [mon2], payload_format: 'legacy', events: ['down'] });
+      const patched = await api(t, owner.apiKey, 'PATCH', `${WEBHOOKS}/${created.body.id}`, {
+        monitor_ids: [mon2],
+        payload_format: 'legacy',
+        events: ['down'],
+      });
       expect(patched.body).toMatchObject({ monitor_ids: [mon2], payload_format: 'legacy', events: ['down'] });
-      expect((await api(t, owner.apiKey, 'GET', `/api/v1/monitors/${mon}`)).body.config.alert_destination_ids).toEqual([]);
+      expect((await api(t, owner.apiKey, 'GET', `/api/v1/monitors/${mon}`)).body.config.alert_destination_ids).toEqual(
+        [],
+      );
       // Test send through the pipeline.
       const test = await api(t, owner.apiKey, 'POST', `${WEBHOOKS}/${created.body.id}/test`);
       expect(test.status).toBe(200);
@@ -69,20 +96,30 @@ for (const dialect of testDialects()) {
       expect(receiver.verified().some((r) => r.headers['x-service-delivery'] === test.body.delivery_id)).toBe(true);
       // Delete detaches.
       expect((await api(t, owner.apiKey, 'DELETE', `${WEBHOOKS}/${created.body.id}`)).status).toBe(204);
-      expect((await api(t, owner.apiKey, 'GET', `/api/v1/monitors/${mon2}`)).body.config.alert_destination_ids).toEqual([]);
+      expect((await api(t, owner.apiKey, 'GET', `/api/v1/monitors/${mon2}`)).body.config.alert_destination_ids).toEqual(
+        [],
+      );
       expect((await api(t, owner.apiKey, 'GET', `${WEBHOOKS}/${created.body.id}`)).status).toBe(404);
     });
 
     it('seals secrets at rest, masks them on read and never logs them', async () => {
       const key = fakes.oncall_pager1.integrationKey;
-      const created = await api(t, owner.apiKey, 'POST', WEBHOOKS, { type: 'oncall_pager1', name: 'PD', config: { integration_key: key } });
+      const created = await api(t, owner.apiKey, 'POST', WEBHOOKS, {
+        type: 'oncall_pager1',
+        name: 'PD',
+        config: { integration_key: key },
+      });
       expect(created.status).toBe(201);
       expect(created.body.config.integration_key).not.toBe(key);
       expect(created.body.config.integration_key).toMatch(/\*+.{4}$/);
       expect(JSON.stringify(created.body)).not.toContain(key);
       const list = await api(t, owner.apiKey, 'GET', WEBHOOKS);
       expect(JSON.stringify(list.body)).not.toContain(key);
-      const rows = await t.tocsin.database.tables<{ destination: { id: string; config: string; sealed_secrets: string } }>().selectFrom('destination').selectAll().execute();
+      const rows = await t.tocsin.database
+        .tables<{ destination: { id: string; config: string; sealed_secrets: string } }>()
+        .selectFrom('destination')
+        .selectAll()
+        .execute();
       expect(JSON.stringify(rows)).not.toContain(key);
       const test = await api(t, owner.apiKey, 'POST', `${WEBHOOKS}/${created.body.id}/test`);
       expect(test.body.outcome).toBe('delivered');
@@ -93,7 +130,11 @@ for (const dialect of testDialects()) {
     });
 
     it('lists with pagination', async () => {
-      await api(t, owner.apiKey, 'POST', WEBHOOKS, { type: 'email', name: 'Mail', config: { address: 'ops@example.com' } });
+      await api(t, owner.apiKey, 'POST', WEBHOOKS, {
+        type: 'email',
+        name: 'Mail',
+        config: { address: 'ops@example.com' },
+      });
       const page = await api(t, owner.apiKey, 'GET', `${WEBHOOKS}?limit=1`);
       expect(page.status).toBe(200);
       expect(page.body.data).toHaveLength(1);
@@ -104,17 +145,41 @@ for (const dialect of testDialects()) {
       const m = await api(t, member.apiKey, 'GET', WEBHOOKS);
       expect(m.status).toBe(403);
       expect(m.body.error.code).toBe('forbidden');
-      expect((await api(t, member.apiKey, 'POST', WEBHOOKS, { type: 'email', config: { address: 'a@example.com' } })).body.error.code).toBe('forbidden');
+      expect(
+        (await api(t, member.apiKey, 'POST', WEBHOOKS, { type: 'email', config: { address: 'a@example.com' } })).body
+          .error.code,
+      ).toBe('forbidden');
       const readOnly = await t.createOrg({ scopes: ['destinations:read'] });
-      const noScope = await api(t, readOnly.apiKey, 'POST', WEBHOOKS, { type: 'email', config: { address: 'a@example.com' } });
+      const noScope = await api(t, readOnly.apiKey, 'POST', WEBHOOKS, {
+        type: 'email',
+        config: { address: 'a@example.com' },
+      });
       expect(noScope.body.error.code).toBe('insufficient_scope');
-      const mine = await api(t, owner.apiKey, 'POST', WEBHOOKS, { type: 'email', config: { address: 'ops@example.com' } });
-      for (const [method, url] of [['GET', ''], ['PATCH', ''], ['DELETE', ''], ['POST', '/test']] as const) {
-        const res = await api(t, other.apiKey, method, `${WEBHOOKS}/${mine.body.id}${url}`, method === 'PATCH' ? { name: 'x' } : undefined);
+      const mine = await api(t, owner.apiKey, 'POST', WEBHOOKS, {
+        type: 'email',
+        config: { address: 'ops@example.com' },
+      });
+      for (const [method, url] of [
+        ['GET', ''],
+        ['PATCH', ''],
+        ['DELETE', ''],
+        ['POST', '/test'],
+      ] as const) {
+        const res = await api(
+          t,
+          other.apiKey,
+          method,
+          `${WEBHOOKS}/${mine.body.id}${url}`,
+          method === 'PATCH' ? { name: 'x' } : undefined,
+        );
         expect(res.status).toBe(404);
         expect(res.body.error.code).toBe('not_found');
       }
-      const bad = await api(t, owner.apiKey, 'POST', WEBHOOKS, { type: 'oncall_pager2', config: { api_key: 'k', region: 'mars', extra: 1 }, events: ['down', 'nope'] });
+      const bad = await api(t, owner.apiKey, 'POST', WEBHOOKS, {
+        type: 'oncall_pager2',
+        config: { api_key: 'k', region: 'mars', extra: 1 },
+        events: ['down', 'nope'],
+      });
       expect(bad.status).toBe(422);
       expect(bad.body.error.details).toEqual(
         expect.arrayContaining([
@@ -125,13 +190,27 @@ for (const dialect of testDialects()) {
       );
       const unknownType = await api(t, owner.apiKey, 'POST', WEBHOOKS, { type: 'sms', config: {} });
       expect(unknownType.status).toBe(422);
-      const fmt = await api(t, owner.apiKey, 'POST', WEBHOOKS, { type: 'email', config: { address: 'ops@example.com' }, payload_format: 'legacy' });
+      const fmt = await api(t, owner.apiKey, 'POST', WEBHOOKS, {
+        type: 'email',
+        config: { address: 'ops@example.com' },
+        payload_format: 'legacy',
+      });
       expect(fmt.body.error.details).toEqual([{ field: 'payload_format', issue: expect.any(String) }]);
-      const badMon = await api(t, owner.apiKey, 'POST', WEBHOOKS, { type: 'email', config: { address: 'ops@example.com' }, monitor_ids: ['mon_nope'] });
+      const badMon = await api(t, owner.apiKey, 'POST', WEBHOOKS, {
+        type: 'email',
+        config: { address: 'ops@example.com' },
+        monitor_ids: ['mon_nope'],
+      });
       expect(badMon.body.error.details).toEqual([{ field: 'monitor_ids[0]', issue: expect.any(String) }]);
-      const typeChange = await api(t, owner.apiKey, 'PATCH', `${WEBHOOKS}/${mine.body.id}`, { type: 'generic_webhook' });
+      const typeChange = await api(t, owner.apiKey, 'PATCH', `${WEBHOOKS}/${mine.body.id}`, {
+        type: 'generic_webhook',
+      });
       expect(typeChange.status).toBe(422);
-      const unknownDst = await api(t, owner.apiKey, 'POST', '/api/v1/monitors', { target: 'https://x.example.com', interval_seconds: 60, config: { alert_destination_ids: ['dst_unknown'] } });
+      const unknownDst = await api(t, owner.apiKey, 'POST', '/api/v1/monitors', {
+        target: 'https://x.example.com',
+        interval_seconds: 60,
+        config: { alert_destination_ids: ['dst_unknown'] },
+      });
       expect(unknownDst.body.error.details[0].field).toBe('config.alert_destination_ids[0]');
     });
 
@@ -141,16 +220,31 @@ for (const dialect of testDialects()) {
       const url = new URL(start.body.install_url);
       expect(url.searchParams.get('client_id')).toBe('client-id');
       const state = url.searchParams.get('state')!;
-      const bad = await t.tocsin.app.inject({ method: 'GET', url: `/integrations/slack/callback?code=good-code&state=forged` });
+      const bad = await t.tocsin.app.inject({
+        method: 'GET',
+        url: `/integrations/slack/callback?code=good-code&state=forged`,
+      });
       expect(bad.statusCode).toBe(400);
-      const cb = await t.tocsin.app.inject({ method: 'GET', url: `/integrations/slack/callback?code=good-code&state=${encodeURIComponent(state)}` });
+      const cb = await t.tocsin.app.inject({
+        method: 'GET',
+        url: `/integrations/slack/callback?code=good-code&state=${encodeURIComponent(state)}`,
+      });
       expect(cb.statusCode).toBe(200);
       const id = /dst_[0-9a-z]+/.exec(cb.body)![0];
-      const replay = await t.tocsin.app.inject({ method: 'GET', url: `/integrations/slack/callback?code=good-code&state=${encodeURIComponent(state)}` });
+      const replay = await t.tocsin.app.inject({
+        method: 'GET',
+        url: `/integrations/slack/callback?code=good-code&state=${encodeURIComponent(state)}`,
+      });
       expect(replay.statusCode).toBe(400);
-      const picked = await api(t, owner.apiKey, 'PATCH', `${WEBHOOKS}/${id}`, { config: { channel_id: 'C0123456789' } });
+      const picked = await api(t, owner.apiKey, 'PATCH', `${WEBHOOKS}/${id}`, {
+        config: { channel_id: 'C0123456789' },
+      });
       expect(picked.status).toBe(200);
-      expect(picked.body).toMatchObject({ type: 'chatapp1_channel', name: 'Slack ops', config: { channel_id: 'C0123456789' } });
+      expect(picked.body).toMatchObject({
+        type: 'chatapp1_channel',
+        name: 'Slack ops',
+        config: { channel_id: 'C0123456789' },
+      });
       expect(JSON.stringify(picked.body)).not.toContain(fakes.chatapp1_channel.botToken);
       const ok = await api(t, owner.apiKey, 'POST', `${WEBHOOKS}/${id}/test`);
       expect(ok.body.outcome).toBe('delivered');
@@ -164,9 +258,14 @@ for (const dialect of testDialects()) {
       const strict = await createTestApp({ dialect, configFile: { network: { allow_private_targets: false } } });
       try {
         const o = await strict.createOrg();
-        const res = await api(strict, o.apiKey, 'POST', WEBHOOKS, { type: 'generic_webhook', config: { url: 'http://127.0.0.1:9/hook' } });
+        const res = await api(strict, o.apiKey, 'POST', WEBHOOKS, {
+          type: 'generic_webhook',
+          config: { url: 'http://127.0.0.1:9/hook' },
+        });
         expect(res.status).toBe(422);
-        expect(res.body.error.details).toEqual([{ field: 'config.url', issue: expect.stringMatching(/private|loopback/) }]);
+        expect(res.body.error.details).toEqual([
+          { field: 'config.url', issue: expect.stringMatching(/private|loopback/) },
+        ]);
       } finally {
         await strict.close();
       }

@@ -42,8 +42,18 @@ for (const dialect of testDialects()) {
     beforeAll(async () => {
       fakes = await startAllFakes();
       clock = new ManualClock(Date.now());
-      standard = await startWebhookReceiver({ get secret() { return secrets.standard; }, now: () => clock.now() } as { secret: string });
-      legacy = await startWebhookReceiver({ get secret() { return secrets.legacy; }, now: () => clock.now() } as { secret: string });
+      standard = await startWebhookReceiver({
+        get secret() {
+          return secrets.standard;
+        },
+        now: () => clock.now(),
+      } as { secret: string });
+      legacy = await startWebhookReceiver({
+        get secret() {
+          return secrets.legacy;
+        },
+        now: () => clock.now(),
+      } as { secret: string });
       t = await createTestApp({ dialect, clock, configFile: { providers: fakes.providers, smtp: fakes.smtp.url } });
       org = await t.createOrg();
     });
@@ -69,31 +79,87 @@ for (const dialect of testDialects()) {
       };
       const hookStd = await create({ type: 'generic_webhook', name: 'Std hook', config: { url: standard.webhookUrl } });
       secrets.standard = hookStd.signing_secret!;
-      const hookLegacy = await create({ type: 'generic_webhook', name: 'Legacy hook', payload_format: 'legacy', config: { url: legacy.webhookUrl } });
+      const hookLegacy = await create({
+        type: 'generic_webhook',
+        name: 'Legacy hook',
+        payload_format: 'legacy',
+        config: { url: legacy.webhookUrl },
+      });
       secrets.legacy = hookLegacy.signing_secret!;
-      const pd = await create({ type: 'oncall_pager1', name: 'PagerDuty', config: { integration_key: fakes.oncall_pager1.integrationKey } });
+      const pd = await create({
+        type: 'oncall_pager1',
+        name: 'PagerDuty',
+        config: { integration_key: fakes.oncall_pager1.integrationKey },
+      });
       const mail = await create({ type: 'email', name: 'Ops mail', config: { address: 'ops@example.com' } });
-      const io = await create({ type: 'incident_tool1', name: 'incident.io', config: { api_key: fakes.incident_tool1.apiKey, severity_id: fakes.incident_tool1.severityIds[0] } });
-      const rootly = await create({ type: 'incident_tool2', name: 'Rootly', config: { api_key: fakes.incident_tool2.apiKey } });
+      const io = await create({
+        type: 'incident_tool1',
+        name: 'incident.io',
+        config: { api_key: fakes.incident_tool1.apiKey, severity_id: fakes.incident_tool1.severityIds[0] },
+      });
+      const rootly = await create({
+        type: 'incident_tool2',
+        name: 'Rootly',
+        config: { api_key: fakes.incident_tool2.apiKey },
+      });
       const all = [hookStd, hookLegacy, pd, mail, io, rootly];
-      const monitorId = await createMonitor(t, org.apiKey, all.map((d) => d.id));
+      const monitorId = await createMonitor(
+        t,
+        org.apiKey,
+        all.map((d) => d.id),
+      );
 
       const downAt = clock.now();
       const incident = { id: 'inc_01m80000000000000000000000', number: 7 };
-      await transition(t, { organizationId: org.organizationId, monitorId, monitorName: 'Checkout API', from: 'up', to: 'down', at: downAt, cause: 'HTTP 503 (expected 200)', executionId: null }, incident);
+      await transition(
+        t,
+        {
+          organizationId: org.organizationId,
+          monitorId,
+          monitorName: 'Checkout API',
+          from: 'up',
+          to: 'down',
+          at: downAt,
+          cause: 'HTTP 503 (expected 200)',
+          executionId: null,
+        },
+        incident,
+      );
       await t.tocsin.services.alerting.pipeline.runUntilIdle();
       clock.advance(5 * 60_000);
-      await transition(t, { organizationId: org.organizationId, monitorId, monitorName: 'Checkout API', from: 'down', to: 'up', at: clock.now(), cause: null, executionId: null }, incident);
+      await transition(
+        t,
+        {
+          organizationId: org.organizationId,
+          monitorId,
+          monitorName: 'Checkout API',
+          from: 'down',
+          to: 'up',
+          at: clock.now(),
+          cause: null,
+          executionId: null,
+        },
+        incident,
+      );
       await t.tocsin.services.alerting.pipeline.runUntilIdle();
 
       // Generic webhooks: signed down then recovered, once each, in both shapes.
       expect(standard.verified().map((r) => (r.json as { event: string }).event)).toEqual(['down', 'recovered']);
       expect(standard.requests).toHaveLength(2);
-      expect(standard.requests[0]!.json).toMatchObject({ product: 'Tocsin', organization: { id: org.organizationId }, destination: { id: hookStd.id, name: 'Std hook' }, monitor: { id: monitorId } });
-      expect(legacy.verified().map((r) => (r.json as { event: string }).event)).toEqual(['monitor_down', 'monitor_recovered']);
+      expect(standard.requests[0]!.json).toMatchObject({
+        product: 'Tocsin',
+        organization: { id: org.organizationId },
+        destination: { id: hookStd.id, name: 'Std hook' },
+        monitor: { id: monitorId },
+      });
+      expect(legacy.verified().map((r) => (r.json as { event: string }).event)).toEqual([
+        'monitor_down',
+        'monitor_recovered',
+      ]);
       expect(legacy.requests).toHaveLength(2);
       expect(legacy.requests[0]!.json).toMatchObject({ destination: 'Legacy hook', organization: expect.any(String) });
-      for (const r of [...standard.requests, ...legacy.requests]) expect(r.headers['x-service-delivery']).toMatch(/^dlv_/);
+      for (const r of [...standard.requests, ...legacy.requests])
+        expect(r.headers['x-service-delivery']).toMatch(/^dlv_/);
 
       // PagerDuty: trigger then resolve with one dedup key.
       const pdEvents = fakes.oncall_pager1.requests.map((r) => r.json as { event_action: string; dedup_key: string });
@@ -123,7 +189,10 @@ for (const dialect of testDialects()) {
     it('members verify by link; only verified members get the organization email; the toggle turns it off', async () => {
       const { orgs } = t.tocsin.services;
       fakes.smtp.reset();
-      const invited = await api(t, org.apiKey, 'POST', '/api/v1/auth/organization/members', { email: 'oncall@example.com', role: 'member' });
+      const invited = await api(t, org.apiKey, 'POST', '/api/v1/auth/organization/members', {
+        email: 'oncall@example.com',
+        role: 'member',
+      });
       expect(invited.status).toBe(201);
       expect(invited.body).toMatchObject({ email: 'oncall@example.com', email_verified: false, role: 'member' });
       const mail = fakes.smtp.messages.find((m) => m.to.includes('oncall@example.com'))!;
@@ -132,7 +201,12 @@ for (const dialect of testDialects()) {
 
       const downOnce = async () => {
         fakes.smtp.reset();
-        await recordEvent(t, { organizationId: org.organizationId, type: 'down', monitorId, payload: { cause: 'timeout' } });
+        await recordEvent(t, {
+          organizationId: org.organizationId,
+          type: 'down',
+          monitorId,
+          payload: { cause: 'timeout' },
+        });
         await t.tocsin.services.alerting.pipeline.runUntilIdle();
         return fakes.smtp.messages.flatMap((m) => m.to);
       };
@@ -143,7 +217,9 @@ for (const dialect of testDialects()) {
       expect(page.headers['content-type']).toMatch(/text\/html/);
       expect((await t.tocsin.app.inject({ method: 'GET', url: link })).statusCode).toBe(400);
       const members = await api(t, org.apiKey, 'GET', '/api/v1/auth/organization/members');
-      expect(members.body.data.find((m: { email: string }) => m.email === 'oncall@example.com').email_verified).toBe(true);
+      expect(members.body.data.find((m: { email: string }) => m.email === 'oncall@example.com').email_verified).toBe(
+        true,
+      );
       expect(await downOnce()).toContain('oncall@example.com');
 
       const off = await api(t, org.apiKey, 'PATCH', '/api/v1/auth/organization', { email_alerts_enabled: false });
@@ -152,11 +228,28 @@ for (const dialect of testDialects()) {
       await orgs.setEmailAlertsEnabled(org.organizationId, true);
 
       const member = await t.createOrg({ role: 'member' });
-      expect((await api(t, member.apiKey, 'PATCH', '/api/v1/auth/organization', { email_alerts_enabled: false })).body.error.code).toBe('forbidden');
-      expect((await api(t, member.apiKey, 'POST', '/api/v1/auth/organization/members', { email: 'x@example.com' })).body.error.code).toBe('forbidden');
+      expect(
+        (await api(t, member.apiKey, 'PATCH', '/api/v1/auth/organization', { email_alerts_enabled: false })).body.error
+          .code,
+      ).toBe('forbidden');
+      expect(
+        (await api(t, member.apiKey, 'POST', '/api/v1/auth/organization/members', { email: 'x@example.com' })).body
+          .error.code,
+      ).toBe('forbidden');
       const unverified = members.body.data.find((m: { email_verified: boolean }) => !m.email_verified);
-      expect((await api(t, org.apiKey, 'POST', `/api/v1/auth/organization/members/${unverified.user_id}/resend-verification`)).status).toBe(202);
-      expect((await api(t, org.apiKey, 'POST', `/api/v1/auth/organization/members/usr_nope/resend-verification`)).status).toBe(404);
+      expect(
+        (
+          await api(
+            t,
+            org.apiKey,
+            'POST',
+            `/api/v1/auth/organization/members/${unverified.user_id}/resend-verification`,
+          )
+        ).status,
+      ).toBe(202);
+      expect(
+        (await api(t, org.apiKey, 'POST', `/api/v1/auth/organization/members/usr_nope/resend-verification`)).status,
+      ).toBe(404);
       expect((await t.tocsin.app.inject({ method: 'GET', url: '/verify-email?token=nope' })).statusCode).toBe(400);
     });
   });

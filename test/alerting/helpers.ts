@@ -5,7 +5,14 @@ import type { EventType } from '../../src/modules/events/index.ts';
 /** Writes one outbox event the way the incidents module / check engine does (in a transaction). */
 export async function recordEvent(
   t: TestApp,
-  e: { organizationId: string; type: EventType; monitorId?: string | null; incidentId?: string | null; payload?: Record<string, unknown>; occurredAt?: number },
+  e: {
+    organizationId: string;
+    type: EventType;
+    monitorId?: string | null;
+    incidentId?: string | null;
+    payload?: Record<string, unknown>;
+    occurredAt?: number;
+  },
 ): Promise<string> {
   const { events } = t.tocsin.services;
   const recorded = await t.tocsin.database.transaction((tx) =>
@@ -21,14 +28,23 @@ export async function recordEvent(
   return recorded.id;
 }
 
-export async function api(t: TestApp, key: string, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) {
+export async function api(
+  t: TestApp,
+  key: string,
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  url: string,
+  body?: unknown,
+) {
   const res = await t.tocsin.app.inject({
     method,
     url,
     headers: { ...bearer(key), ...(body !== undefined && { 'content-type': 'application/json' }) },
     ...(body !== undefined && { payload: JSON.stringify(body) }),
   });
-  return { status: res.statusCode, body: res.body ? (res.headers['content-type']?.includes('json') ? res.json() : res.body) : null };
+  return {
+    status: res.statusCode,
+    body: res.body ? (res.headers['content-type']?.includes('json') ? res.json() : res.body) : null,
+  };
 }
 
 export const WEBHOOKS = '/api/v1/auth/organization/webhooks';

@@ -32,14 +32,33 @@ async function until(what: string, check: () => boolean | Promise<boolean>, time
 describe('kill -9 during delivery (real `tocsin serve` child process, SQLite)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'tocsin-kill9-'));
   const configPath = join(dataDir, 'tocsin.json');
-  writeFileSync(configPath, JSON.stringify({ plans: { enterprise: { interval_floor_seconds: 1 } }, alerting: { lease_seconds: 2, send_timeout_ms: 30_000, poll_ms: 50 } }));
+  writeFileSync(
+    configPath,
+    JSON.stringify({
+      plans: { enterprise: { interval_floor_seconds: 1 } },
+      alerting: { lease_seconds: 2, send_timeout_ms: 30_000, poll_ms: 50 },
+    }),
+  );
   const children: ChildProcess[] = [];
   let receiver: WebhookReceiver | null = null;
   let port = 0;
-  const env = () => ({ ...process.env, TOCSIN_DATA_DIR: dataDir, TOCSIN_CONFIG: configPath, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', LOG_FORMAT: 'json', DATABASE_URL: '' });
+  const env = () => ({
+    ...process.env,
+    TOCSIN_DATA_DIR: dataDir,
+    TOCSIN_CONFIG: configPath,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    LOG_FORMAT: 'json',
+    DATABASE_URL: '',
+  });
 
   async function serve(): Promise<ChildProcess> {
-    const child = spawn(process.execPath, ['bin/tocsin.js', 'serve'], { cwd: ROOT, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['bin/tocsin.js', 'serve'], {
+      cwd: ROOT,
+      env: env(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.push(child);
     let out = '';
     child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
@@ -61,20 +80,45 @@ describe('kill -9 during delivery (real `tocsin serve` child process, SQLite)', 
 
   it('after a restart every delivery arrives, none is lost, and duplicates carry the same X-Service-Delivery id', async () => {
     port = await freePort();
-    const boot = spawnSync(process.execPath, ['bin/tocsin.js', 'admin', 'bootstrap', '--org', 'Kill9', '--email', 'owner@example.com', '--plan', 'enterprise'], { cwd: ROOT, env: env(), encoding: 'utf8' });
+    const boot = spawnSync(
+      process.execPath,
+      ['bin/tocsin.js', 'admin', 'bootstrap', '--org', 'Kill9', '--email', 'owner@example.com', '--plan', 'enterprise'],
+      { cwd: ROOT, env: env(), encoding: 'utf8' },
+    );
     expect(boot.status, boot.stderr).toBe(0);
-    const { api_key: key, organization_id: orgId } = JSON.parse(boot.stdout.trim().split('\n').pop()!) as { api_key: string; organization_id: string };
+    const { api_key: key, organization_id: orgId } = JSON.parse(boot.stdout.trim().split('\n').pop()!) as {
+      api_key: string;
+      organization_id: string;
+    };
     const secretBox = { secret: '' };
-    receiver = await startWebhookReceiver({ get secret() { return secretBox.secret; } } as { secret: string });
+    receiver = await startWebhookReceiver({
+      get secret() {
+        return secretBox.secret;
+      },
+    } as { secret: string });
 
     const first = await serve();
     const call = async (method: string, path: string, body: unknown) => {
-      const res = await fetch(`http://127.0.0.1:${port}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       return (await res.json()) as Record<string, unknown>;
     };
-    const dst = await call('POST', '/api/v1/auth/organization/webhooks', { type: 'generic_webhook', name: 'Receiver', config: { url: receiver.webhookUrl } });
+    const dst = await call('POST', '/api/v1/auth/organization/webhooks', {
+      type: 'generic_webhook',
+      name: 'Receiver',
+      config: { url: receiver.webhookUrl },
+    });
     secretBox.secret = String(dst.signing_secret);
-    const mon = await call('POST', '/api/v1/monitors', { name: 'Paused', target: 'https://example.com', interval_seconds: 60, paused: true, config: { alert_destination_ids: [dst.id] } });
+    const mon = await call('POST', '/api/v1/monitors', {
+      name: 'Paused',
+      target: 'https://example.com',
+      interval_seconds: 60,
+      paused: true,
+      config: { alert_destination_ids: [dst.id] },
+    });
 
     // The receiver hangs on the first delivery; the worker is killed while it waits for the answer.
     receiver.hangNext(1);
@@ -83,7 +127,14 @@ describe('kill -9 during delivery (real `tocsin serve` child process, SQLite)', 
     const ids: string[] = [];
     for (let i = 0; i < 6; i++) {
       const e = await database.transaction((tx) =>
-        events.record(tx, { organizationId: orgId, type: i % 2 === 0 ? 'down' : 'recovered', monitorId: String(mon.id), incidentId: null, occurredAt: Date.now(), payload: { cause: `run ${i}` } }),
+        events.record(tx, {
+          organizationId: orgId,
+          type: i % 2 === 0 ? 'down' : 'recovered',
+          monitorId: String(mon.id),
+          incidentId: null,
+          occurredAt: Date.now(),
+          payload: { cause: `run ${i}` },
+        }),
       );
       ids.push(e.id);
     }
@@ -93,7 +144,11 @@ describe('kill -9 during delivery (real `tocsin serve` child process, SQLite)', 
     expect(receiver.requests).toHaveLength(1);
 
     await serve();
-    await until('every event to arrive after the restart', () => new Set(receiver!.verified().map((r) => (r.json as { id: string }).id)).size === ids.length, 30_000);
+    await until(
+      'every event to arrive after the restart',
+      () => new Set(receiver!.verified().map((r) => (r.json as { id: string }).id)).size === ids.length,
+      30_000,
+    );
     const got = receiver.verified();
     expect(receiver.verifications.every((v) => v.ok)).toBe(true);
     // In order, none lost; the interrupted one was sent again with the same delivery id.

@@ -26,7 +26,11 @@ for (const dialect of testDialects()) {
         },
         now: () => clock.now(),
       } as { secret: string; now: () => number });
-      const created = await api(t, org.apiKey, 'POST', WEBHOOKS, { type: 'generic_webhook', name: 'Ops hook', config: { url: receiver.webhookUrl } });
+      const created = await api(t, org.apiKey, 'POST', WEBHOOKS, {
+        type: 'generic_webhook',
+        name: 'Ops hook',
+        config: { url: receiver.webhookUrl },
+      });
       secret = created.body.signing_secret;
       destinationId = created.body.id;
       monitorId = await createMonitor(t, org.apiKey, [destinationId]);
@@ -42,7 +46,12 @@ for (const dialect of testDialects()) {
 
     it('delivers a signed down with a stable dlv id, and records last_success_at', async () => {
       receiver.reset();
-      const eventId = await recordEvent(t, { organizationId: org.organizationId, type: 'down', monitorId, payload: { cause: 'HTTP 503 (expected 200)' } });
+      const eventId = await recordEvent(t, {
+        organizationId: org.organizationId,
+        type: 'down',
+        monitorId,
+        payload: { cause: 'HTTP 503 (expected 200)' },
+      });
       await pipeline().runUntilIdle();
       expect(receiver.verified()).toHaveLength(1);
       const req = receiver.requests[0]!;
@@ -50,7 +59,12 @@ for (const dialect of testDialects()) {
       expect(req.headers['x-service-delivery']).toBe(d!.id);
       expect(d!.id).toMatch(/^dlv_/);
       expect(d!.status).toBe('delivered');
-      expect(req.json).toMatchObject({ event: 'down', id: eventId, monitor: { id: monitorId }, destination: { id: destinationId, name: 'Ops hook' } });
+      expect(req.json).toMatchObject({
+        event: 'down',
+        id: eventId,
+        monitor: { id: monitorId },
+        destination: { id: destinationId, name: 'Ops hook' },
+      });
       expect((await destination()).last_success_at).toBe(new Date(clock.now()).toISOString());
     });
 
@@ -147,7 +161,13 @@ for (const dialect of testDialects()) {
       await pipeline().runUntilIdle();
       expect(receiver.requests).toHaveLength(1);
       expect(receiver.requests[0]!.headers['x-service-delivery']).toBe(claimed!.id);
-      expect(await deliveries().finishAttempt(claimed!.id, 'dead-worker', { status: 'failed', at: clock.now(), error: 'late' })).toBe(false);
+      expect(
+        await deliveries().finishAttempt(claimed!.id, 'dead-worker', {
+          status: 'failed',
+          at: clock.now(),
+          error: 'late',
+        }),
+      ).toBe(false);
     });
 
     // Several processes share the work on PostgreSQL only (DECISIONS §10); SQLite is one process.
@@ -155,10 +175,27 @@ for (const dialect of testDialects()) {
       receiver.reset();
       const second = t.db.reopen();
       const events2 = new EventsService({ database: second, clock });
-      const other = createAlerting({ config: t.config, database: second, clock, logger: t.tocsin.logger, events: events2, orgs: t.tocsin.services.orgs, monitors: t.tocsin.services.monitors, version: 'test' });
+      const other = createAlerting({
+        config: t.config,
+        database: second,
+        clock,
+        logger: t.tocsin.logger,
+        events: events2,
+        orgs: t.tocsin.services.orgs,
+        monitors: t.tocsin.services.monitors,
+        version: 'test',
+      });
       const ids: string[] = [];
-      for (let i = 0; i < 20; i++) ids.push(await recordEvent(t, { organizationId: org.organizationId, type: i % 2 ? 'recovered' : 'down', monitorId }));
-      await Promise.all([pipeline().fanOutOnce(), other.pipeline.fanOutOnce(), pipeline().fanOutOnce(), other.pipeline.fanOutOnce()]);
+      for (let i = 0; i < 20; i++)
+        ids.push(
+          await recordEvent(t, { organizationId: org.organizationId, type: i % 2 ? 'recovered' : 'down', monitorId }),
+        );
+      await Promise.all([
+        pipeline().fanOutOnce(),
+        other.pipeline.fanOutOnce(),
+        pipeline().fanOutOnce(),
+        other.pipeline.fanOutOnce(),
+      ]);
       await Promise.all([pipeline().runUntilIdle(), other.pipeline.runUntilIdle()]);
       for (const id of ids) expect(await deliveries().listByEvent(id)).toHaveLength(1);
       expect(receiver.requests.map((r) => (r.json as { id: string }).id)).toEqual(ids);

@@ -4,7 +4,13 @@ import { bearer, type TestApp } from '../support/app.ts';
 export type InjectOptions = { headers?: Record<string, string>; body?: unknown };
 
 /** One HTTP call with a key, through the real app. */
-export function call(t: TestApp, key: string, method: string, url: string, o: InjectOptions = {}): Promise<LightMyRequestResponse> {
+export function call(
+  t: TestApp,
+  key: string,
+  method: string,
+  url: string,
+  o: InjectOptions = {},
+): Promise<LightMyRequestResponse> {
   return t.tocsin.app.inject({
     method: method as 'GET',
     url,

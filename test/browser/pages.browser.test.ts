@@ -22,7 +22,13 @@ describe.skipIf(!testServices.chromiumPath)('pages in Chromium', () => {
     origin = `http://127.0.0.1:${(t.tocsin.app.server.address() as AddressInfo).port}`;
     browser = await chromium.launch({
       executablePath: testServices.chromiumPath!,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+      ],
     });
   }, 60_000);
   afterAll(async () => {
@@ -40,10 +46,17 @@ describe.skipIf(!testServices.chromiumPath)('pages in Chromium', () => {
     await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
 
     await expect.poll(() => page.locator('.info .title').first().textContent()).toContain('Tocsin API');
-    const operations = await page.locator('.opblock-summary').evaluateAll((nodes) =>
-      nodes.map((node) => `${node.querySelector('.opblock-summary-method')?.textContent} ${node.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
-    );
-    const doc = (await t.tocsin.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
+    const operations = await page
+      .locator('.opblock-summary')
+      .evaluateAll((nodes) =>
+        nodes.map(
+          (node) =>
+            `${node.querySelector('.opblock-summary-method')?.textContent} ${node.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`,
+        ),
+      );
+    const doc = (await t.tocsin.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json() as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     const documented = Object.entries(doc.paths).flatMap(([path, item]) =>
       Object.keys(item)
         .filter((method) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
@@ -53,7 +66,11 @@ describe.skipIf(!testServices.chromiumPath)('pages in Chromium', () => {
     expect(operations.sort()).toEqual(documented.sort());
 
     // Opening one shows its parameters and the scope it needs.
-    await page.locator('.opblock-summary', { hasText: '/api/v1/monitors/{id}' }).filter({ hasText: 'GET' }).first().click();
+    await page
+      .locator('.opblock-summary', { hasText: '/api/v1/monitors/{id}' })
+      .filter({ hasText: 'GET' })
+      .first()
+      .click();
     await expect.poll(() => page.locator('.opblock.is-open').textContent()).toMatch(/monitors:read/);
 
     expect(errors).toEqual([]);
@@ -61,53 +78,78 @@ describe.skipIf(!testServices.chromiumPath)('pages in Chromium', () => {
     await page.close();
   });
 
-  it('a public status page works without JavaScript on a 360 px screen and shows a down monitor as degraded', { timeout: 60_000 }, async () => {
-    const create = async (name: string) => {
-      const res = await t.tocsin.app.inject({ method: 'POST', url: '/api/v1/monitors', headers: bearer(org.apiKey), payload: { name, target: 'https://example.com' } });
-      expect(res.statusCode, res.body).toBe(201);
-      return res.json() as { id: string; name: string };
-    };
-    const api = await create('Public API with a rather long name that must wrap on a phone');
-    const web = await create('Website');
-    const created = await t.tocsin.app.inject({
-      method: 'POST',
-      url: '/api/v1/status-pages',
-      headers: bearer(org.apiKey),
-      payload: { slug: 'acme-browser', title: 'Acme status', monitor_ids: [api.id, web.id] },
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    const now = t.clock.now();
-    await t.tocsin.services.monitors.recordStatus(web.id, 'up', now);
-    await t.tocsin.services.monitors.recordStatus(api.id, 'down', now);
-    const transition: MonitorTransition = { organizationId: org.organizationId, monitorId: api.id, monitorName: api.name, from: 'up', to: 'down', at: now, cause: 'HTTP 503', executionId: null };
-    await t.tocsin.database.transaction((tx) => t.tocsin.services.incidents.handleMonitorTransition(tx, transition));
+  it(
+    'a public status page works without JavaScript on a 360 px screen and shows a down monitor as degraded',
+    { timeout: 60_000 },
+    async () => {
+      const create = async (name: string) => {
+        const res = await t.tocsin.app.inject({
+          method: 'POST',
+          url: '/api/v1/monitors',
+          headers: bearer(org.apiKey),
+          payload: { name, target: 'https://example.com' },
+        });
+        expect(res.statusCode, res.body).toBe(201);
+        return res.json() as { id: string; name: string };
+      };
+      const api = await create('Public API with a rather long name that must wrap on a phone');
+      const web = await create('Website');
+      const created = await t.tocsin.app.inject({
+        method: 'POST',
+        url: '/api/v1/status-pages',
+        headers: bearer(org.apiKey),
+        payload: { slug: 'acme-browser', title: 'Acme status', monitor_ids: [api.id, web.id] },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      const now = t.clock.now();
+      await t.tocsin.services.monitors.recordStatus(web.id, 'up', now);
+      await t.tocsin.services.monitors.recordStatus(api.id, 'down', now);
+      const transition: MonitorTransition = {
+        organizationId: org.organizationId,
+        monitorId: api.id,
+        monitorName: api.name,
+        from: 'up',
+        to: 'down',
+        at: now,
+        cause: 'HTTP 503',
+        executionId: null,
+      };
+      await t.tocsin.database.transaction((tx) => t.tocsin.services.incidents.handleMonitorTransition(tx, transition));
 
-    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true });
-    const page = await context.newPage();
-    const response = await page.goto(`${origin}/status/acme-browser`);
-    expect(response?.status()).toBe(200);
+      const context = await browser.newContext({
+        javaScriptEnabled: false,
+        viewport: { width: 360, height: 740 },
+        deviceScaleFactor: 2,
+        isMobile: true,
+      });
+      const page = await context.newPage();
+      const response = await page.goto(`${origin}/status/acme-browser`);
+      expect(response?.status()).toBe(200);
 
-    await expect.poll(() => page.locator('h1').allTextContents()).toEqual(['Acme status']);
-    expect(await page.locator('html').getAttribute('lang')).toBeTruthy();
-    expect(await page.getByText('Some systems are degraded').isVisible()).toBe(true);
-    const systems = page.locator('li.monitor');
-    expect(await systems.count()).toBe(2);
-    expect(await systems.filter({ hasText: api.name }).locator('.st').textContent()).toBe('Degraded');
-    expect(await systems.filter({ hasText: 'Website' }).locator('.st').textContent()).toBe('Operational');
-    expect(await page.getByText('Current incidents').isVisible()).toBe(true);
-    expect(await page.getByText(`${api.name} is down`).isVisible()).toBe(true);
+      await expect.poll(() => page.locator('h1').allTextContents()).toEqual(['Acme status']);
+      expect(await page.locator('html').getAttribute('lang')).toBeTruthy();
+      expect(await page.getByText('Some systems are degraded').isVisible()).toBe(true);
+      const systems = page.locator('li.monitor');
+      expect(await systems.count()).toBe(2);
+      expect(await systems.filter({ hasText: api.name }).locator('.st').textContent()).toBe('Degraded');
+      expect(await systems.filter({ hasText: 'Website' }).locator('.st').textContent()).toBe('Operational');
+      expect(await page.getByText('Current incidents').isVisible()).toBe(true);
+      expect(await page.getByText(`${api.name} is down`).isVisible()).toBe(true);
 
-    // Nothing wider than the screen: no sideways scrolling on a phone.
-    const widths = await page.locator('html').evaluate((root) => ({ scroll: root.scrollWidth, client: root.clientWidth }));
-    expect(widths.scroll).toBeLessThanOrEqual(widths.client);
-    // The uptime bars fit and each says what it shows, for pointer and screen-reader users alike.
-    const bars = page.locator('li.none');
-    expect(await bars.count()).toBe(180);
-    const lastBar = bars.last();
-    expect(await lastBar.getAttribute('title')).toMatch(/^\d{4}-\d{2}-\d{2}: no data$/);
-    const box = await lastBar.boundingBox();
-    expect(box).not.toBeNull();
-    expect(box!.x + box!.width).toBeLessThanOrEqual(360);
-    await context.close();
-  });
+      // Nothing wider than the screen: no sideways scrolling on a phone.
+      const widths = await page
+        .locator('html')
+        .evaluate((root) => ({ scroll: root.scrollWidth, client: root.clientWidth }));
+      expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+      // The uptime bars fit and each says what it shows, for pointer and screen-reader users alike.
+      const bars = page.locator('li.none');
+      expect(await bars.count()).toBe(180);
+      const lastBar = bars.last();
+      expect(await lastBar.getAttribute('title')).toMatch(/^\d{4}-\d{2}-\d{2}: no data$/);
+      const box = await lastBar.boundingBox();
+      expect(box).not.toBeNull();
+      expect(box!.x + box!.width).toBeLessThanOrEqual(360);
+      await context.close();
+    },
+  );
 });

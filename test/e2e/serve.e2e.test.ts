@@ -30,13 +30,22 @@ interface Run {
 }
 
 function tocsin(args: string[], env: Record<string, string>): Run {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...baseEnv(), ...env }, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: ROOT,
+    env: { ...baseEnv(), ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** A clean environment: no settings leak in from the test runner. */
 function baseEnv(): Record<string, string> {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_FORMAT: 'json' };
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '/tmp',
+    LOG_FORMAT: 'json',
+  };
   return env;
 }
 
@@ -46,7 +55,11 @@ class Server {
   stderr = '';
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   constructor(env: Record<string, string>) {
-    this.child = spawn(process.execPath, [BIN, 'serve'], { cwd: ROOT, env: { ...baseEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, [BIN, 'serve'], {
+      cwd: ROOT,
+      env: { ...baseEnv(), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.child.stdout!.on('data', (d: Buffer) => (this.stdout += d.toString('utf8')));
     this.child.stderr!.on('data', (d: Buffer) => (this.stderr += d.toString('utf8')));
     this.exited = new Promise((done) => this.child.once('exit', (code, signal) => done({ code, signal })));
@@ -69,7 +82,8 @@ async function waitReady(base: string, server: Server, timeoutMs = 60_000): Prom
     } catch {
       // not listening yet
     }
-    if (Date.now() - start > timeoutMs) throw new Error(`not ready after ${timeoutMs} ms: ${server.stderr}\n${server.stdout}`);
+    if (Date.now() - start > timeoutMs)
+      throw new Error(`not ready after ${timeoutMs} ms: ${server.stderr}\n${server.stdout}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -95,12 +109,15 @@ async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }>
 
 // Every command is a fresh Node process that loads the whole service; on a busy machine that takes seconds.
 describe('tocsin --help', { timeout: 60_000 }, () => {
-  it.each([[[]], [['serve']], [['migrate']], [['admin']], [['admin', 'bootstrap']], [['admin', 'set-plan']]])('%j', (args) => {
-    const r = tocsin([...args, '--help'], {});
-    expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^Usage: tocsin/);
-    expect(r.stderr).toBe('');
-  });
+  it.each([[[]], [['serve']], [['migrate']], [['admin']], [['admin', 'bootstrap']], [['admin', 'set-plan']]])(
+    '%j',
+    (args) => {
+      const r = tocsin([...args, '--help'], {});
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^Usage: tocsin/);
+      expect(r.stderr).toBe('');
+    },
+  );
 
   it('lists every command at the top level', () => {
     const r = tocsin(['--help'], {});
@@ -194,15 +211,28 @@ for (const dialect of testDialects()) {
 
     it('creates a monitor from {"target"} over the real port with the printed key, and reads it back', async () => {
       const headers = { authorization: `Bearer ${bootstrap.api_key}`, 'content-type': 'application/json' };
-      const created = await fetch(`${base}/api/v1/monitors`, { method: 'POST', headers, body: JSON.stringify({ target: 'https://example.com' }) });
+      const created = await fetch(`${base}/api/v1/monitors`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ target: 'https://example.com' }),
+      });
       expect(created.status).toBe(201);
       expect(created.headers.get('x-request-id')).toMatch(/^req_/);
       const m = (await created.json()) as Record<string, unknown>;
-      expect(m).toMatchObject({ name: 'example.com', type: 'http', target: 'https://example.com', interval_seconds: 15, region_codes: ['local'], environment: 'production' });
+      expect(m).toMatchObject({
+        name: 'example.com',
+        type: 'http',
+        target: 'https://example.com',
+        interval_seconds: 15,
+        region_codes: ['local'],
+        environment: 'production',
+      });
       const read = await fetch(`${base}/api/v1/monitors/${String(m.id)}`, { headers });
       expect(read.status).toBe(200);
       expect(await read.json()).toMatchObject({ id: m.id, name: 'example.com' });
-      const list = (await (await fetch(`${base}/api/v1/monitors`, { headers })).json()) as { data: Array<{ id: string }> };
+      const list = (await (await fetch(`${base}/api/v1/monitors`, { headers })).json()) as {
+        data: Array<{ id: string }>;
+      };
       expect(list.data.map((x) => x.id)).toContain(m.id);
     });
 

@@ -15,7 +15,12 @@ function tlsObservation(at: number, days: number): Observation {
     http_status: null,
     assertions: [],
     error: null,
-    events: [{ type: 'cert_expiring', data: { days_to_expiry: days, valid_to: new Date(at + days * DAY).toISOString(), subject: 'example.test' } }],
+    events: [
+      {
+        type: 'cert_expiring',
+        data: { days_to_expiry: days, valid_to: new Date(at + days * DAY).toISOString(), subject: 'example.test' },
+      },
+    ],
   };
 }
 
@@ -41,12 +46,19 @@ describe.each(testDialects())('cert_expiring events on %s', (dialect) => {
     const id = created.json<{ id: string }>().id;
     const engine = t.tocsin.services.checks.engine;
     const at = clock.now();
-    const apply = (when: number, days: number) => engine.applyResults('test', [{ monitorId: id, regionCode: 'local', dueAt: when, observation: tlsObservation(when, days) }]);
+    const apply = (when: number, days: number) =>
+      engine.applyResults('test', [
+        { monitorId: id, regionCode: 'local', dueAt: when, observation: tlsObservation(when, days) },
+      ]);
     await apply(at, 10);
     await apply(at + 60_000, 10);
     await apply(at + 3_600_000, 10);
     await apply(at + DAY, 9);
-    const events = await rows<{ payload: string }>(t.tocsin.database, "select payload from domain_event where type = 'cert_expiring' and monitor_id = ? order by seq", [id]);
+    const events = await rows<{ payload: string }>(
+      t.tocsin.database,
+      "select payload from domain_event where type = 'cert_expiring' and monitor_id = ? order by seq",
+      [id],
+    );
     expect(events.map((e) => (JSON.parse(e.payload) as { days_to_expiry: number }).days_to_expiry)).toEqual([10, 9]);
   });
 });

@@ -34,7 +34,9 @@ describe.each(testDialects())('check engine: the issue scenario on %s', (dialect
     const org = await t.createOrg();
     const call = async (method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) => {
       const res = await t.tocsin.app.inject(
-        payload === undefined ? { method, url, headers: bearer(org.apiKey) } : { method, url, headers: bearer(org.apiKey), payload },
+        payload === undefined
+          ? { method, url, headers: bearer(org.apiKey) }
+          : { method, url, headers: bearer(org.apiKey), payload },
       );
       return { status: res.statusCode, body: res.json() as Json };
     };
@@ -71,7 +73,12 @@ describe.each(testDialects())('check engine: the issue scenario on %s', (dialect
 
     const open = await call('GET', `/api/v1/incidents?monitor_id=${id}`);
     expect(open.body.data).toHaveLength(1);
-    expect(open.body.data[0]).toMatchObject({ source: 'monitor', status: 'opened', cause: 'HTTP 503 (expected 200)', monitor_id: id });
+    expect(open.body.data[0]).toMatchObject({
+      source: 'monitor',
+      status: 'opened',
+      cause: 'HTTP 503 (expected 200)',
+      monitor_id: id,
+    });
     const degraded = await page();
     expect(degraded.status).toBe('degraded');
     expect(degraded.monitors[0].status).toBe('degraded');
@@ -95,7 +102,10 @@ describe.each(testDialects())('check engine: the issue scenario on %s', (dialect
     const statuses = (executions.body.data as Json[]).map((e) => e.status).reverse();
     expect(statuses).toEqual(['up', 'up', 'down', 'down', 'down', 'down', 'up', 'up']);
     const failed = (executions.body.data as Json[]).find((e) => e.status === 'down')!;
-    expect(failed).toMatchObject({ http_status: 503, assertions: [{ type: 'status', equals: 200, passed: false, actual: 503 }] });
+    expect(failed).toMatchObject({
+      http_status: 503,
+      assertions: [{ type: 'status', equals: 200, passed: false, actual: 503 }],
+    });
 
     const from = new Date(Date.parse('2026-03-01T10:00:00.000Z')).toISOString();
     const to = new Date(clock.now() + 60_000).toISOString();

@@ -5,7 +5,9 @@ import type { Database } from '../../src/platform/db/index.ts';
 export async function countRows(db: Database, table: string, where: Record<string, string> = {}): Promise<number> {
   const conds = Object.entries(where).map(([k, v]) => sql`${sql.ref(k)} = ${v}`);
   const whereSql = conds.length > 0 ? sql`where ${sql.join(conds, sql` and `)}` : sql``;
-  const r = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(table)} ${whereSql}`.execute(db.tables<unknown>());
+  const r = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(table)} ${whereSql}`.execute(
+    db.tables<unknown>(),
+  );
   return Number(r.rows[0]!.n);
 }
 

@@ -32,7 +32,11 @@ describe.each(testDialects())('check engine end to end on %s', (dialect) => {
       method: 'POST',
       url: '/api/v1/monitors',
       headers: bearer(org.apiKey),
-      payload: { target: target.url, interval_seconds: 30, config: { failure_threshold: 2, success_threshold: 2, assertions: [{ type: 'status', equals: 200 }] } },
+      payload: {
+        target: target.url,
+        interval_seconds: 30,
+        config: { failure_threshold: 2, success_threshold: 2, assertions: [{ type: 'status', equals: 200 }] },
+      },
     });
     expect(created.statusCode).toBe(201);
     const id = created.json<{ id: string }>().id;
@@ -58,8 +62,14 @@ describe.each(testDialects())('check engine end to end on %s', (dialect) => {
     expect(await round()).toBe(1);
     expect(await monitorStatus()).toBe('down');
 
-    const incidents = await rows<{ status: string; cause: string }>(db, 'select status, cause from incident where monitor_id = ?', [id]);
-    expect(incidents).toEqual([{ status: 'opened', cause: expect.stringContaining('HTTP 503 (expected 200)') as unknown as string }]);
+    const incidents = await rows<{ status: string; cause: string }>(
+      db,
+      'select status, cause from incident where monitor_id = ?',
+      [id],
+    );
+    expect(incidents).toEqual([
+      { status: 'opened', cause: expect.stringContaining('HTTP 503 (expected 200)') as unknown as string },
+    ]);
 
     status = 200;
     clock.advance(30_000);
@@ -95,7 +105,14 @@ describe.each(testDialects())('check engine end to end on %s', (dialect) => {
     const id = created.json<{ id: string }>().id;
     clock.advance(3_600_000); // an hour down: 360 missed slots
     await round();
-    const executions = async () => (await rows<{ n: number }>(t.tocsin.database, 'select count(*) as n from monitor_status_change where monitor_id = ?', [id]))[0]!.n;
+    const executions = async () =>
+      (
+        await rows<{ n: number }>(
+          t.tocsin.database,
+          'select count(*) as n from monitor_status_change where monitor_id = ?',
+          [id],
+        )
+      )[0]!.n;
     expect(Number(await executions())).toBe(1); // pending->up once
     expect(await round()).toBe(0);
     await t.tocsin.app.inject({ method: 'POST', url: `/api/v1/monitors/${id}/pause`, headers: bearer(org.apiKey) });
@@ -110,7 +127,12 @@ describe.each(testDialects())('check engine end to end on %s', (dialect) => {
       method: 'POST',
       url: '/api/v1/monitors',
       headers: bearer(org.apiKey),
-      payload: { type: 'heartbeat', name: 'nightly job', interval_seconds: 60, config: { grace_seconds: 30, failure_threshold: 1 } },
+      payload: {
+        type: 'heartbeat',
+        name: 'nightly job',
+        interval_seconds: 60,
+        config: { grace_seconds: 30, failure_threshold: 1 },
+      },
     });
     expect(created.statusCode).toBe(201);
     const m = created.json<{ id: string; target: string }>();

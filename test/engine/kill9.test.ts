@@ -36,50 +36,91 @@ describe.skipIf(!testServices.postgresUrl)('kill -9 of one of two serve processe
     await db?.drop();
   });
 
-  it('the survivor takes over after the lease and exactly one incident per outage exists', { timeout: 90_000 }, async () => {
-    let status = 503;
-    target = await startHttpTarget((_req, res) => {
-      res.writeHead(status);
-      res.end();
-    });
-    db = await createTestDatabase('postgres');
-    const dir = mkdtempSync(join(tmpdir(), 'tocsin-kill9-'));
-    const configPath = join(dir, 'tocsin.json');
-    writeFileSync(configPath, JSON.stringify({ plans: { enterprise: { interval_floor_seconds: 1 } }, scheduler: { lease_seconds: 3 } }));
-    const env = { ...process.env, DATABASE_URL: db.url, TOCSIN_CONFIG: configPath, TOCSIN_DATA_DIR: dir, LOG_LEVEL: 'warn', NODE_ENV: 'production' } as Record<string, string>;
-    tocsin = await createTocsin(loadConfig({ env, isTty: false }), { logger: createLogger({ level: 'warn', pretty: false }), background: false });
-    const org = await tocsin.services.orgs.createOrganization({ name: 'kill9', plan: 'enterprise' });
-    const user = await tocsin.services.orgs.ensureUser({ email: 'k@example.com' });
-    await tocsin.services.orgs.addMember(org.id, user.id, 'owner');
-    const key = await tocsin.services.auth.issueKey({ organizationId: org.id, name: 'k', scopes: [...SCOPES], environments: ['production'], userId: user.id, createdBy: user.id });
-    const actor = (await tocsin.services.auth.authenticate(key.key))!;
-    const ids: string[] = [];
-    for (let i = 0; i < 20; i++) {
-      const m = await tocsin.services.monitors.create(actor, { target: `${target.url}/m${i}`, interval_seconds: 1, config: { failure_threshold: 2 } });
-      ids.push(m.id);
-    }
-    for (const port of [0, 0]) {
-      const p = spawn(process.execPath, ['bin/tocsin.js', 'serve', '--port', String(port), '--host', '127.0.0.1'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-      procs.push(p);
-    }
-    const monitors = () => tocsin.services.monitors.findManyAnywhere(ids);
-    await until('every monitor down', async () => (await monitors()).every((m) => m.status === 'down'), 30_000);
+  it(
+    'the survivor takes over after the lease and exactly one incident per outage exists',
+    { timeout: 90_000 },
+    async () => {
+      let status = 503;
+      target = await startHttpTarget((_req, res) => {
+        res.writeHead(status);
+        res.end();
+      });
+      db = await createTestDatabase('postgres');
+      const dir = mkdtempSync(join(tmpdir(), 'tocsin-kill9-'));
+      const configPath = join(dir, 'tocsin.json');
+      writeFileSync(
+        configPath,
+        JSON.stringify({ plans: { enterprise: { interval_floor_seconds: 1 } }, scheduler: { lease_seconds: 3 } }),
+      );
+      const env = {
+        ...process.env,
+        DATABASE_URL: db.url,
+        TOCSIN_CONFIG: configPath,
+        TOCSIN_DATA_DIR: dir,
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
+      } as Record<string, string>;
+      tocsin = await createTocsin(loadConfig({ env, isTty: false }), {
+        logger: createLogger({ level: 'warn', pretty: false }),
+        background: false,
+      });
+      const org = await tocsin.services.orgs.createOrganization({ name: 'kill9', plan: 'enterprise' });
+      const user = await tocsin.services.orgs.ensureUser({ email: 'k@example.com' });
+      await tocsin.services.orgs.addMember(org.id, user.id, 'owner');
+      const key = await tocsin.services.auth.issueKey({
+        organizationId: org.id,
+        name: 'k',
+        scopes: [...SCOPES],
+        environments: ['production'],
+        userId: user.id,
+        createdBy: user.id,
+      });
+      const actor = (await tocsin.services.auth.authenticate(key.key))!;
+      const ids: string[] = [];
+      for (let i = 0; i < 20; i++) {
+        const m = await tocsin.services.monitors.create(actor, {
+          target: `${target.url}/m${i}`,
+          interval_seconds: 1,
+          config: { failure_threshold: 2 },
+        });
+        ids.push(m.id);
+      }
+      for (const port of [0, 0]) {
+        const p = spawn(process.execPath, ['bin/tocsin.js', 'serve', '--port', String(port), '--host', '127.0.0.1'], {
+          env,
+          stdio: ['ignore', 'ignore', 'inherit'],
+        });
+        procs.push(p);
+      }
+      const monitors = () => tocsin.services.monitors.findManyAnywhere(ids);
+      await until('every monitor down', async () => (await monitors()).every((m) => m.status === 'down'), 30_000);
 
-    procs[0]!.kill('SIGKILL');
-    const killedAt = Date.now();
-    await sleep(500);
-    // Every monitor keeps being checked: by the survivor, at the latest once the dead process's 3 s leases end.
-    await until('every monitor checked after the kill', async () => (await monitors()).every((m) => (m.lastCheckedAt ?? 0) > killedAt + 3_000), 15_000);
-    const takeover = Math.max(...(await monitors()).map((m) => m.lastCheckedAt!)) - killedAt;
-    expect(takeover).toBeLessThan(10_000);
+      procs[0]!.kill('SIGKILL');
+      const killedAt = Date.now();
+      await sleep(500);
+      // Every monitor keeps being checked: by the survivor, at the latest once the dead process's 3 s leases end.
+      await until(
+        'every monitor checked after the kill',
+        async () => (await monitors()).every((m) => (m.lastCheckedAt ?? 0) > killedAt + 3_000),
+        15_000,
+      );
+      const takeover = Math.max(...(await monitors()).map((m) => m.lastCheckedAt!)) - killedAt;
+      expect(takeover).toBeLessThan(10_000);
 
-    status = 200;
-    await until('every monitor up', async () => (await monitors()).every((m) => m.status === 'up'), 20_000);
-    const incidents = await rows<{ monitor_id: string; status: string }>(db.database, 'select monitor_id, status from incident');
-    expect(incidents).toHaveLength(ids.length);
-    expect(new Set(incidents.map((i) => i.monitor_id)).size).toBe(ids.length);
-    expect(incidents.every((i) => i.status === 'resolved')).toBe(true);
-    const downEvents = await rows<{ n: string }>(db.database, "select count(*) as n from domain_event where type = 'down'");
-    expect(Number(downEvents[0]!.n)).toBe(ids.length);
-  });
+      status = 200;
+      await until('every monitor up', async () => (await monitors()).every((m) => m.status === 'up'), 20_000);
+      const incidents = await rows<{ monitor_id: string; status: string }>(
+        db.database,
+        'select monitor_id, status from incident',
+      );
+      expect(incidents).toHaveLength(ids.length);
+      expect(new Set(incidents.map((i) => i.monitor_id)).size).toBe(ids.length);
+      expect(incidents.every((i) => i.status === 'resolved')).toBe(true);
+      const downEvents = await rows<{ n: string }>(
+        db.database,
+        "select count(*) as n from domain_event where type = 'down'",
+      );
+      expect(Number(downEvents[0]!.n)).toBe(ids.length);
+    },
+  );
 });

@@ -23,7 +23,12 @@ describe.skipIf(!testServices.postgresUrl)('two engine instances on PostgreSQL',
     const org = await t.createOrg();
     const ids: string[] = [];
     for (let i = 0; i < 60; i++) {
-      const r = await t.tocsin.app.inject({ method: 'POST', url: '/api/v1/monitors', headers: bearer(org.apiKey), payload: { target: `${target.url}/m${i}`, interval_seconds: 10 } });
+      const r = await t.tocsin.app.inject({
+        method: 'POST',
+        url: '/api/v1/monitors',
+        headers: bearer(org.apiKey),
+        payload: { target: `${target.url}/m${i}`, interval_seconds: 10 },
+      });
       ids.push(r.json<{ id: string }>().id);
     }
     const second = buildServices(t.config, t.db.reopen(), clock, t.tocsin.logger);
@@ -36,7 +41,11 @@ describe.skipIf(!testServices.postgresUrl)('two engine instances on PostgreSQL',
         logger: t.tocsin.logger,
         concurrency: 25, // each takes at most 25 per round: both must work
         allowPrivateTargets: true,
-        onResult: (c) => ran.set(`${c.monitorId}|${c.regionCode}|${c.dueAt}`, [...(ran.get(`${c.monitorId}|${c.regionCode}|${c.dueAt}`) ?? []), name]),
+        onResult: (c) =>
+          ran.set(`${c.monitorId}|${c.regionCode}|${c.dueAt}`, [
+            ...(ran.get(`${c.monitorId}|${c.regionCode}|${c.dueAt}`) ?? []),
+            name,
+          ]),
       });
     const a = runnerOf('A', t.tocsin.services.checks.engine);
     const b = runnerOf('B', second.services.checks.engine);

@@ -26,8 +26,11 @@ describe.each(testDialects())('remote runner against a control plane on a real p
     expect(liveness.find((r) => r.region_code === 'far')).toMatchObject({ live_runners: 0, state: 'no_data' });
   });
 
-  it('refuses a bad token, claims the region\'s checks by long-poll and reports executions with that region', async () => {
-    const bad = await fetch(`${base}/api/v1/runners/heartbeat`, { method: 'POST', headers: { authorization: 'Bearer trn_nope' } });
+  it("refuses a bad token, claims the region's checks by long-poll and reports executions with that region", async () => {
+    const bad = await fetch(`${base}/api/v1/runners/heartbeat`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer trn_nope' },
+    });
     expect(bad.status).toBe(401);
     const { token } = await t.tocsin.services.checks.runners.createToken('far');
     const source = new RemoteWorkSource({ controlPlane: base, token });
@@ -56,7 +59,11 @@ describe.each(testDialects())('remote runner against a control plane on a real p
     expect(await runner.runOnce()).toBe(1);
     const monitor = (await t.tocsin.services.monitors.findAnywhere(id))!;
     expect(monitor.status).toBe('up');
-    const list = await t.tocsin.app.inject({ method: 'GET', url: `/api/v1/monitors/${id}/executions`, headers: bearer(org.apiKey) });
+    const list = await t.tocsin.app.inject({
+      method: 'GET',
+      url: `/api/v1/monitors/${id}/executions`,
+      headers: bearer(org.apiKey),
+    });
     expect(list.statusCode).toBe(200);
     expect(list.json<{ data: Array<{ region_code: string; status: string }> }>().data).toEqual([
       expect.objectContaining({ region_code: 'far', status: 'up' }),
@@ -78,7 +85,15 @@ describe.each(testDialects())('remote runner against a control plane on a real p
             monitor_id: id,
             region_code: 'local',
             due_at_ms: clock.now(),
-            observation: { status: 'down', started_at: clock.now(), duration_ms: 1, timings: { dns_ms: null, connect_ms: null, tls_ms: null, ttfb_ms: null, download_ms: null, total_ms: 1 }, http_status: null, assertions: [], error: { code: 'timeout', message: 'x' } },
+            observation: {
+              status: 'down',
+              started_at: clock.now(),
+              duration_ms: 1,
+              timings: { dns_ms: null, connect_ms: null, tls_ms: null, ttfb_ms: null, download_ms: null, total_ms: 1 },
+              http_status: null,
+              assertions: [],
+              error: { code: 'timeout', message: 'x' },
+            },
           },
         ],
       }),

@@ -21,7 +21,11 @@ const DATA: Partial<Record<EventType, Record<string, unknown>>> = {
   performance_anomaly: { latency_ms: 2400, threshold_ms: 800 },
   performance_recovered: { latency_ms: 210, threshold_ms: 800 },
   anomaly_alert: { summary: 'p95 latency 4.1σ above baseline' },
-  scheduled_report: { report_name: 'Weekly availability', period: '2026-02-22 – 2026-03-01', report_url: 'https://tocsin.example.com/reports/r1' },
+  scheduled_report: {
+    report_name: 'Weekly availability',
+    period: '2026-02-22 – 2026-03-01',
+    report_url: 'https://tocsin.example.com/reports/r1',
+  },
 };
 
 /** A realistic event: the API health monitor went down 14 minutes before the event (for down/recovered/still_down). */
@@ -32,8 +36,13 @@ export function alertEvent(type: EventType, overrides: Partial<AlertEvent> = {})
     type,
     occurred_at: T0 + 14 * 60_000,
     organization: { id: 'org_1', name: 'Acme' },
-    monitor: type === 'test' || type === 'scheduled_report' ? null : { id: 'mon_1', name: 'API health', target: 'https://api.example.com/health', type: 'http' },
-    incident: downish ? { id: 'inc_1', number: 12, url: `${PUBLIC_URL}/incidents/inc_1`, title: 'API health is down', opened_at: T0 } : null,
+    monitor:
+      type === 'test' || type === 'scheduled_report'
+        ? null
+        : { id: 'mon_1', name: 'API health', target: 'https://api.example.com/health', type: 'http' },
+    incident: downish
+      ? { id: 'inc_1', number: 12, url: `${PUBLIC_URL}/incidents/inc_1`, title: 'API health is down', opened_at: T0 }
+      : null,
     cause: downish ? 'HTTP 503 (expected 200)' : null,
     since: downish ? T0 : null,
     data: DATA[type] ?? {},
@@ -41,7 +50,11 @@ export function alertEvent(type: EventType, overrides: Partial<AlertEvent> = {})
   };
 }
 
-export function destinationRecord(type: DestinationType, config: Record<string, unknown>, overrides: Partial<DestinationRecord> = {}): DestinationRecord {
+export function destinationRecord(
+  type: DestinationType,
+  config: Record<string, unknown>,
+  overrides: Partial<DestinationRecord> = {},
+): DestinationRecord {
   return { id: `dst_${type}`, name: `Ops ${type}`, type, config, state: {}, ...overrides };
 }
 
@@ -49,7 +62,15 @@ export function delivery(id = 'dlv_0000000001', attempt = 1): { id: string; atte
   return { id, attempt };
 }
 
-export function providerContext(options: { providers?: ProviderEndpoints; timeoutMs?: number; mailer?: Mailer; signingSecret?: string; now?: number } = {}): ProviderContext {
+export function providerContext(
+  options: {
+    providers?: ProviderEndpoints;
+    timeoutMs?: number;
+    mailer?: Mailer;
+    signingSecret?: string;
+    now?: number;
+  } = {},
+): ProviderContext {
   const ctx = createProviderContext({
     providers: options.providers,
     publicUrl: PUBLIC_URL,

@@ -2,7 +2,11 @@ import { isObject, startFakeHttp, type FakeResponse, type FakeServer } from './f
 
 /** Discord Execute Webhook fake: `POST /api/webhooks/{id}/{token}` (`?wait=true` → 200 message, else 204). */
 const FAILURES = {
-  rate_limited: { status: 429, headers: { 'retry-after': '2', 'x-ratelimit-scope': 'user' }, body: { message: 'You are being rate limited.', retry_after: 1.5, global: false } },
+  rate_limited: {
+    status: 429,
+    headers: { 'retry-after': '2', 'x-ratelimit-scope': 'user' },
+    body: { message: 'You are being rate limited.', retry_after: 1.5, global: false },
+  },
   unknown_webhook: { status: 404, body: { message: 'Unknown Webhook', code: 10015 } },
   invalid_token: { status: 401, body: { message: 'Invalid Webhook Token', code: 50027 } },
   missing_access: { status: 403, body: { message: 'Missing Access', code: 50001 } },
@@ -27,16 +31,31 @@ export async function startChatapp2WebhookFake(): Promise<Chatapp2WebhookFake> {
     const body = req.json;
     if (!isObject(body)) return FAILURES.invalid_form_body;
     const embeds = Array.isArray(body.embeds) ? body.embeds : [];
-    if (!body.content && embeds.length === 0) return { status: 400, body: { message: 'Cannot send an empty message', code: 50006 } };
+    if (!body.content && embeds.length === 0)
+      return { status: 400, body: { message: 'Cannot send an empty message', code: 50006 } };
     if (typeof body.content === 'string' && body.content.length > 2000) return FAILURES.invalid_form_body;
     for (const e of embeds) {
-      if (!isObject(e) || (typeof e.title === 'string' && e.title.length > 256) || (typeof e.description === 'string' && e.description.length > 4096)) {
+      if (
+        !isObject(e) ||
+        (typeof e.title === 'string' && e.title.length > 256) ||
+        (typeof e.description === 'string' && e.description.length > 4096)
+      ) {
         return FAILURES.invalid_form_body;
       }
     }
     seq += 1;
     if (req.query.wait !== 'true') return { status: 204 };
-    return { status: 200, body: { id: `12000000000000000${seq}`, type: 0, channel_id: '998877', webhook_id: id, content: body.content ?? '', embeds } };
+    return {
+      status: 200,
+      body: {
+        id: `12000000000000000${seq}`,
+        type: 0,
+        channel_id: '998877',
+        webhook_id: id,
+        content: body.content ?? '',
+        embeds,
+      },
+    };
   });
   return Object.assign(server, { webhookUrl: `${server.url}/api/webhooks/${id}/${token}` });
 }

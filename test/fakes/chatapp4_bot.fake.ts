@@ -30,7 +30,23 @@ export interface Chatapp4BotFake extends FakeServer<Chatapp4BotFailure> {
   migrateChat(from: string | number, to: string | number): void;
 }
 
-const ALLOWED_TAGS = new Set(['b', 'strong', 'i', 'em', 'u', 'ins', 's', 'strike', 'del', 'a', 'code', 'pre', 'tg-spoiler', 'blockquote', 'span']);
+const ALLOWED_TAGS = new Set([
+  'b',
+  'strong',
+  'i',
+  'em',
+  'u',
+  'ins',
+  's',
+  'strike',
+  'del',
+  'a',
+  'code',
+  'pre',
+  'tg-spoiler',
+  'blockquote',
+  'span',
+]);
 
 /** A rough check of Telegram's HTML parse mode: only known tags, `&` only as an entity. */
 function htmlProblem(text: string): string | null {
@@ -40,10 +56,12 @@ function htmlProblem(text: string): string | null {
     if (ch === '<') {
       tagRe.lastIndex = i;
       const m = tagRe.exec(text);
-      if (!m || !ALLOWED_TAGS.has(m[1])) return `Bad Request: can't parse entities: Unsupported start tag at byte offset ${i}`;
+      if (!m || !ALLOWED_TAGS.has(m[1]))
+        return `Bad Request: can't parse entities: Unsupported start tag at byte offset ${i}`;
       i = tagRe.lastIndex - 1;
     } else if (ch === '&') {
-      if (!/^&(amp|lt|gt|quot|#\d+);/.test(text.slice(i))) return `Bad Request: can't parse entities: Unsupported entity at byte offset ${i}`;
+      if (!/^&(amp|lt|gt|quot|#\d+);/.test(text.slice(i)))
+        return `Bad Request: can't parse entities: Unsupported entity at byte offset ${i}`;
     } else if (ch === '>') {
       // Telegram tolerates a bare '>' but we escape it anyway; accept.
     }
@@ -66,7 +84,9 @@ export async function startChatapp4BotFake(options: Chatapp4BotFakeOptions = {})
     const chatId = typeof body.chat_id === 'string' || typeof body.chat_id === 'number' ? String(body.chat_id) : '';
     const migrated = migrations.get(chatId);
     if (migrated !== undefined) {
-      return tgError(400, 'Bad Request: group chat was upgraded to a supergroup chat', { migrate_to_chat_id: Number(migrated) });
+      return tgError(400, 'Bad Request: group chat was upgraded to a supergroup chat', {
+        migrate_to_chat_id: Number(migrated),
+      });
     }
     if (!chats.has(chatId)) return FAILURES.chat_not_found;
     const text = typeof body.text === 'string' ? body.text : '';
@@ -78,7 +98,10 @@ export async function startChatapp4BotFake(options: Chatapp4BotFakeOptions = {})
     }
     const messageId = sent.length + 1;
     sent.push({ chatId, text, messageId });
-    return { status: 200, body: { ok: true, result: { message_id: messageId, date: 1767225600, chat: { id: Number(chatId) }, text } } };
+    return {
+      status: 200,
+      body: { ok: true, result: { message_id: messageId, date: 1767225600, chat: { id: Number(chatId) }, text } },
+    };
   });
   return Object.assign(server, {
     botToken,

@@ -44,7 +44,14 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
   const originalPush = server.requests.push.bind(server.requests);
   server.requests.push = (...items: RecordedRequest[]): number => {
     for (const req of items) {
-      verifications.push(verifyWebhook({ secret: options.secret, headers: req.headers, body: req.rawBody, now: options.now?.() ?? Date.now() }));
+      verifications.push(
+        verifyWebhook({
+          secret: options.secret,
+          headers: req.headers,
+          body: req.rawBody,
+          now: options.now?.() ?? Date.now(),
+        }),
+      );
       requests.push(req);
     }
     return originalPush(...items);

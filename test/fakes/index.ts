@@ -52,17 +52,45 @@ import { startIncidentTool2Fake, type IncidentTool2Fake } from './incident_tool2
 import { startSmtpServer, type FakeSmtpServer } from './smtp.fake.ts';
 
 export { startFakeHttp, headerOf, type FakeResponse, type FakeServer, type RecordedRequest } from './fake-http.ts';
-export { startChatapp1ChannelFake, type Chatapp1ChannelFake, type Chatapp1ChannelFailure } from './chatapp1_channel.fake.ts';
-export { startChatapp1WebhookFake, type Chatapp1WebhookFake, type Chatapp1WebhookFailure } from './chatapp1_webhook.fake.ts';
-export { startChatapp2WebhookFake, type Chatapp2WebhookFake, type Chatapp2WebhookFailure } from './chatapp2_webhook.fake.ts';
-export { startChatapp3WebhookFake, type Chatapp3WebhookFake, type Chatapp3WebhookFailure } from './chatapp3_webhook.fake.ts';
+export {
+  startChatapp1ChannelFake,
+  type Chatapp1ChannelFake,
+  type Chatapp1ChannelFailure,
+} from './chatapp1_channel.fake.ts';
+export {
+  startChatapp1WebhookFake,
+  type Chatapp1WebhookFake,
+  type Chatapp1WebhookFailure,
+} from './chatapp1_webhook.fake.ts';
+export {
+  startChatapp2WebhookFake,
+  type Chatapp2WebhookFake,
+  type Chatapp2WebhookFailure,
+} from './chatapp2_webhook.fake.ts';
+export {
+  startChatapp3WebhookFake,
+  type Chatapp3WebhookFake,
+  type Chatapp3WebhookFailure,
+} from './chatapp3_webhook.fake.ts';
 export { startChatapp4BotFake, type Chatapp4BotFake, type Chatapp4BotFailure } from './chatapp4_bot.fake.ts';
 export { startOncallPager1Fake, type OncallPager1Fake, type OncallPager1Failure } from './oncall_pager1.fake.ts';
 export { startOncallPager2Fake, type OncallPager2Fake, type OncallPager2Failure } from './oncall_pager2.fake.ts';
 export { startIncidentTool1Fake, type IncidentTool1Fake, type IncidentTool1Failure } from './incident_tool1.fake.ts';
 export { startIncidentTool2Fake, type IncidentTool2Fake, type IncidentTool2Failure } from './incident_tool2.fake.ts';
-export { startWebhookReceiver, type WebhookReceiver, type WebhookReceiverFailure, type WebhookReceiverOptions } from './generic_webhook.fake.ts';
-export { startSmtpServer, parseHeaders, decodeMimeWords, type FakeSmtpServer, type ReceivedMail, type SmtpFailure } from './smtp.fake.ts';
+export {
+  startWebhookReceiver,
+  type WebhookReceiver,
+  type WebhookReceiverFailure,
+  type WebhookReceiverOptions,
+} from './generic_webhook.fake.ts';
+export {
+  startSmtpServer,
+  parseHeaders,
+  decodeMimeWords,
+  type FakeSmtpServer,
+  type ReceivedMail,
+  type SmtpFailure,
+} from './smtp.fake.ts';
 
 export interface AllFakes {
   chatapp1_channel: Chatapp1ChannelFake;

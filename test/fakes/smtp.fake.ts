@@ -50,13 +50,18 @@ export function decodeMimeWords(value: string): string {
     .replace(/\?=\s+=\?/g, '?==?')
     .replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_m, _charset: string, enc: string, text: string) => {
       if (enc.toUpperCase() === 'B') return Buffer.from(text, 'base64').toString('utf8');
-      const bytes = text.replace(/%/g, '%25').replace(/_/g, ' ').replace(/=([0-9A-Fa-f]{2})/g, (_x, hex: string) => `%${hex}`);
+      const bytes = text
+        .replace(/%/g, '%25')
+        .replace(/_/g, ' ')
+        .replace(/=([0-9A-Fa-f]{2})/g, (_x, hex: string) => `%${hex}`);
       return decodeURIComponent(bytes);
     });
 }
 
 function smtpError(failure: SmtpFailure): Error {
-  const err = new Error(failure.message ?? (failure.code >= 500 ? 'Requested action not taken' : 'Try again later')) as Error & { responseCode: number };
+  const err = new Error(
+    failure.message ?? (failure.code >= 500 ? 'Requested action not taken' : 'Try again later'),
+  ) as Error & { responseCode: number };
   err.responseCode = failure.code;
   return err;
 }
@@ -79,7 +84,8 @@ export async function startSmtpServer(options: { rejectRecipients?: string[] } =
     },
     onRcptTo(address, _session, callback) {
       if (current?.stage === 'rcpt') return callback(smtpError(current));
-      if (rejected.has(address.address.toLowerCase())) return callback(smtpError({ stage: 'rcpt', code: 550, message: 'No such user here' }));
+      if (rejected.has(address.address.toLowerCase()))
+        return callback(smtpError({ stage: 'rcpt', code: 550, message: 'No such user here' }));
       callback();
     },
     onData(stream, session, callback) {
@@ -90,7 +96,13 @@ export async function startSmtpServer(options: { rejectRecipients?: string[] } =
         const raw = Buffer.concat(chunks).toString('utf8');
         const headers = parseHeaders(raw);
         const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
-        messages.push({ from, to: session.envelope.rcptTo.map((r) => r.address), raw, headers, subject: decodeMimeWords(headers.subject ?? '') });
+        messages.push({
+          from,
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw,
+          headers,
+          subject: decodeMimeWords(headers.subject ?? ''),
+        });
         callback();
       });
     },

@@ -13,7 +13,9 @@ describe.each(testDialects())('API access, end to end (%s)', (dialect) => {
 
   it('an owner creates a limited staging key; scopes, environments, budget, replay, rotation, revoke and usage hold', async () => {
     const owner = await t.createOrg();
-    const prod = await call(t, owner.apiKey, 'POST', '/api/v1/monitors', { body: { target: 'https://prod.example.com', environment: 'production' } });
+    const prod = await call(t, owner.apiKey, 'POST', '/api/v1/monitors', {
+      body: { target: 'https://prod.example.com', environment: 'production' },
+    });
     expect(prod.statusCode).toBe(201);
     const prodId = prod.json().id as string;
 
@@ -22,7 +24,11 @@ describe.each(testDialects())('API access, end to end (%s)', (dialect) => {
     });
     expect(created.statusCode).toBe(201);
     const k = created.json();
-    expect(k).toMatchObject({ scopes: ['monitors:create'], environments: ['staging'], rate_limits: { read_per_minute: 5, write_per_minute: 120, delete_per_minute: 60 } });
+    expect(k).toMatchObject({
+      scopes: ['monitors:create'],
+      environments: ['staging'],
+      rate_limits: { read_per_minute: 5, write_per_minute: 120, delete_per_minute: 60 },
+    });
     const key = k.key as string;
 
     // Creates a staging monitor, once, even when the request is replayed.
@@ -38,7 +44,9 @@ describe.each(testDialects())('API access, end to end (%s)', (dialect) => {
     expect(all.json().data.map((m: { id: string }) => m.id)).toEqual([first.json().id]);
 
     // Cannot create in production (environment), cannot list (scope): reads 1..5 consume the budget.
-    const inProd = await call(t, key, 'POST', '/api/v1/monitors', { body: { target: 'https://x.example.com', environment: 'production' } });
+    const inProd = await call(t, key, 'POST', '/api/v1/monitors', {
+      body: { target: 'https://x.example.com', environment: 'production' },
+    });
     expect(inProd.statusCode).toBe(403);
     expect(errorCode(inProd)).toBe('forbidden');
     const list = await call(t, key, 'GET', '/api/v1/monitors');
@@ -59,23 +67,33 @@ describe.each(testDialects())('API access, end to end (%s)', (dialect) => {
     expect(sixth.headers['ratelimit-remaining']).toBe('0');
 
     // Rotation keeps the old value for the grace period.
-    const rotated = await call(t, owner.apiKey, 'POST', `/api/v1/api-keys/${k.id}/rotate`, { body: { grace_seconds: 60 } });
+    const rotated = await call(t, owner.apiKey, 'POST', `/api/v1/api-keys/${k.id}/rotate`, {
+      body: { grace_seconds: 60 },
+    });
     expect(rotated.statusCode).toBe(200);
     const newKey = rotated.json().key as string;
     expect(rotated.json().id).toBe(k.id);
-    const viaOld = await call(t, key, 'POST', '/api/v1/monitors', { body: { target: 'https://s2.example.com', environment: 'staging' } });
+    const viaOld = await call(t, key, 'POST', '/api/v1/monitors', {
+      body: { target: 'https://s2.example.com', environment: 'staging' },
+    });
     expect(viaOld.statusCode).toBe(201);
     clock.advance(61_000);
-    const oldAfterGrace = await call(t, key, 'POST', '/api/v1/monitors', { body: { target: 'https://s3.example.com', environment: 'staging' } });
+    const oldAfterGrace = await call(t, key, 'POST', '/api/v1/monitors', {
+      body: { target: 'https://s3.example.com', environment: 'staging' },
+    });
     expect(oldAfterGrace.statusCode).toBe(401);
-    const viaNew = await call(t, newKey, 'POST', '/api/v1/monitors', { body: { target: 'https://s4.example.com', environment: 'staging' } });
+    const viaNew = await call(t, newKey, 'POST', '/api/v1/monitors', {
+      body: { target: 'https://s4.example.com', environment: 'staging' },
+    });
     expect(viaNew.statusCode).toBe(201);
 
     // Revoke ends it at once.
     const revoked = await call(t, owner.apiKey, 'DELETE', `/api/v1/api-keys/${k.id}`);
     expect(revoked.statusCode).toBe(200);
     expect(revoked.json().revoked_at).not.toBeNull();
-    const afterRevoke = await call(t, newKey, 'POST', '/api/v1/monitors', { body: { target: 'https://s5.example.com', environment: 'staging' } });
+    const afterRevoke = await call(t, newKey, 'POST', '/api/v1/monitors', {
+      body: { target: 'https://s5.example.com', environment: 'staging' },
+    });
     expect(afterRevoke.statusCode).toBe(401);
 
     // Usage shows the calls.

@@ -12,10 +12,18 @@ describe.each(testDialects())('environment isolation on every monitor route (%s)
 
   it('a staging-only key sees and changes staging monitors only', async () => {
     const o = await t.createOrg();
-    const prod = (await call(t, o.apiKey, 'POST', '/api/v1/monitors', { body: { target: 'https://p.example.com', environment: 'production' } })).json();
+    const prod = (
+      await call(t, o.apiKey, 'POST', '/api/v1/monitors', {
+        body: { target: 'https://p.example.com', environment: 'production' },
+      })
+    ).json();
     const k = (
       await call(t, o.apiKey, 'POST', '/api/v1/api-keys', {
-        body: { name: 'stg', scopes: ['monitors:read', 'monitors:write', 'monitors:delete'], environments: ['staging'] },
+        body: {
+          name: 'stg',
+          scopes: ['monitors:read', 'monitors:write', 'monitors:delete'],
+          environments: ['staging'],
+        },
       })
     ).json();
     const staging = await call(t, k.key, 'POST', '/api/v1/monitors', { body: { target: 'https://s.example.com' } });
@@ -40,17 +48,23 @@ describe.each(testDialects())('environment isolation on every monitor route (%s)
       expect(errorCode(res)).toBe('not_found');
       expect(res.body).not.toContain('p.example.com');
     }
-    const create = await call(t, k.key, 'POST', '/api/v1/monitors', { body: { target: 'https://q.example.com', environment: 'production' } });
+    const create = await call(t, k.key, 'POST', '/api/v1/monitors', {
+      body: { target: 'https://q.example.com', environment: 'production' },
+    });
     expect(create.statusCode).toBe(403);
     expect(errorCode(create)).toBe('forbidden');
-    const move = await call(t, k.key, 'PATCH', `/api/v1/monitors/${stagingId}`, { body: { environment: 'production' } });
+    const move = await call(t, k.key, 'PATCH', `/api/v1/monitors/${stagingId}`, {
+      body: { environment: 'production' },
+    });
     expect(move.statusCode).toBe(403);
 
     // The production monitor is untouched; the staging one answers every route.
     const still = (await call(t, o.apiKey, 'GET', `/api/v1/monitors/${prod.id}`)).json();
     expect(still).toMatchObject({ name: prod.name, paused: false, environment: 'production' });
     expect((await call(t, k.key, 'GET', `/api/v1/monitors/${stagingId}`)).statusCode).toBe(200);
-    expect((await call(t, k.key, 'PATCH', `/api/v1/monitors/${stagingId}`, { body: { name: 'renamed' } })).json().name).toBe('renamed');
+    expect(
+      (await call(t, k.key, 'PATCH', `/api/v1/monitors/${stagingId}`, { body: { name: 'renamed' } })).json().name,
+    ).toBe('renamed');
     expect((await call(t, k.key, 'POST', `/api/v1/monitors/${stagingId}/pause`)).json().paused).toBe(true);
     expect((await call(t, k.key, 'POST', `/api/v1/monitors/${stagingId}/resume`)).json().paused).toBe(false);
     expect((await call(t, k.key, 'DELETE', `/api/v1/monitors/${stagingId}`)).statusCode).toBe(204);

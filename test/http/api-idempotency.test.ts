@@ -31,36 +31,59 @@ describe.each(testDialects())('Idempotency-Key (%s)', (dialect) => {
     expect(first.statusCode).toBe(201);
     expect(first.headers['idempotent-replayed']).toBeUndefined();
     // Same body with keys in another order is the same request.
-    const again = await call(t, o.apiKey, 'POST', '/api/v1/monitors', { body: { tags: ['x'], target: 'https://a.example.com' }, headers: { 'idempotency-key': 'k1' } });
+    const again = await call(t, o.apiKey, 'POST', '/api/v1/monitors', {
+      body: { tags: ['x'], target: 'https://a.example.com' },
+      headers: { 'idempotency-key': 'k1' },
+    });
     expect(again.statusCode).toBe(201);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.headers['content-type']).toContain('application/json');
     expect(again.json()).toEqual(first.json());
     expect(await monitorCount(o.apiKey)).toBe(1);
     // Errors after execution began are stored too (4xx), and replayed.
-    const bad = await call(t, o.apiKey, 'POST', '/api/v1/monitors', { body: { target: 'not a url' }, headers: { 'idempotency-key': 'k2' } });
+    const bad = await call(t, o.apiKey, 'POST', '/api/v1/monitors', {
+      body: { target: 'not a url' },
+      headers: { 'idempotency-key': 'k2' },
+    });
     expect(bad.statusCode).toBe(422);
-    const badAgain = await call(t, o.apiKey, 'POST', '/api/v1/monitors', { body: { target: 'not a url' }, headers: { 'idempotency-key': 'k2' } });
+    const badAgain = await call(t, o.apiKey, 'POST', '/api/v1/monitors', {
+      body: { target: 'not a url' },
+      headers: { 'idempotency-key': 'k2' },
+    });
     expect(badAgain.statusCode).toBe(422);
     expect(badAgain.headers['idempotent-replayed']).toBe('true');
     // DELETE and action routes too.
     const id = first.json().id as string;
     const del = await call(t, o.apiKey, 'DELETE', `/api/v1/monitors/${id}`, { headers: { 'idempotency-key': 'd1' } });
     expect(del.statusCode).toBe(204);
-    const delAgain = await call(t, o.apiKey, 'DELETE', `/api/v1/monitors/${id}`, { headers: { 'idempotency-key': 'd1' } });
+    const delAgain = await call(t, o.apiKey, 'DELETE', `/api/v1/monitors/${id}`, {
+      headers: { 'idempotency-key': 'd1' },
+    });
     expect(delAgain.statusCode).toBe(204);
     expect(delAgain.headers['idempotent-replayed']).toBe('true');
   });
 
   it('refuses the key with another method, path or body (422 idempotency_key_mismatch)', async () => {
     const o = await t.createOrg();
-    const m = (await call(t, o.apiKey, 'POST', '/api/v1/monitors', { body: { target: 'https://b.example.com' }, headers: { 'idempotency-key': 'same' } })).json();
-    const otherBody = await call(t, o.apiKey, 'POST', '/api/v1/monitors', { body: { target: 'https://c.example.com' }, headers: { 'idempotency-key': 'same' } });
+    const m = (
+      await call(t, o.apiKey, 'POST', '/api/v1/monitors', {
+        body: { target: 'https://b.example.com' },
+        headers: { 'idempotency-key': 'same' },
+      })
+    ).json();
+    const otherBody = await call(t, o.apiKey, 'POST', '/api/v1/monitors', {
+      body: { target: 'https://c.example.com' },
+      headers: { 'idempotency-key': 'same' },
+    });
     expect(otherBody.statusCode).toBe(422);
     expect(errorCode(otherBody)).toBe('idempotency_key_mismatch');
-    const otherPath = await call(t, o.apiKey, 'POST', `/api/v1/monitors/${m.id}/pause`, { headers: { 'idempotency-key': 'same' } });
+    const otherPath = await call(t, o.apiKey, 'POST', `/api/v1/monitors/${m.id}/pause`, {
+      headers: { 'idempotency-key': 'same' },
+    });
     expect(errorCode(otherPath)).toBe('idempotency_key_mismatch');
-    const otherMethod = await call(t, o.apiKey, 'DELETE', `/api/v1/monitors`, { headers: { 'idempotency-key': 'same' } });
+    const otherMethod = await call(t, o.apiKey, 'DELETE', `/api/v1/monitors`, {
+      headers: { 'idempotency-key': 'same' },
+    });
     expect(otherMethod.statusCode).toBe(405);
     expect(await monitorCount(o.apiKey)).toBe(1);
   });
@@ -68,11 +91,17 @@ describe.each(testDialects())('Idempotency-Key (%s)', (dialect) => {
   it('validates the header: 1..255 printable ASCII', async () => {
     const o = await t.createOrg();
     for (const bad of ['', 'x'.repeat(256), 'tab\there']) {
-      const res = await call(t, o.apiKey, 'POST', '/api/v1/monitors', { body: { target: 'https://d.example.com' }, headers: { 'idempotency-key': bad } });
+      const res = await call(t, o.apiKey, 'POST', '/api/v1/monitors', {
+        body: { target: 'https://d.example.com' },
+        headers: { 'idempotency-key': bad },
+      });
       expect(res.statusCode, JSON.stringify(bad)).toBe(422);
       expect(res.json().error.details[0].field).toBe('Idempotency-Key');
     }
-    const ok = await call(t, o.apiKey, 'POST', '/api/v1/monitors', { body: { target: 'https://d.example.com' }, headers: { 'idempotency-key': 'x'.repeat(255) } });
+    const ok = await call(t, o.apiKey, 'POST', '/api/v1/monitors', {
+      body: { target: 'https://d.example.com' },
+      headers: { 'idempotency-key': 'x'.repeat(255) },
+    });
     expect(ok.statusCode).toBe(201);
     expect(await monitorCount(o.apiKey)).toBe(1);
   });
@@ -80,8 +109,14 @@ describe.each(testDialects())('Idempotency-Key (%s)', (dialect) => {
   it('is scoped to the organization', async () => {
     const a = await t.createOrg();
     const b = await t.createOrg();
-    const ra = await call(t, a.apiKey, 'POST', '/api/v1/monitors', { body: { target: 'https://e.example.com' }, headers: { 'idempotency-key': 'shared' } });
-    const rb = await call(t, b.apiKey, 'POST', '/api/v1/monitors', { body: { target: 'https://e.example.com' }, headers: { 'idempotency-key': 'shared' } });
+    const ra = await call(t, a.apiKey, 'POST', '/api/v1/monitors', {
+      body: { target: 'https://e.example.com' },
+      headers: { 'idempotency-key': 'shared' },
+    });
+    const rb = await call(t, b.apiKey, 'POST', '/api/v1/monitors', {
+      body: { target: 'https://e.example.com' },
+      headers: { 'idempotency-key': 'shared' },
+    });
     expect(rb.statusCode).toBe(201);
     expect(rb.headers['idempotent-replayed']).toBeUndefined();
     expect(rb.json().id).not.toBe(ra.json().id);
@@ -101,7 +136,10 @@ describe.each(testDialects())('Idempotency-Key (%s)', (dialect) => {
     const first = call(t, o.apiKey, 'POST', '/api/v1/monitors', { body, headers: { 'idempotency-key': 'slow' } });
     await inHandler;
     onSaved = null;
-    const second = await call(t, o.apiKey, 'POST', '/api/v1/monitors', { body, headers: { 'idempotency-key': 'slow' } });
+    const second = await call(t, o.apiKey, 'POST', '/api/v1/monitors', {
+      body,
+      headers: { 'idempotency-key': 'slow' },
+    });
     expect(second.statusCode).toBe(409);
     expect(errorCode(second)).toBe('idempotency_in_progress');
     release();
@@ -115,7 +153,9 @@ describe.each(testDialects())('Idempotency-Key (%s)', (dialect) => {
     const o = await t.createOrg();
     const body = { target: 'https://g.example.com' };
     const results = await Promise.all(
-      Array.from({ length: 8 }, () => call(t, o.apiKey, 'POST', '/api/v1/monitors', { body, headers: { 'idempotency-key': 'par' } })),
+      Array.from({ length: 8 }, () =>
+        call(t, o.apiKey, 'POST', '/api/v1/monitors', { body, headers: { 'idempotency-key': 'par' } }),
+      ),
     );
     const statuses = results.map((r) => r.statusCode);
     expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
@@ -132,9 +172,15 @@ describe.each(testDialects())('Idempotency-Key (%s)', (dialect) => {
       throw new Error('boom');
     };
     const body = { target: 'https://h.example.com' };
-    const failed = await call(t, o.apiKey, 'POST', '/api/v1/monitors', { body, headers: { 'idempotency-key': 'retry' } });
+    const failed = await call(t, o.apiKey, 'POST', '/api/v1/monitors', {
+      body,
+      headers: { 'idempotency-key': 'retry' },
+    });
     expect(failed.statusCode).toBe(500);
-    const retried = await call(t, o.apiKey, 'POST', '/api/v1/monitors', { body, headers: { 'idempotency-key': 'retry' } });
+    const retried = await call(t, o.apiKey, 'POST', '/api/v1/monitors', {
+      body,
+      headers: { 'idempotency-key': 'retry' },
+    });
     expect(retried.statusCode).toBe(201);
     expect(retried.headers['idempotent-replayed']).toBeUndefined();
   });

@@ -57,7 +57,9 @@ describe.each(testDialects())('API keys and service accounts (%s)', (dialect) =>
     const details = res.json().error.details as Array<{ field: string; issue: string }>;
     expect(details).toContainEqual({ field: 'scopes[1]', issue: expect.stringContaining('monitors:delete') });
     expect(details).toContainEqual({ field: 'environments[1]', issue: expect.stringContaining('production') });
-    const unknown = await call(t, o.apiKey, 'POST', '/api/v1/api-keys', { body: { name: 'x', scopes: ['monitors:everything'], environments: ['staging'] } });
+    const unknown = await call(t, o.apiKey, 'POST', '/api/v1/api-keys', {
+      body: { name: 'x', scopes: ['monitors:everything'], environments: ['staging'] },
+    });
     expect(unknown.statusCode).toBe(422);
     expect(unknown.json().error.details[0].issue).toContain('monitors:everything');
     const past = await call(t, o.apiKey, 'POST', '/api/v1/api-keys', {
@@ -77,15 +79,26 @@ describe.each(testDialects())('API keys and service accounts (%s)', (dialect) =>
     expect(errorCode(res)).toBe('forbidden');
     // A member service account cannot own a key with an admin-only scope.
     const o = await t.createOrg();
-    const sa = (await call(t, o.apiKey, 'POST', '/api/v1/service-accounts', { body: { name: 'bot', role: 'member' } })).json();
-    const bad = await call(t, o.apiKey, 'POST', '/api/v1/api-keys', { body: { name: 'x', scopes: ['destinations:write'], service_account_id: sa.id } });
+    const sa = (
+      await call(t, o.apiKey, 'POST', '/api/v1/service-accounts', { body: { name: 'bot', role: 'member' } })
+    ).json();
+    const bad = await call(t, o.apiKey, 'POST', '/api/v1/api-keys', {
+      body: { name: 'x', scopes: ['destinations:write'], service_account_id: sa.id },
+    });
     expect(bad.statusCode).toBe(422);
-    expect(bad.json().error.details[0]).toEqual({ field: 'scopes[0]', issue: expect.stringContaining('destinations:write') });
+    expect(bad.json().error.details[0]).toEqual({
+      field: 'scopes[0]',
+      issue: expect.stringContaining('destinations:write'),
+    });
   });
 
   it('rotates: same id and settings, new value, old value valid for the grace period only', async () => {
     const o = await t.createOrg();
-    const k = (await call(t, o.apiKey, 'POST', '/api/v1/api-keys', { body: { name: 'r', scopes: ['monitors:read'], rate_limits: { read_per_minute: 7 } } })).json();
+    const k = (
+      await call(t, o.apiKey, 'POST', '/api/v1/api-keys', {
+        body: { name: 'r', scopes: ['monitors:read'], rate_limits: { read_per_minute: 7 } },
+      })
+    ).json();
     const rot = await call(t, o.apiKey, 'POST', `/api/v1/api-keys/${k.id}/rotate`);
     expect(rot.statusCode).toBe(200);
     const r = rot.json();
@@ -100,22 +113,32 @@ describe.each(testDialects())('API keys and service accounts (%s)', (dialect) =>
     expect((await call(t, k.key, 'GET', '/api/v1/monitors')).statusCode).toBe(401);
     expect((await call(t, r.key, 'GET', '/api/v1/monitors')).statusCode).toBe(200);
     // grace 0 ends the old value at once.
-    const rot2 = (await call(t, o.apiKey, 'POST', `/api/v1/api-keys/${k.id}/rotate`, { body: { grace_seconds: 0 } })).json();
+    const rot2 = (
+      await call(t, o.apiKey, 'POST', `/api/v1/api-keys/${k.id}/rotate`, { body: { grace_seconds: 0 } })
+    ).json();
     expect((await call(t, r.key, 'GET', '/api/v1/monitors')).statusCode).toBe(401);
     expect((await call(t, rot2.key, 'GET', '/api/v1/monitors')).statusCode).toBe(200);
     // Revoking ends both values; a revoked key cannot be rotated.
-    const rot3 = (await call(t, o.apiKey, 'POST', `/api/v1/api-keys/${k.id}/rotate`, { body: { grace_seconds: 3600 } })).json();
+    const rot3 = (
+      await call(t, o.apiKey, 'POST', `/api/v1/api-keys/${k.id}/rotate`, { body: { grace_seconds: 3600 } })
+    ).json();
     await call(t, o.apiKey, 'DELETE', `/api/v1/api-keys/${k.id}`);
     expect((await call(t, rot2.key, 'GET', '/api/v1/monitors')).statusCode).toBe(401);
     expect((await call(t, rot3.key, 'GET', '/api/v1/monitors')).statusCode).toBe(401);
     expect((await call(t, o.apiKey, 'POST', `/api/v1/api-keys/${k.id}/rotate`)).statusCode).toBe(409);
-    expect((await call(t, o.apiKey, 'POST', `/api/v1/api-keys/${k.id}/rotate`, { body: { grace_seconds: -1 } })).statusCode).toBe(422);
+    expect(
+      (await call(t, o.apiKey, 'POST', `/api/v1/api-keys/${k.id}/rotate`, { body: { grace_seconds: -1 } })).statusCode,
+    ).toBe(422);
   });
 
   it('expired keys are refused', async () => {
     const o = await t.createOrg();
     const expires = new Date(clock.now() + 60_000).toISOString();
-    const k = (await call(t, o.apiKey, 'POST', '/api/v1/api-keys', { body: { name: 'e', scopes: ['monitors:read'], expires_at: expires } })).json();
+    const k = (
+      await call(t, o.apiKey, 'POST', '/api/v1/api-keys', {
+        body: { name: 'e', scopes: ['monitors:read'], expires_at: expires },
+      })
+    ).json();
     expect((await call(t, k.key, 'GET', '/api/v1/monitors')).statusCode).toBe(200);
     clock.advance(60_000);
     expect((await call(t, k.key, 'GET', '/api/v1/monitors')).statusCode).toBe(401);
@@ -123,7 +146,9 @@ describe.each(testDialects())('API keys and service accounts (%s)', (dialect) =>
 
   it('revocation reaches another process within the cache time', async () => {
     const o = await t.createOrg();
-    const k = (await call(t, o.apiKey, 'POST', '/api/v1/api-keys', { body: { name: 'c', scopes: ['monitors:read'] } })).json();
+    const k = (
+      await call(t, o.apiKey, 'POST', '/api/v1/api-keys', { body: { name: 'c', scopes: ['monitors:read'] } })
+    ).json();
     const other = new AuthService({ keys: new ApiKeysRepository(t.db.reopen()), clock });
     expect(await other.authenticate(k.key)).not.toBeNull();
     await call(t, o.apiKey, 'DELETE', `/api/v1/api-keys/${k.id}`);
@@ -136,7 +161,9 @@ describe.each(testDialects())('API keys and service accounts (%s)', (dialect) =>
   it('answers 404 for another organization on every api-keys route', async () => {
     const a = await t.createOrg();
     const b = await t.createOrg();
-    const kb = (await call(t, b.apiKey, 'POST', '/api/v1/api-keys', { body: { name: 'b', scopes: ['monitors:read'] } })).json();
+    const kb = (
+      await call(t, b.apiKey, 'POST', '/api/v1/api-keys', { body: { name: 'b', scopes: ['monitors:read'] } })
+    ).json();
     for (const [method, url] of [
       ['GET', `/api/v1/api-keys/${kb.id}`],
       ['DELETE', `/api/v1/api-keys/${kb.id}`],
@@ -154,26 +181,47 @@ describe.each(testDialects())('API keys and service accounts (%s)', (dialect) =>
 
   it('service accounts own keys with their role; deleting one revokes its keys', async () => {
     const o = await t.createOrg();
-    const created = await call(t, o.apiKey, 'POST', '/api/v1/service-accounts', { body: { name: 'terraform', role: 'admin' } });
+    const created = await call(t, o.apiKey, 'POST', '/api/v1/service-accounts', {
+      body: { name: 'terraform', role: 'admin' },
+    });
     expect(created.statusCode).toBe(201);
     const sa = created.json();
-    expect(sa).toMatchObject({ id: expect.stringMatching(/^sac_/), name: 'terraform', role: 'admin', created_by: o.userId });
+    expect(sa).toMatchObject({
+      id: expect.stringMatching(/^sac_/),
+      name: 'terraform',
+      role: 'admin',
+      created_by: o.userId,
+    });
     expect((await call(t, o.apiKey, 'GET', `/api/v1/service-accounts/${sa.id}`)).json()).toEqual(sa);
     expect((await call(t, o.apiKey, 'GET', '/api/v1/service-accounts')).json().data).toEqual([sa]);
-    const k = (await call(t, o.apiKey, 'POST', '/api/v1/api-keys', { body: { name: 'tf', scopes: ['keys:write', 'monitors:read'], service_account_id: sa.id } })).json();
+    const k = (
+      await call(t, o.apiKey, 'POST', '/api/v1/api-keys', {
+        body: { name: 'tf', scopes: ['keys:write', 'monitors:read'], service_account_id: sa.id },
+      })
+    ).json();
     expect(k.service_account_id).toBe(sa.id);
     // The service account's admin role lets its key manage keys.
     expect((await call(t, k.key, 'GET', '/api/v1/api-keys')).statusCode).toBe(200);
-    const member = (await call(t, o.apiKey, 'POST', '/api/v1/service-accounts', { body: { name: 'ro', role: 'member' } })).json();
-    const mk = (await call(t, o.apiKey, 'POST', '/api/v1/api-keys', { body: { name: 'm', scopes: ['monitors:read'], service_account_id: member.id } })).json();
+    const member = (
+      await call(t, o.apiKey, 'POST', '/api/v1/service-accounts', { body: { name: 'ro', role: 'member' } })
+    ).json();
+    const mk = (
+      await call(t, o.apiKey, 'POST', '/api/v1/api-keys', {
+        body: { name: 'm', scopes: ['monitors:read'], service_account_id: member.id },
+      })
+    ).json();
     expect((await call(t, mk.key, 'GET', '/api/v1/monitors')).statusCode).toBe(200);
     const other = await t.createOrg();
     expect((await call(t, other.apiKey, 'GET', `/api/v1/service-accounts/${sa.id}`)).statusCode).toBe(404);
     expect((await call(t, other.apiKey, 'DELETE', `/api/v1/service-accounts/${sa.id}`)).statusCode).toBe(404);
-    const unknownSa = await call(t, other.apiKey, 'POST', '/api/v1/api-keys', { body: { name: 'x', scopes: ['monitors:read'], service_account_id: sa.id } });
+    const unknownSa = await call(t, other.apiKey, 'POST', '/api/v1/api-keys', {
+      body: { name: 'x', scopes: ['monitors:read'], service_account_id: sa.id },
+    });
     expect(unknownSa.statusCode).toBe(422);
     expect(unknownSa.json().error.details[0].field).toBe('service_account_id');
-    expect((await call(t, o.apiKey, 'POST', '/api/v1/service-accounts', { body: { name: 'x', role: 'owner' } })).statusCode).toBe(422);
+    expect(
+      (await call(t, o.apiKey, 'POST', '/api/v1/service-accounts', { body: { name: 'x', role: 'owner' } })).statusCode,
+    ).toBe(422);
     expect((await call(t, o.apiKey, 'DELETE', `/api/v1/service-accounts/${sa.id}`)).statusCode).toBe(204);
     expect((await call(t, k.key, 'GET', '/api/v1/monitors')).statusCode).toBe(401);
     expect((await call(t, o.apiKey, 'GET', `/api/v1/api-keys/${k.id}`)).json().revoked_at).not.toBeNull();
@@ -182,7 +230,11 @@ describe.each(testDialects())('API keys and service accounts (%s)', (dialect) =>
 
   it('usage: buckets per minute by class and status, totals, last_used_at, from/to', async () => {
     const o = await t.createOrg();
-    const k = (await call(t, o.apiKey, 'POST', '/api/v1/api-keys', { body: { name: 'u', scopes: ['monitors:read', 'monitors:delete'] } })).json();
+    const k = (
+      await call(t, o.apiKey, 'POST', '/api/v1/api-keys', {
+        body: { name: 'u', scopes: ['monitors:read', 'monitors:delete'] },
+      })
+    ).json();
     const start = clock.now();
     await call(t, k.key, 'GET', '/api/v1/monitors');
     await call(t, k.key, 'GET', '/api/v1/monitors/mon_nope');
@@ -195,7 +247,16 @@ describe.each(testDialects())('API keys and service accounts (%s)', (dialect) =>
     expect(res.statusCode).toBe(200);
     const u = res.json();
     expect(u.resolution).toBe('minute');
-    expect(u.totals).toEqual({ requests: 4, read: 2, write: 1, delete: 1, status_2xx: 1, status_3xx: 0, status_4xx: 3, status_5xx: 0 });
+    expect(u.totals).toEqual({
+      requests: 4,
+      read: 2,
+      write: 1,
+      delete: 1,
+      status_2xx: 1,
+      status_3xx: 0,
+      status_4xx: 3,
+      status_5xx: 0,
+    });
     expect(u.data).toHaveLength(2);
     expect(u.data[0]).toMatchObject({ read: 2, write: 0, delete: 0, status_2xx: 1, status_4xx: 1 });
     expect(u.last_used_at).toBe(new Date(clock.now()).toISOString());

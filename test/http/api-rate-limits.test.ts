@@ -44,11 +44,19 @@ describe('per-key budgets over HTTP (memory store)', () => {
     const o = await t.createOrg();
     const k = (
       await call(t, o.apiKey, 'POST', '/api/v1/api-keys', {
-        body: { name: 'rl', scopes: ['monitors:read', 'monitors:delete', 'monitors:write'], rate_limits: { read_per_minute: 2, write_per_minute: 1, delete_per_minute: 1 } },
+        body: {
+          name: 'rl',
+          scopes: ['monitors:read', 'monitors:delete', 'monitors:write'],
+          rate_limits: { read_per_minute: 2, write_per_minute: 1, delete_per_minute: 1 },
+        },
       })
     ).json();
     const r1 = await call(t, k.key, 'GET', '/api/v1/monitors');
-    expect([r1.headers['ratelimit-limit'], r1.headers['ratelimit-remaining'], r1.headers['ratelimit-reset']]).toEqual(['2', '1', '30']);
+    expect([r1.headers['ratelimit-limit'], r1.headers['ratelimit-remaining'], r1.headers['ratelimit-reset']]).toEqual([
+      '2',
+      '1',
+      '30',
+    ]);
     const r2 = await call(t, k.key, 'GET', '/api/v1/monitors/mon_missing');
     expect(r2.statusCode).toBe(404);
     expect(r2.headers['ratelimit-remaining']).toBe('0');
@@ -62,7 +70,9 @@ describe('per-key budgets over HTTP (memory store)', () => {
     const w = await call(t, k.key, 'POST', '/api/v1/monitors', { body: { target: 'https://a.example.com' } });
     expect(w.statusCode).toBe(201);
     expect(w.headers['ratelimit-limit']).toBe('1');
-    expect((await call(t, k.key, 'PATCH', `/api/v1/monitors/${w.json().id}`, { body: { name: 'n' } })).statusCode).toBe(429);
+    expect((await call(t, k.key, 'PATCH', `/api/v1/monitors/${w.json().id}`, { body: { name: 'n' } })).statusCode).toBe(
+      429,
+    );
     expect((await call(t, k.key, 'DELETE', `/api/v1/monitors/${w.json().id}`)).statusCode).toBe(204);
     expect((await call(t, k.key, 'DELETE', `/api/v1/monitors/${w.json().id}`)).statusCode).toBe(429);
     // Budgets are per key: the owner's key is unaffected. Unauthenticated responses carry no headers.
@@ -87,7 +97,12 @@ describe.skipIf(!redisUrl && !testServices.required)('per-key budgets shared thr
     const prefix = `tocsin-test-${randomBytes(6).toString('hex')}:`;
     t = await createTestApp({ clock, configFile: { redis_url: `${redisUrl}?keyPrefix=${prefix}` } });
     // A second API process on the same database and Redis.
-    second = await createTocsin(t.config, { logger: createLogger({ level: 'silent', pretty: false }), clock, migrate: false, background: false });
+    second = await createTocsin(t.config, {
+      logger: createLogger({ level: 'silent', pretty: false }),
+      clock,
+      migrate: false,
+      background: false,
+    });
   });
   afterAll(async () => {
     await second.close();
@@ -96,28 +111,48 @@ describe.skipIf(!redisUrl && !testServices.required)('per-key budgets shared thr
 
   it('holds one budget across two app instances', async () => {
     const o = await t.createOrg();
-    const k = (await call(t, o.apiKey, 'POST', '/api/v1/api-keys', { body: { name: 'shared', scopes: ['monitors:read'], rate_limits: { read_per_minute: 4 } } })).json();
+    const k = (
+      await call(t, o.apiKey, 'POST', '/api/v1/api-keys', {
+        body: { name: 'shared', scopes: ['monitors:read'], rate_limits: { read_per_minute: 4 } },
+      })
+    ).json();
     const statuses: number[] = [];
     const remaining: Array<string | undefined> = [];
     for (let i = 0; i < 6; i++) {
       const app = i % 2 === 0 ? t.tocsin.app : second.app;
-      const res = await app.inject({ method: 'GET', url: '/api/v1/monitors', headers: { authorization: `Bearer ${k.key}` } });
+      const res = await app.inject({
+        method: 'GET',
+        url: '/api/v1/monitors',
+        headers: { authorization: `Bearer ${k.key}` },
+      });
       statuses.push(res.statusCode);
       remaining.push(res.headers['ratelimit-remaining'] as string | undefined);
     }
     expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
     expect(remaining).toEqual(['3', '2', '1', '0', '0', '0']);
     clock.advance(15_000);
-    const again = await second.app.inject({ method: 'GET', url: '/api/v1/monitors', headers: { authorization: `Bearer ${k.key}` } });
+    const again = await second.app.inject({
+      method: 'GET',
+      url: '/api/v1/monitors',
+      headers: { authorization: `Bearer ${k.key}` },
+    });
     expect(again.statusCode).toBe(200);
   });
 
   it('is atomic under parallel requests from both instances', async () => {
     const o = await t.createOrg();
-    const k = (await call(t, o.apiKey, 'POST', '/api/v1/api-keys', { body: { name: 'par', scopes: ['monitors:read'], rate_limits: { read_per_minute: 10 } } })).json();
+    const k = (
+      await call(t, o.apiKey, 'POST', '/api/v1/api-keys', {
+        body: { name: 'par', scopes: ['monitors:read'], rate_limits: { read_per_minute: 10 } },
+      })
+    ).json();
     const results = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        (i % 2 === 0 ? t.tocsin.app : second.app).inject({ method: 'GET', url: '/api/v1/monitors', headers: { authorization: `Bearer ${k.key}` } }),
+        (i % 2 === 0 ? t.tocsin.app : second.app).inject({
+          method: 'GET',
+          url: '/api/v1/monitors',
+          headers: { authorization: `Bearer ${k.key}` },
+        }),
       ),
     );
     expect(results.filter((r) => r.statusCode === 200)).toHaveLength(10);

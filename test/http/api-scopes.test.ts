@@ -24,7 +24,10 @@ describe('scopes', () => {
 
   it('every /api/v1 operation but the public ones declares bearer security with its scope', async () => {
     const doc = (await t.tocsin.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json() as {
-      paths: Record<string, Record<string, { security?: Array<Record<string, string[]>>; 'x-required-scope'?: string }>>;
+      paths: Record<
+        string,
+        Record<string, { security?: Array<Record<string, string[]>>; 'x-required-scope'?: string }>
+      >;
     };
     let checked = 0;
     const missing: string[] = [];

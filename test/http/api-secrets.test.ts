@@ -27,11 +27,18 @@ describe.each(testDialects())('key values never leak (%s)', (dialect) => {
     });
     const k = created.json();
     secrets.push(k.key);
-    const rotated = (await call(t, o.apiKey, 'POST', `/api/v1/api-keys/${k.id}/rotate`, { body: { grace_seconds: 10 } })).json();
+    const rotated = (
+      await call(t, o.apiKey, 'POST', `/api/v1/api-keys/${k.id}/rotate`, { body: { grace_seconds: 10 } })
+    ).json();
     secrets.push(rotated.key);
 
     // Use, replay, read, list, usage, errors, failed authentication.
-    record(await call(t, o.apiKey, 'POST', '/api/v1/api-keys', { body: { name: 'leak-check', scopes: ['monitors:read', 'monitors:create'], environments: ['production'] }, headers: { 'idempotency-key': 'create-leak' } }));
+    record(
+      await call(t, o.apiKey, 'POST', '/api/v1/api-keys', {
+        body: { name: 'leak-check', scopes: ['monitors:read', 'monitors:create'], environments: ['production'] },
+        headers: { 'idempotency-key': 'create-leak' },
+      }),
+    );
     record(await call(t, k.key, 'GET', '/api/v1/monitors'));
     record(await call(t, rotated.key, 'POST', '/api/v1/monitors', { body: { target: 'https://x.example.com' } }));
     record(await call(t, rotated.key, 'POST', '/api/v1/monitors', { body: { target: 'nope' } }));
@@ -41,12 +48,16 @@ describe.each(testDialects())('key values never leak (%s)', (dialect) => {
     record(await call(t, o.apiKey, 'GET', `/api/v1/api-keys/${k.id}/usage`));
     clock.advance(11_000);
     record(await call(t, k.key, 'GET', '/api/v1/monitors')); // old value after the grace: 401
-    record(await call(t, `${rotated.key.slice(0, -1)}${rotated.key.endsWith('x') ? 'y' : 'x'}`, 'GET', '/api/v1/monitors')); // damaged value
+    record(
+      await call(t, `${rotated.key.slice(0, -1)}${rotated.key.endsWith('x') ? 'y' : 'x'}`, 'GET', '/api/v1/monitors'),
+    ); // damaged value
     record(await call(t, o.apiKey, 'DELETE', `/api/v1/api-keys/${k.id}`));
     record(await call(t, rotated.key, 'GET', '/api/v1/monitors')); // revoked
     record(await t.tocsin.app.inject({ method: 'GET', url: '/api/v1/openapi.json' }));
     record(await t.tocsin.app.inject({ method: 'GET', url: '/metrics' }));
-    expect(later.map((r) => r.statusCode)).toEqual([201, 200, 201, 422, 403, 200, 200, 200, 401, 401, 200, 401, 200, 200]);
+    expect(later.map((r) => r.statusCode)).toEqual([
+      201, 200, 201, 422, 403, 200, 200, 200, 401, 401, 200, 401, 200, 200,
+    ]);
 
     const logs = t.logs.text;
     expect(logs.length).toBeGreaterThan(0);

@@ -16,15 +16,25 @@ describe('error envelope', () => {
     const original = monitors.list.bind(monitors);
     monitors.list = () => Promise.reject(new Error('disk on fire at /srv/secret/path.ts:12'));
     try {
-      const res = await t.tocsin.app.inject({ method: 'GET', url: '/api/v1/monitors', headers: { ...bearer(org.apiKey), 'x-request-id': 'trace-500' } });
+      const res = await t.tocsin.app.inject({
+        method: 'GET',
+        url: '/api/v1/monitors',
+        headers: { ...bearer(org.apiKey), 'x-request-id': 'trace-500' },
+      });
       expect(res.statusCode).toBe(500);
       expect(res.headers['x-request-id']).toBe('trace-500');
       expect(res.json()).toEqual({
-        error: { code: 'internal_error', message: 'Something went wrong on our side; quote the request id.', request_id: 'trace-500' },
+        error: {
+          code: 'internal_error',
+          message: 'Something went wrong on our side; quote the request id.',
+          request_id: 'trace-500',
+        },
       });
       expect(res.body).not.toContain('disk on fire');
       expect(res.body).not.toContain('.ts:');
-      const logged = t.logs.lines.filter((l) => l.includes('trace-500')).map((l) => JSON.parse(l) as Record<string, unknown>);
+      const logged = t.logs.lines
+        .filter((l) => l.includes('trace-500'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       expect(logged.some((l) => l.msg === 'unhandled error' && JSON.stringify(l).includes('disk on fire'))).toBe(true);
       expect(logged.some((l) => l.status === 500)).toBe(true);
     } finally {
@@ -42,8 +52,18 @@ describe('error envelope', () => {
       { method: 'GET' as const, url: '/nope' },
       { method: 'PUT' as const, url: '/healthz' },
       { method: 'GET' as const, url: '/api/v1/monitors' },
-      { method: 'POST' as const, url: '/api/v1/monitors', headers: { ...bearer(org.apiKey), 'content-type': 'application/json' }, payload: '{' },
-      { method: 'POST' as const, url: '/api/v1/monitors', headers: { ...bearer(org.apiKey), 'content-type': 'text/plain' }, payload: 'x' },
+      {
+        method: 'POST' as const,
+        url: '/api/v1/monitors',
+        headers: { ...bearer(org.apiKey), 'content-type': 'application/json' },
+        payload: '{',
+      },
+      {
+        method: 'POST' as const,
+        url: '/api/v1/monitors',
+        headers: { ...bearer(org.apiKey), 'content-type': 'text/plain' },
+        payload: 'x',
+      },
     ];
     for (const c of cases) {
       const res = await t.tocsin.app.inject(c);
@@ -57,7 +77,8 @@ describe('error envelope', () => {
 
   it('generates distinct request ids', async () => {
     const ids = new Set<string>();
-    for (let i = 0; i < 50; i++) ids.add(String((await t.tocsin.app.inject({ method: 'GET', url: '/healthz' })).headers['x-request-id']));
+    for (let i = 0; i < 50; i++)
+      ids.add(String((await t.tocsin.app.inject({ method: 'GET', url: '/healthz' })).headers['x-request-id']));
     expect(ids.size).toBe(50);
   });
 

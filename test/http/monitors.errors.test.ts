@@ -65,9 +65,21 @@ const MALFORMED: Array<[string, unknown]> = [
   ['config headers nested', { target: 'https://e.com', config: { headers: { 'x-a': { b: 1 } } } }],
   ['config assertions junk', { target: 'https://e.com', config: { assertions: [null, 1, 'x', [], {}] } }],
   ['config assertions object', { target: 'https://e.com', config: { assertions: { type: 'status' } } }],
-  ['assertion regex bomb', { target: 'https://e.com', config: { assertions: [{ type: 'body', matches: '('.repeat(5000) }] } }],
-  ['assertion json path junk', { target: 'https://e.com', config: { assertions: [{ type: 'json', path: '$[?(@.constructor.constructor("x")())]', exists: true }] } }],
-  ['destination unknown', { target: 'https://e.com', config: { alert_destination_ids: ['dst_00000000000000000000000000'] } }],
+  [
+    'assertion regex bomb',
+    { target: 'https://e.com', config: { assertions: [{ type: 'body', matches: '('.repeat(5000) }] } },
+  ],
+  [
+    'assertion json path junk',
+    {
+      target: 'https://e.com',
+      config: { assertions: [{ type: 'json', path: '$[?(@.constructor.constructor("x")())]', exists: true }] },
+    },
+  ],
+  [
+    'destination unknown',
+    { target: 'https://e.com', config: { alert_destination_ids: ['dst_00000000000000000000000000'] } },
+  ],
   ['timeout as string', { target: 'https://e.com', config: { timeout_ms: '1000' } }],
   ['__proto__ key', JSON.parse('{"target":"https://e.com","__proto__":{"admin":true}}')],
   ['constructor key', { target: 'https://e.com', constructor: { prototype: {} } }],
@@ -89,13 +101,20 @@ for (const dialect of testDialects()) {
         dialect,
         configFile: {
           regions: ['local', 'eu-west', 'us-east'],
-          plans: { enterprise: { interval_floor_seconds: 1 }, team: { monitors: 2, interval_floor_seconds: 30, regions: 2 } },
+          plans: {
+            enterprise: { interval_floor_seconds: 1 },
+            team: { monitors: 2, interval_floor_seconds: 30, regions: 2 },
+          },
         },
       });
       org = await t.createOrg();
       other = await t.createOrg();
-      monitorId = (await send('POST', '/api/v1/monitors', { key: org.apiKey, body: { target: 'https://mine.example.com' } })).body.id;
-      otherMonitorId = (await send('POST', '/api/v1/monitors', { key: other.apiKey, body: { target: 'https://theirs.example.com' } })).body.id;
+      monitorId = (
+        await send('POST', '/api/v1/monitors', { key: org.apiKey, body: { target: 'https://mine.example.com' } })
+      ).body.id;
+      otherMonitorId = (
+        await send('POST', '/api/v1/monitors', { key: other.apiKey, body: { target: 'https://theirs.example.com' } })
+      ).body.id;
     });
     afterAll(async () => t.close());
 
@@ -119,20 +138,42 @@ for (const dialect of testDialects()) {
     function expectError(res: Sent, status: number, code: string): Json {
       expect(res.status, JSON.stringify(res.body)).toBe(status);
       expect(Object.keys(res.body)).toEqual(['error']);
-      expect(res.body.error).toMatchObject({ code, message: expect.any(String), request_id: res.headers['x-request-id'] });
+      expect(res.body.error).toMatchObject({
+        code,
+        message: expect.any(String),
+        request_id: res.headers['x-request-id'],
+      });
       expect(res.body.error.message.length).toBeGreaterThan(0);
       expect(JSON.stringify(res.body)).not.toMatch(/at .*\.ts:\d+/);
-      for (const d of res.body.error.details ?? []) expect(d).toEqual({ field: expect.any(String), issue: expect.any(String) });
+      for (const d of res.body.error.details ?? [])
+        expect(d).toEqual({ field: expect.any(String), issue: expect.any(String) });
       return res.body.error;
     }
 
-    const count = (organizationId = org.organizationId) => new MonitorsRepository(t.tocsin.database).count(organizationId);
+    const count = (organizationId = org.organizationId) =>
+      new MonitorsRepository(t.tocsin.database).count(organizationId);
 
     describe('400 invalid_json', () => {
       it.each(['{', '{"target": }', "{'target': 'x'}", 'nul', '{"a":1}}', '\u0000'])('%j', async (raw) => {
         const before = await count();
-        expectError(await send('POST', '/api/v1/monitors', { key: org.apiKey, raw, headers: { 'content-type': 'application/json' } }), 400, 'invalid_json');
-        expectError(await send('PATCH', `/api/v1/monitors/${monitorId}`, { key: org.apiKey, raw, headers: { 'content-type': 'application/json' } }), 400, 'invalid_json');
+        expectError(
+          await send('POST', '/api/v1/monitors', {
+            key: org.apiKey,
+            raw,
+            headers: { 'content-type': 'application/json' },
+          }),
+          400,
+          'invalid_json',
+        );
+        expectError(
+          await send('PATCH', `/api/v1/monitors/${monitorId}`, {
+            key: org.apiKey,
+            raw,
+            headers: { 'content-type': 'application/json' },
+          }),
+          400,
+          'invalid_json',
+        );
         expect(await count()).toBe(before);
       });
     });
@@ -147,7 +188,10 @@ for (const dialect of testDialects()) {
         ['two tokens', { authorization: `Bearer ${generateApiKey()} extra` }],
         ['unknown key', { authorization: `Bearer ${generateApiKey()}` }],
       ];
-      for (const route of [...COLLECTION, ...ROUTES.map((r) => ({ ...r, path: r.path('mon_00000000000000000000000000') }))]) {
+      for (const route of [
+        ...COLLECTION,
+        ...ROUTES.map((r) => ({ ...r, path: r.path('mon_00000000000000000000000000') })),
+      ]) {
         it.each(keys)(`${route.method} ${route.path}: %s`, async (_name, headers) => {
           const res = await send(route.method, route.path, { headers, ...(route.body && { body: route.body }) });
           const err = expectError(res, 401, 'unauthorized');
@@ -156,36 +200,55 @@ for (const dialect of testDialects()) {
       }
 
       it('comes before body checks', async () => {
-        expectError(await send('POST', '/api/v1/monitors', { raw: '{', headers: { 'content-type': 'application/json' } }), 401, 'unauthorized');
+        expectError(
+          await send('POST', '/api/v1/monitors', { raw: '{', headers: { 'content-type': 'application/json' } }),
+          401,
+          'unauthorized',
+        );
       });
     });
 
     describe('403 insufficient_scope', () => {
-      it.each([...COLLECTION.map((r) => ({ ...r, p: () => r.path })), ...ROUTES.map((r) => ({ ...r, p: () => r.path(monitorId) }))])(
-        '$method $scope',
-        async (route) => {
-          const everythingElse = ['monitors:read', 'monitors:create', 'monitors:write', 'monitors:delete', 'incidents:read'].filter(
-            (s) => s !== route.scope && !(route.scope === 'monitors:create' && s === 'monitors:write'),
-          );
-          const k = await t.tocsin.services.auth.issueKey({
-            organizationId: org.organizationId,
-            name: 'narrow',
-            scopes: everythingElse as never,
-            userId: org.userId,
-          });
-          const before = await count();
-          const err = expectError(await send(route.method, route.p(), { key: k.key, ...(route.body && { body: route.body }) }), 403, 'insufficient_scope');
-          expect(err.message).toContain(route.scope);
-          expect(await count()).toBe(before);
-        },
-      );
+      it.each([
+        ...COLLECTION.map((r) => ({ ...r, p: () => r.path })),
+        ...ROUTES.map((r) => ({ ...r, p: () => r.path(monitorId) })),
+      ])('$method $scope', async (route) => {
+        const everythingElse = [
+          'monitors:read',
+          'monitors:create',
+          'monitors:write',
+          'monitors:delete',
+          'incidents:read',
+        ].filter((s) => s !== route.scope && !(route.scope === 'monitors:create' && s === 'monitors:write'));
+        const k = await t.tocsin.services.auth.issueKey({
+          organizationId: org.organizationId,
+          name: 'narrow',
+          scopes: everythingElse as never,
+          userId: org.userId,
+        });
+        const before = await count();
+        const err = expectError(
+          await send(route.method, route.p(), { key: k.key, ...(route.body && { body: route.body }) }),
+          403,
+          'insufficient_scope',
+        );
+        expect(err.message).toContain(route.scope);
+        expect(await count()).toBe(before);
+      });
     });
 
     describe('403 plan_upgrade_required', () => {
       it.each(['free', 'pro'] as const)('an organization on %s cannot use the API at all', async (plan) => {
         const o = await t.createOrg({ plan });
-        for (const route of [...COLLECTION.map((r) => ({ ...r, p: r.path })), ...ROUTES.map((r) => ({ ...r, p: r.path(monitorId) }))]) {
-          const err = expectError(await send(route.method, route.p, { key: o.apiKey, ...(route.body && { body: route.body }) }), 403, 'plan_upgrade_required');
+        for (const route of [
+          ...COLLECTION.map((r) => ({ ...r, p: r.path })),
+          ...ROUTES.map((r) => ({ ...r, p: r.path(monitorId) })),
+        ]) {
+          const err = expectError(
+            await send(route.method, route.p, { key: o.apiKey, ...(route.body && { body: route.body }) }),
+            403,
+            'plan_upgrade_required',
+          );
           expect(err.message).toContain('team plan');
           expect(err.message).toContain(plan);
         }
@@ -196,9 +259,17 @@ for (const dialect of testDialects()) {
     describe('403 plan_limit_exceeded', () => {
       it('monitor count: the plan allows 2', async () => {
         const o = await t.createOrg({ plan: 'team' });
-        expect((await send('POST', '/api/v1/monitors', { key: o.apiKey, body: { target: 'https://a.example.com' } })).status).toBe(201);
-        expect((await send('POST', '/api/v1/monitors', { key: o.apiKey, body: { target: 'https://b.example.com' } })).status).toBe(201);
-        const err = expectError(await send('POST', '/api/v1/monitors', { key: o.apiKey, body: { target: 'https://c.example.com' } }), 403, 'plan_limit_exceeded');
+        expect(
+          (await send('POST', '/api/v1/monitors', { key: o.apiKey, body: { target: 'https://a.example.com' } })).status,
+        ).toBe(201);
+        expect(
+          (await send('POST', '/api/v1/monitors', { key: o.apiKey, body: { target: 'https://b.example.com' } })).status,
+        ).toBe(201);
+        const err = expectError(
+          await send('POST', '/api/v1/monitors', { key: o.apiKey, body: { target: 'https://c.example.com' } }),
+          403,
+          'plan_limit_exceeded',
+        );
         expect(err.message).toBe('The team plan allows 2 monitors; this would make 3.');
         expect(await count(o.organizationId)).toBe(2);
       });
@@ -206,15 +277,23 @@ for (const dialect of testDialects()) {
       it('interval floor on create and on update', async () => {
         const o = await t.createOrg({ plan: 'team' });
         const err = expectError(
-          await send('POST', '/api/v1/monitors', { key: o.apiKey, body: { target: 'https://a.example.com', interval_seconds: 29 } }),
+          await send('POST', '/api/v1/monitors', {
+            key: o.apiKey,
+            body: { target: 'https://a.example.com', interval_seconds: 29 },
+          }),
           403,
           'plan_limit_exceeded',
         );
         expect(err.message).toBe("The team plan's interval floor is 30 seconds; 29 seconds is faster than that.");
         expect(await count(o.organizationId)).toBe(0);
-        const m = (await send('POST', '/api/v1/monitors', { key: o.apiKey, body: { target: 'https://a.example.com' } })).body;
+        const m = (await send('POST', '/api/v1/monitors', { key: o.apiKey, body: { target: 'https://a.example.com' } }))
+          .body;
         expect(m.interval_seconds).toBe(30);
-        expectError(await send('PATCH', `/api/v1/monitors/${m.id}`, { key: o.apiKey, body: { interval_seconds: 10 } }), 403, 'plan_limit_exceeded');
+        expectError(
+          await send('PATCH', `/api/v1/monitors/${m.id}`, { key: o.apiKey, body: { interval_seconds: 10 } }),
+          403,
+          'plan_limit_exceeded',
+        );
         expect((await send('GET', `/api/v1/monitors/${m.id}`, { key: o.apiKey })).body).toEqual(m);
       });
 
@@ -222,14 +301,26 @@ for (const dialect of testDialects()) {
         const o = await t.createOrg({ plan: 'team' });
         const three = ['local', 'eu-west', 'us-east'];
         const err = expectError(
-          await send('POST', '/api/v1/monitors', { key: o.apiKey, body: { target: 'https://a.example.com', region_codes: three } }),
+          await send('POST', '/api/v1/monitors', {
+            key: o.apiKey,
+            body: { target: 'https://a.example.com', region_codes: three },
+          }),
           403,
           'plan_limit_exceeded',
         );
         expect(err.message).toBe('The team plan allows 2 regions per monitor; this would make 3.');
-        const m = (await send('POST', '/api/v1/monitors', { key: o.apiKey, body: { target: 'https://a.example.com', region_codes: three.slice(0, 2) } })).body;
+        const m = (
+          await send('POST', '/api/v1/monitors', {
+            key: o.apiKey,
+            body: { target: 'https://a.example.com', region_codes: three.slice(0, 2) },
+          })
+        ).body;
         expect(m.region_codes).toEqual(['local', 'eu-west']);
-        expectError(await send('PATCH', `/api/v1/monitors/${m.id}`, { key: o.apiKey, body: { region_codes: three } }), 403, 'plan_limit_exceeded');
+        expectError(
+          await send('PATCH', `/api/v1/monitors/${m.id}`, { key: o.apiKey, body: { region_codes: three } }),
+          403,
+          'plan_limit_exceeded',
+        );
         expect((await send('GET', `/api/v1/monitors/${m.id}`, { key: o.apiKey })).body).toEqual(m);
       });
     });
@@ -237,7 +328,11 @@ for (const dialect of testDialects()) {
     describe('404 not_found', () => {
       it.each(ROUTES)('$method unknown id, malformed id and another organization’s monitor', async (route) => {
         for (const id of ['mon_00000000000000000000000000', 'nope', 'mon_%00', otherMonitorId]) {
-          const err = expectError(await send(route.method, route.path(id), { key: org.apiKey, ...(route.body && { body: route.body }) }), 404, 'not_found');
+          const err = expectError(
+            await send(route.method, route.path(id), { key: org.apiKey, ...(route.body && { body: route.body }) }),
+            404,
+            'not_found',
+          );
           expect(err.message).toBe('Monitor not found.');
         }
         // The other organization's monitor is untouched.
@@ -246,7 +341,12 @@ for (const dialect of testDialects()) {
       });
 
       it.each(ROUTES)('$method a monitor outside the key’s environments', async (route) => {
-        const staging = (await send('POST', '/api/v1/monitors', { key: org.apiKey, body: { target: 'https://stg.example.com', environment: 'staging' } })).body;
+        const staging = (
+          await send('POST', '/api/v1/monitors', {
+            key: org.apiKey,
+            body: { target: 'https://stg.example.com', environment: 'staging' },
+          })
+        ).body;
         const prodKey = await t.tocsin.services.auth.issueKey({
           organizationId: org.organizationId,
           name: 'prod',
@@ -254,7 +354,14 @@ for (const dialect of testDialects()) {
           environments: ['production'],
           userId: org.userId,
         });
-        expectError(await send(route.method, route.path(staging.id), { key: prodKey.key, ...(route.body && { body: route.body }) }), 404, 'not_found');
+        expectError(
+          await send(route.method, route.path(staging.id), {
+            key: prodKey.key,
+            ...(route.body && { body: route.body }),
+          }),
+          404,
+          'not_found',
+        );
         expect((await send('GET', `/api/v1/monitors/${staging.id}`, { key: org.apiKey })).body).toEqual(staging);
       });
 
@@ -283,27 +390,66 @@ for (const dialect of testDialects()) {
       it('refuses a body over 1 MiB on create and update, and accepts one just under', async () => {
         const before = await count();
         const big = JSON.stringify({ target: 'https://e.com', name: 'x'.repeat(1024 * 1024) });
-        expectError(await send('POST', '/api/v1/monitors', { key: org.apiKey, raw: big, headers: { 'content-type': 'application/json' } }), 413, 'payload_too_large');
-        expectError(await send('PATCH', `/api/v1/monitors/${monitorId}`, { key: org.apiKey, raw: big, headers: { 'content-type': 'application/json' } }), 413, 'payload_too_large');
+        expectError(
+          await send('POST', '/api/v1/monitors', {
+            key: org.apiKey,
+            raw: big,
+            headers: { 'content-type': 'application/json' },
+          }),
+          413,
+          'payload_too_large',
+        );
+        expectError(
+          await send('PATCH', `/api/v1/monitors/${monitorId}`, {
+            key: org.apiKey,
+            raw: big,
+            headers: { 'content-type': 'application/json' },
+          }),
+          413,
+          'payload_too_large',
+        );
         // Just under the limit: parsed, then refused for the field (422), not for the size.
         const under = JSON.stringify({ target: 'https://e.com', name: 'x'.repeat(1024 * 1024 - 100) });
-        const err = expectError(await send('POST', '/api/v1/monitors', { key: org.apiKey, raw: under, headers: { 'content-type': 'application/json' } }), 422, 'validation_failed');
+        const err = expectError(
+          await send('POST', '/api/v1/monitors', {
+            key: org.apiKey,
+            raw: under,
+            headers: { 'content-type': 'application/json' },
+          }),
+          422,
+          'validation_failed',
+        );
         expect(err.details).toEqual([{ field: 'name', issue: 'must be at most 200 characters' }]);
         expect(await count()).toBe(before);
       });
     });
 
     describe('415 unsupported_media_type', () => {
-      it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'multipart/form-data; boundary=x', 'application/jsonp'])(
-        '%s',
-        async (type) => {
-          const before = await count();
-          const raw = type.startsWith('application/x-www') ? 'target=https%3A%2F%2Fe.com' : '{"target":"https://e.com"}';
-          expectError(await send('POST', '/api/v1/monitors', { key: org.apiKey, raw, headers: { 'content-type': type } }), 415, 'unsupported_media_type');
-          expectError(await send('PATCH', `/api/v1/monitors/${monitorId}`, { key: org.apiKey, raw, headers: { 'content-type': type } }), 415, 'unsupported_media_type');
-          expect(await count()).toBe(before);
-        },
-      );
+      it.each([
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'application/xml',
+        'multipart/form-data; boundary=x',
+        'application/jsonp',
+      ])('%s', async (type) => {
+        const before = await count();
+        const raw = type.startsWith('application/x-www') ? 'target=https%3A%2F%2Fe.com' : '{"target":"https://e.com"}';
+        expectError(
+          await send('POST', '/api/v1/monitors', { key: org.apiKey, raw, headers: { 'content-type': type } }),
+          415,
+          'unsupported_media_type',
+        );
+        expectError(
+          await send('PATCH', `/api/v1/monitors/${monitorId}`, {
+            key: org.apiKey,
+            raw,
+            headers: { 'content-type': type },
+          }),
+          415,
+          'unsupported_media_type',
+        );
+        expect(await count()).toBe(before);
+      });
 
       it('accepts application/json with a charset', async () => {
         const res = await send('POST', '/api/v1/monitors', {
@@ -319,17 +465,35 @@ for (const dialect of testDialects()) {
     describe('422 validation_failed', () => {
       it.each([
         [{ target: 'https://e.com', colour: 'red' }, [{ field: 'colour', issue: 'is not a known field for monitors' }]],
-        [{ target: 'https://e.com', config: { cron: '* * * * *' } }, [{ field: 'config.cron', issue: 'is not a known field for http monitors' }]],
-        [{ target: 'https://e.com', config: { assertions: [{ type: 'status', equals: 'ok' }] } }, [{ field: 'config.assertions[0].equals', issue: 'must be an integer HTTP status (100-599)' }]],
+        [
+          { target: 'https://e.com', config: { cron: '* * * * *' } },
+          [{ field: 'config.cron', issue: 'is not a known field for http monitors' }],
+        ],
+        [
+          { target: 'https://e.com', config: { assertions: [{ type: 'status', equals: 'ok' }] } },
+          [{ field: 'config.assertions[0].equals', issue: 'must be an integer HTTP status (100-599)' }],
+        ],
         [{ name: 'x' }, [{ field: 'target', issue: 'is required' }]],
-        [{ target: 'https://e.com', region_codes: ['mars'] }, [{ field: 'region_codes[0]', issue: 'must be one of the regions local, eu-west, us-east' }]],
+        [
+          { target: 'https://e.com', region_codes: ['mars'] },
+          [{ field: 'region_codes[0]', issue: 'must be one of the regions local, eu-west, us-east' }],
+        ],
         [
           { target: 'https://e.com', config: { alert_destination_ids: ['dst_01m80c64tfdbtrcmt3t76vgq8j'] } },
-          [{ field: 'config.alert_destination_ids[0]', issue: 'destination dst_01m80c64tfdbtrcmt3t76vgq8j does not exist in this organization' }],
+          [
+            {
+              field: 'config.alert_destination_ids[0]',
+              issue: 'destination dst_01m80c64tfdbtrcmt3t76vgq8j does not exist in this organization',
+            },
+          ],
         ],
       ])('create %j', async (body, details) => {
         const before = await count();
-        const err = expectError(await send('POST', '/api/v1/monitors', { key: org.apiKey, body }), 422, 'validation_failed');
+        const err = expectError(
+          await send('POST', '/api/v1/monitors', { key: org.apiKey, body }),
+          422,
+          'validation_failed',
+        );
         expect(err.details).toEqual(details);
         expect(await count()).toBe(before);
       });
@@ -340,13 +504,20 @@ for (const dialect of testDialects()) {
         [{ status: 'up' }, [{ field: 'status', issue: 'is not a known field for monitors' }]],
         [{ interval_seconds: 'often' }, [{ field: 'interval_seconds', issue: 'must be an integer' }]],
         [{ config: { timeout_ms: 1 } }, [{ field: 'config.timeout_ms', issue: 'must be between 100 and 60000' }]],
-        [{ config: { assertions: [{ type: 'json', path: 'nope', equals: 1 }] } }, [{ field: 'config.assertions[0].path', issue: 'must be a JSONPath expression starting with $' }]],
+        [
+          { config: { assertions: [{ type: 'json', path: 'nope', equals: 1 }] } },
+          [{ field: 'config.assertions[0].path', issue: 'must be a JSONPath expression starting with $' }],
+        ],
         [{ config: 'x' }, [{ field: 'config', issue: 'must be an object' }]],
         [{ target: 'ftp://e.com' }, [{ field: 'target', issue: 'must be an http:// or https:// URL' }]],
         [[], [{ field: 'body', issue: 'must be a JSON object' }]],
       ])('update %j changes nothing', async (body, details) => {
         const before = (await send('GET', `/api/v1/monitors/${monitorId}`, { key: org.apiKey })).body;
-        const err = expectError(await send('PATCH', `/api/v1/monitors/${monitorId}`, { key: org.apiKey, body }), 422, 'validation_failed');
+        const err = expectError(
+          await send('PATCH', `/api/v1/monitors/${monitorId}`, { key: org.apiKey, body }),
+          422,
+          'validation_failed',
+        );
         expect(err.details).toEqual(details);
         expect((await send('GET', `/api/v1/monitors/${monitorId}`, { key: org.apiKey })).body).toEqual(before);
       });
@@ -363,21 +534,37 @@ for (const dialect of testDialects()) {
         ['?tag=%00', 'tag', 'must not contain control characters'],
         ['?cursor=', 'cursor', 'must not be empty'],
         ['?cursor=not-a-cursor', 'cursor', 'must be a next_cursor returned by this list'],
-        [`?cursor=${Buffer.from('{"id":1}').toString('base64url')}`, 'cursor', 'must be a next_cursor returned by this list'],
+        [
+          `?cursor=${Buffer.from('{"id":1}').toString('base64url')}`,
+          'cursor',
+          'must be a next_cursor returned by this list',
+        ],
         [`?cursor=${'A'.repeat(600)}`, 'cursor', 'must be at most 512 characters'],
       ])('list %s', async (query, field, issue) => {
-        const err = expectError(await send('GET', `/api/v1/monitors${query}`, { key: org.apiKey }), 422, 'validation_failed');
+        const err = expectError(
+          await send('GET', `/api/v1/monitors${query}`, { key: org.apiKey }),
+          422,
+          'validation_failed',
+        );
         expect(err.details).toContainEqual({ field, issue });
       });
 
       it.each(['pause', 'resume'])('%s with a body', async (action) => {
-        const err = expectError(await send('POST', `/api/v1/monitors/${monitorId}/${action}`, { key: org.apiKey, body: { paused: true } }), 422, 'validation_failed');
+        const err = expectError(
+          await send('POST', `/api/v1/monitors/${monitorId}/${action}`, { key: org.apiKey, body: { paused: true } }),
+          422,
+          'validation_failed',
+        );
         expect(err.details).toEqual([{ field: 'paused', issue: 'is not a known field; this operation takes no body' }]);
         expect((await send('GET', `/api/v1/monitors/${monitorId}`, { key: org.apiKey })).body.paused).toBe(false);
       });
 
       it('delete with a body', async () => {
-        expectError(await send('DELETE', `/api/v1/monitors/${monitorId}`, { key: org.apiKey, body: { force: true } }), 422, 'validation_failed');
+        expectError(
+          await send('DELETE', `/api/v1/monitors/${monitorId}`, { key: org.apiKey, body: { force: true } }),
+          422,
+          'validation_failed',
+        );
         expect((await send('GET', `/api/v1/monitors/${monitorId}`, { key: org.apiKey })).status).toBe(200);
       });
     });
@@ -385,7 +572,11 @@ for (const dialect of testDialects()) {
     describe('malformed bodies are 4xx envelopes, never 5xx, and change nothing', () => {
       it.each(MALFORMED)('create: %s', async (_name, body) => {
         const before = await count();
-        const res = await send('POST', '/api/v1/monitors', { key: org.apiKey, raw: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+        const res = await send('POST', '/api/v1/monitors', {
+          key: org.apiKey,
+          raw: JSON.stringify(body),
+          headers: { 'content-type': 'application/json' },
+        });
         expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBeGreaterThanOrEqual(400);
         expect(res.status).toBeLessThan(500);
         expectError(res, res.status, res.body.error.code);
@@ -394,7 +585,11 @@ for (const dialect of testDialects()) {
 
       it.each(MALFORMED)('update: %s', async (_name, body) => {
         const before = (await send('GET', `/api/v1/monitors/${monitorId}`, { key: org.apiKey })).body;
-        const res = await send('PATCH', `/api/v1/monitors/${monitorId}`, { key: org.apiKey, raw: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+        const res = await send('PATCH', `/api/v1/monitors/${monitorId}`, {
+          key: org.apiKey,
+          raw: JSON.stringify(body),
+          headers: { 'content-type': 'application/json' },
+        });
         expect(res.status).toBeLessThan(500);
         if (res.status >= 400) expectError(res, res.status, res.body.error.code);
         else expect(res.status).toBe(200); // e.g. {} is an empty patch

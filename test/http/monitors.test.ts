@@ -19,7 +19,12 @@ for (const dialect of testDialects()) {
     afterAll(async () => t.close());
 
     async function call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown, key = org.apiKey) {
-      const res = await t.tocsin.app.inject({ method, url, headers: bearer(key), ...(body !== undefined && { payload: body as Json }) });
+      const res = await t.tocsin.app.inject({
+        method,
+        url,
+        headers: bearer(key),
+        ...(body !== undefined && { payload: body as Json }),
+      });
       return { status: res.statusCode, body: res.body === '' ? undefined : (res.json() as Json), headers: res.headers };
     }
 
@@ -34,7 +39,11 @@ for (const dialect of testDialects()) {
     describe('create', () => {
       it('fills the defaults from {"target": url}: host name, http, plan floor, org default region, production', async () => {
         const team = await t.createOrg({ plan: 'team' });
-        await new OrgsRepository(t.tocsin.database).updateOrganization(team.organizationId, { defaultRegion: 'us-east' }, t.clock.now());
+        await new OrgsRepository(t.tocsin.database).updateOrganization(
+          team.organizationId,
+          { defaultRegion: 'us-east' },
+          t.clock.now(),
+        );
         const res = await call('POST', '/api/v1/monitors', { target: 'https://example.com' }, team.apiKey);
         expect(res.status).toBe(201);
         expect(res.headers['content-type']).toContain('application/json');
@@ -92,15 +101,25 @@ for (const dialect of testDialects()) {
           interval_seconds: 30,
           region_codes: ['eu-west', 'us-east'],
           tags: ['prod', 'shop'],
-          config: { method: 'HEAD', assertions: [{ type: 'status', equals: 200 }], failure_threshold: 3, success_threshold: 2 },
+          config: {
+            method: 'HEAD',
+            assertions: [{ type: 'status', equals: 200 }],
+            failure_threshold: 3,
+            success_threshold: 2,
+          },
         });
       });
 
       it('creates every type', async () => {
         expect((await create({ type: 'tls', target: 'example.com:443' })).config.alert_days_before_expiry).toBe(14);
         expect((await create({ type: 'tcp', target: 'db.internal:5432' })).name).toBe('db.internal:5432');
-        expect((await create({ type: 'dns', target: 'example.com', config: { record_type: 'MX' } })).config.record_type).toBe('MX');
-        expect((await create({ type: 'grpc', target: 'grpc.internal:50051' })).config).toMatchObject({ tls: false, service: '' });
+        expect(
+          (await create({ type: 'dns', target: 'example.com', config: { record_type: 'MX' } })).config.record_type,
+        ).toBe('MX');
+        expect((await create({ type: 'grpc', target: 'grpc.internal:50051' })).config).toMatchObject({
+          tls: false,
+          service: '',
+        });
         const hb = await create({ type: 'heartbeat', name: 'nightly backup', interval_seconds: 86400 });
         expect(hb.heartbeat_url).toMatch(/\/api\/v1\/heartbeats\/[A-Za-z0-9_-]+$/);
         expect(hb.target).toBe(hb.heartbeat_url);
@@ -108,7 +127,10 @@ for (const dialect of testDialects()) {
       });
 
       it('creates a paused monitor', async () => {
-        expect(await create({ target: 'https://p.example.com', paused: true })).toMatchObject({ paused: true, status: 'paused' });
+        expect(await create({ target: 'https://p.example.com', paused: true })).toMatchObject({
+          paused: true,
+          status: 'paused',
+        });
       });
     });
 
@@ -130,7 +152,17 @@ for (const dialect of testDialects()) {
         ms.push(await create({ name: 'Shop', target: 'https://shop.example.com', tags: ['prod', 'shop'] }, o.apiKey));
         ms.push(await create({ name: 'Blog', target: 'https://blog.example.com', tags: ['prod'] }, o.apiKey));
         ms.push(await create({ name: 'Primary DB', type: 'tcp', target: 'db.internal:5432', tags: ['db'] }, o.apiKey));
-        ms.push(await create({ name: 'Staging shop', target: 'https://staging-shop.example.com', environment: 'staging', tags: ['shop'] }, o.apiKey));
+        ms.push(
+          await create(
+            {
+              name: 'Staging shop',
+              target: 'https://staging-shop.example.com',
+              environment: 'staging',
+              tags: ['shop'],
+            },
+            o.apiKey,
+          ),
+        );
         ms.push(await create({ name: 'Cert', type: 'tls', target: 'shop.example.com:443', paused: true }, o.apiKey));
       });
       const ids = (list: Json[]) => list.map((m) => m.id);
@@ -218,23 +250,50 @@ for (const dialect of testDialects()) {
     describe('update', () => {
       it('changes the given fields and keeps the rest', async () => {
         const m = await create({ target: 'https://u.example.com', tags: ['a'] });
-        const res = await call('PATCH', `/api/v1/monitors/${m.id}`, { name: 'Renamed', tags: ['b', 'c'], interval_seconds: 120, region_codes: ['eu-west', 'us-east'] });
+        const res = await call('PATCH', `/api/v1/monitors/${m.id}`, {
+          name: 'Renamed',
+          tags: ['b', 'c'],
+          interval_seconds: 120,
+          region_codes: ['eu-west', 'us-east'],
+        });
         expect(res.status).toBe(200);
-        expect(res.body).toEqual({ ...m, name: 'Renamed', tags: ['b', 'c'], interval_seconds: 120, region_codes: ['eu-west', 'us-east'], updated_at: res.body!.updated_at });
+        expect(res.body).toEqual({
+          ...m,
+          name: 'Renamed',
+          tags: ['b', 'c'],
+          interval_seconds: 120,
+          region_codes: ['eu-west', 'us-east'],
+          updated_at: res.body!.updated_at,
+        });
         expect((await call('GET', `/api/v1/monitors/${m.id}`)).body).toEqual(res.body);
       });
 
       it('merges config key by key, and null resets a key to its default', async () => {
         const m = await create({
           target: 'https://c.example.com',
-          config: { method: 'POST', body: '{"a":1}', timeout_ms: 5000, headers: { 'x-a': '1' }, assertions: [{ type: 'status', equals: 201 }] },
+          config: {
+            method: 'POST',
+            body: '{"a":1}',
+            timeout_ms: 5000,
+            headers: { 'x-a': '1' },
+            assertions: [{ type: 'status', equals: 201 }],
+          },
         });
         const merged = await call('PATCH', `/api/v1/monitors/${m.id}`, { config: { timeout_ms: 2000 } });
         expect(merged.status).toBe(200);
         expect(merged.body!.config).toEqual({ ...m.config, timeout_ms: 2000 });
-        const reset = await call('PATCH', `/api/v1/monitors/${m.id}`, { config: { method: null, body: null, assertions: null, headers: null } });
+        const reset = await call('PATCH', `/api/v1/monitors/${m.id}`, {
+          config: { method: null, body: null, assertions: null, headers: null },
+        });
         expect(reset.status).toBe(200);
-        expect(reset.body!.config).toEqual({ ...m.config, timeout_ms: 2000, method: 'GET', body: null, assertions: [], headers: {} });
+        expect(reset.body!.config).toEqual({
+          ...m.config,
+          timeout_ms: 2000,
+          method: 'GET',
+          body: null,
+          assertions: [],
+          headers: {},
+        });
       });
 
       it('changes the target and keeps the name', async () => {
@@ -245,8 +304,14 @@ for (const dialect of testDialects()) {
 
       it('pauses and resumes through paused', async () => {
         const m = await create({ target: 'https://pp.example.com' });
-        expect((await call('PATCH', `/api/v1/monitors/${m.id}`, { paused: true })).body).toMatchObject({ paused: true, status: 'paused' });
-        expect((await call('PATCH', `/api/v1/monitors/${m.id}`, { paused: false })).body).toMatchObject({ paused: false, status: 'pending' });
+        expect((await call('PATCH', `/api/v1/monitors/${m.id}`, { paused: true })).body).toMatchObject({
+          paused: true,
+          status: 'paused',
+        });
+        expect((await call('PATCH', `/api/v1/monitors/${m.id}`, { paused: false })).body).toMatchObject({
+          paused: false,
+          status: 'pending',
+        });
       });
 
       it('accepts an empty patch as a no-op', async () => {
@@ -293,7 +358,12 @@ for (const dialect of testDialects()) {
 
     describe('scopes that imply others', () => {
       it('monitors:write allows create, update and pause but not read or delete', async () => {
-        const k = await t.tocsin.services.auth.issueKey({ organizationId: org.organizationId, name: 'w', scopes: ['monitors:write'], userId: org.userId });
+        const k = await t.tocsin.services.auth.issueKey({
+          organizationId: org.organizationId,
+          name: 'w',
+          scopes: ['monitors:write'],
+          userId: org.userId,
+        });
         const m = await create({ target: 'https://w.example.com' }, k.key);
         expect((await call('PATCH', `/api/v1/monitors/${m.id}`, { name: 'x' }, k.key)).status).toBe(200);
         expect((await call('POST', `/api/v1/monitors/${m.id}/pause`, undefined, k.key)).status).toBe(200);

@@ -111,15 +111,24 @@ describe('OpenAPI description', () => {
       const name = `${method.toUpperCase()} ${url}`;
       const op = doc.paths[openApiPath(url)][method] as Json;
       const scope = route.config.scope;
-      if (JSON.stringify(op.security) !== JSON.stringify([{ bearerAuth: [scope] }])) problems.push(`${name}: security ${JSON.stringify(op.security)}`);
+      if (JSON.stringify(op.security) !== JSON.stringify([{ bearerAuth: [scope] }]))
+        problems.push(`${name}: security ${JSON.stringify(op.security)}`);
       if (op['x-required-scope'] !== scope) problems.push(`${name}: x-required-scope`);
       if (!String(op.description ?? '').includes(scope)) problems.push(`${name}: description does not name ${scope}`);
       const takesInput = Boolean(op.parameters?.length || op.requestBody);
-      const expected = ['401', '403', '429', '500', ...(takesInput ? ['422'] : []), ...(url.includes(':') ? ['404'] : [])];
+      const expected = [
+        '401',
+        '403',
+        '429',
+        '500',
+        ...(takesInput ? ['422'] : []),
+        ...(url.includes(':') ? ['404'] : []),
+      ];
       if (op.requestBody) expected.push('400', '413', '415');
       for (const status of expected) {
         const schema = op.responses?.[status]?.content?.['application/json']?.schema;
-        if (schema?.$ref !== '#/components/schemas/ErrorEnvelope') problems.push(`${name}: ${status} is not an ErrorEnvelope`);
+        if (schema?.$ref !== '#/components/schemas/ErrorEnvelope')
+          problems.push(`${name}: ${status} is not an ErrorEnvelope`);
         if (!op.responses?.[status]?.description) problems.push(`${name}: ${status} has no description`);
       }
       if (!op.operationId) problems.push(`${name}: no operationId`);
@@ -166,7 +175,8 @@ describe('OpenAPI description', () => {
     const broken = [...refs].filter((r) => {
       if (!r.startsWith('#/')) return true;
       let node: unknown = doc;
-      for (const part of r.slice(2).split('/')) node = (node as Json | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+      for (const part of r.slice(2).split('/'))
+        node = (node as Json | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
       return node === undefined;
     });
     expect(broken).toEqual([]);
@@ -175,9 +185,12 @@ describe('OpenAPI description', () => {
   it('describes the monitor create body with the spec example fields', () => {
     const op = doc.paths['/api/v1/monitors'].post;
     const body = op.requestBody.content['application/json'].schema;
-    for (const f of ['name', 'type', 'target', 'interval_seconds', 'region_codes', 'tags', 'config']) expect(body.properties[f]).toBeDefined();
+    for (const f of ['name', 'type', 'target', 'interval_seconds', 'region_codes', 'tags', 'config'])
+      expect(body.properties[f]).toBeDefined();
     expect(op.responses['201'].content['application/json'].schema.$ref).toBe('#/components/schemas/Monitor');
-    expect(doc.paths['/api/v1/monitors'].get.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/MonitorList');
+    expect(doc.paths['/api/v1/monitors'].get.responses['200'].content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/MonitorList',
+    );
   });
 });
 
@@ -194,7 +207,9 @@ describe('/docs', () => {
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toContain('text/html');
       const html = res.body;
-      const sources = [...html.matchAll(/<(?:script|link|img|iframe)\b[^>]*?\b(?:src|href)\s*=\s*["']([^"']+)["']/gi)].map((m) => m[1]!);
+      const sources = [
+        ...html.matchAll(/<(?:script|link|img|iframe)\b[^>]*?\b(?:src|href)\s*=\s*["']([^"']+)["']/gi),
+      ].map((m) => m[1]!);
       expect(sources.length).toBeGreaterThan(0);
       for (const src of sources) expect(src, src).not.toMatch(/^(?:[a-z]+:)?\/\//i);
       expect(html).not.toMatch(/https?:\/\/(?!localhost)[^"'\s]+\.(?:js|css)/i);

@@ -20,7 +20,11 @@ describe('system routes and error envelope', () => {
   it('echoes a valid client request id and replaces an invalid one', async () => {
     const ok = await t.tocsin.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'abc-123' } });
     expect(ok.headers['x-request-id']).toBe('abc-123');
-    const bad = await t.tocsin.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'has spaces' } });
+    const bad = await t.tocsin.app.inject({
+      method: 'GET',
+      url: '/healthz',
+      headers: { 'x-request-id': 'has spaces' },
+    });
     expect(bad.headers['x-request-id']).toMatch(/^req_/);
   });
 
@@ -50,10 +54,20 @@ describe('system routes and error envelope', () => {
   });
 
   it('writes a valid JSON request line for a client request id and a url that needs escaping', async () => {
-    const res = await t.tocsin.app.inject({ method: 'GET', url: '/api/v1/monitors/mon_x?q=a\\b%22c', headers: { 'x-request-id': 'client.id:1-2_3' } });
+    const res = await t.tocsin.app.inject({
+      method: 'GET',
+      url: '/api/v1/monitors/mon_x?q=a\\b%22c',
+      headers: { 'x-request-id': 'client.id:1-2_3' },
+    });
     expect(res.headers['x-request-id']).toBe('client.id:1-2_3');
     const line = t.logs.lines.find((l) => l.includes('client.id:1-2_3') && l.includes('"msg":"request"'));
     const entry = JSON.parse(line!);
-    expect(entry).toMatchObject({ reqId: 'client.id:1-2_3', method: 'GET', url: '/api/v1/monitors/mon_x?q=a\\b%22c', route: '/api/v1/monitors/:id', status: 401 });
+    expect(entry).toMatchObject({
+      reqId: 'client.id:1-2_3',
+      method: 'GET',
+      url: '/api/v1/monitors/mon_x?q=a\\b%22c',
+      route: '/api/v1/monitors/:id',
+      status: 401,
+    });
   });
 });

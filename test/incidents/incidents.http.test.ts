@@ -20,25 +20,48 @@ for (const dialect of testDialects()) {
     afterAll(async () => t.close());
 
     async function call(method: 'GET' | 'POST', url: string, body?: unknown, key = org.apiKey) {
-      const res = await t.tocsin.app.inject({ method, url, headers: bearer(key), ...(body !== undefined && { payload: body as Json }) });
+      const res = await t.tocsin.app.inject({
+        method,
+        url,
+        headers: bearer(key),
+        ...(body !== undefined && { payload: body as Json }),
+      });
       return { status: res.statusCode, body: res.body === '' ? undefined : (res.json() as Json) };
     }
 
     async function monitor(env = 'production', key = org.apiKey): Promise<Json> {
       clock.advance(1);
-      const res = await call('POST', '/api/v1/monitors', { name: `Site ${env}`, target: 'https://example.com', environment: env }, key);
+      const res = await call(
+        'POST',
+        '/api/v1/monitors',
+        { name: `Site ${env}`, target: 'https://example.com', environment: env },
+        key,
+      );
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       return res.body!;
     }
 
     async function down(m: Json, organizationId = org.organizationId): Promise<void> {
-      const tr: MonitorTransition = { organizationId, monitorId: m.id, monitorName: m.name, from: 'up', to: 'down', at: clock.now(), cause: 'HTTP 503 (expected 200)', executionId: null };
+      const tr: MonitorTransition = {
+        organizationId,
+        monitorId: m.id,
+        monitorName: m.name,
+        from: 'up',
+        to: 'down',
+        at: clock.now(),
+        cause: 'HTTP 503 (expected 200)',
+        executionId: null,
+      };
       await t.tocsin.database.transaction((tx) => t.tocsin.services.incidents.handleMonitorTransition(tx, tr));
     }
 
     it('creates an api incident, reads it with its timeline, acknowledges and resolves it', async () => {
       const m = await monitor();
-      const created = await call('POST', '/api/v1/incidents', { title: 'Checkout errors', cause: 'customers report 500s', monitor_id: m.id });
+      const created = await call('POST', '/api/v1/incidents', {
+        title: 'Checkout errors',
+        cause: 'customers report 500s',
+        monitor_id: m.id,
+      });
       expect(created.status).toBe(201);
       expect(created.body).toMatchObject({
         id: expect.stringMatching(/^inc_/),
@@ -87,7 +110,12 @@ for (const dialect of testDialects()) {
       expect(second.body!.data.map((i: Json) => i.title)).toEqual(['API 0', 'Site production is down']);
       const bySource = await call('GET', '/api/v1/incidents?source=monitor&status=opened');
       expect(bySource.body!.data).toHaveLength(1);
-      expect(bySource.body!.data[0]).toMatchObject({ source: 'monitor', monitor_id: m.id, cause: 'HTTP 503 (expected 200)', title: 'Site production is down' });
+      expect(bySource.body!.data[0]).toMatchObject({
+        source: 'monitor',
+        monitor_id: m.id,
+        cause: 'HTTP 503 (expected 200)',
+        title: 'Site production is down',
+      });
       const byMonitor = await call('GET', `/api/v1/incidents?monitor_id=${m.id}`);
       expect(byMonitor.body!.data).toHaveLength(1);
       const future = await call('GET', `/api/v1/incidents?to=2000-01-01T00:00:00.000Z`);
@@ -101,9 +129,14 @@ for (const dialect of testDialects()) {
       const readOnly = await t.createOrg({ scopes: ['incidents:read'] });
       const denied = await call('POST', '/api/v1/incidents', { title: 'x' }, readOnly.apiKey);
       expect(denied.status).toBe(403);
-      expect(denied.body!.error).toMatchObject({ code: 'insufficient_scope', message: expect.stringContaining('incidents:write') });
+      expect(denied.body!.error).toMatchObject({
+        code: 'insufficient_scope',
+        message: expect.stringContaining('incidents:write'),
+      });
       const writeOnly = await t.createOrg({ scopes: ['incidents:write'] });
-      expect((await call('GET', '/api/v1/incidents', undefined, writeOnly.apiKey)).body!.error.code).toBe('insufficient_scope');
+      expect((await call('GET', '/api/v1/incidents', undefined, writeOnly.apiKey)).body!.error.code).toBe(
+        'insufficient_scope',
+      );
 
       const mine = await call('POST', '/api/v1/incidents', { title: 'mine' });
       const other = await t.createOrg();
@@ -121,7 +154,9 @@ for (const dialect of testDialects()) {
       const otherMonitor = await monitor('production', other.apiKey);
       const bad = await call('POST', '/api/v1/incidents', { title: 'x', monitor_id: otherMonitor.id });
       expect(bad.status).toBe(422);
-      expect(bad.body!.error.details).toEqual([{ field: 'monitor_id', issue: expect.stringContaining(otherMonitor.id) }]);
+      expect(bad.body!.error.details).toEqual([
+        { field: 'monitor_id', issue: expect.stringContaining(otherMonitor.id) },
+      ]);
       const missing = await call('POST', '/api/v1/incidents', { cause: 'x', severity: 'high' });
       expect(missing.status).toBe(422);
       const fields = missing.body!.error.details.map((d: Json) => d.field);
@@ -153,7 +188,9 @@ for (const dialect of testDialects()) {
       const all = await call('GET', '/api/v1/incidents', undefined, team.apiKey);
       const hidden = all.body!.data.find((i: Json) => i.source === 'monitor');
       expect((await call('GET', `/api/v1/incidents/${hidden.id}`, undefined, stagingKey.key)).status).toBe(404);
-      expect((await call('POST', `/api/v1/incidents/${hidden.id}/resolve`, undefined, stagingKey.key)).status).toBe(404);
+      expect((await call('POST', `/api/v1/incidents/${hidden.id}/resolve`, undefined, stagingKey.key)).status).toBe(
+        404,
+      );
       const linked = await call('POST', '/api/v1/incidents', { title: 'x', monitor_id: prod.id }, stagingKey.key);
       expect(linked.status).toBe(422);
     });

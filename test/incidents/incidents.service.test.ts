@@ -23,22 +23,47 @@ for (const dialect of testDialects()) {
     });
     afterAll(async () => t.close());
 
-    async function setup(config: Record<string, unknown> = {}, environments?: string[]): Promise<{ actor: Actor; monitor: Monitor }> {
+    async function setup(
+      config: Record<string, unknown> = {},
+      environments?: string[],
+    ): Promise<{ actor: Actor; monitor: Monitor }> {
       const org = await t.createOrg(environments ? { environments } : {});
       const actor = (await t.tocsin.services.auth.authenticate(org.apiKey))!;
-      const monitor = await t.tocsin.services.monitors.create(actor, { name: 'API', target: 'https://example.com/health', config });
+      const monitor = await t.tocsin.services.monitors.create(actor, {
+        name: 'API',
+        target: 'https://example.com/health',
+        config,
+      });
       return { actor, monitor };
     }
 
-    function transition(monitor: Monitor, from: MonitorTransition['from'], to: MonitorTransition['to'], cause: string | null = null): MonitorTransition {
-      return { organizationId: monitor.organizationId, monitorId: monitor.id, monitorName: monitor.name, from, to, at: clock.now(), cause, executionId: null };
+    function transition(
+      monitor: Monitor,
+      from: MonitorTransition['from'],
+      to: MonitorTransition['to'],
+      cause: string | null = null,
+    ): MonitorTransition {
+      return {
+        organizationId: monitor.organizationId,
+        monitorId: monitor.id,
+        monitorName: monitor.name,
+        from,
+        to,
+        at: clock.now(),
+        cause,
+        executionId: null,
+      };
     }
 
     async function eventsOf(organizationId: string): Promise<DomainEvent[]> {
       return (await t.tocsin.services.events.readAfter(0, 10_000)).filter((e) => e.organizationId === organizationId);
     }
 
-    async function apply(tr: MonitorTransition, db: Database = database, service: IncidentsService = incidents): Promise<void> {
+    async function apply(
+      tr: MonitorTransition,
+      db: Database = database,
+      service: IncidentsService = incidents,
+    ): Promise<void> {
       await db.transaction((tx) => service.handleMonitorTransition(tx, tr));
     }
 
@@ -49,7 +74,15 @@ for (const dialect of testDialects()) {
       let page = await incidents.list(actor, {}, { limit: 50 });
       expect(page.data).toHaveLength(1);
       const inc = page.data[0]!;
-      expect(inc).toMatchObject({ number: 1, title: 'API is down', source: 'monitor', monitorId: monitor.id, cause: 'HTTP 503 (expected 200)', status: 'opened', openedAt });
+      expect(inc).toMatchObject({
+        number: 1,
+        title: 'API is down',
+        source: 'monitor',
+        monitorId: monitor.id,
+        cause: 'HTTP 503 (expected 200)',
+        status: 'opened',
+        openedAt,
+      });
 
       clock.advance(30_000);
       await apply(transition(monitor, 'up', 'down', 'HTTP 500'));
@@ -65,7 +98,11 @@ for (const dialect of testDialects()) {
       const events = await eventsOf(monitor.organizationId);
       expect(events.map((e) => e.type)).toEqual(['down', 'incident_opened', 'recovered', 'incident_resolved']);
       for (const e of events) expect(e).toMatchObject({ monitorId: monitor.id, incidentId: inc.id });
-      expect(events[0]!.payload).toMatchObject({ cause: 'HTTP 503 (expected 200)', since: new Date(openedAt).toISOString(), incident_number: 1 });
+      expect(events[0]!.payload).toMatchObject({
+        cause: 'HTTP 503 (expected 200)',
+        since: new Date(openedAt).toISOString(),
+        incident_number: 1,
+      });
       expect(events[2]!.payload).toMatchObject({ since: new Date(openedAt).toISOString(), duration_seconds: 120 });
 
       clock.advance(60_000);
@@ -115,7 +152,9 @@ for (const dialect of testDialects()) {
     it('numbers concurrent creations 1..n without gaps or duplicates', async () => {
       const { actor } = await setup();
       const n = 12;
-      const created = await Promise.all(Array.from({ length: n }, (_, i) => incidents.create(actor, { title: `Incident ${i}` })));
+      const created = await Promise.all(
+        Array.from({ length: n }, (_, i) => incidents.create(actor, { title: `Incident ${i}` })),
+      );
       expect(created.map((c) => c.number).sort((a, b) => a - b)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
       const events = await eventsOf(actor.organizationId);
       expect(events.filter((e) => e.type === 'incident_opened')).toHaveLength(n);
@@ -135,7 +174,11 @@ for (const dialect of testDialects()) {
       const inc = await incidents.create(actor, { title: 'Checkout slow', cause: 'p95 over 2s' });
       clock.advance(10_000);
       const acked = await incidents.acknowledge(actor, inc.id);
-      expect(acked).toMatchObject({ status: 'acknowledged', acknowledgedBy: actor.userId, acknowledgedAt: clock.now() });
+      expect(acked).toMatchObject({
+        status: 'acknowledged',
+        acknowledgedBy: actor.userId,
+        acknowledgedAt: clock.now(),
+      });
       const again = await incidents.acknowledge(actor, inc.id);
       expect(again.acknowledgedAt).toBe(acked.acknowledgedAt);
       clock.advance(20_000);
@@ -189,7 +232,10 @@ for (const dialect of testDialects()) {
       await role.tick();
       const reminders = await stillDown();
       expect(reminders).toHaveLength(2);
-      expect(reminders[1]).toMatchObject({ monitorId: monitor.id, payload: { duration_seconds: 1200, cause: 'HTTP 500' } });
+      expect(reminders[1]).toMatchObject({
+        monitorId: monitor.id,
+        payload: { duration_seconds: 1200, cause: 'HTTP 500' },
+      });
       // Once recovered, no more reminders.
       await apply(transition(monitor, 'down', 'up'));
       clock.advance(30 * 60_000);

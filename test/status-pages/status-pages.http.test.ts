@@ -21,7 +21,12 @@ for (const dialect of testDialects()) {
     afterAll(async () => t.close());
 
     async function call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown, key = org.apiKey) {
-      const res = await t.tocsin.app.inject({ method, url, headers: bearer(key), ...(body !== undefined && { payload: body as Json }) });
+      const res = await t.tocsin.app.inject({
+        method,
+        url,
+        headers: bearer(key),
+        ...(body !== undefined && { payload: body as Json }),
+      });
       return { status: res.statusCode, body: res.body === '' ? undefined : (res.json() as Json) };
     }
 
@@ -39,13 +44,24 @@ for (const dialect of testDialects()) {
       const s = slug();
       const created = await call('POST', '/api/v1/status-pages', { slug: s, title: 'Acme', monitor_ids: [m.id] });
       expect(created.status).toBe(201);
-      expect(created.body).toMatchObject({ id: expect.stringMatching(/^stp_/), slug: s, title: 'Acme', monitor_ids: [m.id], public: true, url: expect.stringContaining(`/status/${s}`) });
+      expect(created.body).toMatchObject({
+        id: expect.stringMatching(/^stp_/),
+        slug: s,
+        title: 'Acme',
+        monitor_ids: [m.id],
+        public: true,
+        url: expect.stringContaining(`/status/${s}`),
+      });
       const id = created.body!.id as string;
       expect((await call('GET', `/api/v1/status-pages/${id}`)).body).toEqual(created.body);
       const list = await call('GET', '/api/v1/status-pages?limit=1');
       expect(list.body!.data).toHaveLength(1);
       clock.advance(1000);
-      const patched = await call('PATCH', `/api/v1/status-pages/${id}`, { title: 'Acme Inc', public: false, monitor_ids: [] });
+      const patched = await call('PATCH', `/api/v1/status-pages/${id}`, {
+        title: 'Acme Inc',
+        public: false,
+        monitor_ids: [],
+      });
       expect(patched.body).toMatchObject({ title: 'Acme Inc', public: false, monitor_ids: [], slug: s });
       expect(patched.body!.updated_at).not.toBe(created.body!.updated_at);
       expect((await call('DELETE', `/api/v1/status-pages/${id}`)).status).toBe(204);
@@ -56,20 +72,34 @@ for (const dialect of testDialects()) {
       expect((await t.tocsin.app.inject({ method: 'GET', url: '/api/v1/status-pages' })).statusCode).toBe(401);
       const readOnly = await t.createOrg({ scopes: ['status_pages:read'] });
       const denied = await call('POST', '/api/v1/status-pages', { slug: slug(), title: 'x' }, readOnly.apiKey);
-      expect(denied.body!.error).toMatchObject({ code: 'insufficient_scope', message: expect.stringContaining('status_pages:write') });
+      expect(denied.body!.error).toMatchObject({
+        code: 'insufficient_scope',
+        message: expect.stringContaining('status_pages:write'),
+      });
       const writeOnly = await t.createOrg({ scopes: ['status_pages:write'] });
       expect((await call('GET', '/api/v1/status-pages', undefined, writeOnly.apiKey)).status).toBe(403);
 
       const other = await t.createOrg();
       const theirs = await call('POST', '/api/v1/status-pages', { slug: slug(), title: 'Theirs' }, other.apiKey);
-      for (const [method, body] of [['GET', undefined], ['PATCH', { title: 'x' }], ['DELETE', undefined]] as const) {
+      for (const [method, body] of [
+        ['GET', undefined],
+        ['PATCH', { title: 'x' }],
+        ['DELETE', undefined],
+      ] as const) {
         expect((await call(method, `/api/v1/status-pages/${theirs.body!.id}`, body)).status).toBe(404);
       }
       const foreign = await monitor('Foreign', other.apiKey);
       const mine = await monitor('Mine');
-      const bad = await call('POST', '/api/v1/status-pages', { slug: 'Bad Slug', title: '', monitor_ids: [mine.id, foreign.id, mine.id], extra: 1 });
+      const bad = await call('POST', '/api/v1/status-pages', {
+        slug: 'Bad Slug',
+        title: '',
+        monitor_ids: [mine.id, foreign.id, mine.id],
+        extra: 1,
+      });
       expect(bad.status).toBe(422);
-      expect(bad.body!.error.details.map((d: Json) => d.field).sort()).toEqual(['extra', 'monitor_ids[1]', 'monitor_ids[2]', 'slug', 'title'].sort());
+      expect(bad.body!.error.details.map((d: Json) => d.field).sort()).toEqual(
+        ['extra', 'monitor_ids[1]', 'monitor_ids[2]', 'slug', 'title'].sort(),
+      );
       const taken = await call('POST', '/api/v1/status-pages', { slug: theirs.body!.slug, title: 'x' });
       expect(taken.status).toBe(422);
       expect(taken.body!.error.details).toEqual([{ field: 'slug', issue: expect.stringContaining('taken') }]);
@@ -79,10 +109,16 @@ for (const dialect of testDialects()) {
 
     it('enforces the plan count of status pages', async () => {
       const team = await t.createOrg({ plan: 'team' });
-      for (let i = 0; i < 2; i++) expect((await call('POST', '/api/v1/status-pages', { slug: slug(), title: 't' }, team.apiKey)).status).toBe(201);
+      for (let i = 0; i < 2; i++)
+        expect((await call('POST', '/api/v1/status-pages', { slug: slug(), title: 't' }, team.apiKey)).status).toBe(
+          201,
+        );
       const over = await call('POST', '/api/v1/status-pages', { slug: slug(), title: 't' }, team.apiKey);
       expect(over.status).toBe(403);
-      expect(over.body!.error).toMatchObject({ code: 'plan_limit_exceeded', message: expect.stringContaining('status pages') });
+      expect(over.body!.error).toMatchObject({
+        code: 'plan_limit_exceeded',
+        message: expect.stringContaining('status pages'),
+      });
     });
 
     it('shows a down monitor as degraded, with 90 days of bars, open incidents, escaped text and caching', async () => {
@@ -92,7 +128,16 @@ for (const dialect of testDialects()) {
       await call('POST', '/api/v1/status-pages', { slug: s, title: 'Acme & Co', monitor_ids: [api.id, web.id] });
       await t.tocsin.services.monitors.recordStatus(web.id, 'up', clock.now());
       await t.tocsin.services.monitors.recordStatus(api.id, 'down', clock.now());
-      const tr: MonitorTransition = { organizationId: org.organizationId, monitorId: api.id, monitorName: api.name, from: 'up', to: 'down', at: clock.now(), cause: 'HTTP 503', executionId: null };
+      const tr: MonitorTransition = {
+        organizationId: org.organizationId,
+        monitorId: api.id,
+        monitorName: api.name,
+        from: 'up',
+        to: 'down',
+        at: clock.now(),
+        cause: 'HTTP 503',
+        executionId: null,
+      };
       await t.tocsin.database.transaction((tx) => t.tocsin.services.incidents.handleMonitorTransition(tx, tr));
 
       const json = await t.tocsin.app.inject({ method: 'GET', url: `/status/${s}.json` });
@@ -100,12 +145,30 @@ for (const dialect of testDialects()) {
       expect(json.headers['cache-control']).toBe('public, max-age=30');
       const body = json.json() as Json;
       expect(body).toMatchObject({ slug: s, title: 'Acme & Co', status: 'degraded' });
-      expect(body.monitors.map((m: Json) => [m.name, m.status])).toEqual([[api.name, 'degraded'], ['Website', 'operational']]);
+      expect(body.monitors.map((m: Json) => [m.name, m.status])).toEqual([
+        [api.name, 'degraded'],
+        ['Website', 'operational'],
+      ]);
       expect(body.monitors[0].days).toHaveLength(90);
       expect(body.monitors[0].days[89].day).toBe('2026-05-10');
-      expect(body.monitors[0].days[0]).toEqual({ day: '2026-02-10', checks: 0, failures: 0, downtime_seconds: 0, uptime_percent: null });
+      expect(body.monitors[0].days[0]).toEqual({
+        day: '2026-02-10',
+        checks: 0,
+        failures: 0,
+        downtime_seconds: 0,
+        uptime_percent: null,
+      });
       expect(body.monitors[0].uptime_percent).toBeNull();
-      expect(body.incidents).toEqual([{ id: expect.stringMatching(/^inc_/), number: expect.any(Number), title: `${api.name} is down`, status: 'opened', monitor_id: api.id, opened_at: new Date(clock.now()).toISOString() }]);
+      expect(body.incidents).toEqual([
+        {
+          id: expect.stringMatching(/^inc_/),
+          number: expect.any(Number),
+          title: `${api.name} is down`,
+          status: 'opened',
+          monitor_id: api.id,
+          opened_at: new Date(clock.now()).toISOString(),
+        },
+      ]);
       expect(JSON.stringify(body)).not.toContain('HTTP 503');
 
       const html = await t.tocsin.app.inject({ method: 'GET', url: `/status/${s}` });

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ExecutionsRetention, ExecutionsService, ExecutionsStore, decodeExecutionId, encodeExecutionId } from '../../src/modules/checks/executions/index.ts';
+import {
+  ExecutionsRetention,
+  ExecutionsService,
+  ExecutionsStore,
+  decodeExecutionId,
+  encodeExecutionId,
+} from '../../src/modules/checks/executions/index.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from '../support/databases.ts';
 import { MON, MON2, actorOf, execution, fakeMonitors } from './storage.fixtures.ts';
@@ -9,9 +15,9 @@ const T0 = Date.parse('2026-03-01T10:00:00.000Z');
 describe('execution ids', () => {
   it('round-trips key and time, sorts by time, rejects others', () => {
     for (const key of [1, 2, 1000, 2 ** 40 + 7, Number.MAX_SAFE_INTEGER]) {
-      const id = encodeExecutionId(key, T0 + key % 1000);
+      const id = encodeExecutionId(key, T0 + (key % 1000));
       expect(id).toMatch(/^exe_[0-9a-hjkmnp-tv-z]{26}$/);
-      expect(decodeExecutionId(id)).toEqual({ key, startedAt: T0 + key % 1000 });
+      expect(decodeExecutionId(id)).toEqual({ key, startedAt: T0 + (key % 1000) });
     }
     expect(encodeExecutionId(5, T0) < encodeExecutionId(4, T0 + 1)).toBe(true);
     expect(decodeExecutionId('mon_01kaaaaaaaaaaaaaaaaaaaaaaa')).toBeNull();
@@ -35,7 +41,14 @@ for (const dialect of testDialects()) {
       const batch = [
         execution({ startedAt: T0 }),
         execution({ startedAt: T0 + 30_000, status: 'down', durationMs: 10_000 }),
-        execution({ startedAt: T0 + 60_000, regionCode: 'us-east', timings: { dns_ms: null, connect_ms: null, tls_ms: null, ttfb_ms: null, download_ms: null, total_ms: 99 }, durationMs: 120, httpStatus: null, assertions: [] }),
+        execution({
+          startedAt: T0 + 60_000,
+          regionCode: 'us-east',
+          timings: { dns_ms: null, connect_ms: null, tls_ms: null, ttfb_ms: null, download_ms: null, total_ms: 99 },
+          durationMs: 120,
+          httpStatus: null,
+          assertions: [],
+        }),
         execution({
           startedAt: T0 + 90_000,
           assertions: [
@@ -50,7 +63,9 @@ for (const dialect of testDialects()) {
         const back = await service.get(actorOf(), e.id);
         expect(back).toEqual({ ...e, intervalSeconds: undefined, timings: e.timings } as typeof back);
       }
-      await expect(service.get(actorOf('org_01kzzzzzzzzzzzzzzzzzzzzzzz'), batch[0]!.id)).rejects.toMatchObject({ code: 'not_found' });
+      await expect(service.get(actorOf('org_01kzzzzzzzzzzzzzzzzzzzzzzz'), batch[0]!.id)).rejects.toMatchObject({
+        code: 'not_found',
+      });
       // A forged id with the right key but another time is unknown.
       const { key } = decodeExecutionId(batch[0]!.id)!;
       await expect(service.get(actorOf(), encodeExecutionId(key, T0 + 1))).rejects.toMatchObject({ code: 'not_found' });
@@ -62,7 +77,12 @@ for (const dialect of testDialects()) {
         const store = new ExecutionsStore();
         const service = new ExecutionsService({ database: database.database, monitors: fakeMonitors() });
         const batch = Array.from({ length: 25 }, (_, i) =>
-          execution({ startedAt: T0 + i * 10_000, regionCode: i % 2 === 0 ? 'eu-west' : 'us-east', status: i % 5 === 0 ? 'down' : 'up', monitorId: MON }),
+          execution({
+            startedAt: T0 + i * 10_000,
+            regionCode: i % 2 === 0 ? 'eu-west' : 'us-east',
+            status: i % 5 === 0 ? 'down' : 'up',
+            monitorId: MON,
+          }),
         );
         await store.recordBatch(database.database, [...batch, execution({ monitorId: MON2, startedAt: T0 })]);
         const seen: string[] = [];
@@ -81,8 +101,12 @@ for (const dialect of testDialects()) {
         const ranged = await service.list(actorOf(), MON, { limit: 200, from: T0 + 50_000, to: T0 + 100_000 });
         expect(ranged.data.map((e) => e.startedAt)).toEqual([9, 8, 7, 6, 5].map((i) => T0 + i * 10_000));
         expect((await service.list(actorOf(), MON, { limit: 5, regionCode: 'nowhere' })).data).toEqual([]);
-        await expect(service.list(actorOf(), MON, { limit: 5, cursor: 'garbage' })).rejects.toMatchObject({ code: 'validation_failed' });
-        await expect(service.list(actorOf('org_01kzzzzzzzzzzzzzzzzzzzzzzz'), MON, { limit: 5 })).rejects.toMatchObject({ code: 'not_found' });
+        await expect(service.list(actorOf(), MON, { limit: 5, cursor: 'garbage' })).rejects.toMatchObject({
+          code: 'validation_failed',
+        });
+        await expect(service.list(actorOf('org_01kzzzzzzzzzzzzzzzzzzzzzzz'), MON, { limit: 5 })).rejects.toMatchObject({
+          code: 'not_found',
+        });
       } finally {
         await database.drop();
       }
@@ -119,7 +143,14 @@ for (const dialect of testDialects()) {
         for (let i = 0; i < old.length; i += 100) await store.recordBatch(database.database, old.slice(i, i + 100));
         await store.recordBatch(database.database, recent);
         const sleeps: number[] = [];
-        const retention = new ExecutionsRetention({ database: database.database, clock, retentionDays: 30, chunkSize: 50, pauseMs: 7, sleep: async (ms) => void sleeps.push(ms) });
+        const retention = new ExecutionsRetention({
+          database: database.database,
+          clock,
+          retentionDays: 30,
+          chunkSize: 50,
+          pauseMs: 7,
+          sleep: async (ms) => void sleeps.push(ms),
+        });
         expect(await retention.purgeOnce()).toBe(230);
         expect(sleeps.length).toBe(5); // 230 rows in chunks of 50
         expect(sleeps.every((ms) => ms === 7)).toBe(true);

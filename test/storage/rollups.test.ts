@@ -20,7 +20,7 @@ describe('latency sketch encoding', () => {
     const a = new LatencySketch();
     const b = new LatencySketch();
     let seed = 7;
-    const rnd = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    const rnd = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
     for (let i = 0; i < 5000; i++) {
       const v = i % 50 === 0 ? 0 : 20 + rnd() * 400 + (i % 97 === 0 ? 5000 : 0);
       values.push(v);
@@ -50,7 +50,13 @@ for (const dialect of testDialects()) {
       clock = new ManualClock(T0 + 2 * DAY);
       const store = new ExecutionsStore();
       const executions = new ExecutionsService({ database: db.database, monitors: fakeMonitors() });
-      rollups = new RollupsService({ database: db.database, clock, retentionDays: 30, monitors: fakeMonitors(), executions });
+      rollups = new RollupsService({
+        database: db.database,
+        clock,
+        retentionDays: 30,
+        monitors: fakeMonitors(),
+        executions,
+      });
       // MON: 3 hours of checks every 30 s in two regions, starting at T0 + 1 day. Region eu-west is down
       // from 01:00 to 01:10 (20 failed checks): 20 × 30 s of downtime.
       const start = T0 + DAY;
@@ -60,7 +66,15 @@ for (const dialect of testDialects()) {
           const down = region === 'eu-west' && t >= start + H && t < start + H + 10 * 60_000;
           const duration = 50 + ((t / 30_000) % 17) * 13 + (region === 'us-east' ? 100 : 0);
           if (!down) latencies.push(duration);
-          all.push(execution({ startedAt: t, regionCode: region, status: down ? 'down' : 'up', durationMs: down ? 10_000 : duration, intervalSeconds: 30 }));
+          all.push(
+            execution({
+              startedAt: t,
+              regionCode: region,
+              status: down ? 'down' : 'up',
+              durationMs: down ? 10_000 : duration,
+              intervalSeconds: 30,
+            }),
+          );
         }
       }
       // Batches of 100, as the engine sends them.
@@ -77,7 +91,9 @@ for (const dialect of testDialects()) {
 
     it('keeps one rollup row per monitor, region and hour with counts and downtime', async () => {
       const repo = new RollupsRepository(db.database);
-      const monitorKeys = await new ExecutionsService({ database: db.database, monitors: fakeMonitors() }).monitorKeys([MON]);
+      const monitorKeys = await new ExecutionsService({ database: db.database, monitors: fakeMonitors() }).monitorKeys([
+        MON,
+      ]);
       const rows = await repo.range([monitorKeys.get(MON)!], T0, T0 + 3 * DAY);
       expect(rows).toHaveLength(batchHours * 2);
       expect(rows.every((r) => r.checks === 120)).toBe(true);
@@ -86,7 +102,11 @@ for (const dialect of testDialects()) {
     });
 
     it('serves hour and day history with percentiles within 1% of exact', async () => {
-      const hours = await rollups.history(actorOf(), MON, { from: T0 + DAY, to: T0 + DAY + batchHours * H, resolution: 'hour' });
+      const hours = await rollups.history(actorOf(), MON, {
+        from: T0 + DAY,
+        to: T0 + DAY + batchHours * H,
+        resolution: 'hour',
+      });
       expect(hours.map((b) => b.checks)).toEqual([240, 240, 240]);
       expect(hours[1]!.failures).toBe(20);
       expect(hours[1]!.uptimePercent).toBeCloseTo((100 * 220) / 240, 2);
@@ -94,13 +114,27 @@ for (const dialect of testDialects()) {
       expect(days).toHaveLength(2);
       expect(days[0]).toMatchObject({ checks: 0, uptimePercent: null, p50Ms: null });
       expect(days[1]!.checks).toBe(720);
-      for (const [q, got] of [[0.5, days[1]!.p50Ms], [0.95, days[1]!.p95Ms], [0.99, days[1]!.p99Ms]] as const) {
+      for (const [q, got] of [
+        [0.5, days[1]!.p50Ms],
+        [0.95, days[1]!.p95Ms],
+        [0.99, days[1]!.p99Ms],
+      ] as const) {
         const exact = exactQuantile(latencies, q);
         expect(Math.abs(got! - exact) / exact).toBeLessThanOrEqual(0.011);
       }
-      const eu = await rollups.history(actorOf(), MON, { from: T0 + DAY, to: T0 + 2 * DAY, resolution: 'day', regionCode: 'eu-west' });
+      const eu = await rollups.history(actorOf(), MON, {
+        from: T0 + DAY,
+        to: T0 + 2 * DAY,
+        resolution: 'day',
+        regionCode: 'eu-west',
+      });
       expect(eu[0]).toMatchObject({ checks: 360, failures: 20 });
-      const nowhere = await rollups.history(actorOf(), MON, { from: T0 + DAY, to: T0 + 2 * DAY, resolution: 'day', regionCode: 'mars' });
+      const nowhere = await rollups.history(actorOf(), MON, {
+        from: T0 + DAY,
+        to: T0 + 2 * DAY,
+        resolution: 'day',
+        regionCode: 'mars',
+      });
       expect(nowhere[0]!.checks).toBe(0);
     });
 
@@ -117,26 +151,57 @@ for (const dialect of testDialects()) {
       const def = await rollups.history(actorOf(), MON, {});
       expect(def).toHaveLength(24);
       expect(def.reduce((s, b) => s + b.checks, 0)).toBe(720);
-      await expect(rollups.history(actorOf(), MON, { from: T0 + DAY, to: T0, resolution: 'hour' })).rejects.toMatchObject({ code: 'validation_failed' });
-      await expect(rollups.history(actorOf(), MON, { from: T0, to: T0 + 2 * DAY, resolution: 'minute' })).rejects.toMatchObject({ code: 'validation_failed' });
-      await expect(rollups.history(actorOf(), MON, { from: clock.now() - 40 * DAY, to: clock.now() - 40 * DAY + H, resolution: 'minute' })).rejects.toMatchObject({ code: 'validation_failed' });
-      await expect(rollups.history(actorOf(), MON, { from: T0 - 200 * DAY, to: T0, resolution: 'hour' })).rejects.toMatchObject({ code: 'validation_failed' });
-      await expect(rollups.history(actorOf('org_01kzzzzzzzzzzzzzzzzzzzzzzz'), MON, {})).rejects.toMatchObject({ code: 'not_found' });
+      await expect(
+        rollups.history(actorOf(), MON, { from: T0 + DAY, to: T0, resolution: 'hour' }),
+      ).rejects.toMatchObject({ code: 'validation_failed' });
+      await expect(
+        rollups.history(actorOf(), MON, { from: T0, to: T0 + 2 * DAY, resolution: 'minute' }),
+      ).rejects.toMatchObject({ code: 'validation_failed' });
+      await expect(
+        rollups.history(actorOf(), MON, {
+          from: clock.now() - 40 * DAY,
+          to: clock.now() - 40 * DAY + H,
+          resolution: 'minute',
+        }),
+      ).rejects.toMatchObject({ code: 'validation_failed' });
+      await expect(
+        rollups.history(actorOf(), MON, { from: T0 - 200 * DAY, to: T0, resolution: 'hour' }),
+      ).rejects.toMatchObject({ code: 'validation_failed' });
+      await expect(rollups.history(actorOf('org_01kzzzzzzzzzzzzzzzzzzzzzzz'), MON, {})).rejects.toMatchObject({
+        code: 'not_found',
+      });
     });
 
     it('reports daily uptime per monitor including days without data', async () => {
-      const byMonitor = await rollups.dailyUptime([MON, MON2, 'mon_01kcccccccccccccccccccccccc'], T0 - DAY, T0 + 2 * DAY);
+      const byMonitor = await rollups.dailyUptime(
+        [MON, MON2, 'mon_01kcccccccccccccccccccccccc'],
+        T0 - DAY,
+        T0 + 2 * DAY,
+      );
       const mon = byMonitor.get(MON)!;
       expect(mon.map((d) => d.day)).toEqual(['2026-02-28', '2026-03-01', '2026-03-02']);
       expect(mon[0]).toEqual({ day: '2026-02-28', checks: 0, failures: 0, downtime_seconds: 0, uptime_percent: null });
-      expect(mon[2]).toEqual({ day: '2026-03-02', checks: 720, failures: 20, downtime_seconds: 600, uptime_percent: 97.222 });
+      expect(mon[2]).toEqual({
+        day: '2026-03-02',
+        checks: 720,
+        failures: 20,
+        downtime_seconds: 600,
+        uptime_percent: 97.222,
+      });
       // No interval given, no previous gap: the failure accounts for the time to the next check (60 s).
-      expect(byMonitor.get(MON2)![1]).toMatchObject({ checks: 2, failures: 1, downtime_seconds: 60, uptime_percent: 50 });
+      expect(byMonitor.get(MON2)![1]).toMatchObject({
+        checks: 2,
+        failures: 1,
+        downtime_seconds: 60,
+        uptime_percent: 50,
+      });
       expect(byMonitor.get('mon_01kcccccccccccccccccccccccc')!.every((d) => d.uptime_percent === null)).toBe(true);
       // In a zone behind UTC, MON's checks (00:00–03:00 UTC on 03-02) fall on 03-01.
       const ny = (await rollups.dailyUptime([MON], T0, T0 + 2 * DAY, 'America/New_York')).get(MON)!;
       expect(ny.find((d) => d.day === '2026-03-01')!.checks).toBe(720);
-      await expect(rollups.dailyUptime([MON], T0, T0 + DAY, 'Not/AZone')).rejects.toMatchObject({ code: 'validation_failed' });
+      await expect(rollups.dailyUptime([MON], T0, T0 + DAY, 'Not/AZone')).rejects.toMatchObject({
+        code: 'validation_failed',
+      });
     });
   });
 }

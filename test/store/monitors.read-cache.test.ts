@@ -25,7 +25,15 @@ for (const dialect of testDialects()) {
 
     async function newOrg(): Promise<string> {
       const id = newId('org', T0);
-      await new OrgsRepository(db.database).insertOrganization({ id, name: 'o', plan: 'team', defaultRegion: 'local', emailAlertsEnabled: true, createdAt: T0, updatedAt: T0 });
+      await new OrgsRepository(db.database).insertOrganization({
+        id,
+        name: 'o',
+        plan: 'team',
+        defaultRegion: 'local',
+        emailAlertsEnabled: true,
+        createdAt: T0,
+        updatedAt: T0,
+      });
       return id;
     }
 
@@ -119,7 +127,12 @@ for (const dialect of testDialects()) {
       expect(await clocked.find(scope, m.id)).toEqual(m);
       await new MonitorsRepository(db.database).setStatus(m.id, 'down', T0 + 11);
       expect((await clocked.find(scope, m.id))?.status).toBe('down');
-      await new MonitorsRepository(db.reopen()).update({ ...m, status: 'down', name: 'from elsewhere', updatedAt: T0 + 12 });
+      await new MonitorsRepository(db.reopen()).update({
+        ...m,
+        status: 'down',
+        name: 'from elsewhere',
+        updatedAt: T0 + 12,
+      });
       clock.advance(OTHER_CONNECTION_CHECK_MS);
       expect((await clocked.find(scope, m.id))?.name).toBe('from elsewhere');
     });

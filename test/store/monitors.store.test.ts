@@ -40,7 +40,13 @@ for (const dialect of testDialects()) {
     afterAll(async () => db.drop());
 
     it('inserts and finds a monitor with every field intact', async () => {
-      const m = monitor(orgA, { tags: ['a', 'b c'], regionCodes: ['eu-west', 'us-east'], lastCheckedAt: T0 + 5, paused: true, status: 'paused' });
+      const m = monitor(orgA, {
+        tags: ['a', 'b c'],
+        regionCodes: ['eu-west', 'us-east'],
+        lastCheckedAt: T0 + 5,
+        paused: true,
+        status: 'paused',
+      });
       await repo.insert(m);
       expect(await repo.find({ organizationId: orgA }, m.id)).toEqual(m);
       expect(await repo.findAnywhere(m.id)).toEqual(m);
@@ -100,13 +106,19 @@ for (const dialect of testDialects()) {
 
     it('finds by heartbeat token and finds many by id', async () => {
       const token = `tok_${newId('mon')}`;
-      const hb = monitor(orgA, { type: 'heartbeat', heartbeatToken: token, target: `http://x/api/v1/heartbeats/${token}` });
+      const hb = monitor(orgA, {
+        type: 'heartbeat',
+        heartbeatToken: token,
+        target: `http://x/api/v1/heartbeats/${token}`,
+      });
       const other = monitor(orgB);
       await repo.insert(hb);
       await repo.insert(other);
       expect((await repo.findByHeartbeatToken(token))?.id).toBe(hb.id);
       expect(await repo.findByHeartbeatToken('nope')).toBeNull();
-      expect((await repo.findManyAnywhere([hb.id, other.id, newId('mon')])).map((m) => m.id).sort()).toEqual([hb.id, other.id].sort());
+      expect((await repo.findManyAnywhere([hb.id, other.id, newId('mon')])).map((m) => m.id).sort()).toEqual(
+        [hb.id, other.id].sort(),
+      );
       expect(await repo.findManyAnywhere([])).toEqual([]);
       await expect(repo.insert(monitor(orgA, { heartbeatToken: token }))).rejects.toThrow();
     });
@@ -123,7 +135,13 @@ for (const dialect of testDialects()) {
         all = [
           monitor(org, { name: 'Shop API', target: 'https://shop.example.com', tags: ['prod', 'team:shop'] }),
           monitor(org, { name: 'Blog', target: 'https://blog.example.com', tags: ['Prod'], status: 'up' }),
-          monitor(org, { name: 'db_primary', type: 'tcp', target: 'db.internal:5432', tags: ['prod_db'], status: 'down' }),
+          monitor(org, {
+            name: 'db_primary',
+            type: 'tcp',
+            target: 'db.internal:5432',
+            tags: ['prod_db'],
+            status: 'down',
+          }),
           monitor(org, { name: 'dbXprimary', type: 'tcp', target: 'db2.internal:5432', environment: 'staging' }),
           monitor(org, { name: '100% Uptime', target: 'https://pct.example.com', paused: true, status: 'paused' }),
           monitor(org, { name: 'CERT', type: 'tls', target: 'shop.example.com:443', tags: ['a b'] }),
@@ -197,7 +215,11 @@ for (const dialect of testDialects()) {
       const m = monitor(orgA);
       await repo.insert(m);
       await repo.setStatus(m.id, 'up', T0 + 1000);
-      expect(await repo.findAnywhere(m.id)).toMatchObject({ status: 'up', statusChangedAt: T0 + 1000, updatedAt: T0 + 1000 });
+      expect(await repo.findAnywhere(m.id)).toMatchObject({
+        status: 'up',
+        statusChangedAt: T0 + 1000,
+        updatedAt: T0 + 1000,
+      });
       await repo.setStatus(m.id, 'up', T0 + 2000);
       expect(await repo.findAnywhere(m.id)).toMatchObject({ status: 'up', statusChangedAt: T0 + 1000 });
       const n = monitor(orgA);

@@ -21,7 +21,14 @@ function org(overrides: Partial<Organization> = {}): Organization {
 }
 
 function user(overrides: Partial<User> = {}): User {
-  return { id: newId('usr', T0), email: `${newId('usr')}@example.com`, name: null, emailVerifiedAt: null, createdAt: T0, ...overrides };
+  return {
+    id: newId('usr', T0),
+    email: `${newId('usr')}@example.com`,
+    name: null,
+    emailVerifiedAt: null,
+    createdAt: T0,
+    ...overrides,
+  };
 }
 
 for (const dialect of testDialects()) {
@@ -54,7 +61,13 @@ for (const dialect of testDialects()) {
     it('updates plan, name, region and email alerts; reports a missing id', async () => {
       const o = org();
       await repo.insertOrganization(o);
-      expect(await repo.updateOrganization(o.id, { plan: 'enterprise', name: 'Acme 2', defaultRegion: 'us-east', emailAlertsEnabled: false }, T0 + 5)).toBe(true);
+      expect(
+        await repo.updateOrganization(
+          o.id,
+          { plan: 'enterprise', name: 'Acme 2', defaultRegion: 'us-east', emailAlertsEnabled: false },
+          T0 + 5,
+        ),
+      ).toBe(true);
       expect(await repo.findOrganization(o.id)).toEqual({
         ...o,
         plan: 'enterprise',
@@ -93,20 +106,29 @@ for (const dialect of testDialects()) {
       await repo.insertUser(member);
       await repo.insertMembership({ organizationId: o.id, userId: member.id, role: 'member', createdAt: T0 + 10 });
       await repo.insertMembership({ organizationId: o.id, userId: owner.id, role: 'owner', createdAt: T0 });
-      expect(await repo.findMembership(o.id, owner.id)).toEqual({ organizationId: o.id, userId: owner.id, role: 'owner', createdAt: T0 });
+      expect(await repo.findMembership(o.id, owner.id)).toEqual({
+        organizationId: o.id,
+        userId: owner.id,
+        role: 'owner',
+        createdAt: T0,
+      });
       expect(await repo.findMembership(o.id, newId('usr'))).toBeNull();
       expect(await repo.listMembers(o.id)).toEqual([
         { user: owner, role: 'owner' },
         { user: member, role: 'member' },
       ]);
       expect(await repo.listMembers(newId('org'))).toEqual([]);
-      await expect(repo.insertMembership({ organizationId: o.id, userId: owner.id, role: 'admin', createdAt: T0 })).rejects.toThrow();
+      await expect(
+        repo.insertMembership({ organizationId: o.id, userId: owner.id, role: 'admin', createdAt: T0 }),
+      ).rejects.toThrow();
     });
 
     it('refuses a membership of an organization that does not exist (foreign key)', async () => {
       const u = user();
       await repo.insertUser(u);
-      await expect(repo.insertMembership({ organizationId: newId('org'), userId: u.id, role: 'owner', createdAt: T0 })).rejects.toThrow();
+      await expect(
+        repo.insertMembership({ organizationId: newId('org'), userId: u.id, role: 'owner', createdAt: T0 }),
+      ).rejects.toThrow();
     });
   });
 
@@ -166,7 +188,11 @@ for (const dialect of testDialects()) {
 
     it('finds a key by its previous hash during a rotation', async () => {
       const { o, u } = await setup();
-      const row = { ...keyRow(o.id, u.id, `h-${newId('key')}`), previous_hash: `p-${newId('key')}`, previous_valid_until: T0 + 1000 };
+      const row = {
+        ...keyRow(o.id, u.id, `h-${newId('key')}`),
+        previous_hash: `p-${newId('key')}`,
+        previous_valid_until: T0 + 1000,
+      };
       await keys.insert(row);
       expect(await keys.findByHash(row.previous_hash)).toMatchObject({ key: { id: row.id }, viaPrevious: true });
     });

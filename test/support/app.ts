@@ -36,7 +36,12 @@ export interface TestApp {
   logs: LogCapture;
   db: TestDatabase;
   /** Creates an organization with an owner and a key (every scope unless given). */
-  createOrg(options?: { plan?: PlanName; scopes?: Scope[]; environments?: string[]; role?: 'owner' | 'admin' | 'member' }): Promise<TestOrg>;
+  createOrg(options?: {
+    plan?: PlanName;
+    scopes?: Scope[];
+    environments?: string[];
+    role?: 'owner' | 'admin' | 'member';
+  }): Promise<TestOrg>;
   close(): Promise<void>;
 }
 
@@ -58,7 +63,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const dialect = options.dialect ?? 'sqlite';
   const db = await createTestDatabase(dialect);
   const dataDir = mkdtempSync(join(tmpdir(), 'tocsin-data-'));
-  const env: Record<string, string> = { TOCSIN_DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'info', LOG_FORMAT: 'json' };
+  const env: Record<string, string> = {
+    TOCSIN_DATA_DIR: dataDir,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'info',
+    LOG_FORMAT: 'json',
+  };
   if (dialect === 'postgres') env.DATABASE_URL = db.url;
   const fileContent = { plans: TEST_PLANS, ...options.configFile };
   env.TOCSIN_CONFIG = '/virtual/tocsin.json';

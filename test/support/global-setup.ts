@@ -22,9 +22,11 @@ export default async function setup(): Promise<void> {
   if (!testServices.required) return;
   const missing: string[] = [];
   if (!testServices.postgresUrl) missing.push('TOCSIN_TEST_POSTGRES_URL is not set');
-  else if (!(await reachable(testServices.postgresUrl))) missing.push(`PostgreSQL unreachable at ${testServices.postgresUrl}`);
+  else if (!(await reachable(testServices.postgresUrl)))
+    missing.push(`PostgreSQL unreachable at ${testServices.postgresUrl}`);
   if (!testServices.redisUrl) missing.push('TOCSIN_TEST_REDIS_URL is not set');
   else if (!(await reachable(testServices.redisUrl))) missing.push(`Redis unreachable at ${testServices.redisUrl}`);
-  if (!testServices.chromiumPath) missing.push('Chromium not found at /usr/bin/chromium (apt-get install chromium, or set TOCSIN_TEST_CHROMIUM)');
+  if (!testServices.chromiumPath)
+    missing.push('Chromium not found at /usr/bin/chromium (apt-get install chromium, or set TOCSIN_TEST_CHROMIUM)');
   if (missing.length > 0) throw new Error(`Required test services missing: ${missing.join('; ')}`);
 }

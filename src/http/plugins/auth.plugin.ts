@@ -46,7 +46,13 @@ export function installAuth(app: FastifyInstance, deps: AuthPluginDeps): void {
   app.decorateRequest('actor', null);
 
   /** Everything after the key is resolved; throws the refusal. Returns a promise only when the rate-limit store needs I/O. */
-  const admit = (request: FastifyRequest, reply: FastifyReply, actor: Actor | null, scope: Scope | undefined, url: string | undefined): void | Promise<void> => {
+  const admit = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    actor: Actor | null,
+    scope: Scope | undefined,
+    url: string | undefined,
+  ): void | Promise<void> => {
     if (!actor) throw new DomainError('unauthorized', 'The API key is unknown, expired or revoked.');
     deps.plans.requireApi(actor.plan);
     request.actor = actor;
@@ -70,7 +76,10 @@ export function installAuth(app: FastifyInstance, deps: AuthPluginDeps): void {
         throw new DomainError('unauthorized', 'Send an API key as "Authorization: Bearer <key>".');
       }
       const cached = deps.auth.cachedActor(bearer);
-      pending = cached !== undefined ? admit(request, reply, cached, scope, url) : deps.auth.authenticate(bearer).then((actor) => admit(request, reply, actor, scope, url));
+      pending =
+        cached !== undefined
+          ? admit(request, reply, cached, scope, url)
+          : deps.auth.authenticate(bearer).then((actor) => admit(request, reply, actor, scope, url));
     } catch (err) {
       return done(err as Error);
     }

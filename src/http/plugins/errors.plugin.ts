@@ -22,7 +22,10 @@ const FASTIFY_CODES: Record<string, { code: ErrorCode; message: string }> = {
     code: 'invalid_json',
     message: 'The body is empty but Content-Type is application/json; send a JSON value.',
   },
-  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload_too_large', message: 'The body is larger than the limit for this route.' },
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    code: 'payload_too_large',
+    message: 'The body is larger than the limit for this route.',
+  },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     code: 'unsupported_media_type',
     message: 'Send the body as application/json.',
@@ -77,7 +80,12 @@ export function installErrorHandling(app: FastifyInstance): void {
     );
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '));
-      return sendError(request, reply, 'method_not_allowed', `${request.method} is not allowed here; use ${allowed.join(', ')}.`);
+      return sendError(
+        request,
+        reply,
+        'method_not_allowed',
+        `${request.method} is not allowed here; use ${allowed.join(', ')}.`,
+      );
     }
     return sendError(request, reply, 'not_found', `No route ${request.method} ${path}.`);
   });

@@ -87,7 +87,11 @@ export function installIdempotency(app: FastifyInstance, deps: IdempotencyPlugin
       if (v !== undefined) headers[h] = String(v);
     }
     try {
-      await deps.idempotency.finish(pending.id, { status, body: redact(text, request.routeOptions.config.idempotencyRedact), headers });
+      await deps.idempotency.finish(pending.id, {
+        status,
+        body: redact(text, request.routeOptions.config.idempotencyRedact),
+        headers,
+      });
     } catch (err) {
       request.log.warn({ err }, 'could not store the idempotent response; the key is released');
       await deps.idempotency.abandon(pending.id).catch(() => undefined);

@@ -47,7 +47,10 @@ function describeRoute(route: RouteOptions): void {
   }
 }
 
-export async function installOpenApi(app: FastifyInstance, options: { version: string; publicUrl: string }): Promise<void> {
+export async function installOpenApi(
+  app: FastifyInstance,
+  options: { version: string; publicUrl: string },
+): Promise<void> {
   app.addSchema(ErrorEnvelope);
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/docs')) return;

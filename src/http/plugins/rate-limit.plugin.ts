@@ -1,5 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { budgetClassOf, type Actor, type ApiMetrics, type BudgetClass, type RateDecision, type RateLimiter } from '../../modules/auth/index.ts';
+import {
+  budgetClassOf,
+  type Actor,
+  type ApiMetrics,
+  type BudgetClass,
+  type RateDecision,
+  type RateLimiter,
+} from '../../modules/auth/index.ts';
 import { DomainError } from '../../platform/errors.ts';
 
 /**

@@ -35,7 +35,9 @@ export function installRequestContext(app: FastifyInstance): void {
   // redaction (walking the paths on every line was ~7 % of a read's CPU). Every other line is still
   // redacted. Keep it that way: a field added to `entry` must not be able to hold a secret.
   const requestLog = app.log.child({}, { redact: { paths: [] } });
-  const stream = (app.log as unknown as Record<symbol, { write(line: string): unknown } | undefined>)[pino.symbols.streamSym];
+  const stream = (app.log as unknown as Record<symbol, { write(line: string): unknown } | undefined>)[
+    pino.symbols.streamSym
+  ];
   // Sync hooks (done callbacks): an async hook costs a promise and a tick on every request.
   app.decorateRequest('routeConfig', null as unknown as FastifyRequestContext['config']);
   app.addHook('onRequest', (request, reply, done) => {
@@ -51,7 +53,8 @@ export function installRequestContext(app: FastifyInstance): void {
       method: request.method,
       url: loggableUrl(request),
       // (null when the request failed before its onRequest hooks, e.g. a malformed URL)
-      route: ((request.routeConfig as FastifyRequestContext['config'] | null) ?? request.routeOptions.config).url as string | undefined,
+      route: ((request.routeConfig as FastifyRequestContext['config'] | null) ?? request.routeOptions.config).url as
+        string | undefined,
       status,
       durationMs: Math.round(reply.elapsedTime * 100) / 100,
     };

@@ -30,7 +30,11 @@ function simplifyForSerializing(schema: unknown, nested = false): unknown {
     return rest;
   }
   const branches = s.anyOf;
-  if (Array.isArray(branches) && branches.length > 0 && branches.every((b) => typeof (b as { const?: unknown } | null)?.const === 'string')) {
+  if (
+    Array.isArray(branches) &&
+    branches.length > 0 &&
+    branches.every((b) => typeof (b as { const?: unknown } | null)?.const === 'string')
+  ) {
     const { anyOf: _anyOf, ...rest } = s;
     return { ...rest, type: 'string', enum: branches.map((b) => (b as { const: string }).const) };
   }

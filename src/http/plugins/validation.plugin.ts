@@ -54,7 +54,12 @@ async function requireJsonBody(request: FastifyRequest): Promise<void> {
 export function installValidation(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     if (!route.schema?.body) return;
-    const existing = route.preValidation === undefined ? [] : Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation];
+    const existing =
+      route.preValidation === undefined
+        ? []
+        : Array.isArray(route.preValidation)
+          ? route.preValidation
+          : [route.preValidation];
     route.preValidation = [requireJsonBody, ...existing];
   });
   const strict = newAjv(false);
@@ -95,12 +100,13 @@ export function detailsFromAjv(errors: ErrorObject[], prefix = ''): ErrorDetail[
     const key = `${field}|${issue}`;
     if (seen.has(key)) return;
     seen.add(key);
-    details.push({ field: field === '' ? (prefix || 'body') : prefix ? join(prefix, field) : field, issue });
+    details.push({ field: field === '' ? prefix || 'body' : prefix ? join(prefix, field) : field, issue });
   };
   // A union of literals fails once per branch: report one "must be one of …" per field instead.
   const constsAt = new Map<string, unknown[]>();
   for (const e of errors) {
-    if (e.keyword === 'const') constsAt.set(e.instancePath, [...(constsAt.get(e.instancePath) ?? []), e.params.allowedValue]);
+    if (e.keyword === 'const')
+      constsAt.set(e.instancePath, [...(constsAt.get(e.instancePath) ?? []), e.params.allowedValue]);
   }
   // Union branches produce one error per branch; keep the most useful ones.
   for (const e of errors) {
@@ -145,7 +151,10 @@ export function detailsFromAjv(errors: ErrorObject[], prefix = ''): ErrorDetail[
         push(field, `must be at most ${String(e.params.limit)}`);
         break;
       case 'minLength':
-        push(field, Number(e.params.limit) === 1 ? 'must not be empty' : `must be at least ${String(e.params.limit)} characters`);
+        push(
+          field,
+          Number(e.params.limit) === 1 ? 'must not be empty' : `must be at least ${String(e.params.limit)} characters`,
+        );
         break;
       case 'maxLength':
         push(field, `must be at most ${String(e.params.limit)} characters`);

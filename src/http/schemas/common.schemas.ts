@@ -25,7 +25,9 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
 /** `?limit=&cursor=` of every list (DECISIONS §1). */
 export const PageQuery = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50, description: 'Page size, 1..200.' })),
-  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'next_cursor of the previous page.' })),
+  cursor: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 512, description: 'next_cursor of the previous page.' }),
+  ),
 };
 
 export const ListOf = <T extends TSchema>(item: T, id: string) =>

@@ -54,10 +54,23 @@ export const alertingMigrations: SchemaMigration[] = [
         .addColumn('delivered_at', col.time)
         .execute();
       // Fan-out is idempotent: one delivery per (event, target).
-      await db.schema.createIndex('delivery_event_target_uq').on('delivery').columns(['event_id', 'target_key']).unique().execute();
+      await db.schema
+        .createIndex('delivery_event_target_uq')
+        .on('delivery')
+        .columns(['event_id', 'target_key'])
+        .unique()
+        .execute();
       await db.schema.createIndex('delivery_due_idx').on('delivery').columns(['status', 'next_attempt_at']).execute();
-      await db.schema.createIndex('delivery_order_idx').on('delivery').columns(['target_key', 'monitor_id', 'event_seq']).execute();
-      await db.schema.createIndex('delivery_destination_idx').on('delivery').columns(['destination_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('delivery_order_idx')
+        .on('delivery')
+        .columns(['target_key', 'monitor_id', 'event_seq'])
+        .execute();
+      await db.schema
+        .createIndex('delivery_destination_idx')
+        .on('delivery')
+        .columns(['destination_id', 'created_at'])
+        .execute();
 
       await db.schema
         .createTable('slack_install_state')

@@ -104,13 +104,27 @@ export function createAlerting(deps: AlertingDeps): Alerting {
     ...(deps.resolveHost && { resolveHost: deps.resolveHost }),
     slack: { clientId: slack?.client_id ?? null, clientSecret: slack?.client_secret ?? null },
   });
-  const members = new MembersService({ orgs: deps.orgs, mailer, clock: deps.clock, logger, publicUrl: config.publicUrl });
+  const members = new MembersService({
+    orgs: deps.orgs,
+    mailer,
+    clock: deps.clock,
+    logger,
+    publicUrl: config.publicUrl,
+  });
   const roles = [
-    loopRole('alert-dispatcher', () => pipeline.dispatcherWake.nudge(), (stopped) => pipeline.dispatchLoop(stopped)),
-    loopRole('alert-workers', () => pipeline.workerWake.nudge(), async (stopped) => {
-      await pipeline.workLoop(stopped);
-      mailer.close();
-    }),
+    loopRole(
+      'alert-dispatcher',
+      () => pipeline.dispatcherWake.nudge(),
+      (stopped) => pipeline.dispatchLoop(stopped),
+    ),
+    loopRole(
+      'alert-workers',
+      () => pipeline.workerWake.nudge(),
+      async (stopped) => {
+        await pipeline.workLoop(stopped);
+        mailer.close();
+      },
+    ),
   ];
   return { pipeline, destinations, members, mailer, roles };
 }

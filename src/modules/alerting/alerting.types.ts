@@ -26,8 +26,7 @@ export interface Destination {
 
 /** Where one delivery goes: a destination, or the organization-wide email to one verified member. */
 export type DeliveryTarget =
-  | { kind: 'destination'; destinationId: string }
-  | { kind: 'member_email'; userId: string; email: string };
+  { kind: 'destination'; destinationId: string } | { kind: 'member_email'; userId: string; email: string };
 
 export interface DeliveryRecord {
   id: string;

@@ -93,7 +93,13 @@ export class DeliveriesRepository {
    * the same target about the same monitor is still pending or in flight, so a monitor's events arrive in order.
    * PostgreSQL: `FOR UPDATE SKIP LOCKED`, so concurrent workers never claim the same row.
    */
-  async claim(owner: string, now: number, leaseUntil: number, limit: number, onlyId?: string): Promise<DeliveryRecord[]> {
+  async claim(
+    owner: string,
+    now: number,
+    leaseUntil: number,
+    limit: number,
+    onlyId?: string,
+  ): Promise<DeliveryRecord[]> {
     const lock = this.database.dialect === 'postgres' ? sql`FOR UPDATE SKIP LOCKED` : sql``;
     const only = onlyId === undefined ? sql`` : sql`AND d.id = ${onlyId}`;
     const result = await sql<DeliveryRow>`
@@ -119,7 +125,13 @@ export class DeliveriesRepository {
     const base = { lease_owner: null, lease_until: null, updated_at: end.at };
     const set =
       end.status === 'delivered'
-        ? { ...base, status: 'delivered', delivered_at: end.at, provider_reference: end.providerReference, last_error: null }
+        ? {
+            ...base,
+            status: 'delivered',
+            delivered_at: end.at,
+            provider_reference: end.providerReference,
+            last_error: null,
+          }
         : end.status === 'pending'
           ? { ...base, status: 'pending', next_attempt_at: end.nextAttemptAt, last_error: end.error.slice(0, 500) }
           : { ...base, status: 'failed', last_error: end.error.slice(0, 500) };
@@ -139,17 +151,33 @@ export class DeliveriesRepository {
   }
 
   async findByEventAndTarget(eventId: string, targetKey: string): Promise<DeliveryRecord | null> {
-    const row = await this.db.selectFrom('delivery').selectAll().where('event_id', '=', eventId).where('target_key', '=', targetKey).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('delivery')
+      .selectAll()
+      .where('event_id', '=', eventId)
+      .where('target_key', '=', targetKey)
+      .executeTakeFirst();
     return row ? toDelivery(row) : null;
   }
 
   async listByEvent(eventId: string): Promise<DeliveryRecord[]> {
-    const rows = await this.db.selectFrom('delivery').selectAll().where('event_id', '=', eventId).orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('delivery')
+      .selectAll()
+      .where('event_id', '=', eventId)
+      .orderBy('id')
+      .execute();
     return rows.map(toDelivery);
   }
 
   async listAll(limit = 10_000): Promise<DeliveryRecord[]> {
-    const rows = await this.db.selectFrom('delivery').selectAll().orderBy('event_seq').orderBy('id').limit(limit).execute();
+    const rows = await this.db
+      .selectFrom('delivery')
+      .selectAll()
+      .orderBy('event_seq')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
     return rows.map(toDelivery);
   }
 
@@ -177,6 +205,10 @@ export class DeliveriesRepository {
   }
 
   async setConsumerPosition(name: string, seq: number, now: number): Promise<void> {
-    await this.db.updateTable('event_consumer').set({ last_seq: seq, updated_at: now }).where('name', '=', name).execute();
+    await this.db
+      .updateTable('event_consumer')
+      .set({ last_seq: seq, updated_at: now })
+      .where('name', '=', name)
+      .execute();
   }
 }

@@ -11,7 +11,10 @@ export class DestinationSecrets {
     this.box = box;
   }
 
-  split(provider: Pick<DestinationProvider, 'secretFields'>, config: Record<string, unknown>): { clear: Record<string, unknown>; secret: Record<string, string> } {
+  split(
+    provider: Pick<DestinationProvider, 'secretFields'>,
+    config: Record<string, unknown>,
+  ): { clear: Record<string, unknown>; secret: Record<string, string> } {
     const clear: Record<string, unknown> = {};
     const secret: Record<string, string> = {};
     for (const [k, v] of Object.entries(config)) {

@@ -5,7 +5,12 @@ import type { Database } from '../../platform/db/index.ts';
 import { DomainError, notFound, validationFailed, type ErrorDetail } from '../../platform/errors.ts';
 import { newId, randomToken } from '../../platform/ids.ts';
 import { isAdmin, type Actor } from '../auth/index.ts';
-import { DEFAULT_DESTINATION_EVENTS, EVENT_TYPES, type EventsService, type EventType as OutboxEventType } from '../events/index.ts';
+import {
+  DEFAULT_DESTINATION_EVENTS,
+  EVENT_TYPES,
+  type EventsService,
+  type EventType as OutboxEventType,
+} from '../events/index.ts';
 import type { MonitorsService } from '../monitors/index.ts';
 import {
   DESTINATION_TYPES,
@@ -72,7 +77,8 @@ function objectBody(body: unknown): Record<string, unknown> {
 }
 
 function requireAdmin(actor: Actor): void {
-  if (!isAdmin(actor)) throw new DomainError('forbidden', 'Notification destinations are managed by the organization owner or an admin.');
+  if (!isAdmin(actor))
+    throw new DomainError('forbidden', 'Notification destinations are managed by the organization owner or an admin.');
 }
 
 function hashState(state: string): string {
@@ -121,11 +127,17 @@ export class DestinationsService {
     }
     const dtype = type as DestinationType;
     const name = this.validName(input.name ?? dtype, details);
-    const events = input.events === undefined ? [...DEFAULT_DESTINATION_EVENTS] : this.validEvents(input.events, details);
-    const payloadFormat = this.validPayloadFormat(dtype, input.payload_format, details) ?? (dtype === 'generic_webhook' ? 'standard' : null);
+    const events =
+      input.events === undefined ? [...DEFAULT_DESTINATION_EVENTS] : this.validEvents(input.events, details);
+    const payloadFormat =
+      this.validPayloadFormat(dtype, input.payload_format, details) ??
+      (dtype === 'generic_webhook' ? 'standard' : null);
     const config = input.config === undefined ? {} : input.config;
     await this.validConfig(dtype, config, details);
-    const monitorIds = input.monitor_ids === undefined ? [] : await this.validMonitorIds(actor.organizationId, input.monitor_ids, details);
+    const monitorIds =
+      input.monitor_ids === undefined
+        ? []
+        : await this.validMonitorIds(actor.organizationId, input.monitor_ids, details);
     if (details.length > 0) throw validationFailed(details);
 
     const now = this.deps.clock.now();
@@ -161,7 +173,10 @@ export class DestinationsService {
     return this.view(await this.find(actor, id));
   }
 
-  async list(actor: Actor, page: { limit: number; cursor?: string }): Promise<{ data: DestinationView[]; next_cursor: string | null }> {
+  async list(
+    actor: Actor,
+    page: { limit: number; cursor?: string },
+  ): Promise<{ data: DestinationView[]; next_cursor: string | null }> {
     requireAdmin(actor);
     const rows = await this.repo.listByOrganization(actor.organizationId, decodeIdCursor(page.cursor), page.limit + 1);
     const { data, next_cursor } = pageOf(rows, page.limit, (d) => d.id);
@@ -174,10 +189,19 @@ export class DestinationsService {
     const patch = objectBody(body);
     const details: ErrorDetail[] = Object.keys(patch)
       .filter((k) => !PATCHABLE.includes(k))
-      .map((k) => ({ field: k, issue: k === 'type' ? 'cannot be changed; create a new destination instead' : 'is not a known field for destinations' }));
+      .map((k) => ({
+        field: k,
+        issue:
+          k === 'type'
+            ? 'cannot be changed; create a new destination instead'
+            : 'is not a known field for destinations',
+      }));
     const name = patch.name === undefined ? existing.name : this.validName(patch.name, details);
     const events = patch.events === undefined ? existing.events : this.validEvents(patch.events, details);
-    const payloadFormat = patch.payload_format === undefined ? existing.payloadFormat : this.validPayloadFormat(existing.type, patch.payload_format, details);
+    const payloadFormat =
+      patch.payload_format === undefined
+        ? existing.payloadFormat
+        : this.validPayloadFormat(existing.type, patch.payload_format, details);
     let sealedSecrets = existing.sealedSecrets;
     let clearConfig = existing.config;
     let reauthorized = false;
@@ -186,7 +210,10 @@ export class DestinationsService {
         details.push({ field: 'config', issue: 'must be an object' });
       } else {
         // Key by key: a secret field left out keeps its sealed value; null removes a key.
-        const { [SIGNING_SECRET]: signing, ...currentSecret } = this.deps.secrets.open(existing.id, existing.sealedSecrets);
+        const { [SIGNING_SECRET]: signing, ...currentSecret } = this.deps.secrets.open(
+          existing.id,
+          existing.sealedSecrets,
+        );
         const merged: Record<string, unknown> = { ...existing.config, ...currentSecret };
         for (const [k, v] of Object.entries(patch.config as Record<string, unknown>)) {
           if (v === null) delete merged[k];
@@ -200,7 +227,10 @@ export class DestinationsService {
         reauthorized = Object.keys(secret).some((k) => secret[k] !== currentSecret[k]);
       }
     }
-    const monitorIds = patch.monitor_ids === undefined ? null : await this.validMonitorIds(actor.organizationId, patch.monitor_ids, details);
+    const monitorIds =
+      patch.monitor_ids === undefined
+        ? null
+        : await this.validMonitorIds(actor.organizationId, patch.monitor_ids, details);
     if (details.length > 0) throw validationFailed(details);
     const updated: Destination = {
       ...existing,
@@ -242,7 +272,10 @@ export class DestinationsService {
         monitorId: null,
         incidentId: null,
         occurredAt: now,
-        payload: { destination_ids: [destination.id], summary: `Test notification from Tocsin for "${destination.name}".` },
+        payload: {
+          destination_ids: [destination.id],
+          summary: `Test notification from Tocsin for "${destination.name}".`,
+        },
       }),
     );
     const waitMs = this.deps.testWaitMs ?? 5000;
@@ -256,7 +289,7 @@ export class DestinationsService {
       if (delivery) {
         if (delivery.status === 'pending' && delivery.attempts === 0) await this.deps.pipeline.attemptNow(delivery.id);
         delivery = await deliveries.find(delivery.id);
-        if (delivery && (delivery.status !== 'in_flight' && delivery.attempts > 0)) break;
+        if (delivery && delivery.status !== 'in_flight' && delivery.attempts > 0) break;
       }
       if (Date.now() - started >= waitMs) break;
       await sleep(50);
@@ -273,17 +306,23 @@ export class DestinationsService {
   // ── Slack app (chatapp1_channel) OAuth v2 install ──
 
   /** The Slack authorize URL with a single-use state; `destinationId` re-authorises an existing destination. */
-  async slackInstallUrl(actor: Actor, input: { name?: string; destinationId?: string }): Promise<{ url: string; expiresAt: number }> {
+  async slackInstallUrl(
+    actor: Actor,
+    input: { name?: string; destinationId?: string },
+  ): Promise<{ url: string; expiresAt: number }> {
     requireAdmin(actor);
     const { clientId } = this.deps.slack;
     if (!clientId || !this.deps.slack.clientSecret) {
-      throw new DomainError('validation_failed', 'The Slack app is not configured on this server (providers.chatapp1_channel.client_id / client_secret).', [
-        { field: 'providers.chatapp1_channel.client_id', issue: 'is not configured' },
-      ]);
+      throw new DomainError(
+        'validation_failed',
+        'The Slack app is not configured on this server (providers.chatapp1_channel.client_id / client_secret).',
+        [{ field: 'providers.chatapp1_channel.client_id', issue: 'is not configured' }],
+      );
     }
     if (input.destinationId) {
       const d = await this.find(actor, input.destinationId);
-      if (d.type !== 'chatapp1_channel') throw validationFailed([{ field: 'destination_id', issue: 'must be a chatapp1_channel destination' }]);
+      if (d.type !== 'chatapp1_channel')
+        throw validationFailed([{ field: 'destination_id', issue: 'must be a chatapp1_channel destination' }]);
     }
     const state = randomToken(24);
     const now = this.deps.clock.now();
@@ -295,7 +334,12 @@ export class DestinationsService {
       expires_at: now + SLACK_STATE_TTL_MS,
       created_at: now,
     });
-    const url = buildInstallUrl({ clientId, redirectUri: this.slackRedirectUri(), state, base: this.deps.providerContext.baseUrl('chatapp1_channel') });
+    const url = buildInstallUrl({
+      clientId,
+      redirectUri: this.slackRedirectUri(),
+      state,
+      base: this.deps.providerContext.baseUrl('chatapp1_channel'),
+    });
     return { url, expiresAt: now + SLACK_STATE_TTL_MS };
   }
 
@@ -304,10 +348,14 @@ export class DestinationsService {
   }
 
   /** The OAuth callback: exchanges the code, stores the bot token sealed; the channel is picked afterwards (PATCH). */
-  async slackCallback(code: string, state: string): Promise<{ ok: true; destinationId: string; created: boolean } | { ok: false; error: string }> {
+  async slackCallback(
+    code: string,
+    state: string,
+  ): Promise<{ ok: true; destinationId: string; created: boolean } | { ok: false; error: string }> {
     const saved = await this.repo.takeSlackState(hashState(state));
     const now = this.deps.clock.now();
-    if (!saved || saved.expires_at < now) return { ok: false, error: 'This install link is unknown or expired; start the installation again.' };
+    if (!saved || saved.expires_at < now)
+      return { ok: false, error: 'This install link is unknown or expired; start the installation again.' };
     const { clientId, clientSecret } = this.deps.slack;
     if (!clientId || !clientSecret) return { ok: false, error: 'The Slack app is not configured on this server.' };
     const exchanged = await exchangeCode({
@@ -365,7 +413,11 @@ export class DestinationsService {
   private async view(d: Destination): Promise<DestinationView> {
     const { [SIGNING_SECRET]: _signing, ...secret } = this.deps.secrets.open(d.id, d.sealedSecrets);
     const monitors = await this.deps.monitors.monitorsAlerting(d.organizationId, d.id);
-    return { destination: d, maskedConfig: maskConfig(this.provider(d.type), { ...d.config, ...secret }), monitorIds: monitors.map((m) => m.id) };
+    return {
+      destination: d,
+      maskedConfig: maskConfig(this.provider(d.type), { ...d.config, ...secret }),
+      monitorIds: monitors.map((m) => m.id),
+    };
   }
 
   /** Makes exactly `monitorIds` alert this destination (adds it to them, removes it from the others). */
@@ -374,7 +426,12 @@ export class DestinationsService {
     const wanted = new Set(monitorIds);
     const current = await monitors.monitorsAlerting(organizationId, destinationId);
     for (const m of current) {
-      if (!wanted.has(m.id)) await monitors.setAlertDestinationIds(organizationId, m.id, m.config.alert_destination_ids.filter((x) => x !== destinationId));
+      if (!wanted.has(m.id))
+        await monitors.setAlertDestinationIds(
+          organizationId,
+          m.id,
+          m.config.alert_destination_ids.filter((x) => x !== destinationId),
+        );
     }
     const currentIds = new Set(current.map((m) => m.id));
     const toAdd = monitorIds.filter((id) => !currentIds.has(id));
@@ -385,7 +442,12 @@ export class DestinationsService {
   }
 
   private validName(value: unknown, details: ErrorDetail[]): string {
-    if (typeof value !== 'string' || value.trim() === '' || value.length > 200 || [...value].some((c) => c.charCodeAt(0) < 0x20)) {
+    if (
+      typeof value !== 'string' ||
+      value.trim() === '' ||
+      value.length > 200 ||
+      [...value].some((c) => c.charCodeAt(0) < 0x20)
+    ) {
       details.push({ field: 'name', issue: 'must be a non-empty string of at most 200 characters' });
       return '';
     }
@@ -396,12 +458,17 @@ export class DestinationsService {
     const list = stringArray(value, 'events', details);
     if (!list) return null;
     list.forEach((e, i) => {
-      if (!(EVENT_TYPES as readonly string[]).includes(e)) details.push({ field: `events[${i}]`, issue: `must be one of ${EVENT_TYPES.join(', ')}` });
+      if (!(EVENT_TYPES as readonly string[]).includes(e))
+        details.push({ field: `events[${i}]`, issue: `must be one of ${EVENT_TYPES.join(', ')}` });
     });
     return list as EventType[];
   }
 
-  private validPayloadFormat(type: DestinationType, value: unknown, details: ErrorDetail[]): 'standard' | 'legacy' | null {
+  private validPayloadFormat(
+    type: DestinationType,
+    value: unknown,
+    details: ErrorDetail[],
+  ): 'standard' | 'legacy' | null {
     if (value === undefined || value === null) return null;
     if (type !== 'generic_webhook') {
       details.push({ field: 'payload_format', issue: 'applies to generic_webhook destinations only' });
@@ -423,12 +490,21 @@ export class DestinationsService {
     if (issue) details.push({ field: 'config.url', issue });
   }
 
-  private async validMonitorIds(organizationId: string, value: unknown, details: ErrorDetail[]): Promise<string[] | null> {
+  private async validMonitorIds(
+    organizationId: string,
+    value: unknown,
+    details: ErrorDetail[],
+  ): Promise<string[] | null> {
     const ids = stringArray(value, 'monitor_ids', details);
     if (!ids) return null;
-    const found = new Set((await this.deps.monitors.findManyAnywhere(ids)).filter((m) => m.organizationId === organizationId).map((m) => m.id));
+    const found = new Set(
+      (await this.deps.monitors.findManyAnywhere(ids))
+        .filter((m) => m.organizationId === organizationId)
+        .map((m) => m.id),
+    );
     ids.forEach((id, i) => {
-      if (!found.has(id)) details.push({ field: `monitor_ids[${i}]`, issue: `monitor ${id} does not exist in this organization` });
+      if (!found.has(id))
+        details.push({ field: `monitor_ids[${i}]`, issue: `monitor ${id} does not exist in this organization` });
     });
     return ids;
   }

@@ -46,8 +46,7 @@ function toRow(d: Destination): DestinationRow {
 
 /** The outcome of one delivery attempt as the destination records it. */
 export type AttemptRecord =
-  | { ok: true; at: number }
-  | { ok: false; at: number; reason: string; needsReauthorization: boolean };
+  { ok: true; at: number } | { ok: false; at: number; reason: string; needsReauthorization: boolean };
 
 export class DestinationsRepository {
   private readonly db;
@@ -63,17 +62,41 @@ export class DestinationsRepository {
     const row = toRow(d);
     // Attempt results (last_*) are written by recordAttempt only; creation time never changes.
     const { id, organization_id: organizationId } = row;
-    const rest = { type: row.type, name: row.name, events: row.events, config: row.config, sealed_secrets: row.sealed_secrets, payload_format: row.payload_format, state: row.state, needs_reauthorization: row.needs_reauthorization, updated_at: row.updated_at };
-    await this.db.updateTable('destination').set(rest).where('id', '=', id).where('organization_id', '=', organizationId).execute();
+    const rest = {
+      type: row.type,
+      name: row.name,
+      events: row.events,
+      config: row.config,
+      sealed_secrets: row.sealed_secrets,
+      payload_format: row.payload_format,
+      state: row.state,
+      needs_reauthorization: row.needs_reauthorization,
+      updated_at: row.updated_at,
+    };
+    await this.db
+      .updateTable('destination')
+      .set(rest)
+      .where('id', '=', id)
+      .where('organization_id', '=', organizationId)
+      .execute();
   }
 
   async delete(organizationId: string, id: string): Promise<boolean> {
-    const r = await this.db.deleteFrom('destination').where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
+    const r = await this.db
+      .deleteFrom('destination')
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return Number(r.numDeletedRows) > 0;
   }
 
   async find(organizationId: string, id: string): Promise<Destination | null> {
-    const row = await this.db.selectFrom('destination').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('destination')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toDestination(row) : null;
   }
 
@@ -91,12 +114,21 @@ export class DestinationsRepository {
 
   async existingIds(organizationId: string, ids: readonly string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const rows = await this.db.selectFrom('destination').select('id').where('organization_id', '=', organizationId).where('id', 'in', [...ids]).execute();
+    const rows = await this.db
+      .selectFrom('destination')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('id', 'in', [...ids])
+      .execute();
     return new Set(rows.map((r) => r.id));
   }
 
   /** Every attempt updates last success or last failure (and the re-authorisation flag). */
-  async recordAttempt(id: string, attempt: AttemptRecord, statePatch: Record<string, unknown> | undefined): Promise<void> {
+  async recordAttempt(
+    id: string,
+    attempt: AttemptRecord,
+    statePatch: Record<string, unknown> | undefined,
+  ): Promise<void> {
     let state: string | undefined;
     if (statePatch && Object.keys(statePatch).length > 0) {
       const row = await this.db.selectFrom('destination').select('state').where('id', '=', id).executeTakeFirst();
@@ -124,7 +156,11 @@ export class DestinationsRepository {
 
   /** Returns and deletes the state (single use). */
   async takeSlackState(stateHash: string): Promise<SlackInstallStateRow | null> {
-    const row = await this.db.selectFrom('slack_install_state').selectAll().where('state_hash', '=', stateHash).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('slack_install_state')
+      .selectAll()
+      .where('state_hash', '=', stateHash)
+      .executeTakeFirst();
     if (!row) return null;
     const r = await this.db.deleteFrom('slack_install_state').where('state_hash', '=', stateHash).executeTakeFirst();
     return Number(r.numDeletedRows) > 0 ? row : null;

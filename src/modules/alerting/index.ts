@@ -8,6 +8,12 @@ export { nextAttemptAt, RETRY_DELAYS_MS, MAX_ATTEMPTS } from './pipeline/retry.s
 export { classifyAttempt, type AttemptVerdict } from './pipeline/classify.stage.ts';
 export { toAlertEvent } from './pipeline/snapshot.stage.ts';
 export { DeliveriesRepository } from './deliveries.repository.ts';
-export { DELIVERY_STATUSES, type DeliveryRecord, type DeliveryStatus, type DeliveryTarget, type Destination } from './alerting.types.ts';
+export {
+  DELIVERY_STATUSES,
+  type DeliveryRecord,
+  type DeliveryStatus,
+  type DeliveryTarget,
+  type Destination,
+} from './alerting.types.ts';
 export { privateTargetIssue, type HostResolver } from './network.guard.ts';
 export { DESTINATION_TYPES, type DestinationType, type Mailer } from './destinations/index.ts';

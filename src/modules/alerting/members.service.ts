@@ -52,7 +52,8 @@ export class MembersService {
       details.push({ field: 'email_alerts_enabled', issue: 'must be true or false' });
     }
     if (details.length > 0) throw validationFailed(details);
-    if (typeof patch.email_alerts_enabled === 'boolean') return this.deps.orgs.setEmailAlertsEnabled(actor.organizationId, patch.email_alerts_enabled);
+    if (typeof patch.email_alerts_enabled === 'boolean')
+      return this.deps.orgs.setEmailAlertsEnabled(actor.organizationId, patch.email_alerts_enabled);
     return this.getOrganization(actor);
   }
 
@@ -69,11 +70,17 @@ export class MembersService {
       .map((k) => ({ field: k, issue: 'is not a known field for members' }));
     if (typeof input.email !== 'string') details.push({ field: 'email', issue: 'is required' });
     const role = input.role ?? 'member';
-    if (typeof role !== 'string' || !(ROLES as readonly string[]).includes(role)) details.push({ field: 'role', issue: `must be one of ${ROLES.join(', ')}` });
-    else if (role === 'owner' && actor.role !== 'owner') details.push({ field: 'role', issue: 'only an owner may add another owner' });
-    if (input.name !== undefined && typeof input.name !== 'string') details.push({ field: 'name', issue: 'must be a string' });
+    if (typeof role !== 'string' || !(ROLES as readonly string[]).includes(role))
+      details.push({ field: 'role', issue: `must be one of ${ROLES.join(', ')}` });
+    else if (role === 'owner' && actor.role !== 'owner')
+      details.push({ field: 'role', issue: 'only an owner may add another owner' });
+    if (input.name !== undefined && typeof input.name !== 'string')
+      details.push({ field: 'name', issue: 'must be a string' });
     if (details.length > 0) throw validationFailed(details);
-    const user = await this.deps.orgs.ensureUser({ email: input.email as string, name: (input.name as string | undefined) ?? null });
+    const user = await this.deps.orgs.ensureUser({
+      email: input.email as string,
+      name: (input.name as string | undefined) ?? null,
+    });
     if (await this.deps.orgs.findMembership(actor.organizationId, user.id)) {
       throw new DomainError('conflict', `${user.email} is already a member of this organization.`);
     }

@@ -59,7 +59,13 @@ function throttledWarn(logger: Logger, clock: Clock, message: string, everyMs = 
   };
 }
 
-function intervalRole(name: string, everyMs: number, work: () => Promise<void>, onError: (err: unknown) => void, atStop?: () => Promise<void>): ApiAccessRole {
+function intervalRole(
+  name: string,
+  everyMs: number,
+  work: () => Promise<void>,
+  onError: (err: unknown) => void,
+  atStop?: () => Promise<void>,
+): ApiAccessRole {
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
   const tick = () => {
@@ -88,7 +94,11 @@ function intervalRole(name: string, everyMs: number, work: () => Promise<void>, 
 export function createApiAccess(options: ApiAccessOptions): { services: ApiAccessServices; roles: ApiAccessRole[] } {
   const { database, clock, logger, auth } = options;
   const metrics = new ApiMetrics();
-  const storeError = throttledWarn(logger, clock, 'rate-limit store unavailable; serving requests without limits (fail open)');
+  const storeError = throttledWarn(
+    logger,
+    clock,
+    'rate-limit store unavailable; serving requests without limits (fail open)',
+  );
   let store: RateLimitStore;
   if (options.redisUrl) {
     const redis = createRedis(options.redisUrl, { onError: (err) => storeError(err) });
@@ -107,12 +117,23 @@ export function createApiAccess(options: ApiAccessOptions): { services: ApiAcces
   const keys = new ApiKeysRepository(database);
   const serviceAccountsRepo = new ServiceAccountsRepository(database);
   const usage = new UsageRecorder({ repository: new UsageRepository(database), clock });
-  const apiKeys = new ApiKeysService({ keys, serviceAccounts: serviceAccountsRepo, usage: new UsageRepository(database), recorder: usage, auth, clock });
+  const apiKeys = new ApiKeysService({
+    keys,
+    serviceAccounts: serviceAccountsRepo,
+    usage: new UsageRepository(database),
+    recorder: usage,
+    auth,
+    clock,
+  });
   const serviceAccounts = new ServiceAccountsService({ repository: serviceAccountsRepo, keys, auth, clock });
   const idempotency = new IdempotencyService({ repository: new IdempotencyRepository(database), clock });
   const roles: ApiAccessRole[] = [
-    intervalRole('api-usage-flush', options.usageFlushMs ?? 5000, () => usage.flush(), throttledWarn(logger, clock, 'could not write API usage; will retry'), () =>
-      usage.flush(),
+    intervalRole(
+      'api-usage-flush',
+      options.usageFlushMs ?? 5000,
+      () => usage.flush(),
+      throttledWarn(logger, clock, 'could not write API usage; will retry'),
+      () => usage.flush(),
     ),
     intervalRole(
       'idempotency-purge',

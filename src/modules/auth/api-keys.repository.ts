@@ -26,7 +26,9 @@ export class ApiKeysRepository {
       .selectFrom('api_key')
       .innerJoin('organization', 'organization.id', 'api_key.organization_id')
       .leftJoin('membership', (j) =>
-        j.onRef('membership.organization_id', '=', 'api_key.organization_id').onRef('membership.user_id', '=', 'api_key.user_id'),
+        j
+          .onRef('membership.organization_id', '=', 'api_key.organization_id')
+          .onRef('membership.user_id', '=', 'api_key.user_id'),
       )
       .leftJoin('service_account', (j) =>
         j
@@ -59,7 +61,10 @@ export class ApiKeysRepository {
   async list(organizationId: string, afterId: string | undefined, limit: number): Promise<ApiKeyRow[]> {
     let q = this.db.selectFrom('api_key').selectAll().where('organization_id', '=', organizationId);
     if (afterId !== undefined) q = q.where('id', '>', afterId);
-    return q.orderBy('id').limit(limit + 1).execute();
+    return q
+      .orderBy('id')
+      .limit(limit + 1)
+      .execute();
   }
 
   async revoke(organizationId: string, id: string, at: number): Promise<void> {
@@ -87,7 +92,13 @@ export class ApiKeysRepository {
   async rotate(
     organizationId: string,
     id: string,
-    change: { hash: string; prefix: string; previousHash: string | null; previousValidUntil: number | null; at: number },
+    change: {
+      hash: string;
+      prefix: string;
+      previousHash: string | null;
+      previousValidUntil: number | null;
+      at: number;
+    },
   ): Promise<boolean> {
     const result = await this.db
       .updateTable('api_key')

@@ -51,7 +51,11 @@ function keyOf(row: ApiKeyRow): ApiKey {
     scopes: (JSON.parse(row.scopes) as string[]).filter(isScope),
     environments: JSON.parse(row.environments) as string[],
     expiresAt: row.expires_at,
-    rateLimits: { read_per_minute: row.read_per_minute, write_per_minute: row.write_per_minute, delete_per_minute: row.delete_per_minute },
+    rateLimits: {
+      read_per_minute: row.read_per_minute,
+      write_per_minute: row.write_per_minute,
+      delete_per_minute: row.delete_per_minute,
+    },
     createdBy: row.created_by,
     userId: row.user_id,
     serviceAccountId: row.service_account_id,
@@ -95,12 +99,18 @@ export class ApiKeysService {
     input.scopes.forEach((s, i) => {
       if (!isScope(s)) details.push({ field: `scopes[${i}]`, issue: `${s} is not a known scope` });
       else if (!actor.scopes.has(s)) {
-        details.push({ field: `scopes[${i}]`, issue: `the creating key lacks ${s}; a key cannot grant a scope its creator lacks` });
+        details.push({
+          field: `scopes[${i}]`,
+          issue: `the creating key lacks ${s}; a key cannot grant a scope its creator lacks`,
+        });
       }
     });
     (input.environments ?? ['production']).forEach((e, i) => {
       if (!actor.environments.includes(e)) {
-        details.push({ field: `environments[${i}]`, issue: `the creating key lacks the environment ${e}; a key cannot grant it` });
+        details.push({
+          field: `environments[${i}]`,
+          issue: `the creating key lacks the environment ${e}; a key cannot grant it`,
+        });
       }
     });
     if (details.length > 0) throw validationFailed(details, 'The key would grant more than its creator has.');
@@ -127,16 +137,30 @@ export class ApiKeysService {
     return this.insert(organizationId, input, resolved, null);
   }
 
-  private async ownerFor(organizationId: string, serviceAccountId: string | null, fallback: KeyOwner): Promise<KeyOwner> {
+  private async ownerFor(
+    organizationId: string,
+    serviceAccountId: string | null,
+    fallback: KeyOwner,
+  ): Promise<KeyOwner> {
     if (serviceAccountId === null) return fallback;
     const sa = await this.deps.serviceAccounts.find(organizationId, serviceAccountId);
     if (!sa) {
-      throw validationFailed([{ field: 'service_account_id', issue: `service account ${serviceAccountId} does not exist in this organization` }]);
+      throw validationFailed([
+        {
+          field: 'service_account_id',
+          issue: `service account ${serviceAccountId} does not exist in this organization`,
+        },
+      ]);
     }
     return { userId: null, serviceAccountId: sa.id, role: sa.role };
   }
 
-  private async insert(organizationId: string, input: CreateKeyInput, owner: KeyOwner, createdBy: string | null): Promise<{ record: ApiKey; key: string }> {
+  private async insert(
+    organizationId: string,
+    input: CreateKeyInput,
+    owner: KeyOwner,
+    createdBy: string | null,
+  ): Promise<{ record: ApiKey; key: string }> {
     const now = this.deps.clock.now();
     const details: ErrorDetail[] = [];
     const scopes: Scope[] = [];
@@ -154,7 +178,8 @@ export class ApiKeysService {
     const environments = [...new Set(input.environments ?? ['production'])];
     if (environments.length === 0) details.push({ field: 'environments', issue: 'must name at least one environment' });
     environments.forEach((e, i) => {
-      if (!ENVIRONMENT_PATTERN.test(e)) details.push({ field: `environments[${i}]`, issue: 'must be a lower-case label like "staging"' });
+      if (!ENVIRONMENT_PATTERN.test(e))
+        details.push({ field: `environments[${i}]`, issue: 'must be a lower-case label like "staging"' });
     });
     if (input.expiresAt !== undefined && input.expiresAt !== null && input.expiresAt <= now) {
       details.push({ field: 'expires_at', issue: 'must be in the future' });
@@ -209,7 +234,11 @@ export class ApiKeysService {
   }
 
   /** New value, same id and settings; the old value stays valid for `graceSeconds` (0: not at all). */
-  async rotate(organizationId: string, id: string, graceSeconds = DEFAULT_GRACE_SECONDS): Promise<{ record: ApiKey; key: string }> {
+  async rotate(
+    organizationId: string,
+    id: string,
+    graceSeconds = DEFAULT_GRACE_SECONDS,
+  ): Promise<{ record: ApiKey; key: string }> {
     const row = await this.deps.keys.findById(organizationId, id);
     if (!row) throw notFound('API key');
     if (row.revoked_at !== null) throw new DomainError('conflict', 'This key is revoked; create a new one instead.');
@@ -227,17 +256,37 @@ export class ApiKeysService {
     return { record: await this.get(organizationId, id), key };
   }
 
-  async usage(organizationId: string, id: string, range: { from: number; to: number; resolution?: 'minute' | 'hour' | 'day' }): Promise<KeyUsage> {
+  async usage(
+    organizationId: string,
+    id: string,
+    range: { from: number; to: number; resolution?: 'minute' | 'hour' | 'day' },
+  ): Promise<KeyUsage> {
     await this.get(organizationId, id);
     if (range.to <= range.from) throw validationFailed([{ field: 'to', issue: 'must be after from' }]);
-    if (range.to - range.from > 93 * 24 * 60 * MINUTE) throw validationFailed([{ field: 'from', issue: 'the period may span at most 93 days' }]);
+    if (range.to - range.from > 93 * 24 * 60 * MINUTE)
+      throw validationFailed([{ field: 'from', issue: 'the period may span at most 93 days' }]);
     // What this process counted but has not written yet is included.
     await this.deps.recorder.flush();
     const rows = await this.deps.usage.buckets(organizationId, id, range.from - (range.from % MINUTE), range.to);
-    const resolution = range.resolution ?? (range.to - range.from <= 24 * 60 * MINUTE ? 'minute' : range.to - range.from <= 31 * 24 * 60 * MINUTE ? 'hour' : 'day');
+    const resolution =
+      range.resolution ??
+      (range.to - range.from <= 24 * 60 * MINUTE
+        ? 'minute'
+        : range.to - range.from <= 31 * 24 * 60 * MINUTE
+          ? 'hour'
+          : 'day');
     const width = resolution === 'minute' ? MINUTE : resolution === 'hour' ? 60 * MINUTE : 24 * 60 * MINUTE;
     const buckets = new Map<number, UsageBucket>();
-    const totals = { requests: 0, read: 0, write: 0, delete: 0, status_2xx: 0, status_3xx: 0, status_4xx: 0, status_5xx: 0 };
+    const totals = {
+      requests: 0,
+      read: 0,
+      write: 0,
+      delete: 0,
+      status_2xx: 0,
+      status_3xx: 0,
+      status_4xx: 0,
+      status_5xx: 0,
+    };
     for (const r of rows) {
       const start = r.minute - (r.minute % width);
       let b = buckets.get(start);

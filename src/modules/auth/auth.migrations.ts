@@ -45,7 +45,11 @@ export const authMigrations: SchemaMigration[] = [
         .addColumn('created_at', col.time, (c) => c.notNull())
         .addColumn('deleted_at', col.time)
         .execute();
-      await db.schema.createIndex('service_account_org_idx').on('service_account').columns(['organization_id', 'id']).execute();
+      await db.schema
+        .createIndex('service_account_org_idx')
+        .on('service_account')
+        .columns(['organization_id', 'id'])
+        .execute();
     },
   },
   {

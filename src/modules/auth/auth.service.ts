@@ -128,7 +128,9 @@ export class AuthService {
       environments: JSON.parse(key.environments) as string[],
       rateLimits: { read: key.read_per_minute, write: key.write_per_minute, delete: key.delete_per_minute },
     };
-    const limits = [key.expires_at, found.viaPrevious ? key.previous_valid_until : null].filter((v): v is number => v !== null);
+    const limits = [key.expires_at, found.viaPrevious ? key.previous_valid_until : null].filter(
+      (v): v is number => v !== null,
+    );
     if (limits.length > 0) this.expiryOf.set(actor, Math.min(...limits));
     return actor;
   }

@@ -28,7 +28,9 @@ function canonical(value: unknown): string {
 }
 
 export function bodyHash(body: unknown): string {
-  return createHash('sha256').update(canonical(body ?? null)).digest('hex');
+  return createHash('sha256')
+    .update(canonical(body ?? null))
+    .digest('hex');
 }
 
 export function isValidIdempotencyKey(value: string): boolean {
@@ -48,7 +50,13 @@ export class IdempotencyService {
     this.clock = deps.clock;
   }
 
-  async begin(input: { organizationId: string; key: string; method: string; path: string; body: unknown }): Promise<IdempotencyStart> {
+  async begin(input: {
+    organizationId: string;
+    key: string;
+    method: string;
+    path: string;
+    body: unknown;
+  }): Promise<IdempotencyStart> {
     if (!isValidIdempotencyKey(input.key)) {
       throw new DomainError('validation_failed', 'The Idempotency-Key header is not valid.', [
         { field: 'Idempotency-Key', issue: 'must be 1 to 255 printable ASCII characters' },
@@ -86,7 +94,10 @@ export class IdempotencyService {
         );
       }
       if (existing.state !== 'completed' || existing.status === null) {
-        throw new DomainError('idempotency_in_progress', 'A request with this Idempotency-Key is still running; retry later.');
+        throw new DomainError(
+          'idempotency_in_progress',
+          'A request with this Idempotency-Key is still running; retry later.',
+        );
       }
       return {
         kind: 'replay',
@@ -97,7 +108,10 @@ export class IdempotencyService {
         },
       };
     }
-    throw new DomainError('idempotency_in_progress', 'A request with this Idempotency-Key is still running; retry later.');
+    throw new DomainError(
+      'idempotency_in_progress',
+      'A request with this Idempotency-Key is still running; retry later.',
+    );
   }
 
   /** Stores the response; one with status ≥ 500 is dropped so a retry runs again. */

@@ -1,10 +1,22 @@
 export { AuthService, DEFAULT_RATE_LIMITS, type AuthServiceDeps, type IssueKeyInput } from './auth.service.ts';
 export { ApiKeysRepository } from './api-keys.repository.ts';
-export { ApiKeysService, DEFAULT_GRACE_SECONDS, type ApiKeysServiceDeps, type CreateKeyInput } from './api-keys.service.ts';
+export {
+  ApiKeysService,
+  DEFAULT_GRACE_SECONDS,
+  type ApiKeysServiceDeps,
+  type CreateKeyInput,
+} from './api-keys.service.ts';
 export { ServiceAccountsRepository } from './service-accounts.repository.ts';
 export { ServiceAccountsService } from './service-accounts.service.ts';
 export { IdempotencyRepository } from './idempotency.repository.ts';
-export { IdempotencyService, IDEMPOTENCY_TTL_MS, isValidIdempotencyKey, bodyHash, type StoredResponse, type IdempotencyStart } from './idempotency.service.ts';
+export {
+  IdempotencyService,
+  IDEMPOTENCY_TTL_MS,
+  isValidIdempotencyKey,
+  bodyHash,
+  type StoredResponse,
+  type IdempotencyStart,
+} from './idempotency.service.ts';
 export { UsageRepository } from './usage.repository.ts';
 export { UsageRecorder } from './usage.recorder.ts';
 export { ApiMetrics } from './api-metrics.ts';
@@ -24,5 +36,10 @@ export { authMigrations } from './auth.migrations.ts';
 export { SCOPES, ADMIN_ONLY_SCOPES, isScope, expandScopes, type Scope } from './scopes.ts';
 export { canSeeEnvironment, isAdmin, actorRef, type Actor, type RateBudgets } from './actor.ts';
 export { generateApiKey, isWellFormedApiKey, hashApiKey } from './api-key.format.ts';
-export { createApiAccess, type ApiAccessServices, type ApiAccessOptions, type ApiAccessRole } from './api-access.module.ts';
+export {
+  createApiAccess,
+  type ApiAccessServices,
+  type ApiAccessOptions,
+  type ApiAccessRole,
+} from './api-access.module.ts';
 export { apiKeyView } from './api-key.view.ts';

@@ -61,7 +61,12 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   async consume(key: string, limit: number, periodMs: number, now: number): Promise<RateDecision> {
     if (!this.connected) await this.firstConnect();
-    const [allowed, remaining, resetMs, retryAfterMs] = await this.redis.tocsinGcra(`${this.prefix}${key}`, now, periodMs, limit);
+    const [allowed, remaining, resetMs, retryAfterMs] = await this.redis.tocsinGcra(
+      `${this.prefix}${key}`,
+      now,
+      periodMs,
+      limit,
+    );
     return { allowed: allowed === 1, limit, remaining, resetMs, retryAfterMs };
   }
 

@@ -45,14 +45,25 @@ export const RATE_PERIOD_MS = 60_000;
  * than one period ahead of now. Equivalent to a token bucket of `limit` that refills continuously,
  * so a burst of `limit` is allowed and then one request every period/limit.
  */
-export function gcra(tat: number | undefined, limit: number, periodMs: number, now: number): { decision: RateDecision; newTat: number | null } {
+export function gcra(
+  tat: number | undefined,
+  limit: number,
+  periodMs: number,
+  now: number,
+): { decision: RateDecision; newTat: number | null } {
   const interval = periodMs / limit;
   const base = tat === undefined || tat < now ? now : tat;
   const newTat = base + interval;
   const allowAt = newTat - periodMs;
   if (now < allowAt) {
     return {
-      decision: { allowed: false, limit, remaining: 0, resetMs: Math.ceil(base - now), retryAfterMs: Math.ceil(allowAt - now) },
+      decision: {
+        allowed: false,
+        limit,
+        remaining: 0,
+        resetMs: Math.ceil(base - now),
+        retryAfterMs: Math.ceil(allowAt - now),
+      },
       newTat: null,
     };
   }
@@ -127,7 +138,12 @@ export class RateLimiter {
     const store = this.deps.store;
     if (!store.consumeNow) return undefined;
     try {
-      return store.consumeNow(`${actor.keyId}:${budget}`, actor.rateLimits[budget], RATE_PERIOD_MS, this.deps.clock.now());
+      return store.consumeNow(
+        `${actor.keyId}:${budget}`,
+        actor.rateLimits[budget],
+        RATE_PERIOD_MS,
+        this.deps.clock.now(),
+      );
     } catch (err) {
       this.deps.onStoreError?.(err);
       return null;

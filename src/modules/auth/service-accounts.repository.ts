@@ -29,7 +29,10 @@ export class ServiceAccountsRepository {
       .where('organization_id', '=', organizationId)
       .where('deleted_at', 'is', null);
     if (afterId !== undefined) q = q.where('id', '>', afterId);
-    return q.orderBy('id').limit(limit + 1).execute();
+    return q
+      .orderBy('id')
+      .limit(limit + 1)
+      .execute();
   }
 
   async markDeleted(organizationId: string, id: string, at: number): Promise<boolean> {

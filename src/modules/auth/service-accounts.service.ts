@@ -11,12 +11,26 @@ import type { ServiceAccountsRepository } from './service-accounts.repository.ts
 
 /** Service accounts own keys that must outlive any one person's membership. */
 export class ServiceAccountsService {
-  private readonly deps: { repository: ServiceAccountsRepository; keys: ApiKeysRepository; auth: AuthService; clock: Clock };
-  constructor(deps: { repository: ServiceAccountsRepository; keys: ApiKeysRepository; auth: AuthService; clock: Clock }) {
+  private readonly deps: {
+    repository: ServiceAccountsRepository;
+    keys: ApiKeysRepository;
+    auth: AuthService;
+    clock: Clock;
+  };
+  constructor(deps: {
+    repository: ServiceAccountsRepository;
+    keys: ApiKeysRepository;
+    auth: AuthService;
+    clock: Clock;
+  }) {
     this.deps = deps;
   }
 
-  async create(organizationId: string, input: { name: string; role: 'admin' | 'member' }, actor: Actor | null): Promise<ServiceAccount> {
+  async create(
+    organizationId: string,
+    input: { name: string; role: 'admin' | 'member' },
+    actor: Actor | null,
+  ): Promise<ServiceAccount> {
     if (input.name.trim() === '') throw validationFailed([{ field: 'name', issue: 'must not be empty' }]);
     const now = this.deps.clock.now();
     const row = {
@@ -32,7 +46,10 @@ export class ServiceAccountsService {
     return serviceAccountOf(row);
   }
 
-  async list(organizationId: string, page: { limit: number; cursor?: string | undefined }): Promise<Page<ServiceAccount>> {
+  async list(
+    organizationId: string,
+    page: { limit: number; cursor?: string | undefined },
+  ): Promise<Page<ServiceAccount>> {
     const rows = await this.deps.repository.list(organizationId, decodeIdCursor(page.cursor), page.limit);
     const out = pageOf(rows, page.limit, (r) => r.id);
     return { data: out.data.map(serviceAccountOf), next_cursor: out.next_cursor };

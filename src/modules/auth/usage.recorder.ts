@@ -84,7 +84,15 @@ export class UsageRecorder {
       this.pending.set(k, r);
       return;
     }
-    for (const f of ['read_count', 'write_count', 'delete_count', 'status_2xx', 'status_3xx', 'status_4xx', 'status_5xx'] as const) {
+    for (const f of [
+      'read_count',
+      'write_count',
+      'delete_count',
+      'status_2xx',
+      'status_3xx',
+      'status_4xx',
+      'status_5xx',
+    ] as const) {
       cur[f] += r[f];
     }
   }

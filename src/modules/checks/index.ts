@@ -7,8 +7,20 @@ export {
   type CheckEngineModuleDeps,
   type EngineRole,
 } from './engine/check-engine.module.ts';
-export { CheckEngine, staleAfterMs, type ApplySummary, type CheckEngineDeps, type ExecutionsSink } from './engine/check.engine.ts';
-export type { CheckResult, ClaimedCheck, MonitorTransition, TransitionHandler, WorkSource } from './engine/check.types.ts';
+export {
+  CheckEngine,
+  staleAfterMs,
+  type ApplySummary,
+  type CheckEngineDeps,
+  type ExecutionsSink,
+} from './engine/check.engine.ts';
+export type {
+  CheckResult,
+  ClaimedCheck,
+  MonitorTransition,
+  TransitionHandler,
+  WorkSource,
+} from './engine/check.types.ts';
 export { causeOf } from './engine/failure.cause.ts';
 export { CheckRunner, type CheckRunnerOptions } from './runner/check.runner.ts';
 export { LocalWorkSource } from './runner/local.source.ts';
@@ -20,4 +32,10 @@ export { ScheduleSync } from './scheduler/schedule.sync.ts';
 export { ScheduleRepository, type ClaimedSlot } from './scheduler/schedule.repository.ts';
 export { phaseOf, nextSlotAfter, firstDueAt } from './scheduler/schedule.jitter.ts';
 export { CheckStateRepository, type StatusChange } from './state/check-state.repository.ts';
-export { applyResult, resetCounters, type RegionCounters, type MachineMonitor, type MachineTransition } from './state/monitor-state.machine.ts';
+export {
+  applyResult,
+  resetCounters,
+  type RegionCounters,
+  type MachineMonitor,
+  type MachineTransition,
+} from './state/monitor-state.machine.ts';

@@ -20,7 +20,11 @@ export const eventsMigrations: SchemaMigration[] = [
         .addColumn('payload', col.json, (c) => c.notNull())
         .addColumn('created_at', col.time, (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('domain_event_org_idx').on('domain_event').columns(['organization_id', 'seq']).execute();
+      await db.schema
+        .createIndex('domain_event_org_idx')
+        .on('domain_event')
+        .columns(['organization_id', 'seq'])
+        .execute();
       // Each consumer (the alert pipeline, later reports) remembers how far it has read.
       await db.schema
         .createTable('event_consumer')

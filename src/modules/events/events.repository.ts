@@ -44,7 +44,13 @@ export class EventsRepository {
   }
 
   async readAfter(seq: number, limit: number): Promise<DomainEvent[]> {
-    const rows = await this.db.selectFrom('domain_event').selectAll().where('seq', '>', seq).orderBy('seq').limit(limit).execute();
+    const rows = await this.db
+      .selectFrom('domain_event')
+      .selectAll()
+      .where('seq', '>', seq)
+      .orderBy('seq')
+      .limit(limit)
+      .execute();
     return rows.map((r) => ({
       seq: r.seq,
       id: r.id,
@@ -58,7 +64,11 @@ export class EventsRepository {
   }
 
   async consumerPosition(name: string): Promise<number> {
-    const row = await this.db.selectFrom('event_consumer').select('last_seq').where('name', '=', name).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('event_consumer')
+      .select('last_seq')
+      .where('name', '=', name)
+      .executeTakeFirst();
     return row?.last_seq ?? 0;
   }
 

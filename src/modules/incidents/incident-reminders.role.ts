@@ -69,7 +69,11 @@ export class IncidentRemindersRole {
       if (open.length === 0) break;
       after = open[open.length - 1]!.id;
       const monitors = new Map(
-        (await this.deps.monitors.findManyAnywhere(open.map((i) => i.monitorId).filter((id): id is string => id !== null))).map((m) => [m.id, m]),
+        (
+          await this.deps.monitors.findManyAnywhere(
+            open.map((i) => i.monitorId).filter((id): id is string => id !== null),
+          )
+        ).map((m) => [m.id, m]),
       );
       const now = this.deps.clock.now();
       for (const incident of open) {

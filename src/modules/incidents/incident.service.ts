@@ -65,7 +65,12 @@ export class IncidentsService implements MonitorListener {
     }
     const open = await repo.findOpenForMonitor(t.monitorId);
     if (open) {
-      await repo.addTimeline(open, { type: 'monitor_up', at: t.at, actor: AUTO, message: `${t.monitorName} recovered.` });
+      await repo.addTimeline(open, {
+        type: 'monitor_up',
+        at: t.at,
+        actor: AUTO,
+        message: `${t.monitorName} recovered.`,
+      });
       await this.resolveWith(tx, repo, open, AUTO, t.at, 'recovered');
       return;
     }
@@ -83,7 +88,11 @@ export class IncidentsService implements MonitorListener {
     }
   }
 
-  async list(actor: Actor, filter: IncidentFilter, page: { limit: number; cursor?: string }): Promise<Page<IncidentWithDuration>> {
+  async list(
+    actor: Actor,
+    filter: IncidentFilter,
+    page: { limit: number; cursor?: string },
+  ): Promise<Page<IncidentWithDuration>> {
     let before = decodeIdCursor(page.cursor);
     const repo = new IncidentsRepository(this.deps.database);
     const visible: Incident[] = [];
@@ -101,7 +110,10 @@ export class IncidentsService implements MonitorListener {
     }
     const now = this.deps.clock.now();
     const result = pageOf(visible, page.limit, (i) => i.id);
-    return { data: result.data.map((i) => ({ ...i, durationSeconds: durationSeconds(i, now) })), next_cursor: result.next_cursor };
+    return {
+      data: result.data.map((i) => ({ ...i, durationSeconds: durationSeconds(i, now) })),
+      next_cursor: result.next_cursor,
+    };
   }
 
   async get(actor: Actor, id: string): Promise<IncidentWithTimeline & IncidentWithDuration> {
@@ -111,25 +123,39 @@ export class IncidentsService implements MonitorListener {
   }
 
   /** POST /incidents: source `api` for keys (`manual` when a person opens it in the app). */
-  async create(actor: Actor, body: unknown, source: IncidentSource = 'api'): Promise<IncidentWithTimeline & IncidentWithDuration> {
+  async create(
+    actor: Actor,
+    body: unknown,
+    source: IncidentSource = 'api',
+  ): Promise<IncidentWithTimeline & IncidentWithDuration> {
     const input = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as IncidentInput;
     const details: ErrorDetail[] = [];
     const title = typeof input.title === 'string' ? input.title.trim() : '';
     if (title.length === 0) details.push({ field: 'title', issue: 'is required and must be a non-empty string' });
-    else if (title.length > TITLE_MAX) details.push({ field: 'title', issue: `must be at most ${TITLE_MAX} characters` });
+    else if (title.length > TITLE_MAX)
+      details.push({ field: 'title', issue: `must be at most ${TITLE_MAX} characters` });
     let cause: string | null = null;
     if (input.cause !== undefined && input.cause !== null) {
       if (typeof input.cause !== 'string') details.push({ field: 'cause', issue: 'must be a string or null' });
-      else if (input.cause.length > CAUSE_MAX) details.push({ field: 'cause', issue: `must be at most ${CAUSE_MAX} characters` });
+      else if (input.cause.length > CAUSE_MAX)
+        details.push({ field: 'cause', issue: `must be at most ${CAUSE_MAX} characters` });
       else cause = input.cause.trim() === '' ? null : input.cause;
     }
     let monitorId: string | null = null;
     if (input.monitor_id !== undefined && input.monitor_id !== null) {
-      if (typeof input.monitor_id !== 'string') details.push({ field: 'monitor_id', issue: 'must be a monitor id or null' });
+      if (typeof input.monitor_id !== 'string')
+        details.push({ field: 'monitor_id', issue: 'must be a monitor id or null' });
       else {
         const monitor = await this.deps.monitors.findAnywhere(input.monitor_id);
-        if (!monitor || monitor.organizationId !== actor.organizationId || !canSeeEnvironment(actor, monitor.environment)) {
-          details.push({ field: 'monitor_id', issue: `monitor ${input.monitor_id} does not exist in this organization` });
+        if (
+          !monitor ||
+          monitor.organizationId !== actor.organizationId ||
+          !canSeeEnvironment(actor, monitor.environment)
+        ) {
+          details.push({
+            field: 'monitor_id',
+            issue: `monitor ${input.monitor_id} does not exist in this organization`,
+          });
         } else monitorId = monitor.id;
       }
     }
@@ -211,7 +237,12 @@ export class IncidentsService implements MonitorListener {
       const repo = new IncidentsRepository(tx);
       if (!(await repo.markReminded(incident.id, incident.lastReminderAt, at))) return false;
       const down = durationSeconds({ openedAt: incident.openedAt, resolvedAt: at }, at);
-      await repo.addTimeline(incident, { type: 'still_down', at, actor: AUTO, message: `Still down after ${formatDuration(down)}.` });
+      await repo.addTimeline(incident, {
+        type: 'still_down',
+        at,
+        actor: AUTO,
+        message: `Still down after ${formatDuration(down)}.`,
+      });
       await this.record(tx, 'still_down', incident.organizationId, incident.monitorId, incident.id, at, {
         ...this.incidentFacts(incident),
         monitor_name: monitor.name,
@@ -235,7 +266,12 @@ export class IncidentsService implements MonitorListener {
       const open = await repo.findOpenForMonitor(monitor.id);
       if (!open) return;
       const now = this.deps.clock.now();
-      await repo.addTimeline(open, { type: 'monitor_deleted', at: now, actor: AUTO, message: `Monitor ${monitor.name} deleted.` });
+      await repo.addTimeline(open, {
+        type: 'monitor_deleted',
+        at: now,
+        actor: AUTO,
+        message: `Monitor ${monitor.name} deleted.`,
+      });
       await this.resolveWith(tx, repo, open, AUTO, now, null, 'monitor_deleted');
     });
   }
@@ -283,7 +319,12 @@ export class IncidentsService implements MonitorListener {
     if (!(await repo.resolve(incident.id, by, at))) return;
     const resolved: Incident = { ...incident, status: 'resolved', resolvedAt: at, resolvedBy: by };
     const duration = durationSeconds(resolved, at);
-    await repo.addTimeline(incident, { type: 'resolved', at, actor: by, message: reason === 'monitor_deleted' ? 'Resolved because the monitor was deleted.' : null });
+    await repo.addTimeline(incident, {
+      type: 'resolved',
+      at,
+      actor: by,
+      message: reason === 'monitor_deleted' ? 'Resolved because the monitor was deleted.' : null,
+    });
     if (monitorEvent) {
       await this.record(tx, monitorEvent, incident.organizationId, incident.monitorId, incident.id, at, {
         ...this.incidentFacts(incident),
@@ -302,13 +343,21 @@ export class IncidentsService implements MonitorListener {
   }
 
   private recordOpened(tx: Database, incident: Incident): Promise<void> {
-    return this.record(tx, 'incident_opened', incident.organizationId, incident.monitorId, incident.id, incident.openedAt, {
-      ...this.incidentFacts(incident),
-      title: incident.title,
-      source: incident.source,
-      cause: incident.cause,
-      opened_at: toIso(incident.openedAt),
-    });
+    return this.record(
+      tx,
+      'incident_opened',
+      incident.organizationId,
+      incident.monitorId,
+      incident.id,
+      incident.openedAt,
+      {
+        ...this.incidentFacts(incident),
+        title: incident.title,
+        source: incident.source,
+        cause: incident.cause,
+        opened_at: toIso(incident.openedAt),
+      },
+    );
   }
 
   private async record(
@@ -366,7 +415,9 @@ export class IncidentsService implements MonitorListener {
     const ids = [...new Set(incidents.map((i) => i.monitorId).filter((m): m is string => m !== null))];
     const monitors = await this.deps.monitors.findManyAnywhere(ids);
     const hidden = new Set(
-      monitors.filter((m) => m.organizationId === actor.organizationId && !canSeeEnvironment(actor, m.environment)).map((m) => m.id),
+      monitors
+        .filter((m) => m.organizationId === actor.organizationId && !canSeeEnvironment(actor, m.environment))
+        .map((m) => m.id),
     );
     // A monitor that no longer exists hides nothing: its incidents belong to the organization.
     return (i) => i.monitorId === null || !hidden.has(i.monitorId);

@@ -31,7 +31,9 @@ export const incidentsMigrations: SchemaMigration[] = [
       await db.schema.createIndex('incident_monitor_idx').on('incident').columns(['monitor_id', 'opened_at']).execute();
       // Exactly one open monitor incident per monitor, whatever processes race or crash: the database decides.
       // Partial unique indexes exist with the same syntax on SQLite and PostgreSQL.
-      await sql`create unique index incident_one_open_per_monitor on incident (monitor_id) where status <> 'resolved' and source = 'monitor'`.execute(db);
+      await sql`create unique index incident_one_open_per_monitor on incident (monitor_id) where status <> 'resolved' and source = 'monitor'`.execute(
+        db,
+      );
       // Open incidents, for the reminder role and status pages.
       await sql`create index incident_open_idx on incident (status, id) where status <> 'resolved'`.execute(db);
 
@@ -47,7 +49,11 @@ export const incidentsMigrations: SchemaMigration[] = [
         .addColumn('actor', col.text)
         .addColumn('message', col.text)
         .execute();
-      await db.schema.createIndex('incident_event_incident_idx').on('incident_event').columns(['incident_id', 'seq']).execute();
+      await db.schema
+        .createIndex('incident_event_incident_idx')
+        .on('incident_event')
+        .columns(['incident_id', 'seq'])
+        .execute();
 
       // Per-organization number allocation: one row per organization, incremented inside the creating transaction
       // (the row lock serializes concurrent creators on PostgreSQL; SQLite has one writer).

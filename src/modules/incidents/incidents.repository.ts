@@ -1,6 +1,13 @@
 import type { Database } from '../../platform/db/index.ts';
 import type { IncidentRow, IncidentsTables } from './incidents.tables.ts';
-import type { Incident, IncidentFilter, IncidentSource, IncidentStatus, TimelineEntry, TimelineType } from './incident.types.ts';
+import type {
+  Incident,
+  IncidentFilter,
+  IncidentSource,
+  IncidentStatus,
+  TimelineEntry,
+  TimelineType,
+} from './incident.types.ts';
 
 function toIncident(row: IncidentRow): Incident {
   return {
@@ -56,7 +63,9 @@ export class IncidentsRepository {
     const row = await this.db
       .insertInto('incident_counter')
       .values({ organization_id: organizationId, last_number: 1 })
-      .onConflict((oc) => oc.column('organization_id').doUpdateSet((eb) => ({ last_number: eb('incident_counter.last_number', '+', 1) })))
+      .onConflict((oc) =>
+        oc.column('organization_id').doUpdateSet((eb) => ({ last_number: eb('incident_counter.last_number', '+', 1) })),
+      )
       .returning('last_number')
       .executeTakeFirstOrThrow();
     return Number(row.last_number);
@@ -138,14 +147,23 @@ export class IncidentsRepository {
 
   /** A page of open monitor incidents of every organization, by id (for the reminder role). */
   async listOpenMonitorIncidents(afterId: string | undefined, limit: number): Promise<Incident[]> {
-    let q = this.db.selectFrom('incident').selectAll().where('status', '<>', 'resolved').where('source', '=', 'monitor');
+    let q = this.db
+      .selectFrom('incident')
+      .selectAll()
+      .where('status', '<>', 'resolved')
+      .where('source', '=', 'monitor');
     if (afterId) q = q.where('id', '>', afterId);
     const rows = await q.orderBy('id').limit(limit).execute();
     return rows.map(toIncident);
   }
 
   /** Newest first; `before` is the id of the last row of the previous page. */
-  async list(organizationId: string, filter: IncidentFilter, before: string | undefined, limit: number): Promise<Incident[]> {
+  async list(
+    organizationId: string,
+    filter: IncidentFilter,
+    before: string | undefined,
+    limit: number,
+  ): Promise<Incident[]> {
     let q = this.db.selectFrom('incident').selectAll().where('organization_id', '=', organizationId);
     if (filter.status) q = q.where('status', '=', filter.status);
     if (filter.monitorId) q = q.where('monitor_id', '=', filter.monitorId);
@@ -182,7 +200,11 @@ export class IncidentsRepository {
 
   /** Compare-and-set of the last reminder time, so two processes never remind twice for one interval. */
   async markReminded(id: string, previous: number | null, at: number): Promise<boolean> {
-    let q = this.db.updateTable('incident').set({ last_reminder_at: at }).where('id', '=', id).where('status', '<>', 'resolved');
+    let q = this.db
+      .updateTable('incident')
+      .set({ last_reminder_at: at })
+      .where('id', '=', id)
+      .where('status', '<>', 'resolved');
     q = previous === null ? q.where('last_reminder_at', 'is', null) : q.where('last_reminder_at', '=', previous);
     const result = await q.executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;

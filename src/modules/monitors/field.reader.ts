@@ -27,11 +27,17 @@ export class FieldReader {
     }
   }
 
-  string(field: string, value: unknown, opts: { min?: number; max: number; pattern?: RegExp; patternIssue?: string }): string | undefined {
+  string(
+    field: string,
+    value: unknown,
+    opts: { min?: number; max: number; pattern?: RegExp; patternIssue?: string },
+  ): string | undefined {
     if (typeof value !== 'string') return this.fail(field, 'must be a string');
-    if (value.length < (opts.min ?? 0)) return this.fail(field, opts.min === 1 ? 'must not be empty' : `must be at least ${opts.min} characters`);
+    if (value.length < (opts.min ?? 0))
+      return this.fail(field, opts.min === 1 ? 'must not be empty' : `must be at least ${opts.min} characters`);
     if (value.length > opts.max) return this.fail(field, `must be at most ${opts.max} characters`);
-    if (opts.pattern && !opts.pattern.test(value)) return this.fail(field, opts.patternIssue ?? 'has an invalid format');
+    if (opts.pattern && !opts.pattern.test(value))
+      return this.fail(field, opts.patternIssue ?? 'has an invalid format');
     return value;
   }
 
@@ -57,7 +63,13 @@ export class FieldReader {
     return value;
   }
 
-  stringArray(field: string, value: unknown, max: number, item: (field: string, v: string) => boolean, itemIssue: string): string[] | undefined {
+  stringArray(
+    field: string,
+    value: unknown,
+    max: number,
+    item: (field: string, v: string) => boolean,
+    itemIssue: string,
+  ): string[] | undefined {
     const arr = this.array(field, value, max);
     if (!arr) return undefined;
     const out: string[] = [];

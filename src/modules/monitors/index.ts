@@ -2,7 +2,12 @@ export { MonitorsService, type MonitorsServiceDeps, type MonitorListener, type P
 export { MonitorsRepository, type MonitorScope } from './monitors.repository.ts';
 export { OTHER_CONNECTION_CHECK_MS } from './monitor.read-cache.ts';
 export { monitorsMigrations } from './monitors.migrations.ts';
-export { validateMonitor, confirmRegionsOf, type AssertionValidator, type ValidationContext } from './monitor.validation.ts';
+export {
+  validateMonitor,
+  confirmRegionsOf,
+  type AssertionValidator,
+  type ValidationContext,
+} from './monitor.validation.ts';
 export { parseHostPort } from './monitor.targets.ts';
 export {
   MONITOR_TYPES,

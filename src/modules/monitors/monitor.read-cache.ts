@@ -31,7 +31,12 @@ export class MonitorReadCache {
 
   /** Whether `data_version` must be read before the cache is used at `now` (always, without a clock). */
   needsVersionCheck(now: number | undefined): boolean {
-    return now === undefined || this.checkedAt === undefined || now - this.checkedAt >= OTHER_CONNECTION_CHECK_MS || now < this.checkedAt;
+    return (
+      now === undefined ||
+      this.checkedAt === undefined ||
+      now - this.checkedAt >= OTHER_CONNECTION_CHECK_MS ||
+      now < this.checkedAt
+    );
   }
 
   /** Records the `data_version` just read; a change empties the cache. */

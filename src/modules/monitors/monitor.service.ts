@@ -63,7 +63,9 @@ export class MonitorsService {
   async create(actor: Actor, body: unknown): Promise<Monitor> {
     const input = objectBody(body);
     const plan = this.deps.plans.limitsOf(actor.plan);
-    const defaultEnvironment = actor.environments.includes('production') ? 'production' : (actor.environments[0] ?? 'production');
+    const defaultEnvironment = actor.environments.includes('production')
+      ? 'production'
+      : (actor.environments[0] ?? 'production');
     const fields = await this.validated(actor, input, plan.interval_floor_seconds, defaultEnvironment);
     const count = await this.deps.repository.count(actor.organizationId);
     this.deps.plans.requireWithin(actor.plan, 'monitors', count + 1, 'monitors');
@@ -112,12 +114,18 @@ export class MonitorsService {
     const patch = objectBody(body);
     const details = Object.keys(patch)
       .filter((k) => !PATCHABLE.includes(k))
-      .map((k) => ({ field: k, issue: k === 'type' ? 'cannot be changed; create a new monitor instead' : 'is not a known field for monitors' }));
+      .map((k) => ({
+        field: k,
+        issue: k === 'type' ? 'cannot be changed; create a new monitor instead' : 'is not a known field for monitors',
+      }));
     if (details.length > 0) throw validationFailed(details);
     // Config merges key by key; a key set to null goes back to its default. Always a copy: `existing` may be
     // shared (the read cache's frozen monitor) and the heartbeat rule below deletes a key.
     const mergedConfig =
-      patch.config !== undefined && patch.config !== null && typeof patch.config === 'object' && !Array.isArray(patch.config)
+      patch.config !== undefined &&
+      patch.config !== null &&
+      typeof patch.config === 'object' &&
+      !Array.isArray(patch.config)
         ? { ...existing.config, ...(patch.config as Record<string, unknown>) }
         : patch.config === undefined || patch.config === null
           ? { ...existing.config }
@@ -134,7 +142,11 @@ export class MonitorsService {
       ...patch,
       config: mergedConfig,
     };
-    if (existing.type === 'heartbeat' && patch.interval_seconds !== undefined && (patch.config as Record<string, unknown> | undefined)?.grace_seconds === undefined) {
+    if (
+      existing.type === 'heartbeat' &&
+      patch.interval_seconds !== undefined &&
+      (patch.config as Record<string, unknown> | undefined)?.grace_seconds === undefined
+    ) {
       // The default grace follows the interval unless the user chose one.
       delete (merged.config as Record<string, unknown>).grace_seconds;
     }
@@ -209,14 +221,25 @@ export class MonitorsService {
 
   /** Internal (alerting): replaces a monitor's config.alert_destination_ids, for attaching from the destination side. */
   setAlertDestinationIds(organizationId: string, monitorId: string, destinationIds: readonly string[]): Promise<void> {
-    return this.deps.repository.setAlertDestinationIds(organizationId, monitorId, destinationIds, this.deps.clock.now());
+    return this.deps.repository.setAlertDestinationIds(
+      organizationId,
+      monitorId,
+      destinationIds,
+      this.deps.clock.now(),
+    );
   }
 
   private async setPaused(actor: Actor, id: string, paused: boolean): Promise<Monitor> {
     const existing = await this.get(actor, id);
     if (existing.paused === paused) return existing;
     const now = this.deps.clock.now();
-    const updated: Monitor = { ...existing, paused, status: paused ? 'paused' : 'pending', statusChangedAt: now, updatedAt: now };
+    const updated: Monitor = {
+      ...existing,
+      paused,
+      status: paused ? 'paused' : 'pending',
+      statusChangedAt: now,
+      updatedAt: now,
+    };
     await this.deps.repository.update(updated);
     await this.notifySaved(updated);
     return updated;

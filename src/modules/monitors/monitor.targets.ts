@@ -1,7 +1,8 @@
 import { isIP } from 'node:net';
 import type { MonitorType } from './monitor.types.ts';
 
-const HOSTNAME = /^(?=.{1,253}$)([a-zA-Z0-9_]([a-zA-Z0-9_-]{0,61}[a-zA-Z0-9])?)(\.[a-zA-Z0-9_]([a-zA-Z0-9_-]{0,61}[a-zA-Z0-9])?)*\.?$/;
+const HOSTNAME =
+  /^(?=.{1,253}$)([a-zA-Z0-9_]([a-zA-Z0-9_-]{0,61}[a-zA-Z0-9])?)(\.[a-zA-Z0-9_]([a-zA-Z0-9_-]{0,61}[a-zA-Z0-9])?)*\.?$/;
 
 export function isHost(host: string): boolean {
   const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
@@ -32,7 +33,8 @@ export function targetIssue(type: MonitorType, target: string): string | null {
     case 'http':
       return httpUrl(target) ? null : 'must be an http:// or https:// URL';
     case 'tls': {
-      if (target.startsWith('https://')) return httpUrl(target) ? null : 'must be host:port, a host, or an https:// URL';
+      if (target.startsWith('https://'))
+        return httpUrl(target) ? null : 'must be host:port, a host, or an https:// URL';
       return parseHostPort(target) || isHost(target) ? null : 'must be host:port, a host, or an https:// URL';
     }
     case 'tcp':

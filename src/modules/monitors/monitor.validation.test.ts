@@ -66,7 +66,10 @@ describe('validateMonitor defaults', () => {
   });
 
   it('uses the context for interval, region and environment', () => {
-    const v = validateMonitor({ target: 'https://a.example' }, { ...ctx, defaultIntervalSeconds: 15, defaultRegion: 'us-east', defaultEnvironment: 'staging' });
+    const v = validateMonitor(
+      { target: 'https://a.example' },
+      { ...ctx, defaultIntervalSeconds: 15, defaultRegion: 'us-east', defaultEnvironment: 'staging' },
+    );
     expect(v.ok && v.value).toMatchObject({ interval_seconds: 15, region_codes: ['us-east'], environment: 'staging' });
   });
 
@@ -93,7 +96,10 @@ describe('validateMonitor defaults', () => {
   });
 
   it('null in a config key means the default', () => {
-    const v = ok({ target: 'https://e.com', config: { method: null, timeout_ms: null, assertions: null, headers: null } });
+    const v = ok({
+      target: 'https://e.com',
+      config: { method: null, timeout_ms: null, assertions: null, headers: null },
+    });
     expect(v.config).toMatchObject({ method: 'GET', timeout_ms: 10_000, assertions: [], headers: {} });
   });
 });
@@ -139,20 +145,44 @@ describe('validateMonitor accepts full input for every type', () => {
       paused: true,
       config,
     });
-    expect(v).toMatchObject({ name: 'API', interval_seconds: 30, region_codes: ['eu-west', 'us-east'], tags: ['prod', 'team:core', 'a/b=c'], environment: 'staging', paused: true });
+    expect(v).toMatchObject({
+      name: 'API',
+      interval_seconds: 30,
+      region_codes: ['eu-west', 'us-east'],
+      tags: ['prod', 'team:core', 'a/b=c'],
+      environment: 'staging',
+      paused: true,
+    });
     expect(v.config).toEqual(config);
   });
 
   it('tls, dns, grpc and heartbeat keys', () => {
-    expect(ok({ type: 'tls', target: 'e.com:443', config: { alert_days_before_expiry: 30 } }).config.alert_days_before_expiry).toBe(30);
-    expect(ok({ type: 'dns', target: 'e.com', config: { record_type: 'MX', resolver: '1.1.1.1:53', expected: ['mx.e.com'] } }).config).toMatchObject({
+    expect(
+      ok({ type: 'tls', target: 'e.com:443', config: { alert_days_before_expiry: 30 } }).config
+        .alert_days_before_expiry,
+    ).toBe(30);
+    expect(
+      ok({
+        type: 'dns',
+        target: 'e.com',
+        config: { record_type: 'MX', resolver: '1.1.1.1:53', expected: ['mx.e.com'] },
+      }).config,
+    ).toMatchObject({
       record_type: 'MX',
       resolver: '1.1.1.1:53',
       expected: ['mx.e.com'],
     });
-    expect(ok({ type: 'dns', target: 'e.com', config: { resolver: '2001:db8::1' } }).config.resolver).toBe('2001:db8::1');
-    expect(ok({ type: 'grpc', target: 'g:50051', config: { tls: true, service: 'pkg.Svc' } }).config).toMatchObject({ tls: true, service: 'pkg.Svc' });
-    expect(ok({ type: 'heartbeat', config: { grace_seconds: 120, failure_threshold: 1 } }).config).toMatchObject({ grace_seconds: 120, failure_threshold: 1 });
+    expect(ok({ type: 'dns', target: 'e.com', config: { resolver: '2001:db8::1' } }).config.resolver).toBe(
+      '2001:db8::1',
+    );
+    expect(ok({ type: 'grpc', target: 'g:50051', config: { tls: true, service: 'pkg.Svc' } }).config).toMatchObject({
+      tls: true,
+      service: 'pkg.Svc',
+    });
+    expect(ok({ type: 'heartbeat', config: { grace_seconds: 120, failure_threshold: 1 } }).config).toMatchObject({
+      grace_seconds: 120,
+      failure_threshold: 1,
+    });
   });
 });
 
@@ -160,7 +190,10 @@ describe('validateMonitor refuses, with precise details', () => {
   it.each([
     [{}, [{ field: 'target', issue: 'is required' }]],
     [{ target: 'https://e.com', extra: 1 }, [{ field: 'extra', issue: 'is not a known field for monitors' }]],
-    [{ target: 'https://e.com', type: 'ftp' }, [{ field: 'type', issue: 'must be one of http, tls, tcp, dns, grpc, heartbeat' }]],
+    [
+      { target: 'https://e.com', type: 'ftp' },
+      [{ field: 'type', issue: 'must be one of http, tls, tcp, dns, grpc, heartbeat' }],
+    ],
     [{ target: 'ftp://e.com' }, [{ field: 'target', issue: 'must be an http:// or https:// URL' }]],
     [{ target: 'https://' }, [{ field: 'target', issue: 'must be an http:// or https:// URL' }]],
     [{ target: 42 }, [{ field: 'target', issue: 'must be a string' }]],
@@ -171,50 +204,143 @@ describe('validateMonitor refuses, with precise details', () => {
     [{ type: 'tcp', target: 'db:70000' }, [{ field: 'target', issue: 'must be host:port' }]],
     [{ type: 'grpc', target: 'https://g.example' }, [{ field: 'target', issue: 'must be host:port' }]],
     [{ type: 'dns', target: '10.0.0.1' }, [{ field: 'target', issue: 'must be a domain name' }]],
-    [{ type: 'tls', target: 'not a host' }, [{ field: 'target', issue: 'must be host:port, a host, or an https:// URL' }]],
+    [
+      { type: 'tls', target: 'not a host' },
+      [{ field: 'target', issue: 'must be host:port, a host, or an https:// URL' }],
+    ],
     [{ target: 'https://e.com', name: '' }, [{ field: 'name', issue: 'must not be empty' }]],
     [{ target: 'https://e.com', name: '   ' }, [{ field: 'name', issue: 'must not be blank' }]],
     [{ target: 'https://e.com', name: 'a\u0000b' }, [{ field: 'name', issue: 'must not contain control characters' }]],
     [{ target: 'https://e.com', name: 'x'.repeat(201) }, [{ field: 'name', issue: 'must be at most 200 characters' }]],
     [{ target: 'https://e.com', name: ['x'] }, [{ field: 'name', issue: 'must be a string' }]],
-    [{ target: 'https://e.com', interval_seconds: 0 }, [{ field: 'interval_seconds', issue: 'must be between 1 and 86400' }]],
+    [
+      { target: 'https://e.com', interval_seconds: 0 },
+      [{ field: 'interval_seconds', issue: 'must be between 1 and 86400' }],
+    ],
     [{ target: 'https://e.com', interval_seconds: 1.5 }, [{ field: 'interval_seconds', issue: 'must be an integer' }]],
     [{ target: 'https://e.com', interval_seconds: '60' }, [{ field: 'interval_seconds', issue: 'must be an integer' }]],
-    [{ target: 'https://e.com', region_codes: [] }, [{ field: 'region_codes', issue: 'must list at least one region' }]],
+    [
+      { target: 'https://e.com', region_codes: [] },
+      [{ field: 'region_codes', issue: 'must list at least one region' }],
+    ],
     [{ target: 'https://e.com', region_codes: 'local' }, [{ field: 'region_codes', issue: 'must be an array' }]],
-    [{ target: 'https://e.com', region_codes: ['mars'] }, [{ field: 'region_codes[0]', issue: 'must be one of the regions local, eu-west, us-east' }]],
-    [{ target: 'https://e.com', region_codes: ['local', 'local'] }, [{ field: 'region_codes[1]', issue: 'is listed twice' }]],
-    [{ target: 'https://e.com', region_codes: ['local', 5] }, [{ field: 'region_codes[1]', issue: 'must be a string' }]],
-    [{ target: 'https://e.com', tags: ['ok', ''] }, [{ field: 'tags[1]', issue: 'must be 1-64 letters, digits, spaces or _ . : / = -' }]],
-    [{ target: 'https://e.com', tags: Array.from({ length: 51 }, (_, i) => `t${i}`) }, [{ field: 'tags', issue: 'must have at most 50 items' }]],
-    [{ target: 'https://e.com', environment: 'Prod' }, [{ field: 'environment', issue: 'must be lower-case letters, digits, _ or -' }]],
+    [
+      { target: 'https://e.com', region_codes: ['mars'] },
+      [{ field: 'region_codes[0]', issue: 'must be one of the regions local, eu-west, us-east' }],
+    ],
+    [
+      { target: 'https://e.com', region_codes: ['local', 'local'] },
+      [{ field: 'region_codes[1]', issue: 'is listed twice' }],
+    ],
+    [
+      { target: 'https://e.com', region_codes: ['local', 5] },
+      [{ field: 'region_codes[1]', issue: 'must be a string' }],
+    ],
+    [
+      { target: 'https://e.com', tags: ['ok', ''] },
+      [{ field: 'tags[1]', issue: 'must be 1-64 letters, digits, spaces or _ . : / = -' }],
+    ],
+    [
+      { target: 'https://e.com', tags: Array.from({ length: 51 }, (_, i) => `t${i}`) },
+      [{ field: 'tags', issue: 'must have at most 50 items' }],
+    ],
+    [
+      { target: 'https://e.com', environment: 'Prod' },
+      [{ field: 'environment', issue: 'must be lower-case letters, digits, _ or -' }],
+    ],
     [{ target: 'https://e.com', paused: 'yes' }, [{ field: 'paused', issue: 'must be true or false' }]],
     [{ target: 'https://e.com', config: [] }, [{ field: 'config', issue: 'must be an object' }]],
-    [{ target: 'https://e.com', config: { cron: '* * * * *' } }, [{ field: 'config.cron', issue: 'is not a known field for http monitors' }]],
-    [{ type: 'tcp', target: 'h:1', config: { method: 'GET' } }, [{ field: 'config.method', issue: 'is not a known field for tcp monitors' }]],
-    [{ target: 'https://e.com', config: { timeout_ms: 50 } }, [{ field: 'config.timeout_ms', issue: 'must be between 100 and 60000' }]],
-    [{ target: 'https://e.com', config: { failure_threshold: 0 } }, [{ field: 'config.failure_threshold', issue: 'must be between 1 and 100' }]],
-    [{ target: 'https://e.com', config: { success_threshold: 101 } }, [{ field: 'config.success_threshold', issue: 'must be between 1 and 100' }]],
-    [{ target: 'https://e.com', config: { confirm_regions: 2 } }, [{ field: 'config.confirm_regions', issue: 'must not exceed the number of regions (1)' }]],
-    [{ target: 'https://e.com', config: { alert_destination_ids: ['dst_x'] } }, [{ field: 'config.alert_destination_ids[0]', issue: 'must be a destination id (dst_…)' }]],
-    [{ target: 'https://e.com', config: { alert_latency_ms: 0 } }, [{ field: 'config.alert_latency_ms', issue: 'must be between 1 and 600000' }]],
-    [{ target: 'https://e.com', config: { reminder_interval_minutes: 20000 } }, [{ field: 'config.reminder_interval_minutes', issue: 'must be between 1 and 10080' }]],
-    [{ target: 'https://e.com', config: { method: 'FETCH' } }, [{ field: 'config.method', issue: 'must be one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS' }]],
+    [
+      { target: 'https://e.com', config: { cron: '* * * * *' } },
+      [{ field: 'config.cron', issue: 'is not a known field for http monitors' }],
+    ],
+    [
+      { type: 'tcp', target: 'h:1', config: { method: 'GET' } },
+      [{ field: 'config.method', issue: 'is not a known field for tcp monitors' }],
+    ],
+    [
+      { target: 'https://e.com', config: { timeout_ms: 50 } },
+      [{ field: 'config.timeout_ms', issue: 'must be between 100 and 60000' }],
+    ],
+    [
+      { target: 'https://e.com', config: { failure_threshold: 0 } },
+      [{ field: 'config.failure_threshold', issue: 'must be between 1 and 100' }],
+    ],
+    [
+      { target: 'https://e.com', config: { success_threshold: 101 } },
+      [{ field: 'config.success_threshold', issue: 'must be between 1 and 100' }],
+    ],
+    [
+      { target: 'https://e.com', config: { confirm_regions: 2 } },
+      [{ field: 'config.confirm_regions', issue: 'must not exceed the number of regions (1)' }],
+    ],
+    [
+      { target: 'https://e.com', config: { alert_destination_ids: ['dst_x'] } },
+      [{ field: 'config.alert_destination_ids[0]', issue: 'must be a destination id (dst_…)' }],
+    ],
+    [
+      { target: 'https://e.com', config: { alert_latency_ms: 0 } },
+      [{ field: 'config.alert_latency_ms', issue: 'must be between 1 and 600000' }],
+    ],
+    [
+      { target: 'https://e.com', config: { reminder_interval_minutes: 20000 } },
+      [{ field: 'config.reminder_interval_minutes', issue: 'must be between 1 and 10080' }],
+    ],
+    [
+      { target: 'https://e.com', config: { method: 'FETCH' } },
+      [{ field: 'config.method', issue: 'must be one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS' }],
+    ],
     [{ target: 'https://e.com', config: { headers: [] } }, [{ field: 'config.headers', issue: 'must be an object' }]],
-    [{ target: 'https://e.com', config: { headers: { 'bad name': 'x' } } }, [{ field: 'config.headers.bad name', issue: 'is not a valid header name' }]],
-    [{ target: 'https://e.com', config: { headers: { 'x-a': 1 } } }, [{ field: 'config.headers.x-a', issue: 'must be a string' }]],
-    [{ target: 'https://e.com', config: { headers: { 'x-a': 'a\r\nb' } } }, [{ field: 'config.headers.x-a', issue: 'must be one line of at most 8192 characters' }]],
+    [
+      { target: 'https://e.com', config: { headers: { 'bad name': 'x' } } },
+      [{ field: 'config.headers.bad name', issue: 'is not a valid header name' }],
+    ],
+    [
+      { target: 'https://e.com', config: { headers: { 'x-a': 1 } } },
+      [{ field: 'config.headers.x-a', issue: 'must be a string' }],
+    ],
+    [
+      { target: 'https://e.com', config: { headers: { 'x-a': 'a\r\nb' } } },
+      [{ field: 'config.headers.x-a', issue: 'must be one line of at most 8192 characters' }],
+    ],
     [{ target: 'https://e.com', config: { body: 5 } }, [{ field: 'config.body', issue: 'must be a string' }]],
-    [{ target: 'https://e.com', config: { follow_redirects: 'no' } }, [{ field: 'config.follow_redirects', issue: 'must be true or false' }]],
-    [{ target: 'https://e.com', config: { verify_tls: 0 } }, [{ field: 'config.verify_tls', issue: 'must be true or false' }]],
-    [{ target: 'https://e.com', config: { assertions: {} } }, [{ field: 'config.assertions', issue: 'must be an array' }]],
-    [{ type: 'tls', target: 'e.com', config: { alert_days_before_expiry: 0 } }, [{ field: 'config.alert_days_before_expiry', issue: 'must be between 1 and 365' }]],
-    [{ type: 'dns', target: 'e.com', config: { record_type: 'SRV' } }, [{ field: 'config.record_type', issue: 'must be one of A, AAAA, CNAME, MX, TXT, NS' }]],
-    [{ type: 'dns', target: 'e.com', config: { resolver: 'dns.google' } }, [{ field: 'config.resolver', issue: 'must be an IP address, optionally with :port' }]],
-    [{ type: 'dns', target: 'e.com', config: { expected: [''] } }, [{ field: 'config.expected[0]', issue: 'must be a non-empty answer' }]],
-    [{ type: 'grpc', target: 'g:1', config: { tls: 'yes' } }, [{ field: 'config.tls', issue: 'must be true or false' }]],
+    [
+      { target: 'https://e.com', config: { follow_redirects: 'no' } },
+      [{ field: 'config.follow_redirects', issue: 'must be true or false' }],
+    ],
+    [
+      { target: 'https://e.com', config: { verify_tls: 0 } },
+      [{ field: 'config.verify_tls', issue: 'must be true or false' }],
+    ],
+    [
+      { target: 'https://e.com', config: { assertions: {} } },
+      [{ field: 'config.assertions', issue: 'must be an array' }],
+    ],
+    [
+      { type: 'tls', target: 'e.com', config: { alert_days_before_expiry: 0 } },
+      [{ field: 'config.alert_days_before_expiry', issue: 'must be between 1 and 365' }],
+    ],
+    [
+      { type: 'dns', target: 'e.com', config: { record_type: 'SRV' } },
+      [{ field: 'config.record_type', issue: 'must be one of A, AAAA, CNAME, MX, TXT, NS' }],
+    ],
+    [
+      { type: 'dns', target: 'e.com', config: { resolver: 'dns.google' } },
+      [{ field: 'config.resolver', issue: 'must be an IP address, optionally with :port' }],
+    ],
+    [
+      { type: 'dns', target: 'e.com', config: { expected: [''] } },
+      [{ field: 'config.expected[0]', issue: 'must be a non-empty answer' }],
+    ],
+    [
+      { type: 'grpc', target: 'g:1', config: { tls: 'yes' } },
+      [{ field: 'config.tls', issue: 'must be true or false' }],
+    ],
     [{ type: 'grpc', target: 'g:1', config: { service: 7 } }, [{ field: 'config.service', issue: 'must be a string' }]],
-    [{ type: 'heartbeat', config: { grace_seconds: -1 } }, [{ field: 'config.grace_seconds', issue: 'must be between 0 and 86400' }]],
+    [
+      { type: 'heartbeat', config: { grace_seconds: -1 } },
+      [{ field: 'config.grace_seconds', issue: 'must be between 0 and 86400' }],
+    ],
     [{ type: 'heartbeat', config: { timeout_ms: 'x' } }, [{ field: 'config.timeout_ms', issue: 'must be an integer' }]],
   ])('%j', (input, expected) => {
     expect(details(input)).toEqual(expected);
@@ -222,7 +348,13 @@ describe('validateMonitor refuses, with precise details', () => {
 
   it('lists every problem at once', () => {
     const d = details({ target: 'ftp://x', interval_seconds: -5, tags: 'x', config: { timeout_ms: 1, bogus: true } });
-    expect(d.map((x) => x.field).sort()).toEqual(['config.bogus', 'config.timeout_ms', 'interval_seconds', 'tags', 'target']);
+    expect(d.map((x) => x.field).sort()).toEqual([
+      'config.bogus',
+      'config.timeout_ms',
+      'interval_seconds',
+      'tags',
+      'target',
+    ]);
   });
 });
 
@@ -282,7 +414,10 @@ describe('assertions: every kind, with the path of the offending field', () => {
   });
 
   it('json equals and contains take any JSON value, including null', () => {
-    expect(ok({ target: 'https://e.com', config: { assertions: [{ type: 'json', path: '$.a', equals: null }] } }).config.assertions).toHaveLength(1);
+    expect(
+      ok({ target: 'https://e.com', config: { assertions: [{ type: 'json', path: '$.a', equals: null }] } }).config
+        .assertions,
+    ).toHaveLength(1);
   });
 });
 

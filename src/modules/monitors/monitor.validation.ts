@@ -54,7 +54,17 @@ const TYPE_KEYS: Record<MonitorType, readonly string[]> = {
   heartbeat: ['grace_seconds'],
 };
 
-const TOP_KEYS = ['name', 'type', 'target', 'interval_seconds', 'region_codes', 'tags', 'environment', 'config', 'paused'];
+const TOP_KEYS = [
+  'name',
+  'type',
+  'target',
+  'interval_seconds',
+  'region_codes',
+  'tags',
+  'environment',
+  'config',
+  'paused',
+];
 // Control characters (NUL above all, which PostgreSQL text cannot hold) never belong in a name or target.
 // eslint-disable-next-line no-control-regex
 const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
@@ -85,9 +95,17 @@ function readCommon(r: FieldReader, c: Record<string, unknown>, regionCount: num
     }
   }
   const destinations = given(c, 'alert_destination_ids')
-    ? r.stringArray(`${p}.alert_destination_ids`, c.alert_destination_ids, 100, (_f, v) => DESTINATION_ID.test(v), 'must be a destination id (dst_…)')
+    ? r.stringArray(
+        `${p}.alert_destination_ids`,
+        c.alert_destination_ids,
+        100,
+        (_f, v) => DESTINATION_ID.test(v),
+        'must be a destination id (dst_…)',
+      )
     : [];
-  const latency = given(c, 'alert_latency_ms') ? r.integer(`${p}.alert_latency_ms`, c.alert_latency_ms, 1, 600_000) : null;
+  const latency = given(c, 'alert_latency_ms')
+    ? r.integer(`${p}.alert_latency_ms`, c.alert_latency_ms, 1, 600_000)
+    : null;
   const reminder = given(c, 'reminder_interval_minutes')
     ? r.integer(`${p}.reminder_interval_minutes`, c.reminder_interval_minutes, 1, 10_080)
     : null;
@@ -114,7 +132,8 @@ function readHttp(r: FieldReader, c: Record<string, unknown>, ctx: ValidationCon
       for (const [name, value] of entries) {
         if (!HEADER_NAME.test(name)) r.fail(`${p}.headers.${name}`, 'is not a valid header name');
         else if (typeof value !== 'string') r.fail(`${p}.headers.${name}`, 'must be a string');
-        else if (/[\r\n\0]/.test(value) || value.length > 8192) r.fail(`${p}.headers.${name}`, 'must be one line of at most 8192 characters');
+        else if (/[\r\n\0]/.test(value) || value.length > 8192)
+          r.fail(`${p}.headers.${name}`, 'must be one line of at most 8192 characters');
         else headers[name] = value;
       }
     }
@@ -134,7 +153,13 @@ function readHttp(r: FieldReader, c: Record<string, unknown>, ctx: ValidationCon
   return { method, headers, body: body ?? null, follow_redirects: follow, verify_tls: verify, assertions };
 }
 
-function readTypeConfig(r: FieldReader, type: MonitorType, c: Record<string, unknown>, ctx: ValidationContext, interval: number): Record<string, unknown> {
+function readTypeConfig(
+  r: FieldReader,
+  type: MonitorType,
+  c: Record<string, unknown>,
+  ctx: ValidationContext,
+  interval: number,
+): Record<string, unknown> {
   const p = 'config';
   switch (type) {
     case 'http':
@@ -159,7 +184,13 @@ function readTypeConfig(r: FieldReader, type: MonitorType, c: Record<string, unk
         record_type: given(c, 'record_type') ? r.oneOf(`${p}.record_type`, c.record_type, DNS_RECORD_TYPES) : 'A',
         resolver: resolver ?? null,
         expected: given(c, 'expected')
-          ? (r.stringArray(`${p}.expected`, c.expected, 50, (_f, v) => v.length > 0 && v.length <= 1024, 'must be a non-empty answer') ?? [])
+          ? (r.stringArray(
+              `${p}.expected`,
+              c.expected,
+              50,
+              (_f, v) => v.length > 0 && v.length <= 1024,
+              'must be a non-empty answer',
+            ) ?? [])
           : [],
       };
     }
@@ -196,7 +227,12 @@ export function validateMonitor(
   } else if (!present(input, 'target')) {
     r.fail('target', 'is required');
   } else {
-    target = r.string('target', input.target, { min: 1, max: 2048, pattern: NO_CONTROL, patternIssue: 'must not contain control characters' });
+    target = r.string('target', input.target, {
+      min: 1,
+      max: 2048,
+      pattern: NO_CONTROL,
+      patternIssue: 'must not contain control characters',
+    });
     if (target !== undefined && type !== undefined) {
       const issue = targetIssue(type, target.trim());
       if (issue) target = r.fail('target', issue);
@@ -209,15 +245,32 @@ export function validateMonitor(
     : ctx.defaultIntervalSeconds;
 
   const regions = present(input, 'region_codes')
-    ? r.stringArray('region_codes', input.region_codes, 100, (_f, v) => ctx.regions.includes(v), `must be one of the regions ${ctx.regions.join(', ')}`)
+    ? r.stringArray(
+        'region_codes',
+        input.region_codes,
+        100,
+        (_f, v) => ctx.regions.includes(v),
+        `must be one of the regions ${ctx.regions.join(', ')}`,
+      )
     : [ctx.defaultRegion];
   if (regions && regions.length === 0) r.fail('region_codes', 'must list at least one region');
 
   const tags = present(input, 'tags')
-    ? r.stringArray('tags', input.tags, 50, (_f, v) => TAG.test(v), 'must be 1-64 letters, digits, spaces or _ . : / = -')
+    ? r.stringArray(
+        'tags',
+        input.tags,
+        50,
+        (_f, v) => TAG.test(v),
+        'must be 1-64 letters, digits, spaces or _ . : / = -',
+      )
     : [];
   const environment = present(input, 'environment')
-    ? r.string('environment', input.environment, { min: 1, max: 32, pattern: ENVIRONMENT, patternIssue: 'must be lower-case letters, digits, _ or -' })
+    ? r.string('environment', input.environment, {
+        min: 1,
+        max: 32,
+        pattern: ENVIRONMENT,
+        patternIssue: 'must be lower-case letters, digits, _ or -',
+      })
     : ctx.defaultEnvironment;
   const paused = present(input, 'paused') ? r.boolean('paused', input.paused) : false;
 
@@ -231,10 +284,16 @@ export function validateMonitor(
 
   let name: string | undefined;
   if (present(input, 'name')) {
-    name = r.string('name', input.name, { min: 1, max: 200, pattern: NO_CONTROL, patternIssue: 'must not contain control characters' })?.trim();
+    name = r
+      .string('name', input.name, {
+        min: 1,
+        max: 200,
+        pattern: NO_CONTROL,
+        patternIssue: 'must not contain control characters',
+      })
+      ?.trim();
     if (name === '') name = r.fail('name', 'must not be blank');
-  }
-  else if (type && target !== undefined && r.details.length === 0) name = defaultName(type, target);
+  } else if (type && target !== undefined && r.details.length === 0) name = defaultName(type, target);
 
   if (r.details.length > 0) return { ok: false, details: r.details };
   return {

@@ -53,7 +53,6 @@ function toRow(m: Monitor): MonitorRow {
   };
 }
 
-
 /** Which monitors a caller may see: its organization, and (for keys) its environments. */
 export interface MonitorScope {
   organizationId: string;
@@ -76,12 +75,15 @@ export class MonitorsRepository {
     this.clock = options.clock;
     this.db = database.tables<MonitorsTables>();
     this.dialect = database.dialect;
-    this.cache = database.dialect === 'sqlite' ? database.connectionLocal(READ_CACHE, () => new MonitorReadCache()) : null;
+    this.cache =
+      database.dialect === 'sqlite' ? database.connectionLocal(READ_CACHE, () => new MonitorReadCache()) : null;
   }
 
   /** `haystack` contains `needle`, case-sensitively, on both dialects. */
   private contains(haystack: RawBuilder<unknown>, needle: string): RawBuilder<SqlBool> {
-    return this.dialect === 'postgres' ? sql<SqlBool>`strpos(${haystack}, ${needle}) > 0` : sql<SqlBool>`instr(${haystack}, ${needle}) > 0`;
+    return this.dialect === 'postgres'
+      ? sql<SqlBool>`strpos(${haystack}, ${needle}) > 0`
+      : sql<SqlBool>`instr(${haystack}, ${needle}) > 0`;
   }
 
   async insert(monitor: Monitor): Promise<void> {
@@ -91,7 +93,12 @@ export class MonitorsRepository {
 
   async update(monitor: Monitor): Promise<void> {
     const { id, organization_id, created_at: _createdAt, ...rest } = toRow(monitor);
-    await this.db.updateTable('monitor').set(rest).where('id', '=', id).where('organization_id', '=', organization_id).execute();
+    await this.db
+      .updateTable('monitor')
+      .set(rest)
+      .where('id', '=', id)
+      .where('organization_id', '=', organization_id)
+      .execute();
     this.cache?.forget([id]);
   }
 
@@ -131,7 +138,12 @@ export class MonitorsRepository {
   }
 
   private findSql(): string {
-    return (this.compiledFind ??= this.db.selectFrom('monitor').selectAll().where('organization_id', '=', '').where('id', '=', '').compile().sql);
+    return (this.compiledFind ??= this.db
+      .selectFrom('monitor')
+      .selectAll()
+      .where('organization_id', '=', '')
+      .where('id', '=', '')
+      .compile().sql);
   }
 
   private compiledFind: string | undefined;
@@ -144,7 +156,11 @@ export class MonitorsRepository {
 
   async findManyAnywhere(ids: readonly string[]): Promise<Monitor[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.selectFrom('monitor').selectAll().where('id', 'in', [...ids]).execute();
+    const rows = await this.db
+      .selectFrom('monitor')
+      .selectAll()
+      .where('id', 'in', [...ids])
+      .execute();
     return rows.map(toMonitor);
   }
 
@@ -175,12 +191,13 @@ export class MonitorsRepository {
     if (filter.tag) q = q.where(this.contains(sql.ref('tags'), JSON.stringify(filter.tag)));
     if (filter.q) {
       const needle = filter.q.toLowerCase();
-      q = q.where((eb) =>
-        eb.or([this.contains(sql`lower(name)`, needle), this.contains(sql`lower(target)`, needle)]),
-      );
+      q = q.where((eb) => eb.or([this.contains(sql`lower(name)`, needle), this.contains(sql`lower(target)`, needle)]));
     }
     if (after) q = q.where('id', '>', after);
-    const rows = await q.orderBy('id').limit(limit + 1).execute();
+    const rows = await q
+      .orderBy('id')
+      .limit(limit + 1)
+      .execute();
     return rows.map(toMonitor);
   }
 
@@ -216,17 +233,36 @@ export class MonitorsRepository {
   }
 
   /** Sets config.alert_destination_ids only (attaching from the destination side). */
-  async setAlertDestinationIds(organizationId: string, id: string, destinationIds: readonly string[], at: number): Promise<void> {
-    const row = await this.db.selectFrom('monitor').select('config').where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
+  async setAlertDestinationIds(
+    organizationId: string,
+    id: string,
+    destinationIds: readonly string[],
+    at: number,
+  ): Promise<void> {
+    const row = await this.db
+      .selectFrom('monitor')
+      .select('config')
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row) return;
     const config = { ...fromJson<Record<string, unknown>>(row.config), alert_destination_ids: [...destinationIds] };
-    await this.db.updateTable('monitor').set({ config: toJson(config), updated_at: at }).where('organization_id', '=', organizationId).where('id', '=', id).execute();
+    await this.db
+      .updateTable('monitor')
+      .set({ config: toJson(config), updated_at: at })
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .execute();
     this.cache?.forget([id]);
   }
 
   async setLastChecked(ids: readonly string[], at: number): Promise<void> {
     if (ids.length === 0) return;
-    await this.db.updateTable('monitor').set({ last_checked_at: at }).where('id', 'in', [...ids]).execute();
+    await this.db
+      .updateTable('monitor')
+      .set({ last_checked_at: at })
+      .where('id', 'in', [...ids])
+      .execute();
     this.cache?.forget(ids);
   }
 }

@@ -16,7 +16,13 @@ function toOrganization(row: OrganizationRow): Organization {
 }
 
 function toUser(row: UserRow): User {
-  return { id: row.id, email: row.email, name: row.name, emailVerifiedAt: row.email_verified_at, createdAt: row.created_at };
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    emailVerifiedAt: row.email_verified_at,
+    createdAt: row.created_at,
+  };
 }
 
 export class OrgsRepository {

@@ -26,8 +26,12 @@ describe('Plans', () => {
       const err = thrown(() => plans.requireWithin('free', 'monitors', 11, 'monitors'));
       expect(err.code).toBe('plan_limit_exceeded');
       expect(err.message).toBe('The free plan allows 10 monitors; this would make 11.');
-      expect(thrown(() => plans.requireWithin('pro', 'monitors', 51, 'monitors')).message).toContain('pro plan allows 50 monitors');
-      expect(thrown(() => plans.requireWithin('team', 'monitors', 251, 'monitors')).message).toContain('team plan allows 250 monitors');
+      expect(thrown(() => plans.requireWithin('pro', 'monitors', 51, 'monitors')).message).toContain(
+        'pro plan allows 50 monitors',
+      );
+      expect(thrown(() => plans.requireWithin('team', 'monitors', 251, 'monitors')).message).toContain(
+        'team plan allows 250 monitors',
+      );
     });
 
     it('treats null as unlimited', () => {
@@ -46,7 +50,9 @@ describe('Plans', () => {
       expect(() => plans.requireIntervalAtLeastFloor(plan, floor + 100)).not.toThrow();
       const err = thrown(() => plans.requireIntervalAtLeastFloor(plan, floor - 1));
       expect(err.code).toBe('plan_limit_exceeded');
-      expect(err.message).toBe(`The ${plan} plan's interval floor is ${floor} seconds; ${floor - 1} seconds is faster than that.`);
+      expect(err.message).toBe(
+        `The ${plan} plan's interval floor is ${floor} seconds; ${floor - 1} seconds is faster than that.`,
+      );
     });
   });
 
@@ -57,7 +63,9 @@ describe('Plans', () => {
       expect(err.code).toBe('plan_limit_exceeded');
       expect(err.message).toBe('The free plan allows 1 regions per monitor; this would make 2.');
       expect(() => plans.requireWithin('pro', 'regions', 3, 'regions per monitor')).not.toThrow();
-      expect(thrown(() => plans.requireWithin('pro', 'regions', 4, 'regions per monitor')).message).toContain('pro plan allows 3');
+      expect(thrown(() => plans.requireWithin('pro', 'regions', 4, 'regions per monitor')).message).toContain(
+        'pro plan allows 3',
+      );
       expect(() => plans.requireWithin('team', 'regions', 50, 'regions per monitor')).not.toThrow();
       expect(() => plans.requireWithin('enterprise', 'regions', 50, 'regions per monitor')).not.toThrow();
     });

@@ -39,10 +39,7 @@ export class Plans {
   requireWithin(plan: PlanName, limit: 'monitors' | 'status_pages' | 'regions', count: number, what: string): void {
     const max = this.limits[plan][limit];
     if (max === null || count <= max) return;
-    throw new DomainError(
-      'plan_limit_exceeded',
-      `The ${plan} plan allows ${max} ${what}; this would make ${count}.`,
-    );
+    throw new DomainError('plan_limit_exceeded', `The ${plan} plan allows ${max} ${what}; this would make ${count}.`);
   }
 
   requireIntervalAtLeastFloor(plan: PlanName, intervalSeconds: number): void {

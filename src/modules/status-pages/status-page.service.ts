@@ -156,7 +156,14 @@ export class StatusPagesService implements MonitorListener {
       generatedAt: now,
       days: UPTIME_DAYS,
       monitors: views,
-      incidents: open.map((i) => ({ id: i.id, number: i.number, title: i.title, status: i.status, monitorId: i.monitorId, openedAt: i.openedAt })),
+      incidents: open.map((i) => ({
+        id: i.id,
+        number: i.number,
+        title: i.title,
+        status: i.status,
+        monitorId: i.monitorId,
+        openedAt: i.openedAt,
+      })),
     };
   }
 
@@ -170,7 +177,11 @@ export class StatusPagesService implements MonitorListener {
     const pages = await this.repository.listShowingMonitor(monitor.organizationId, monitor.id);
     for (const page of pages) {
       if (!page.monitorIds.includes(monitor.id)) continue;
-      await this.repository.update({ ...page, monitorIds: page.monitorIds.filter((id) => id !== monitor.id), updatedAt: this.deps.clock.now() });
+      await this.repository.update({
+        ...page,
+        monitorIds: page.monitorIds.filter((id) => id !== monitor.id),
+        updatedAt: this.deps.clock.now(),
+      });
     }
   }
 
@@ -186,12 +197,16 @@ export class StatusPagesService implements MonitorListener {
     }
     if (input.slug !== undefined) {
       if (typeof input.slug !== 'string' || !SLUG_PATTERN.test(input.slug)) {
-        details.push({ field: 'slug', issue: 'must be 3-64 lower-case letters, digits or hyphens, not starting or ending with a hyphen' });
+        details.push({
+          field: 'slug',
+          issue: 'must be 3-64 lower-case letters, digits or hyphens, not starting or ending with a hyphen',
+        });
       } else out.slug = input.slug;
     }
     if (input.title !== undefined) {
       const title = typeof input.title === 'string' ? input.title.trim() : '';
-      if (title.length === 0 || title.length > TITLE_MAX) details.push({ field: 'title', issue: `must be a non-empty string of at most ${TITLE_MAX} characters` });
+      if (title.length === 0 || title.length > TITLE_MAX)
+        details.push({ field: 'title', issue: `must be a non-empty string of at most ${TITLE_MAX} characters` });
       else out.title = title;
     }
     if (input.public !== undefined) {
@@ -201,17 +216,23 @@ export class StatusPagesService implements MonitorListener {
     if (input.monitor_ids !== undefined) {
       const ids = input.monitor_ids;
       if (!Array.isArray(ids)) details.push({ field: 'monitor_ids', issue: 'must be an array of monitor ids' });
-      else if (ids.length > MONITORS_MAX) details.push({ field: 'monitor_ids', issue: `must list at most ${MONITORS_MAX} monitors` });
+      else if (ids.length > MONITORS_MAX)
+        details.push({ field: 'monitor_ids', issue: `must list at most ${MONITORS_MAX} monitors` });
       else {
         const strings = ids.filter((v): v is string => typeof v === 'string');
         const found = await this.deps.monitors.findManyAnywhere(strings);
-        const visible = new Set(found.filter((m) => m.organizationId === actor.organizationId && canSeeEnvironment(actor, m.environment)).map((m) => m.id));
+        const visible = new Set(
+          found
+            .filter((m) => m.organizationId === actor.organizationId && canSeeEnvironment(actor, m.environment))
+            .map((m) => m.id),
+        );
         const seen = new Set<string>();
         ids.forEach((id: unknown, i) => {
           const field = `monitor_ids[${i}]`;
           if (typeof id !== 'string') details.push({ field, issue: 'must be a monitor id' });
           else if (seen.has(id)) details.push({ field, issue: `monitor ${id} is listed twice` });
-          else if (!visible.has(id)) details.push({ field, issue: `monitor ${id} does not exist in this organization` });
+          else if (!visible.has(id))
+            details.push({ field, issue: `monitor ${id} does not exist in this organization` });
           if (typeof id === 'string') seen.add(id);
         });
         out.monitorIds = strings;

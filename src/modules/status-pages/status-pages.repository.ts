@@ -55,7 +55,12 @@ export class StatusPagesRepository {
   async update(page: StatusPage): Promise<boolean> {
     const { id, organization_id, created_at: _createdAt, ...rest } = toRow(page);
     try {
-      await this.db.updateTable('status_page').set(rest).where('id', '=', id).where('organization_id', '=', organization_id).execute();
+      await this.db
+        .updateTable('status_page')
+        .set(rest)
+        .where('id', '=', id)
+        .where('organization_id', '=', organization_id)
+        .execute();
       return true;
     } catch (err) {
       if (isUniqueViolation(err)) return false;
@@ -64,12 +69,21 @@ export class StatusPagesRepository {
   }
 
   async delete(organizationId: string, id: string): Promise<boolean> {
-    const result = await this.db.deleteFrom('status_page').where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('status_page')
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 
   async find(organizationId: string, id: string): Promise<StatusPage | null> {
-    const row = await this.db.selectFrom('status_page').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('status_page')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toPage(row) : null;
   }
 
@@ -96,7 +110,10 @@ export class StatusPagesRepository {
   async list(organizationId: string, after: string | undefined, limit: number): Promise<StatusPage[]> {
     let q = this.db.selectFrom('status_page').selectAll().where('organization_id', '=', organizationId);
     if (after) q = q.where('id', '>', after);
-    const rows = await q.orderBy('id').limit(limit + 1).execute();
+    const rows = await q
+      .orderBy('id')
+      .limit(limit + 1)
+      .execute();
     return rows.map(toPage);
   }
 

@@ -84,7 +84,11 @@ class KyselyDatabase implements Database {
   private readonly committed: Array<() => void> = [];
   private readonly direct: DirectAccess | null;
   private readonly open: ConnectionShared;
-  constructor(dialect: Dialect, kysely: Kysely<unknown>, options: { inTransaction?: boolean; direct?: DirectAccess | null; open?: ConnectionShared } = {}) {
+  constructor(
+    dialect: Dialect,
+    kysely: Kysely<unknown>,
+    options: { inTransaction?: boolean; direct?: DirectAccess | null; open?: ConnectionShared } = {},
+  ) {
     this.dialect = dialect;
     this.kysely = kysely;
     this.inTransaction = options.inTransaction ?? false;
@@ -159,7 +163,9 @@ function openPostgres(url: string, poolSize: number): Database {
     // Times are stored as epoch milliseconds in bigint columns; they fit a JS number exactly.
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === INT8_OID || oid === NUMERIC_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+        oid === INT8_OID || oid === NUMERIC_OID
+          ? (v: string) => Number(v)
+          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
   pool.on('error', () => {

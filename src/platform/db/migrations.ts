@@ -29,9 +29,12 @@ export async function migrateToLatest(database: Database, migrations: SchemaMigr
   const { error, results }: MigrationResultSet = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
-    throw new Error(`migration ${failed?.migrationName ?? '?'} failed: ${error instanceof Error ? error.message : JSON.stringify(error)}`, {
-      cause: error,
-    });
+    throw new Error(
+      `migration ${failed?.migrationName ?? '?'} failed: ${error instanceof Error ? error.message : JSON.stringify(error)}`,
+      {
+        cause: error,
+      },
+    );
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -22,7 +22,9 @@ export interface CertificateOptions {
 export async function generateCertificate(opts: CertificateOptions): Promise<Pem> {
   const notBeforeDate = opts.notBefore ?? new Date(Date.now() - 24 * 3600_000);
   const notAfterDate = opts.notAfter ?? new Date(Date.now() + 365 * 24 * 3600_000);
-  const altNames = (opts.altNames ?? [opts.commonName]).map((n) => (isIP(n) ? { type: 7 as const, ip: n } : { type: 2 as const, value: n }));
+  const altNames = (opts.altNames ?? [opts.commonName]).map((n) =>
+    isIP(n) ? { type: 7 as const, ip: n } : { type: 2 as const, value: n },
+  );
   const pems = await generate([{ name: 'commonName', value: opts.commonName }], {
     keyType: 'ec',
     curve: 'P-256',

@@ -39,7 +39,11 @@ export function startHttpTarget(handler: Handler = okHandler, host = '127.0.0.1'
   return listen(createHttpServer(handler), 'http', host);
 }
 
-export function startHttpsTarget(opts: { cert: Pem; chain?: string[] }, handler: Handler = okHandler, host = '127.0.0.1'): Promise<RunningTarget> {
+export function startHttpsTarget(
+  opts: { cert: Pem; chain?: string[] },
+  handler: Handler = okHandler,
+  host = '127.0.0.1',
+): Promise<RunningTarget> {
   const cert = [opts.cert.cert, ...(opts.chain ?? [])].join('\n');
   return listen(createHttpsServer({ key: opts.cert.key, cert }, handler), 'https', host);
 }

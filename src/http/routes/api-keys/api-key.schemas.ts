@@ -30,7 +30,9 @@ export const ApiKeyRecord = Type.Object(
 export const ApiKeyWithValue = Type.Object(
   {
     ...ApiKeyRecord.properties,
-    key: Type.String({ description: 'The key value. Shown once: no later response contains it (an idempotent replay neither).' }),
+    key: Type.String({
+      description: 'The key value. Shown once: no later response contains it (an idempotent replay neither).',
+    }),
   },
   { $id: 'ApiKeyWithValue', title: 'ApiKeyWithValue' },
 );
@@ -43,15 +45,27 @@ export const ApiKeyList = Type.Object(
 export const ApiKeyCreateBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 100 }),
   scopes: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 50 }),
-  environments: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 32 }), { minItems: 1, maxItems: 20, description: 'Default ["production"].' })),
+  environments: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 32 }), {
+      minItems: 1,
+      maxItems: 20,
+      description: 'Default ["production"].',
+    }),
+  ),
   expires_at: Type.Optional(NullableTimestamp('RFC 3339; null (default) for no expiry.')),
   rate_limits: Type.Optional(Type.Partial(RateLimitsSchema)),
-  service_account_id: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 64, description: 'Owner of the key instead of the caller.' }))),
+  service_account_id: Type.Optional(
+    Nullable(Type.String({ minLength: 1, maxLength: 64, description: 'Owner of the key instead of the caller.' })),
+  ),
 });
 
 export const RotateBody = Type.Object({
   grace_seconds: Type.Optional(
-    Type.Integer({ minimum: 0, maximum: 2_592_000, description: 'How long the old value keeps working (default 86400; 0 ends it now).' }),
+    Type.Integer({
+      minimum: 0,
+      maximum: 2_592_000,
+      description: 'How long the old value keeps working (default 86400; 0 ends it now).',
+    }),
   ),
 });
 
@@ -62,7 +76,12 @@ export const USAGE_PERIODS = ['last_hour', 'last_24_hours', 'last_7_days', 'last
 export const UsageQuery = Type.Object({
   from: Type.Optional(Timestamp('Start (inclusive); with `to`, instead of `period`.')),
   to: Type.Optional(Timestamp('End (exclusive); default now.')),
-  period: Type.Optional(Type.Union(USAGE_PERIODS.map((p) => Type.Literal(p)), { description: 'Default last_24_hours.' })),
+  period: Type.Optional(
+    Type.Union(
+      USAGE_PERIODS.map((p) => Type.Literal(p)),
+      { description: 'Default last_24_hours.' },
+    ),
+  ),
   resolution: Type.Optional(Type.Union([Type.Literal('minute'), Type.Literal('hour'), Type.Literal('day')])),
 });
 

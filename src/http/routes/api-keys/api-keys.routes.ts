@@ -20,7 +20,12 @@ import {
 const tags = ['api-keys'];
 const scope = 'keys:write' as const;
 const HOUR = 3_600_000;
-const PERIOD_MS = { last_hour: HOUR, last_24_hours: 24 * HOUR, last_7_days: 7 * 24 * HOUR, last_30_days: 30 * 24 * HOUR };
+const PERIOD_MS = {
+  last_hour: HOUR,
+  last_24_hours: 24 * HOUR,
+  last_7_days: 7 * 24 * HOUR,
+  last_30_days: 30 * 24 * HOUR,
+};
 
 export function registerApiKeyRoutes(app: FastifyInstance, deps: { apiKeys: ApiKeysService; clock: Clock }): void {
   const { apiKeys, clock } = deps;
@@ -30,10 +35,19 @@ export function registerApiKeyRoutes(app: FastifyInstance, deps: { apiKeys: ApiK
     '/api/v1/api-keys',
     {
       config: { scope },
-      schema: { tags, summary: 'List API keys (values are never shown)', operationId: 'listApiKeys', querystring: ListQuery, response: { 200: Type.Ref(ApiKeyList) } },
+      schema: {
+        tags,
+        summary: 'List API keys (values are never shown)',
+        operationId: 'listApiKeys',
+        querystring: ListQuery,
+        response: { 200: Type.Ref(ApiKeyList) },
+      },
     },
     async (request) => {
-      const page = await apiKeys.list(actorOf(request).organizationId, { limit: request.query.limit ?? 50, cursor: request.query.cursor });
+      const page = await apiKeys.list(actorOf(request).organizationId, {
+        limit: request.query.limit ?? 50,
+        cursor: request.query.cursor,
+      });
       return { data: page.data.map(presentApiKey), next_cursor: page.next_cursor };
     },
   );
@@ -69,7 +83,13 @@ export function registerApiKeyRoutes(app: FastifyInstance, deps: { apiKeys: ApiK
     '/api/v1/api-keys/:id',
     {
       config: { scope },
-      schema: { tags, summary: 'Read an API key', operationId: 'getApiKey', params: IdParams, response: { 200: Type.Ref(ApiKeyRecord) } },
+      schema: {
+        tags,
+        summary: 'Read an API key',
+        operationId: 'getApiKey',
+        params: IdParams,
+        response: { 200: Type.Ref(ApiKeyRecord) },
+      },
     },
     async (request) => presentApiKey(await apiKeys.get(actorOf(request).organizationId, request.params.id)),
   );
@@ -81,7 +101,8 @@ export function registerApiKeyRoutes(app: FastifyInstance, deps: { apiKeys: ApiK
       schema: {
         tags,
         summary: 'Revoke an API key',
-        description: 'Answers 200 with the record (revoked_at set). Both values of a rotated key stop working; other processes follow within a second.',
+        description:
+          'Answers 200 with the record (revoked_at set). Both values of a rotated key stop working; other processes follow within a second.',
         operationId: 'revokeApiKey',
         params: IdParams,
         response: { 200: Type.Ref(ApiKeyRecord) },
@@ -101,7 +122,8 @@ export function registerApiKeyRoutes(app: FastifyInstance, deps: { apiKeys: ApiK
       schema: {
         tags,
         summary: 'Rotate an API key: new value, same id and settings',
-        description: 'The old value keeps working for grace_seconds (default 86400, 0 allowed). The response carries the new value once.',
+        description:
+          'The old value keeps working for grace_seconds (default 86400, 0 allowed). The response carries the new value once.',
         operationId: 'rotateApiKey',
         params: IdParams,
         body: RotateBody,
@@ -109,7 +131,11 @@ export function registerApiKeyRoutes(app: FastifyInstance, deps: { apiKeys: ApiK
       },
     },
     async (request) => {
-      const { record, key } = await apiKeys.rotate(actorOf(request).organizationId, request.params.id, request.body?.grace_seconds);
+      const { record, key } = await apiKeys.rotate(
+        actorOf(request).organizationId,
+        request.params.id,
+        request.body?.grace_seconds,
+      );
       return { ...presentApiKey(record), key };
     },
   );

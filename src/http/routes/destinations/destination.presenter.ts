@@ -22,7 +22,8 @@ export function presentDestination(v: DestinationView): Record<string, unknown> 
 }
 
 export function presentTestResult(r: TestResult): Record<string, unknown> {
-  const outcome = r.status === 'delivered' ? 'delivered' : r.status === 'failed' ? 'failed' : r.attempts > 0 ? 'retrying' : 'queued';
+  const outcome =
+    r.status === 'delivered' ? 'delivered' : r.status === 'failed' ? 'failed' : r.attempts > 0 ? 'retrying' : 'queued';
   return {
     delivery_id: r.deliveryId,
     outcome,

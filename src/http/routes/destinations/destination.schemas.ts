@@ -18,16 +18,31 @@ export const DestinationCreateBody = Type.Object(
     events: Type.Optional(Type.Array(lit(EVENT_TYPES), { description: 'Default ["down","recovered"].' })),
     config: Type.Optional(Type.Object({}, { additionalProperties: true, description: CONFIG_DOC })),
     payload_format: Type.Optional(lit(['standard', 'legacy'] as const)),
-    monitor_ids: Type.Optional(Type.Array(Type.String(), { description: 'Monitors that alert this destination (sets their alert_destination_ids).' })),
+    monitor_ids: Type.Optional(
+      Type.Array(Type.String(), {
+        description: 'Monitors that alert this destination (sets their alert_destination_ids).',
+      }),
+    ),
   },
-  { 'x-domain-validated': true, description: 'Unknown fields are rejected; config is validated per type (422 with details).' },
+  {
+    'x-domain-validated': true,
+    description: 'Unknown fields are rejected; config is validated per type (422 with details).',
+  },
 );
 
 export const DestinationPatchBody = Type.Object(
   {
     name: Type.Optional(Type.String()),
     events: Type.Optional(Type.Array(lit(EVENT_TYPES))),
-    config: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Merged key by key; an omitted secret keeps its value; null removes a key.' })),
+    config: Type.Optional(
+      Type.Object(
+        {},
+        {
+          additionalProperties: true,
+          description: 'Merged key by key; an omitted secret keeps its value; null removes a key.',
+        },
+      ),
+    ),
     payload_format: Type.Optional(lit(['standard', 'legacy'] as const)),
     monitor_ids: Type.Optional(Type.Array(Type.String())),
   },
@@ -69,7 +84,9 @@ export const DestinationTestResult = Type.Object(
 
 export const SlackInstallQuery = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  destination_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Re-authorise this destination.' })),
+  destination_id: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: 'Re-authorise this destination.' }),
+  ),
 });
 
 export const SlackInstallResponse = Type.Object({ install_url: Type.String(), expires_at: Timestamp() });

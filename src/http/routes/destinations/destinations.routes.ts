@@ -31,20 +31,36 @@ export function registerDestinationRoutes(app: FastifyInstance, deps: { alerting
     BASE,
     {
       config: { scope: 'destinations:write' },
-      schema: { tags, summary: 'Create a destination (generic_webhook: the response carries signing_secret, once)', operationId: 'createDestination', body: DestinationCreateBody, response: { 201: ref } },
+      schema: {
+        tags,
+        summary: 'Create a destination (generic_webhook: the response carries signing_secret, once)',
+        operationId: 'createDestination',
+        body: DestinationCreateBody,
+        response: { 201: ref },
+      },
     },
-    async (request, reply) => reply.code(201).send(presentDestination(await destinations.create(actorOf(request), request.body))),
+    async (request, reply) =>
+      reply.code(201).send(presentDestination(await destinations.create(actorOf(request), request.body))),
   );
 
   app.get<{ Querystring: Static<typeof ListQuery> }>(
     BASE,
     {
       config: { scope: 'destinations:read' },
-      schema: { tags, summary: 'List destinations', operationId: 'listDestinations', querystring: ListQuery, response: { 200: Type.Ref(DestinationList) } },
+      schema: {
+        tags,
+        summary: 'List destinations',
+        operationId: 'listDestinations',
+        querystring: ListQuery,
+        response: { 200: Type.Ref(DestinationList) },
+      },
     },
     async (request) => {
       const { limit, cursor } = request.query;
-      const page = await destinations.list(actorOf(request), { limit: limit ?? 50, ...(cursor !== undefined && { cursor }) });
+      const page = await destinations.list(actorOf(request), {
+        limit: limit ?? 50,
+        ...(cursor !== undefined && { cursor }),
+      });
       return { data: page.data.map(presentDestination), next_cursor: page.next_cursor };
     },
   );
@@ -63,14 +79,26 @@ export function registerDestinationRoutes(app: FastifyInstance, deps: { alerting
     },
     async (request) => {
       const { name, destination_id } = request.query;
-      const out = await destinations.slackInstallUrl(actorOf(request), { ...(name !== undefined && { name }), ...(destination_id !== undefined && { destinationId: destination_id }) });
+      const out = await destinations.slackInstallUrl(actorOf(request), {
+        ...(name !== undefined && { name }),
+        ...(destination_id !== undefined && { destinationId: destination_id }),
+      });
       return { install_url: out.url, expires_at: toIso(out.expiresAt) };
     },
   );
 
   app.get<{ Params: Static<typeof IdParams> }>(
     `${BASE}/:id`,
-    { config: { scope: 'destinations:read' }, schema: { tags, summary: 'Read a destination', operationId: 'getDestination', params: IdParams, response: { 200: ref } } },
+    {
+      config: { scope: 'destinations:read' },
+      schema: {
+        tags,
+        summary: 'Read a destination',
+        operationId: 'getDestination',
+        params: IdParams,
+        response: { 200: ref },
+      },
+    },
     async (request) => presentDestination(await destinations.get(actorOf(request), request.params.id)),
   );
 
@@ -78,7 +106,14 @@ export function registerDestinationRoutes(app: FastifyInstance, deps: { alerting
     `${BASE}/:id`,
     {
       config: { scope: 'destinations:write' },
-      schema: { tags, summary: 'Update a destination', operationId: 'updateDestination', params: IdParams, body: DestinationPatchBody, response: { 200: ref } },
+      schema: {
+        tags,
+        summary: 'Update a destination',
+        operationId: 'updateDestination',
+        params: IdParams,
+        body: DestinationPatchBody,
+        response: { 200: ref },
+      },
     },
     async (request) => presentDestination(await destinations.update(actorOf(request), request.params.id, request.body)),
   );
@@ -87,7 +122,13 @@ export function registerDestinationRoutes(app: FastifyInstance, deps: { alerting
     `${BASE}/:id`,
     {
       config: { scope: 'destinations:write' },
-      schema: { tags, summary: 'Delete a destination (detaches it from its monitors)', operationId: 'deleteDestination', params: IdParams, response: { 204: Type.Null({ description: 'Deleted.' }) } },
+      schema: {
+        tags,
+        summary: 'Delete a destination (detaches it from its monitors)',
+        operationId: 'deleteDestination',
+        params: IdParams,
+        response: { 204: Type.Null({ description: 'Deleted.' }) },
+      },
     },
     async (request, reply) => {
       await destinations.delete(actorOf(request), request.params.id);
@@ -116,10 +157,19 @@ export function registerDestinationRoutes(app: FastifyInstance, deps: { alerting
     async (request, reply) => {
       const { code, state, error } = request.query;
       if (error || !code || !state) {
-        return reply.code(400).type('text/html; charset=utf-8').send(htmlPage('Slack was not connected', `Slack did not complete the installation${error ? ` (${error})` : ''}. Start again from Tocsin.`));
+        return reply
+          .code(400)
+          .type('text/html; charset=utf-8')
+          .send(
+            htmlPage(
+              'Slack was not connected',
+              `Slack did not complete the installation${error ? ` (${error})` : ''}. Start again from Tocsin.`,
+            ),
+          );
       }
       const result = await destinations.slackCallback(code, state);
-      if (!result.ok) return reply.code(400).type('text/html; charset=utf-8').send(htmlPage('Slack was not connected', result.error));
+      if (!result.ok)
+        return reply.code(400).type('text/html; charset=utf-8').send(htmlPage('Slack was not connected', result.error));
       const next = result.created
         ? `Destination ${result.destinationId} was created. Choose its channel: PATCH ${BASE}/${result.destinationId} with {"config":{"channel_id":"C…"}}.`
         : `Destination ${result.destinationId} is authorised again.`;

@@ -12,7 +12,11 @@ export const ExecutionTimings = Type.Object(
     download_ms: ms(),
     total_ms: Type.Integer(),
   },
-  { $id: 'ExecutionTimings', title: 'ExecutionTimings', description: 'Phase timings in whole milliseconds; null when the phase did not happen.' },
+  {
+    $id: 'ExecutionTimings',
+    title: 'ExecutionTimings',
+    description: 'Phase timings in whole milliseconds; null when the phase did not happen.',
+  },
 );
 
 export const ExecutionRecordSchema = Type.Object(
@@ -26,7 +30,10 @@ export const ExecutionRecordSchema = Type.Object(
     timings: Type.Ref(ExecutionTimings),
     http_status: Nullable(Type.Integer()),
     assertions: Type.Array(
-      Type.Object({ type: Type.String(), passed: Type.Boolean(), actual: Type.Unknown() }, { additionalProperties: true }),
+      Type.Object(
+        { type: Type.String(), passed: Type.Boolean(), actual: Type.Unknown() },
+        { additionalProperties: true },
+      ),
       { description: 'Each assertion of the monitor as evaluated: its definition plus passed and actual.' },
     ),
     error: Nullable(Type.Object({ code: Type.String(), message: Type.String() })),

@@ -43,7 +43,13 @@ export function registerExecutionRoutes(app: FastifyInstance, deps: { executions
     '/api/v1/executions/:id',
     {
       config: { scope: 'executions:read' },
-      schema: { tags, summary: 'Read one execution', operationId: 'getExecution', params: IdParams, response: { 200: Type.Ref(ExecutionRecordSchema) } },
+      schema: {
+        tags,
+        summary: 'Read one execution',
+        operationId: 'getExecution',
+        params: IdParams,
+        response: { 200: Type.Ref(ExecutionRecordSchema) },
+      },
     },
     async (request) => presentExecution(await executions.get(actorOf(request), request.params.id)),
   );

@@ -4,7 +4,11 @@ import type { CheckEngineModule } from '../../../modules/checks/index.ts';
 import { toIso } from '../../../platform/clock.ts';
 
 const Params = Type.Object({ token: Type.String({ minLength: 1, maxLength: 128 }) });
-const Ack = Type.Object({ status: Type.Literal('ok'), monitor_id: Type.String(), received_at: Type.String({ format: 'date-time' }) });
+const Ack = Type.Object({
+  status: Type.Literal('ok'),
+  monitor_id: Type.String(),
+  received_at: Type.String({ format: 'date-time' }),
+});
 
 /** Push URL of heartbeat monitors: public, the token is the secret. GET too, for `curl` in a crontab. */
 export function registerHeartbeatRoutes(app: FastifyInstance, deps: { checks: CheckEngineModule }): void {
@@ -20,7 +24,8 @@ export function registerHeartbeatRoutes(app: FastifyInstance, deps: { checks: Ch
       schema: {
         tags: ['heartbeats'],
         summary: method === 'POST' ? 'Record a heartbeat ping' : 'Record a heartbeat ping (GET, for cron jobs)',
-        description: 'The token in the path is the heartbeat monitor\'s secret; no API key is needed. Unknown token: 404.',
+        description:
+          "The token in the path is the heartbeat monitor's secret; no API key is needed. Unknown token: 404.",
         operationId: method === 'POST' ? 'pingHeartbeat' : 'pingHeartbeatGet',
         params: Params,
         response: { 200: Ack },

@@ -7,15 +7,25 @@ export const HistoryBucketSchema = Type.Object(
     end: Timestamp(),
     checks: Type.Integer(),
     failures: Type.Integer(),
-    uptime_percent: Nullable(Type.Number({ description: '100 × (checks − failures) / checks; null when there were no checks.' })),
+    uptime_percent: Nullable(
+      Type.Number({ description: '100 × (checks − failures) / checks; null when there were no checks.' }),
+    ),
     p50_ms: Nullable(Type.Number()),
     p95_ms: Nullable(Type.Number()),
-    p99_ms: Nullable(Type.Number({ description: 'Latency percentiles of successful checks; from DDSketch (±1%) at hour/day resolution, exact at minute.' })),
+    p99_ms: Nullable(
+      Type.Number({
+        description:
+          'Latency percentiles of successful checks; from DDSketch (±1%) at hour/day resolution, exact at minute.',
+      }),
+    ),
   },
   { $id: 'HistoryBucket', title: 'HistoryBucket' },
 );
 
-export const HistoryResponse = Type.Object({ data: Type.Array(Type.Ref(HistoryBucketSchema)) }, { $id: 'History', title: 'History' });
+export const HistoryResponse = Type.Object(
+  { data: Type.Array(Type.Ref(HistoryBucketSchema)) },
+  { $id: 'History', title: 'History' },
+);
 
 export const HistoryQuery = Type.Object({
   from: Type.Optional(Type.String({ format: 'date-time', description: 'Default: 24 hours before to.' })),
@@ -23,10 +33,13 @@ export const HistoryQuery = Type.Object({
   resolution: Type.Optional(
     Type.Union([Type.Literal('minute'), Type.Literal('hour'), Type.Literal('day')], {
       default: 'hour',
-      description: 'minute: from raw executions, within retention, at most 24 h; hour: at most 93 days; day: at most 1,100 days (UTC days).',
+      description:
+        'minute: from raw executions, within retention, at most 24 h; hour: at most 93 days; day: at most 1,100 days (UTC days).',
     }),
   ),
-  region_code: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'One region; default all regions together.' })),
+  region_code: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: 'One region; default all regions together.' }),
+  ),
 });
 
 export const HISTORY_SCHEMAS = [HistoryBucketSchema, HistoryResponse];

@@ -10,13 +10,17 @@ const incidentFields = {
   title: Type.String(),
   source: lit(INCIDENT_SOURCES),
   monitor_id: Nullable(Type.String()),
-  cause: Nullable(Type.String({ description: 'For monitor incidents, the failing reason, e.g. "HTTP 503 (expected 200)".' })),
+  cause: Nullable(
+    Type.String({ description: 'For monitor incidents, the failing reason, e.g. "HTTP 503 (expected 200)".' }),
+  ),
   status: lit(INCIDENT_STATUSES),
   opened_at: Timestamp(),
   acknowledged_at: NullableTimestamp(),
   acknowledged_by: Nullable(Type.String({ description: 'User or key id.' })),
   resolved_at: NullableTimestamp(),
-  resolved_by: Nullable(Type.String({ description: '"auto" when resolved by recovery (or monitor deletion), else a user or key id.' })),
+  resolved_by: Nullable(
+    Type.String({ description: '"auto" when resolved by recovery (or monitor deletion), else a user or key id.' }),
+  ),
   duration_seconds: Type.Integer({ description: 'Opening to resolution; while open, seconds so far.' }),
   created_at: Timestamp(),
   updated_at: Timestamp(),
@@ -54,7 +58,9 @@ export const IncidentCreateBody = Type.Object(
   {
     title: Type.String({ minLength: 1, maxLength: 200 }),
     cause: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
-    monitor_id: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 64, description: 'A monitor the key can see.' }))),
+    monitor_id: Type.Optional(
+      Nullable(Type.String({ minLength: 1, maxLength: 64, description: 'A monitor the key can see.' })),
+    ),
   },
   { description: 'Opens an incident with source "api". Unknown fields are rejected.' },
 );

@@ -5,7 +5,14 @@ import { validationFailed } from '../../../platform/errors.ts';
 import { actorOf } from '../../plugins/auth.plugin.ts';
 import { IdParams } from '../../schemas/common.schemas.ts';
 import { presentIncident, presentIncidentDetail } from './incident.presenter.ts';
-import { IncidentCreateBody, IncidentDetail, IncidentList, IncidentListQuery, IncidentRecord, TimelineEntryRecord } from './incident.schemas.ts';
+import {
+  IncidentCreateBody,
+  IncidentDetail,
+  IncidentList,
+  IncidentListQuery,
+  IncidentRecord,
+  TimelineEntryRecord,
+} from './incident.schemas.ts';
 
 const tags = ['incidents'];
 const detailRef = Type.Ref(IncidentDetail);
@@ -16,7 +23,9 @@ function requireNoBody(body: unknown): void {
   if (typeof body === 'object' && !Array.isArray(body)) {
     const keys = Object.keys(body);
     if (keys.length === 0) return;
-    throw validationFailed(keys.map((k) => ({ field: k, issue: 'is not a known field; this operation takes no body' })));
+    throw validationFailed(
+      keys.map((k) => ({ field: k, issue: 'is not a known field; this operation takes no body' })),
+    );
   }
   throw validationFailed([{ field: 'body', issue: 'must be empty or {}' }]);
 }
@@ -30,7 +39,8 @@ function filterOf(query: Static<typeof IncidentListQuery>): IncidentFilter {
   if (query.to !== undefined) filter.to = Date.parse(query.to);
   for (const field of ['from', 'to'] as const) {
     const value = filter[field];
-    if (value !== undefined && Number.isNaN(value)) throw validationFailed([{ field, issue: 'must be an RFC 3339 timestamp' }]);
+    if (value !== undefined && Number.isNaN(value))
+      throw validationFailed([{ field, issue: 'must be an RFC 3339 timestamp' }]);
   }
   if (filter.from !== undefined && filter.to !== undefined && filter.from > filter.to) {
     throw validationFailed([{ field: 'from', issue: 'must not be after to' }]);
@@ -56,7 +66,10 @@ export function registerIncidentRoutes(app: FastifyInstance, deps: { incidents: 
     },
     async (request) => {
       const { limit, cursor } = request.query;
-      const page = await incidents.list(actorOf(request), filterOf(request.query), { limit: limit ?? 50, ...(cursor !== undefined && { cursor }) });
+      const page = await incidents.list(actorOf(request), filterOf(request.query), {
+        limit: limit ?? 50,
+        ...(cursor !== undefined && { cursor }),
+      });
       return { data: page.data.map(presentIncident), next_cursor: page.next_cursor };
     },
   );
@@ -65,7 +78,13 @@ export function registerIncidentRoutes(app: FastifyInstance, deps: { incidents: 
     '/api/v1/incidents/:id',
     {
       config: { scope: 'incidents:read' },
-      schema: { tags, summary: 'Read an incident with its timeline', operationId: 'getIncident', params: IdParams, response: { 200: detailRef } },
+      schema: {
+        tags,
+        summary: 'Read an incident with its timeline',
+        operationId: 'getIncident',
+        params: IdParams,
+        response: { 200: detailRef },
+      },
     },
     async (request) => presentIncidentDetail(await incidents.get(actorOf(request), request.params.id)),
   );
@@ -74,7 +93,13 @@ export function registerIncidentRoutes(app: FastifyInstance, deps: { incidents: 
     '/api/v1/incidents',
     {
       config: { scope: 'incidents:write' },
-      schema: { tags, summary: 'Open an incident (source api)', operationId: 'createIncident', body: IncidentCreateBody, response: { 201: detailRef } },
+      schema: {
+        tags,
+        summary: 'Open an incident (source api)',
+        operationId: 'createIncident',
+        body: IncidentCreateBody,
+        response: { 201: detailRef },
+      },
     },
     async (request, reply) => {
       const incident = await incidents.create(actorOf(request), request.body);

@@ -11,7 +11,13 @@ const tags = ['organization'];
 const lit = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
 
 const OrganizationRecord = Type.Object(
-  { id: Type.String(), name: Type.String(), plan: Type.String(), email_alerts_enabled: Type.Boolean(), created_at: Timestamp() },
+  {
+    id: Type.String(),
+    name: Type.String(),
+    plan: Type.String(),
+    email_alerts_enabled: Type.Boolean(),
+    created_at: Timestamp(),
+  },
   { $id: 'Organization', title: 'Organization' },
 );
 const MemberRecord = Type.Object(
@@ -25,14 +31,31 @@ const MemberRecord = Type.Object(
   },
   { $id: 'Member', title: 'Member' },
 );
-const MemberList = Type.Object({ data: Type.Array(Type.Ref(MemberRecord)), next_cursor: Type.Null() }, { $id: 'MemberList', title: 'MemberList' });
-const OrganizationPatch = Type.Object({ email_alerts_enabled: Type.Optional(Type.Boolean({ description: 'Email every verified member on down/recovered (default true).' })) });
-const InviteBody = Type.Object({ email: Type.String({ maxLength: 254 }), role: Type.Optional(lit(ROLES)), name: Type.Optional(Type.String({ maxLength: 200 })) });
+const MemberList = Type.Object(
+  { data: Type.Array(Type.Ref(MemberRecord)), next_cursor: Type.Null() },
+  { $id: 'MemberList', title: 'MemberList' },
+);
+const OrganizationPatch = Type.Object({
+  email_alerts_enabled: Type.Optional(
+    Type.Boolean({ description: 'Email every verified member on down/recovered (default true).' }),
+  ),
+});
+const InviteBody = Type.Object({
+  email: Type.String({ maxLength: 254 }),
+  role: Type.Optional(lit(ROLES)),
+  name: Type.Optional(Type.String({ maxLength: 200 })),
+});
 const UserParams = Type.Object({ user_id: Type.String({ minLength: 1, maxLength: 64 }) });
 const VerifyQuery = Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })) });
 
 function presentOrganization(o: Organization): Record<string, unknown> {
-  return { id: o.id, name: o.name, plan: o.plan, email_alerts_enabled: o.emailAlertsEnabled, created_at: toIso(o.createdAt) };
+  return {
+    id: o.id,
+    name: o.name,
+    plan: o.plan,
+    email_alerts_enabled: o.emailAlertsEnabled,
+    created_at: toIso(o.createdAt),
+  };
 }
 
 function presentMember(m: MemberView): Record<string, unknown> {
@@ -53,7 +76,15 @@ export function registerMemberRoutes(app: FastifyInstance, deps: { alerting: Ale
 
   app.get(
     '/api/v1/auth/organization',
-    { config: { scope: 'destinations:read' }, schema: { tags, summary: 'Read the organization', operationId: 'getOrganization', response: { 200: Type.Ref(OrganizationRecord) } } },
+    {
+      config: { scope: 'destinations:read' },
+      schema: {
+        tags,
+        summary: 'Read the organization',
+        operationId: 'getOrganization',
+        response: { 200: Type.Ref(OrganizationRecord) },
+      },
+    },
     async (request) => presentOrganization(await members.getOrganization(actorOf(request))),
   );
 
@@ -61,14 +92,28 @@ export function registerMemberRoutes(app: FastifyInstance, deps: { alerting: Ale
     '/api/v1/auth/organization',
     {
       config: { scope: 'destinations:write' },
-      schema: { tags, summary: 'Update organization settings (owner/admin)', operationId: 'updateOrganization', body: OrganizationPatch, response: { 200: Type.Ref(OrganizationRecord) } },
+      schema: {
+        tags,
+        summary: 'Update organization settings (owner/admin)',
+        operationId: 'updateOrganization',
+        body: OrganizationPatch,
+        response: { 200: Type.Ref(OrganizationRecord) },
+      },
     },
     async (request) => presentOrganization(await members.updateOrganization(actorOf(request), request.body)),
   );
 
   app.get(
     '/api/v1/auth/organization/members',
-    { config: { scope: 'destinations:read' }, schema: { tags, summary: 'List members with their email verification', operationId: 'listMembers', response: { 200: Type.Ref(MemberList) } } },
+    {
+      config: { scope: 'destinations:read' },
+      schema: {
+        tags,
+        summary: 'List members with their email verification',
+        operationId: 'listMembers',
+        response: { 200: Type.Ref(MemberList) },
+      },
+    },
     async (request) => ({ data: (await members.list(actorOf(request))).map(presentMember), next_cursor: null }),
   );
 
@@ -76,7 +121,13 @@ export function registerMemberRoutes(app: FastifyInstance, deps: { alerting: Ale
     '/api/v1/auth/organization/members',
     {
       config: { scope: 'destinations:write' },
-      schema: { tags, summary: 'Invite a member by email (owner/admin); sends the verification mail', operationId: 'inviteMember', body: InviteBody, response: { 201: Type.Ref(MemberRecord) } },
+      schema: {
+        tags,
+        summary: 'Invite a member by email (owner/admin); sends the verification mail',
+        operationId: 'inviteMember',
+        body: InviteBody,
+        response: { 201: Type.Ref(MemberRecord) },
+      },
     },
     async (request, reply) => reply.code(201).send(presentMember(await members.invite(actorOf(request), request.body))),
   );
@@ -85,7 +136,13 @@ export function registerMemberRoutes(app: FastifyInstance, deps: { alerting: Ale
     '/api/v1/auth/organization/members/:user_id/resend-verification',
     {
       config: { scope: 'destinations:write' },
-      schema: { tags, summary: 'Send the verification mail again (owner/admin)', operationId: 'resendVerification', params: UserParams, response: { 202: Type.Object({ sent: Type.Boolean() }) } },
+      schema: {
+        tags,
+        summary: 'Send the verification mail again (owner/admin)',
+        operationId: 'resendVerification',
+        params: UserParams,
+        response: { 202: Type.Object({ sent: Type.Boolean() }) },
+      },
     },
     async (request, reply) => {
       await members.resendVerification(actorOf(request), request.params.user_id);
@@ -99,9 +156,19 @@ export function registerMemberRoutes(app: FastifyInstance, deps: { alerting: Ale
     async (request, reply) => {
       const user = request.query.token ? await members.verifyEmail(request.query.token) : null;
       if (!user) {
-        return reply.code(400).type('text/html; charset=utf-8').send(htmlPage('Link not valid', 'This verification link is unknown, already used or expired. Ask an admin to send a new one.'));
+        return reply
+          .code(400)
+          .type('text/html; charset=utf-8')
+          .send(
+            htmlPage(
+              'Link not valid',
+              'This verification link is unknown, already used or expired. Ask an admin to send a new one.',
+            ),
+          );
       }
-      return reply.type('text/html; charset=utf-8').send(htmlPage('Email confirmed', `${user.email} is confirmed; you will receive alert emails.`));
+      return reply
+        .type('text/html; charset=utf-8')
+        .send(htmlPage('Email confirmed', `${user.email} is confirmed; you will receive alert emails.`));
     },
   );
 }

@@ -34,9 +34,22 @@ const Assertion = Type.Object(
 
 const common = {
   timeout_ms: Type.Optional(Type.Integer({ minimum: 100, maximum: 60000, default: 10000 })),
-  failure_threshold: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 2, description: 'Consecutive failures before the monitor goes down and an incident opens.' })),
-  success_threshold: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 1, description: 'Consecutive successes needed to recover.' })),
-  confirm_regions: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: 'Regions that must agree; default 1 for one region, a majority for several.' })),
+  failure_threshold: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 100,
+      default: 2,
+      description: 'Consecutive failures before the monitor goes down and an incident opens.',
+    }),
+  ),
+  success_threshold: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 100, default: 1, description: 'Consecutive successes needed to recover.' }),
+  ),
+  confirm_regions: Type.Optional(
+    Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+      description: 'Regions that must agree; default 1 for one region, a majority for several.',
+    }),
+  ),
   alert_destination_ids: Type.Optional(Type.Array(Type.String(), { description: 'Destinations (dst_…) to notify.' })),
   alert_latency_ms: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
   reminder_interval_minutes: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
@@ -56,32 +69,76 @@ const HttpConfig = Type.Object(
 );
 const TlsConfig = Type.Object(
   { ...common, alert_days_before_expiry: Type.Optional(Type.Integer({ minimum: 1, maximum: 365, default: 14 })) },
-  { $id: 'TlsMonitorConfig', title: 'TlsMonitorConfig', description: 'config of a tls monitor (target host:port or https URL)' },
+  {
+    $id: 'TlsMonitorConfig',
+    title: 'TlsMonitorConfig',
+    description: 'config of a tls monitor (target host:port or https URL)',
+  },
 );
-const TcpConfig = Type.Object(common, { $id: 'TcpMonitorConfig', title: 'TcpMonitorConfig', description: 'config of a tcp monitor (target host:port)' });
+const TcpConfig = Type.Object(common, {
+  $id: 'TcpMonitorConfig',
+  title: 'TcpMonitorConfig',
+  description: 'config of a tcp monitor (target host:port)',
+});
 const DnsConfig = Type.Object(
   {
     ...common,
     record_type: Type.Optional(lit(DNS_RECORD_TYPES)),
-    resolver: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'IP[:port] of the resolver; default the system resolver.' })),
+    resolver: Type.Optional(
+      Type.Union([Type.String(), Type.Null()], {
+        description: 'IP[:port] of the resolver; default the system resolver.',
+      }),
+    ),
     expected: Type.Optional(Type.Array(Type.String(), { description: 'Answers that must all be present.' })),
   },
   { $id: 'DnsMonitorConfig', title: 'DnsMonitorConfig', description: 'config of a dns monitor (target a domain name)' },
 );
 const GrpcConfig = Type.Object(
-  { ...common, tls: Type.Optional(Type.Boolean({ default: false })), service: Type.Optional(Type.String({ default: '', description: '"" = the server\'s overall health.' })) },
-  { $id: 'GrpcMonitorConfig', title: 'GrpcMonitorConfig', description: 'config of a grpc monitor (grpc.health.v1 Check; target host:port)' },
+  {
+    ...common,
+    tls: Type.Optional(Type.Boolean({ default: false })),
+    service: Type.Optional(Type.String({ default: '', description: '"" = the server\'s overall health.' })),
+  },
+  {
+    $id: 'GrpcMonitorConfig',
+    title: 'GrpcMonitorConfig',
+    description: 'config of a grpc monitor (grpc.health.v1 Check; target host:port)',
+  },
 );
 const HeartbeatConfig = Type.Object(
-  { ...common, grace_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 86400, description: 'Default max(60, 20% of the interval).' })) },
-  { $id: 'HeartbeatMonitorConfig', title: 'HeartbeatMonitorConfig', description: 'config of a heartbeat monitor (push: POST /api/v1/heartbeats/{token})' },
+  {
+    ...common,
+    grace_seconds: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 86400, description: 'Default max(60, 20% of the interval).' }),
+    ),
+  },
+  {
+    $id: 'HeartbeatMonitorConfig',
+    title: 'HeartbeatMonitorConfig',
+    description: 'config of a heartbeat monitor (push: POST /api/v1/heartbeats/{token})',
+  },
 );
 
-export const MONITOR_SHARED_SCHEMAS = [Assertion, HttpConfig, TlsConfig, TcpConfig, DnsConfig, GrpcConfig, HeartbeatConfig];
+export const MONITOR_SHARED_SCHEMAS = [
+  Assertion,
+  HttpConfig,
+  TlsConfig,
+  TcpConfig,
+  DnsConfig,
+  GrpcConfig,
+  HeartbeatConfig,
+];
 
 /** The config is checked per type by the monitors module (precise `details`); these describe the shapes. */
 const ConfigAnyType = Type.Union(
-  [Type.Ref(HttpConfig), Type.Ref(TlsConfig), Type.Ref(TcpConfig), Type.Ref(DnsConfig), Type.Ref(GrpcConfig), Type.Ref(HeartbeatConfig)],
+  [
+    Type.Ref(HttpConfig),
+    Type.Ref(TlsConfig),
+    Type.Ref(TcpConfig),
+    Type.Ref(DnsConfig),
+    Type.Ref(GrpcConfig),
+    Type.Ref(HeartbeatConfig),
+  ],
   { description: 'Type-specific settings; see the *MonitorConfig schemas. Unknown keys are rejected.' },
 );
 
@@ -90,15 +147,24 @@ export const MonitorCreateBody = Type.Object(
   {
     name: Type.Optional(Type.String({ description: "Default: the URL's host." })),
     type: Type.Optional(lit(MONITOR_TYPES)),
-    target: Type.Optional(Type.String({ description: 'URL for http; host:port for tcp/grpc/tls; a domain for dns; omitted for heartbeat.' })),
+    target: Type.Optional(
+      Type.String({
+        description: 'URL for http; host:port for tcp/grpc/tls; a domain for dns; omitted for heartbeat.',
+      }),
+    ),
     interval_seconds: Type.Optional(Type.Integer({ description: "Default: the plan's floor." })),
-    region_codes: Type.Optional(Type.Array(Type.String(), { description: "Default: the organization's default region." })),
+    region_codes: Type.Optional(
+      Type.Array(Type.String(), { description: "Default: the organization's default region." }),
+    ),
     tags: Type.Optional(Type.Array(Type.String())),
     environment: Type.Optional(Type.String({ description: 'Default: production.' })),
     config: Type.Optional(ConfigAnyType),
     paused: Type.Optional(Type.Boolean()),
   },
-  { 'x-domain-validated': true, description: 'Minimum input: {"target": "https://example.com"}. Unknown fields are rejected.' },
+  {
+    'x-domain-validated': true,
+    description: 'Minimum input: {"target": "https://example.com"}. Unknown fields are rejected.',
+  },
 );
 
 export const MonitorPatchBody = Type.Object(
@@ -112,7 +178,10 @@ export const MonitorPatchBody = Type.Object(
     config: Type.Optional(ConfigAnyType),
     paused: Type.Optional(Type.Boolean()),
   },
-  { 'x-domain-validated': true, description: 'Fields to change; config merges key by key (null resets a key to its default). type cannot change.' },
+  {
+    'x-domain-validated': true,
+    description: 'Fields to change; config merges key by key (null resets a key to its default). type cannot change.',
+  },
 );
 
 export const MonitorRecord = Type.Object(
@@ -145,5 +214,7 @@ export const MonitorListQuery = Type.Object({
   status: Type.Optional(lit(MONITOR_STATUSES)),
   type: Type.Optional(lit(MONITOR_TYPES)),
   environment: Type.Optional(Type.String({ maxLength: 32, ...noControl })),
-  q: Type.Optional(Type.String({ maxLength: 200, ...noControl, description: 'Text to find in name or target (case-insensitive).' })),
+  q: Type.Optional(
+    Type.String({ maxLength: 200, ...noControl, description: 'Text to find in name or target (case-insensitive).' }),
+  ),
 });

@@ -22,7 +22,9 @@ function requireNoBody(body: unknown): void {
   if (typeof body === 'object' && !Array.isArray(body)) {
     const keys = Object.keys(body);
     if (keys.length === 0) return;
-    throw validationFailed(keys.map((k) => ({ field: k, issue: 'is not a known field; this operation takes no body' })));
+    throw validationFailed(
+      keys.map((k) => ({ field: k, issue: 'is not a known field; this operation takes no body' })),
+    );
   }
   throw validationFailed([{ field: 'body', issue: 'must be empty or {}' }]);
 }
@@ -39,7 +41,13 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: Mo
     '/api/v1/monitors',
     {
       config: { scope: 'monitors:create' },
-      schema: { tags, summary: 'Create a monitor', operationId: 'createMonitor', body: MonitorCreateBody, response: { 201: monitorRef } },
+      schema: {
+        tags,
+        summary: 'Create a monitor',
+        operationId: 'createMonitor',
+        body: MonitorCreateBody,
+        response: { 201: monitorRef },
+      },
     },
     async (request, reply) => {
       const monitor = await monitors.create(actorOf(request), request.body);
@@ -51,11 +59,20 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: Mo
     '/api/v1/monitors',
     {
       config: { scope: 'monitors:read' },
-      schema: { tags, summary: 'List monitors', operationId: 'listMonitors', querystring: MonitorListQuery, response: { 200: Type.Ref(MonitorList) } },
+      schema: {
+        tags,
+        summary: 'List monitors',
+        operationId: 'listMonitors',
+        querystring: MonitorListQuery,
+        response: { 200: Type.Ref(MonitorList) },
+      },
     },
     async (request) => {
       const { limit, cursor, ...filter } = request.query;
-      const page = await monitors.list(actorOf(request), filter, { limit: limit ?? 50, ...(cursor !== undefined && { cursor }) });
+      const page = await monitors.list(actorOf(request), filter, {
+        limit: limit ?? 50,
+        ...(cursor !== undefined && { cursor }),
+      });
       return { data: page.data.map(presentMonitor), next_cursor: page.next_cursor };
     },
   );
@@ -64,7 +81,13 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: Mo
     '/api/v1/monitors/:id',
     {
       config: { scope: 'monitors:read' },
-      schema: { tags, summary: 'Read a monitor', operationId: 'getMonitor', params: IdParams, response: { 200: monitorRef } },
+      schema: {
+        tags,
+        summary: 'Read a monitor',
+        operationId: 'getMonitor',
+        params: IdParams,
+        response: { 200: monitorRef },
+      },
     },
     async (request, reply) => {
       const monitor = await monitors.get(actorOf(request), request.params.id);
@@ -82,7 +105,14 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: Mo
     '/api/v1/monitors/:id',
     {
       config: { scope: 'monitors:write' },
-      schema: { tags, summary: 'Update a monitor', operationId: 'updateMonitor', params: IdParams, body: MonitorPatchBody, response: { 200: monitorRef } },
+      schema: {
+        tags,
+        summary: 'Update a monitor',
+        operationId: 'updateMonitor',
+        params: IdParams,
+        body: MonitorPatchBody,
+        response: { 200: monitorRef },
+      },
     },
     async (request) => presentMonitor(await monitors.update(actorOf(request), request.params.id, request.body)),
   );
@@ -91,7 +121,13 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: Mo
     '/api/v1/monitors/:id',
     {
       config: { scope: 'monitors:delete' },
-      schema: { tags, summary: 'Delete a monitor', operationId: 'deleteMonitor', params: IdParams, response: { 204: Type.Null({ description: 'Deleted.' }) } },
+      schema: {
+        tags,
+        summary: 'Delete a monitor',
+        operationId: 'deleteMonitor',
+        params: IdParams,
+        response: { 204: Type.Null({ description: 'Deleted.' }) },
+      },
     },
     async (request, reply) => {
       requireNoBody(request.body);
@@ -104,7 +140,13 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: Mo
     '/api/v1/monitors/:id/pause',
     {
       config: { scope: 'monitors:write' },
-      schema: { tags, summary: 'Pause a monitor (checks stop; status becomes paused)', operationId: 'pauseMonitor', params: IdParams, response: { 200: monitorRef } },
+      schema: {
+        tags,
+        summary: 'Pause a monitor (checks stop; status becomes paused)',
+        operationId: 'pauseMonitor',
+        params: IdParams,
+        response: { 200: monitorRef },
+      },
     },
     async (request) => {
       requireNoBody(request.body);
@@ -116,7 +158,13 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: Mo
     '/api/v1/monitors/:id/resume',
     {
       config: { scope: 'monitors:write' },
-      schema: { tags, summary: 'Resume a paused monitor (status becomes pending until checked)', operationId: 'resumeMonitor', params: IdParams, response: { 200: monitorRef } },
+      schema: {
+        tags,
+        summary: 'Resume a paused monitor (status becomes pending until checked)',
+        operationId: 'resumeMonitor',
+        params: IdParams,
+        response: { 200: monitorRef },
+      },
     },
     async (request) => {
       requireNoBody(request.body);

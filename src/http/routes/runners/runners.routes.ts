@@ -9,11 +9,20 @@ import { DomainError } from '../../../platform/errors.ts';
 const tags = ['runners'];
 const AUTH =
   'Authenticated by a **runner token** (`Authorization: Bearer trn_…`, issued by `tocsin admin runner-token create --region CODE`), ' +
-  'not by an API key. The token binds the runner to one region; it may claim and report only that region\'s checks.';
+  "not by an API key. The token binds the runner to one region; it may claim and report only that region's checks.";
 
 const ClaimBody = Type.Object({
-  max: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100, description: 'At most this many checks.' })),
-  wait_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 25, default: 25, description: 'Long-poll: hold the request up to this long until work is due.' })),
+  max: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 500, default: 100, description: 'At most this many checks.' }),
+  ),
+  wait_seconds: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 25,
+      default: 25,
+      description: 'Long-poll: hold the request up to this long until work is due.',
+    }),
+  ),
 });
 
 const WireCheckSchema = Type.Object({
@@ -44,17 +53,30 @@ const ObservationSchema = Type.Object(
       total_ms: Type.Number(),
     }),
     http_status: Type.Union([Type.Integer(), Type.Null()]),
-    assertions: Type.Array(Type.Object({ type: Type.String(), passed: Type.Boolean() }, { additionalProperties: true }), { maxItems: 100 }),
+    assertions: Type.Array(
+      Type.Object({ type: Type.String(), passed: Type.Boolean() }, { additionalProperties: true }),
+      { maxItems: 100 },
+    ),
     error: Type.Union([Type.Object({ code: Type.String(), message: Type.String({ maxLength: 2000 }) }), Type.Null()]),
     details: Type.Optional(Type.Object({}, { additionalProperties: true })),
-    events: Type.Optional(Type.Array(Type.Object({ type: Type.Literal('cert_expiring'), data: Type.Object({}, { additionalProperties: true }) }), { maxItems: 10 })),
+    events: Type.Optional(
+      Type.Array(
+        Type.Object({ type: Type.Literal('cert_expiring'), data: Type.Object({}, { additionalProperties: true }) }),
+        { maxItems: 10 },
+      ),
+    ),
   },
-  { description: 'What the probe saw (the probe contract\'s Observation).' },
+  { description: "What the probe saw (the probe contract's Observation)." },
 );
 
 const ResultsBody = Type.Object({
   results: Type.Array(
-    Type.Object({ monitor_id: Type.String(), region_code: Type.String(), due_at_ms: Type.Integer(), observation: ObservationSchema }),
+    Type.Object({
+      monitor_id: Type.String(),
+      region_code: Type.String(),
+      due_at_ms: Type.Integer(),
+      observation: ObservationSchema,
+    }),
     { maxItems: 1000 },
   ),
 });
@@ -85,7 +107,7 @@ export function registerRunnerRoutes(app: FastifyInstance, deps: { checks: Check
       config: { public: true },
       schema: {
         tags,
-        summary: 'Claim due checks for the runner\'s region (long-poll)',
+        summary: "Claim due checks for the runner's region (long-poll)",
         description: `${AUTH} Claimed checks are leased to the runner; report them with POST /runners/results.`,
         operationId: 'claimRunnerChecks',
         body: ClaimBody,
@@ -127,7 +149,7 @@ export function registerRunnerRoutes(app: FastifyInstance, deps: { checks: Check
       const results = request.body.results as unknown as WireResult[];
       const foreign = results.findIndex((r) => r.region_code !== runner.regionCode);
       if (foreign >= 0) {
-        throw new DomainError('validation_failed', 'A result is for another region than the runner\'s.', [
+        throw new DomainError('validation_failed', "A result is for another region than the runner's.", [
           { field: `results[${foreign}].region_code`, issue: `must be ${runner.regionCode}` },
         ]);
       }
@@ -175,7 +197,13 @@ export function registerRunnerRoutes(app: FastifyInstance, deps: { checks: Check
         summary: 'Tell the control plane this runner is alive',
         description: `${AUTH} A region whose runners have not been heard from for 60 s (and that is not served in-process) shows no data.`,
         operationId: 'runnerHeartbeat',
-        response: { 200: Type.Object({ runner_id: Type.String(), region_code: Type.String(), server_time: Type.String({ format: 'date-time' }) }) },
+        response: {
+          200: Type.Object({
+            runner_id: Type.String(),
+            region_code: Type.String(),
+            server_time: Type.String({ format: 'date-time' }),
+          }),
+        },
       },
     },
     async (request) => {

@@ -24,7 +24,7 @@ const ServiceAccountList = Type.Object(
 );
 const CreateBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 100 }),
-  role: Type.Union([Type.Literal('admin'), Type.Literal('member')], { description: "The role its keys act with." }),
+  role: Type.Union([Type.Literal('admin'), Type.Literal('member')], { description: 'The role its keys act with.' }),
 });
 const ListQuery = Type.Object(PageQuery);
 
@@ -32,7 +32,10 @@ function present(sa: ServiceAccount): Record<string, unknown> {
   return { id: sa.id, name: sa.name, role: sa.role, created_by: sa.createdBy, created_at: toIso(sa.createdAt) };
 }
 
-export function registerServiceAccountRoutes(app: FastifyInstance, deps: { serviceAccounts: ServiceAccountsService }): void {
+export function registerServiceAccountRoutes(
+  app: FastifyInstance,
+  deps: { serviceAccounts: ServiceAccountsService },
+): void {
   const { serviceAccounts } = deps;
   app.addSchema(ServiceAccountRecord);
   app.addSchema(ServiceAccountList);
@@ -41,10 +44,19 @@ export function registerServiceAccountRoutes(app: FastifyInstance, deps: { servi
     '/api/v1/service-accounts',
     {
       config: { scope },
-      schema: { tags, summary: 'List service accounts', operationId: 'listServiceAccounts', querystring: ListQuery, response: { 200: Type.Ref(ServiceAccountList) } },
+      schema: {
+        tags,
+        summary: 'List service accounts',
+        operationId: 'listServiceAccounts',
+        querystring: ListQuery,
+        response: { 200: Type.Ref(ServiceAccountList) },
+      },
     },
     async (request) => {
-      const page = await serviceAccounts.list(actorOf(request).organizationId, { limit: request.query.limit ?? 50, cursor: request.query.cursor });
+      const page = await serviceAccounts.list(actorOf(request).organizationId, {
+        limit: request.query.limit ?? 50,
+        cursor: request.query.cursor,
+      });
       return { data: page.data.map(present), next_cursor: page.next_cursor };
     },
   );
@@ -72,7 +84,13 @@ export function registerServiceAccountRoutes(app: FastifyInstance, deps: { servi
     '/api/v1/service-accounts/:id',
     {
       config: { scope },
-      schema: { tags, summary: 'Read a service account', operationId: 'getServiceAccount', params: IdParams, response: { 200: Type.Ref(ServiceAccountRecord) } },
+      schema: {
+        tags,
+        summary: 'Read a service account',
+        operationId: 'getServiceAccount',
+        params: IdParams,
+        response: { 200: Type.Ref(ServiceAccountRecord) },
+      },
     },
     async (request) => present(await serviceAccounts.get(actorOf(request).organizationId, request.params.id)),
   );

@@ -3,7 +3,10 @@ import { toIso } from '../../../platform/clock.ts';
 
 /** Escapes text for HTML element content and double-quoted attribute values. */
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return value.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 }
 
 const LABEL: Record<PublicMonitorStatus, string> = {
@@ -57,8 +60,10 @@ export function renderStatusPage(view: PublicStatusView): string {
       : `<section aria-labelledby="inc-h"><h2 id="inc-h">Current incidents</h2><ul class="plain">${view.incidents
           .map((i) => {
             const name = i.monitorId ? monitorName.get(i.monitorId) : undefined;
-            return `<li class="incident"><div class="row"><h3>${escapeHtml(i.title)}</h3><span class="st degraded">${i.status === 'acknowledged' ? 'Investigating' : 'Open'}</span></div>` +
-              `<div class="meta"><span>${name ? `${escapeHtml(name)} · ` : ''}since <time datetime="${toIso(i.openedAt)}">${escapeHtml(toIso(i.openedAt).slice(0, 16).replace('T', ' '))} UTC</time></span></div></li>`;
+            return (
+              `<li class="incident"><div class="row"><h3>${escapeHtml(i.title)}</h3><span class="st degraded">${i.status === 'acknowledged' ? 'Investigating' : 'Open'}</span></div>` +
+              `<div class="meta"><span>${name ? `${escapeHtml(name)} · ` : ''}since <time datetime="${toIso(i.openedAt)}">${escapeHtml(toIso(i.openedAt).slice(0, 16).replace('T', ' '))} UTC</time></span></div></li>`
+            );
           })
           .join('')}</ul></section>`;
   const monitors = view.monitors
@@ -69,9 +74,11 @@ export function renderStatusPage(view: PublicStatusView): string {
           return `<li class="${barClass(d)}" title="${label}"><span class="sr">${label}</span></li>`;
         })
         .join('');
-      return `<li class="monitor"><div class="row"><h3>${escapeHtml(m.name)}</h3><span class="st ${m.status}">${LABEL[m.status]}</span></div>` +
+      return (
+        `<li class="monitor"><div class="row"><h3>${escapeHtml(m.name)}</h3><span class="st ${m.status}">${LABEL[m.status]}</span></div>` +
         `<ol class="bars" aria-label="Daily uptime of ${escapeHtml(m.name)}, last ${view.days} days, oldest first">${bars}</ol>` +
-        `<div class="meta"><span>${view.days} days ago</span><span>${escapeHtml(pct(m.uptimePercent))}</span><span>Today</span></div></li>`;
+        `<div class="meta"><span>${view.days} days ago</span><span>${escapeHtml(pct(m.uptimePercent))}</span><span>Today</span></div></li>`
+      );
     })
     .join('');
   return `<!doctype html>

@@ -20,7 +20,13 @@ export function presentPublicStatus(v: PublicStatusView): Record<string, unknown
     title: v.title,
     status: v.status,
     generated_at: toIso(v.generatedAt),
-    monitors: v.monitors.map((m) => ({ id: m.id, name: m.name, status: m.status, uptime_percent: m.uptimePercent, days: m.days })),
+    monitors: v.monitors.map((m) => ({
+      id: m.id,
+      name: m.name,
+      status: m.status,
+      uptime_percent: m.uptimePercent,
+      days: m.days,
+    })),
     incidents: v.incidents.map((i) => ({
       id: i.id,
       number: i.number,

@@ -4,7 +4,9 @@ import { ListOf, Nullable, PageQuery, Timestamp } from '../../schemas/common.sch
 
 const lit = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
 
-const slug = Type.String({ description: 'Globally unique; 3-64 lower-case letters, digits and hyphens. The page is served at /status/{slug}.' });
+const slug = Type.String({
+  description: 'Globally unique; 3-64 lower-case letters, digits and hyphens. The page is served at /status/{slug}.',
+});
 
 export const StatusPageRecord = Type.Object(
   {
@@ -27,7 +29,12 @@ export const StatusPageCreateBody = Type.Object(
   {
     slug,
     title: Type.String({ minLength: 1, maxLength: 200 }),
-    monitor_ids: Type.Optional(Type.Array(Type.String(), { maxItems: 100, description: 'Monitors of this organization the key can see. Default [].' })),
+    monitor_ids: Type.Optional(
+      Type.Array(Type.String(), {
+        maxItems: 100,
+        description: 'Monitors of this organization the key can see. Default [].',
+      }),
+    ),
     public: Type.Optional(Type.Boolean({ default: true, description: 'Default true.' })),
   },
   { 'x-domain-validated': true, description: 'Unknown fields are rejected.' },

@@ -17,10 +17,15 @@ import {
 
 const tags = ['status pages'];
 const pageRef = Type.Ref(StatusPageRecord);
-const PublicParams = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 80, description: '{slug} for HTML, {slug}.json for JSON.' }) });
+const PublicParams = Type.Object({
+  slug: Type.String({ minLength: 1, maxLength: 80, description: '{slug} for HTML, {slug}.json for JSON.' }),
+});
 const CACHE = 'public, max-age=30';
 
-export function registerStatusPageRoutes(app: FastifyInstance, deps: { statusPages: StatusPagesService; publicUrl: string }): void {
+export function registerStatusPageRoutes(
+  app: FastifyInstance,
+  deps: { statusPages: StatusPagesService; publicUrl: string },
+): void {
   const { statusPages, publicUrl } = deps;
   for (const schema of [StatusPageRecord, StatusPageList, PublicStatus]) app.addSchema(schema);
   const present = (p: Parameters<typeof presentStatusPage>[0]) => presentStatusPage(p, publicUrl);
@@ -29,7 +34,13 @@ export function registerStatusPageRoutes(app: FastifyInstance, deps: { statusPag
     '/api/v1/status-pages',
     {
       config: { scope: 'status_pages:write' },
-      schema: { tags, summary: 'Create a status page', operationId: 'createStatusPage', body: StatusPageCreateBody, response: { 201: pageRef } },
+      schema: {
+        tags,
+        summary: 'Create a status page',
+        operationId: 'createStatusPage',
+        body: StatusPageCreateBody,
+        response: { 201: pageRef },
+      },
     },
     async (request, reply) => reply.code(201).send(present(await statusPages.create(actorOf(request), request.body))),
   );
@@ -38,11 +49,20 @@ export function registerStatusPageRoutes(app: FastifyInstance, deps: { statusPag
     '/api/v1/status-pages',
     {
       config: { scope: 'status_pages:read' },
-      schema: { tags, summary: 'List status pages', operationId: 'listStatusPages', querystring: StatusPageListQuery, response: { 200: Type.Ref(StatusPageList) } },
+      schema: {
+        tags,
+        summary: 'List status pages',
+        operationId: 'listStatusPages',
+        querystring: StatusPageListQuery,
+        response: { 200: Type.Ref(StatusPageList) },
+      },
     },
     async (request) => {
       const { limit, cursor } = request.query;
-      const page = await statusPages.list(actorOf(request), { limit: limit ?? 50, ...(cursor !== undefined && { cursor }) });
+      const page = await statusPages.list(actorOf(request), {
+        limit: limit ?? 50,
+        ...(cursor !== undefined && { cursor }),
+      });
       return { data: page.data.map(present), next_cursor: page.next_cursor };
     },
   );
@@ -51,7 +71,13 @@ export function registerStatusPageRoutes(app: FastifyInstance, deps: { statusPag
     '/api/v1/status-pages/:id',
     {
       config: { scope: 'status_pages:read' },
-      schema: { tags, summary: 'Read a status page', operationId: 'getStatusPage', params: IdParams, response: { 200: pageRef } },
+      schema: {
+        tags,
+        summary: 'Read a status page',
+        operationId: 'getStatusPage',
+        params: IdParams,
+        response: { 200: pageRef },
+      },
     },
     async (request) => present(await statusPages.get(actorOf(request), request.params.id)),
   );
@@ -60,7 +86,14 @@ export function registerStatusPageRoutes(app: FastifyInstance, deps: { statusPag
     '/api/v1/status-pages/:id',
     {
       config: { scope: 'status_pages:write' },
-      schema: { tags, summary: 'Update a status page', operationId: 'updateStatusPage', params: IdParams, body: StatusPagePatchBody, response: { 200: pageRef } },
+      schema: {
+        tags,
+        summary: 'Update a status page',
+        operationId: 'updateStatusPage',
+        params: IdParams,
+        body: StatusPagePatchBody,
+        response: { 200: pageRef },
+      },
     },
     async (request) => present(await statusPages.update(actorOf(request), request.params.id, request.body)),
   );
@@ -69,7 +102,13 @@ export function registerStatusPageRoutes(app: FastifyInstance, deps: { statusPag
     '/api/v1/status-pages/:id',
     {
       config: { scope: 'status_pages:write' },
-      schema: { tags, summary: 'Delete a status page', operationId: 'deleteStatusPage', params: IdParams, response: { 204: Type.Null({ description: 'Deleted.' }) } },
+      schema: {
+        tags,
+        summary: 'Delete a status page',
+        operationId: 'deleteStatusPage',
+        params: IdParams,
+        response: { 204: Type.Null({ description: 'Deleted.' }) },
+      },
     },
     async (request, reply) => {
       await statusPages.delete(actorOf(request), request.params.id);
@@ -96,7 +135,11 @@ export function registerStatusPageRoutes(app: FastifyInstance, deps: { statusPag
       const view = await statusPages.publicView(json ? raw.slice(0, -5) : raw);
       if (!view) {
         if (json) throw notFound('Status page');
-        return reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(renderNotFoundPage());
+        return reply
+          .code(404)
+          .type('text/html; charset=utf-8')
+          .header('cache-control', 'no-store')
+          .send(renderNotFoundPage());
       }
       reply.header('cache-control', CACHE);
       if (json) return reply.type('application/json; charset=utf-8').send(presentPublicStatus(view));

@@ -66,7 +66,9 @@ export function parseRetryAfter(value: string | null | undefined, now: number): 
 }
 
 export function retry(reason: string, retryAfterMs?: number): SendResult {
-  return retryAfterMs === undefined ? { outcome: 'retry', reason } : { outcome: 'retry', reason, retry_after_ms: retryAfterMs };
+  return retryAfterMs === undefined
+    ? { outcome: 'retry', reason }
+    : { outcome: 'retry', reason, retry_after_ms: retryAfterMs };
 }
 
 /** The default classification for a response the provider-specific rules did not handle. */
@@ -76,7 +78,10 @@ export function classifyHttpStatus(status: number, headers: Headers, now: number
     return retry(`HTTP ${status}${suffix}`, parseRetryAfter(headers.get('retry-after'), now));
   }
   if (status >= 300 && status < 400) {
-    return { outcome: 'destination_broken', reason: `HTTP ${status} redirect (redirects are not followed; update the URL)` };
+    return {
+      outcome: 'destination_broken',
+      reason: `HTTP ${status} redirect (redirects are not followed; update the URL)`,
+    };
   }
   if (status === 410) return { outcome: 'destination_broken', reason: `HTTP 410 Gone${suffix}` };
   return { outcome: 'payload_rejected', reason: `HTTP ${status}${suffix}` };

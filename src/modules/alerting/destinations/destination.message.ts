@@ -118,11 +118,17 @@ function headline(event: AlertEvent): string {
     case 'anomaly_flapping':
       return `Flapping: ${name}`;
     case 'incident_opened':
-      return event.incident ? `Incident #${event.incident.number} opened: ${event.incident.title}` : `Incident opened: ${name}`;
+      return event.incident
+        ? `Incident #${event.incident.number} opened: ${event.incident.title}`
+        : `Incident opened: ${name}`;
     case 'incident_acknowledged':
-      return event.incident ? `Incident #${event.incident.number} acknowledged: ${event.incident.title}` : `Incident acknowledged: ${name}`;
+      return event.incident
+        ? `Incident #${event.incident.number} acknowledged: ${event.incident.title}`
+        : `Incident acknowledged: ${name}`;
     case 'incident_resolved':
-      return event.incident ? `Incident #${event.incident.number} resolved: ${event.incident.title}` : `Incident resolved: ${name}`;
+      return event.incident
+        ? `Incident #${event.incident.number} resolved: ${event.incident.title}`
+        : `Incident resolved: ${name}`;
     case 'scheduled_report': {
       const report = str(d.report_name) ?? str(d.report_type) ?? 'report';
       return `Scheduled report: ${report}`;
@@ -146,11 +152,14 @@ export function messageFor(event: AlertEvent): AlertMessage {
     case 'down':
     case 'still_down':
       if (event.cause) lines.push(`Cause: ${event.cause}`);
-      if (event.since !== null) lines.push(`Down for ${formatDuration(at - event.since)} (since ${rfc3339(event.since)})`);
+      if (event.since !== null)
+        lines.push(`Down for ${formatDuration(at - event.since)} (since ${rfc3339(event.since)})`);
       break;
     case 'recovered':
       if (event.since !== null) {
-        lines.push(`Recovered after ${formatDuration(at - event.since)} of downtime (down since ${rfc3339(event.since)})`);
+        lines.push(
+          `Recovered after ${formatDuration(at - event.since)} of downtime (down since ${rfc3339(event.since)})`,
+        );
       }
       if (event.cause) lines.push(`Last failure: ${event.cause}`);
       break;

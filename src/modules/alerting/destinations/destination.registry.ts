@@ -37,7 +37,10 @@ export function createProviderRegistry(): Map<DestinationType, DestinationProvid
 }
 
 /** Masks a config for reading back: secret fields become `****` + last 4 (URLs keep scheme, host and first segment). */
-export function maskConfig(provider: Pick<DestinationProvider, 'secretFields'>, config: Record<string, unknown>): Record<string, unknown> {
+export function maskConfig(
+  provider: Pick<DestinationProvider, 'secretFields'>,
+  config: Record<string, unknown>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = { ...config };
   for (const field of provider.secretFields) {
     const value = out[field];

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { alertEvent, delivery, destinationRecord, renderCtx } from '../../../../test/fakes/alert-events.ts';
-import { createBaseUrlResolver, createProviderRegistry, DESTINATION_TYPES, EVENT_TYPES, maskConfig, messageFor } from './index.ts';
+import {
+  createBaseUrlResolver,
+  createProviderRegistry,
+  DESTINATION_TYPES,
+  EVENT_TYPES,
+  maskConfig,
+  messageFor,
+} from './index.ts';
 
 describe('provider registry', () => {
   const registry = createProviderRegistry();
@@ -10,15 +17,27 @@ describe('provider registry', () => {
   });
   it.each(DESTINATION_TYPES)('%s rejects unknown config keys and non-objects', (type) => {
     const provider = registry.get(type)!;
-    expect(provider.validateConfig({ surprise: true })).toContainEqual({ field: 'config.surprise', issue: 'is not a known field' });
+    expect(provider.validateConfig({ surprise: true })).toContainEqual({
+      field: 'config.surprise',
+      issue: 'is not a known field',
+    });
     expect(provider.validateConfig('nope')).toEqual([{ field: 'config', issue: 'must be an object' }]);
   });
   it.each(DESTINATION_TYPES)('%s renders every event type without throwing', (type) => {
     const provider = registry.get(type)!;
-    const dest = destinationRecord(type, { url: 'https://chat.googleapis.com/v1/spaces/A/messages', channel_id: 'C1', chat_id: '1', severity_id: 's', address: 'a@b.co', region: 'us' });
+    const dest = destinationRecord(type, {
+      url: 'https://chat.googleapis.com/v1/spaces/A/messages',
+      channel_id: 'C1',
+      chat_id: '1',
+      severity_id: 's',
+      address: 'a@b.co',
+      region: 'us',
+    });
     for (const event of EVENT_TYPES) {
       expect(() => provider.render(alertEvent(event), dest, delivery(), renderCtx)).not.toThrow();
-      expect(() => provider.render(alertEvent(event, { monitor: null, incident: null }), dest, delivery(), renderCtx)).not.toThrow();
+      expect(() =>
+        provider.render(alertEvent(event, { monitor: null, incident: null }), dest, delivery(), renderCtx),
+      ).not.toThrow();
     }
   });
 });
@@ -68,7 +87,12 @@ describe('helpers', () => {
   });
   it('maskConfig hides secrets, keeps the rest', () => {
     const registry = createProviderRegistry();
-    expect(maskConfig(registry.get('chatapp4_bot')!, { bot_token: '123456:ABCDEFGHIJKLMNOP', chat_id: '42' })).toEqual({ bot_token: '****MNOP', chat_id: '42' });
-    expect(maskConfig(registry.get('chatapp2_webhook')!, { url: 'https://discord.com/api/webhooks/1/tok' })).toEqual({ url: 'https://discord.com/api/****' });
+    expect(maskConfig(registry.get('chatapp4_bot')!, { bot_token: '123456:ABCDEFGHIJKLMNOP', chat_id: '42' })).toEqual({
+      bot_token: '****MNOP',
+      chat_id: '42',
+    });
+    expect(maskConfig(registry.get('chatapp2_webhook')!, { url: 'https://discord.com/api/webhooks/1/tok' })).toEqual({
+      url: 'https://discord.com/api/****',
+    });
   });
 });

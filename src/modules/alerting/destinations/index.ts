@@ -28,12 +28,41 @@ export {
   type SendResult,
 } from './destination.contract.ts';
 export { createProviderRegistry, maskConfig } from './destination.registry.ts';
-export { createBaseUrlResolver, createProviderContext, DEFAULT_BASE_URLS, type ProviderContextOptions, type ProviderEndpoints } from './destination.context.ts';
-export { messageFor, formatDuration, rfc3339, severityOf, type AlertMessage, type Severity } from './destination.message.ts';
+export {
+  createBaseUrlResolver,
+  createProviderContext,
+  DEFAULT_BASE_URLS,
+  type ProviderContextOptions,
+  type ProviderEndpoints,
+} from './destination.context.ts';
+export {
+  messageFor,
+  formatDuration,
+  rfc3339,
+  severityOf,
+  type AlertMessage,
+  type Severity,
+} from './destination.message.ts';
 export { maskUrl, parseRetryAfter } from './destination.http.ts';
 export { INCIDENT_TOOL_SKIP_REFERENCE } from './destination.skip.ts';
-export { buildInstallUrl, exchangeCode, DEFAULT_SLACK_SCOPES, type ExchangeCodeInput, type ExchangeCodeResult, type InstallUrlInput, type SlackInstallation } from './chatapp1_channel/chatapp1_channel.oauth.ts';
+export {
+  buildInstallUrl,
+  exchangeCode,
+  DEFAULT_SLACK_SCOPES,
+  type ExchangeCodeInput,
+  type ExchangeCodeResult,
+  type InstallUrlInput,
+  type SlackInstallation,
+} from './chatapp1_channel/chatapp1_channel.oauth.ts';
 export { createMailer, type CreateMailerOptions, type MailLogger } from './email/email.mailer.ts';
 export { incidentMessageId } from './email/email.render.ts';
-export { generateSigningSecret, signWebhook, verifyWebhook, type SignInput, type VerifyInput, type VerifyResult, type WebhookSignatures } from './generic_webhook/generic_webhook.signing.ts';
+export {
+  generateSigningSecret,
+  signWebhook,
+  verifyWebhook,
+  type SignInput,
+  type VerifyInput,
+  type VerifyResult,
+  type WebhookSignatures,
+} from './generic_webhook/generic_webhook.signing.ts';
 export { webhookPayload } from './generic_webhook/generic_webhook.render.ts';

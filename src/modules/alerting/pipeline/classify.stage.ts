@@ -14,17 +14,36 @@ export interface AttemptVerdict {
  * Classify (pure): ok → delivered; retry → next slot of the schedule (or Retry-After), failed once exhausted;
  * payload_rejected / destination_broken / reauthorize → failed at once. Every outcome is recorded on the destination.
  */
-export function classifyAttempt(result: SendResult, attempts: number, now: number, random: () => number): AttemptVerdict {
+export function classifyAttempt(
+  result: SendResult,
+  attempts: number,
+  now: number,
+  random: () => number,
+): AttemptVerdict {
   if (result.outcome === 'ok') {
-    return { delivery: { status: 'delivered', at: now, providerReference: result.provider_reference ?? null }, destination: { ok: true, at: now } };
+    return {
+      delivery: { status: 'delivered', at: now, providerReference: result.provider_reference ?? null },
+      destination: { ok: true, at: now },
+    };
   }
   const reason = result.reason;
   const failure = { ok: false as const, at: now, reason, needsReauthorization: result.outcome === 'reauthorize' };
   if (result.outcome === 'retry') {
     const at = nextAttemptAt(attempts, now, random, result.retry_after_ms);
-    if (at !== null) return { delivery: { status: 'pending', at: now, nextAttemptAt: at, error: reason }, destination: failure };
-    return { delivery: { status: 'failed', at: now, error: `gave up after ${MAX_ATTEMPTS} attempts: ${reason}` }, destination: failure };
+    if (at !== null)
+      return { delivery: { status: 'pending', at: now, nextAttemptAt: at, error: reason }, destination: failure };
+    return {
+      delivery: { status: 'failed', at: now, error: `gave up after ${MAX_ATTEMPTS} attempts: ${reason}` },
+      destination: failure,
+    };
   }
-  const label = { payload_rejected: 'payload rejected', destination_broken: 'destination broken', reauthorize: 'needs re-authorisation' }[result.outcome];
-  return { delivery: { status: 'failed', at: now, error: `${label}: ${reason}` }, destination: { ...failure, reason: `${label}: ${reason}` } };
+  const label = {
+    payload_rejected: 'payload rejected',
+    destination_broken: 'destination broken',
+    reauthorize: 'needs re-authorisation',
+  }[result.outcome];
+  return {
+    delivery: { status: 'failed', at: now, error: `${label}: ${reason}` },
+    destination: { ...failure, reason: `${label}: ${reason}` },
+  };
 }

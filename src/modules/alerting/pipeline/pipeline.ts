@@ -115,13 +115,21 @@ export class AlertPipeline {
     const now = clock.now();
     const deliveries: DeliveryRecord[] = [];
     const orgCache = new Map<string, Promise<OrgFacts | null>>();
-    const monitors = new Map((await this.deps.monitors.findManyAnywhere([...new Set(batch.flatMap((e) => (e.monitorId ? [e.monitorId] : [])))])).map((m) => [m.id, m]));
+    const monitors = new Map(
+      (
+        await this.deps.monitors.findManyAnywhere([
+          ...new Set(batch.flatMap((e) => (e.monitorId ? [e.monitorId] : []))),
+        ])
+      ).map((m) => [m.id, m]),
+    );
     for (const event of batch) {
       let facts = orgCache.get(event.organizationId);
       if (!facts) orgCache.set(event.organizationId, (facts = this.orgFacts(event.organizationId)));
       const org = await facts;
       if (!org) continue;
-      deliveries.push(...this.fanOut(event, org, event.monitorId ? (monitors.get(event.monitorId) ?? null) : null, now));
+      deliveries.push(
+        ...this.fanOut(event, org, event.monitorId ? (monitors.get(event.monitorId) ?? null) : null, now),
+      );
     }
     const last = batch[batch.length - 1]!.seq;
     const committed = await database.transaction(async (tx) => {
@@ -148,7 +156,14 @@ export class AlertPipeline {
     });
     if (targets.length === 0) return [];
     const snapshot = toAlertEvent({
-      event: { id: event.id, type, occurredAt: event.occurredAt, monitorId: event.monitorId, incidentId: event.incidentId, payload: event.payload },
+      event: {
+        id: event.id,
+        type,
+        occurredAt: event.occurredAt,
+        monitorId: event.monitorId,
+        incidentId: event.incidentId,
+        payload: event.payload,
+      },
       organization: { id: org.id, name: org.name },
       monitor: monitor ? { id: monitor.id, name: monitor.name, target: monitor.target, type: monitor.type } : null,
       publicUrl: this.deps.publicUrl,
@@ -185,7 +200,9 @@ export class AlertPipeline {
       name: org.name,
       emailAlertsEnabled: org.emailAlertsEnabled,
       destinations: destinations.map((d) => ({ id: d.id, events: d.events })),
-      verifiedMembers: members.filter((m) => m.user.emailVerifiedAt !== null).map((m) => ({ userId: m.user.id, email: m.user.email })),
+      verifiedMembers: members
+        .filter((m) => m.user.emailVerifiedAt !== null)
+        .map((m) => ({ userId: m.user.id, email: m.user.email })),
     };
   }
 
@@ -217,7 +234,12 @@ export class AlertPipeline {
   /** One round of the workers: claims due deliveries and attempts each once; returns how many it attempted. */
   async workOnce(): Promise<number> {
     const now = this.deps.clock.now();
-    const claimed = await new DeliveriesRepository(this.deps.database).claim(this.owner, now, now + this.leaseMs, this.batchSize);
+    const claimed = await new DeliveriesRepository(this.deps.database).claim(
+      this.owner,
+      now,
+      now + this.leaseMs,
+      this.batchSize,
+    );
     await Promise.all(claimed.map((d) => this.attempt(d)));
     return claimed.length;
   }
@@ -225,7 +247,13 @@ export class AlertPipeline {
   /** Claims this one delivery if it is due and attempts it now (the test endpoint); false if it was not claimable. */
   async attemptNow(deliveryId: string): Promise<boolean> {
     const now = this.deps.clock.now();
-    const [claimed] = await new DeliveriesRepository(this.deps.database).claim(this.owner, now, now + this.leaseMs, 1, deliveryId);
+    const [claimed] = await new DeliveriesRepository(this.deps.database).claim(
+      this.owner,
+      now,
+      now + this.leaseMs,
+      1,
+      deliveryId,
+    );
     if (!claimed) return false;
     await this.attempt(claimed);
     return true;
@@ -234,18 +262,36 @@ export class AlertPipeline {
   /** resolve → render → guard → send → classify → record, for one claimed delivery. */
   private async attempt(delivery: DeliveryRecord): Promise<void> {
     const { clock, logger } = this.deps;
-    const resolved = await this.resolveTarget(delivery).catch((err: unknown): SendResult => ({ outcome: 'retry', reason: `could not load the destination: ${(err as Error).message}` }));
+    const resolved = await this.resolveTarget(delivery).catch((err: unknown): SendResult => ({
+      outcome: 'retry',
+      reason: `could not load the destination: ${(err as Error).message}`,
+    }));
     const result = 'outcome' in resolved ? resolved : await this.renderAndSend(delivery, resolved);
     const verdict = classifyAttempt(result, delivery.attempts, clock.now(), this.random);
-    const kept = await new DeliveriesRepository(this.deps.database).finishAttempt(delivery.id, this.owner, verdict.delivery);
+    const kept = await new DeliveriesRepository(this.deps.database).finishAttempt(
+      delivery.id,
+      this.owner,
+      verdict.delivery,
+    );
     if (delivery.target.kind === 'destination') {
       const statePatch = result.outcome === 'ok' || result.outcome === 'retry' ? result.state_patch : undefined;
-      await new DestinationsRepository(this.deps.database).recordAttempt(delivery.target.destinationId, verdict.destination, statePatch);
+      await new DestinationsRepository(this.deps.database).recordAttempt(
+        delivery.target.destinationId,
+        verdict.destination,
+        statePatch,
+      );
     }
-    const log = { delivery: delivery.id, target: delivery.targetKey, event: delivery.eventType, attempt: delivery.attempts, outcome: result.outcome };
+    const log = {
+      delivery: delivery.id,
+      target: delivery.targetKey,
+      event: delivery.eventType,
+      attempt: delivery.attempts,
+      outcome: result.outcome,
+    };
     if (!kept) logger.warn(log, 'alerting: lease lost before the attempt was recorded; another worker retries it');
     else if (result.outcome === 'ok') logger.debug(log, 'alert delivered');
-    else logger.info({ ...log, reason: result.reason, status: verdict.delivery.status }, 'alert delivery attempt failed');
+    else
+      logger.info({ ...log, reason: result.reason, status: verdict.delivery.status }, 'alert delivery attempt failed');
   }
 
   private async renderAndSend(delivery: DeliveryRecord, resolved: Resolved): Promise<SendResult> {
@@ -255,18 +301,30 @@ export class AlertPipeline {
     const ctx = this.deps.providerContext;
     let request: unknown;
     try {
-      request = provider.render(delivery.event, resolved.record, ref, { publicUrl: ctx.publicUrl, now: () => ctx.now() });
+      request = provider.render(delivery.event, resolved.record, ref, {
+        publicUrl: ctx.publicUrl,
+        now: () => ctx.now(),
+      });
     } catch (err) {
       return { outcome: 'payload_rejected', reason: `could not render the message: ${(err as Error).message}` };
     }
     if (URL_TYPES.includes(resolved.record.type)) {
       const url = resolved.record.config.url;
-      const issue = await privateTargetIssue(typeof url === 'string' ? url : '', this.deps.allowPrivateTargets, this.deps.resolveHost);
+      const issue = await privateTargetIssue(
+        typeof url === 'string' ? url : '',
+        this.deps.allowPrivateTargets,
+        this.deps.resolveHost,
+      );
       if (issue) return { outcome: 'destination_broken', reason: `the webhook URL ${issue}` };
     }
     try {
       // The registry erased each provider's request type; render's output goes back to the same provider.
-      return await provider.send(request as never, resolved.record, ref, resolved.signingSecret ? { ...ctx, signingSecret: resolved.signingSecret } : ctx);
+      return await provider.send(
+        request as never,
+        resolved.record,
+        ref,
+        resolved.signingSecret ? { ...ctx, signingSecret: resolved.signingSecret } : ctx,
+      );
     } catch (err) {
       return { outcome: 'retry', reason: `send failed: ${(err as Error).message}` };
     }
@@ -278,13 +336,18 @@ export class AlertPipeline {
       const { userId, email } = delivery.target;
       return { record: { id: `member:${userId}`, name: email, type: 'email', config: { address: email }, state: {} } };
     }
-    const destination = await new DestinationsRepository(this.deps.database).findAnywhere(delivery.target.destinationId);
+    const destination = await new DestinationsRepository(this.deps.database).findAnywhere(
+      delivery.target.destinationId,
+    );
     if (!destination) return { outcome: 'destination_broken', reason: 'the destination was deleted' };
     return this.unsealed(destination);
   }
 
   private unsealed(destination: Destination): Resolved {
-    const { [SIGNING_SECRET]: signingSecret, ...secret } = this.deps.secrets.open(destination.id, destination.sealedSecrets);
+    const { [SIGNING_SECRET]: signingSecret, ...secret } = this.deps.secrets.open(
+      destination.id,
+      destination.sealedSecrets,
+    );
     const record: DestinationRecord = {
       id: destination.id,
       name: destination.name,

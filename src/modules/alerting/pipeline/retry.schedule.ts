@@ -15,7 +15,12 @@ export const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
  * `random` returns [0, 1); 0.5 means no jitter. A `retryAfterMs` from the provider (Retry-After) replaces the
  * schedule's delay for this attempt: the receiver said when it can take more.
  */
-export function nextAttemptAt(attempts: number, now: number, random: () => number, retryAfterMs?: number): number | null {
+export function nextAttemptAt(
+  attempts: number,
+  now: number,
+  random: () => number,
+  retryAfterMs?: number,
+): number | null {
   if (attempts >= MAX_ATTEMPTS) return null;
   if (retryAfterMs !== undefined && Number.isFinite(retryAfterMs) && retryAfterMs >= 0) {
     return now + Math.min(Math.max(retryAfterMs, 1000), MAX_RETRY_AFTER_MS);

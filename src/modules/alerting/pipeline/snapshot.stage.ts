@@ -1,14 +1,30 @@
 import type { AlertEvent, EventType } from '../destinations/index.ts';
 
 export interface SnapshotInput {
-  event: { id: string; type: EventType; occurredAt: number; monitorId: string | null; incidentId: string | null; payload: Record<string, unknown> };
+  event: {
+    id: string;
+    type: EventType;
+    occurredAt: number;
+    monitorId: string | null;
+    incidentId: string | null;
+    payload: Record<string, unknown>;
+  };
   organization: { id: string; name: string };
   monitor: { id: string; name: string; target: string; type: string } | null;
   publicUrl: string;
 }
 
 const LIFTED = new Set([
-  'cause', 'since', 'incident_id', 'incident_number', 'number', 'incident', 'incident_title', 'title', 'opened_at', 'destination_ids',
+  'cause',
+  'since',
+  'incident_id',
+  'incident_number',
+  'number',
+  'incident',
+  'incident_title',
+  'title',
+  'opened_at',
+  'destination_ids',
   'monitor_name',
 ]);
 
@@ -36,7 +52,10 @@ export function toAlertEvent(input: SnapshotInput): AlertEvent {
   const p = event.payload;
   const nested = obj(p.incident);
   const since = time(p.since);
-  const incidentId = event.incidentId ?? (typeof p.incident_id === 'string' ? p.incident_id : null) ?? (typeof nested.id === 'string' ? nested.id : null);
+  const incidentId =
+    event.incidentId ??
+    (typeof p.incident_id === 'string' ? p.incident_id : null) ??
+    (typeof nested.id === 'string' ? nested.id : null);
   const numberRaw = p.incident_number ?? p.number ?? nested.number;
   const monitorName = input.monitor?.name ?? (typeof p.monitor_name === 'string' ? p.monitor_name : null);
   const data: Record<string, unknown> = {};
@@ -52,7 +71,9 @@ export function toAlertEvent(input: SnapshotInput): AlertEvent {
           id: incidentId,
           number: typeof numberRaw === 'number' ? numberRaw : Number(numberRaw) || 0,
           url: `${publicUrl.replace(/\/+$/, '')}/incidents/${incidentId}`,
-          title: [p.incident_title, nested.title, p.title].find((v): v is string => typeof v === 'string') ?? (monitorName ? `${monitorName} is down` : 'Incident'),
+          title:
+            [p.incident_title, nested.title, p.title].find((v): v is string => typeof v === 'string') ??
+            (monitorName ? `${monitorName} is down` : 'Incident'),
           opened_at: time(p.opened_at ?? nested.opened_at) ?? since ?? event.occurredAt,
         }
       : null,

@@ -10,9 +10,7 @@ export type HeaderAssertion =
   | { type: 'header'; name: string; contains: string }
   | { type: 'header'; name: string; matches: string };
 export type BodyAssertion =
-  | { type: 'body'; contains: string }
-  | { type: 'body'; not_contains: string }
-  | { type: 'body'; matches: string };
+  { type: 'body'; contains: string } | { type: 'body'; not_contains: string } | { type: 'body'; matches: string };
 export type JsonAssertion =
   | { type: 'json'; path: string; equals: unknown }
   | { type: 'json'; path: string; contains: unknown }

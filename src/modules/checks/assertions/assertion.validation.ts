@@ -56,7 +56,8 @@ export function jsonPathIssue(path: string): string | null {
     else if (c === '[' || c === '(') stack.push(c);
     else if (c === ']' || c === ')') {
       const open = stack.pop();
-      if ((c === ']' && open !== '[') || (c === ')' && open !== '(')) return 'must be a valid JSONPath expression (unbalanced brackets)';
+      if ((c === ']' && open !== '[') || (c === ')' && open !== '('))
+        return 'must be a valid JSONPath expression (unbalanced brackets)';
     } else if (stack.length === 0 && /\s/.test(c)) return 'must be a valid JSONPath expression (unexpected whitespace)';
   }
   if (quote || stack.length > 0) return 'must be a valid JSONPath expression (unbalanced brackets or quotes)';
@@ -96,7 +97,8 @@ export function validateAssertion(a: unknown, fieldPrefix: string): AssertionIss
   if (ops.length === 0) {
     issues.push({ field: fieldPrefix, issue: `needs exactly one of ${shape.operators.join(', ')}` });
   } else if (ops.length > 1) {
-    for (const op of ops.slice(1)) issues.push({ field: at(op), issue: `only one of ${shape.operators.join(', ')} is allowed` });
+    for (const op of ops.slice(1))
+      issues.push({ field: at(op), issue: `only one of ${shape.operators.join(', ')} is allowed` });
   }
 
   const str = (f: string, extra?: (v: string) => string | null): void => {
@@ -112,12 +114,16 @@ export function validateAssertion(a: unknown, fieldPrefix: string): AssertionIss
 
   switch (type) {
     case 'status': {
-      if (a.equals !== undefined && !isStatusCode(a.equals)) issues.push({ field: at('equals'), issue: 'must be an integer HTTP status (100-599)' });
+      if (a.equals !== undefined && !isStatusCode(a.equals))
+        issues.push({ field: at('equals'), issue: 'must be an integer HTTP status (100-599)' });
       if (a.in !== undefined) {
-        if (!Array.isArray(a.in) || a.in.length === 0) issues.push({ field: at('in'), issue: 'must be a non-empty array of HTTP statuses' });
-        else a.in.forEach((s, i) => {
-          if (!isStatusCode(s)) issues.push({ field: `${at('in')}[${i}]`, issue: 'must be an integer HTTP status (100-599)' });
-        });
+        if (!Array.isArray(a.in) || a.in.length === 0)
+          issues.push({ field: at('in'), issue: 'must be a non-empty array of HTTP statuses' });
+        else
+          a.in.forEach((s, i) => {
+            if (!isStatusCode(s))
+              issues.push({ field: `${at('in')}[${i}]`, issue: 'must be an integer HTTP status (100-599)' });
+          });
       }
       break;
     }
@@ -143,7 +149,8 @@ export function validateAssertion(a: unknown, fieldPrefix: string): AssertionIss
     }
     case 'json': {
       str('path', jsonPathIssue);
-      if (a.exists !== undefined && typeof a.exists !== 'boolean') issues.push({ field: at('exists'), issue: 'must be a boolean' });
+      if (a.exists !== undefined && typeof a.exists !== 'boolean')
+        issues.push({ field: at('exists'), issue: 'must be a boolean' });
       // equals / contains take any JSON value; null is a legitimate expected value.
       break;
     }

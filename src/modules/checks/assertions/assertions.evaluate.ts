@@ -62,7 +62,8 @@ function evalHeader(a: Record<string, unknown>, r: AssertedResponse): Result {
   const actual = typeof a.name === 'string' ? headerValue(r.headers, a.name) : null;
   if (actual === null) return { passed: false, actual };
   if (a.equals !== undefined) return { passed: actual === a.equals, actual };
-  if (a.contains !== undefined) return { passed: typeof a.contains === 'string' && actual.includes(a.contains), actual };
+  if (a.contains !== undefined)
+    return { passed: typeof a.contains === 'string' && actual.includes(a.contains), actual };
   const re = safeRegex(a.matches);
   return { passed: re !== null && re.test(actual), actual };
 }
@@ -97,14 +98,19 @@ function evalJson(a: Record<string, unknown>, r: AssertedResponse): Result {
   }
   if (a.exists !== undefined) return { passed: matches.length > 0 === a.exists, actual: matches.length > 0 };
   const value = matches.length === 0 ? undefined : matches.length === 1 ? matches[0] : matches;
-  if (a.equals !== undefined) return { passed: value !== undefined && deepEqual(value, a.equals), actual: boundedActual(value) };
+  if (a.equals !== undefined)
+    return { passed: value !== undefined && deepEqual(value, a.equals), actual: boundedActual(value) };
   // contains: substring of a string, element of an array, or substring of a scalar's text.
   const expected = a.contains;
   const expectedText = typeof expected === 'string' ? expected : JSON.stringify(expected);
   let passed = false;
   if (typeof value === 'string') passed = value.includes(expectedText);
-  else if (Array.isArray(value)) passed = value.some((x) => deepEqual(x, expected) || (typeof x === 'string' && typeof expected === 'string' && x.includes(expected)));
-  else if (value !== undefined && value !== null && typeof value !== 'object') passed = JSON.stringify(value).includes(expectedText);
+  else if (Array.isArray(value))
+    passed = value.some(
+      (x) => deepEqual(x, expected) || (typeof x === 'string' && typeof expected === 'string' && x.includes(expected)),
+    );
+  else if (value !== undefined && value !== null && typeof value !== 'object')
+    passed = JSON.stringify(value).includes(expectedText);
   return { passed, actual: boundedActual(value) };
 }
 
@@ -125,7 +131,9 @@ export function evaluateAssertions(assertions: readonly object[], response: Asse
     const a = assertion as Record<string, unknown>;
     const type = typeof a.type === 'string' ? a.type : 'unknown';
     const evaluate = EVALUATORS[type];
-    const result: Result = evaluate ? evaluate(a, response) : { passed: false, actual: null, message: 'unknown assertion type' };
+    const result: Result = evaluate
+      ? evaluate(a, response)
+      : { passed: false, actual: null, message: 'unknown assertion type' };
     return { ...a, type, ...result } as EvaluatedAssertion;
   });
 }

@@ -5,7 +5,13 @@ import type { AssertedResponse } from './index.ts';
 const response: AssertedResponse = {
   status: 200,
   headers: { 'content-type': 'application/json; charset=utf-8', 'set-cookie': ['a=1', 'b=2'], 'x-empty': '' },
-  body: JSON.stringify({ status: 'ok', version: 3, tags: ['a', 'b'], nested: { items: [{ id: 1 }, { id: 2 }] }, none: null }),
+  body: JSON.stringify({
+    status: 'ok',
+    version: 3,
+    tags: ['a', 'b'],
+    nested: { items: [{ id: 1 }, { id: 2 }] },
+    none: null,
+  }),
   duration_ms: 120,
 };
 
@@ -17,10 +23,30 @@ describe('evaluateAssertions', () => {
     ['status in fail', { type: 'status', in: [500] }, false, 200],
     ['response_time pass', { type: 'response_time', less_than: 121 }, true, 120],
     ['response_time boundary fails', { type: 'response_time', less_than: 120 }, false, 120],
-    ['header equals, case-insensitive name', { type: 'header', name: 'Content-Type', equals: 'application/json; charset=utf-8' }, true, 'application/json; charset=utf-8'],
-    ['header contains', { type: 'header', name: 'content-type', contains: 'json' }, true, 'application/json; charset=utf-8'],
-    ['header matches', { type: 'header', name: 'CONTENT-TYPE', matches: '^application/(json|xml)' }, true, 'application/json; charset=utf-8'],
-    ['header matches fail', { type: 'header', name: 'content-type', matches: '^text/' }, false, 'application/json; charset=utf-8'],
+    [
+      'header equals, case-insensitive name',
+      { type: 'header', name: 'Content-Type', equals: 'application/json; charset=utf-8' },
+      true,
+      'application/json; charset=utf-8',
+    ],
+    [
+      'header contains',
+      { type: 'header', name: 'content-type', contains: 'json' },
+      true,
+      'application/json; charset=utf-8',
+    ],
+    [
+      'header matches',
+      { type: 'header', name: 'CONTENT-TYPE', matches: '^application/(json|xml)' },
+      true,
+      'application/json; charset=utf-8',
+    ],
+    [
+      'header matches fail',
+      { type: 'header', name: 'content-type', matches: '^text/' },
+      false,
+      'application/json; charset=utf-8',
+    ],
     ['header multi-valued joined', { type: 'header', name: 'set-cookie', contains: 'b=2' }, true, 'a=1, b=2'],
     ['header missing', { type: 'header', name: 'x-missing', equals: '' }, false, null],
     ['header empty value equals empty', { type: 'header', name: 'x-empty', equals: '' }, true, ''],
@@ -52,18 +78,36 @@ describe('evaluateAssertions', () => {
 
   it('fails json assertions on a non-JSON body, and body assertions on an unread body', () => {
     const r = { ...response, body: '<html>' };
-    expect(evaluateAssertions([{ type: 'json', path: '$.a', exists: true }], r)[0]).toMatchObject({ passed: false, actual: null, message: 'response body is not valid JSON' });
-    expect(evaluateAssertions([{ type: 'body', contains: 'x' }], { ...response, body: undefined })[0].passed).toBe(false);
+    expect(evaluateAssertions([{ type: 'json', path: '$.a', exists: true }], r)[0]).toMatchObject({
+      passed: false,
+      actual: null,
+      message: 'response body is not valid JSON',
+    });
+    expect(evaluateAssertions([{ type: 'body', contains: 'x' }], { ...response, body: undefined })[0].passed).toBe(
+      false,
+    );
   });
 
   it('never throws on bad input', () => {
-    const results = evaluateAssertions([{ type: 'weird' }, { type: 'body', matches: '(' }, { type: 'header', matches: 'x' }], response);
+    const results = evaluateAssertions(
+      [{ type: 'weird' }, { type: 'body', matches: '(' }, { type: 'header', matches: 'x' }],
+      response,
+    );
     expect(results.map((r) => r.passed)).toEqual([false, false, false]);
   });
 
   it('bounds large actual values', () => {
-    const big = { ...response, body: JSON.stringify({ s: 'x'.repeat(5000), arr: Array.from({ length: 2000 }, (_, i) => i) }) };
-    const [s, arr] = evaluateAssertions([{ type: 'json', path: '$.s', equals: 'y' }, { type: 'json', path: '$.arr', equals: [] }], big);
+    const big = {
+      ...response,
+      body: JSON.stringify({ s: 'x'.repeat(5000), arr: Array.from({ length: 2000 }, (_, i) => i) }),
+    };
+    const [s, arr] = evaluateAssertions(
+      [
+        { type: 'json', path: '$.s', equals: 'y' },
+        { type: 'json', path: '$.arr', equals: [] },
+      ],
+      big,
+    );
     expect(String(s.actual).length).toBeLessThanOrEqual(201);
     expect(typeof arr.actual).toBe('string');
   });
@@ -101,14 +145,23 @@ describe('validateAssertion', () => {
     [{ type: 'status', equals: 99 }, [{ field: `${P}.equals`, issue: /integer HTTP status/ }]],
     [{ type: 'status', in: [] }, [{ field: `${P}.in`, issue: /non-empty array/ }]],
     [{ type: 'status', in: [200, 'x'] }, [{ field: `${P}.in[1]`, issue: /integer HTTP status/ }]],
-    [{ type: 'status', equals: 200, extra: 1 }, [{ field: `${P}.extra`, issue: 'is not allowed for a status assertion' }]],
+    [
+      { type: 'status', equals: 200, extra: 1 },
+      [{ field: `${P}.extra`, issue: 'is not allowed for a status assertion' }],
+    ],
     [{ type: 'response_time', less_than: -1 }, [{ field: `${P}.less_than`, issue: /positive number/ }]],
     [{ type: 'response_time', less_than: '5' }, [{ field: `${P}.less_than`, issue: /positive number/ }]],
     [{ type: 'header', equals: 'x' }, [{ field: `${P}.name`, issue: 'is required' }]],
     [{ type: 'header', name: 'bad name', equals: 'x' }, [{ field: `${P}.name`, issue: /header name/ }]],
     [{ type: 'header', name: 'x', equals: 1 }, [{ field: `${P}.equals`, issue: 'must be a string' }]],
     [{ type: 'header', name: 'x', matches: '(' }, [{ field: `${P}.matches`, issue: /valid regular expression/ }]],
-    [{ type: 'header', name: 'x', not_contains: 'y' }, [{ field: `${P}.not_contains`, issue: /not allowed/ }, { field: P, issue: /needs exactly one/ }]],
+    [
+      { type: 'header', name: 'x', not_contains: 'y' },
+      [
+        { field: `${P}.not_contains`, issue: /not allowed/ },
+        { field: P, issue: /needs exactly one/ },
+      ],
+    ],
     [{ type: 'body', contains: '' }, [{ field: `${P}.contains`, issue: 'must not be empty' }]],
     [{ type: 'body', matches: '[a-' }, [{ field: `${P}.matches`, issue: /valid regular expression/ }]],
     [{ type: 'body', contains: 'a', matches: 'b' }, [{ field: `${P}.matches`, issue: /only one of/ }]],
@@ -134,10 +187,18 @@ describe('validateAssertion', () => {
   });
 
   it('validates a list with indexed prefixes', () => {
-    expect(validateAssertions('x', 'config.assertions')).toEqual([{ field: 'config.assertions', issue: 'must be an array' }]);
-    expect(validateAssertions([{ type: 'status', equals: 200 }, { type: 'status', equals: 'x' }], 'config.assertions')).toEqual([
-      { field: 'config.assertions[1].equals', issue: 'must be an integer HTTP status (100-599)' },
+    expect(validateAssertions('x', 'config.assertions')).toEqual([
+      { field: 'config.assertions', issue: 'must be an array' },
     ]);
+    expect(
+      validateAssertions(
+        [
+          { type: 'status', equals: 200 },
+          { type: 'status', equals: 'x' },
+        ],
+        'config.assertions',
+      ),
+    ).toEqual([{ field: 'config.assertions[1].equals', issue: 'must be an integer HTTP status (100-599)' }]);
   });
 });
 

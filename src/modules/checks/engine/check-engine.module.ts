@@ -50,7 +50,12 @@ export interface CheckEngineModule {
 /** Builds the check engine and keeps the schedule in step with monitors (registers a MonitorListener). */
 export function createCheckEngineModule(deps: CheckEngineModuleDeps): CheckEngineModule {
   const { database, clock, logger } = deps;
-  const sync = new ScheduleSync({ database, clock, logger, listActive: (after, limit) => deps.monitors.listActive(after, limit) });
+  const sync = new ScheduleSync({
+    database,
+    clock,
+    logger,
+    listActive: (after, limit) => deps.monitors.listActive(after, limit),
+  });
   deps.monitors.addListener(sync);
   const engine = new CheckEngine({
     database,
@@ -61,8 +66,17 @@ export function createCheckEngineModule(deps: CheckEngineModuleDeps): CheckEngin
     events: deps.events,
     leaseMs: deps.scheduler.leaseSeconds * 1000,
   });
-  const runners = new RunnersService({ database, clock, regions: deps.regions, localRegions: deps.scheduler.enabled ? deps.scheduler.localRegions : [] });
-  const heartbeats = new HeartbeatsService({ database, clock, findByToken: (t) => deps.monitors.findByHeartbeatToken(t) });
+  const runners = new RunnersService({
+    database,
+    clock,
+    regions: deps.regions,
+    localRegions: deps.scheduler.enabled ? deps.scheduler.localRegions : [],
+  });
+  const heartbeats = new HeartbeatsService({
+    database,
+    clock,
+    findByToken: (t) => deps.monitors.findByHeartbeatToken(t),
+  });
   const owner = newId('run', clock.now()).replace(/^run_/, 'proc_');
   const localRunner = new CheckRunner({
     source: new LocalWorkSource(engine, owner, deps.scheduler.localRegions),

@@ -59,9 +59,20 @@ export class CheckEngine {
 
   async claim(owner: string, regions: readonly string[], limit: number, lookaheadMs = 0): Promise<ClaimedCheck[]> {
     const { database, clock } = this.deps;
-    const slots = await new ScheduleRepository(database).claim(owner, regions, clock.now(), this.deps.leaseMs, limit, lookaheadMs);
+    const slots = await new ScheduleRepository(database).claim(
+      owner,
+      regions,
+      clock.now(),
+      this.deps.leaseMs,
+      limit,
+      lookaheadMs,
+    );
     if (slots.length === 0) return [];
-    const stale = [...new Set(slots.filter((s) => this.cache.get(s.monitorId)?.version !== s.monitorVersion).map((s) => s.monitorId))];
+    const stale = [
+      ...new Set(
+        slots.filter((s) => this.cache.get(s.monitorId)?.version !== s.monitorVersion).map((s) => s.monitorId),
+      ),
+    ];
     if (stale.length > 0) {
       const monitors = await new MonitorsRepository(database).findManyAnywhere(stale);
       // Keyed by the schedule's monitor_version (set by the listener on every user save); status changes
@@ -69,8 +80,13 @@ export class CheckEngine {
       const versionOf = new Map(slots.map((s) => [s.monitorId, s.monitorVersion]));
       for (const m of monitors) this.cache.set(m.id, { version: versionOf.get(m.id)!, monitor: m });
     }
-    const heartbeatIds = slots.filter((s) => this.cache.get(s.monitorId)?.monitor.type === 'heartbeat').map((s) => s.monitorId);
-    const pings = heartbeatIds.length > 0 ? await new HeartbeatsRepository(database).lastPings(heartbeatIds) : new Map<string, number>();
+    const heartbeatIds = slots
+      .filter((s) => this.cache.get(s.monitorId)?.monitor.type === 'heartbeat')
+      .map((s) => s.monitorId);
+    const pings =
+      heartbeatIds.length > 0
+        ? await new HeartbeatsRepository(database).lastPings(heartbeatIds)
+        : new Map<string, number>();
     const out: ClaimedCheck[] = [];
     const gone: ScheduleKey[] = [];
     for (const s of slots) {
@@ -148,7 +164,12 @@ export class CheckEngine {
             confirmRegions: (n) => confirmRegionsOf(cfg, n),
           },
           counters.get(m.id) ?? [],
-          { regionCode: r.regionCode, status: r.observation.status, at: r.observation.started_at, cause: causeOf(r.observation) },
+          {
+            regionCode: r.regionCode,
+            status: r.observation.status,
+            at: r.observation.started_at,
+            cause: causeOf(r.observation),
+          },
           staleAfterMs(m.intervalSeconds * 1000),
         );
         counters.set(m.id, out.regions);
@@ -163,7 +184,16 @@ export class CheckEngine {
             executionId: executionOf.get(r)?.id ?? null,
           };
           transitions.push(t);
-          changes.push({ id: `${t.monitorId}@${t.at}`, organizationId: t.organizationId, monitorId: t.monitorId, from: t.from, to: t.to, at: t.at, cause: t.cause, executionId: t.executionId });
+          changes.push({
+            id: `${t.monitorId}@${t.at}`,
+            organizationId: t.organizationId,
+            monitorId: t.monitorId,
+            from: t.from,
+            to: t.to,
+            at: t.at,
+            cause: t.cause,
+            executionId: t.executionId,
+          });
         }
         for (const e of r.observation.events ?? []) {
           if (e.type === 'cert_expiring') certEvents.push({ monitor: m, at: r.observation.started_at, data: e.data });
@@ -173,7 +203,8 @@ export class CheckEngine {
       for (const t of transitions) {
         await monitorsRepo.setStatus(t.monitorId, t.to, t.at);
         // pending → up is not an incident matter; every other transition is.
-        if (this.deps.transitions && !(t.from === 'pending' && t.to === 'up')) await this.deps.transitions.handleMonitorTransition(tx, t);
+        if (this.deps.transitions && !(t.from === 'pending' && t.to === 'up'))
+          await this.deps.transitions.handleMonitorTransition(tx, t);
       }
       await stateRepo.recordStatusChanges(changes);
       if (certEvents.length > 0) await this.recordCertEvents(tx, stateRepo, certEvents);

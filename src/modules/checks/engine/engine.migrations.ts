@@ -27,7 +27,11 @@ export const checkEngineMigrations: SchemaMigration[] = [
         .addColumn('monitor_version', col.time, (c) => c.notNull())
         .addPrimaryKeyConstraint('check_schedule_pk', ['monitor_id', 'region_code'])
         .execute();
-      await db.schema.createIndex('check_schedule_due_idx').on('check_schedule').columns(['region_code', 'next_due_at']).execute();
+      await db.schema
+        .createIndex('check_schedule_due_idx')
+        .on('check_schedule')
+        .columns(['region_code', 'next_due_at'])
+        .execute();
 
       await db.schema
         .createTable('check_state')
@@ -52,7 +56,11 @@ export const checkEngineMigrations: SchemaMigration[] = [
         .addColumn('cause', col.text)
         .addColumn('execution_id', col.id)
         .execute();
-      await db.schema.createIndex('monitor_status_change_mon_idx').on('monitor_status_change').columns(['monitor_id', 'at']).execute();
+      await db.schema
+        .createIndex('monitor_status_change_mon_idx')
+        .on('monitor_status_change')
+        .columns(['monitor_id', 'at'])
+        .execute();
 
       await db.schema
         .createTable('check_cert_notice')

@@ -4,7 +4,8 @@ import type { ExecutionRow } from './executions.tables.ts';
 
 type Assertion = Record<string, unknown>;
 
-const intOrNull = (v: number | null | undefined): number | null => (v === null || v === undefined || !Number.isFinite(v) ? null : Math.round(v));
+const intOrNull = (v: number | null | undefined): number | null =>
+  v === null || v === undefined || !Number.isFinite(v) ? null : Math.round(v);
 
 /**
  * Passing assertions whose `actual` is a column (status → http_status, response_time → duration_ms) are
@@ -16,7 +17,8 @@ export function shapeOf(record: ExecutionRecord, durationMs: number, httpStatus:
   const defs: Assertion[] = [];
   for (const a of record.assertions) {
     if (a.passed !== true) return null;
-    if (a.type === 'status' ? a.actual !== httpStatus : a.type === 'response_time' ? a.actual !== durationMs : true) return null;
+    if (a.type === 'status' ? a.actual !== httpStatus : a.type === 'response_time' ? a.actual !== durationMs : true)
+      return null;
     const { passed: _p, actual: _a, ...def } = a;
     defs.push(def);
   }
@@ -24,7 +26,11 @@ export function shapeOf(record: ExecutionRecord, durationMs: number, httpStatus:
 }
 
 /** The stored row of a record, without its key and shape (the store fills those). */
-export function toRow(record: ExecutionRecord, monitorKey: number, regionKey: number): { row: Omit<ExecutionRow, 'id' | 'shape_key'>; shape: string | null } {
+export function toRow(
+  record: ExecutionRecord,
+  monitorKey: number,
+  regionKey: number,
+): { row: Omit<ExecutionRow, 'id' | 'shape_key'>; shape: string | null } {
   const durationMs = Math.max(0, Math.round(record.durationMs));
   const httpStatus = intOrNull(record.httpStatus);
   const t = record.timings;
@@ -32,7 +38,10 @@ export function toRow(record: ExecutionRecord, monitorKey: number, regionKey: nu
   const shape = shapeOf(record, durationMs, httpStatus);
   let detail: string | null = null;
   if (shape === null && (record.assertions.length > 0 || record.error !== null)) {
-    detail = JSON.stringify({ ...(record.assertions.length > 0 && { a: record.assertions }), ...(record.error !== null && { e: record.error }) });
+    detail = JSON.stringify({
+      ...(record.assertions.length > 0 && { a: record.assertions }),
+      ...(record.error !== null && { e: record.error }),
+    });
   }
   return {
     row: {
@@ -55,7 +64,12 @@ export function toRow(record: ExecutionRecord, monitorKey: number, regionKey: nu
 }
 
 /** A stored row back as a record (timings in whole milliseconds). */
-export function fromRow(row: ExecutionRow, monitor: { monitor_id: string; organization_id: string }, regionCode: string, shapeBody: string | undefined): ExecutionRecord {
+export function fromRow(
+  row: ExecutionRow,
+  monitor: { monitor_id: string; organization_id: string },
+  regionCode: string,
+  shapeBody: string | undefined,
+): ExecutionRecord {
   const id = Number(row.id);
   let assertions: Assertion[] = [];
   let error: ExecutionRecord['error'] = null;

@@ -71,7 +71,10 @@ export class ExecutionsService {
     const page = rows.slice(0, query.limit);
     const last = page[page.length - 1];
     const data = await this.present(page, { monitor_id: monitor.id, organization_id: monitor.organizationId });
-    return { data, next_cursor: rows.length > query.limit && last ? encodeCursor([Number(last.started_at), Number(last.id)]) : null };
+    return {
+      data,
+      next_cursor: rows.length > query.limit && last ? encodeCursor([Number(last.started_at), Number(last.id)]) : null,
+    };
   }
 
   async get(actor: Actor, id: string): Promise<ExecutionRecord> {
@@ -104,7 +107,12 @@ export class ExecutionsService {
     return (await this.repo.allRegionKeys()).get(code);
   }
 
-  async samples(monitorKey: number, regionKey: number | undefined, from: number, to: number): Promise<ExecutionSample[]> {
+  async samples(
+    monitorKey: number,
+    regionKey: number | undefined,
+    from: number,
+    to: number,
+  ): Promise<ExecutionSample[]> {
     return this.repo.samples(monitorKey, regionKey, from, to);
   }
 
@@ -117,12 +125,22 @@ export class ExecutionsService {
     return code;
   }
 
-  private async present(rows: ExecutionRow[], monitor: { monitor_id: string; organization_id: string }): Promise<ExecutionRecord[]> {
+  private async present(
+    rows: ExecutionRow[],
+    monitor: { monitor_id: string; organization_id: string },
+  ): Promise<ExecutionRecord[]> {
     const shapeKeys = [...new Set(rows.flatMap((r) => (r.shape_key === null ? [] : [r.shape_key])))];
     const shapes = await this.repo.shapeBodies(shapeKeys);
     const out: ExecutionRecord[] = [];
     for (const row of rows) {
-      out.push(fromRow(row, monitor, await this.regionCode(row.region_key), row.shape_key === null ? undefined : shapes.get(row.shape_key)));
+      out.push(
+        fromRow(
+          row,
+          monitor,
+          await this.regionCode(row.region_key),
+          row.shape_key === null ? undefined : shapes.get(row.shape_key),
+        ),
+      );
     }
     return out;
   }

@@ -49,7 +49,11 @@ export const executionsMigrations: SchemaMigration[] = [
         .addColumn('detail', col.json)
         .execute();
       // The one index: listing and minute history by monitor and time.
-      await db.schema.createIndex('execution_monitor_time_idx').on('execution').columns(['monitor_key', 'started_at']).execute();
+      await db.schema
+        .createIndex('execution_monitor_time_idx')
+        .on('execution')
+        .columns(['monitor_key', 'started_at'])
+        .execute();
       await db.schema
         .createTable('execution_series')
         .addColumn('monitor_key', col.int, (c) => c.notNull())

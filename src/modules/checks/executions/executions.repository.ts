@@ -32,18 +32,30 @@ export class ExecutionsRepository {
   async findMonitorKeys(monitorIds: readonly string[]): Promise<Map<string, number>> {
     const out = new Map<string, number>();
     if (monitorIds.length === 0) return out;
-    const rows = await this.db.selectFrom('monitor_key').select(['id', 'monitor_id']).where('monitor_id', 'in', [...monitorIds]).execute();
+    const rows = await this.db
+      .selectFrom('monitor_key')
+      .select(['id', 'monitor_id'])
+      .where('monitor_id', 'in', [...monitorIds])
+      .execute();
     for (const r of rows) out.set(r.monitor_id, r.id);
     return out;
   }
 
   async insertMonitorKeys(rows: Array<{ monitor_id: string; organization_id: string }>): Promise<void> {
     if (rows.length === 0) return;
-    await this.db.insertInto('monitor_key').values(rows).onConflict((oc) => oc.column('monitor_id').doNothing()).execute();
+    await this.db
+      .insertInto('monitor_key')
+      .values(rows)
+      .onConflict((oc) => oc.column('monitor_id').doNothing())
+      .execute();
   }
 
   async monitorOfKey(key: number): Promise<{ monitor_id: string; organization_id: string } | undefined> {
-    return this.db.selectFrom('monitor_key').select(['monitor_id', 'organization_id']).where('id', '=', key).executeTakeFirst();
+    return this.db
+      .selectFrom('monitor_key')
+      .select(['monitor_id', 'organization_id'])
+      .where('id', '=', key)
+      .executeTakeFirst();
   }
 
   async allRegionKeys(): Promise<Map<string, number>> {
@@ -53,25 +65,41 @@ export class ExecutionsRepository {
 
   async insertRegionKeys(codes: readonly string[]): Promise<void> {
     if (codes.length === 0) return;
-    await this.db.insertInto('region_key').values(codes.map((code) => ({ code }))).onConflict((oc) => oc.column('code').doNothing()).execute();
+    await this.db
+      .insertInto('region_key')
+      .values(codes.map((code) => ({ code })))
+      .onConflict((oc) => oc.column('code').doNothing())
+      .execute();
   }
 
   async findShapes(bodies: readonly string[]): Promise<Map<string, number>> {
     const out = new Map<string, number>();
     if (bodies.length === 0) return out;
-    const rows = await this.db.selectFrom('execution_shape').select(['id', 'body']).where('body', 'in', [...bodies]).execute();
+    const rows = await this.db
+      .selectFrom('execution_shape')
+      .select(['id', 'body'])
+      .where('body', 'in', [...bodies])
+      .execute();
     for (const r of rows) out.set(r.body, r.id);
     return out;
   }
 
   async insertShapes(bodies: readonly string[]): Promise<void> {
     if (bodies.length === 0) return;
-    await this.db.insertInto('execution_shape').values(bodies.map((body) => ({ body }))).onConflict((oc) => oc.column('body').doNothing()).execute();
+    await this.db
+      .insertInto('execution_shape')
+      .values(bodies.map((body) => ({ body })))
+      .onConflict((oc) => oc.column('body').doNothing())
+      .execute();
   }
 
   async shapeBodies(keys: readonly number[]): Promise<Map<number, string>> {
     if (keys.length === 0) return new Map();
-    const rows = await this.db.selectFrom('execution_shape').select(['id', 'body']).where('id', 'in', [...keys]).execute();
+    const rows = await this.db
+      .selectFrom('execution_shape')
+      .select(['id', 'body'])
+      .where('id', 'in', [...keys])
+      .execute();
     return new Map(rows.map((r) => [r.id, r.body]));
   }
 
@@ -83,17 +111,27 @@ export class ExecutionsRepository {
    */
   async allocateIds(n: number): Promise<number[]> {
     if (this.dialect === 'postgres') {
-      const result = await sql<{ id: number }>`select nextval(pg_get_serial_sequence('execution', 'id')) as id from generate_series(1, ${n})`.execute(this.db);
+      const result = await sql<{
+        id: number;
+      }>`select nextval(pg_get_serial_sequence('execution', 'id')) as id from generate_series(1, ${n})`.execute(
+        this.db,
+      );
       return result.rows.map((r) => Number(r.id)).sort((a, b) => a - b);
     }
-    const row = await this.db.selectFrom('execution').select((eb) => eb.fn.max('id').as('m')).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('execution')
+      .select((eb) => eb.fn.max('id').as('m'))
+      .executeTakeFirst();
     const base = Number(row?.m ?? 0);
     return Array.from({ length: n }, (_, i) => base + 1 + i);
   }
 
   async insertExecutions(rows: ExecutionRow[]): Promise<void> {
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      await this.db.insertInto('execution').values(rows.slice(i, i + INSERT_CHUNK)).execute();
+      await this.db
+        .insertInto('execution')
+        .values(rows.slice(i, i + INSERT_CHUNK))
+        .execute();
     }
   }
 
@@ -102,7 +140,12 @@ export class ExecutionsRepository {
   }
 
   /** Newest first, keyset-paged on (started_at, id). */
-  async list(monitorKey: number, filter: ExecutionListFilter, after: { startedAt: number; id: number } | undefined, limit: number): Promise<ExecutionRow[]> {
+  async list(
+    monitorKey: number,
+    filter: ExecutionListFilter,
+    after: { startedAt: number; id: number } | undefined,
+    limit: number,
+  ): Promise<ExecutionRow[]> {
     let q = this.db.selectFrom('execution').selectAll().where('monitor_key', '=', monitorKey);
     if (filter.from !== undefined) q = q.where('started_at', '>=', filter.from);
     if (filter.to !== undefined) q = q.where('started_at', '<', filter.to);
@@ -110,13 +153,20 @@ export class ExecutionsRepository {
     if (filter.down !== undefined) q = q.where('down', '=', filter.down ? 1 : 0);
     if (after) {
       const { startedAt, id } = after;
-      q = q.where((eb) => eb.or([eb('started_at', '<', startedAt), eb.and([eb('started_at', '=', startedAt), eb('id', '<', id)])]));
+      q = q.where((eb) =>
+        eb.or([eb('started_at', '<', startedAt), eb.and([eb('started_at', '=', startedAt), eb('id', '<', id)])]),
+      );
     }
     return q.orderBy('started_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
   }
 
   /** What minute-resolution history needs, oldest first. */
-  async samples(monitorKey: number, regionKey: number | undefined, from: number, to: number): Promise<ExecutionSample[]> {
+  async samples(
+    monitorKey: number,
+    regionKey: number | undefined,
+    from: number,
+    to: number,
+  ): Promise<ExecutionSample[]> {
     let q = this.db
       .selectFrom('execution')
       .select(['started_at', 'region_key', 'down', 'duration_ms'])
@@ -131,7 +181,11 @@ export class ExecutionsRepository {
 
   async seriesOf(monitorKeys: readonly number[]): Promise<ExecutionSeriesRow[]> {
     if (monitorKeys.length === 0) return [];
-    return this.db.selectFrom('execution_series').selectAll().where('monitor_key', 'in', [...monitorKeys]).execute();
+    return this.db
+      .selectFrom('execution_series')
+      .selectAll()
+      .where('monitor_key', 'in', [...monitorKeys])
+      .execute();
   }
 
   async saveSeries(rows: ExecutionSeriesRow[]): Promise<void> {
@@ -157,7 +211,12 @@ export class ExecutionsRepository {
    * `cutoff`. Returns the number deleted, or -1 when the oldest row is not expired (nothing more to do).
    */
   async purgeChunk(cutoff: number, chunk: number): Promise<number> {
-    const head = await this.db.selectFrom('execution').select(['id', 'started_at']).orderBy('id').limit(1).executeTakeFirst();
+    const head = await this.db
+      .selectFrom('execution')
+      .select(['id', 'started_at'])
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
     if (!head || head.started_at >= cutoff) return -1;
     const result = await this.db
       .deleteFrom('execution')

@@ -50,7 +50,8 @@ export class ExecutionsRetention {
       total += deleted;
       await sleep(this.deps.pauseMs ?? 50);
     }
-    if (total > 0) this.deps.logger?.info({ deleted: total, cutoff: new Date(cutoff).toISOString() }, 'purged expired executions');
+    if (total > 0)
+      this.deps.logger?.info({ deleted: total, cutoff: new Date(cutoff).toISOString() }, 'purged expired executions');
     return total;
   }
 

@@ -1,5 +1,14 @@
 import type { Database } from '../../../platform/db/index.ts';
-import { DAY_MS, RollupsRepository, foldBatch, LatencySketch, rollupId, seriesId, type RollupDelta, type SeriesState } from '../rollups/index.ts';
+import {
+  DAY_MS,
+  RollupsRepository,
+  foldBatch,
+  LatencySketch,
+  rollupId,
+  seriesId,
+  type RollupDelta,
+  type SeriesState,
+} from '../rollups/index.ts';
 import { toRow } from './execution.codec.ts';
 import { encodeExecutionId } from './execution.ids.ts';
 import type { ExecutionRecord } from './execution.types.ts';
@@ -37,10 +46,17 @@ export class ExecutionsStore {
     const regionKeys = await this.resolveRegionKeys(repo, executions);
 
     const prepared = executions.map((e) => toRow(e, monitorKeys.get(e.monitorId)!, regionKeys.get(e.regionCode)!));
-    const shapes = await this.resolveShapes(repo, prepared.flatMap((p) => (p.shape === null ? [] : [p.shape])));
+    const shapes = await this.resolveShapes(
+      repo,
+      prepared.flatMap((p) => (p.shape === null ? [] : [p.shape])),
+    );
 
     const ids = await repo.allocateIds(executions.length);
-    const rows: ExecutionRow[] = prepared.map((p, i) => ({ id: ids[i]!, ...p.row, shape_key: p.shape === null ? null : shapes.get(p.shape)! }));
+    const rows: ExecutionRow[] = prepared.map((p, i) => ({
+      id: ids[i]!,
+      ...p.row,
+      shape_key: p.shape === null ? null : shapes.get(p.shape)!,
+    }));
     await repo.insertExecutions(rows);
     rows.forEach((row, i) => {
       executions[i]!.id = encodeExecutionId(row.id, row.started_at);
@@ -83,7 +99,10 @@ export class ExecutionsStore {
     await mergeInto(new RollupsRepository(tx, 'execution_rollup_day'), toDays([...deltas.values()]));
   }
 
-  private async resolveMonitorKeys(repo: ExecutionsRepository, executions: ExecutionRecord[]): Promise<Map<string, number>> {
+  private async resolveMonitorKeys(
+    repo: ExecutionsRepository,
+    executions: ExecutionRecord[],
+  ): Promise<Map<string, number>> {
     const out = new Map<string, number>();
     const missing = new Map<string, string>();
     for (const e of executions) {
@@ -105,7 +124,10 @@ export class ExecutionsStore {
     return out;
   }
 
-  private async resolveRegionKeys(repo: ExecutionsRepository, executions: ExecutionRecord[]): Promise<Map<string, number>> {
+  private async resolveRegionKeys(
+    repo: ExecutionsRepository,
+    executions: ExecutionRecord[],
+  ): Promise<Map<string, number>> {
     const codes = [...new Set(executions.map((e) => e.regionCode))];
     if (codes.every((c) => this.regionKeys.has(c))) return this.regionKeys;
     const before = await repo.allRegionKeys();
@@ -148,7 +170,15 @@ function toDays(hourly: RollupDelta[]): RollupDelta[] {
     const id = rollupId(d.monitorKey, dayStart, d.regionKey);
     let acc = days.get(id);
     if (!acc) {
-      acc = { monitorKey: d.monitorKey, hourStart: dayStart, regionKey: d.regionKey, checks: 0, failures: 0, downtimeMs: 0, sketch: new LatencySketch() };
+      acc = {
+        monitorKey: d.monitorKey,
+        hourStart: dayStart,
+        regionKey: d.regionKey,
+        checks: 0,
+        failures: 0,
+        downtimeMs: 0,
+        sketch: new LatencySketch(),
+      };
       days.set(id, acc);
     }
     acc.checks += d.checks;

@@ -8,13 +8,31 @@ import { createSecureContext, rootCertificates, type SecureContext } from 'node:
 export function createPrivateAddressList(): BlockList {
   const list = new BlockList();
   const v4: Array<[string, number]> = [
-    ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-    ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-    ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+    ['0.0.0.0', 8],
+    ['10.0.0.0', 8],
+    ['100.64.0.0', 10],
+    ['127.0.0.0', 8],
+    ['169.254.0.0', 16],
+    ['172.16.0.0', 12],
+    ['192.0.0.0', 24],
+    ['192.0.2.0', 24],
+    ['192.168.0.0', 16],
+    ['198.18.0.0', 15],
+    ['198.51.100.0', 24],
+    ['203.0.113.0', 24],
+    ['224.0.0.0', 4],
+    ['240.0.0.0', 4],
   ];
   for (const [net, prefix] of v4) list.addSubnet(net, prefix, 'ipv4');
   const v6: Array<[string, number]> = [
-    ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96], ['2001:db8::', 32], ['100::', 64],
+    ['::', 128],
+    ['::1', 128],
+    ['fc00::', 7],
+    ['fe80::', 10],
+    ['ff00::', 8],
+    ['64:ff9b::', 96],
+    ['2001:db8::', 32],
+    ['100::', 64],
   ];
   for (const [net, prefix] of v6) list.addSubnet(net, prefix, 'ipv6');
   return list;
@@ -60,7 +78,8 @@ export function parseHostPort(target: string, defaultPort?: number, allowUrl = f
     }
     const host = u.hostname.replace(/^\[|\]$/g, '');
     const port = u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : u.protocol === 'http:' ? 80 : defaultPort;
-    if (!host || port === undefined) throw new ProbeFailure('invalid_target', `Target needs a host and port: ${target}`);
+    if (!host || port === undefined)
+      throw new ProbeFailure('invalid_target', `Target needs a host and port: ${target}`);
     return { host, port };
   }
   let host: string;
@@ -107,7 +126,10 @@ export async function resolveHost(host: string, ctx: ProbeContext, timings?: Pro
       const r = await lookup(host);
       resolved = { address: r.address, family: r.family as 4 | 6, dns_ms: round(performance.now() - t0) };
     } catch (err) {
-      throw new ProbeFailure('dns', `Could not resolve ${host}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new ProbeFailure(
+        'dns',
+        `Could not resolve ${host}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
     }
   }
   if (timings) timings.dns_ms = resolved.dns_ms;
@@ -122,9 +144,20 @@ export function round(ms: number): number {
 }
 
 const TLS_INVALID = new Set([
-  'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_UNTRUSTED', 'CERT_SIGNATURE_FAILURE', 'CERT_NOT_YET_VALID', 'CERT_REVOKED',
-  'INVALID_CA', 'CERT_CHAIN_TOO_LONG', 'INVALID_PURPOSE', 'CERT_REJECTED', 'ERR_SSL_WRONG_VERSION_NUMBER',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_NOT_YET_VALID',
+  'CERT_REVOKED',
+  'INVALID_CA',
+  'CERT_CHAIN_TOO_LONG',
+  'INVALID_PURPOSE',
+  'CERT_REJECTED',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
 ]);
 
 /** Maps any error thrown during a check to an observation error. */
@@ -159,9 +192,19 @@ export function classifyError(err: unknown): ProbeError {
     case 'ERR_TLS_CERT_ALTNAME_INVALID':
       return { code: 'tls_hostname_mismatch', message };
   }
-  if (TLS_INVALID.has(code) || code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_')) return { code: 'tls_invalid', message };
+  if (TLS_INVALID.has(code) || code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_'))
+    return { code: 'tls_invalid', message };
   if (code.startsWith('HPE_') || code === 'ERR_INVALID_HTTP_RESPONSE') return { code: 'protocol_error', message };
-  if (['ERR_INVALID_URL', 'ERR_INVALID_ARG_TYPE', 'ERR_INVALID_ARG_VALUE', 'ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN', 'ERR_UNESCAPED_CHARACTERS'].includes(code)) {
+  if (
+    [
+      'ERR_INVALID_URL',
+      'ERR_INVALID_ARG_TYPE',
+      'ERR_INVALID_ARG_VALUE',
+      'ERR_INVALID_CHAR',
+      'ERR_INVALID_HTTP_TOKEN',
+      'ERR_UNESCAPED_CHARACTERS',
+    ].includes(code)
+  ) {
     return { code: 'invalid_target', message };
   }
   return { code: 'protocol_error', message: message || 'unknown failure' };
@@ -172,7 +215,12 @@ export function emptyTimings(total_ms: number): ProbeTimings {
 }
 
 /** A `down` observation for an error. */
-export function downObservation(started_at: number, t0: number, error: ProbeError, partial?: Partial<Observation>): Observation {
+export function downObservation(
+  started_at: number,
+  t0: number,
+  error: ProbeError,
+  partial?: Partial<Observation>,
+): Observation {
   const duration_ms = round(performance.now() - t0);
   return {
     status: 'down',

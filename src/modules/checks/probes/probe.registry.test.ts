@@ -3,7 +3,13 @@ import { createProbeRegistry, isPrivateAddress, PROBE_TYPES, runProbe } from './
 import type { ProbeTarget } from './index.ts';
 
 const ctx = { now: () => 1_000, allowPrivateTargets: true };
-const target = (type: string): ProbeTarget => ({ id: 'mon_x', type: type as ProbeTarget['type'], target: 'x', interval_seconds: 60, config: {} });
+const target = (type: string): ProbeTarget => ({
+  id: 'mon_x',
+  type: type as ProbeTarget['type'],
+  target: 'x',
+  interval_seconds: 60,
+  config: {},
+});
 
 describe('probe registry', () => {
   it('has a probe per type', () => {
@@ -28,9 +34,22 @@ describe('probe registry', () => {
 
 describe('isPrivateAddress', () => {
   it.each([
-    ['127.0.0.1', true], ['10.1.2.3', true], ['172.16.0.1', true], ['172.32.0.1', false], ['192.168.1.1', true], ['169.254.169.254', true],
-    ['100.64.0.1', true], ['0.0.0.0', true], ['8.8.8.8', false], ['::1', true], ['fe80::1', true], ['fd00::1', true], ['::ffff:127.0.0.1', true],
-    ['::ffff:8.8.8.8', false], ['2606:4700::1111', false], ['not-an-ip', true],
+    ['127.0.0.1', true],
+    ['10.1.2.3', true],
+    ['172.16.0.1', true],
+    ['172.32.0.1', false],
+    ['192.168.1.1', true],
+    ['169.254.169.254', true],
+    ['100.64.0.1', true],
+    ['0.0.0.0', true],
+    ['8.8.8.8', false],
+    ['::1', true],
+    ['fe80::1', true],
+    ['fd00::1', true],
+    ['::ffff:127.0.0.1', true],
+    ['::ffff:8.8.8.8', false],
+    ['2606:4700::1111', false],
+    ['not-an-ip', true],
   ])('%s → %s', (ip, expected) => {
     expect(isPrivateAddress(ip)).toBe(expected);
   });

@@ -36,7 +36,11 @@ export function createProbeRegistry(overrides: Partial<Record<ProbeType, Probe>>
 }
 
 /** Runs one check through a registry. Guarantees the contract: always resolves to an observation. */
-export async function runProbe(registry: Pick<ProbeRegistry, 'get'>, target: ProbeTarget, ctx: ProbeContext): Promise<Observation> {
+export async function runProbe(
+  registry: Pick<ProbeRegistry, 'get'>,
+  target: ProbeTarget,
+  ctx: ProbeContext,
+): Promise<Observation> {
   const t0 = performance.now();
   let started_at: number;
   try {
@@ -45,11 +49,18 @@ export async function runProbe(registry: Pick<ProbeRegistry, 'get'>, target: Pro
     started_at = 0;
   }
   const probe = registry.get(target.type);
-  if (!probe) return downObservation(started_at, t0, { code: 'invalid_target', message: `unknown monitor type ${JSON.stringify(target.type)}` });
+  if (!probe)
+    return downObservation(started_at, t0, {
+      code: 'invalid_target',
+      message: `unknown monitor type ${JSON.stringify(target.type)}`,
+    });
   try {
     return await probe(target, ctx);
   } catch (err) {
     const e = classifyError(err);
-    return downObservation(started_at, t0, { code: e.code === 'protocol_error' ? 'protocol_error' : e.code, message: `probe failed: ${e.message}` });
+    return downObservation(started_at, t0, {
+      code: e.code === 'protocol_error' ? 'protocol_error' : e.code,
+      message: `probe failed: ${e.message}`,
+    });
   }
 }

@@ -13,5 +13,15 @@ export {
 export { RollupsRepository, type RollupKey } from './rollups.repository.ts';
 export type { RollupRow, RollupTable } from './rollups.tables.ts';
 export { LatencySketch, SKETCH_RELATIVE_ACCURACY } from './latency.sketch.ts';
-export { foldBatch, hourOf, rollupId, seriesId, HOUR_MS, DAY_MS, type RollupInput, type SeriesState, type RollupDelta } from './rollups.compute.ts';
+export {
+  foldBatch,
+  hourOf,
+  rollupId,
+  seriesId,
+  HOUR_MS,
+  DAY_MS,
+  type RollupInput,
+  type SeriesState,
+  type RollupDelta,
+} from './rollups.compute.ts';
 export { rollupsMigrations } from './rollups.migrations.ts';

@@ -37,7 +37,8 @@ export interface RollupDelta {
 }
 
 export const seriesId = (monitorKey: number, regionKey: number): string => `${monitorKey}:${regionKey}`;
-export const rollupId = (monitorKey: number, hourStart: number, regionKey: number): string => `${monitorKey}:${hourStart}:${regionKey}`;
+export const rollupId = (monitorKey: number, hourStart: number, regionKey: number): string =>
+  `${monitorKey}:${hourStart}:${regionKey}`;
 
 /**
  * Folds a batch into per-(monitor, hour, region) deltas and advances each series' state.
@@ -63,7 +64,9 @@ export function foldBatch(
     }
     return d;
   };
-  const sorted = [...inputs].sort((a, b) => a.monitorKey - b.monitorKey || a.regionKey - b.regionKey || a.startedAt - b.startedAt);
+  const sorted = [...inputs].sort(
+    (a, b) => a.monitorKey - b.monitorKey || a.regionKey - b.regionKey || a.startedAt - b.startedAt,
+  );
   for (const e of sorted) {
     const d = deltaOf(e.monitorKey, hourOf(e.startedAt), e.regionKey);
     d.checks += 1;
@@ -73,7 +76,13 @@ export function foldBatch(
     const sid = seriesId(e.monitorKey, e.regionKey);
     const state = states.get(sid);
     if (!state) {
-      const fresh: SeriesState = { monitorKey: e.monitorKey, regionKey: e.regionKey, lastStartedAt: e.startedAt, lastDown: e.down, lastGapMs: null };
+      const fresh: SeriesState = {
+        monitorKey: e.monitorKey,
+        regionKey: e.regionKey,
+        lastStartedAt: e.startedAt,
+        lastDown: e.down,
+        lastGapMs: null,
+      };
       states.set(sid, fresh);
       changed.set(sid, fresh);
       continue;

@@ -74,7 +74,11 @@ export class RollupsRepository {
     let q = this.db
       .selectFrom(this.table)
       .selectAll()
-      .where('monitor_key', monitorKeys.length === 1 ? '=' : 'in', monitorKeys.length === 1 ? monitorKeys[0]! : [...monitorKeys])
+      .where(
+        'monitor_key',
+        monitorKeys.length === 1 ? '=' : 'in',
+        monitorKeys.length === 1 ? monitorKeys[0]! : [...monitorKeys],
+      )
       .where('hour_start', '>=', from)
       .where('hour_start', '<', to);
     if (regionKey !== undefined) q = q.where('region_key', '=', regionKey);

@@ -10,7 +10,11 @@ export type HistoryResolution = 'minute' | 'hour' | 'day';
 const MINUTE_MS = 60_000;
 const STEP: Record<HistoryResolution, number> = { minute: MINUTE_MS, hour: HOUR_MS, day: DAY_MS };
 /** Longest range per resolution (minute: 24 h; hour: 93 days; day: about 3 years). */
-export const MAX_RANGE_MS: Record<HistoryResolution, number> = { minute: DAY_MS, hour: 93 * DAY_MS, day: 1100 * DAY_MS };
+export const MAX_RANGE_MS: Record<HistoryResolution, number> = {
+  minute: DAY_MS,
+  hour: 93 * DAY_MS,
+  day: 1100 * DAY_MS,
+};
 
 /** Visibility of a monitor to an actor (throws not_found); MonitorsService fits. */
 export interface HistoryMonitorLookup {
@@ -22,7 +26,12 @@ export interface ExecutionSeriesSource {
   monitorKey(monitorId: string): Promise<number | undefined>;
   monitorKeys(monitorIds: readonly string[]): Promise<Map<string, number>>;
   regionKey(code: string): Promise<number | undefined>;
-  samples(monitorKey: number, regionKey: number | undefined, from: number, to: number): Promise<Array<{ started_at: number; down: number; duration_ms: number }>>;
+  samples(
+    monitorKey: number,
+    regionKey: number | undefined,
+    from: number,
+    to: number,
+  ): Promise<Array<{ started_at: number; down: number; duration_ms: number }>>;
 }
 
 export interface RollupsServiceDeps {
@@ -62,7 +71,8 @@ export interface DailyUptime {
 }
 
 const round = (v: number, digits: number) => Math.round(v * 10 ** digits) / 10 ** digits;
-const uptimeOf = (checks: number, failures: number) => (checks === 0 ? null : round((100 * (checks - failures)) / checks, 3));
+const uptimeOf = (checks: number, failures: number) =>
+  checks === 0 ? null : round((100 * (checks - failures)) / checks, 3);
 const q = (sketch: LatencySketch, quantile: number) => {
   const v = sketch.quantile(quantile);
   return v === null ? null : round(v, 1);
@@ -113,11 +123,21 @@ export class RollupsService {
     const step = STEP[resolution];
     if (from >= to) throw validationFailed([{ field: 'from', issue: 'must be before to' }]);
     if (to - from > MAX_RANGE_MS[resolution]) {
-      throw validationFailed([{ field: 'resolution', issue: `a ${resolution} history covers at most ${MAX_RANGE_MS[resolution] / DAY_MS} days; use a coarser resolution or a shorter range` }]);
+      throw validationFailed([
+        {
+          field: 'resolution',
+          issue: `a ${resolution} history covers at most ${MAX_RANGE_MS[resolution] / DAY_MS} days; use a coarser resolution or a shorter range`,
+        },
+      ]);
     }
     const retentionStart = now - this.deps.retentionDays * DAY_MS;
     if (resolution === 'minute' && from < retentionStart) {
-      throw validationFailed([{ field: 'from', issue: `minute resolution comes from raw executions, kept ${this.deps.retentionDays} days; use hour or day` }]);
+      throw validationFailed([
+        {
+          field: 'from',
+          issue: `minute resolution comes from raw executions, kept ${this.deps.retentionDays} days; use hour or day`,
+        },
+      ]);
     }
     const start = Math.floor(from / step) * step;
     const end = Math.ceil(to / step) * step;
@@ -126,7 +146,16 @@ export class RollupsService {
     let regionKey: number | undefined;
     if (query.regionCode !== undefined) regionKey = (await this.deps.executions.regionKey(query.regionCode)) ?? -1;
 
-    const empty = (s: number): HistoryBucket => ({ start: s, end: s + step, checks: 0, failures: 0, uptimePercent: null, p50Ms: null, p95Ms: null, p99Ms: null });
+    const empty = (s: number): HistoryBucket => ({
+      start: s,
+      end: s + step,
+      checks: 0,
+      failures: 0,
+      uptimePercent: null,
+      p50Ms: null,
+      p95Ms: null,
+      p99Ms: null,
+    });
     if (key === undefined) {
       for (let s = start; s < end; s += step) buckets.push(empty(s));
       return buckets;
@@ -159,7 +188,10 @@ export class RollupsService {
       return buckets;
     }
 
-    const rows = resolution === 'day' ? await this.daily.range([key], start, end, regionKey) : await this.repo.range([key], hourOf(start), end, regionKey);
+    const rows =
+      resolution === 'day'
+        ? await this.daily.range([key], start, end, regionKey)
+        : await this.repo.range([key], hourOf(start), end, regionKey);
     let i = 0;
     for (let s = start; s < end; s += step) {
       let checks = 0;
@@ -171,7 +203,16 @@ export class RollupsService {
         failures += r.failures;
         sketch.mergeEncoded(r.sketch);
       }
-      buckets.push({ start: s, end: s + step, checks, failures, uptimePercent: uptimeOf(checks, failures), p50Ms: q(sketch, 0.5), p95Ms: q(sketch, 0.95), p99Ms: q(sketch, 0.99) });
+      buckets.push({
+        start: s,
+        end: s + step,
+        checks,
+        failures,
+        uptimePercent: uptimeOf(checks, failures),
+        p50Ms: q(sketch, 0.5),
+        p95Ms: q(sketch, 0.95),
+        p99Ms: q(sketch, 0.99),
+      });
     }
     return buckets;
   }
@@ -182,7 +223,12 @@ export class RollupsService {
    * An hourly rollup belongs to the day its hour starts in (zones with a non-whole-hour offset are thus
    * approximated to the hour). uptime_percent = 100 × (checks − failures) / checks.
    */
-  async dailyUptime(monitorIds: string[], fromMs: number, toMs: number, timezone = 'UTC'): Promise<Map<string, DailyUptime[]>> {
+  async dailyUptime(
+    monitorIds: string[],
+    fromMs: number,
+    toMs: number,
+    timezone = 'UTC',
+  ): Promise<Map<string, DailyUptime[]>> {
     const fmt = dayFormatter(timezone);
     const out = new Map<string, DailyUptime[]>();
     if (toMs <= fromMs) {
@@ -227,7 +273,13 @@ export class RollupsService {
         days.map((day) => {
           const acc = byDay?.get(day);
           if (!acc) return { day, checks: 0, failures: 0, downtime_seconds: 0, uptime_percent: null };
-          return { day, checks: acc.checks, failures: acc.failures, downtime_seconds: Math.round(acc.downtimeMs / 1000), uptime_percent: uptimeOf(acc.checks, acc.failures) };
+          return {
+            day,
+            checks: acc.checks,
+            failures: acc.failures,
+            downtime_seconds: Math.round(acc.downtimeMs / 1000),
+            uptime_percent: uptimeOf(acc.checks, acc.failures),
+          };
         }),
       );
     }

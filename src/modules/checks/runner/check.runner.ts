@@ -32,7 +32,8 @@ export interface CheckRunnerOptions {
  * backpressure), probes them, and reports results in batches.
  */
 export class CheckRunner {
-  private readonly o: Required<Omit<CheckRunnerOptions, 'tlsCa' | 'onResult'>> & Pick<CheckRunnerOptions, 'tlsCa' | 'onResult'>;
+  private readonly o: Required<Omit<CheckRunnerOptions, 'tlsCa' | 'onResult'>> &
+    Pick<CheckRunnerOptions, 'tlsCa' | 'onResult'>;
   private inFlight = 0;
   private buffer: CheckResult[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
@@ -118,14 +119,13 @@ export class CheckRunner {
     const early = check.dueAt - this.o.clock.now();
     const p = (early > 0 ? new Promise<void>((r) => setTimeout(r, early)) : Promise.resolve())
       .then(() =>
-        this.o.probes
-      .run(check.target, {
-        now: () => this.o.clock.now(),
-        allowPrivateTargets: this.o.allowPrivateTargets,
-        lastHeartbeatAt: check.lastHeartbeatAt,
-        createdAt: check.createdAt,
-        ...(this.o.tlsCa !== undefined && { tlsCa: this.o.tlsCa }),
-      }),
+        this.o.probes.run(check.target, {
+          now: () => this.o.clock.now(),
+          allowPrivateTargets: this.o.allowPrivateTargets,
+          lastHeartbeatAt: check.lastHeartbeatAt,
+          createdAt: check.createdAt,
+          ...(this.o.tlsCa !== undefined && { tlsCa: this.o.tlsCa }),
+        }),
       )
       .then((observation) => {
         this.o.onResult?.(check, observation);

@@ -34,7 +34,11 @@ export class RemoteWorkSource implements WorkSource {
 
   async claim(max: number, waitMs: number): Promise<ClaimedCheck[]> {
     const wait = Math.max(0, Math.min(25, Math.round(waitMs / 1000)));
-    const out = await this.post<{ checks: WireCheck[] }>('/api/v1/runners/claim', { max: Math.min(max, 500), wait_seconds: wait }, (wait + 15) * 1000);
+    const out = await this.post<{ checks: WireCheck[] }>(
+      '/api/v1/runners/claim',
+      { max: Math.min(max, 500), wait_seconds: wait },
+      (wait + 15) * 1000,
+    );
     return out.checks.map(checkFromWire);
   }
 

@@ -43,7 +43,13 @@ export function checkFromWire(w: WireCheck): ClaimedCheck {
     organizationId: w.organization_id,
     regionCode: w.region_code,
     dueAt: w.due_at_ms,
-    target: { id: w.monitor_id, type: w.type as ProbeType, target: w.target, interval_seconds: w.interval_seconds, config: w.config },
+    target: {
+      id: w.monitor_id,
+      type: w.type as ProbeType,
+      target: w.target,
+      interval_seconds: w.interval_seconds,
+      config: w.config,
+    },
     createdAt: w.created_at_ms,
     lastHeartbeatAt: w.last_heartbeat_at_ms,
   };

@@ -36,7 +36,12 @@ export class RunnersRepository {
   }
 
   async findByTokenHash(hash: string): Promise<Runner | null> {
-    const row = await this.db.selectFrom('runner').selectAll().where('token_hash', '=', hash).where('revoked_at', 'is', null).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('runner')
+      .selectAll()
+      .where('token_hash', '=', hash)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
     return row ? toRunner(row) : null;
   }
 
@@ -50,7 +55,12 @@ export class RunnersRepository {
   }
 
   async revoke(id: string, at: number): Promise<boolean> {
-    const r = await this.db.updateTable('runner').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+    const r = await this.db
+      .updateTable('runner')
+      .set({ revoked_at: at })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
   }
 }

@@ -36,12 +36,22 @@ export class RunnersService {
   /** Issues a token for a runner of `region`; the token is returned once. */
   async createToken(regionCode: string, name?: string): Promise<{ runner: Runner; token: string }> {
     if (!this.regions.includes(regionCode)) {
-      throw validationFailed([{ field: 'region', issue: `must be one of the configured regions: ${this.regions.join(', ')}` }]);
+      throw validationFailed([
+        { field: 'region', issue: `must be one of the configured regions: ${this.regions.join(', ')}` },
+      ]);
     }
     const now = this.clock.now();
     const token = `trn_${randomToken(24)}`;
     const id = newId('run', now);
-    const row = { id, region_code: regionCode, name: name ?? `runner ${regionCode}`, token_hash: hashRunnerToken(token), created_at: now, last_seen_at: null, revoked_at: null };
+    const row = {
+      id,
+      region_code: regionCode,
+      name: name ?? `runner ${regionCode}`,
+      token_hash: hashRunnerToken(token),
+      created_at: now,
+      last_seen_at: null,
+      revoked_at: null,
+    };
     await new RunnersRepository(this.database).insert(row);
     return { runner: { id, regionCode, name: row.name, createdAt: now, lastSeenAt: null, revokedAt: null }, token };
   }
@@ -68,11 +78,18 @@ export class RunnersService {
 
   async regionLiveness(): Promise<RegionLiveness[]> {
     const now = this.clock.now();
-    const runners = (await this.list()).filter((r) => r.revokedAt === null && r.lastSeenAt !== null && now - r.lastSeenAt <= RUNNER_LIVE_MS);
+    const runners = (await this.list()).filter(
+      (r) => r.revokedAt === null && r.lastSeenAt !== null && now - r.lastSeenAt <= RUNNER_LIVE_MS,
+    );
     return this.regions.map((code) => {
       const live = runners.filter((r) => r.regionCode === code).length;
       const local = this.localRegions.includes(code);
-      return { region_code: code, served_locally: local, live_runners: live, state: local || live > 0 ? 'live' : 'no_data' };
+      return {
+        region_code: code,
+        served_locally: local,
+        live_runners: live,
+        state: local || live > 0 ? 'live' : 'no_data',
+      };
     });
   }
 }

@@ -21,7 +21,7 @@ export function phaseOf(monitorId: string, intervalMs: number): number {
 
 /** The first slot strictly after `now`. After downtime this is "run once now, then on the phase": never a replay. */
 export function nextSlotAfter(now: number, phaseMs: number, intervalMs: number): number {
-  return now - (((now - phaseMs) % intervalMs) + intervalMs) % intervalMs + intervalMs;
+  return now - ((((now - phaseMs) % intervalMs) + intervalMs) % intervalMs) + intervalMs;
 }
 
 /** When a new (or resumed, or re-timed) monitor is first due: soon, but spread over a few seconds. */

@@ -7,13 +7,22 @@ const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 const INTERVAL = 30_000;
 
 function entry(id: string, region = 'local', due = T0): ScheduleEntry {
-  return { monitorId: id, regionCode: region, organizationId: 'org_x', intervalMs: INTERVAL, phaseMs: phaseOf(id, INTERVAL), firstDueAt: due, monitorVersion: 1 };
+  return {
+    monitorId: id,
+    regionCode: region,
+    organizationId: 'org_x',
+    intervalMs: INTERVAL,
+    phaseMs: phaseOf(id, INTERVAL),
+    firstDueAt: due,
+    monitorVersion: 1,
+  };
 }
 
 describe('jitter', () => {
   it('spreads 10,000 monitors over the interval (no second holds more than 3x its share)', () => {
     const perSecond = new Array<number>(30).fill(0);
-    for (let i = 0; i < 10_000; i++) perSecond[Math.floor(phaseOf(`mon_${i.toString(36).padStart(26, '0')}`, INTERVAL) / 1000)]! += 1;
+    for (let i = 0; i < 10_000; i++)
+      perSecond[Math.floor(phaseOf(`mon_${i.toString(36).padStart(26, '0')}`, INTERVAL) / 1000)]! += 1;
     expect(Math.max(...perSecond)).toBeLessThan((10_000 / 30) * 1.5);
     expect(Math.min(...perSecond)).toBeGreaterThan((10_000 / 30) * 0.5);
   });
@@ -59,13 +68,15 @@ describe.each(testDialects())('check_schedule on %s', (dialect) => {
     expect((await repo.claim('p2', ['eu'], now, 30_000, 10)).map((c) => c.monitorId)).toEqual(['mon_claim3']);
   });
 
-  it('a leased row is not claimed again until its lease ends or is released; a dead owner\'s lease expires', async () => {
+  it("a leased row is not claimed again until its lease ends or is released; a dead owner's lease expires", async () => {
     const repo = new ScheduleRepository(db.database);
     await repo.upsert([entry('mon_lease')]);
     const c1 = await repo.claim('dead', ['local'], T0, 45_000, 10);
     expect(c1.map((c) => c.monitorId)).toContain('mon_lease');
     // The next slot is due, but the lease (45 s) still holds.
-    expect((await repo.claim('alive', ['local'], T0 + 40_000, 45_000, 10)).map((c) => c.monitorId)).not.toContain('mon_lease');
+    expect((await repo.claim('alive', ['local'], T0 + 40_000, 45_000, 10)).map((c) => c.monitorId)).not.toContain(
+      'mon_lease',
+    );
     // Lease expired: the other process takes over.
     const c2 = await repo.claim('alive', ['local'], T0 + 46_000, 45_000, 10);
     expect(c2.map((c) => c.monitorId)).toContain('mon_lease');
@@ -89,10 +100,18 @@ describe.each(testDialects())('check_schedule on %s', (dialect) => {
 
   it('claims at most `limit` rows, the most overdue first', async () => {
     const repo = new ScheduleRepository(db.database);
-    await repo.upsert(Array.from({ length: 20 }, (_, i) => entry(`mon_lim${String(i).padStart(2, '0')}`, 'lim', T0 - i * 1000)));
+    await repo.upsert(
+      Array.from({ length: 20 }, (_, i) => entry(`mon_lim${String(i).padStart(2, '0')}`, 'lim', T0 - i * 1000)),
+    );
     const got = await repo.claim('p', ['lim'], T0, 30_000, 5);
     expect(got).toHaveLength(5);
-    expect(got.map((c) => c.monitorId).sort()).toEqual(['mon_lim15', 'mon_lim16', 'mon_lim17', 'mon_lim18', 'mon_lim19']);
+    expect(got.map((c) => c.monitorId).sort()).toEqual([
+      'mon_lim15',
+      'mon_lim16',
+      'mon_lim17',
+      'mon_lim18',
+      'mon_lim19',
+    ]);
   });
 
   it('upsert keeps the due time unless the interval changed', async () => {
@@ -107,7 +126,9 @@ describe.each(testDialects())('check_schedule on %s', (dialect) => {
   it('two handles (two processes) claiming concurrently never get the same slot', async () => {
     const repo = new ScheduleRepository(db.database);
     const other = new ScheduleRepository(db.reopen());
-    await repo.upsert(Array.from({ length: 300 }, (_, i) => entry(`mon_race${String(i).padStart(3, '0')}`, 'race', T0)));
+    await repo.upsert(
+      Array.from({ length: 300 }, (_, i) => entry(`mon_race${String(i).padStart(3, '0')}`, 'race', T0)),
+    );
     const seen = new Map<string, number>();
     for (let round = 0; round < 10; round++) {
       const now = T0 + round * 1000;

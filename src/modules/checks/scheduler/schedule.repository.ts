@@ -99,12 +99,20 @@ export class ScheduleRepository {
       );
     }
     const rows = await q.orderBy('monitor_id').orderBy('region_code').limit(limit).execute();
-    return rows.map((r) => ({ monitorId: r.monitor_id, regionCode: r.region_code, monitorVersion: Number(r.monitor_version) }));
+    return rows.map((r) => ({
+      monitorId: r.monitor_id,
+      regionCode: r.region_code,
+      monitorVersion: Number(r.monitor_version),
+    }));
   }
 
   async removeKeys(keys: readonly ScheduleKey[]): Promise<void> {
     for (const k of keys) {
-      await this.db.deleteFrom('check_schedule').where('monitor_id', '=', k.monitorId).where('region_code', '=', k.regionCode).execute();
+      await this.db
+        .deleteFrom('check_schedule')
+        .where('monitor_id', '=', k.monitorId)
+        .where('region_code', '=', k.regionCode)
+        .execute();
     }
   }
 
@@ -114,12 +122,20 @@ export class ScheduleRepository {
    * PostgreSQL: `FOR UPDATE SKIP LOCKED` lets concurrent claimers pass each other; SQLite: the single
    * UPDATE statement runs under the database's one writer lock.
    */
-  async claim(owner: string, regions: readonly string[], now: number, leaseMs: number, limit: number, lookaheadMs = 0): Promise<ClaimedSlot[]> {
+  async claim(
+    owner: string,
+    regions: readonly string[],
+    now: number,
+    leaseMs: number,
+    limit: number,
+    lookaheadMs = 0,
+  ): Promise<ClaimedSlot[]> {
     if (regions.length === 0 || limit <= 0) return [];
     const until = now + lookaheadMs + leaseMs;
     const horizon = now + lookaheadMs;
     // The slot after max(now, due): a row claimed ahead of its due time moves to its own next slot.
-    const base = this.database.dialect === 'postgres' ? sql`greatest(${now}, next_due_at)` : sql`max(${now}, next_due_at)`;
+    const base =
+      this.database.dialect === 'postgres' ? sql`greatest(${now}, next_due_at)` : sql`max(${now}, next_due_at)`;
     const regionList = sql.join(regions.map((r) => sql`${r}`));
     const lock = this.database.dialect === 'postgres' ? sql`for update skip locked` : sql``;
     const result = await sql<ClaimRow>`
@@ -135,7 +151,9 @@ export class ScheduleRepository {
               order by next_due_at
               limit ${limit}
               ${lock})
-       returning monitor_id, region_code, organization_id, monitor_version, next_due_at - interval_ms as due_at`.execute(this.db);
+       returning monitor_id, region_code, organization_id, monitor_version, next_due_at - interval_ms as due_at`.execute(
+      this.db,
+    );
     // The due slot returned is the latest slot at or before now; `lateness = now - slot` (see dueAt).
     return result.rows.map((r) => ({
       monitorId: r.monitor_id,
@@ -168,7 +186,12 @@ export class ScheduleRepository {
 
   /** Makes a monitor's checks due now (a heartbeat ping re-evaluates a down heartbeat monitor at once). */
   async makeDueNow(monitorId: string, now: number): Promise<void> {
-    await this.db.updateTable('check_schedule').set({ next_due_at: now }).where('monitor_id', '=', monitorId).where('next_due_at', '>', now).execute();
+    await this.db
+      .updateTable('check_schedule')
+      .set({ next_due_at: now })
+      .where('monitor_id', '=', monitorId)
+      .where('next_due_at', '>', now)
+      .execute();
   }
 
   async get(monitorId: string, regionCode: string): Promise<CheckScheduleRow | null> {
@@ -182,7 +205,10 @@ export class ScheduleRepository {
   }
 
   async count(): Promise<number> {
-    const row = await this.db.selectFrom('check_schedule').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('check_schedule')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 }

@@ -32,13 +32,19 @@ export class CheckStateRepository {
   async lockMonitors(monitorIds: readonly string[]): Promise<void> {
     if (this.database.dialect !== 'postgres' || monitorIds.length === 0) return;
     const ids = [...new Set(monitorIds)].sort();
-    await sql`select pg_advisory_xact_lock(k) from (select hashtextextended(x, 7406) as k from unnest(${ids}::text[]) as x order by 1) s`.execute(this.db);
+    await sql`select pg_advisory_xact_lock(k) from (select hashtextextended(x, 7406) as k from unnest(${ids}::text[]) as x order by 1) s`.execute(
+      this.db,
+    );
   }
 
   async load(monitorIds: readonly string[]): Promise<Map<string, RegionCounters[]>> {
     const out = new Map<string, RegionCounters[]>();
     if (monitorIds.length === 0) return out;
-    const rows = await this.db.selectFrom('check_state').selectAll().where('monitor_id', 'in', [...new Set(monitorIds)]).execute();
+    const rows = await this.db
+      .selectFrom('check_state')
+      .selectAll()
+      .where('monitor_id', 'in', [...new Set(monitorIds)])
+      .execute();
     for (const r of rows) {
       const list = out.get(r.monitor_id) ?? [];
       list.push({
@@ -104,7 +110,13 @@ export class CheckStateRepository {
   }
 
   async statusChanges(monitorId: string): Promise<StatusChange[]> {
-    const rows = await this.db.selectFrom('monitor_status_change').selectAll().where('monitor_id', '=', monitorId).orderBy('at').orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('monitor_status_change')
+      .selectAll()
+      .where('monitor_id', '=', monitorId)
+      .orderBy('at')
+      .orderBy('id')
+      .execute();
     return rows.map((r) => ({
       id: r.id,
       organizationId: r.organization_id,
@@ -119,7 +131,11 @@ export class CheckStateRepository {
 
   async certNoticeDays(monitorIds: readonly string[]): Promise<Map<string, number>> {
     if (monitorIds.length === 0) return new Map();
-    const rows = await this.db.selectFrom('check_cert_notice').selectAll().where('monitor_id', 'in', [...monitorIds]).execute();
+    const rows = await this.db
+      .selectFrom('check_cert_notice')
+      .selectAll()
+      .where('monitor_id', 'in', [...monitorIds])
+      .execute();
     return new Map(rows.map((r) => [r.monitor_id, Number(r.last_day)]));
   }
 

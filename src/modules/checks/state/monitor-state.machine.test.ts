@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { applyResult, resetCounters, type MachineMonitor, type MonitorCheckStatus, type RegionCounters } from './monitor-state.machine.ts';
+import {
+  applyResult,
+  resetCounters,
+  type MachineMonitor,
+  type MonitorCheckStatus,
+  type RegionCounters,
+} from './monitor-state.machine.ts';
 
 const STALE = 120_000;
 
@@ -24,19 +30,41 @@ function run(m: MachineMonitor, steps: Step[], start: RegionCounters[] = []): vo
   let at = 1_000_000;
   steps.forEach(([region, result, expected, transition], i) => {
     at += 10_000;
-    const out = applyResult({ ...m, status }, counters, { regionCode: region, status: result, at, cause: result === 'down' ? `HTTP 503 (expected 200)` : null }, STALE);
+    const out = applyResult(
+      { ...m, status },
+      counters,
+      { regionCode: region, status: result, at, cause: result === 'down' ? `HTTP 503 (expected 200)` : null },
+      STALE,
+    );
     counters = out.regions;
     status = out.status;
     expect(status, `step ${i}`).toBe(expected);
-    expect(out.transition ? `${out.transition.from}->${out.transition.to}` : undefined, `step ${i} transition`).toBe(transition);
+    expect(out.transition ? `${out.transition.from}->${out.transition.to}` : undefined, `step ${i} transition`).toBe(
+      transition,
+    );
   });
 }
 
 describe('monitor state machine', () => {
   it.each<[string, Partial<MachineMonitor>, Step[]]>([
     ['pending → up on first success (success_threshold 1)', {}, [['a', 'up', 'up', 'pending->up']]],
-    ['pending → down after failure_threshold failures', {}, [['a', 'down', 'pending'], ['a', 'down', 'down', 'pending->down']]],
-    ['one failure below threshold stays up', { status: 'up' }, [['a', 'down', 'up'], ['a', 'up', 'up'], ['a', 'down', 'up']]],
+    [
+      'pending → down after failure_threshold failures',
+      {},
+      [
+        ['a', 'down', 'pending'],
+        ['a', 'down', 'down', 'pending->down'],
+      ],
+    ],
+    [
+      'one failure below threshold stays up',
+      { status: 'up' },
+      [
+        ['a', 'down', 'up'],
+        ['a', 'up', 'up'],
+        ['a', 'down', 'up'],
+      ],
+    ],
     [
       'down needs failure_threshold consecutive failures, recovery needs success_threshold successes',
       { status: 'up', failureThreshold: 3, successThreshold: 2 },
@@ -64,12 +92,24 @@ describe('monitor state machine', () => {
     [
       'flapping below the threshold never goes down',
       { status: 'up', failureThreshold: 2 },
-      [['a', 'down', 'up'], ['a', 'up', 'up'], ['a', 'down', 'up'], ['a', 'up', 'up'], ['a', 'down', 'up']],
+      [
+        ['a', 'down', 'up'],
+        ['a', 'up', 'up'],
+        ['a', 'down', 'up'],
+        ['a', 'up', 'up'],
+        ['a', 'down', 'up'],
+      ],
     ],
     [
       'quorum of 3 regions: one failing region is not enough',
       { status: 'up', regionCodes: ['a', 'b', 'c'], failureThreshold: 1 },
-      [['a', 'up', 'up'], ['b', 'up', 'up'], ['c', 'down', 'up'], ['c', 'down', 'up'], ['a', 'up', 'up']],
+      [
+        ['a', 'up', 'up'],
+        ['b', 'up', 'up'],
+        ['c', 'down', 'up'],
+        ['c', 'down', 'up'],
+        ['a', 'up', 'up'],
+      ],
     ],
     [
       'quorum of 3 regions: a majority failing goes down, a majority passing recovers',
@@ -88,21 +128,46 @@ describe('monitor state machine', () => {
     [
       'confirm_regions 1 of 3: any region failing goes down',
       { status: 'up', regionCodes: ['a', 'b', 'c'], failureThreshold: 1, confirmRegions: () => 1 },
-      [['a', 'up', 'up'], ['b', 'up', 'up'], ['c', 'down', 'down', 'up->down'], ['c', 'up', 'up', 'down->up']],
+      [
+        ['a', 'up', 'up'],
+        ['b', 'up', 'up'],
+        ['c', 'down', 'down', 'up->down'],
+        ['c', 'up', 'up', 'down->up'],
+      ],
     ],
     [
       'paused ignores results',
       { status: 'paused' },
-      [['a', 'down', 'paused'], ['a', 'down', 'paused'], ['a', 'up', 'paused']],
+      [
+        ['a', 'down', 'paused'],
+        ['a', 'down', 'paused'],
+        ['a', 'up', 'paused'],
+      ],
     ],
-    ['a result from a region the monitor no longer uses is ignored', { status: 'up' }, [['z', 'down', 'up'], ['z', 'down', 'up']]],
+    [
+      'a result from a region the monitor no longer uses is ignored',
+      { status: 'up' },
+      [
+        ['z', 'down', 'up'],
+        ['z', 'down', 'up'],
+      ],
+    ],
   ])('%s', (_name, m, steps) => run(monitor(m), steps));
 
   it('a region without data (no live runner) is left out of the quorum instead of counting as down', () => {
     const m = monitor({ status: 'up', regionCodes: ['a', 'b', 'c'], failureThreshold: 1 });
     // Only region a reports: with one region of data, one failure confirms down.
-    const out = applyResult(m, [], { regionCode: 'a', status: 'down', at: 1000, cause: 'timeout after 10000 ms' }, STALE);
-    expect(out.transition).toMatchObject({ from: 'up', to: 'down', cause: 'timeout after 10000 ms (failing in 1 of 1 regions: a)' });
+    const out = applyResult(
+      m,
+      [],
+      { regionCode: 'a', status: 'down', at: 1000, cause: 'timeout after 10000 ms' },
+      STALE,
+    );
+    expect(out.transition).toMatchObject({
+      from: 'up',
+      to: 'down',
+      cause: 'timeout after 10000 ms (failing in 1 of 1 regions: a)',
+    });
     // b stopped reporting long ago (stale): quorum counts a and c only.
     const start: RegionCounters[] = [
       { regionCode: 'b', successes: 5, failures: 0, lastAt: 0, lastStatus: 'up', lastCause: null },
@@ -114,15 +179,27 @@ describe('monitor state machine', () => {
 
   it('records the cause of the failing result and none on recovery', () => {
     const m = monitor({ status: 'up', failureThreshold: 1 });
-    const down = applyResult(m, [], { regionCode: 'a', status: 'down', at: 1, cause: 'HTTP 503 (expected 200)' }, STALE);
+    const down = applyResult(
+      m,
+      [],
+      { regionCode: 'a', status: 'down', at: 1, cause: 'HTTP 503 (expected 200)' },
+      STALE,
+    );
     expect(down.transition).toEqual({ from: 'up', to: 'down', at: 1, cause: 'HTTP 503 (expected 200)' });
-    const up = applyResult({ ...m, status: 'down' }, down.regions, { regionCode: 'a', status: 'up', at: 2, cause: null }, STALE);
+    const up = applyResult(
+      { ...m, status: 'down' },
+      down.regions,
+      { regionCode: 'a', status: 'up', at: 2, cause: null },
+      STALE,
+    );
     expect(up.transition).toEqual({ from: 'down', to: 'up', at: 2, cause: null });
   });
 
   it('a late result older than the last one does not rewind the counters', () => {
     const m = monitor({ status: 'up', failureThreshold: 1 });
-    const start: RegionCounters[] = [{ regionCode: 'a', successes: 3, failures: 0, lastAt: 100, lastStatus: 'up', lastCause: null }];
+    const start: RegionCounters[] = [
+      { regionCode: 'a', successes: 3, failures: 0, lastAt: 100, lastStatus: 'up', lastCause: null },
+    ];
     const out = applyResult(m, start, { regionCode: 'a', status: 'down', at: 50, cause: 'late' }, STALE);
     expect(out.transition).toBeNull();
     expect(out.updated).toBeNull();
@@ -131,13 +208,28 @@ describe('monitor state machine', () => {
   it('pause during an incident: counters reset, then resume starts from pending and a still-failing target goes down again once', () => {
     const m = monitor({ status: 'down', failureThreshold: 2 });
     // Paused: results ignored.
-    const paused = applyResult({ ...m, status: 'paused' }, [], { regionCode: 'a', status: 'down', at: 1, cause: 'x' }, STALE);
+    const paused = applyResult(
+      { ...m, status: 'paused' },
+      [],
+      { regionCode: 'a', status: 'down', at: 1, cause: 'x' },
+      STALE,
+    );
     expect(paused.transition).toBeNull();
     // Resumed: pending with fresh counters; needs failure_threshold failures again.
     const fresh = resetCounters(['a']);
-    const r1 = applyResult({ ...m, status: 'pending' }, fresh, { regionCode: 'a', status: 'down', at: 2, cause: 'x' }, STALE);
+    const r1 = applyResult(
+      { ...m, status: 'pending' },
+      fresh,
+      { regionCode: 'a', status: 'down', at: 2, cause: 'x' },
+      STALE,
+    );
     expect(r1.transition).toBeNull();
-    const r2 = applyResult({ ...m, status: 'pending' }, r1.regions, { regionCode: 'a', status: 'down', at: 3, cause: 'x' }, STALE);
+    const r2 = applyResult(
+      { ...m, status: 'pending' },
+      r1.regions,
+      { regionCode: 'a', status: 'down', at: 3, cause: 'x' },
+      STALE,
+    );
     expect(r2.transition).toMatchObject({ from: 'pending', to: 'down' });
   });
 

@@ -86,7 +86,14 @@ export function applyResult(
   }
   const updated: RegionCounters =
     result.status === 'up'
-      ? { regionCode: result.regionCode, successes: prev.successes + 1, failures: 0, lastAt: result.at, lastStatus: 'up', lastCause: null }
+      ? {
+          regionCode: result.regionCode,
+          successes: prev.successes + 1,
+          failures: 0,
+          lastAt: result.at,
+          lastStatus: 'up',
+          lastCause: null,
+        }
       : {
           regionCode: result.regionCode,
           successes: 0,
@@ -117,7 +124,12 @@ export function applyResult(
         ? `${base} (failing in ${failing.length} of ${withData.length} regions: ${failing.map((r) => r.regionCode).join(', ')})`
         : base;
   }
-  return { regions: next, updated, transition: { from: from as 'pending' | 'up' | 'down', to, at: result.at, cause }, status: to };
+  return {
+    regions: next,
+    updated,
+    transition: { from: from as 'pending' | 'up' | 'down', to, at: result.at, cause },
+    status: to,
+  };
 }
 
 /** Counters after a pause, a resume or a change of regions: everything starts over. */

@@ -62,7 +62,8 @@ export async function exchangeCode(input: ExchangeCodeInput): Promise<ExchangeCo
       signal: AbortSignal.timeout(input.timeoutMs ?? 15_000),
     });
     const parsed: unknown = await res.json().catch(() => null);
-    if (parsed === null || typeof parsed !== 'object') return { ok: false, error: `unexpected response (HTTP ${res.status})` };
+    if (parsed === null || typeof parsed !== 'object')
+      return { ok: false, error: `unexpected response (HTTP ${res.status})` };
     body = parsed as Record<string, unknown>;
   } catch {
     return { ok: false, error: 'network error' };
@@ -70,7 +71,8 @@ export async function exchangeCode(input: ExchangeCodeInput): Promise<ExchangeCo
   if (body.ok !== true) return { ok: false, error: typeof body.error === 'string' ? body.error : 'unknown_error' };
   if (typeof body.access_token !== 'string') return { ok: false, error: 'no access_token in response' };
   const team = (body.team ?? {}) as { id?: unknown; name?: unknown };
-  const enterprise: Record<string, unknown> = body.enterprise !== null && typeof body.enterprise === 'object' ? { ...body.enterprise } : {};
+  const enterprise: Record<string, unknown> =
+    body.enterprise !== null && typeof body.enterprise === 'object' ? { ...body.enterprise } : {};
   return {
     ok: true,
     installation: {

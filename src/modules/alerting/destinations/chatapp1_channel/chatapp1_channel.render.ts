@@ -18,7 +18,11 @@ export function renderSlackMessage(event: AlertEvent, ctx: RenderContext): Slack
   const emoji = emojiFor(msg.severity);
   const link = linkFor(event, ctx.publicUrl);
   const buttons: SlackBlock[] = [
-    { type: 'button', text: { type: 'plain_text', text: event.incident ? `Incident #${event.incident.number}` : 'Open in Tocsin' }, url: link },
+    {
+      type: 'button',
+      text: { type: 'plain_text', text: event.incident ? `Incident #${event.incident.number}` : 'Open in Tocsin' },
+      url: link,
+    },
   ];
   if (event.monitor && isHttpUrl(event.monitor.target)) {
     buttons.push({ type: 'button', text: { type: 'plain_text', text: 'Visit target' }, url: event.monitor.target });
@@ -28,7 +32,8 @@ export function renderSlackMessage(event: AlertEvent, ctx: RenderContext): Slack
     { type: 'section', text: { type: 'mrkdwn', text: truncate(escapeSlack(msg.text), 3000) } },
     { type: 'actions', elements: buttons },
   ];
-  const fallback = event.cause && (event.type === 'down' || event.type === 'still_down') ? `${msg.title} – ${event.cause}` : msg.title;
+  const fallback =
+    event.cause && (event.type === 'down' || event.type === 'still_down') ? `${msg.title} – ${event.cause}` : msg.title;
   return { text: truncate(`${emoji} ${escapeSlack(fallback)}`, 3000), blocks };
 }
 
@@ -39,7 +44,12 @@ export interface SlackPostMessage extends SlackMessage {
   unfurl_media: false;
 }
 
-export function renderChatapp1Channel(event: AlertEvent, destination: DestinationRecord, _d: unknown, ctx: RenderContext): SlackPostMessage {
+export function renderChatapp1Channel(
+  event: AlertEvent,
+  destination: DestinationRecord,
+  _d: unknown,
+  ctx: RenderContext,
+): SlackPostMessage {
   return {
     channel: String(destination.config.channel_id),
     ...renderSlackMessage(event, ctx),

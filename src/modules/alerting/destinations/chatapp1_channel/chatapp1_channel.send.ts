@@ -3,20 +3,50 @@ import { classifyHttpStatus, httpAttempt, objectOrEmpty, parseRetryAfter, retry 
 import type { SlackPostMessage } from './chatapp1_channel.render.ts';
 
 const REAUTH = new Set([
-  'not_authed', 'invalid_auth', 'account_inactive', 'token_revoked', 'token_expired', 'missing_scope', 'no_permission',
-  'ekm_access_denied', 'access_denied', 'two_factor_setup_required', 'enterprise_is_restricted',
+  'not_authed',
+  'invalid_auth',
+  'account_inactive',
+  'token_revoked',
+  'token_expired',
+  'missing_scope',
+  'no_permission',
+  'ekm_access_denied',
+  'access_denied',
+  'two_factor_setup_required',
+  'enterprise_is_restricted',
 ]);
 const BROKEN = new Set([
-  'channel_not_found', 'not_in_channel', 'is_archived', 'restricted_action', 'restricted_action_read_only_channel',
-  'restricted_action_thread_only_channel', 'restricted_action_non_threadable_channel',
+  'channel_not_found',
+  'not_in_channel',
+  'is_archived',
+  'restricted_action',
+  'restricted_action_read_only_channel',
+  'restricted_action_thread_only_channel',
+  'restricted_action_non_threadable_channel',
 ]);
 const PAYLOAD = new Set([
-  'invalid_blocks', 'invalid_blocks_format', 'msg_too_long', 'msg_blocks_too_long', 'no_text', 'too_many_attachments',
-  'invalid_arguments', 'invalid_arg_name', 'invalid_charset', 'invalid_form_data', 'invalid_post_type', 'missing_post_type',
+  'invalid_blocks',
+  'invalid_blocks_format',
+  'msg_too_long',
+  'msg_blocks_too_long',
+  'no_text',
+  'too_many_attachments',
+  'invalid_arguments',
+  'invalid_arg_name',
+  'invalid_charset',
+  'invalid_form_data',
+  'invalid_post_type',
+  'missing_post_type',
 ]);
 const RETRY = new Set([
-  'ratelimited', 'rate_limited', 'internal_error', 'fatal_error', 'service_unavailable', 'request_timeout',
-  'team_added_to_org', 'org_login_required',
+  'ratelimited',
+  'rate_limited',
+  'internal_error',
+  'fatal_error',
+  'service_unavailable',
+  'request_timeout',
+  'team_added_to_org',
+  'org_login_required',
 ]);
 
 /** Maps a Slack Web API error code (`{ok:false,error}`) to an outcome (destinations.md §1). */

@@ -1,12 +1,26 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startChatapp1ChannelFake, type Chatapp1ChannelFake, type Chatapp1ChannelFailure } from '../../../../../test/fakes/index.ts';
-import { alertEvent, delivery, destinationRecord, providerContext, renderCtx } from '../../../../../test/fakes/alert-events.ts';
+import {
+  startChatapp1ChannelFake,
+  type Chatapp1ChannelFake,
+  type Chatapp1ChannelFailure,
+} from '../../../../../test/fakes/index.ts';
+import {
+  alertEvent,
+  delivery,
+  destinationRecord,
+  providerContext,
+  renderCtx,
+} from '../../../../../test/fakes/alert-events.ts';
 import type { SendOutcome } from '../destination.contract.ts';
 import { buildInstallUrl, exchangeCode } from './chatapp1_channel.oauth.ts';
 import { chatapp1ChannelProvider as provider } from './chatapp1_channel.provider.ts';
 
 describe('chatapp1_channel render', () => {
-  const dest = destinationRecord('chatapp1_channel', { installation_id: 'ins_1', channel_id: 'C0123456789', bot_token: 'xoxb-secret' });
+  const dest = destinationRecord('chatapp1_channel', {
+    installation_id: 'ins_1',
+    channel_id: 'C0123456789',
+    bot_token: 'xoxb-secret',
+  });
   it.each([
     ['down', '🔴 DOWN: API health', 'HTTP 503 (expected 200)'],
     ['recovered', '✅ RECOVERED: API health', 'Recovered after 14m'],
@@ -46,7 +60,11 @@ describe('chatapp1_channel send (against the Slack fake)', () => {
   beforeEach(() => fake.reset());
 
   const send = (token = 'xoxb-1111-2222-faketoken', timeoutMs = 2000) => {
-    const dest = destinationRecord('chatapp1_channel', { installation_id: 'ins_1', channel_id: 'C0123456789', bot_token: token });
+    const dest = destinationRecord('chatapp1_channel', {
+      installation_id: 'ins_1',
+      channel_id: 'C0123456789',
+      bot_token: token,
+    });
     const ctx = providerContext({ providers: { chatapp1_channel: { base_url: fake.url } }, timeoutMs });
     return provider.send(provider.render(alertEvent('down'), dest, delivery(), ctx), dest, delivery(), ctx);
   };
@@ -90,7 +108,11 @@ describe('chatapp1_channel send (against the Slack fake)', () => {
 
   it('429 ratelimited → retry honouring Retry-After', async () => {
     fake.failNext('ratelimited');
-    expect(await send()).toEqual({ outcome: 'retry', reason: 'Slack error: ratelimited (HTTP 429)', retry_after_ms: 7000 });
+    expect(await send()).toEqual({
+      outcome: 'retry',
+      reason: 'Slack error: ratelimited (HTTP 429)',
+      retry_after_ms: 7000,
+    });
   });
 
   it('timeout → retry', async () => {
@@ -99,12 +121,36 @@ describe('chatapp1_channel send (against the Slack fake)', () => {
   });
 
   it('OAuth v2: install URL and code exchange', async () => {
-    const url = new URL(buildInstallUrl({ clientId: 'client-id', redirectUri: 'https://tocsin.example.com/cb', state: 'st4te' }));
+    const url = new URL(
+      buildInstallUrl({ clientId: 'client-id', redirectUri: 'https://tocsin.example.com/cb', state: 'st4te' }),
+    );
     expect(url.origin + url.pathname).toBe('https://slack.com/oauth/v2/authorize');
-    expect(Object.fromEntries(url.searchParams)).toEqual({ client_id: 'client-id', scope: 'chat:write,chat:write.public', redirect_uri: 'https://tocsin.example.com/cb', state: 'st4te' });
-    const ok = await exchangeCode({ base: fake.url, clientId: 'client-id', clientSecret: 'client-secret', code: 'good-code', redirectUri: 'https://x/cb', fetch });
-    expect(ok).toMatchObject({ ok: true, installation: { botToken: fake.botToken, team: { id: 'T0TEAM' }, botUserId: 'U0BOT' } });
-    const bad = await exchangeCode({ base: fake.url, clientId: 'client-id', clientSecret: 'client-secret', code: 'nope', redirectUri: 'https://x/cb', fetch });
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      client_id: 'client-id',
+      scope: 'chat:write,chat:write.public',
+      redirect_uri: 'https://tocsin.example.com/cb',
+      state: 'st4te',
+    });
+    const ok = await exchangeCode({
+      base: fake.url,
+      clientId: 'client-id',
+      clientSecret: 'client-secret',
+      code: 'good-code',
+      redirectUri: 'https://x/cb',
+      fetch,
+    });
+    expect(ok).toMatchObject({
+      ok: true,
+      installation: { botToken: fake.botToken, team: { id: 'T0TEAM' }, botUserId: 'U0BOT' },
+    });
+    const bad = await exchangeCode({
+      base: fake.url,
+      clientId: 'client-id',
+      clientSecret: 'client-secret',
+      code: 'nope',
+      redirectUri: 'https://x/cb',
+      fetch,
+    });
     expect(bad).toEqual({ ok: false, error: 'invalid_code' });
   });
 });

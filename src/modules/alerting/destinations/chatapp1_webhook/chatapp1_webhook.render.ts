@@ -4,6 +4,11 @@ import { renderSlackMessage, type SlackMessage } from '../chatapp1_channel/chata
 /** Body posted to a Slack incoming webhook (channel and author are fixed by the webhook). */
 export type SlackWebhookBody = SlackMessage;
 
-export function renderChatapp1Webhook(event: AlertEvent, _destination: DestinationRecord, _d: unknown, ctx: RenderContext): SlackWebhookBody {
+export function renderChatapp1Webhook(
+  event: AlertEvent,
+  _destination: DestinationRecord,
+  _d: unknown,
+  ctx: RenderContext,
+): SlackWebhookBody {
   return renderSlackMessage(event, ctx);
 }

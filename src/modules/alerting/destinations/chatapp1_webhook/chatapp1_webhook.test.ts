@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startChatapp1WebhookFake, type Chatapp1WebhookFake, type Chatapp1WebhookFailure } from '../../../../../test/fakes/index.ts';
-import { alertEvent, delivery, destinationRecord, providerContext, refusedUrl, renderCtx } from '../../../../../test/fakes/alert-events.ts';
+import {
+  startChatapp1WebhookFake,
+  type Chatapp1WebhookFake,
+  type Chatapp1WebhookFailure,
+} from '../../../../../test/fakes/index.ts';
+import {
+  alertEvent,
+  delivery,
+  destinationRecord,
+  providerContext,
+  refusedUrl,
+  renderCtx,
+} from '../../../../../test/fakes/alert-events.ts';
 import type { SendOutcome } from '../destination.contract.ts';
 import { chatapp1WebhookProvider as provider } from './chatapp1_webhook.provider.ts';
 
@@ -23,7 +34,12 @@ describe('chatapp1_webhook', () => {
     ['recovered', '✅ RECOVERED: API health'],
     ['significant_change', 'ℹ️ Significant dns change: API health'],
   ] as const)('renders %s as blocks + text fallback', (type, header) => {
-    const body = provider.render(alertEvent(type), destinationRecord('chatapp1_webhook', { url: 'https://hooks.slack.com/services/T/B/x' }), delivery(), renderCtx);
+    const body = provider.render(
+      alertEvent(type),
+      destinationRecord('chatapp1_webhook', { url: 'https://hooks.slack.com/services/T/B/x' }),
+      delivery(),
+      renderCtx,
+    );
     expect(body.blocks[0]).toMatchObject({ type: 'header', text: { text: header } });
     expect(body.text.startsWith(header)).toBe(true);
     expect(body).not.toHaveProperty('channel');
@@ -31,7 +47,9 @@ describe('chatapp1_webhook', () => {
 
   it('the URL is the secret', () => {
     expect(provider.secretFields).toEqual(['url']);
-    expect(provider.validateConfig({ url: 'http://hooks.slack.com/x' })).toEqual([{ field: 'config.url', issue: 'must be an https URL' }]);
+    expect(provider.validateConfig({ url: 'http://hooks.slack.com/x' })).toEqual([
+      { field: 'config.url', issue: 'must be an https URL' },
+    ]);
     expect(provider.validateConfig({ url: 'https://hooks.slack.com/services/T/B/x' })).toEqual([]);
   });
 
@@ -57,7 +75,11 @@ describe('chatapp1_webhook', () => {
 
   it('429 → retry with Retry-After', async () => {
     fake.failNext('rate_limited');
-    expect(await send()).toEqual({ outcome: 'retry', reason: 'Slack webhook rate limited (HTTP 429)', retry_after_ms: 3000 });
+    expect(await send()).toEqual({
+      outcome: 'retry',
+      reason: 'Slack webhook rate limited (HTTP 429)',
+      retry_after_ms: 3000,
+    });
   });
 
   it('timeout and connection refused → retry', async () => {

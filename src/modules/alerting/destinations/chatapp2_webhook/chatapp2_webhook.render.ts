@@ -22,7 +22,12 @@ export interface DiscordWebhookBody {
 
 const COLOURS: Record<Severity, number> = { critical: 0xe01e5a, warning: 0xf2a33a, info: 0x439fe0, ok: 0x2eb886 };
 
-export function renderChatapp2Webhook(event: AlertEvent, _destination: DestinationRecord, _d: unknown, ctx: RenderContext): DiscordWebhookBody {
+export function renderChatapp2Webhook(
+  event: AlertEvent,
+  _destination: DestinationRecord,
+  _d: unknown,
+  ctx: RenderContext,
+): DiscordWebhookBody {
   const msg = messageFor(event);
   const fields: DiscordEmbed['fields'] = [];
   if (event.monitor) fields.push({ name: 'Target', value: truncate(event.monitor.target, 1024), inline: true });
@@ -30,7 +35,12 @@ export function renderChatapp2Webhook(event: AlertEvent, _destination: Destinati
   if (event.since !== null && (event.type === 'down' || event.type === 'still_down' || event.type === 'recovered')) {
     fields.push({ name: 'Down since', value: `<t:${Math.floor(event.since / 1000)}:F>`, inline: true });
   }
-  if (event.incident) fields.push({ name: 'Incident', value: truncate(`[#${event.incident.number}](${event.incident.url})`, 1024), inline: true });
+  if (event.incident)
+    fields.push({
+      name: 'Incident',
+      value: truncate(`[#${event.incident.number}](${event.incident.url})`, 1024),
+      inline: true,
+    });
   const title = truncate(`${emojiFor(msg.severity)} ${msg.title}`, 256);
   return {
     content: truncate(title, 2000),

@@ -1,5 +1,12 @@
 import type { DestinationRecord, ProviderContext, SendResult } from '../destination.contract.ts';
-import { classifyHttpStatus, httpAttempt, objectOrEmpty, parseRetryAfter, retry, withQuery } from '../destination.http.ts';
+import {
+  classifyHttpStatus,
+  httpAttempt,
+  objectOrEmpty,
+  parseRetryAfter,
+  retry,
+  withQuery,
+} from '../destination.http.ts';
 import type { DiscordWebhookBody } from './chatapp2_webhook.render.ts';
 
 /** Discord webhook answers (destinations.md §3). The JSON error body is `{code, message}`. */
@@ -14,10 +21,17 @@ export function classifyDiscord(status: number, json: unknown, headers: Headers,
     return retry(`Discord rate limited (${detail})`, after);
   }
   if (status >= 500) return retry(`Discord ${detail}`, parseRetryAfter(headers.get('retry-after'), now));
-  if (status === 404) return { outcome: 'destination_broken', reason: `Discord webhook deleted (${detail}); Discord asks never to reuse it` };
-  if (status === 401 || status === 403) return { outcome: 'destination_broken', reason: `Discord webhook no longer usable (${detail})` };
-  if (status === 400 && code === 220001) return { outcome: 'destination_broken', reason: `Discord forum channel needs a thread (${detail})` };
-  if (status === 400 || status === 413) return { outcome: 'payload_rejected', reason: `Discord rejected the message (${detail})` };
+  if (status === 404)
+    return {
+      outcome: 'destination_broken',
+      reason: `Discord webhook deleted (${detail}); Discord asks never to reuse it`,
+    };
+  if (status === 401 || status === 403)
+    return { outcome: 'destination_broken', reason: `Discord webhook no longer usable (${detail})` };
+  if (status === 400 && code === 220001)
+    return { outcome: 'destination_broken', reason: `Discord forum channel needs a thread (${detail})` };
+  if (status === 400 || status === 413)
+    return { outcome: 'payload_rejected', reason: `Discord rejected the message (${detail})` };
   return classifyHttpStatus(status, headers, now, `Discord ${detail}`);
 }
 

@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startChatapp2WebhookFake, type Chatapp2WebhookFake, type Chatapp2WebhookFailure } from '../../../../../test/fakes/index.ts';
-import { alertEvent, delivery, destinationRecord, providerContext, renderCtx } from '../../../../../test/fakes/alert-events.ts';
+import {
+  startChatapp2WebhookFake,
+  type Chatapp2WebhookFake,
+  type Chatapp2WebhookFailure,
+} from '../../../../../test/fakes/index.ts';
+import {
+  alertEvent,
+  delivery,
+  destinationRecord,
+  providerContext,
+  renderCtx,
+} from '../../../../../test/fakes/alert-events.ts';
 import type { SendOutcome } from '../destination.contract.ts';
 import { chatapp2WebhookProvider as provider } from './chatapp2_webhook.provider.ts';
 
@@ -23,14 +33,24 @@ describe('chatapp2_webhook', () => {
     ['recovered', 0x2eb886, '✅ RECOVERED: API health'],
     ['performance_anomaly', 0xf2a33a, '🟠 Slow responses: API health'],
   ] as const)('renders %s as a coloured embed', (type, color, title) => {
-    const body = provider.render(alertEvent(type), destinationRecord('chatapp2_webhook', { url: 'https://discord.com/api/webhooks/1/x' }), delivery(), renderCtx);
+    const body = provider.render(
+      alertEvent(type),
+      destinationRecord('chatapp2_webhook', { url: 'https://discord.com/api/webhooks/1/x' }),
+      delivery(),
+      renderCtx,
+    );
     expect(body.embeds[0]).toMatchObject({ color, title, timestamp: '2026-03-01T12:17:00Z' });
     expect(body.allowed_mentions).toEqual({ parse: [] });
   });
 
   it('truncates to Discord limits', () => {
     const long = 'x'.repeat(5000);
-    const body = provider.render(alertEvent('down', { monitor: { id: 'm', name: long, target: long, type: 'http' } }), destinationRecord('chatapp2_webhook', { url: 'https://d/x' }), delivery(), renderCtx);
+    const body = provider.render(
+      alertEvent('down', { monitor: { id: 'm', name: long, target: long, type: 'http' } }),
+      destinationRecord('chatapp2_webhook', { url: 'https://d/x' }),
+      delivery(),
+      renderCtx,
+    );
     expect(body.embeds[0]!.title.length).toBeLessThanOrEqual(256);
     expect(body.embeds[0]!.description.length).toBeLessThanOrEqual(4096);
     expect(body.embeds[0]!.fields.every((f) => f.value.length <= 1024)).toBe(true);

@@ -19,11 +19,17 @@ export function isGoogleChatUrl(url: string): boolean {
   }
 }
 
-const CARD_STYLE: Record<Severity, string> = { critical: 'attention', warning: 'warning', info: 'emphasis', ok: 'good' };
+const CARD_STYLE: Record<Severity, string> = {
+  critical: 'attention',
+  warning: 'warning',
+  info: 'emphasis',
+  ok: 'good',
+};
 
 function facts(event: AlertEvent): Array<{ title: string; value: string }> {
   const out: Array<{ title: string; value: string }> = [];
-  if (event.monitor) out.push({ title: 'Monitor', value: event.monitor.name }, { title: 'Target', value: event.monitor.target });
+  if (event.monitor)
+    out.push({ title: 'Monitor', value: event.monitor.name }, { title: 'Target', value: event.monitor.target });
   if (event.cause) out.push({ title: 'Cause', value: event.cause });
   if (event.since !== null) out.push({ title: 'Down since', value: rfc3339(event.since) });
   if (event.incident) out.push({ title: 'Incident', value: `#${event.incident.number}` });
@@ -61,7 +67,13 @@ export function renderTeams(event: AlertEvent, ctx: RenderContext): TeamsRequest
               { type: 'FactSet', facts: facts(event) },
               {
                 type: 'ActionSet',
-                actions: [{ type: 'Action.OpenUrl', title: event.incident ? `Open incident #${event.incident.number}` : 'Open in Tocsin', url: linkFor(event, ctx.publicUrl) }],
+                actions: [
+                  {
+                    type: 'Action.OpenUrl',
+                    title: event.incident ? `Open incident #${event.incident.number}` : 'Open in Tocsin',
+                    url: linkFor(event, ctx.publicUrl),
+                  },
+                ],
               },
             ],
           },
@@ -82,8 +94,19 @@ export function renderGoogleChat(event: AlertEvent, delivery: { id: string }, ct
   const msg = messageFor(event);
   const title = `${emojiFor(msg.severity)} ${msg.title}`;
   const link = linkFor(event, ctx.publicUrl);
-  const widgets: Array<Record<string, unknown>> = facts(event).map((f) => ({ decoratedText: { topLabel: f.title, text: f.value, wrapText: true } }));
-  widgets.push({ buttonList: { buttons: [{ text: event.incident ? `Incident #${event.incident.number}` : 'Open in Tocsin', onClick: { openLink: { url: link } } }] } });
+  const widgets: Array<Record<string, unknown>> = facts(event).map((f) => ({
+    decoratedText: { topLabel: f.title, text: f.value, wrapText: true },
+  }));
+  widgets.push({
+    buttonList: {
+      buttons: [
+        {
+          text: event.incident ? `Incident #${event.incident.number}` : 'Open in Tocsin',
+          onClick: { openLink: { url: link } },
+        },
+      ],
+    },
+  });
   return {
     kind: 'google_chat',
     query: { messageReplyOption: 'REPLY_MESSAGE_FALLBACK_TO_NEW_THREAD', requestId: delivery.id },
@@ -91,11 +114,23 @@ export function renderGoogleChat(event: AlertEvent, delivery: { id: string }, ct
       text: truncate(`*${title}*\n${msg.text}`, 4000),
       fallbackText: truncate(title, 300),
       thread: { threadKey: threadKey(event) },
-      cardsV2: [{ cardId: `tocsin-${event.id}`, card: { header: { title: truncate(title, 200), subtitle: event.organization.name }, sections: [{ widgets }] } }],
+      cardsV2: [
+        {
+          cardId: `tocsin-${event.id}`,
+          card: { header: { title: truncate(title, 200), subtitle: event.organization.name }, sections: [{ widgets }] },
+        },
+      ],
     },
   };
 }
 
-export function renderChatapp3Webhook(event: AlertEvent, destination: DestinationRecord, delivery: { id: string }, ctx: RenderContext): Chatapp3Request {
-  return isGoogleChatUrl(String(destination.config.url)) ? renderGoogleChat(event, delivery, ctx) : renderTeams(event, ctx);
+export function renderChatapp3Webhook(
+  event: AlertEvent,
+  destination: DestinationRecord,
+  delivery: { id: string },
+  ctx: RenderContext,
+): Chatapp3Request {
+  return isGoogleChatUrl(String(destination.config.url))
+    ? renderGoogleChat(event, delivery, ctx)
+    : renderTeams(event, ctx);
 }

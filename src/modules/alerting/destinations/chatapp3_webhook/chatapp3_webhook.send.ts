@@ -1,17 +1,30 @@
 import type { DestinationRecord, ProviderContext, SendResult } from '../destination.contract.ts';
-import { classifyHttpStatus, excerpt, httpAttempt, objectOrEmpty, parseRetryAfter, retry, withQuery } from '../destination.http.ts';
+import {
+  classifyHttpStatus,
+  excerpt,
+  httpAttempt,
+  objectOrEmpty,
+  parseRetryAfter,
+  retry,
+  withQuery,
+} from '../destination.http.ts';
 import type { Chatapp3Request } from './chatapp3_webhook.render.ts';
 
 /** Teams Workflows (destinations.md §4a): 202 accepted (async); legacy connectors answer 200 "1" or 200 with an error text. */
 export function classifyTeams(status: number, text: string, headers: Headers, now: number): SendResult {
   if (status >= 200 && status < 300) {
-    if (/delivery failed/i.test(text)) return { outcome: 'payload_rejected', reason: `Teams rejected the card: ${excerpt(text, 160)}` };
+    if (/delivery failed/i.test(text))
+      return { outcome: 'payload_rejected', reason: `Teams rejected the card: ${excerpt(text, 160)}` };
     return { outcome: 'ok' };
   }
-  if (status === 429 || status >= 500) return retry(`Teams HTTP ${status}`, parseRetryAfter(headers.get('retry-after'), now));
+  if (status === 429 || status >= 500)
+    return retry(`Teams HTTP ${status}`, parseRetryAfter(headers.get('retry-after'), now));
   if (status === 400) return { outcome: 'payload_rejected', reason: 'Teams rejected the card (HTTP 400)' };
   if (status === 401 || status === 403 || status === 404) {
-    return { outcome: 'destination_broken', reason: `Teams workflow URL no longer accepts posts (HTTP ${status}); recreate the workflow webhook` };
+    return {
+      outcome: 'destination_broken',
+      reason: `Teams workflow URL no longer accepts posts (HTTP ${status}); recreate the workflow webhook`,
+    };
   }
   return classifyHttpStatus(status, headers, now, 'Teams');
 }
@@ -21,9 +34,11 @@ export function classifyGoogleChat(status: number, json: unknown, headers: Heade
   const error = objectOrEmpty(objectOrEmpty(json).error);
   const gstatus = typeof error.status === 'string' ? error.status : '';
   const detail = `HTTP ${status}${gstatus ? ` ${gstatus}` : ''}`;
-  if (status === 429 || status >= 500) return retry(`Google Chat ${detail}`, parseRetryAfter(headers.get('retry-after'), now));
+  if (status === 429 || status >= 500)
+    return retry(`Google Chat ${detail}`, parseRetryAfter(headers.get('retry-after'), now));
   if (status === 400) return { outcome: 'payload_rejected', reason: `Google Chat rejected the message (${detail})` };
-  if (status === 401 || status === 403 || status === 404) return { outcome: 'destination_broken', reason: `Google Chat webhook no longer accepts posts (${detail})` };
+  if (status === 401 || status === 403 || status === 404)
+    return { outcome: 'destination_broken', reason: `Google Chat webhook no longer accepts posts (${detail})` };
   return classifyHttpStatus(status, headers, now, `Google Chat ${detail}`);
 }
 

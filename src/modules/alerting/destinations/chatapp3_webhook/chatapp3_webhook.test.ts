@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startChatapp3WebhookFake, type Chatapp3WebhookFake, type Chatapp3WebhookFailure } from '../../../../../test/fakes/index.ts';
-import { alertEvent, delivery, destinationRecord, providerContext, renderCtx } from '../../../../../test/fakes/alert-events.ts';
+import {
+  startChatapp3WebhookFake,
+  type Chatapp3WebhookFake,
+  type Chatapp3WebhookFailure,
+} from '../../../../../test/fakes/index.ts';
+import {
+  alertEvent,
+  delivery,
+  destinationRecord,
+  providerContext,
+  renderCtx,
+} from '../../../../../test/fakes/alert-events.ts';
 import type { SendOutcome } from '../destination.contract.ts';
 import { isGoogleChatUrl } from './chatapp3_webhook.render.ts';
 import { chatapp3WebhookProvider as provider } from './chatapp3_webhook.provider.ts';
@@ -19,16 +29,31 @@ describe('chatapp3_webhook render', () => {
     ['recovered', 'good'],
     ['cert_expiring', 'warning'],
   ] as const)('Teams %s → Adaptive Card 1.4, container style %s', (type, style) => {
-    const req = provider.render(alertEvent(type), destinationRecord('chatapp3_webhook', { url: 'https://x.logic.azure.com/workflows/1' }), delivery(), renderCtx);
+    const req = provider.render(
+      alertEvent(type),
+      destinationRecord('chatapp3_webhook', { url: 'https://x.logic.azure.com/workflows/1' }),
+      delivery(),
+      renderCtx,
+    );
     expect(req.kind).toBe('teams');
-    const card = (req.body.attachments as Array<{ contentType: string; content: { version: string; body: Array<{ style?: string }> } }>)[0]!;
+    const card = (
+      req.body.attachments as Array<{
+        contentType: string;
+        content: { version: string; body: Array<{ style?: string }> };
+      }>
+    )[0]!;
     expect(card.contentType).toBe('application/vnd.microsoft.card.adaptive');
     expect(card.content.version).toBe('1.4');
     expect(card.content.body[0]!.style).toBe(style);
   });
 
   it('Google Chat: cardsV2 + text, threaded per incident, requestId = delivery id', () => {
-    const req = provider.render(alertEvent('recovered'), destinationRecord('chatapp3_webhook', { url: 'https://chat.googleapis.com/v1/spaces/A/messages?token=t' }), delivery('dlv_9'), renderCtx);
+    const req = provider.render(
+      alertEvent('recovered'),
+      destinationRecord('chatapp3_webhook', { url: 'https://chat.googleapis.com/v1/spaces/A/messages?token=t' }),
+      delivery('dlv_9'),
+      renderCtx,
+    );
     expect(req).toMatchObject({
       kind: 'google_chat',
       query: { messageReplyOption: 'REPLY_MESSAGE_FALLBACK_TO_NEW_THREAD', requestId: 'dlv_9' },
@@ -74,12 +99,15 @@ describe('chatapp3_webhook send (against the Teams / Google Chat fake)', () => {
     ['chat', 'chat_not_found', 'destination_broken'],
     ['chat', 'chat_permission_denied', 'destination_broken'],
     ['chat', 'chat_rate_limited', 'retry'],
-  ] as Array<['teams' | 'chat', Chatapp3WebhookFailure, SendOutcome]>)('%s %s → %s', async (which, failure, outcome) => {
-    fake.failNext(failure);
-    const result = await send(which === 'teams' ? fake.teamsUrl : fake.googleChatUrl);
-    expect(result.outcome).toBe(outcome);
-    expect(JSON.stringify(result)).not.toMatch(/fakeSignature|fakeChatToken/);
-  });
+  ] as Array<['teams' | 'chat', Chatapp3WebhookFailure, SendOutcome]>)(
+    '%s %s → %s',
+    async (which, failure, outcome) => {
+      fake.failNext(failure);
+      const result = await send(which === 'teams' ? fake.teamsUrl : fake.googleChatUrl);
+      expect(result.outcome).toBe(outcome);
+      expect(JSON.stringify(result)).not.toMatch(/fakeSignature|fakeChatToken/);
+    },
+  );
 
   it('wrong sig / token → destination_broken', async () => {
     expect((await send(fake.teamsUrl.replace('fakeSignature123', 'bad'))).outcome).toBe('destination_broken');

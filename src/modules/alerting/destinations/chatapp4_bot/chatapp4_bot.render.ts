@@ -18,7 +18,12 @@ export function telegramChatId(destination: DestinationRecord): string | number 
   return destination.config.chat_id as string | number;
 }
 
-export function renderChatapp4Bot(event: AlertEvent, destination: DestinationRecord, _d: unknown, ctx: RenderContext): TelegramSendMessage {
+export function renderChatapp4Bot(
+  event: AlertEvent,
+  destination: DestinationRecord,
+  _d: unknown,
+  ctx: RenderContext,
+): TelegramSendMessage {
   const msg = messageFor(event);
   const link = linkFor(event, ctx.publicUrl);
   const head = `${emojiFor(msg.severity)} <b>${escapeHtml(msg.title)}</b>\n`;
@@ -27,5 +32,10 @@ export function renderChatapp4Bot(event: AlertEvent, destination: DestinationRec
   const room = MAX_TEXT - head.length - tail.length;
   // Truncate the escaped text without cutting an entity (&amp; …) in half.
   if (body.length > room) body = `${body.slice(0, room - 1).replace(/&[a-z]*$/, '')}…`;
-  return { chat_id: telegramChatId(destination), text: head + body + tail, parse_mode: 'HTML', link_preview_options: { is_disabled: true } };
+  return {
+    chat_id: telegramChatId(destination),
+    text: head + body + tail,
+    parse_mode: 'HTML',
+    link_preview_options: { is_disabled: true },
+  };
 }

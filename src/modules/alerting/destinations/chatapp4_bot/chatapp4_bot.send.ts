@@ -2,7 +2,16 @@ import type { DestinationRecord, ProviderContext, SendResult } from '../destinat
 import { classifyHttpStatus, httpAttempt, objectOrEmpty, parseRetryAfter, retry } from '../destination.http.ts';
 import type { TelegramSendMessage } from './chatapp4_bot.render.ts';
 
-const BROKEN_400 = [/chat not found/i, /user not found/i, /chat_id is empty/i, /not enough rights/i, /have no rights to send/i, /need administrator rights/i, /TOPIC_CLOSED/i, /message thread not found/i];
+const BROKEN_400 = [
+  /chat not found/i,
+  /user not found/i,
+  /chat_id is empty/i,
+  /not enough rights/i,
+  /have no rights to send/i,
+  /need administrator rights/i,
+  /TOPIC_CLOSED/i,
+  /message thread not found/i,
+];
 
 /**
  * Telegram Bot API answers (destinations.md §5): `{ok:false, error_code, description, parameters?}`.
@@ -16,14 +25,23 @@ export function classifyTelegram(status: number, json: unknown, headers: Headers
   const reason = `Telegram error ${code}: ${description}`;
   const migrate = params.migrate_to_chat_id;
   if (typeof migrate === 'number' || typeof migrate === 'string') {
-    return { outcome: 'retry', reason: `Telegram group was upgraded to a supergroup; chat id changed to ${migrate}`, retry_after_ms: 0, state_patch: { chat_id: migrate } };
+    return {
+      outcome: 'retry',
+      reason: `Telegram group was upgraded to a supergroup; chat id changed to ${migrate}`,
+      retry_after_ms: 0,
+      state_patch: { chat_id: migrate },
+    };
   }
   if (code === 429 || status === 429) {
-    const after = typeof params.retry_after === 'number' ? params.retry_after * 1000 : parseRetryAfter(headers.get('retry-after'), now);
+    const after =
+      typeof params.retry_after === 'number'
+        ? params.retry_after * 1000
+        : parseRetryAfter(headers.get('retry-after'), now);
     return retry(reason, after);
   }
   if (status >= 500 || code >= 500) return retry(reason);
-  if (code === 401 || status === 401) return { outcome: 'reauthorize', reason: `${reason} (bot token invalid or revoked)` };
+  if (code === 401 || status === 401)
+    return { outcome: 'reauthorize', reason: `${reason} (bot token invalid or revoked)` };
   if (code === 403 || status === 403) return { outcome: 'destination_broken', reason };
   if (code === 404 || status === 404) return { outcome: 'reauthorize', reason: `${reason} (bot token not recognised)` };
   if (code === 400 || status === 400) {

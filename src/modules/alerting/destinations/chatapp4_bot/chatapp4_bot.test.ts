@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startChatapp4BotFake, type Chatapp4BotFake, type Chatapp4BotFailure } from '../../../../../test/fakes/index.ts';
-import { alertEvent, delivery, destinationRecord, providerContext, renderCtx } from '../../../../../test/fakes/alert-events.ts';
+import {
+  startChatapp4BotFake,
+  type Chatapp4BotFake,
+  type Chatapp4BotFailure,
+} from '../../../../../test/fakes/index.ts';
+import {
+  alertEvent,
+  delivery,
+  destinationRecord,
+  providerContext,
+  renderCtx,
+} from '../../../../../test/fakes/alert-events.ts';
 import type { DestinationRecord, SendOutcome } from '../destination.contract.ts';
 import { chatapp4BotProvider as provider } from './chatapp4_bot.provider.ts';
 
@@ -14,10 +24,17 @@ describe('chatapp4_bot render', () => {
     const req = provider.render(alertEvent(type), dest, delivery(), renderCtx);
     expect(req).toMatchObject({ chat_id: '42', parse_mode: 'HTML', link_preview_options: { is_disabled: true } });
     expect(req.text.startsWith(head)).toBe(true);
-    expect(req.text).toMatch(/<a href="https:\/\/tocsin.example.com\/(incidents\/inc_1">Incident #12|monitors\/mon_1">Open in Tocsin)<\/a>$/);
+    expect(req.text).toMatch(
+      /<a href="https:\/\/tocsin.example.com\/(incidents\/inc_1">Incident #12|monitors\/mon_1">Open in Tocsin)<\/a>$/,
+    );
   });
   it('escapes HTML in names and causes, and keeps to 4096 chars', () => {
-    const req = provider.render(alertEvent('down', { cause: '<script>&' + 'x'.repeat(5000) }), dest, delivery(), renderCtx);
+    const req = provider.render(
+      alertEvent('down', { cause: '<script>&' + 'x'.repeat(5000) }),
+      dest,
+      delivery(),
+      renderCtx,
+    );
     expect(req.text).toContain('&lt;script&gt;&amp;');
     expect(req.text.length).toBeLessThanOrEqual(4096);
   });
@@ -35,9 +52,24 @@ describe('chatapp4_bot send (against the Telegram fake)', () => {
   afterAll(() => fake.close());
   beforeEach(() => fake.reset());
 
-  const send = async (options: { chatId?: string; token?: string; state?: Record<string, unknown>; timeoutMs?: number; cause?: string } = {}) => {
-    const dest = destinationRecord('chatapp4_bot', { bot_token: options.token ?? fake.botToken, chat_id: options.chatId ?? '42' }, { state: options.state ?? {} });
-    const ctx = providerContext({ providers: { chatapp4_bot: { base_url: fake.url } }, timeoutMs: options.timeoutMs ?? 2000 });
+  const send = async (
+    options: {
+      chatId?: string;
+      token?: string;
+      state?: Record<string, unknown>;
+      timeoutMs?: number;
+      cause?: string;
+    } = {},
+  ) => {
+    const dest = destinationRecord(
+      'chatapp4_bot',
+      { bot_token: options.token ?? fake.botToken, chat_id: options.chatId ?? '42' },
+      { state: options.state ?? {} },
+    );
+    const ctx = providerContext({
+      providers: { chatapp4_bot: { base_url: fake.url } },
+      timeoutMs: options.timeoutMs ?? 2000,
+    });
     const event = alertEvent('down', options.cause ? { cause: options.cause } : {});
     return provider.send(provider.render(event, dest, delivery(), ctx), dest, delivery(), ctx);
   };

@@ -15,7 +15,15 @@ export interface CreateMailerOptions {
 
 function addresses(list: unknown): string[] {
   if (!Array.isArray(list)) return [];
-  return list.map((a) => (typeof a === 'string' ? a : typeof (a as { address?: unknown }).address === 'string' ? String((a as { address: string }).address) : '')).filter(Boolean);
+  return list
+    .map((a) =>
+      typeof a === 'string'
+        ? a
+        : typeof (a as { address?: unknown }).address === 'string'
+          ? String((a as { address: string }).address)
+          : '',
+    )
+    .filter(Boolean);
 }
 
 /**
@@ -28,7 +36,10 @@ export function createMailer(options: CreateMailerOptions): Mailer {
     return {
       async sendMail(message: MailMessage): Promise<MailResult> {
         const messageId = message.headers['Message-ID'] ?? '';
-        options.logger.info({ mail: { to: message.to, subject: message.subject, headers: message.headers, text: message.text } }, 'email (no SMTP configured)');
+        options.logger.info(
+          { mail: { to: message.to, subject: message.subject, headers: message.headers, text: message.text } },
+          'email (no SMTP configured)',
+        );
         return { messageId, accepted: [message.to], rejected: [], response: 'logged' };
       },
       close() {},

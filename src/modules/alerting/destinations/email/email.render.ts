@@ -29,13 +29,23 @@ export function threadingHeaders(event: AlertEvent, delivery: Delivery, publicUr
   if (!event.incident) return { 'Message-ID': `<${delivery.id}@${domain}>` };
   const root = incidentMessageId(event.incident.id, event.monitor?.id ?? null, publicUrl);
   if (isThreadRoot(event)) return { 'Message-ID': root };
-  return { 'Message-ID': `<incident-${event.incident.id}.${event.type}.${delivery.id}@${domain}>`, 'In-Reply-To': root, References: root };
+  return {
+    'Message-ID': `<incident-${event.incident.id}.${event.type}.${delivery.id}@${domain}>`,
+    'In-Reply-To': root,
+    References: root,
+  };
 }
 
-export function renderEmail(event: AlertEvent, destination: DestinationRecord, delivery: Delivery, ctx: RenderContext): MailMessage {
+export function renderEmail(
+  event: AlertEvent,
+  destination: DestinationRecord,
+  delivery: Delivery,
+  ctx: RenderContext,
+): MailMessage {
   const msg = messageFor(event);
   const link = linkFor(event, ctx.publicUrl);
-  const subjectDetail = event.cause && (event.type === 'down' || event.type === 'still_down') ? ` – ${event.cause}` : '';
+  const subjectDetail =
+    event.cause && (event.type === 'down' || event.type === 'still_down') ? ` – ${event.cause}` : '';
   const subject = `[Tocsin] ${msg.title}${subjectDetail}`.replace(/\s+/g, ' ').trim().slice(0, 250);
   const linkLabel = event.incident ? `Incident #${event.incident.number}` : 'Open in Tocsin';
   const text = `${msg.title}\n\n${msg.text}\n\n${linkLabel}: ${link}\n\nYou receive this because the destination "${destination.name}" is attached to this alert.\n`;

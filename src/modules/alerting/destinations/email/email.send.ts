@@ -14,23 +14,36 @@ export function classifySmtpError(err: unknown): SendResult {
   const responseCode = typeof e.responseCode === 'number' ? e.responseCode : null;
   const command = typeof e.command === 'string' ? e.command.toUpperCase() : '';
   const response = typeof e.response === 'string' ? e.response.replace(/\s+/g, ' ').slice(0, 160) : '';
-  const detail = [code, responseCode !== null ? String(responseCode) : '', command ? `on ${command}` : '', response].filter(Boolean).join(' ');
+  const detail = [code, responseCode !== null ? String(responseCode) : '', command ? `on ${command}` : '', response]
+    .filter(Boolean)
+    .join(' ');
   const reason = `SMTP ${detail || 'error'}`;
-  if (['EAUTH', 'ENOAUTH', 'EOAUTH2'].includes(code)) return { outcome: 'reauthorize', reason: `${reason} (SMTP credentials rejected)` };
-  if (['ETLS', 'EREQUIRETLS', 'ECONFIG'].includes(code) || responseCode === 530) return { outcome: 'destination_broken', reason: `${reason} (SMTP configuration)` };
+  if (['EAUTH', 'ENOAUTH', 'EOAUTH2'].includes(code))
+    return { outcome: 'reauthorize', reason: `${reason} (SMTP credentials rejected)` };
+  if (['ETLS', 'EREQUIRETLS', 'ECONFIG'].includes(code) || responseCode === 530)
+    return { outcome: 'destination_broken', reason: `${reason} (SMTP configuration)` };
   if (responseCode !== null && responseCode >= 400 && responseCode < 500) return { outcome: 'retry', reason };
-  if (['ECONNECTION', 'ETIMEDOUT', 'EDNS', 'ESOCKET', 'EPROXY', 'ECONNREFUSED', 'ECONNRESET'].includes(code)) return { outcome: 'retry', reason };
+  if (['ECONNECTION', 'ETIMEDOUT', 'EDNS', 'ESOCKET', 'EPROXY', 'ECONNREFUSED', 'ECONNRESET'].includes(code))
+    return { outcome: 'retry', reason };
   if (responseCode !== null && responseCode >= 500) {
-    if (command.startsWith('RCPT') || code === 'EENVELOPE') return { outcome: 'destination_broken', reason: `${reason} (recipient refused)` };
-    if ([552, 554].includes(responseCode) || command.startsWith('DATA') || command === 'MESSAGE') return { outcome: 'payload_rejected', reason: `${reason} (message refused)` };
+    if (command.startsWith('RCPT') || code === 'EENVELOPE')
+      return { outcome: 'destination_broken', reason: `${reason} (recipient refused)` };
+    if ([552, 554].includes(responseCode) || command.startsWith('DATA') || command === 'MESSAGE')
+      return { outcome: 'payload_rejected', reason: `${reason} (message refused)` };
     return { outcome: 'payload_rejected', reason };
   }
   if (code === 'EENVELOPE') return { outcome: 'destination_broken', reason: `${reason} (recipient refused)` };
   return { outcome: 'retry', reason };
 }
 
-export async function sendEmail(request: MailMessage, _destination: DestinationRecord, _delivery: unknown, ctx: ProviderContext): Promise<SendResult> {
-  if (!ctx.mailer) return { outcome: 'destination_broken', reason: 'email is not configured on this server (no mailer)' };
+export async function sendEmail(
+  request: MailMessage,
+  _destination: DestinationRecord,
+  _delivery: unknown,
+  ctx: ProviderContext,
+): Promise<SendResult> {
+  if (!ctx.mailer)
+    return { outcome: 'destination_broken', reason: 'email is not configured on this server (no mailer)' };
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), ctx.timeoutMs);
@@ -38,7 +51,8 @@ export async function sendEmail(request: MailMessage, _destination: DestinationR
   try {
     const info = await Promise.race([ctx.mailer.sendMail(request), timeout]);
     if (info === 'timeout') return { outcome: 'retry', reason: `SMTP timed out after ${ctx.timeoutMs} ms` };
-    if (info.rejected.length > 0) return { outcome: 'destination_broken', reason: `SMTP server refused the recipient ${info.rejected.join(', ')}` };
+    if (info.rejected.length > 0)
+      return { outcome: 'destination_broken', reason: `SMTP server refused the recipient ${info.rejected.join(', ')}` };
     return { outcome: 'ok', provider_reference: info.messageId };
   } catch (err) {
     return classifySmtpError(err);

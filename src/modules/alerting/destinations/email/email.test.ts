@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSmtpServer, type FakeSmtpServer } from '../../../../../test/fakes/index.ts';
-import { alertEvent, delivery, destinationRecord, providerContext, renderCtx } from '../../../../../test/fakes/alert-events.ts';
+import {
+  alertEvent,
+  delivery,
+  destinationRecord,
+  providerContext,
+  renderCtx,
+} from '../../../../../test/fakes/alert-events.ts';
 import type { EventType, Mailer, SendOutcome } from '../destination.contract.ts';
 import { createMailer } from './email.mailer.ts';
 import { emailProvider as provider } from './email.provider.ts';
@@ -26,7 +32,11 @@ describe('email render', () => {
     const recovered = provider.render(alertEvent('recovered'), dest, delivery('dlv_b'), renderCtx);
     expect(down.headers['Message-ID']).toBe(ROOT);
     expect(down.headers['In-Reply-To']).toBeUndefined();
-    expect(recovered.headers).toMatchObject({ 'In-Reply-To': ROOT, References: ROOT, 'Message-ID': '<incident-inc_1.recovered.dlv_b@tocsin.example.com>' });
+    expect(recovered.headers).toMatchObject({
+      'In-Reply-To': ROOT,
+      References: ROOT,
+      'Message-ID': '<incident-inc_1.recovered.dlv_b@tocsin.example.com>',
+    });
   });
 
   it('escapes HTML and includes both bodies', () => {
@@ -37,7 +47,9 @@ describe('email render', () => {
   });
 
   it('validates the address', () => {
-    expect(provider.validateConfig({ address: 'not an address' })).toEqual([{ field: 'config.address', issue: 'must be an email address' }]);
+    expect(provider.validateConfig({ address: 'not an address' })).toEqual([
+      { field: 'config.address', issue: 'must be an email address' },
+    ]);
   });
 });
 
@@ -46,7 +58,11 @@ describe('email send (through nodemailer against the SMTP fake)', () => {
   let mailer: Mailer;
   beforeAll(async () => {
     smtp = await startSmtpServer({ rejectRecipients: ['nobody@example.com'] });
-    mailer = createMailer({ smtpUrl: smtp.url, from: 'Tocsin <alerts@tocsin.example.com>', logger: { info: () => {} } });
+    mailer = createMailer({
+      smtpUrl: smtp.url,
+      from: 'Tocsin <alerts@tocsin.example.com>',
+      logger: { info: () => {} },
+    });
   });
   afterAll(async () => {
     mailer.close();
@@ -79,10 +95,13 @@ describe('email send (through nodemailer against the SMTP fake)', () => {
     [{ stage: 'rcpt', code: 550 }, 'destination_broken'],
     [{ stage: 'data', code: 554 }, 'payload_rejected'],
     [{ stage: 'data', code: 552 }, 'payload_rejected'],
-  ] as Array<[{ stage: 'mail' | 'rcpt' | 'data'; code: number }, SendOutcome]>)('SMTP %o → %s', async (failure, outcome) => {
-    smtp.failNext(failure);
-    expect((await send('down')).outcome).toBe(outcome);
-  });
+  ] as Array<[{ stage: 'mail' | 'rcpt' | 'data'; code: number }, SendOutcome]>)(
+    'SMTP %o → %s',
+    async (failure, outcome) => {
+      smtp.failNext(failure);
+      expect((await send('down')).outcome).toBe(outcome);
+    },
+  );
 
   it('a refused recipient → destination_broken', async () => {
     expect((await send('down', 'nobody@example.com')).outcome).toBe('destination_broken');
@@ -98,12 +117,19 @@ describe('email send (through nodemailer against the SMTP fake)', () => {
     const stuck: Mailer = { sendMail: () => new Promise(() => {}), close() {} };
     const ctx = providerContext({ mailer: stuck, timeoutMs: 100 });
     const mail = provider.render(alertEvent('down'), dest, delivery(), ctx);
-    expect(await provider.send(mail, dest, delivery(), ctx)).toEqual({ outcome: 'retry', reason: 'SMTP timed out after 100 ms' });
+    expect(await provider.send(mail, dest, delivery(), ctx)).toEqual({
+      outcome: 'retry',
+      reason: 'SMTP timed out after 100 ms',
+    });
   });
 
   it('without SMTP the mailer logs the mail and succeeds', async () => {
     const logged: Array<{ obj: object; msg: string }> = [];
-    const logMailer = createMailer({ smtpUrl: null, from: 'x@y.z', logger: { info: (obj, msg) => logged.push({ obj, msg }) } });
+    const logMailer = createMailer({
+      smtpUrl: null,
+      from: 'x@y.z',
+      logger: { info: (obj, msg) => logged.push({ obj, msg }) },
+    });
     const ctx = providerContext({ mailer: logMailer });
     const mail = provider.render(alertEvent('down'), dest, delivery(), ctx);
     expect(await provider.send(mail, dest, delivery(), ctx)).toEqual({ outcome: 'ok', provider_reference: ROOT });

@@ -32,7 +32,12 @@ export function webhookPayload(event: AlertEvent, destination: DestinationRecord
   };
 }
 
-export function renderGenericWebhook(event: AlertEvent, destination: DestinationRecord, _d: unknown, _ctx: RenderContext): GenericWebhookRequest {
+export function renderGenericWebhook(
+  event: AlertEvent,
+  destination: DestinationRecord,
+  _d: unknown,
+  _ctx: RenderContext,
+): GenericWebhookRequest {
   const format = destination.payload_format ?? 'standard';
   return { event: webhookEventName(event.type, format), body: JSON.stringify(webhookPayload(event, destination)) };
 }

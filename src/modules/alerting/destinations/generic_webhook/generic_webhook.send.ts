@@ -4,9 +4,20 @@ import type { GenericWebhookRequest } from './generic_webhook.render.ts';
 import { signWebhook } from './generic_webhook.signing.ts';
 
 /** 2xx ok; 408/429/5xx/network retry (Retry-After seconds or HTTP date); 410 destination_broken; 3xx and other 4xx fail. */
-export async function sendGenericWebhook(request: GenericWebhookRequest, destination: DestinationRecord, delivery: Delivery, ctx: ProviderContext): Promise<SendResult> {
-  if (!ctx.signingSecret) return { outcome: 'destination_broken', reason: 'the destination has no signing secret; recreate it' };
-  const signatures = signWebhook({ secret: ctx.signingSecret, id: delivery.id, timestamp: Math.floor(ctx.now() / 1000), body: request.body });
+export async function sendGenericWebhook(
+  request: GenericWebhookRequest,
+  destination: DestinationRecord,
+  delivery: Delivery,
+  ctx: ProviderContext,
+): Promise<SendResult> {
+  if (!ctx.signingSecret)
+    return { outcome: 'destination_broken', reason: 'the destination has no signing secret; recreate it' };
+  const signatures = signWebhook({
+    secret: ctx.signingSecret,
+    id: delivery.id,
+    timestamp: Math.floor(ctx.now() / 1000),
+    body: request.body,
+  });
   const res = await httpAttempt(ctx, {
     method: 'POST',
     url: String(destination.config.url),

@@ -10,7 +10,9 @@ export function generateSigningSecret(): string {
  * libraries do); a secret without the prefix is used as UTF-8.
  */
 function standardKey(secret: string): Buffer {
-  return secret.startsWith('whsec_') ? Buffer.from(secret.slice('whsec_'.length), 'base64') : Buffer.from(secret, 'utf8');
+  return secret.startsWith('whsec_')
+    ? Buffer.from(secret.slice('whsec_'.length), 'base64')
+    : Buffer.from(secret, 'utf8');
 }
 
 export interface SignInput {
@@ -35,8 +37,15 @@ export interface WebhookSignatures {
 export function signWebhook(input: SignInput): WebhookSignatures {
   const hex = createHmac('sha256', Buffer.from(input.secret, 'utf8')).update(input.body, 'utf8').digest('hex');
   const ts = String(Math.floor(input.timestamp));
-  const v1 = createHmac('sha256', standardKey(input.secret)).update(`${input.id}.${ts}.${input.body}`, 'utf8').digest('base64');
-  return { 'X-Service-Signature': `sha256=${hex}`, 'webhook-id': input.id, 'webhook-timestamp': ts, 'webhook-signature': `v1,${v1}` };
+  const v1 = createHmac('sha256', standardKey(input.secret))
+    .update(`${input.id}.${ts}.${input.body}`, 'utf8')
+    .digest('base64');
+  return {
+    'X-Service-Signature': `sha256=${hex}`,
+    'webhook-id': input.id,
+    'webhook-timestamp': ts,
+    'webhook-signature': `v1,${v1}`,
+  };
 }
 
 export interface VerifyInput {
@@ -75,10 +84,12 @@ export function verifyWebhook(input: VerifyInput): VerifyResult {
   if (!id || !ts || !sig || !legacy) return { ok: false, reason: 'missing signature headers' };
   if (!/^\d+$/.test(ts)) return { ok: false, reason: 'bad webhook-timestamp' };
   const now = Math.floor((input.now ?? Date.now()) / 1000);
-  if (Math.abs(now - Number(ts)) > (input.toleranceSeconds ?? 300)) return { ok: false, reason: 'timestamp outside tolerance' };
+  if (Math.abs(now - Number(ts)) > (input.toleranceSeconds ?? 300))
+    return { ok: false, reason: 'timestamp outside tolerance' };
   const expected = signWebhook({ secret: input.secret, id, timestamp: Number(ts), body: input.body });
   if (!safeEqual(legacy, expected['X-Service-Signature'])) return { ok: false, reason: 'X-Service-Signature mismatch' };
   const candidates = sig.split(' ').filter(Boolean);
-  if (!candidates.some((c) => safeEqual(c, expected['webhook-signature']))) return { ok: false, reason: 'webhook-signature mismatch' };
+  if (!candidates.some((c) => safeEqual(c, expected['webhook-signature'])))
+    return { ok: false, reason: 'webhook-signature mismatch' };
   return { ok: true };
 }

@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startWebhookReceiver, type WebhookReceiver, type WebhookReceiverFailure } from '../../../../../test/fakes/index.ts';
-import { T0, alertEvent, delivery, destinationRecord, providerContext, renderCtx } from '../../../../../test/fakes/alert-events.ts';
+import {
+  startWebhookReceiver,
+  type WebhookReceiver,
+  type WebhookReceiverFailure,
+} from '../../../../../test/fakes/index.ts';
+import {
+  T0,
+  alertEvent,
+  delivery,
+  destinationRecord,
+  providerContext,
+  renderCtx,
+} from '../../../../../test/fakes/alert-events.ts';
 import type { DestinationRecord, SendOutcome } from '../destination.contract.ts';
 import { generateSigningSecret, signWebhook, verifyWebhook } from './generic_webhook.signing.ts';
 import { genericWebhookProvider as provider } from './generic_webhook.provider.ts';
@@ -42,7 +53,11 @@ describe('generic_webhook render', () => {
   });
 
   it('test event has no monitor nor incident', () => {
-    expect(JSON.parse(provider.render(alertEvent('test'), standard, delivery(), renderCtx).body)).toMatchObject({ event: 'test', monitor: null, incident: null });
+    expect(JSON.parse(provider.render(alertEvent('test'), standard, delivery(), renderCtx).body)).toMatchObject({
+      event: 'test',
+      monitor: null,
+      incident: null,
+    });
   });
 });
 
@@ -58,12 +73,20 @@ describe('signing helpers', () => {
     expect(verifyWebhook({ secret, headers: { ...headers }, body, now })).toEqual({ ok: true });
     expect(verifyWebhook({ secret, headers: { ...headers }, body: '{"a":2}', now }).ok).toBe(false);
     expect(verifyWebhook({ secret: generateSigningSecret(), headers: { ...headers }, body, now }).ok).toBe(false);
-    expect(verifyWebhook({ secret, headers: { ...headers }, body, now: now + 600_000 })).toEqual({ ok: false, reason: 'timestamp outside tolerance' });
+    expect(verifyWebhook({ secret, headers: { ...headers }, body, now: now + 600_000 })).toEqual({
+      ok: false,
+      reason: 'timestamp outside tolerance',
+    });
   });
 
   it('Standard Webhooks test vector (key = base64 after whsec_)', () => {
     // From the standard-webhooks spec/libraries test suite.
-    const sig = signWebhook({ secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', id: 'msg_p5jXN8AQM9LWM0D4loKWxJek', timestamp: 1614265330, body: '{"test": 2432232314}' });
+    const sig = signWebhook({
+      secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      id: 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+      timestamp: 1614265330,
+      body: '{"test": 2432232314}',
+    });
     expect(sig['webhook-signature']).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
   });
 });
@@ -79,7 +102,11 @@ describe('generic_webhook send (against the verifying receiver)', () => {
 
   const send = async (options: { timeoutMs?: number; signingSecret?: string | null; dlv?: string } = {}) => {
     const dest = destinationRecord('generic_webhook', { url: receiver.webhookUrl });
-    const ctx = providerContext({ timeoutMs: options.timeoutMs ?? 2000, signingSecret: options.signingSecret === null ? undefined : (options.signingSecret ?? secret), now: NOW });
+    const ctx = providerContext({
+      timeoutMs: options.timeoutMs ?? 2000,
+      signingSecret: options.signingSecret === null ? undefined : (options.signingSecret ?? secret),
+      now: NOW,
+    });
     const dlv = delivery(options.dlv ?? 'dlv_01');
     return provider.send(provider.render(alertEvent('down'), dest, dlv, ctx), dest, dlv, ctx);
   };
@@ -136,7 +163,10 @@ describe('generic_webhook send (against the verifying receiver)', () => {
 
   it('timeout → retry; the same delivery id is reused on the retry', async () => {
     receiver.hangNext();
-    expect(await send({ timeoutMs: 150, dlv: 'dlv_r' })).toEqual({ outcome: 'retry', reason: 'timed out after 150 ms' });
+    expect(await send({ timeoutMs: 150, dlv: 'dlv_r' })).toEqual({
+      outcome: 'retry',
+      reason: 'timed out after 150 ms',
+    });
     expect((await send({ dlv: 'dlv_r' })).outcome).toBe('ok');
     expect(receiver.requests.map((r) => r.headers['webhook-id'])).toEqual(['dlv_r', 'dlv_r']);
   });

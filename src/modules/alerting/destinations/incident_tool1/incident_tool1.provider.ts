@@ -7,7 +7,8 @@ import { sendIncidentTool1 } from './incident_tool1.send.ts';
 export const incidentTool1Provider: DestinationProvider<IncidentIoCreate | null> = {
   type: 'incident_tool1',
   secretFields: ['api_key'],
-  validateConfig: (config) => validateFields(config, { api_key: required(nonEmptyString(500)), severity_id: required(nonEmptyString(200)) }),
+  validateConfig: (config) =>
+    validateFields(config, { api_key: required(nonEmptyString(500)), severity_id: required(nonEmptyString(200)) }),
   render: renderIncidentTool1,
   send: sendIncidentTool1,
 };

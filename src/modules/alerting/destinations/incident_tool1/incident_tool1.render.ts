@@ -12,7 +12,12 @@ export interface IncidentIoCreate {
   mode: 'standard' | 'test';
 }
 
-export function renderIncidentTool1(event: AlertEvent, destination: DestinationRecord, delivery: Delivery, ctx: RenderContext): IncidentIoCreate | null {
+export function renderIncidentTool1(
+  event: AlertEvent,
+  destination: DestinationRecord,
+  delivery: Delivery,
+  ctx: RenderContext,
+): IncidentIoCreate | null {
   if (!opensIncident(event)) return null;
   const msg = messageFor(event);
   const name = event.type === 'down' && event.monitor ? `${event.monitor.name} is down` : msg.title;

@@ -10,15 +10,27 @@ export function classifyIncidentIo(status: number, json: unknown, headers: Heade
   const first = objectOrEmpty(Array.isArray(body.errors) ? body.errors[0] : undefined);
   const message = typeof first.message === 'string' ? first.message : '';
   const field = typeof objectOrEmpty(first.source).field === 'string' ? String(objectOrEmpty(first.source).field) : '';
-  const detail = `HTTP ${status}${type ? ` ${type}` : ''}${message ? `: ${message}` : ''}${field ? ` (${field})` : ''}`.slice(0, 240);
-  if (status === 429 || status >= 500) return retry(`incident.io ${detail}`, parseRetryAfter(headers.get('retry-after'), now));
-  if (status === 401 || status === 403) return { outcome: 'reauthorize', reason: `incident.io API key rejected (${detail})` };
+  const detail =
+    `HTTP ${status}${type ? ` ${type}` : ''}${message ? `: ${message}` : ''}${field ? ` (${field})` : ''}`.slice(
+      0,
+      240,
+    );
+  if (status === 429 || status >= 500)
+    return retry(`incident.io ${detail}`, parseRetryAfter(headers.get('retry-after'), now));
+  if (status === 401 || status === 403)
+    return { outcome: 'reauthorize', reason: `incident.io API key rejected (${detail})` };
   if (status === 404) return { outcome: 'destination_broken', reason: `incident.io ${detail}` };
-  if (status === 400 || status === 422) return { outcome: 'payload_rejected', reason: `incident.io rejected the incident (${detail})` };
+  if (status === 400 || status === 422)
+    return { outcome: 'payload_rejected', reason: `incident.io rejected the incident (${detail})` };
   return classifyHttpStatus(status, headers, now, `incident.io ${detail}`);
 }
 
-export async function sendIncidentTool1(request: IncidentIoCreate | null, destination: DestinationRecord, _delivery: unknown, ctx: ProviderContext): Promise<SendResult> {
+export async function sendIncidentTool1(
+  request: IncidentIoCreate | null,
+  destination: DestinationRecord,
+  _delivery: unknown,
+  ctx: ProviderContext,
+): Promise<SendResult> {
   if (request === null) return skippedResult;
   const res = await httpAttempt(ctx, {
     method: 'POST',

@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startIncidentTool1Fake, type IncidentTool1Fake, type IncidentTool1Failure } from '../../../../../test/fakes/index.ts';
-import { alertEvent, delivery, destinationRecord, providerContext, renderCtx } from '../../../../../test/fakes/alert-events.ts';
+import {
+  startIncidentTool1Fake,
+  type IncidentTool1Fake,
+  type IncidentTool1Failure,
+} from '../../../../../test/fakes/index.ts';
+import {
+  alertEvent,
+  delivery,
+  destinationRecord,
+  providerContext,
+  renderCtx,
+} from '../../../../../test/fakes/alert-events.ts';
 import type { EventType, SendOutcome } from '../destination.contract.ts';
 import { INCIDENT_TOOL_SKIP_REFERENCE } from '../destination.skip.ts';
 import { incidentTool1Provider as provider } from './incident_tool1.provider.ts';
@@ -21,10 +31,15 @@ describe('incident_tool1 render', () => {
   });
   it('incident_opened creates only for incidents without a monitor', () => {
     expect(provider.render(alertEvent('incident_opened'), dest, delivery(), renderCtx)).toBeNull();
-    expect(provider.render(alertEvent('incident_opened', { monitor: null }), dest, delivery(), renderCtx)).toMatchObject({ name: 'Incident #12 opened: API health is down' });
+    expect(
+      provider.render(alertEvent('incident_opened', { monitor: null }), dest, delivery(), renderCtx),
+    ).toMatchObject({ name: 'Incident #12 opened: API health is down' });
   });
   it('down: name and summary', () => {
-    expect(provider.render(alertEvent('down'), dest, delivery(), renderCtx)).toMatchObject({ name: 'API health is down', summary: expect.stringContaining('HTTP 503') });
+    expect(provider.render(alertEvent('down'), dest, delivery(), renderCtx)).toMatchObject({
+      name: 'API health is down',
+      summary: expect.stringContaining('HTTP 503'),
+    });
   });
 });
 
@@ -36,9 +51,18 @@ describe('incident_tool1 send (against the incident.io fake)', () => {
   afterAll(() => fake.close());
   beforeEach(() => fake.reset());
 
-  const send = async (type: EventType = 'down', options: { key?: string; severity?: string; timeoutMs?: number; dlv?: string } = {}) => {
-    const dest = destinationRecord('incident_tool1', { api_key: options.key ?? fake.apiKey, severity_id: options.severity ?? fake.severityIds[0] });
-    const ctx = providerContext({ providers: { incident_tool1: { base_url: fake.url } }, timeoutMs: options.timeoutMs ?? 2000 });
+  const send = async (
+    type: EventType = 'down',
+    options: { key?: string; severity?: string; timeoutMs?: number; dlv?: string } = {},
+  ) => {
+    const dest = destinationRecord('incident_tool1', {
+      api_key: options.key ?? fake.apiKey,
+      severity_id: options.severity ?? fake.severityIds[0],
+    });
+    const ctx = providerContext({
+      providers: { incident_tool1: { base_url: fake.url } },
+      timeoutMs: options.timeoutMs ?? 2000,
+    });
     const dlv = delivery(options.dlv ?? 'dlv_1');
     return provider.send(provider.render(alertEvent(type), dest, dlv, ctx), dest, dlv, ctx);
   };
@@ -59,7 +83,10 @@ describe('incident_tool1 send (against the incident.io fake)', () => {
 
   it('wrong key → reauthorize; unknown severity → payload_rejected', async () => {
     expect((await send('down', { key: 'nope' })).outcome).toBe('reauthorize');
-    expect(await send('down', { severity: 'sev_unknown' })).toMatchObject({ outcome: 'payload_rejected', reason: expect.stringContaining('severity_id') });
+    expect(await send('down', { severity: 'sev_unknown' })).toMatchObject({
+      outcome: 'payload_rejected',
+      reason: expect.stringContaining('severity_id'),
+    });
   });
 
   it.each([

@@ -17,7 +17,12 @@ export interface RootlyCreate {
   };
 }
 
-export function renderIncidentTool2(event: AlertEvent, _destination: DestinationRecord, delivery: { id: string }, ctx: RenderContext): RootlyCreate | null {
+export function renderIncidentTool2(
+  event: AlertEvent,
+  _destination: DestinationRecord,
+  delivery: { id: string },
+  ctx: RenderContext,
+): RootlyCreate | null {
   if (!opensIncident(event)) return null;
   const msg = messageFor(event);
   const labels: Record<string, string> = { source: 'tocsin', tocsin_delivery: delivery.id };

@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startIncidentTool2Fake, type IncidentTool2Fake, type IncidentTool2Failure } from '../../../../../test/fakes/index.ts';
-import { alertEvent, delivery, destinationRecord, providerContext, renderCtx } from '../../../../../test/fakes/alert-events.ts';
+import {
+  startIncidentTool2Fake,
+  type IncidentTool2Fake,
+  type IncidentTool2Failure,
+} from '../../../../../test/fakes/index.ts';
+import {
+  alertEvent,
+  delivery,
+  destinationRecord,
+  providerContext,
+  renderCtx,
+} from '../../../../../test/fakes/alert-events.ts';
 import type { EventType, SendOutcome } from '../destination.contract.ts';
 import { INCIDENT_TOOL_SKIP_REFERENCE } from '../destination.skip.ts';
 import { incidentTool2Provider as provider } from './incident_tool2.provider.ts';
@@ -19,7 +29,14 @@ describe('incident_tool2 render', () => {
   });
   it('JSON:API body for down', () => {
     expect(provider.render(alertEvent('down'), dest, delivery(), renderCtx)).toMatchObject({
-      data: { type: 'incidents', attributes: { title: 'API health is down', started_at: '2026-03-01T12:03:00Z', url: 'https://tocsin.example.com/incidents/inc_1' } },
+      data: {
+        type: 'incidents',
+        attributes: {
+          title: 'API health is down',
+          started_at: '2026-03-01T12:03:00Z',
+          url: 'https://tocsin.example.com/incidents/inc_1',
+        },
+      },
     });
   });
 });
@@ -34,7 +51,10 @@ describe('incident_tool2 send (against the Rootly fake)', () => {
 
   const send = async (type: EventType = 'down', options: { key?: string; timeoutMs?: number } = {}) => {
     const dest = destinationRecord('incident_tool2', { api_key: options.key ?? fake.apiKey });
-    const ctx = providerContext({ providers: { incident_tool2: { base_url: fake.url } }, timeoutMs: options.timeoutMs ?? 2000 });
+    const ctx = providerContext({
+      providers: { incident_tool2: { base_url: fake.url } },
+      timeoutMs: options.timeoutMs ?? 2000,
+    });
     return provider.send(provider.render(alertEvent(type), dest, delivery(), ctx), dest, delivery(), ctx);
   };
 
@@ -63,7 +83,11 @@ describe('incident_tool2 send (against the Rootly fake)', () => {
   });
 
   it('429 with Retry-After', async () => {
-    fake.failNext({ status: 429, headers: { 'retry-after': '20' }, body: { errors: [{ title: 'Request Limit Exceeded' }] } });
+    fake.failNext({
+      status: 429,
+      headers: { 'retry-after': '20' },
+      body: { errors: [{ title: 'Request Limit Exceeded' }] },
+    });
     expect(await send()).toMatchObject({ outcome: 'retry', retry_after_ms: 20_000 });
   });
 

@@ -8,7 +8,9 @@ export const oncallPager1Provider: DestinationProvider<PagerDutyEvent> = {
   type: 'oncall_pager1',
   secretFields: ['integration_key'],
   validateConfig: (config) =>
-    validateFields(config, { integration_key: required(matching(/^[A-Za-z0-9]{32}$/, 'a 32-character Events API v2 integration key')) }),
+    validateFields(config, {
+      integration_key: required(matching(/^[A-Za-z0-9]{32}$/, 'a 32-character Events API v2 integration key')),
+    }),
   render: renderOncallPager1,
   send: sendOncallPager1,
 };

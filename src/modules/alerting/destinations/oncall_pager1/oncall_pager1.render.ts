@@ -21,7 +21,12 @@ export interface PagerDutyEvent {
   links?: Array<{ href: string; text: string }>;
 }
 
-const PD_SEVERITY: Record<Severity, 'critical' | 'warning' | 'info'> = { critical: 'critical', warning: 'warning', info: 'info', ok: 'info' };
+const PD_SEVERITY: Record<Severity, 'critical' | 'warning' | 'info'> = {
+  critical: 'critical',
+  warning: 'warning',
+  info: 'info',
+  ok: 'info',
+};
 
 function sourceOf(event: AlertEvent): string {
   if (!event.monitor) return 'tocsin';
@@ -32,17 +37,38 @@ function sourceOf(event: AlertEvent): string {
   }
 }
 
-export function renderOncallPager1(event: AlertEvent, destination: DestinationRecord, _d: unknown, ctx: RenderContext): PagerDutyEvent {
+export function renderOncallPager1(
+  event: AlertEvent,
+  destination: DestinationRecord,
+  _d: unknown,
+  ctx: RenderContext,
+): PagerDutyEvent {
   const action = pagerAction(event);
-  const base: PagerDutyEvent = { event_action: action, dedup_key: correlationKey(event, destination), client: 'Tocsin', client_url: linkFor(event, ctx.publicUrl) };
+  const base: PagerDutyEvent = {
+    event_action: action,
+    dedup_key: correlationKey(event, destination),
+    client: 'Tocsin',
+    client_url: linkFor(event, ctx.publicUrl),
+  };
   if (action !== 'trigger') return base;
   const msg = messageFor(event);
-  const details: Record<string, unknown> = { event: event.type, organization: event.organization.name, message: msg.text };
-  if (event.monitor) Object.assign(details, { monitor: event.monitor.name, target: event.monitor.target, monitor_type: event.monitor.type });
+  const details: Record<string, unknown> = {
+    event: event.type,
+    organization: event.organization.name,
+    message: msg.text,
+  };
+  if (event.monitor)
+    Object.assign(details, {
+      monitor: event.monitor.name,
+      target: event.monitor.target,
+      monitor_type: event.monitor.type,
+    });
   if (event.cause) details.cause = event.cause;
   if (event.since !== null) details.down_since = rfc3339(event.since);
-  if (event.incident) Object.assign(details, { incident_number: event.incident.number, incident_url: event.incident.url });
-  const summary = event.cause && (event.type === 'down' || event.type === 'still_down') ? `${msg.title} – ${event.cause}` : msg.title;
+  if (event.incident)
+    Object.assign(details, { incident_number: event.incident.number, incident_url: event.incident.url });
+  const summary =
+    event.cause && (event.type === 'down' || event.type === 'still_down') ? `${msg.title} – ${event.cause}` : msg.title;
   const payload: NonNullable<PagerDutyEvent['payload']> = {
     summary: truncate(summary, 1024),
     source: truncate(sourceOf(event), 255),
@@ -53,5 +79,11 @@ export function renderOncallPager1(event: AlertEvent, destination: DestinationRe
     custom_details: details,
   };
   if (event.monitor) payload.component = event.monitor.type;
-  return { ...base, payload, links: [{ href: linkFor(event, ctx.publicUrl), text: event.incident ? `Incident #${event.incident.number}` : 'Tocsin' }] };
+  return {
+    ...base,
+    payload,
+    links: [
+      { href: linkFor(event, ctx.publicUrl), text: event.incident ? `Incident #${event.incident.number}` : 'Tocsin' },
+    ],
+  };
 }

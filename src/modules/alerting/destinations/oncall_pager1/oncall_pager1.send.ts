@@ -8,9 +8,14 @@ export function classifyPagerDuty(status: number, json: unknown, headers: Header
   const errors = Array.isArray(body.errors) ? body.errors.filter((e): e is string => typeof e === 'string') : [];
   const message = typeof body.message === 'string' ? body.message : '';
   const detail = [message, ...errors].filter(Boolean).join('; ').slice(0, 200);
-  if (status === 429 || status >= 500) return retry(`PagerDuty HTTP ${status}${detail ? `: ${detail}` : ''}`, parseRetryAfter(headers.get('retry-after'), now));
+  if (status === 429 || status >= 500)
+    return retry(
+      `PagerDuty HTTP ${status}${detail ? `: ${detail}` : ''}`,
+      parseRetryAfter(headers.get('retry-after'), now),
+    );
   if (status === 400) {
-    if (/routing[_ ]key|integration key/i.test(detail)) return { outcome: 'reauthorize', reason: `PagerDuty rejected the integration key: ${detail}` };
+    if (/routing[_ ]key|integration key/i.test(detail))
+      return { outcome: 'reauthorize', reason: `PagerDuty rejected the integration key: ${detail}` };
     return { outcome: 'payload_rejected', reason: `PagerDuty rejected the event: ${detail || 'invalid event'}` };
   }
   if (status === 401 || status === 403) return { outcome: 'reauthorize', reason: `PagerDuty HTTP ${status}` };
@@ -18,7 +23,12 @@ export function classifyPagerDuty(status: number, json: unknown, headers: Header
   return classifyHttpStatus(status, headers, now, detail ? `PagerDuty: ${detail}` : 'PagerDuty');
 }
 
-export async function sendOncallPager1(request: PagerDutyEvent, destination: DestinationRecord, _delivery: unknown, ctx: ProviderContext): Promise<SendResult> {
+export async function sendOncallPager1(
+  request: PagerDutyEvent,
+  destination: DestinationRecord,
+  _delivery: unknown,
+  ctx: ProviderContext,
+): Promise<SendResult> {
   const res = await httpAttempt(ctx, {
     method: 'POST',
     url: `${ctx.baseUrl('oncall_pager1')}/v2/enqueue`,

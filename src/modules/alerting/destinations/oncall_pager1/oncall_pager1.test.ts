@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startOncallPager1Fake, type OncallPager1Fake, type OncallPager1Failure } from '../../../../../test/fakes/index.ts';
-import { alertEvent, delivery, destinationRecord, providerContext, renderCtx } from '../../../../../test/fakes/alert-events.ts';
+import {
+  startOncallPager1Fake,
+  type OncallPager1Fake,
+  type OncallPager1Failure,
+} from '../../../../../test/fakes/index.ts';
+import {
+  alertEvent,
+  delivery,
+  destinationRecord,
+  providerContext,
+  renderCtx,
+} from '../../../../../test/fakes/alert-events.ts';
 import type { EventType, SendOutcome } from '../destination.contract.ts';
 import { oncallPager1Provider as provider } from './oncall_pager1.provider.ts';
 
@@ -57,7 +67,11 @@ describe('oncall_pager1 send (against the PagerDuty fake)', () => {
     expect(fake.alerts.get('tocsin-mon_1')).toMatchObject({ status: 'triggered', triggers: 2 });
     expect(await send('recovered')).toMatchObject({ outcome: 'ok' });
     expect(fake.alerts.get('tocsin-mon_1')!.status).toBe('resolved');
-    expect(fake.requests[0]!.json).toMatchObject({ routing_key: fake.integrationKey, event_action: 'trigger', client: 'Tocsin' });
+    expect(fake.requests[0]!.json).toMatchObject({
+      routing_key: fake.integrationKey,
+      event_action: 'trigger',
+      client: 'Tocsin',
+    });
   });
 
   it('a wrong integration key → reauthorize, key not in the reason', async () => {

@@ -7,7 +7,8 @@ import { sendOncallPager2 } from './oncall_pager2.send.ts';
 export const oncallPager2Provider: DestinationProvider<OpsgenieRequest> = {
   type: 'oncall_pager2',
   secretFields: ['api_key'],
-  validateConfig: (config) => validateFields(config, { api_key: required(nonEmptyString(200)), region: required(oneOf(['us', 'eu'])) }),
+  validateConfig: (config) =>
+    validateFields(config, { api_key: required(nonEmptyString(200)), region: required(oneOf(['us', 'eu'])) }),
   render: renderOncallPager2,
   send: sendOncallPager2,
 };

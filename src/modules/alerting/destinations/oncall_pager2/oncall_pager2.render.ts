@@ -21,20 +21,40 @@ export type OpsgenieRequest =
   | { action: 'trigger'; alias: string; body: OpsgenieCreateBody }
   | { action: Exclude<PagerAction, 'trigger'>; alias: string; body: { source: 'Tocsin'; note: string } };
 
-const PRIORITY: Record<Severity, OpsgenieCreateBody['priority']> = { critical: 'P1', warning: 'P3', info: 'P5', ok: 'P5' };
+const PRIORITY: Record<Severity, OpsgenieCreateBody['priority']> = {
+  critical: 'P1',
+  warning: 'P3',
+  info: 'P5',
+  ok: 'P5',
+};
 
-export function renderOncallPager2(event: AlertEvent, destination: DestinationRecord, _d: unknown, ctx: RenderContext): OpsgenieRequest {
+export function renderOncallPager2(
+  event: AlertEvent,
+  destination: DestinationRecord,
+  _d: unknown,
+  ctx: RenderContext,
+): OpsgenieRequest {
   const alias = truncate(correlationKey(event, destination), 512);
   const action = pagerAction(event);
   const msg = messageFor(event);
-  if (action !== 'trigger') return { action, alias, body: { source: 'Tocsin', note: truncate(`${msg.title}\n${msg.text}`, 25000) } };
-  const details: Record<string, string> = { event: event.type, organization: event.organization.name, link: linkFor(event, ctx.publicUrl) };
+  if (action !== 'trigger')
+    return { action, alias, body: { source: 'Tocsin', note: truncate(`${msg.title}\n${msg.text}`, 25000) } };
+  const details: Record<string, string> = {
+    event: event.type,
+    organization: event.organization.name,
+    link: linkFor(event, ctx.publicUrl),
+  };
   if (event.monitor) Object.assign(details, { monitor: event.monitor.name, target: event.monitor.target });
   if (event.cause) details.cause = event.cause;
   if (event.since !== null) details.down_since = rfc3339(event.since);
   if (event.incident) details.incident = `#${event.incident.number} ${event.incident.url}`;
   const body: OpsgenieCreateBody = {
-    message: truncate(event.cause && (event.type === 'down' || event.type === 'still_down') ? `${msg.title} – ${event.cause}` : msg.title, 130),
+    message: truncate(
+      event.cause && (event.type === 'down' || event.type === 'still_down')
+        ? `${msg.title} – ${event.cause}`
+        : msg.title,
+      130,
+    ),
     alias,
     description: truncate(msg.text, 15000),
     priority: PRIORITY[msg.severity],

@@ -8,22 +8,35 @@ export function classifyOpsgenie(status: number, json: unknown, headers: Headers
   const message = typeof body.message === 'string' ? body.message.slice(0, 200) : '';
   const code = typeof body.code === 'number' ? body.code : null;
   const detail = `HTTP ${status}${code !== null ? ` code ${code}` : ''}${message ? `: ${message}` : ''}`;
-  if (status === 429 || status >= 500) return retry(`Opsgenie ${detail}`, parseRetryAfter(headers.get('retry-after'), now));
-  if (status === 400 || status === 422) return { outcome: 'payload_rejected', reason: `Opsgenie rejected the request (${detail})` };
-  if (status === 401) return { outcome: 'reauthorize', reason: `Opsgenie API key invalid or integration disabled (${detail})` };
+  if (status === 429 || status >= 500)
+    return retry(`Opsgenie ${detail}`, parseRetryAfter(headers.get('retry-after'), now));
+  if (status === 400 || status === 422)
+    return { outcome: 'payload_rejected', reason: `Opsgenie rejected the request (${detail})` };
+  if (status === 401)
+    return { outcome: 'reauthorize', reason: `Opsgenie API key invalid or integration disabled (${detail})` };
   if (status === 402) return { outcome: 'destination_broken', reason: `Opsgenie plan does not allow this (${detail})` };
   if (status === 403) {
-    if (code === 40302 || /not supported/i.test(message)) return { outcome: 'destination_broken', reason: `Opsgenie request not supported (${detail})` };
+    if (code === 40302 || /not supported/i.test(message))
+      return { outcome: 'destination_broken', reason: `Opsgenie request not supported (${detail})` };
     return { outcome: 'reauthorize', reason: `Opsgenie API key lacks permission (${detail})` };
   }
-  if (status === 404) return { outcome: 'destination_broken', reason: `Opsgenie resource not found; check the region (${detail})` };
+  if (status === 404)
+    return { outcome: 'destination_broken', reason: `Opsgenie resource not found; check the region (${detail})` };
   return classifyHttpStatus(status, headers, now, `Opsgenie ${detail}`);
 }
 
-export async function sendOncallPager2(request: OpsgenieRequest, destination: DestinationRecord, _delivery: unknown, ctx: ProviderContext): Promise<SendResult> {
+export async function sendOncallPager2(
+  request: OpsgenieRequest,
+  destination: DestinationRecord,
+  _delivery: unknown,
+  ctx: ProviderContext,
+): Promise<SendResult> {
   const base = ctx.baseUrl('oncall_pager2', destination.config.region === 'eu' ? 'eu' : 'us');
   const verb = request.action === 'resolve' ? 'close' : 'acknowledge';
-  const url = request.action === 'trigger' ? `${base}/v2/alerts` : `${base}/v2/alerts/${encodeURIComponent(request.alias)}/${verb}?identifierType=alias`;
+  const url =
+    request.action === 'trigger'
+      ? `${base}/v2/alerts`
+      : `${base}/v2/alerts/${encodeURIComponent(request.alias)}/${verb}?identifierType=alias`;
   const res = await httpAttempt(ctx, {
     method: 'POST',
     url,

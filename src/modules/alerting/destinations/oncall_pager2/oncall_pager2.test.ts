@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startOncallPager2Fake, type OncallPager2Fake, type OncallPager2Failure } from '../../../../../test/fakes/index.ts';
-import { alertEvent, delivery, destinationRecord, providerContext, renderCtx } from '../../../../../test/fakes/alert-events.ts';
+import {
+  startOncallPager2Fake,
+  type OncallPager2Fake,
+  type OncallPager2Failure,
+} from '../../../../../test/fakes/index.ts';
+import {
+  alertEvent,
+  delivery,
+  destinationRecord,
+  providerContext,
+  renderCtx,
+} from '../../../../../test/fakes/alert-events.ts';
 import type { EventType, SendOutcome } from '../destination.contract.ts';
 import { oncallPager2Provider as provider } from './oncall_pager2.provider.ts';
 
@@ -23,7 +33,9 @@ describe('oncall_pager2 render', () => {
     expect(req.action === 'trigger' && req.body.message.length).toBe(130);
   });
   it('validates region', () => {
-    expect(provider.validateConfig({ api_key: 'k', region: 'asia' })).toEqual([{ field: 'config.region', issue: 'must be one of us, eu' }]);
+    expect(provider.validateConfig({ api_key: 'k', region: 'asia' })).toEqual([
+      { field: 'config.region', issue: 'must be one of us, eu' },
+    ]);
   });
 });
 
@@ -39,9 +51,18 @@ describe('oncall_pager2 send (against US and EU Opsgenie fakes)', () => {
     eu.reset();
   });
 
-  const send = async (type: EventType = 'down', options: { region?: 'us' | 'eu'; key?: string; timeoutMs?: number } = {}) => {
-    const dest = destinationRecord('oncall_pager2', { api_key: options.key ?? us.apiKey, region: options.region ?? 'us' });
-    const ctx = providerContext({ providers: { oncall_pager2: { base_url: us.url, base_url_eu: eu.url } }, timeoutMs: options.timeoutMs ?? 2000 });
+  const send = async (
+    type: EventType = 'down',
+    options: { region?: 'us' | 'eu'; key?: string; timeoutMs?: number } = {},
+  ) => {
+    const dest = destinationRecord('oncall_pager2', {
+      api_key: options.key ?? us.apiKey,
+      region: options.region ?? 'us',
+    });
+    const ctx = providerContext({
+      providers: { oncall_pager2: { base_url: us.url, base_url_eu: eu.url } },
+      timeoutMs: options.timeoutMs ?? 2000,
+    });
     return provider.send(provider.render(alertEvent(type), dest, delivery(), ctx), dest, delivery(), ctx);
   };
 

@@ -19,7 +19,10 @@ beforeAll(async () => {
     'example.test': {
       A: ['192.0.2.10', '192.0.2.11'],
       AAAA: ['2001:db8::1'],
-      MX: [{ preference: 20, exchange: 'backup.example.test' }, { preference: 10, exchange: 'mail.example.test' }],
+      MX: [
+        { preference: 20, exchange: 'backup.example.test' },
+        { preference: 10, exchange: 'mail.example.test' },
+      ],
       TXT: ['v=spf1 -all'],
       NS: ['ns1.example.test', 'ns2.example.test'],
     },
@@ -53,13 +56,23 @@ describe('dns probe', () => {
 
   it('is down with dns_mismatch when an expected value is missing', async () => {
     const obs = await registry.run(dns('example.test', { expected: ['192.0.2.10', '198.51.100.7'] }), ctx);
-    expect(obs).toMatchObject({ status: 'down', error: { code: 'dns_mismatch' }, details: { answers: ['192.0.2.10', '192.0.2.11'] } });
+    expect(obs).toMatchObject({
+      status: 'down',
+      error: { code: 'dns_mismatch' },
+      details: { answers: ['192.0.2.10', '192.0.2.11'] },
+    });
     expect(obs.error?.message).toContain('198.51.100.7');
   });
 
   it('is down with dns for NXDOMAIN and for no records of the type', async () => {
-    expect(await registry.run(dns('missing.example.test'), ctx)).toMatchObject({ status: 'down', error: { code: 'dns' } });
-    expect(await registry.run(dns('www.example.test', { record_type: 'A' }), ctx)).toMatchObject({ status: 'down', error: { code: 'dns' } });
+    expect(await registry.run(dns('missing.example.test'), ctx)).toMatchObject({
+      status: 'down',
+      error: { code: 'dns' },
+    });
+    expect(await registry.run(dns('www.example.test', { record_type: 'A' }), ctx)).toMatchObject({
+      status: 'down',
+      error: { code: 'dns' },
+    });
   });
 
   it('times out when the resolver does not answer', async () => {
@@ -76,7 +89,11 @@ describe('dns probe', () => {
   it('rejects bad input and private resolvers when not allowed', async () => {
     expect((await registry.run(dns('example.test', { record_type: 'SRV' }), ctx)).error?.code).toBe('invalid_target');
     expect((await registry.run(dns('bad name!'), ctx)).error?.code).toBe('invalid_target');
-    expect((await registry.run(dns('example.test', { resolver: 'not-an-ip' }), ctx)).error?.code).toBe('invalid_target');
-    expect((await registry.run(dns('example.test'), { ...ctx, allowPrivateTargets: false })).error?.code).toBe('private_target');
+    expect((await registry.run(dns('example.test', { resolver: 'not-an-ip' }), ctx)).error?.code).toBe(
+      'invalid_target',
+    );
+    expect((await registry.run(dns('example.test'), { ...ctx, allowPrivateTargets: false })).error?.code).toBe(
+      'private_target',
+    );
   });
 });

@@ -2,7 +2,16 @@
 import { Resolver } from 'node:dns/promises';
 import type { MxRecord } from 'node:dns';
 import type { Observation, Probe, ProbeContext, ProbeError, ProbeTarget } from '../probe.contract.ts';
-import { classifyError, downObservation, emptyTimings, isPrivateAddress, num, ProbeFailure, parseHostPort, round } from '../probe.net.ts';
+import {
+  classifyError,
+  downObservation,
+  emptyTimings,
+  isPrivateAddress,
+  num,
+  ProbeFailure,
+  parseHostPort,
+  round,
+} from '../probe.net.ts';
 
 export const DNS_RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS'] as const;
 export type DnsRecordType = (typeof DNS_RECORD_TYPES)[number];
@@ -22,7 +31,9 @@ async function query(resolver: Resolver, name: string, type: DnsRecordType): Pro
     case 'NS':
       return resolver.resolveNs(name);
     case 'MX':
-      return (await resolver.resolveMx(name)).sort((a: MxRecord, b: MxRecord) => a.priority - b.priority).map((m) => `${m.priority} ${m.exchange}`);
+      return (await resolver.resolveMx(name))
+        .sort((a: MxRecord, b: MxRecord) => a.priority - b.priority)
+        .map((m) => `${m.priority} ${m.exchange}`);
     case 'TXT':
       return (await resolver.resolveTxt(name)).map((chunks) => chunks.join(''));
   }
@@ -64,20 +75,29 @@ export function createDnsProbe(): Probe {
     let resolver: Resolver | undefined;
     const onAbort = (): void => resolver?.cancel();
     try {
-      if (!DNS_RECORD_TYPES.includes(type)) throw new ProbeFailure('invalid_target', `unsupported record type ${String(cfg.record_type)}`);
-      if (!name || name.length > 253 || !/^[a-z0-9_*]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*$/i.test(name)) {
+      if (!DNS_RECORD_TYPES.includes(type))
+        throw new ProbeFailure('invalid_target', `unsupported record type ${String(cfg.record_type)}`);
+      if (
+        !name ||
+        name.length > 253 ||
+        !/^[a-z0-9_*]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*$/i.test(name)
+      ) {
         throw new ProbeFailure('invalid_target', `not a valid DNS name: ${JSON.stringify(target.target)}`);
       }
       resolver = new Resolver({ timeout: timeoutMs, tries: 1 });
       let resolverLabel: string | null = null;
       if (typeof cfg.resolver === 'string' && cfg.resolver) {
         const { host, port } = parseHostPort(cfg.resolver, 53);
-        if (!ctx.allowPrivateTargets && isPrivateAddress(host)) throw new ProbeFailure('private_target', `resolver ${host} is not a public address`);
+        if (!ctx.allowPrivateTargets && isPrivateAddress(host))
+          throw new ProbeFailure('private_target', `resolver ${host} is not a public address`);
         resolverLabel = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
         try {
           resolver.setServers([resolverLabel]);
         } catch {
-          throw new ProbeFailure('invalid_target', `resolver must be an IP address with an optional port, got ${JSON.stringify(cfg.resolver)}`);
+          throw new ProbeFailure(
+            'invalid_target',
+            `resolver must be an IP address with an optional port, got ${JSON.stringify(cfg.resolver)}`,
+          );
         }
       }
       const r = resolver;
@@ -93,7 +113,9 @@ export function createDnsProbe(): Probe {
       const total_ms = round(performance.now() - t0);
       const timings = { ...emptyTimings(total_ms), dns_ms: total_ms };
       const details = { record_type: type, answers, resolver: resolverLabel };
-      const expected = Array.isArray(cfg.expected) ? cfg.expected.filter((e): e is string => typeof e === 'string') : [];
+      const expected = Array.isArray(cfg.expected)
+        ? cfg.expected.filter((e): e is string => typeof e === 'string')
+        : [];
       const have = new Set<string>();
       for (const a of answers) {
         have.add(normalise(a));
@@ -101,9 +123,21 @@ export function createDnsProbe(): Probe {
       }
       const missing = expected.filter((e) => !have.has(normalise(e)));
       const error: ProbeError | null = missing.length
-        ? { code: 'dns_mismatch', message: `${type} answers ${JSON.stringify(answers)} do not include ${JSON.stringify(missing)}` }
+        ? {
+            code: 'dns_mismatch',
+            message: `${type} answers ${JSON.stringify(answers)} do not include ${JSON.stringify(missing)}`,
+          }
         : null;
-      return { status: error ? 'down' : 'up', started_at, duration_ms: total_ms, timings, http_status: null, assertions: [], error, details };
+      return {
+        status: error ? 'down' : 'up',
+        started_at,
+        duration_ms: total_ms,
+        timings,
+        http_status: null,
+        assertions: [],
+        error,
+        details,
+      };
     } catch (err) {
       const e = (err as { dnsError?: ProbeError }).dnsError ?? classifyError(err);
       const obs = downObservation(started_at, t0, e, { details: { record_type: type, answers: [] } });

@@ -18,7 +18,11 @@ export const HEALTH_PROTO_JSON = {
                 Health: {
                   methods: {
                     Check: { requestType: 'HealthCheckRequest', responseType: 'HealthCheckResponse' },
-                    Watch: { requestType: 'HealthCheckRequest', responseType: 'HealthCheckResponse', responseStream: true },
+                    Watch: {
+                      requestType: 'HealthCheckRequest',
+                      responseType: 'HealthCheckResponse',
+                      responseStream: true,
+                    },
                   },
                 },
               },
@@ -39,7 +43,13 @@ export interface HealthDefinition {
 
 /** Builds the Health service definition (call once per registry, not per check). */
 export function loadHealthDefinition(): HealthDefinition {
-  const pkg = fromJSON(HEALTH_PROTO_JSON as unknown as Parameters<typeof fromJSON>[0], { keepCase: true, enums: String, defaults: true });
-  const loaded = loadPackageDefinition(pkg) as unknown as { grpc: { health: { v1: { Health: ServiceClientConstructor } } } };
+  const pkg = fromJSON(HEALTH_PROTO_JSON as unknown as Parameters<typeof fromJSON>[0], {
+    keepCase: true,
+    enums: String,
+    defaults: true,
+  });
+  const loaded = loadPackageDefinition(pkg) as unknown as {
+    grpc: { health: { v1: { Health: ServiceClientConstructor } } };
+  };
   return { Health: loaded.grpc.health.v1.Health };
 }

@@ -1,11 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closedPort, generateCertificate, generateTestCa, startGrpcHealthServer, type GrpcHealthServer } from '../../../../../test/support/targets/index.ts';
+import {
+  closedPort,
+  generateCertificate,
+  generateTestCa,
+  startGrpcHealthServer,
+  type GrpcHealthServer,
+} from '../../../../../test/support/targets/index.ts';
 import { createProbeRegistry } from '../index.ts';
 import type { ProbeContext, ProbeTarget } from '../index.ts';
 
 const registry = createProbeRegistry();
 const ctx: ProbeContext = { now: () => Date.now(), allowPrivateTargets: true };
-const grpc = (target: string, config: Record<string, unknown> = {}): ProbeTarget => ({ id: 'mon_grpc', type: 'grpc', target, interval_seconds: 60, config: { tls: false, service: '', timeout_ms: 2000, ...config } });
+const grpc = (target: string, config: Record<string, unknown> = {}): ProbeTarget => ({
+  id: 'mon_grpc',
+  type: 'grpc',
+  target,
+  interval_seconds: 60,
+  config: { tls: false, service: '', timeout_ms: 2000, ...config },
+});
 
 let server: GrpcHealthServer;
 beforeAll(async () => {
@@ -63,6 +75,8 @@ describe('grpc probe', () => {
   });
 
   it('refuses private targets when not allowed', async () => {
-    expect((await registry.run(grpc(server.target), { ...ctx, allowPrivateTargets: false })).error?.code).toBe('private_target');
+    expect((await registry.run(grpc(server.target), { ...ctx, allowPrivateTargets: false })).error?.code).toBe(
+      'private_target',
+    );
   });
 });

@@ -17,7 +17,14 @@ export function createGrpcProbe(): Probe {
   return async function grpcProbe(target: ProbeTarget, ctx: ProbeContext): Promise<Observation> {
     const t0 = performance.now();
     const started_at = ctx.now();
-    const timings: ProbeTimings = { dns_ms: null, connect_ms: null, tls_ms: null, ttfb_ms: null, download_ms: null, total_ms: 0 };
+    const timings: ProbeTimings = {
+      dns_ms: null,
+      connect_ms: null,
+      tls_ms: null,
+      ttfb_ms: null,
+      download_ms: null,
+      total_ms: 0,
+    };
     const timeoutMs = num(target.config.timeout_ms, 10_000);
     const useTls = target.config.tls === true;
     const service = typeof target.config.service === 'string' ? target.config.service : '';
@@ -30,7 +37,10 @@ export function createGrpcProbe(): Probe {
       const resolved = await Promise.race([
         resolveHost(host, ctx, timings),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(Object.assign(new Error(`no DNS answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })), timeoutMs);
+          timer = setTimeout(
+            () => reject(Object.assign(new Error(`no DNS answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })),
+            timeoutMs,
+          );
         }),
       ]);
       clearTimeout(timer);
@@ -38,8 +48,13 @@ export function createGrpcProbe(): Probe {
       definition ??= loadHealthDefinition();
       const address = resolved.family === 6 ? `[${resolved.address}]:${port}` : `${resolved.address}:${port}`;
       const hostname = isIP(host) ? null : host;
-      const creds = useTls ? credentials.createSsl(ctx.tlsCa ? Buffer.from(ctx.tlsCa) : null) : credentials.createInsecure();
-      const options: Record<string, string | number> = { 'grpc.enable_retries': 0, 'grpc.max_receive_message_length': 64 * 1024 };
+      const creds = useTls
+        ? credentials.createSsl(ctx.tlsCa ? Buffer.from(ctx.tlsCa) : null)
+        : credentials.createInsecure();
+      const options: Record<string, string | number> = {
+        'grpc.enable_retries': 0,
+        'grpc.max_receive_message_length': 64 * 1024,
+      };
       if (hostname) {
         options['grpc.default_authority'] = `${hostname}:${port}`;
         if (useTls) options['grpc.ssl_target_name_override'] = hostname;
@@ -67,15 +82,28 @@ export function createGrpcProbe(): Probe {
       let serving_status: ServingStatus | null = result.status ?? null;
       if (result.err) {
         const e = result.err;
-        if (timedOut || e.code === grpcStatus.DEADLINE_EXCEEDED) error = { code: 'timeout', message: `no health answer within ${timeoutMs} ms` };
+        if (timedOut || e.code === grpcStatus.DEADLINE_EXCEEDED)
+          error = { code: 'timeout', message: `no health answer within ${timeoutMs} ms` };
         else if (e.code === grpcStatus.NOT_FOUND) {
           serving_status = 'SERVICE_UNKNOWN';
-          error = { code: 'grpc_not_serving', message: `service ${JSON.stringify(service)} is unknown to the health server` };
+          error = {
+            code: 'grpc_not_serving',
+            message: `service ${JSON.stringify(service)} is unknown to the health server`,
+          };
         } else error = { code: 'grpc_error', message: `${grpcStatus[e.code] ?? e.code}: ${e.details || e.message}` };
       } else if (serving_status !== 'SERVING') {
         error = { code: 'grpc_not_serving', message: `health status ${serving_status ?? 'missing'}` };
       }
-      return { status: error ? 'down' : 'up', started_at, duration_ms: total_ms, timings, http_status: null, assertions: [], error, details: { serving_status, service } };
+      return {
+        status: error ? 'down' : 'up',
+        started_at,
+        duration_ms: total_ms,
+        timings,
+        http_status: null,
+        assertions: [],
+        error,
+        details: { serving_status, service },
+      };
     } catch (err) {
       const obs = downObservation(started_at, t0, classifyError(err));
       timings.total_ms = obs.duration_ms;

@@ -4,8 +4,19 @@ import type { ProbeTarget } from '../index.ts';
 
 const registry = createProbeRegistry();
 const T = Date.parse('2026-01-01T00:00:00Z');
-const hb = (interval_seconds: number, config: Record<string, unknown> = {}): ProbeTarget => ({ id: 'mon_hb', type: 'heartbeat', target: '', interval_seconds, config });
-const at = (now: number, lastHeartbeatAt: number | null, createdAt = T) => ({ now: () => now, allowPrivateTargets: false, lastHeartbeatAt, createdAt });
+const hb = (interval_seconds: number, config: Record<string, unknown> = {}): ProbeTarget => ({
+  id: 'mon_hb',
+  type: 'heartbeat',
+  target: '',
+  interval_seconds,
+  config,
+});
+const at = (now: number, lastHeartbeatAt: number | null, createdAt = T) => ({
+  now: () => now,
+  allowPrivateTargets: false,
+  lastHeartbeatAt,
+  createdAt,
+});
 
 describe('heartbeat probe', () => {
   it('computes the default grace as max(60 s, 20% of the interval)', () => {

@@ -14,7 +14,8 @@ export function createHeartbeatProbe(): Probe {
     const now = ctx.now();
     const last = ctx.lastHeartbeatAt ?? null;
     const reference = last ?? ctx.createdAt ?? now;
-    const deadline = reference + target.interval_seconds * 1000 + heartbeatGraceMs(target.interval_seconds, target.config);
+    const deadline =
+      reference + target.interval_seconds * 1000 + heartbeatGraceMs(target.interval_seconds, target.config);
     const missed = now > deadline;
     return {
       status: missed ? 'down' : 'up',
@@ -24,7 +25,11 @@ export function createHeartbeatProbe(): Probe {
       http_status: null,
       assertions: [],
       error: missed
-        ? { code: 'heartbeat_missed', message: last === null ? 'no heartbeat received yet' : `last heartbeat ${Math.round((now - last) / 1000)} s ago` }
+        ? {
+            code: 'heartbeat_missed',
+            message:
+              last === null ? 'no heartbeat received yet' : `last heartbeat ${Math.round((now - last) / 1000)} s ago`,
+          }
         : null,
       details: { last_heartbeat_at: last, deadline },
     };

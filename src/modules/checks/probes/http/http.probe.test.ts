@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closedPort, startHttpTarget, startSilentTarget, type RunningTarget, type TcpTarget } from '../../../../../test/support/targets/index.ts';
+import {
+  closedPort,
+  startHttpTarget,
+  startSilentTarget,
+  type RunningTarget,
+  type TcpTarget,
+} from '../../../../../test/support/targets/index.ts';
 import { createProbeRegistry, HTTP_BODY_CAP } from '../index.ts';
 import type { ProbeContext, ProbeTarget } from '../index.ts';
 
@@ -7,7 +13,13 @@ const registry = createProbeRegistry();
 const ctx: ProbeContext = { now: () => Date.now(), allowPrivateTargets: true };
 
 function http(target: string, config: Record<string, unknown> = {}): ProbeTarget {
-  return { id: 'mon_1', type: 'http', target, interval_seconds: 60, config: { method: 'GET', timeout_ms: 2000, follow_redirects: true, verify_tls: true, assertions: [], ...config } };
+  return {
+    id: 'mon_1',
+    type: 'http',
+    target,
+    interval_seconds: 60,
+    config: { method: 'GET', timeout_ms: 2000, follow_redirects: true, verify_tls: true, assertions: [], ...config },
+  };
 }
 
 let server: RunningTarget;
@@ -80,7 +92,12 @@ describe('http probe', () => {
     expect(obs.timings.ttfb_ms).toBeGreaterThanOrEqual(0);
     expect(obs.timings.download_ms).toBeGreaterThanOrEqual(0);
     expect(obs.timings.total_ms).toBe(obs.duration_ms);
-    expect(obs.details).toMatchObject({ headers: { 'content-type': 'application/json', server: 'test' }, body_sha256: null, remote_address: '127.0.0.1', redirects: 0 });
+    expect(obs.details).toMatchObject({
+      headers: { 'content-type': 'application/json', server: 'test' },
+      body_sha256: null,
+      remote_address: '127.0.0.1',
+      redirects: 0,
+    });
   });
 
   it('measures DNS for a host name', async () => {
@@ -124,17 +141,38 @@ describe('http probe', () => {
   });
 
   it('is down with assertion_failed when one fails, and assertions override the 2xx rule', async () => {
-    const failing = await registry.run(http(`${server.url}/ok`, { assertions: [{ type: 'status', equals: 200 }, { type: 'json', path: '$.status', equals: 'degraded' }] }), ctx);
+    const failing = await registry.run(
+      http(`${server.url}/ok`, {
+        assertions: [
+          { type: 'status', equals: 200 },
+          { type: 'json', path: '$.status', equals: 'degraded' },
+        ],
+      }),
+      ctx,
+    );
     expect(failing.status).toBe('down');
     expect(failing.error?.code).toBe('assertion_failed');
-    expect(failing.assertions[1]).toMatchObject({ type: 'json', path: '$.status', equals: 'degraded', passed: false, actual: 'ok' });
-    const expected404 = await registry.run(http(`${server.url}/nope`, { assertions: [{ type: 'status', equals: 404 }] }), ctx);
+    expect(failing.assertions[1]).toMatchObject({
+      type: 'json',
+      path: '$.status',
+      equals: 'degraded',
+      passed: false,
+      actual: 'ok',
+    });
+    const expected404 = await registry.run(
+      http(`${server.url}/nope`, { assertions: [{ type: 'status', equals: 404 }] }),
+      ctx,
+    );
     expect(expected404).toMatchObject({ status: 'up', http_status: 404 });
   });
 
   it('follows redirects (counting hops) and reports the final response', async () => {
     const obs = await registry.run(http(`${server.url}/redirect?n=3`), ctx);
-    expect(obs).toMatchObject({ status: 'up', http_status: 200, details: { redirects: 3, final_url: `${server.url}/ok` } });
+    expect(obs).toMatchObject({
+      status: 'up',
+      http_status: 200,
+      details: { redirects: 3, final_url: `${server.url}/ok` },
+    });
   });
 
   it('does not follow redirects when disabled (3xx is up)', async () => {
@@ -149,9 +187,16 @@ describe('http probe', () => {
 
   it('sends method, headers and body; 303 turns POST into GET', async () => {
     seen.length = 0;
-    const obs = await registry.run(http(`${server.url}/see-other`, { method: 'POST', headers: { 'X-Token': 'abc' }, body: '{"a":1}' }), ctx);
+    const obs = await registry.run(
+      http(`${server.url}/see-other`, { method: 'POST', headers: { 'X-Token': 'abc' }, body: '{"a":1}' }),
+      ctx,
+    );
     expect(obs.status).toBe('up');
-    expect(seen[0]).toMatchObject({ method: 'POST', body: '{"a":1}', headers: { 'x-token': 'abc', 'content-length': '7' } });
+    expect(seen[0]).toMatchObject({
+      method: 'POST',
+      body: '{"a":1}',
+      headers: { 'x-token': 'abc', 'content-length': '7' },
+    });
     expect(seen[1]).toMatchObject({ method: 'GET', url: '/ok', body: '' });
   });
 
@@ -172,7 +217,10 @@ describe('http probe', () => {
   it('honours ctx.signal', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    const obs = await registry.run(http(`${server.url}/slow`, { timeout_ms: 5000 }), { ...ctx, signal: controller.signal });
+    const obs = await registry.run(http(`${server.url}/slow`, { timeout_ms: 5000 }), {
+      ...ctx,
+      signal: controller.signal,
+    });
     expect(obs).toMatchObject({ status: 'down', error: { code: 'timeout' } });
     expect(obs.duration_ms).toBeLessThan(1000);
   });
@@ -189,7 +237,10 @@ describe('http probe', () => {
   });
 
   it('caps the body it reads and still evaluates', async () => {
-    const obs = await registry.run(http(`${server.url}/big`, { assertions: [{ type: 'body', not_contains: 'END' }] }), ctx);
+    const obs = await registry.run(
+      http(`${server.url}/big`, { assertions: [{ type: 'body', not_contains: 'END' }] }),
+      ctx,
+    );
     expect(obs).toMatchObject({ status: 'up', details: { body_truncated: true } });
     const drained = await registry.run(http(`${server.url}/big`), ctx);
     expect(drained).toMatchObject({ status: 'up', details: { body_truncated: true, body_sha256: null } });
@@ -205,7 +256,9 @@ describe('http probe', () => {
   });
 
   it('maps unusable request settings to invalid_target', async () => {
-    expect((await registry.run(http(`${server.url}/ok`, { headers: { 'x-bad': 'a\r\nb' } }), ctx)).error?.code).toBe('invalid_target');
+    expect((await registry.run(http(`${server.url}/ok`, { headers: { 'x-bad': 'a\r\nb' } }), ctx)).error?.code).toBe(
+      'invalid_target',
+    );
     expect((await registry.run(http(`${server.url}/ok`, { method: 'GE T' }), ctx)).error?.code).toBe('invalid_target');
   });
 
@@ -220,7 +273,10 @@ describe('http probe', () => {
   });
 
   it('body assertions work on html', async () => {
-    const obs = await registry.run(http(`${server.url}/html`, { assertions: [{ type: 'body', matches: 'All systems \\w+' }] }), ctx);
+    const obs = await registry.run(
+      http(`${server.url}/html`, { assertions: [{ type: 'body', matches: 'All systems \\w+' }] }),
+      ctx,
+    );
     expect(obs.assertions[0]).toMatchObject({ passed: true, actual: 'All systems operational' });
   });
 });

@@ -9,7 +9,15 @@ import { request as httpsRequest } from 'node:https';
 import { isIP, type Socket } from 'node:net';
 import { assertionNeedsBody, evaluateAssertions } from '../../assertions/index.ts';
 import type { Observation, Probe, ProbeContext, ProbeTarget, ProbeTimings } from '../probe.contract.ts';
-import { classifyError, createSecureContextCache, downObservation, num, ProbeFailure, resolveHost, round } from '../probe.net.ts';
+import {
+  classifyError,
+  createSecureContextCache,
+  downObservation,
+  num,
+  ProbeFailure,
+  resolveHost,
+  round,
+} from '../probe.net.ts';
 
 export const HTTP_BODY_CAP = 1024 * 1024;
 export const HTTP_MAX_REDIRECTS = 10;
@@ -17,8 +25,21 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const USER_AGENT = 'Tocsin/0.1 (+uptime monitoring)';
 /** Response headers kept in `details.headers` (intelligence watches them). */
 const KEPT_HEADERS = [
-  'content-type', 'content-length', 'server', 'cache-control', 'etag', 'last-modified', 'location', 'strict-transport-security',
-  'content-security-policy', 'x-frame-options', 'x-content-type-options', 'referrer-policy', 'permissions-policy', 'x-powered-by', 'via',
+  'content-type',
+  'content-length',
+  'server',
+  'cache-control',
+  'etag',
+  'last-modified',
+  'location',
+  'strict-transport-security',
+  'content-security-policy',
+  'x-frame-options',
+  'x-content-type-options',
+  'referrer-policy',
+  'permissions-policy',
+  'x-powered-by',
+  'via',
 ];
 
 interface HttpConfig {
@@ -34,7 +55,8 @@ interface HttpConfig {
 function readConfig(config: Record<string, unknown>): HttpConfig {
   const headers: Record<string, string> = {};
   if (config.headers && typeof config.headers === 'object') {
-    for (const [k, v] of Object.entries(config.headers as Record<string, unknown>)) if (typeof v === 'string') headers[k.toLowerCase()] = v;
+    for (const [k, v] of Object.entries(config.headers as Record<string, unknown>))
+      if (typeof v === 'string') headers[k.toLowerCase()] = v;
   }
   return {
     method: typeof config.method === 'string' && config.method ? config.method.toUpperCase() : 'GET',
@@ -43,7 +65,9 @@ function readConfig(config: Record<string, unknown>): HttpConfig {
     timeout_ms: num(config.timeout_ms, 10_000),
     follow_redirects: config.follow_redirects !== false,
     verify_tls: config.verify_tls !== false,
-    assertions: Array.isArray(config.assertions) ? (config.assertions as Array<Record<string, unknown>>).filter((a) => a && typeof a === 'object') : [],
+    assertions: Array.isArray(config.assertions)
+      ? (config.assertions as Array<Record<string, unknown>>).filter((a) => a && typeof a === 'object')
+      : [],
   };
 }
 
@@ -65,7 +89,17 @@ interface Abort {
 export function createHttpProbe(): Probe {
   const secureContextFor = createSecureContextCache();
 
-  function hop(url: URL, address: string, cfg: HttpConfig, method: string, body: string | null, needBody: boolean, ctx: ProbeContext, timings: ProbeTimings, abort: Abort): Promise<HopResult> {
+  function hop(
+    url: URL,
+    address: string,
+    cfg: HttpConfig,
+    method: string,
+    body: string | null,
+    needBody: boolean,
+    ctx: ProbeContext,
+    timings: ProbeTimings,
+    abort: Abort,
+  ): Promise<HopResult> {
     return new Promise<HopResult>((resolve, reject) => {
       if (abort.reason) return reject(abort.reason);
       const https = url.protocol === 'https:';
@@ -130,7 +164,7 @@ export function createHttpProbe(): Probe {
           resolve({
             status: res.statusCode ?? 0,
             headers: res.headers,
-            body: needBody ? (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)) ?? Buffer.alloc(0) : undefined,
+            body: needBody ? ((chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)) ?? Buffer.alloc(0)) : undefined,
             truncated,
             remote_address,
           });
@@ -150,7 +184,8 @@ export function createHttpProbe(): Probe {
         res.once('end', finish);
         res.on('error', fail);
         res.once('close', () => {
-          if (!settled && !res.complete) fail(Object.assign(new Error('connection closed before the response ended'), { code: 'ECONNRESET' }));
+          if (!settled && !res.complete)
+            fail(Object.assign(new Error('connection closed before the response ended'), { code: 'ECONNRESET' }));
         });
       });
       if (body !== null) req.end(body);
@@ -161,7 +196,14 @@ export function createHttpProbe(): Probe {
   return async function httpProbe(target: ProbeTarget, ctx: ProbeContext): Promise<Observation> {
     const t0 = performance.now();
     const started_at = ctx.now();
-    const timings: ProbeTimings = { dns_ms: null, connect_ms: null, tls_ms: null, ttfb_ms: null, download_ms: null, total_ms: 0 };
+    const timings: ProbeTimings = {
+      dns_ms: null,
+      connect_ms: null,
+      tls_ms: null,
+      ttfb_ms: null,
+      download_ms: null,
+      total_ms: 0,
+    };
     let http_status: number | null = null;
     const details: Record<string, unknown> = {};
     const abort: Abort = { reason: null, req: null, reject: null };
@@ -177,7 +219,10 @@ export function createHttpProbe(): Probe {
     try {
       cfg = readConfig(target.config);
       const timeoutMs = cfg.timeout_ms;
-      timer = setTimeout(() => cancel(new ProbeFailure('timeout', `no complete response within ${timeoutMs} ms`)), timeoutMs);
+      timer = setTimeout(
+        () => cancel(new ProbeFailure('timeout', `no complete response within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       if (ctx.signal) {
         if (ctx.signal.aborted) onAbort();
         else ctx.signal.addEventListener('abort', onAbort, { once: true });
@@ -194,19 +239,22 @@ export function createHttpProbe(): Probe {
       let redirects = 0;
       let result: HopResult;
       for (;;) {
-        if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ProbeFailure('invalid_target', `Unsupported URL scheme ${url.protocol}`);
+        if (url.protocol !== 'http:' && url.protocol !== 'https:')
+          throw new ProbeFailure('invalid_target', `Unsupported URL scheme ${url.protocol}`);
         if (abort.reason) throw abort.reason;
         timings.dns_ms = timings.connect_ms = timings.tls_ms = timings.ttfb_ms = timings.download_ms = null;
         const host = url.hostname.replace(/^\[|\]$/g, '');
-        const resolved = isIP(host) && ctx.allowPrivateTargets
-          ? { address: host, dns_ms: null }
-          : await raceAbort(resolveHost(host, ctx, timings), abort);
+        const resolved =
+          isIP(host) && ctx.allowPrivateTargets
+            ? { address: host, dns_ms: null }
+            : await raceAbort(resolveHost(host, ctx, timings), abort);
         timings.dns_ms = resolved.dns_ms;
         result = await hop(url, resolved.address, cfg, method, body, needBody, ctx, timings, abort);
         http_status = result.status;
         const location = result.headers.location;
         if (!cfg.follow_redirects || !REDIRECTS.has(result.status) || typeof location !== 'string') break;
-        if (++redirects > HTTP_MAX_REDIRECTS) throw new ProbeFailure('too_many_redirects', `more than ${HTTP_MAX_REDIRECTS} redirects`);
+        if (++redirects > HTTP_MAX_REDIRECTS)
+          throw new ProbeFailure('too_many_redirects', `more than ${HTTP_MAX_REDIRECTS} redirects`);
         try {
           url = new URL(location, url);
         } catch {
@@ -242,13 +290,29 @@ export function createHttpProbe(): Probe {
       let error: Observation['error'] = null;
       if (assertions.length) {
         const failed = assertions.find((a) => !a.passed);
-        if (failed) error = { code: 'assertion_failed', message: `${failed.type} assertion failed (actual: ${JSON.stringify(failed.actual)})` };
+        if (failed)
+          error = {
+            code: 'assertion_failed',
+            message: `${failed.type} assertion failed (actual: ${JSON.stringify(failed.actual)})`,
+          };
       } else if (result.status < 200 || result.status >= 400) {
         error = { code: 'http_status', message: `HTTP ${result.status}` };
       }
-      return { status: error ? 'down' : 'up', started_at, duration_ms: total_ms, timings, http_status, assertions, error, details };
+      return {
+        status: error ? 'down' : 'up',
+        started_at,
+        duration_ms: total_ms,
+        timings,
+        http_status,
+        assertions,
+        error,
+        details,
+      };
     } catch (err) {
-      const obs = downObservation(started_at, t0, classifyError(abort.reason ?? err), { http_status, ...(Object.keys(details).length ? { details } : {}) });
+      const obs = downObservation(started_at, t0, classifyError(abort.reason ?? err), {
+        http_status,
+        ...(Object.keys(details).length ? { details } : {}),
+      });
       timings.total_ms = obs.duration_ms;
       obs.timings = timings;
       return obs;

@@ -5,7 +5,13 @@ import type { ProbeContext, ProbeTarget } from '../index.ts';
 
 const registry = createProbeRegistry();
 const ctx: ProbeContext = { now: () => Date.now(), allowPrivateTargets: true };
-const tcp = (target: string, config: Record<string, unknown> = {}): ProbeTarget => ({ id: 'mon_tcp', type: 'tcp', target, interval_seconds: 60, config: { timeout_ms: 1000, ...config } });
+const tcp = (target: string, config: Record<string, unknown> = {}): ProbeTarget => ({
+  id: 'mon_tcp',
+  type: 'tcp',
+  target,
+  interval_seconds: 60,
+  config: { timeout_ms: 1000, ...config },
+});
 
 let server: TcpTarget;
 beforeAll(async () => {
@@ -19,7 +25,12 @@ describe('tcp probe', () => {
   it('is up when the port accepts', async () => {
     const before = server.connections();
     const obs = await registry.run(tcp(server.target), ctx);
-    expect(obs).toMatchObject({ status: 'up', error: null, http_status: null, details: { remote_address: '127.0.0.1' } });
+    expect(obs).toMatchObject({
+      status: 'up',
+      error: null,
+      http_status: null,
+      details: { remote_address: '127.0.0.1' },
+    });
     expect(obs.timings.connect_ms).toBeGreaterThanOrEqual(0);
     expect(obs.timings.dns_ms).toBeNull();
     await new Promise((r) => setTimeout(r, 20));
@@ -44,9 +55,12 @@ describe('tcp probe', () => {
     expect(obs).toMatchObject({ status: 'down', error: { code: 'timeout' } });
   });
 
-  it.each(['localhost', 'localhost:0', 'localhost:70000', ':80', 'a b:80'])('rejects %j as invalid_target', async (t) => {
-    expect((await registry.run(tcp(t), ctx)).error?.code).toBe('invalid_target');
-  });
+  it.each(['localhost', 'localhost:0', 'localhost:70000', ':80', 'a b:80'])(
+    'rejects %j as invalid_target',
+    async (t) => {
+      expect((await registry.run(tcp(t), ctx)).error?.code).toBe('invalid_target');
+    },
+  );
 
   it('accepts [v6]:port', async () => {
     const obs = await registry.run(tcp(`[::1]:${await closedPort()}`), ctx);

@@ -7,7 +7,14 @@ export function createTcpProbe(): Probe {
   return async function tcpProbe(target: ProbeTarget, ctx: ProbeContext): Promise<Observation> {
     const t0 = performance.now();
     const started_at = ctx.now();
-    const timings: ProbeTimings = { dns_ms: null, connect_ms: null, tls_ms: null, ttfb_ms: null, download_ms: null, total_ms: 0 };
+    const timings: ProbeTimings = {
+      dns_ms: null,
+      connect_ms: null,
+      tls_ms: null,
+      ttfb_ms: null,
+      download_ms: null,
+      total_ms: 0,
+    };
     const timeoutMs = num(target.config.timeout_ms, 10_000);
     let socket: Socket | undefined;
     let timer: NodeJS.Timeout | undefined;
@@ -17,7 +24,10 @@ export function createTcpProbe(): Probe {
       const { host, port } = parseHostPort(target.target);
       const deadline = new Promise<never>((_, reject) => {
         failNow = reject;
-        timer = setTimeout(() => reject(new ProbeFailure('timeout', `no connection within ${timeoutMs} ms`)), timeoutMs);
+        timer = setTimeout(
+          () => reject(new ProbeFailure('timeout', `no connection within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
       });
       deadline.catch(() => undefined);
       if (ctx.signal?.aborted) onAbort();
@@ -37,7 +47,16 @@ export function createTcpProbe(): Probe {
       timings.connect_ms = round(performance.now() - tStart);
       const total_ms = round(performance.now() - t0);
       timings.total_ms = total_ms;
-      return { status: 'up', started_at, duration_ms: total_ms, timings, http_status: null, assertions: [], error: null, details: { remote_address } };
+      return {
+        status: 'up',
+        started_at,
+        duration_ms: total_ms,
+        timings,
+        http_status: null,
+        assertions: [],
+        error: null,
+        details: { remote_address },
+      };
     } catch (err) {
       const obs = downObservation(started_at, t0, classifyError(err));
       timings.total_ms = obs.duration_ms;

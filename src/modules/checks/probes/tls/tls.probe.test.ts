@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closedPort, DAY_MS, generateCertificate, generateTestCa, startHttpsTarget, type Pem, type RunningTarget } from '../../../../../test/support/targets/index.ts';
+import {
+  closedPort,
+  DAY_MS,
+  generateCertificate,
+  generateTestCa,
+  startHttpsTarget,
+  type Pem,
+  type RunningTarget,
+} from '../../../../../test/support/targets/index.ts';
 import { createProbeRegistry } from '../index.ts';
 import type { ProbeContext, ProbeTarget } from '../index.ts';
 
@@ -9,10 +17,22 @@ let ctx: ProbeContext;
 const servers: Record<string, RunningTarget> = {};
 
 function tls(target: string, config: Record<string, unknown> = {}): ProbeTarget {
-  return { id: 'mon_tls', type: 'tls', target, interval_seconds: 300, config: { alert_days_before_expiry: 14, timeout_ms: 2000, ...config } };
+  return {
+    id: 'mon_tls',
+    type: 'tls',
+    target,
+    interval_seconds: 300,
+    config: { alert_days_before_expiry: 14, timeout_ms: 2000, ...config },
+  };
 }
 function http(target: string, config: Record<string, unknown> = {}): ProbeTarget {
-  return { id: 'mon_http', type: 'http', target, interval_seconds: 60, config: { timeout_ms: 2000, assertions: [], ...config } };
+  return {
+    id: 'mon_http',
+    type: 'http',
+    target,
+    interval_seconds: 60,
+    config: { timeout_ms: 2000, assertions: [], ...config },
+  };
 }
 
 beforeAll(async () => {
@@ -22,9 +42,20 @@ beforeAll(async () => {
   const now = Date.now();
   const [valid, expired, wrongHost, expiring, selfSigned] = await Promise.all([
     generateCertificate({ commonName: 'localhost', altNames: names, ca }),
-    generateCertificate({ commonName: 'localhost', altNames: names, ca, notBefore: new Date(now - 30 * DAY_MS), notAfter: new Date(now - DAY_MS) }),
+    generateCertificate({
+      commonName: 'localhost',
+      altNames: names,
+      ca,
+      notBefore: new Date(now - 30 * DAY_MS),
+      notAfter: new Date(now - DAY_MS),
+    }),
     generateCertificate({ commonName: 'other.example', altNames: ['other.example'], ca }),
-    generateCertificate({ commonName: 'localhost', altNames: names, ca, notAfter: new Date(now + 5 * DAY_MS + 3600_000) }),
+    generateCertificate({
+      commonName: 'localhost',
+      altNames: names,
+      ca,
+      notAfter: new Date(now + 5 * DAY_MS + 3600_000),
+    }),
     generateCertificate({ commonName: 'localhost', altNames: names }),
   ]);
   const entries = Object.entries({ valid, expired, wrongHost, expiring, selfSigned });
@@ -39,7 +70,13 @@ describe('tls probe', () => {
     const obs = await registry.run(tls(`localhost:${servers.valid.port}`), ctx);
     expect(obs).toMatchObject({ status: 'up', error: null, http_status: null });
     expect(obs.events).toBeUndefined();
-    expect(obs.details).toMatchObject({ subject: 'localhost', issuer: 'Tocsin Test CA', hostname_match: true, chain_valid: true, san: ['localhost', '127.0.0.1'] });
+    expect(obs.details).toMatchObject({
+      subject: 'localhost',
+      issuer: 'Tocsin Test CA',
+      hostname_match: true,
+      chain_valid: true,
+      san: ['localhost', '127.0.0.1'],
+    });
     expect(obs.details!.days_to_expiry).toBeGreaterThan(300);
     expect(obs.details!.fingerprint_sha256).toMatch(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
     expect(obs.timings.connect_ms).toBeGreaterThanOrEqual(0);
@@ -60,7 +97,11 @@ describe('tls probe', () => {
 
   it('is down with tls_hostname_mismatch for another host', async () => {
     const obs = await registry.run(tls(`localhost:${servers.wrongHost.port}`), ctx);
-    expect(obs).toMatchObject({ status: 'down', error: { code: 'tls_hostname_mismatch' }, details: { hostname_match: false, chain_valid: true } });
+    expect(obs).toMatchObject({
+      status: 'down',
+      error: { code: 'tls_hostname_mismatch' },
+      details: { hostname_match: false, chain_valid: true },
+    });
   });
 
   it('is down with tls_invalid for an untrusted chain', async () => {
@@ -73,7 +114,9 @@ describe('tls probe', () => {
   it('stays up and emits cert_expiring within alert_days_before_expiry', async () => {
     const obs = await registry.run(tls(`localhost:${servers.expiring.port}`), ctx);
     expect(obs.status).toBe('up');
-    expect(obs.events).toEqual([{ type: 'cert_expiring', data: { days_to_expiry: 5, valid_to: obs.details!.valid_to, subject: 'localhost' } }]);
+    expect(obs.events).toEqual([
+      { type: 'cert_expiring', data: { days_to_expiry: 5, valid_to: obs.details!.valid_to, subject: 'localhost' } },
+    ]);
     const quiet = await registry.run(tls(`localhost:${servers.expiring.port}`, { alert_days_before_expiry: 3 }), ctx);
     expect(quiet.events).toBeUndefined();
   });
@@ -88,7 +131,9 @@ describe('tls probe', () => {
     const port = await closedPort();
     expect((await registry.run(tls(`127.0.0.1:${port}`), ctx)).error?.code).toBe('connect_refused');
     expect((await registry.run(tls('localhost:99999'), ctx)).error?.code).toBe('invalid_target');
-    expect((await registry.run(tls(`localhost:${servers.valid.port}`), { ...ctx, allowPrivateTargets: false })).error?.code).toBe('private_target');
+    expect(
+      (await registry.run(tls(`localhost:${servers.valid.port}`), { ...ctx, allowPrivateTargets: false })).error?.code,
+    ).toBe('private_target');
   });
 });
 
@@ -101,14 +146,23 @@ describe('http probe over https', () => {
   });
 
   it('maps certificate failures to tls_* codes', async () => {
-    expect((await registry.run(http(`https://localhost:${servers.expired.port}/`), ctx)).error?.code).toBe('tls_expired');
-    expect((await registry.run(http(`https://localhost:${servers.wrongHost.port}/`), ctx)).error?.code).toBe('tls_hostname_mismatch');
-    expect((await registry.run(http(`https://localhost:${servers.selfSigned.port}/`), ctx)).error?.code).toBe('tls_invalid');
+    expect((await registry.run(http(`https://localhost:${servers.expired.port}/`), ctx)).error?.code).toBe(
+      'tls_expired',
+    );
+    expect((await registry.run(http(`https://localhost:${servers.wrongHost.port}/`), ctx)).error?.code).toBe(
+      'tls_hostname_mismatch',
+    );
+    expect((await registry.run(http(`https://localhost:${servers.selfSigned.port}/`), ctx)).error?.code).toBe(
+      'tls_invalid',
+    );
     expect((await registry.run(http(`https://127.0.0.1:${servers.valid.port}/`), ctx)).status).toBe('up');
   });
 
   it('skips verification with verify_tls:false', async () => {
-    const obs = await registry.run(http(`https://localhost:${servers.selfSigned.port}/`, { verify_tls: false }), { ...ctx, tlsCa: undefined });
+    const obs = await registry.run(http(`https://localhost:${servers.selfSigned.port}/`, { verify_tls: false }), {
+      ...ctx,
+      tlsCa: undefined,
+    });
     expect(obs).toMatchObject({ status: 'up', http_status: 200 });
   });
 });

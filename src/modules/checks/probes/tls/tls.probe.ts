@@ -4,9 +4,31 @@
  * emits a `cert_expiring` event.
  */
 import { isIP } from 'node:net';
-import { checkServerIdentity, connect, type DetailedPeerCertificate, type PeerCertificate, type TLSSocket } from 'node:tls';
-import type { CertExpiringEvent, Observation, Probe, ProbeContext, ProbeTarget, ProbeTimings } from '../probe.contract.ts';
-import { classifyError, createSecureContextCache, downObservation, num, ProbeFailure, parseHostPort, resolveHost, round } from '../probe.net.ts';
+import {
+  checkServerIdentity,
+  connect,
+  type DetailedPeerCertificate,
+  type PeerCertificate,
+  type TLSSocket,
+} from 'node:tls';
+import type {
+  CertExpiringEvent,
+  Observation,
+  Probe,
+  ProbeContext,
+  ProbeTarget,
+  ProbeTimings,
+} from '../probe.contract.ts';
+import {
+  classifyError,
+  createSecureContextCache,
+  downObservation,
+  num,
+  ProbeFailure,
+  parseHostPort,
+  resolveHost,
+  round,
+} from '../probe.net.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -17,12 +39,23 @@ function nameOf(entity: PeerCertificate['subject'] | undefined): string | null {
     const v = e[k];
     return Array.isArray(v) ? v[0] : v;
   };
-  return pick('CN') ?? pick('O') ?? (Object.keys(e).length ? Object.entries(e).map(([k, v]) => `${k}=${String(v)}`).join(', ') : null);
+  return (
+    pick('CN') ??
+    pick('O') ??
+    (Object.keys(e).length
+      ? Object.entries(e)
+          .map(([k, v]) => `${k}=${String(v)}`)
+          .join(', ')
+      : null)
+  );
 }
 
 function parseSan(san: string | undefined): string[] {
   if (!san) return [];
-  return san.split(/,\s*/).map((s) => s.replace(/^(DNS|IP Address|URI|email):/, '')).filter(Boolean);
+  return san
+    .split(/,\s*/)
+    .map((s) => s.replace(/^(DNS|IP Address|URI|email):/, ''))
+    .filter(Boolean);
 }
 
 interface Handshake {
@@ -36,9 +69,17 @@ export function createTlsProbe(): Probe {
   return async function tlsProbe(target: ProbeTarget, ctx: ProbeContext): Promise<Observation> {
     const t0 = performance.now();
     const started_at = ctx.now();
-    const timings: ProbeTimings = { dns_ms: null, connect_ms: null, tls_ms: null, ttfb_ms: null, download_ms: null, total_ms: 0 };
+    const timings: ProbeTimings = {
+      dns_ms: null,
+      connect_ms: null,
+      tls_ms: null,
+      ttfb_ms: null,
+      download_ms: null,
+      total_ms: 0,
+    };
     const timeoutMs = num(target.config.timeout_ms, 10_000);
-    const alertDays = typeof target.config.alert_days_before_expiry === 'number' ? target.config.alert_days_before_expiry : 14;
+    const alertDays =
+      typeof target.config.alert_days_before_expiry === 'number' ? target.config.alert_days_before_expiry : 14;
     let socket: TLSSocket | undefined;
     let timer: NodeJS.Timeout | undefined;
     let failNow: ((e: Error) => void) | undefined;
@@ -47,7 +88,10 @@ export function createTlsProbe(): Probe {
       const { host, port } = parseHostPort(target.target, 443, true);
       const deadline = new Promise<never>((_, reject) => {
         failNow = reject;
-        timer = setTimeout(() => reject(new ProbeFailure('timeout', `no TLS handshake within ${timeoutMs} ms`)), timeoutMs);
+        timer = setTimeout(
+          () => reject(new ProbeFailure('timeout', `no TLS handshake within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
       });
       deadline.catch(() => undefined);
       if (ctx.signal?.aborted) onAbort();
@@ -103,8 +147,10 @@ export function createTlsProbe(): Probe {
       const total_ms = round(performance.now() - t0);
       timings.total_ms = total_ms;
       let error: Observation['error'] = null;
-      if (authError === 'CERT_HAS_EXPIRED' || validTo <= now) error = { code: 'tls_expired', message: `certificate expired on ${details.valid_to as string}` };
-      else if (validFrom > now || !chainValid) error = { code: 'tls_invalid', message: `certificate not trusted: ${authError ?? 'not yet valid'}` };
+      if (authError === 'CERT_HAS_EXPIRED' || validTo <= now)
+        error = { code: 'tls_expired', message: `certificate expired on ${details.valid_to as string}` };
+      else if (validFrom > now || !chainValid)
+        error = { code: 'tls_invalid', message: `certificate not trusted: ${authError ?? 'not yet valid'}` };
       else if (hostnameError) error = { code: 'tls_hostname_mismatch', message: hostnameError.message };
       const events: CertExpiringEvent[] = [];
       if (!error && days_to_expiry <= alertDays) {
