@@ -1,0 +1,20 @@
+import type { Database } from '../../platform/db/index.ts';
+
+/**
+ * The monitor ↔ destination links. The rows belong to the alerting module (which implements this port);
+ * the monitors API shows them as `config.alert_destination_ids`. Every call runs on the handle it is given,
+ * so writes made from a monitor change join that change's transaction.
+ */
+export interface MonitorAlertLinks {
+  /** Destination ids per monitor id (monitors without links are absent from the map). */
+  destinationIdsOf(db: Database, organizationId: string, monitorIds: readonly string[]): Promise<Map<string, string[]>>;
+  /** Makes the monitor's links exactly `destinationIds` (inside the caller's transaction). */
+  replaceForMonitor(
+    tx: Database,
+    organizationId: string,
+    monitorId: string,
+    destinationIds: readonly string[],
+  ): Promise<void>;
+  /** The ids that are not destinations of this organization. */
+  missingDestinationIds(db: Database, organizationId: string, destinationIds: readonly string[]): Promise<string[]>;
+}
