@@ -1,0 +1,53 @@
+/**
+ * Removes credentials from text that may reach a log line or an error message: the userinfo of URLs
+ * (`postgres://app:secret@db/x` → `postgres://app:[redacted]@db/x`) and the values of query parameters
+ * that carry secrets (`?api_key=…`, `&token=…`, `signature=…`).
+ */
+
+export const REDACTED = '[redacted]';
+
+/**
+ * A parameter name that carries a credential: the name itself (`token`, `key`, `sig`…) or any name ending
+ * in one after `_`/`-` (`access_token`, `api_key`, `x-api-key`, `client_secret`); `code` (an OAuth
+ * authorization code) only as itself. Case-insensitive.
+ */
+const SECRET_PARAM =
+  /^(?:(?:[a-z0-9]*[_-])*(?:token|key|apikey|secret|password|passwd|pwd|signature|sig|auth|authorization|credentials?)|code|pass)$/i;
+
+// scheme://userinfo@ — the userinfo runs to the last `@` before the authority ends (`/`, `?`, `#`, space, quote).
+const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^/?#\s"'<>@]*(?:@[^/?#\s"'<>@]*)*)@/gi;
+// name=value after `?`, `&` or `;`; the value runs to the next separator, space, quote or fragment.
+const QUERY_PARAM = /([?&;])([^=&;?#\s"'<>]+)=([^&;#\s"'<>]*)/g;
+
+function redactUserinfo(_match: string, scheme: string, userinfo: string): string {
+  const colon = userinfo.indexOf(':');
+  // `user:password@` keeps the user (useful to say who failed to connect); a bare `token@` is all secret.
+  return colon === -1 ? `${scheme}${REDACTED}@` : `${scheme}${userinfo.slice(0, colon)}:${REDACTED}@`;
+}
+
+function decodedName(name: string): string {
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
+}
+
+function redactParam(match: string, separator: string, name: string, value: string): string {
+  if (value === '' || value === REDACTED || !SECRET_PARAM.test(decodedName(name))) return match;
+  return `${separator}${name}=${REDACTED}`;
+}
+
+/** Redacts every URL credential and secret query value found anywhere in `text`. */
+export function redactText(text: string): string {
+  // Cheap tests first: most log lines have neither a userinfo nor a query string.
+  let out = text;
+  if (out.includes('://') && out.includes('@')) out = out.replace(USERINFO, redactUserinfo);
+  if (out.includes('=')) out = out.replace(QUERY_PARAM, redactParam);
+  return out;
+}
+
+/** Redacts one URL (absolute, or a path with a query string as in a request line). */
+export function redactUrl(url: string): string {
+  return redactText(url);
+}
