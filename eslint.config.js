@@ -1,6 +1,7 @@
 // @ts-check
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import tocsin from './tools/eslint/module-boundaries.js';
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'data/', 'coverage/', 'web/dist/', '.tmp/'] },
@@ -35,6 +36,13 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // The dependency rule (docs/architecture.md): http|cli → modules → platform, modules entered through index.ts.
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.test.ts'],
+    plugins: { tocsin },
+    rules: { 'tocsin/module-boundaries': 'error' },
   },
   {
     files: ['src/config/**', 'test/**', 'bench/**', 'vitest.config.ts'],

@@ -12,8 +12,8 @@ import {
   ExecutionsService,
   ExecutionsStore,
   executionsMigrations,
-} from './modules/checks/executions/index.ts';
-import { RollupsService, rollupsMigrations } from './modules/checks/rollups/index.ts';
+} from './modules/checks/index.ts';
+import { RollupsService, rollupsMigrations } from './modules/checks/index.ts';
 import { EventsService, eventsMigrations } from './modules/events/index.ts';
 import { IncidentRemindersRole, IncidentsService, incidentsMigrations } from './modules/incidents/index.ts';
 import { StatusPagesService, statusPagesMigrations } from './modules/status-pages/index.ts';

@@ -39,3 +39,12 @@ export {
   type MachineMonitor,
   type MachineTransition,
 } from './state/monitor-state.machine.ts';
+export {
+  ExecutionsRetention,
+  ExecutionsService,
+  ExecutionsStore,
+  executionsMigrations,
+  type ExecutionRecord,
+} from './executions/index.ts';
+export { RollupsService, rollupsMigrations, type HistoryBucket } from './rollups/index.ts';
+export { checkToWire, resultFromWire, type WireResult } from './runner/runner.wire.ts';

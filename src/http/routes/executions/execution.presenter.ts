@@ -1,4 +1,4 @@
-import type { ExecutionRecord } from '../../../modules/checks/executions/index.ts';
+import type { ExecutionRecord } from '../../../modules/checks/index.ts';
 import { toIso } from '../../../platform/clock.ts';
 
 export function presentExecution(e: ExecutionRecord): Record<string, unknown> {

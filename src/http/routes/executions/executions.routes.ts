@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { ExecutionsService } from '../../../modules/checks/executions/index.ts';
+import type { ExecutionsService } from '../../../modules/checks/index.ts';
 import { actorOf } from '../../plugins/auth.plugin.ts';
 import { IdParams } from '../../schemas/common.schemas.ts';
 import { presentExecution } from './execution.presenter.ts';

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { HistoryBucket, RollupsService } from '../../../modules/checks/rollups/index.ts';
+import type { HistoryBucket, RollupsService } from '../../../modules/checks/index.ts';
 import { toIso } from '../../../platform/clock.ts';
 import { actorOf } from '../../plugins/auth.plugin.ts';
 import { IdParams } from '../../schemas/common.schemas.ts';

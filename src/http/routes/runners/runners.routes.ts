@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { CheckEngineModule, Runner } from '../../../modules/checks/index.ts';
-import { checkToWire, resultFromWire, type WireResult } from '../../../modules/checks/runner/runner.wire.ts';
+import { checkToWire, resultFromWire, type WireResult } from '../../../modules/checks/index.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import { toIso } from '../../../platform/clock.ts';
 import { DomainError } from '../../../platform/errors.ts';
