@@ -1,5 +1,5 @@
 /**
- * Issue 4's "Done when", through the real engine and the public API: a monitor on a local target that starts
+ * An outage end to end, through the real engine and the public API: a monitor on a local target that starts
  * failing goes down after failure_threshold checks, opens one incident and shows degraded on its public status
  * page; when the target recovers it goes up after success_threshold checks and the incident resolves itself;
  * executions and history show what happened.
@@ -11,7 +11,7 @@ import { startHttpTarget, type RunningTarget } from '../support/targets/index.ts
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies in assertions
 
-describe.each(testDialects())('check engine: the issue scenario on %s', (dialect) => {
+describe.each(testDialects())('check engine: a target fails then recovers, end to end on %s', (dialect) => {
   let t: TestApp;
   let clock: ManualClock;
   let target: RunningTarget;

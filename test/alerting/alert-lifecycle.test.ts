@@ -30,7 +30,7 @@ async function transition(t: TestApp, tr: MonitorTransition, incident: { id: str
 }
 
 for (const dialect of testDialects()) {
-  describe(`issue 5 "done when" (${dialect})`, () => {
+  describe(`alerts to every destination type through an outage and recovery (${dialect})`, () => {
     let t: TestApp;
     let fakes: AllFakes;
     let standard: WebhookReceiver;
