@@ -8,7 +8,7 @@ import {
 } from '../../src/modules/checks/executions/index.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from '../support/databases.ts';
-import { MON, MON2, actorOf, execution, fakeMonitors } from './storage.fixtures.ts';
+import { MON, MON2, actorOf, execution, fakeMonitors } from './executions.fixtures.ts';
 
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');
 

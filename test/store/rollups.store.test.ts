@@ -3,7 +3,7 @@ import { ExecutionsService, ExecutionsStore, type ExecutionRecord } from '../../
 import { LatencySketch, RollupsRepository, RollupsService } from '../../src/modules/checks/rollups/index.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from '../support/databases.ts';
-import { MON, MON2, actorOf, execution, fakeMonitors } from './storage.fixtures.ts';
+import { MON, MON2, actorOf, execution, fakeMonitors } from './executions.fixtures.ts';
 
 const H = 3_600_000;
 const DAY = 86_400_000;

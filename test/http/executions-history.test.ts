@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExecutionsStore } from '../../src/modules/checks/executions/index.ts';
 import { bearer, createTestApp, ManualClock, type TestApp, type TestOrg } from '../support/app.ts';
 import { testDialects } from '../support/databases.ts';
-import { execution } from './storage.fixtures.ts';
+import { execution } from '../store/executions.fixtures.ts';
 
 const NOW = Date.parse('2026-11-22T10:00:00.000Z');
 
