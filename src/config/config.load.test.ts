@@ -133,6 +133,16 @@ describe('loadConfig environment variables', () => {
     expect(err.message).toContain(allowed);
   });
 
+  it.each(['mysql://app:hunter2@db/x', 'postgres//app:hunter2@db/x', 'postgres://app:hunter2@db:notaport/x'])(
+    'rejects DATABASE_URL=%s without echoing its password',
+    (value) => {
+      const err = configError(() => load({ DATABASE_URL: value }));
+      expect(err.message).toContain('DATABASE_URL');
+      expect(err.message).toContain('[redacted]@db');
+      expect(err.message).not.toContain('hunter2');
+    },
+  );
+
   it('rejects a master key that is not 32 bytes without echoing it', () => {
     const err = configError(() => load({ TOCSIN_MASTER_KEY: Buffer.alloc(16).toString('base64') }));
     expect(err.key).toBe('master_key');

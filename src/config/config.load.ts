@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { redactText } from '../platform/redact.ts';
 import { DEFAULT_PLANS } from './config.defaults.ts';
 import { PLAN_NAMES, type PlanLimits, type PlanName, type TocsinConfig } from './config.types.ts';
 
@@ -7,7 +8,8 @@ import { PLAN_NAMES, type PlanLimits, type PlanName, type TocsinConfig } from '.
 export class ConfigError extends Error {
   readonly key: string;
   constructor(key: string, allowed: string, got: unknown) {
-    super(`configuration ${key}: ${allowed} (got ${JSON.stringify(got)})`);
+    // A value may be a URL with a password (DATABASE_URL) or a file error quoting one: never echo credentials.
+    super(`configuration ${key}: ${allowed} (got ${redactText(JSON.stringify(got) ?? String(got))})`);
     this.key = key;
   }
 }
@@ -62,7 +64,18 @@ function urlFrom(key: string, raw: unknown, protocols: string[]): string {
       // reported below
     }
   }
-  throw new ConfigError(key, `a URL with scheme ${protocols.map((p) => p.replace(':', '')).join(' or ')}`, raw);
+  throw new ConfigError(
+    key,
+    `a URL with scheme ${protocols.map((p) => p.replace(':', '')).join(' or ')}`,
+    withoutUserinfo(raw),
+  );
+}
+
+/** An unusable URL may still carry a password before its `@`, even where it does not parse as a URL. */
+function withoutUserinfo(raw: unknown): unknown {
+  if (typeof raw !== 'string' || !raw.includes('@')) return raw;
+  const scheme = /^[a-z][a-z0-9+.-]*:\/*/i.exec(raw)?.[0] ?? '';
+  return `${scheme}[redacted]@${raw.slice(raw.lastIndexOf('@') + 1)}`;
 }
 
 function oneOf<T extends string>(key: string, raw: unknown, allowed: readonly T[]): T {

@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino';
+import { redactText } from './redact.ts';
 
 export type { Logger };
 
@@ -38,7 +39,14 @@ export const REDACTED_PATHS = [
 ];
 
 export function createLogger(options: LoggerOptions): Logger {
-  const base = { level: options.level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: undefined };
+  const base = {
+    level: options.level,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    base: undefined,
+    // Every line, as written (children included): URL passwords and secret query values wherever they
+    // occur (a logged URL, an error message, a stack), which the key paths above cannot reach.
+    hooks: { streamWrite: redactText },
+  };
   if (options.destination) return pino(base, options.destination as pino.DestinationStream);
   if (options.pretty) {
     return pino({
@@ -47,4 +55,13 @@ export function createLogger(options: LoggerOptions): Logger {
     });
   }
   return pino(base);
+}
+
+/**
+ * The logger for the one line each request writes. Its fields are fixed (id, method, url, route, status,
+ * duration) and hold no redacted path, so it skips the path walk (measured at ~7 % of a fast read's CPU);
+ * the line still passes the streamWrite redaction, which masks secret query values in the url.
+ */
+export function createRequestLineLogger(logger: Logger): Logger {
+  return logger.child({}, { redact: { paths: [] } });
 }

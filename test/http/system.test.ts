@@ -70,4 +70,25 @@ describe('system routes and error envelope', () => {
       status: 401,
     });
   });
+
+  it('masks credentials of the URL in the request line', async () => {
+    const res = await t.tocsin.app.inject({
+      method: 'GET',
+      url: '/api/v1/monitors?limit=5&api_key=tsk_pasted_in_url&Token=verif-123&signature=abc',
+    });
+    const line = t.logs.lines.find((l) => l.includes(String(res.headers['x-request-id'])));
+    expect(line).toBeDefined();
+    expect(line).not.toMatch(/tsk_pasted_in_url|verif-123|abc&|=abc/);
+    expect(JSON.parse(line!).url).toBe(
+      '/api/v1/monitors?limit=5&api_key=[redacted]&Token=[redacted]&signature=[redacted]',
+    );
+  });
+
+  it('masks URL passwords in any log line', async () => {
+    t.tocsin.app.log.warn({ target: 'https://bob:hunter2@example.test/x' }, 'cannot reach postgres://app:pw@db/tocsin');
+    const line = t.logs.lines.find((l) => l.includes('cannot reach'));
+    expect(line).toContain('https://bob:[redacted]@example.test/x');
+    expect(line).toContain('postgres://app:[redacted]@db/tocsin');
+    expect(line).not.toMatch(/hunter2|:pw@/);
+  });
 });
