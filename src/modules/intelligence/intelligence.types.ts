@@ -1,0 +1,48 @@
+/** DECISIONS §9: the categories of an intelligence event. */
+export const INTELLIGENCE_CATEGORIES = [
+  'dns',
+  'tls',
+  'headers',
+  'content',
+  'infrastructure',
+  'performance',
+  'security',
+] as const;
+export type IntelligenceCategory = (typeof INTELLIGENCE_CATEGORIES)[number];
+
+/** DECISIONS §13: every intelligence event is one of the outbox event types it raises. */
+export const INTELLIGENCE_KINDS = [
+  'significant_change',
+  'anomaly_alert',
+  'anomaly_recovered',
+  'anomaly_flapping',
+  'performance_anomaly',
+  'performance_recovered',
+  'security_grade_downgraded',
+  'security_grade_recovered',
+] as const;
+export type IntelligenceKind = (typeof INTELLIGENCE_KINDS)[number];
+
+export const INTELLIGENCE_SEVERITIES = ['info', 'warning', 'critical'] as const;
+export type IntelligenceSeverity = (typeof INTELLIGENCE_SEVERITIES)[number];
+
+/**
+ * What a detector decided, before it is stored. A finding that starts something with a duration (an anomaly,
+ * flapping, slow responses) carries `opens`; the finding that ends it carries `closes` with the same key, and
+ * the stored event of the opening gets its `ended_at` then.
+ */
+export interface Finding {
+  kind: IntelligenceKind;
+  category: IntelligenceCategory;
+  severity: IntelligenceSeverity;
+  /** Human text: what changed from what to what, or what crossed which line. */
+  summary: string;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  /** Epoch ms when the thing started (for a close: when it ends). */
+  at: number;
+  opens?: string;
+  closes?: string;
+  /** Only ends the opened event; no event of its own (flapping stopped has no event type in the spec). */
+  endOnly?: boolean;
+}
