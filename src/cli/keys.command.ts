@@ -119,7 +119,7 @@ export function registerKeysCommands(program: Command): void {
           const all: Record<string, unknown>[] = [];
           let cursor: string | undefined;
           do {
-            const page = await services.apiAccess.apiKeys.list(o.org, { limit: 200, cursor });
+            const page = await services.apiAccess.apiKeys.listAsOperator(o.org, { limit: 200, cursor });
             all.push(...page.data.map(apiKeyView));
             cursor = page.next_cursor ?? undefined;
           } while (cursor);
@@ -134,7 +134,7 @@ export function registerKeysCommands(program: Command): void {
     .requiredOption('--org <id>', 'organization id (org_…)')
     .argument('<key-id>', 'key id (key_…)')
     .action(async (id: string, o: { org: string }) => {
-      out(await withTocsin(async ({ services }) => apiKeyView(await services.apiAccess.apiKeys.revoke(o.org, id))));
+      out(await withTocsin(async ({ services }) => apiKeyView(await services.apiAccess.apiKeys.revokeAsOperator(o.org, id))));
     });
 
   keys
@@ -150,7 +150,7 @@ export function registerKeysCommands(program: Command): void {
       }
       out(
         await withTocsin(async ({ services }) => {
-          const { record, key } = await services.apiAccess.apiKeys.rotate(o.org, id, o.grace);
+          const { record, key } = await services.apiAccess.apiKeys.rotateAsOperator(o.org, id, o.grace);
           return { ...apiKeyView(record), key };
         }),
       );

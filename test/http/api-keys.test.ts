@@ -158,6 +158,60 @@ describe.each(testDialects())('API keys and service accounts (%s)', (dialect) =>
     expect(await other.authenticate(k.key)).toBeNull();
   });
 
+  it('keys:write reaches only keys within its own scopes and environments (404 otherwise, never the value)', async () => {
+    const o = await t.createOrg();
+    const create = async (body: Record<string, unknown>) =>
+      (await call(t, o.apiKey, 'POST', '/api/v1/api-keys', { body })).json() as { id: string; key: string };
+    const limited = await create({
+      name: 'limited',
+      scopes: ['keys:write', 'monitors:read'],
+      environments: ['staging'],
+    });
+    const production = await create({ name: 'prod', scopes: ['monitors:read'], environments: ['production'] });
+    const stronger = await create({
+      name: 'strong',
+      scopes: ['monitors:read', 'monitors:delete'],
+      environments: ['staging'],
+    });
+    const weaker = await create({ name: 'weak', scopes: ['monitors:read'], environments: ['staging'] });
+    for (const target of [production, stronger, { id: o.keyId, key: o.apiKey }]) {
+      for (const [method, url] of [
+        ['GET', `/api/v1/api-keys/${target.id}`],
+        ['GET', `/api/v1/api-keys/${target.id}/usage`],
+        ['POST', `/api/v1/api-keys/${target.id}/rotate`],
+        ['DELETE', `/api/v1/api-keys/${target.id}`],
+      ] as const) {
+        const res = await call(t, limited.key, method, url);
+        expect(res.statusCode, `${method} ${url}`).toBe(404);
+        expect(errorCode(res)).toBe('not_found');
+        expect(res.json().key).toBeUndefined();
+      }
+      // Neither rotated nor revoked: the stronger keys still work with their old value.
+      expect((await call(t, target.key, 'GET', '/api/v1/monitors')).statusCode).toBe(200);
+    }
+    const listed: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const url: string = `/api/v1/api-keys?limit=1${cursor ? `&cursor=${cursor}` : ''}`;
+      const page = (await call(t, limited.key, 'GET', url)).json() as {
+        data: Array<{ id: string }>;
+        next_cursor: string | null;
+      };
+      listed.push(...page.data.map((k) => k.id));
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(listed.sort()).toEqual([limited.id, weaker.id].sort());
+    // A key within its reach is managed as before.
+    const rotated = await call(t, limited.key, 'POST', `/api/v1/api-keys/${weaker.id}/rotate`, {
+      body: { grace_seconds: 0 },
+    });
+    expect(rotated.statusCode).toBe(200);
+    expect(rotated.json().key).toMatch(/^tsk_/);
+    expect((await call(t, limited.key, 'DELETE', `/api/v1/api-keys/${weaker.id}`)).statusCode).toBe(200);
+    // The organization's full key still manages every key.
+    expect((await call(t, o.apiKey, 'GET', `/api/v1/api-keys/${stronger.id}`)).statusCode).toBe(200);
+  });
+
   it('answers 404 for another organization on every api-keys route', async () => {
     const a = await t.createOrg();
     const b = await t.createOrg();

@@ -9,7 +9,7 @@ import type { ApiKeysRepository } from './api-keys.repository.ts';
 import type { AuthService } from './auth.service.ts';
 import { DEFAULT_RATE_LIMITS } from './auth.service.ts';
 import type { ApiKeyRow, ServiceAccountRow } from './auth.tables.ts';
-import { ADMIN_ONLY_SCOPES, isScope, type Scope } from './scopes.ts';
+import { ADMIN_ONLY_SCOPES, expandScopes, isScope, type Scope } from './scopes.ts';
 import type { ServiceAccountsRepository } from './service-accounts.repository.ts';
 import type { UsageRecorder } from './usage.recorder.ts';
 import type { UsageRepository } from './usage.repository.ts';
@@ -74,6 +74,18 @@ export function serviceAccountOf(row: ServiceAccountRow): ServiceAccount {
     createdBy: row.created_by,
     createdAt: row.created_at,
   };
+}
+
+/**
+ * Whether the caller may read, rotate, revoke or read the usage of a key: only one that holds no scope
+ * and no environment the caller lacks, so `keys:write` never reaches a stronger key or its new value.
+ * (Every caller is a key today; sessions, when they come, follow their role: owners and admins every key,
+ * members their own.)
+ */
+export function mayManage(actor: Actor, key: Pick<ApiKeyRow, 'scopes' | 'environments'>): boolean {
+  const scopes = (JSON.parse(key.scopes) as string[]).filter(isScope);
+  for (const scope of expandScopes(scopes)) if (!actor.scopes.has(scope)) return false;
+  return (JSON.parse(key.environments) as string[]).every((e) => actor.environments.includes(e));
 }
 
 /** Who owns a new key, and with which role (the role decides whether admin-only scopes work). */
@@ -213,28 +225,77 @@ export class ApiKeysService {
     return { record: keyOf(row), key };
   }
 
-  async list(organizationId: string, page: { limit: number; cursor?: string | undefined }): Promise<Page<ApiKey>> {
+  /** The keys the caller may manage (see `mayManage`), in id order; a page may hold fewer than `limit` only at its end. */
+  async list(actor: Actor, page: { limit: number; cursor?: string | undefined }): Promise<Page<ApiKey>> {
+    const visible: ApiKeyRow[] = [];
+    let after = decodeIdCursor(page.cursor);
+    // Keys the caller may not see are skipped in SQL order, so cursors stay ids of the full sequence.
+    for (;;) {
+      const rows = await this.deps.keys.list(actor.organizationId, after, page.limit);
+      for (const row of rows) if (mayManage(actor, row)) visible.push(row);
+      if (visible.length > page.limit || rows.length <= page.limit) break;
+      after = rows[rows.length - 1]!.id;
+    }
+    const out = pageOf(visible.slice(0, page.limit + 1), page.limit, (r) => r.id);
+    return { data: out.data.map(keyOf), next_cursor: out.next_cursor };
+  }
+
+  async get(actor: Actor, id: string): Promise<ApiKey> {
+    return keyOf(await this.managedRow(actor, id));
+  }
+
+  async revoke(actor: Actor, id: string): Promise<ApiKey> {
+    await this.managedRow(actor, id);
+    return this.revokeAsOperator(actor.organizationId, id);
+  }
+
+  async rotate(actor: Actor, id: string, graceSeconds?: number): Promise<{ record: ApiKey; key: string }> {
+    await this.managedRow(actor, id);
+    return this.rotateAsOperator(actor.organizationId, id, graceSeconds);
+  }
+
+  async usage(
+    actor: Actor,
+    id: string,
+    range: { from: number; to: number; resolution?: 'minute' | 'hour' | 'day' },
+  ): Promise<KeyUsage> {
+    await this.managedRow(actor, id);
+    return this.usageAsOperator(actor.organizationId, id, range);
+  }
+
+  /** A key the caller may not manage is as absent as another organization's (404, never 403). */
+  private async managedRow(actor: Actor, id: string): Promise<ApiKeyRow> {
+    const row = await this.deps.keys.findById(actor.organizationId, id);
+    if (!row || !mayManage(actor, row)) throw notFound('API key');
+    return row;
+  }
+
+  /** Every key of the organization: for an operator (`tocsin keys list`). */
+  async listAsOperator(
+    organizationId: string,
+    page: { limit: number; cursor?: string | undefined },
+  ): Promise<Page<ApiKey>> {
     const rows = await this.deps.keys.list(organizationId, decodeIdCursor(page.cursor), page.limit);
     const out = pageOf(rows, page.limit, (r) => r.id);
     return { data: out.data.map(keyOf), next_cursor: out.next_cursor };
   }
 
-  async get(organizationId: string, id: string): Promise<ApiKey> {
+  private async find(organizationId: string, id: string): Promise<ApiKey> {
     const row = await this.deps.keys.findById(organizationId, id);
     if (!row) throw notFound('API key');
     return keyOf(row);
   }
 
   /** Revokes the key (both values, if rotated); effective here at once and in other processes within the cache time. */
-  async revoke(organizationId: string, id: string): Promise<ApiKey> {
-    await this.get(organizationId, id);
+  async revokeAsOperator(organizationId: string, id: string): Promise<ApiKey> {
+    await this.find(organizationId, id);
     await this.deps.keys.revoke(organizationId, id, this.deps.clock.now());
     this.deps.auth.forgetCached();
-    return this.get(organizationId, id);
+    return this.find(organizationId, id);
   }
 
   /** New value, same id and settings; the old value stays valid for `graceSeconds` (0: not at all). */
-  async rotate(
+  async rotateAsOperator(
     organizationId: string,
     id: string,
     graceSeconds = DEFAULT_GRACE_SECONDS,
@@ -253,15 +314,14 @@ export class ApiKeysService {
     });
     if (!ok) throw new DomainError('conflict', 'This key is revoked; create a new one instead.');
     this.deps.auth.forgetCached();
-    return { record: await this.get(organizationId, id), key };
+    return { record: await this.find(organizationId, id), key };
   }
 
-  async usage(
+  private async usageAsOperator(
     organizationId: string,
     id: string,
     range: { from: number; to: number; resolution?: 'minute' | 'hour' | 'day' },
   ): Promise<KeyUsage> {
-    await this.get(organizationId, id);
     if (range.to <= range.from) throw validationFailed([{ field: 'to', issue: 'must be after from' }]);
     if (range.to - range.from > 93 * 24 * 60 * MINUTE)
       throw validationFailed([{ field: 'from', issue: 'the period may span at most 93 days' }]);
@@ -310,7 +370,7 @@ export class ApiKeysService {
       totals.status_5xx += r.status_5xx;
     }
     totals.requests = totals.read + totals.write + totals.delete;
-    const key = await this.get(organizationId, id);
+    const key = await this.find(organizationId, id);
     return {
       keyId: id,
       from: range.from,

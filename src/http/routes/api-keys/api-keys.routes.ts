@@ -44,7 +44,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, deps: { apiKeys: ApiK
       },
     },
     async (request) => {
-      const page = await apiKeys.list(actorOf(request).organizationId, {
+      const page = await apiKeys.list(actorOf(request), {
         limit: request.query.limit ?? 50,
         cursor: request.query.cursor,
       });
@@ -91,7 +91,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, deps: { apiKeys: ApiK
         response: { 200: Type.Ref(ApiKeyRecord) },
       },
     },
-    async (request) => presentApiKey(await apiKeys.get(actorOf(request).organizationId, request.params.id)),
+    async (request) => presentApiKey(await apiKeys.get(actorOf(request), request.params.id)),
   );
 
   app.delete<{ Params: Static<typeof IdParams> }>(
@@ -108,7 +108,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, deps: { apiKeys: ApiK
         response: { 200: Type.Ref(ApiKeyRecord) },
       },
     },
-    async (request) => presentApiKey(await apiKeys.revoke(actorOf(request).organizationId, request.params.id)),
+    async (request) => presentApiKey(await apiKeys.revoke(actorOf(request), request.params.id)),
   );
 
   app.post<{ Params: Static<typeof IdParams>; Body: Static<typeof RotateBody> | undefined }>(
@@ -131,11 +131,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, deps: { apiKeys: ApiK
       },
     },
     async (request) => {
-      const { record, key } = await apiKeys.rotate(
-        actorOf(request).organizationId,
-        request.params.id,
-        request.body?.grace_seconds,
-      );
+      const { record, key } = await apiKeys.rotate(actorOf(request), request.params.id, request.body?.grace_seconds);
       return { ...presentApiKey(record), key };
     },
   );
@@ -160,7 +156,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, deps: { apiKeys: ApiK
       }
       const to = q.to !== undefined ? Date.parse(q.to) : clock.now();
       const from = q.from !== undefined ? Date.parse(q.from) : to - PERIOD_MS[q.period ?? 'last_24_hours'];
-      const usage = await apiKeys.usage(actorOf(request).organizationId, request.params.id, {
+      const usage = await apiKeys.usage(actorOf(request), request.params.id, {
         from,
         to,
         ...(q.resolution !== undefined && { resolution: q.resolution }),
