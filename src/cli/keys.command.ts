@@ -134,7 +134,11 @@ export function registerKeysCommands(program: Command): void {
     .requiredOption('--org <id>', 'organization id (org_…)')
     .argument('<key-id>', 'key id (key_…)')
     .action(async (id: string, o: { org: string }) => {
-      out(await withTocsin(async ({ services }) => apiKeyView(await services.apiAccess.apiKeys.revokeAsOperator(o.org, id))));
+      out(
+        await withTocsin(async ({ services }) =>
+          apiKeyView(await services.apiAccess.apiKeys.revokeAsOperator(o.org, id)),
+        ),
+      );
     });
 
   keys
