@@ -20,6 +20,11 @@ export interface DnsServer {
   queries(): number;
   /** Replace the table (e.g. to simulate a change). */
   setRecords(records: DnsRecords): void;
+  /**
+   * Answers the n-th A/AAAA query for `name` with `answers[n]` (the last one repeats): a name whose address
+   * changes between two lookups, as in DNS rebinding. Overrides the table for that name and type.
+   */
+  answerInTurn(name: string, type: 'A' | 'AAAA', answers: string[][]): void;
   /** Stop answering (queries then time out). */
   setSilent(silent: boolean): void;
   close(): Promise<void>;
@@ -31,6 +36,7 @@ export async function startDnsServer(initial: DnsRecords): Promise<DnsServer> {
   let records = normalise(initial);
   let silent = false;
   let count = 0;
+  const turns = new Map<string, { answers: string[][]; asked: number }>();
   const socket = createSocket('udp4');
   socket.on('message', (msg, rinfo) => {
     count++;
@@ -45,12 +51,15 @@ export async function startDnsServer(initial: DnsRecords): Promise<DnsServer> {
     if (!q) return;
     const entry = records[q.name.toLowerCase().replace(/\.$/, '')];
     const answers: dnsPacket.Answer[] = [];
-    if (entry) {
+    const turn = turns.get(`${q.type} ${q.name.toLowerCase().replace(/\.$/, '')}`);
+    if (turn || entry) {
       const type = q.type as keyof DnsRecords[string];
-      const values = entry[type] ?? [];
+      const values = turn
+        ? (turn.answers[Math.min(turn.asked++, turn.answers.length - 1)] ?? [])
+        : (entry?.[type] ?? []);
       for (const data of values) answers.push({ type, name: q.name, ttl: 60, class: 'IN', data } as dnsPacket.Answer);
     }
-    const flags = dnsPacket.AUTHORITATIVE_ANSWER | dnsPacket.RECURSION_AVAILABLE | (entry ? 0 : NXDOMAIN);
+    const flags = dnsPacket.AUTHORITATIVE_ANSWER | dnsPacket.RECURSION_AVAILABLE | (entry || turn ? 0 : NXDOMAIN);
     const reply = dnsPacket.encode({ type: 'response', id: query.id, flags, questions: [q], answers });
     socket.send(reply, rinfo.port, rinfo.address);
   });
@@ -62,6 +71,9 @@ export async function startDnsServer(initial: DnsRecords): Promise<DnsServer> {
     queries: () => count,
     setRecords: (r) => {
       records = normalise(r);
+    },
+    answerInTurn: (name, type, answers) => {
+      turns.set(`${type} ${name.toLowerCase().replace(/\.$/, '')}`, { answers, asked: 0 });
     },
     setSilent: (s) => {
       silent = s;
