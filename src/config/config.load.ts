@@ -34,6 +34,7 @@ const FILE_KEYS = [
   'scheduler',
   'redis_url',
   'alerting',
+  'metrics',
 ];
 
 function isObject(v: unknown): v is Json {
@@ -247,6 +248,7 @@ export function loadConfig(options: LoadConfigOptions = {}): TocsinConfig {
   if (file.smtp_from !== undefined && (typeof file.smtp_from !== 'string' || file.smtp_from.trim() === '')) {
     throw new ConfigError('smtp_from', 'a non-empty string such as "Tocsin <alerts@example.com>"', file.smtp_from);
   }
+  const metrics = metricsFrom(file.metrics);
   const logFormat = env.LOG_FORMAT ? oneOf('LOG_FORMAT', env.LOG_FORMAT, ['json', 'pretty'] as const) : null;
 
   const masterKey = env.TOCSIN_MASTER_KEY ?? file.master_key;
@@ -300,5 +302,21 @@ export function loadConfig(options: LoadConfigOptions = {}): TocsinConfig {
       pollMs: alerting.poll_ms === undefined ? 100 : intFrom('alerting.poll_ms', alerting.poll_ms, 10, 60_000),
     },
     http: { bodyLimitBytes: 1024 * 1024, openapiParseBodyLimitBytes: 10 * 1024 * 1024 },
+    metrics,
+  };
+}
+
+function metricsFrom(raw: unknown): TocsinConfig['metrics'] {
+  const metrics = raw ?? {};
+  if (!isObject(metrics)) throw new ConfigError('metrics', 'an object', metrics);
+  rejectUnknownKeys('metrics', metrics, ['enabled', 'bearer_token']);
+  const token = metrics.bearer_token;
+  // Sent in an Authorization header: visible ASCII only; long enough not to be guessed.
+  if (token !== undefined && (typeof token !== 'string' || !/^[\x21-\x7e]{16,512}$/.test(token))) {
+    throw new ConfigError('metrics.bearer_token', 'a string of 16 to 512 visible ASCII characters', '<redacted>');
+  }
+  return {
+    enabled: metrics.enabled === undefined ? false : boolFrom('metrics.enabled', metrics.enabled),
+    bearerToken: token ?? null,
   };
 }

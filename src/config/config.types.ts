@@ -49,4 +49,6 @@ export interface TocsinConfig {
   /** `tocsin runner`: the runner token when --token is not given (TOCSIN_RUNNER_TOKEN). */
   runnerToken: string | null;
   http: { bodyLimitBytes: number; openapiParseBodyLimitBytes: number };
+  /** GET /metrics (Prometheus): off unless enabled; with a bearer token, scrapes must present it. */
+  metrics: { enabled: boolean; bearerToken: string | null };
 }
