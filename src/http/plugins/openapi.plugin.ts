@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { ErrorEnvelope } from '../schemas/common.schemas.ts';
+import { completeDocument } from './openapi.document.ts';
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'invalid_json: the body is not parseable JSON.',
@@ -74,6 +75,9 @@ export async function installOpenApi(
         },
       },
     },
+    // Headers, Idempotency-Key, the status page's HTML and the outgoing webhooks (see openapi.document.ts).
+    transformObject: (input) =>
+      'openapiObject' in input ? completeDocument(input.openapiObject) : input.swaggerObject,
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },

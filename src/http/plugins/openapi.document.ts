@@ -1,0 +1,113 @@
+/**
+ * The document-wide parts of the OpenAPI description, added once the routes are described: response headers,
+ * the Idempotency-Key parameter, the public status page's HTML, and the outgoing webhooks. Route schemas
+ * describe what a route validates and returns; what the plugins around every route add (request id, rate
+ * limit, idempotency) is added here from the same facts those plugins act on: the operation's security
+ * (an API key is required) and its method.
+ */
+import {
+  headerRef,
+  IDEMPOTENCY_KEY_PARAMETER,
+  IDEMPOTENCY_KEY_REF,
+  RESPONSE_HEADERS,
+  type ResponseHeaderName,
+} from '../schemas/headers.schemas.ts';
+import { WebhookPayload, WebhookPayloadLegacy, webhooksSection } from '../schemas/webhooks.schemas.ts';
+
+type Json = Record<string, unknown>;
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+/** The methods the idempotency plugin honours, on a request made with an API key. */
+const MUTATING = new Set(['post', 'put', 'patch', 'delete']);
+/**
+ * Statuses a replay can answer with: what the handler stored. Refusals before the handler (400 body, 401,
+ * 413, 415, 429) are never stored, nor are responses ≥ 500; 409 `idempotency_in_progress` is not a replay.
+ */
+const NOT_REPLAYED = new Set(['400', '401', '409', '413', '415', '429']);
+
+function asObject(value: unknown): Json {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {};
+}
+
+function requiresKey(op: Json): boolean {
+  return Array.isArray(op.security) && op.security.some((requirement) => 'bearerAuth' in asObject(requirement));
+}
+
+function headersFor(status: string, authenticated: boolean, idempotent: boolean): Json {
+  const names: ResponseHeaderName[] = ['X-Request-Id'];
+  if (authenticated) names.push('RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset');
+  if (status === '429') names.push('Retry-After');
+  if (idempotent && !NOT_REPLAYED.has(status) && !status.startsWith('5')) names.push('Idempotent-Replayed');
+  return Object.fromEntries(names.map((name) => [name, headerRef(name)]));
+}
+
+function describeOperation(method: string, op: Json): void {
+  const authenticated = requiresKey(op);
+  const idempotent = authenticated && MUTATING.has(method);
+  if (idempotent) {
+    const parameters = Array.isArray(op.parameters) ? op.parameters : [];
+    op.parameters = [...parameters, IDEMPOTENCY_KEY_REF];
+  }
+  const responses = asObject(op.responses);
+  for (const [status, response] of Object.entries(responses)) {
+    const existing = asObject(asObject(response).headers);
+    responses[status] = {
+      ...asObject(response),
+      headers: { ...headersFor(status, authenticated, idempotent), ...existing },
+    };
+  }
+}
+
+/** GET /status/{slug}: HTML (or JSON for `{slug}.json`); its 404 is an HTML page, or the envelope for JSON. */
+function describePublicStatusPage(op: Json): void {
+  const responses = asObject(op.responses);
+  const envelope = { schema: { $ref: '#/components/schemas/ErrorEnvelope' } };
+  const html = (description: string) => ({ schema: { type: 'string', description } });
+  op.responses = {
+    ...responses,
+    '200': {
+      description:
+        'The page: `text/html` at /status/{slug} (no JavaScript, works at 360 px), `application/json` ' +
+        '(PublicStatusPage) at /status/{slug}.json. Cache-Control: public, max-age=30.',
+      content: {
+        'text/html': html('A complete HTML document.'),
+        'application/json': { schema: { $ref: '#/components/schemas/PublicStatusPage' } },
+      },
+    },
+    '404': {
+      description: 'No public page with this slug: an HTML "not found" page, or the error envelope for .json.',
+      content: { 'text/html': html('A complete HTML document.'), 'application/json': envelope },
+    },
+  };
+  for (const status of ['422', '500']) {
+    const response = asObject(asObject(op.responses)[status]);
+    if (response.content) asObject(op.responses)[status] = { ...response, content: { 'application/json': envelope } };
+  }
+}
+
+/** Strips the TypeBox `$id` (the document names a schema by its key under components.schemas). */
+function componentSchema(schema: object): Json {
+  const { $id: _id, ...rest } = JSON.parse(JSON.stringify(schema)) as Json;
+  return rest;
+}
+
+export function completeDocument<T extends object>(document: T): T {
+  const doc = document as Json;
+  const components = (doc.components = asObject(doc.components));
+  components.headers = { ...RESPONSE_HEADERS, ...asObject(components.headers) };
+  components.parameters = { ...asObject(components.parameters), IdempotencyKey: IDEMPOTENCY_KEY_PARAMETER };
+  components.schemas = {
+    ...asObject(components.schemas),
+    WebhookPayload: componentSchema(WebhookPayload),
+    WebhookPayloadLegacy: componentSchema(WebhookPayloadLegacy),
+  };
+  for (const item of Object.values(asObject(doc.paths))) {
+    for (const [method, op] of Object.entries(asObject(item))) {
+      if (!METHODS.includes(method)) continue;
+      if (asObject(op).operationId === 'publicStatusPage') describePublicStatusPage(asObject(op));
+      describeOperation(method, asObject(op));
+    }
+  }
+  doc.webhooks = webhooksSection();
+  return document;
+}
