@@ -1,11 +1,10 @@
 /**
  * Lateness and duplicates read back from the stored executions (for `--mode serve`, where the measured
  * processes carry no instrumentation). A check's slot follows from its start: slots of a monitor are the
- * instants ≡ phaseOf(monitor, interval) (mod interval), so a start belongs to the latest slot at or before it —
+ * instants ≡ its schedule row's phase_ms (mod interval), so a start belongs to the latest slot at or before it —
  * exact while lateness stays below one interval, which the figures show.
  */
 import { sql, type Kysely } from 'kysely';
-import { phaseOf } from '../../src/modules/checks/index.ts';
 
 export interface SlotFigures {
   checksInWindow: number;
@@ -27,13 +26,19 @@ export async function slotsFromExecutions(
       from execution e join monitor_key k on k.id = e.monitor_key
       where e.started_at >= ${windowStart} and e.started_at < ${windowEnd + intervalMs}`.execute(db)
   ).rows;
-  const phases = new Map<string, number>();
+  // One region per bench run: a monitor's phase is that of its (only) schedule row.
+  const phases = new Map(
+    (
+      await sql<{ monitor_id: string; phase_ms: string | number }>`
+        select monitor_id, phase_ms from check_schedule`.execute(db)
+    ).rows.map((r) => [r.monitor_id, Number(r.phase_ms)]),
+  );
   const runs = new Map<string, number>();
   const lateness: number[] = [];
   for (const row of rows) {
     const startedAt = Number(row.started_at);
-    let phase = phases.get(row.monitor_id);
-    if (phase === undefined) phases.set(row.monitor_id, (phase = phaseOf(row.monitor_id, intervalMs)));
+    const phase = phases.get(row.monitor_id);
+    if (phase === undefined) continue; // deleted since
     const slot = startedAt - ((((startedAt - phase) % intervalMs) + intervalMs) % intervalMs);
     if (slot < windowStart || slot >= windowEnd) continue;
     lateness.push(startedAt - slot);

@@ -1,8 +1,9 @@
 /**
- * Deterministic spreading of checks over their interval: each monitor gets a phase (a hash of its id
- * modulo the interval), and its checks are due at the instants t where t ≡ phase (mod interval).
- * 10,000 monitors at 30 s thus fire about 333 a second instead of all on the same second, and every
- * process computes the same slots.
+ * Spreading of checks over time. A new (or resumed, or re-timed) monitor's first check is due soon, jittered by a
+ * hash of its id (`firstDueAt`), and its later checks follow one interval apart: the schedule row's slots are the
+ * instants t ≡ phase (mod interval) with the phase anchored on that first due time (`anchoredPhase`). Monitors
+ * created at different times thus fall on different phases, monitors created together are spread over the 5 s
+ * jitter window, and every process computes the same slots from the stored phase.
  */
 
 /** FNV-1a, 32 bits. */
@@ -27,4 +28,9 @@ export function nextSlotAfter(now: number, phaseMs: number, intervalMs: number):
 /** When a new (or resumed, or re-timed) monitor is first due: soon, but spread over a few seconds. */
 export function firstDueAt(now: number, phaseMs: number, intervalMs: number): number {
   return now + (phaseMs % Math.min(intervalMs, 5_000));
+}
+
+/** The phase of a schedule row whose first check is due at `firstDue`: its slots are `firstDue + k × interval`. */
+export function anchoredPhase(firstDue: number, intervalMs: number): number {
+  return ((firstDue % intervalMs) + intervalMs) % intervalMs;
 }

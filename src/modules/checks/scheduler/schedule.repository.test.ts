@@ -12,7 +12,6 @@ function entry(id: string, region = 'local', due = T0): ScheduleEntry {
     regionCode: region,
     organizationId: 'org_x',
     intervalMs: INTERVAL,
-    phaseMs: phaseOf(id, INTERVAL),
     firstDueAt: due,
     monitorVersion: 1,
   };
@@ -121,6 +120,31 @@ describe.each(testDialects())('check_schedule on %s', (dialect) => {
     expect((await repo.get('mon_up', 'local'))!).toMatchObject({ next_due_at: T0 + 5000, monitor_version: 2 });
     await repo.upsert([{ ...entry('mon_up', 'local', T0 + 7000), intervalMs: 60_000 }]);
     expect((await repo.get('mon_up', 'local'))!).toMatchObject({ next_due_at: T0 + 7000, interval_ms: 60_000 });
+  });
+
+  it("a row's slots are anchored on its first due time, and stay there when it is saved again", async () => {
+    const repo = new ScheduleRepository(db.database);
+    const first = T0 + 2_345;
+    await repo.upsert([entry('mon_anchor', 'anchor', first)]);
+    expect((await repo.get('mon_anchor', 'anchor'))!.phase_ms).toBe(first % INTERVAL);
+    const [c1] = await repo.claim('p', ['anchor'], first + 80, 30_000, 10);
+    expect(c1!.dueAt).toBe(first);
+    await repo.release('p', [c1!]);
+    // Saved again later (another first due): the anchor does not move.
+    await repo.upsert([{ ...entry('mon_anchor', 'anchor', T0 + 9_999), monitorVersion: 2 }]);
+    expect((await repo.get('mon_anchor', 'anchor'))!).toMatchObject({
+      phase_ms: first % INTERVAL,
+      next_due_at: first + INTERVAL,
+    });
+    expect(await repo.claim('p', ['anchor'], first + INTERVAL - 1, 30_000, 10)).toEqual([]);
+    const [c2] = await repo.claim('p', ['anchor'], first + INTERVAL + 50, 30_000, 10);
+    expect(c2!.dueAt - c1!.dueAt).toBe(INTERVAL);
+    // A new interval re-anchors on the new first due time.
+    await repo.upsert([{ ...entry('mon_anchor', 'anchor', T0 + 100_001), intervalMs: 60_000 }]);
+    expect((await repo.get('mon_anchor', 'anchor'))!).toMatchObject({
+      phase_ms: (T0 + 100_001) % 60_000,
+      next_due_at: T0 + 100_001,
+    });
   });
 
   it('two handles (two processes) claiming concurrently never get the same slot', async () => {

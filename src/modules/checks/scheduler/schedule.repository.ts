@@ -1,14 +1,17 @@
 import { sql } from 'kysely';
 import type { Database } from '../../../platform/db/index.ts';
 import type { CheckScheduleRow, EngineTables } from '../engine/engine.tables.ts';
+import { anchoredPhase } from './schedule.jitter.ts';
 
 export interface ScheduleEntry {
   monitorId: string;
   regionCode: string;
   organizationId: string;
   intervalMs: number;
-  phaseMs: number;
-  /** Used only when the row is new or its interval changed. */
+  /**
+   * Used only when the row is new or its interval changed: the first check, and the anchor of the row's slots
+   * (`firstDueAt + k × interval`), so the second check is exactly one interval after the first.
+   */
   firstDueAt: number;
   monitorVersion: number;
 }
@@ -36,9 +39,10 @@ interface ClaimRow {
 }
 
 /**
- * `check_schedule`: one row per (monitor, region). A claim atomically takes due, unleased rows, sets the lease
- * and moves `next_due_at` to the next phase-aligned slot after now, so a slot is claimed at most once
- * whatever the number of processes, and missed slots are never replayed.
+ * `check_schedule`: one row per (monitor, region). A row's slots are `phase_ms + k × interval_ms`, anchored on its
+ * first due time, so consecutive slots are exactly one interval apart from the first check on. A claim atomically
+ * takes due, unleased rows, sets the lease and moves `next_due_at` to the slot after the one it runs, so a slot is
+ * claimed at most once whatever the number of processes, and missed slots are never replayed.
  */
 export class ScheduleRepository {
   private readonly database: Database;
@@ -57,7 +61,7 @@ export class ScheduleRepository {
       region_code: e.regionCode,
       organization_id: e.organizationId,
       interval_ms: e.intervalMs,
-      phase_ms: e.phaseMs,
+      phase_ms: anchoredPhase(e.firstDueAt, e.intervalMs),
       next_due_at: e.firstDueAt,
       lease_owner: null,
       lease_until: null,
@@ -71,8 +75,9 @@ export class ScheduleRepository {
           oc.columns(['monitor_id', 'region_code']).doUpdateSet((eb) => ({
             organization_id: eb.ref('excluded.organization_id'),
             monitor_version: eb.ref('excluded.monitor_version'),
-            phase_ms: eb.ref('excluded.phase_ms'),
             interval_ms: eb.ref('excluded.interval_ms'),
+            // The slots (phase and next due time) move only when the interval changes: re-anchored on the new first due.
+            phase_ms: sql<number>`case when check_schedule.interval_ms <> excluded.interval_ms then excluded.phase_ms else check_schedule.phase_ms end`,
             next_due_at: sql<number>`case when check_schedule.interval_ms <> excluded.interval_ms then excluded.next_due_at else check_schedule.next_due_at end`,
           })),
         )
