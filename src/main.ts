@@ -4,8 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import type { TocsinConfig } from './config/index.ts';
 import { buildApp } from './http/app.ts';
 import type { AppServices } from './http/app.deps.ts';
-import { alertingMigrations, createAlerting } from './modules/alerting/index.ts';
-import { ApiKeysRepository, AuthService, authMigrations, createApiAccess } from './modules/auth/index.ts';
+import { AlertLinks, alertingMigrations, createAlerting } from './modules/alerting/index.ts';
+import { ApiKeysRepository, AuthService, authMigrations, createApiAccess, type Actor } from './modules/auth/index.ts';
 import { checkEngineMigrations, createCheckEngineModule, validateAssertion } from './modules/checks/index.ts';
 import {
   ExecutionsRetention,
@@ -22,6 +22,8 @@ import { OrgsRepository, OrgsService, Plans, orgsMigrations } from './modules/or
 import { systemClock, type Clock } from './platform/clock.ts';
 import { migrateToLatest, openDatabase, type Database, type SchemaMigration } from './platform/db/index.ts';
 import { createLogger, type Logger } from './platform/logger.ts';
+import { TocsinMetrics } from './platform/metrics/index.ts';
+import { loadMasterKey, SecretBox } from './platform/secrets.ts';
 
 /** Every module's schema migrations; each module owns its own list. */
 export const ALL_MIGRATIONS: SchemaMigration[] = [
@@ -79,10 +81,17 @@ export interface Built {
   services: AppServices;
   /** Started by startBackground() in this order, stopped in reverse. */
   roles: BackgroundRole[];
+  /** The process's one metrics registry; null when `metrics.enabled` is off. */
+  metrics: TocsinMetrics | null;
 }
 
 export function buildServices(config: TocsinConfig, database: Database, clock: Clock, logger: Logger): Built {
   const roles: BackgroundRole[] = [];
+  const metrics = config.metrics.enabled
+    ? new TocsinMetrics({
+        onCollectError: (source, err) => logger.warn({ err, source }, 'metrics: a scrape-time read failed'),
+      })
+    : null;
   const plans = new Plans(config.plans);
   const orgs = new OrgsService({
     repository: new OrgsRepository(database),
@@ -91,19 +100,36 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     defaultRegion: config.defaultRegion,
   });
   const auth = new AuthService({ keys: new ApiKeysRepository(database), clock });
-  const apiAccess = createApiAccess({ database, clock, logger, auth, redisUrl: config.redisUrl });
+  const masterKey = loadMasterKey({
+    configured: config.masterKey,
+    dataDir: config.dataDir,
+    warn: (m) => logger.warn(m),
+  });
+  const apiAccess = createApiAccess({
+    database,
+    clock,
+    logger,
+    auth,
+    redisUrl: config.redisUrl,
+    metrics,
+    secrets: new SecretBox(masterKey),
+  });
   roles.push(...apiAccess.roles);
+  const alertLinks = new AlertLinks(clock);
   const monitors = new MonitorsService({
-    repository: new MonitorsRepository(database, { clock }),
+    database,
     clock,
     plans,
     regions: config.regions,
     publicUrl: config.publicUrl,
     defaultRegionOf: async (organizationId) => (await orgs.getOrganization(organizationId)).defaultRegion,
     validateAssertion,
-    // Wired to the alerting module (built below; called only at request time).
-    missingDestinationIds: (organizationId, ids) => alerting.destinations.missingIds(organizationId, ids),
+    // The monitor ↔ destination link rows belong to the alerting module.
+    alertLinks,
+    lockOrganization: (tx, organizationId) => orgs.lockOrganization(tx, organizationId),
   });
+  /** For modules that check a monitor's visibility to an actor (executions, history). */
+  const monitorLookup = { get: (actor: Actor, id: string) => monitors.get({ actor, db: database, clock }, id) };
   const events = new EventsService({ database, clock });
   const alerting = createAlerting({
     config,
@@ -114,6 +140,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     orgs,
     monitors,
     version: VERSION,
+    masterKey,
   });
   const incidents = new IncidentsService({ database, clock, events, monitors });
   monitors.addListener(incidents);
@@ -133,17 +160,30 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
   });
   roles.push(...checks.roles);
   roles.push(...alerting.roles);
-  const executions = new ExecutionsService({ database, monitors });
+  const executions = new ExecutionsService({ database, monitors: monitorLookup });
   const rollups = new RollupsService({
     database,
     clock,
     retentionDays: config.retention.executionsDays,
-    monitors,
+    monitors: monitorLookup,
     executions,
   });
-  const statusPages = new StatusPagesService({ database, clock, plans, monitors, incidents, uptime: rollups });
+  const statusPages = new StatusPagesService({
+    database,
+    clock,
+    plans,
+    monitors,
+    incidents,
+    uptime: rollups,
+    lockOrganization: (tx, organizationId) => orgs.lockOrganization(tx, organizationId),
+  });
   monitors.addListener(statusPages);
   roles.push(new ExecutionsRetention({ database, clock, logger, retentionDays: config.retention.executionsDays }));
+  // Read when Prometheus scrapes, not kept up to date in between.
+  metrics?.observeOpenIncidents(() => incidents.countOpenByStatus());
+  metrics?.observeOutboxLag(async () =>
+    (await events.consumerLags()).map((c) => ({ consumer: c.consumer, lagSeconds: c.lagMs / 1000 })),
+  );
   return {
     services: {
       orgs,
@@ -160,6 +200,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
       statusPages,
     },
     roles,
+    metrics,
   };
 }
 
@@ -174,8 +215,8 @@ export async function createTocsin(config: TocsinConfig, options: TocsinOptions 
     await database.close();
     throw err;
   }
-  const { services, roles } = buildServices(config, database, clock, logger);
-  const app = await buildApp({ config, logger, clock, database, services, version: VERSION });
+  const { services, roles, metrics } = buildServices(config, database, clock, logger);
+  const app = await buildApp({ config, logger, clock, database, services, metrics, version: VERSION });
   const started: BackgroundRole[] = [];
   let startedBackground = false;
 

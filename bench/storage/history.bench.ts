@@ -64,7 +64,10 @@ async function run(dialect: Dialect): Promise<void> {
         error: null,
       })),
     );
-    const executions = new ExecutionsService({ database: t.tocsin.database, monitors: t.tocsin.services.monitors });
+    const executions = new ExecutionsService({
+      database: t.tocsin.database,
+      monitors: { get: (actor, id) => t.tocsin.services.monitors.get({ actor, db: t.tocsin.database, clock: t.tocsin.clock }, id) },
+    });
     const monitorKey = (await executions.monitorKey(monitorId))!;
     const rows: RollupRow[] = [];
     let sketchBytes = 0;

@@ -1,6 +1,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AppDeps } from './app.deps.ts';
 import { installAuth } from './plugins/auth.plugin.ts';
+import { installHttpMetrics } from './plugins/http-metrics.plugin.ts';
 import { installIdempotency } from './plugins/idempotency.plugin.ts';
 import { installRateLimit } from './plugins/rate-limit.plugin.ts';
 import { installUsage } from './plugins/usage.plugin.ts';
@@ -11,6 +12,7 @@ import { installOpenApi } from './plugins/openapi.plugin.ts';
 import { installRequestContext, requestIdFor } from './plugins/request-context.plugin.ts';
 import { installSerialization } from './plugins/serialization.plugin.ts';
 import { installValidation } from './plugins/validation.plugin.ts';
+import { installServiceContext } from './request-context.ts';
 import { registerHeartbeatRoutes } from './routes/heartbeats/heartbeats.routes.ts';
 import { registerDestinationRoutes } from './routes/destinations/destinations.routes.ts';
 import { registerMemberRoutes } from './routes/members/members.routes.ts';
@@ -20,6 +22,7 @@ import { registerHistoryRoutes } from './routes/history/history.routes.ts';
 import { registerMonitorRoutes } from './routes/monitors/monitors.routes.ts';
 import { registerStatusPageRoutes } from './routes/status-pages/status-pages.routes.ts';
 import { registerRunnerRoutes } from './routes/runners/runners.routes.ts';
+import { registerMetricsRoute } from './routes/system/metrics.routes.ts';
 import { registerSystemRoutes } from './routes/system/system.routes.ts';
 
 type LogMethod = FastifyBaseLogger['info'];
@@ -99,20 +102,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installSerialization(app);
   installErrorHandling(app);
   installRequestContext(app);
+  installServiceContext(app, deps);
   await installOpenApi(app, { version: deps.version, publicUrl: deps.config.publicUrl });
   installAuth(app, {
     auth: deps.services.auth,
     plans: deps.services.plans,
     rateLimit: installRateLimit(app, {
       limiter: deps.services.apiAccess.rateLimiter,
-      metrics: deps.services.apiAccess.metrics,
+      metrics: deps.metrics,
     }),
   });
   installIdempotency(app, {
     idempotency: deps.services.apiAccess.idempotency,
-    metrics: deps.services.apiAccess.metrics,
+    metrics: deps.metrics,
   });
-  installUsage(app, { usage: deps.services.apiAccess.usage, metrics: deps.services.apiAccess.metrics });
+  installUsage(app, { usage: deps.services.apiAccess.usage, metrics: deps.metrics });
+  if (deps.metrics) {
+    installHttpMetrics(app, deps.metrics);
+    registerMetricsRoute(app, { metrics: deps.metrics, bearerToken: deps.config.metrics.bearerToken });
+  }
 
   registerSystemRoutes(app, deps);
   registerMonitorRoutes(app, deps.services);

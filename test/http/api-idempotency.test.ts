@@ -12,7 +12,7 @@ describe.each(testDialects())('Idempotency-Key (%s)', (dialect) => {
   beforeAll(async () => {
     t = await createTestApp({ dialect, clock });
     t.tocsin.services.monitors.addListener({
-      monitorSaved: async (m) => {
+      monitorSaved: async (_tx, m) => {
         if (onSaved) await onSaved(m);
       },
       monitorDeleted: async () => undefined,
@@ -120,6 +120,33 @@ describe.each(testDialects())('Idempotency-Key (%s)', (dialect) => {
     expect(rb.statusCode).toBe(201);
     expect(rb.headers['idempotent-replayed']).toBeUndefined();
     expect(rb.json().id).not.toBe(ra.json().id);
+  });
+
+  it("is scoped to the key: another key of the organization never gets the first key's stored response", async () => {
+    const o = await t.createOrg();
+    const other = (
+      await call(t, o.apiKey, 'POST', '/api/v1/api-keys', {
+        body: { name: 'other', scopes: ['keys:write', 'monitors:read'], environments: ['staging'] },
+      })
+    ).json() as { key: string };
+    const body = { name: 'made-twice', scopes: ['monitors:read'], environments: ['staging'] };
+    const first = await call(t, o.apiKey, 'POST', '/api/v1/api-keys', { body, headers: { 'idempotency-key': 'same' } });
+    expect(first.statusCode).toBe(201);
+    const second = await call(t, other.key, 'POST', '/api/v1/api-keys', {
+      body,
+      headers: { 'idempotency-key': 'same' },
+    });
+    expect(second.statusCode).toBe(201);
+    expect(second.headers['idempotent-replayed']).toBeUndefined();
+    expect(second.json().id).not.toBe(first.json().id);
+    expect(second.json().key).toMatch(/^tsk_/);
+    // Each key still replays its own.
+    const again = await call(t, other.key, 'POST', '/api/v1/api-keys', {
+      body,
+      headers: { 'idempotency-key': 'same' },
+    });
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json().id).toBe(second.json().id);
   });
 
   it('answers 409 idempotency_in_progress while the first request runs', async () => {

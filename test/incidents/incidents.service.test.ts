@@ -7,6 +7,7 @@ import type { Database } from '../../src/platform/db/index.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { createTestApp, ManualClock, type TestApp } from '../support/app.ts';
 import { testDialects } from '../support/databases.ts';
+import { contextFor } from '../support/context.ts';
 
 for (const dialect of testDialects()) {
   describe(`incidents service (${dialect})`, () => {
@@ -22,6 +23,7 @@ for (const dialect of testDialects()) {
       database = t.tocsin.database;
     });
     afterAll(async () => t.close());
+    const ctxOf = (actor: Actor) => contextFor(t, actor);
 
     async function setup(
       config: Record<string, unknown> = {},
@@ -29,7 +31,7 @@ for (const dialect of testDialects()) {
     ): Promise<{ actor: Actor; monitor: Monitor }> {
       const org = await t.createOrg(environments ? { environments } : {});
       const actor = (await t.tocsin.services.auth.authenticate(org.apiKey))!;
-      const monitor = await t.tocsin.services.monitors.create(actor, {
+      const monitor = await t.tocsin.services.monitors.create(ctxOf(actor), {
         name: 'API',
         target: 'https://example.com/health',
         config,
@@ -71,7 +73,7 @@ for (const dialect of testDialects()) {
       const { actor, monitor } = await setup();
       const openedAt = clock.now();
       await apply(transition(monitor, 'up', 'down', 'HTTP 503 (expected 200)'));
-      let page = await incidents.list(actor, {}, { limit: 50 });
+      let page = await incidents.list(ctxOf(actor), {}, { limit: 50 });
       expect(page.data).toHaveLength(1);
       const inc = page.data[0]!;
       expect(inc).toMatchObject({
@@ -86,12 +88,12 @@ for (const dialect of testDialects()) {
 
       clock.advance(30_000);
       await apply(transition(monitor, 'up', 'down', 'HTTP 500'));
-      page = await incidents.list(actor, {}, { limit: 50 });
+      page = await incidents.list(ctxOf(actor), {}, { limit: 50 });
       expect(page.data).toHaveLength(1);
 
       clock.advance(90_000);
       await apply(transition(monitor, 'down', 'up'));
-      const resolved = await incidents.get(actor, inc.id);
+      const resolved = await incidents.get(ctxOf(actor), inc.id);
       expect(resolved).toMatchObject({ status: 'resolved', resolvedBy: 'auto', durationSeconds: 120 });
       expect(resolved.timeline.map((e) => e.type)).toEqual(['opened', 'monitor_down', 'monitor_up', 'resolved']);
 
@@ -107,7 +109,7 @@ for (const dialect of testDialects()) {
 
       clock.advance(60_000);
       await apply(transition(monitor, 'up', 'down', 'timeout'));
-      page = await incidents.list(actor, { status: 'opened' }, { limit: 50 });
+      page = await incidents.list(ctxOf(actor), { status: 'opened' }, { limit: 50 });
       expect(page.data.map((i) => i.number)).toEqual([2]);
     });
 
@@ -119,11 +121,11 @@ for (const dialect of testDialects()) {
           throw new Error('engine failed after the handler');
         }),
       ).rejects.toThrow('engine failed');
-      expect((await incidents.list(actor, {}, { limit: 50 })).data).toHaveLength(0);
+      expect((await incidents.list(ctxOf(actor), {}, { limit: 50 })).data).toHaveLength(0);
       expect(await eventsOf(monitor.organizationId)).toHaveLength(0);
       // The number was not consumed either.
       await apply(transition(monitor, 'up', 'down', 'boom'));
-      expect((await incidents.list(actor, {}, { limit: 50 })).data[0]!.number).toBe(1);
+      expect((await incidents.list(ctxOf(actor), {}, { limit: 50 })).data[0]!.number).toBe(1);
     });
 
     it('opens exactly one incident when two processes handle the same down transition at once', async () => {
@@ -139,13 +141,13 @@ for (const dialect of testDialects()) {
       // SQLite has one writer per file; its second handle waits for the first to commit (busy timeout).
       const results = await Promise.allSettled([apply(tr), apply(tr, other, otherService)]);
       expect(results.some((r) => r.status === 'fulfilled')).toBe(true);
-      const page = await incidents.list(actor, {}, { limit: 50 });
+      const page = await incidents.list(ctxOf(actor), {}, { limit: 50 });
       expect(page.data).toHaveLength(1);
       const events = await eventsOf(monitor.organizationId);
       expect(events.filter((e) => e.type === 'down')).toHaveLength(1);
       expect(events.filter((e) => e.type === 'incident_opened')).toHaveLength(1);
       // No number was lost to the loser.
-      const next = await incidents.create(actor, { title: 'Manual' });
+      const next = await incidents.create(ctxOf(actor), { title: 'Manual' });
       expect(next.number).toBe(2);
     });
 
@@ -153,7 +155,7 @@ for (const dialect of testDialects()) {
       const { actor } = await setup();
       const n = 12;
       const created = await Promise.all(
-        Array.from({ length: n }, (_, i) => incidents.create(actor, { title: `Incident ${i}` })),
+        Array.from({ length: n }, (_, i) => incidents.create(ctxOf(actor), { title: `Incident ${i}` })),
       );
       expect(created.map((c) => c.number).sort((a, b) => a - b)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
       const events = await eventsOf(actor.organizationId);
@@ -164,30 +166,30 @@ for (const dialect of testDialects()) {
     it('numbers per organization independently', async () => {
       const a = await setup();
       const b = await setup();
-      expect((await incidents.create(a.actor, { title: 'a' })).number).toBe(1);
-      expect((await incidents.create(b.actor, { title: 'b' })).number).toBe(1);
-      expect((await incidents.create(a.actor, { title: 'a2' })).number).toBe(2);
+      expect((await incidents.create(ctxOf(a.actor), { title: 'a' })).number).toBe(1);
+      expect((await incidents.create(ctxOf(b.actor), { title: 'b' })).number).toBe(1);
+      expect((await incidents.create(ctxOf(a.actor), { title: 'a2' })).number).toBe(2);
     });
 
     it('acknowledges, resolves, and refuses to acknowledge a resolved incident', async () => {
       const { actor } = await setup();
-      const inc = await incidents.create(actor, { title: 'Checkout slow', cause: 'p95 over 2s' });
+      const inc = await incidents.create(ctxOf(actor), { title: 'Checkout slow', cause: 'p95 over 2s' });
       clock.advance(10_000);
-      const acked = await incidents.acknowledge(actor, inc.id);
+      const acked = await incidents.acknowledge(ctxOf(actor), inc.id);
       expect(acked).toMatchObject({
         status: 'acknowledged',
         acknowledgedBy: actor.userId,
         acknowledgedAt: clock.now(),
       });
-      const again = await incidents.acknowledge(actor, inc.id);
+      const again = await incidents.acknowledge(ctxOf(actor), inc.id);
       expect(again.acknowledgedAt).toBe(acked.acknowledgedAt);
       clock.advance(20_000);
-      const resolved = await incidents.resolve(actor, inc.id);
+      const resolved = await incidents.resolve(ctxOf(actor), inc.id);
       expect(resolved).toMatchObject({ status: 'resolved', resolvedBy: actor.userId, durationSeconds: 30 });
       clock.advance(5_000);
-      const twice = await incidents.resolve(actor, inc.id);
+      const twice = await incidents.resolve(ctxOf(actor), inc.id);
       expect(twice.resolvedAt).toBe(resolved.resolvedAt);
-      await expect(incidents.acknowledge(actor, inc.id)).rejects.toMatchObject({ code: 'validation_failed' });
+      await expect(incidents.acknowledge(ctxOf(actor), inc.id)).rejects.toMatchObject({ code: 'validation_failed' });
       const events = await eventsOf(actor.organizationId);
       expect(events.map((e) => e.type)).toEqual(['incident_opened', 'incident_acknowledged', 'incident_resolved']);
       expect(resolved.timeline.map((e) => e.type)).toEqual(['opened', 'acknowledged', 'resolved']);
@@ -196,14 +198,14 @@ for (const dialect of testDialects()) {
     it('hides incidents of monitors in environments the key cannot see', async () => {
       const { actor, monitor } = await setup();
       await apply(transition(monitor, 'up', 'down', 'x'));
-      await incidents.create(actor, { title: 'org-wide' });
+      await incidents.create(ctxOf(actor), { title: 'org-wide' });
       const staging = { ...actor, environments: ['staging'] };
-      const page = await incidents.list(staging, {}, { limit: 1 });
+      const page = await incidents.list(ctxOf(staging), {}, { limit: 1 });
       expect(page.data.map((i) => i.title)).toEqual(['org-wide']);
       expect(page.next_cursor).toBeNull();
-      const hidden = (await incidents.list(actor, { source: 'monitor' }, { limit: 10 })).data[0]!;
-      await expect(incidents.get(staging, hidden.id)).rejects.toMatchObject({ code: 'not_found' });
-      await expect(incidents.create(staging, { title: 'x', monitor_id: monitor.id })).rejects.toMatchObject({
+      const hidden = (await incidents.list(ctxOf(actor), { source: 'monitor' }, { limit: 10 })).data[0]!;
+      await expect(incidents.get(ctxOf(staging), hidden.id)).rejects.toMatchObject({ code: 'not_found' });
+      await expect(incidents.create(ctxOf(staging), { title: 'x', monitor_id: monitor.id })).rejects.toMatchObject({
         code: 'validation_failed',
         details: [{ field: 'monitor_id', issue: expect.stringContaining(monitor.id) }],
       });
@@ -246,12 +248,12 @@ for (const dialect of testDialects()) {
     it('resolves the open incident when its monitor is deleted; pausing leaves it open', async () => {
       const { actor, monitor } = await setup();
       await apply(transition(monitor, 'up', 'down', 'HTTP 500'));
-      await t.tocsin.services.monitors.pause(actor, monitor.id);
-      const inc = (await incidents.list(actor, {}, { limit: 10 })).data[0]!;
+      await t.tocsin.services.monitors.pause(ctxOf(actor), monitor.id);
+      const inc = (await incidents.list(ctxOf(actor), {}, { limit: 10 })).data[0]!;
       expect(inc.status).toBe('opened');
       clock.advance(60_000);
-      await t.tocsin.services.monitors.delete(actor, monitor.id);
-      const full = await incidents.get(actor, inc.id);
+      await t.tocsin.services.monitors.delete(ctxOf(actor), monitor.id);
+      const full = await incidents.get(ctxOf(actor), inc.id);
       expect(full).toMatchObject({ status: 'resolved', resolvedBy: 'auto' });
       expect(full.timeline.map((e) => e.type)).toEqual(['opened', 'monitor_deleted', 'resolved']);
       const events = await eventsOf(actor.organizationId);

@@ -19,7 +19,7 @@ export {
 } from './idempotency.service.ts';
 export { UsageRepository } from './usage.repository.ts';
 export { UsageRecorder } from './usage.recorder.ts';
-export { ApiMetrics } from './api-metrics.ts';
+export type { ApiMetrics } from './api-metrics.ts';
 export {
   RateLimiter,
   MemoryRateLimitStore,
@@ -35,6 +35,7 @@ export type { ApiKey, ServiceAccount, KeyUsage, UsageBucket, RateLimitSettings }
 export { authMigrations } from './auth.migrations.ts';
 export { SCOPES, ADMIN_ONLY_SCOPES, isScope, expandScopes, type Scope } from './scopes.ts';
 export { canSeeEnvironment, isAdmin, actorRef, type Actor, type RateBudgets } from './actor.ts';
+export { withDatabase, type ServiceContext } from './service-context.ts';
 export { generateApiKey, isWellFormedApiKey, hashApiKey } from './api-key.format.ts';
 export {
   createApiAccess,

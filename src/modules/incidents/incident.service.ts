@@ -4,7 +4,7 @@ import { decodeIdCursor, pageOf } from '../../platform/cursor.ts';
 import type { Database } from '../../platform/db/index.ts';
 import { notFound, validationFailed, type ErrorDetail } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { actorRef, canSeeEnvironment, type Actor } from '../auth/index.ts';
+import { actorRef, canSeeEnvironment, type Actor, type ServiceContext } from '../auth/index.ts';
 import type { EventType, EventsService } from '../events/index.ts';
 import type { Monitor, MonitorListener, Page } from '../monitors/index.ts';
 import { IncidentsRepository } from './incidents.repository.ts';
@@ -89,12 +89,13 @@ export class IncidentsService implements MonitorListener {
   }
 
   async list(
-    actor: Actor,
+    ctx: ServiceContext,
     filter: IncidentFilter,
     page: { limit: number; cursor?: string },
   ): Promise<Page<IncidentWithDuration>> {
+    const { actor } = ctx;
     let before = decodeIdCursor(page.cursor);
-    const repo = new IncidentsRepository(this.deps.database);
+    const repo = new IncidentsRepository(ctx.db);
     const visible: Incident[] = [];
     // Environment scoping hides incidents of monitors the key cannot see; read on until the page is full.
     for (;;) {
@@ -108,7 +109,7 @@ export class IncidentsService implements MonitorListener {
       if (visible.length > page.limit || rows.length < batchSize) break;
       before = rows[rows.length - 1]!.id;
     }
-    const now = this.deps.clock.now();
+    const now = ctx.clock.now();
     const result = pageOf(visible, page.limit, (i) => i.id);
     return {
       data: result.data.map((i) => ({ ...i, durationSeconds: durationSeconds(i, now) })),
@@ -116,18 +117,20 @@ export class IncidentsService implements MonitorListener {
     };
   }
 
-  async get(actor: Actor, id: string): Promise<IncidentWithTimeline & IncidentWithDuration> {
-    const incident = await this.findVisible(actor, id, this.deps.database);
-    const timeline = await new IncidentsRepository(this.deps.database).timeline(id);
-    return { ...incident, durationSeconds: durationSeconds(incident, this.deps.clock.now()), timeline };
+  async get(ctx: ServiceContext, id: string): Promise<IncidentWithTimeline & IncidentWithDuration> {
+    const { actor } = ctx;
+    const incident = await this.findVisible(actor, id, ctx.db);
+    const timeline = await new IncidentsRepository(ctx.db).timeline(id);
+    return { ...incident, durationSeconds: durationSeconds(incident, ctx.clock.now()), timeline };
   }
 
   /** POST /incidents: source `api` for keys (`manual` when a person opens it in the app). */
   async create(
-    actor: Actor,
+    ctx: ServiceContext,
     body: unknown,
     source: IncidentSource = 'api',
   ): Promise<IncidentWithTimeline & IncidentWithDuration> {
+    const { actor } = ctx;
     const input = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as IncidentInput;
     const details: ErrorDetail[] = [];
     const title = typeof input.title === 'string' ? input.title.trim() : '';
@@ -160,8 +163,8 @@ export class IncidentsService implements MonitorListener {
       }
     }
     if (details.length > 0) throw validationFailed(details);
-    const now = this.deps.clock.now();
-    const created = await this.deps.database.transaction(async (tx) => {
+    const now = ctx.clock.now();
+    const created = await ctx.db.transaction(async (tx) => {
       const repo = new IncidentsRepository(tx);
       const incident = this.newIncident(actor.organizationId, await repo.allocateNumber(actor.organizationId), {
         title,
@@ -175,13 +178,14 @@ export class IncidentsService implements MonitorListener {
       await this.recordOpened(tx, incident);
       return incident;
     });
-    return this.get(actor, created.id);
+    return this.get(ctx, created.id);
   }
 
-  async acknowledge(actor: Actor, id: string): Promise<IncidentWithTimeline & IncidentWithDuration> {
+  async acknowledge(ctx: ServiceContext, id: string): Promise<IncidentWithTimeline & IncidentWithDuration> {
+    const { actor } = ctx;
     // Visibility is checked before the transaction: it reads monitors through their own handle.
-    await this.findVisible(actor, id, this.deps.database);
-    await this.deps.database.transaction(async (tx) => {
+    await this.findVisible(actor, id, ctx.db);
+    await ctx.db.transaction(async (tx) => {
       const incident = await new IncidentsRepository(tx).find(actor.organizationId, id);
       if (!incident) throw notFound('Incident');
       if (incident.status === 'resolved') {
@@ -192,7 +196,7 @@ export class IncidentsService implements MonitorListener {
       }
       if (incident.status === 'acknowledged') return;
       const repo = new IncidentsRepository(tx);
-      const now = this.deps.clock.now();
+      const now = ctx.clock.now();
       const by = actorRef(actor);
       if (!(await repo.acknowledge(id, by, now))) return;
       await repo.addTimeline(incident, { type: 'acknowledged', at: now, actor: by, message: null });
@@ -202,25 +206,31 @@ export class IncidentsService implements MonitorListener {
         acknowledged_at: toIso(now),
       });
     });
-    return this.get(actor, id);
+    return this.get(ctx, id);
   }
 
   /** Resolving a resolved incident is a no-op that returns it. */
-  async resolve(actor: Actor, id: string): Promise<IncidentWithTimeline & IncidentWithDuration> {
-    await this.findVisible(actor, id, this.deps.database);
-    await this.deps.database.transaction(async (tx) => {
+  async resolve(ctx: ServiceContext, id: string): Promise<IncidentWithTimeline & IncidentWithDuration> {
+    const { actor } = ctx;
+    await this.findVisible(actor, id, ctx.db);
+    await ctx.db.transaction(async (tx) => {
       const incident = await new IncidentsRepository(tx).find(actor.organizationId, id);
       if (!incident) throw notFound('Incident');
       if (incident.status === 'resolved') return;
       const repo = new IncidentsRepository(tx);
-      await this.resolveWith(tx, repo, incident, actorRef(actor), this.deps.clock.now(), null);
+      await this.resolveWith(tx, repo, incident, actorRef(actor), ctx.clock.now(), null);
     });
-    return this.get(actor, id);
+    return this.get(ctx, id);
   }
 
   /** Open incidents (any source) tied to these monitors, oldest first; for status pages. */
   listOpenForMonitors(monitorIds: readonly string[]): Promise<Incident[]> {
     return new IncidentsRepository(this.deps.database).listOpenForMonitors(monitorIds);
+  }
+
+  /** Internal: unresolved incidents of all organizations, counted by status (for GET /metrics). */
+  countOpenByStatus(): Promise<Array<{ status: Incident['status']; count: number }>> {
+    return new IncidentsRepository(this.deps.database).countOpenByStatus();
   }
 
   /** Internal: a page of open monitor incidents of all organizations, by id. */
@@ -255,25 +265,23 @@ export class IncidentsService implements MonitorListener {
   }
 
   /** MonitorListener: saving (including pausing) leaves an open incident open; the next verdict decides. */
-  async monitorSaved(_monitor: Monitor): Promise<void> {
+  async monitorSaved(_tx: Database, _monitor: Monitor, _previous: Monitor | null): Promise<void> {
     // nothing to do
   }
 
-  /** MonitorListener: a deleted monitor's open incident is resolved automatically. */
-  async monitorDeleted(monitor: Monitor): Promise<void> {
-    await this.deps.database.transaction(async (tx) => {
-      const repo = new IncidentsRepository(tx);
-      const open = await repo.findOpenForMonitor(monitor.id);
-      if (!open) return;
-      const now = this.deps.clock.now();
-      await repo.addTimeline(open, {
-        type: 'monitor_deleted',
-        at: now,
-        actor: AUTO,
-        message: `Monitor ${monitor.name} deleted.`,
-      });
-      await this.resolveWith(tx, repo, open, AUTO, now, null, 'monitor_deleted');
+  /** MonitorListener: a deleted monitor's open incident is resolved automatically, in the deleting transaction. */
+  async monitorDeleted(tx: Database, monitor: Monitor): Promise<void> {
+    const repo = new IncidentsRepository(tx);
+    const open = await repo.findOpenForMonitor(monitor.id);
+    if (!open) return;
+    const now = this.deps.clock.now();
+    await repo.addTimeline(open, {
+      type: 'monitor_deleted',
+      at: now,
+      actor: AUTO,
+      message: `Monitor ${monitor.name} deleted.`,
     });
+    await this.resolveWith(tx, repo, open, AUTO, now, null, 'monitor_deleted');
   }
 
   private async openForMonitor(tx: Database, repo: IncidentsRepository, t: MonitorTransition): Promise<void> {

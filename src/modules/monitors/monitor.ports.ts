@@ -18,3 +18,10 @@ export interface MonitorAlertLinks {
   /** The ids that are not destinations of this organization. */
   missingDestinationIds(db: Database, organizationId: string, destinationIds: readonly string[]): Promise<string[]>;
 }
+
+/**
+ * Holds the organization locked for the rest of `tx` (the orgs module locks its row), so that counting an
+ * organization's monitors and inserting one cannot interleave with another create: plan limits hold under
+ * concurrency, across processes.
+ */
+export type LockOrganization = (tx: Database, organizationId: string) => Promise<void>;

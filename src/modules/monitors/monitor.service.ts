@@ -1,21 +1,28 @@
 import type { Clock } from '../../platform/clock.ts';
 import { decodeIdCursor, pageOf } from '../../platform/cursor.ts';
+import type { Database } from '../../platform/db/index.ts';
 import { DomainError, notFound, validationFailed } from '../../platform/errors.ts';
 import { isId, newId, randomToken } from '../../platform/ids.ts';
-import type { Actor } from '../auth/index.ts';
+import type { Actor, ServiceContext } from '../auth/index.ts';
 import type { Plans } from '../orgs/index.ts';
-import type { MonitorScope, MonitorsRepository } from './monitors.repository.ts';
+import type { LockOrganization, MonitorAlertLinks } from './monitor.ports.ts';
+import { mergePatch, objectBody } from './monitor.patch.ts';
+import { MonitorsRepository, type MonitorScope } from './monitors.repository.ts';
 import type { Monitor, MonitorFilter, MonitorStatus } from './monitor.types.ts';
 import { validateMonitor, type AssertionValidator, type ValidMonitorFields } from './monitor.validation.ts';
 
-/** Told about every saved or deleted monitor (the scheduler keeps its due times from this). */
+/**
+ * Told about every saved or deleted monitor, inside the transaction that writes it (`tx`): the reaction's
+ * writes (schedule rows, incidents, status pages) commit or roll back with the monitor's.
+ */
 export interface MonitorListener {
-  monitorSaved(monitor: Monitor): Promise<void>;
-  monitorDeleted(monitor: Monitor): Promise<void>;
+  monitorSaved(tx: Database, monitor: Monitor, previous: Monitor | null): Promise<void>;
+  monitorDeleted(tx: Database, monitor: Monitor): Promise<void>;
 }
 
 export interface MonitorsServiceDeps {
-  repository: MonitorsRepository;
+  /** For internal reads and writes of background roles (the API's verbs use the context's handle). */
+  database: Database;
   clock: Clock;
   plans: Plans;
   regions: readonly string[];
@@ -23,8 +30,9 @@ export interface MonitorsServiceDeps {
   /** The organization's default region (from the orgs module). */
   defaultRegionOf(organizationId: string): Promise<string>;
   validateAssertion: AssertionValidator;
-  /** Returns the ids that are not destinations of this organization; wired to the alerting module. */
-  missingDestinationIds(organizationId: string, ids: readonly string[]): Promise<string[]>;
+  /** The monitor ↔ destination links (rows owned by the alerting module). */
+  alertLinks: MonitorAlertLinks;
+  lockOrganization: LockOrganization;
   listeners?: MonitorListener[];
 }
 
@@ -33,15 +41,21 @@ export interface Page<T> {
   next_cursor: string | null;
 }
 
-const PATCHABLE = ['name', 'target', 'interval_seconds', 'region_codes', 'tags', 'environment', 'config', 'paused'];
-
-function objectBody(body: unknown): Record<string, unknown> {
-  if (typeof body === 'object' && body !== null && !Array.isArray(body)) return body as Record<string, unknown>;
-  throw validationFailed([{ field: 'body', issue: 'must be a JSON object' }]);
-}
-
 function scopeOf(actor: Actor): MonitorScope {
   return { organizationId: actor.organizationId, environments: actor.environments };
+}
+
+/**
+ * The config as stored. The destination links are the alerting module's rows (shown in the API as
+ * `config.alert_destination_ids`), written through `alertLinks`; until the composition root wires that
+ * module's table, its stand-in keeps them in this column, so the stored config still carries the key.
+ */
+function storedConfig(config: Monitor['config']): Monitor['config'] {
+  return config;
+}
+
+function sameIds(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((id, i) => id === b[i]);
 }
 
 export class MonitorsService {
@@ -60,16 +74,15 @@ export class MonitorsService {
     return `${this.deps.publicUrl}/api/v1/heartbeats/${token}`;
   }
 
-  async create(actor: Actor, body: unknown): Promise<Monitor> {
+  async create(ctx: ServiceContext, body: unknown): Promise<Monitor> {
+    const { actor } = ctx;
     const input = objectBody(body);
     const plan = this.deps.plans.limitsOf(actor.plan);
     const defaultEnvironment = actor.environments.includes('production')
       ? 'production'
       : (actor.environments[0] ?? 'production');
-    const fields = await this.validated(actor, input, plan.interval_floor_seconds, defaultEnvironment);
-    const count = await this.deps.repository.count(actor.organizationId);
-    this.deps.plans.requireWithin(actor.plan, 'monitors', count + 1, 'monitors');
-    const now = this.deps.clock.now();
+    const fields = await this.validated(ctx, input, plan.interval_floor_seconds, defaultEnvironment);
+    const now = ctx.clock.now();
     const token = fields.type === 'heartbeat' ? randomToken(18) : null;
     const monitor: Monitor = {
       id: newId('mon', now),
@@ -90,69 +103,53 @@ export class MonitorsService {
       createdAt: now,
       updatedAt: now,
     };
-    await this.deps.repository.insert(monitor);
-    await this.notifySaved(monitor);
+    await ctx.db.transaction(async (tx) => {
+      // Count and insert under the organization's lock: concurrent creates at the limit accept exactly the rest.
+      await this.deps.lockOrganization(tx, actor.organizationId);
+      const repository = new MonitorsRepository(tx);
+      const count = await repository.count(actor.organizationId);
+      this.deps.plans.requireWithin(actor.plan, 'monitors', count + 1, 'monitors');
+      await repository.insert({ ...monitor, config: storedConfig(monitor.config) });
+      await this.deps.alertLinks.replaceForMonitor(
+        tx,
+        actor.organizationId,
+        monitor.id,
+        monitor.config.alert_destination_ids,
+      );
+      for (const l of this.listeners) await l.monitorSaved(tx, monitor, null);
+    });
     return monitor;
   }
 
-  async get(actor: Actor, id: string): Promise<Monitor> {
-    // Not an id at all: nothing to look up (and a NUL byte would make PostgreSQL fail rather than miss).
-    if (!isId(id, 'mon')) throw notFound('Monitor');
-    const monitor = await this.deps.repository.find(scopeOf(actor), id);
-    if (!monitor) throw notFound('Monitor');
-    return monitor;
+  async get(ctx: ServiceContext, id: string): Promise<Monitor> {
+    const monitor = await this.findVisible(ctx.db, ctx.actor, id);
+    const links = await this.deps.alertLinks.destinationIdsOf(ctx.db, monitor.organizationId, [monitor.id]);
+    return withLinks(monitor, links);
   }
 
-  async list(actor: Actor, filter: MonitorFilter, page: { limit: number; cursor?: string }): Promise<Page<Monitor>> {
+  async list(
+    ctx: ServiceContext,
+    filter: MonitorFilter,
+    page: { limit: number; cursor?: string },
+  ): Promise<Page<Monitor>> {
     const after = decodeIdCursor(page.cursor);
-    const rows = await this.deps.repository.list(scopeOf(actor), filter, after, page.limit);
-    return pageOf(rows, page.limit, (m) => m.id);
+    const rows = await new MonitorsRepository(ctx.db).list(scopeOf(ctx.actor), filter, after, page.limit);
+    const result = pageOf(rows, page.limit, (m) => m.id);
+    const links = await this.deps.alertLinks.destinationIdsOf(
+      ctx.db,
+      ctx.actor.organizationId,
+      result.data.map((m) => m.id),
+    );
+    return { data: result.data.map((m) => withLinks(m, links)), next_cursor: result.next_cursor };
   }
 
-  async update(actor: Actor, id: string, body: unknown): Promise<Monitor> {
-    const existing = await this.get(actor, id);
+  async update(ctx: ServiceContext, id: string, body: unknown): Promise<Monitor> {
+    const existing = await this.get(ctx, id);
     const patch = objectBody(body);
-    const details = Object.keys(patch)
-      .filter((k) => !PATCHABLE.includes(k))
-      .map((k) => ({
-        field: k,
-        issue: k === 'type' ? 'cannot be changed; create a new monitor instead' : 'is not a known field for monitors',
-      }));
-    if (details.length > 0) throw validationFailed(details);
-    // Config merges key by key; a key set to null goes back to its default. Always a copy: `existing` may be
-    // shared (the read cache's frozen monitor) and the heartbeat rule below deletes a key.
-    const mergedConfig =
-      patch.config !== undefined &&
-      patch.config !== null &&
-      typeof patch.config === 'object' &&
-      !Array.isArray(patch.config)
-        ? { ...existing.config, ...(patch.config as Record<string, unknown>) }
-        : patch.config === undefined || patch.config === null
-          ? { ...existing.config }
-          : patch.config;
-    const merged: Record<string, unknown> = {
-      name: existing.name,
-      type: existing.type,
-      target: existing.type === 'heartbeat' ? existing.target : existing.target,
-      interval_seconds: existing.intervalSeconds,
-      region_codes: existing.regionCodes,
-      tags: existing.tags,
-      environment: existing.environment,
-      paused: existing.paused,
-      ...patch,
-      config: mergedConfig,
-    };
-    if (
-      existing.type === 'heartbeat' &&
-      patch.interval_seconds !== undefined &&
-      (patch.config as Record<string, unknown> | undefined)?.grace_seconds === undefined
-    ) {
-      // The default grace follows the interval unless the user chose one.
-      delete (merged.config as Record<string, unknown>).grace_seconds;
-    }
-    const plan = this.deps.plans.limitsOf(actor.plan);
-    const fields = await this.validated(actor, merged, plan.interval_floor_seconds, existing.environment);
-    const now = this.deps.clock.now();
+    const merged = mergePatch(existing, patch);
+    const plan = this.deps.plans.limitsOf(ctx.actor.plan);
+    const fields = await this.validated(ctx, merged, plan.interval_floor_seconds, existing.environment);
+    const now = ctx.clock.now();
     const pausedChanged = fields.paused !== existing.paused;
     const updated: Monitor = {
       ...existing,
@@ -168,71 +165,88 @@ export class MonitorsService {
       statusChangedAt: pausedChanged ? now : existing.statusChangedAt,
       updatedAt: now,
     };
-    await this.deps.repository.update(updated);
-    await this.notifySaved(updated);
+    const links = updated.config.alert_destination_ids;
+    const linksGiven = (patch.config as Record<string, unknown> | undefined)?.alert_destination_ids !== undefined;
+    await ctx.db.transaction(async (tx) => {
+      await new MonitorsRepository(tx).update({ ...updated, config: storedConfig(updated.config) });
+      if (linksGiven || !sameIds(links, existing.config.alert_destination_ids)) {
+        await this.deps.alertLinks.replaceForMonitor(tx, updated.organizationId, updated.id, links);
+      }
+      for (const l of this.listeners) await l.monitorSaved(tx, updated, existing);
+    });
     return updated;
   }
 
-  async delete(actor: Actor, id: string): Promise<void> {
-    const existing = await this.get(actor, id);
-    await this.deps.repository.delete(scopeOf(actor), id);
-    for (const l of this.listeners) await l.monitorDeleted(existing);
+  async delete(ctx: ServiceContext, id: string): Promise<void> {
+    const existing = await this.findVisible(ctx.db, ctx.actor, id);
+    await ctx.db.transaction(async (tx) => {
+      // Nothing deleted: another request got there first, and its transaction ran the reactions.
+      if (!(await new MonitorsRepository(tx).delete(scopeOf(ctx.actor), id))) throw notFound('Monitor');
+      for (const l of this.listeners) await l.monitorDeleted(tx, existing);
+    });
   }
 
-  pause(actor: Actor, id: string): Promise<Monitor> {
-    return this.setPaused(actor, id, true);
+  pause(ctx: ServiceContext, id: string): Promise<Monitor> {
+    return this.setPaused(ctx, id, true);
   }
 
-  resume(actor: Actor, id: string): Promise<Monitor> {
-    return this.setPaused(actor, id, false);
+  resume(ctx: ServiceContext, id: string): Promise<Monitor> {
+    return this.setPaused(ctx, id, false);
   }
 
   /** Internal: a monitor of any organization (scheduler, heartbeats, alerting). */
   findAnywhere(id: string): Promise<Monitor | null> {
-    return this.deps.repository.findAnywhere(id);
+    return this.repository().findAnywhere(id);
   }
 
   findManyAnywhere(ids: readonly string[]): Promise<Monitor[]> {
-    return this.deps.repository.findManyAnywhere(ids);
+    return this.repository().findManyAnywhere(ids);
   }
 
   findByHeartbeatToken(token: string): Promise<Monitor | null> {
-    return this.deps.repository.findByHeartbeatToken(token);
+    return this.repository().findByHeartbeatToken(token);
   }
 
   /** Internal: a page of monitors that are not paused, ordered by id. */
   listActive(afterId: string | undefined, limit: number): Promise<Monitor[]> {
-    return this.deps.repository.listActive(afterId, limit);
+    return this.repository().listActive(afterId, limit);
   }
 
   /** Internal: the state machine's verdict. */
   recordStatus(id: string, status: MonitorStatus, at: number): Promise<void> {
-    return this.deps.repository.setStatus(id, status, at);
+    return this.repository().setStatus(id, status, at);
   }
 
   recordChecked(ids: readonly string[], at: number): Promise<void> {
-    return this.deps.repository.setLastChecked(ids, at);
+    return this.repository().setLastChecked(ids, at);
   }
 
   /** Internal (alerting): the organization's monitors that alert this destination. */
   monitorsAlerting(organizationId: string, destinationId: string): Promise<Monitor[]> {
-    return this.deps.repository.findByDestination(organizationId, destinationId);
+    return this.repository().findByDestination(organizationId, destinationId);
   }
 
   /** Internal (alerting): replaces a monitor's config.alert_destination_ids, for attaching from the destination side. */
   setAlertDestinationIds(organizationId: string, monitorId: string, destinationIds: readonly string[]): Promise<void> {
-    return this.deps.repository.setAlertDestinationIds(
-      organizationId,
-      monitorId,
-      destinationIds,
-      this.deps.clock.now(),
-    );
+    return this.repository().setAlertDestinationIds(organizationId, monitorId, destinationIds, this.deps.clock.now());
   }
 
-  private async setPaused(actor: Actor, id: string, paused: boolean): Promise<Monitor> {
-    const existing = await this.get(actor, id);
+  private repository(): MonitorsRepository {
+    return new MonitorsRepository(this.deps.database, { clock: this.deps.clock });
+  }
+
+  private async findVisible(db: Database, actor: Actor, id: string): Promise<Monitor> {
+    // Not an id at all: nothing to look up (and a NUL byte would make PostgreSQL fail rather than miss).
+    if (!isId(id, 'mon')) throw notFound('Monitor');
+    const monitor = await new MonitorsRepository(db, { clock: this.deps.clock }).find(scopeOf(actor), id);
+    if (!monitor) throw notFound('Monitor');
+    return monitor;
+  }
+
+  private async setPaused(ctx: ServiceContext, id: string, paused: boolean): Promise<Monitor> {
+    const existing = await this.get(ctx, id);
     if (existing.paused === paused) return existing;
-    const now = this.deps.clock.now();
+    const now = ctx.clock.now();
     const updated: Monitor = {
       ...existing,
       paused,
@@ -240,21 +254,20 @@ export class MonitorsService {
       statusChangedAt: now,
       updatedAt: now,
     };
-    await this.deps.repository.update(updated);
-    await this.notifySaved(updated);
+    await ctx.db.transaction(async (tx) => {
+      await new MonitorsRepository(tx).setPaused(updated);
+      for (const l of this.listeners) await l.monitorSaved(tx, updated, existing);
+    });
     return updated;
   }
 
-  private async notifySaved(monitor: Monitor): Promise<void> {
-    for (const l of this.listeners) await l.monitorSaved(monitor);
-  }
-
   private async validated(
-    actor: Actor,
+    ctx: ServiceContext,
     input: Record<string, unknown>,
     floor: number,
     defaultEnvironment: string,
   ): Promise<ValidMonitorFields> {
+    const { actor } = ctx;
     const result = validateMonitor(input, {
       regions: this.deps.regions,
       defaultRegion: await this.deps.defaultRegionOf(actor.organizationId),
@@ -264,11 +277,13 @@ export class MonitorsService {
     });
     if (!result.ok) throw validationFailed(result.details);
     const fields = result.value;
-    const missing = await this.deps.missingDestinationIds(actor.organizationId, fields.config.alert_destination_ids);
+    const ids = fields.config.alert_destination_ids;
+    const missing =
+      ids.length === 0 ? [] : await this.deps.alertLinks.missingDestinationIds(ctx.db, actor.organizationId, ids);
     if (missing.length > 0) {
       throw validationFailed(
         missing.map((id) => ({
-          field: `config.alert_destination_ids[${fields.config.alert_destination_ids.indexOf(id)}]`,
+          field: `config.alert_destination_ids[${ids.indexOf(id)}]`,
           issue: `destination ${id} does not exist in this organization`,
         })),
       );
@@ -280,4 +295,9 @@ export class MonitorsService {
     this.deps.plans.requireWithin(actor.plan, 'regions', fields.region_codes.length, 'regions per monitor');
     return fields;
   }
+}
+
+/** The monitor as the API shows it: its destination links as `config.alert_destination_ids`. */
+function withLinks(monitor: Monitor, links: Map<string, string[]>): Monitor {
+  return { ...monitor, config: { ...monitor.config, alert_destination_ids: links.get(monitor.id) ?? [] } };
 }

@@ -102,6 +102,22 @@ export class MonitorsRepository {
     this.cache?.forget([id]);
   }
 
+  /** Pausing or resuming: only the columns that change (the config, and so any link kept in it, stays). */
+  async setPaused(monitor: Monitor): Promise<void> {
+    await this.db
+      .updateTable('monitor')
+      .set({
+        paused: monitor.paused ? 1 : 0,
+        status: monitor.status,
+        status_changed_at: monitor.statusChangedAt,
+        updated_at: monitor.updatedAt,
+      })
+      .where('id', '=', monitor.id)
+      .where('organization_id', '=', monitor.organizationId)
+      .execute();
+    this.cache?.forget([monitor.id]);
+  }
+
   async delete(scope: MonitorScope, id: string): Promise<boolean> {
     const result = await this.db
       .deleteFrom('monitor')

@@ -27,8 +27,10 @@ function toUser(row: UserRow): User {
 
 export class OrgsRepository {
   private readonly db;
+  private readonly dialect: Database['dialect'];
   constructor(database: Database) {
     this.db = database.tables<OrgsTables>();
+    this.dialect = database.dialect;
   }
 
   async insertOrganization(org: Organization): Promise<void> {
@@ -44,6 +46,23 @@ export class OrgsRepository {
         updated_at: org.updatedAt,
       })
       .execute();
+  }
+
+  /**
+   * Locks the organization row until the surrounding transaction ends, so that count-then-insert of a plan
+   * limit cannot interleave with another transaction's (PostgreSQL: FOR UPDATE; SQLite: a no-op write takes
+   * the database's write lock at once, as BEGIN IMMEDIATE would, instead of upgrading after the count).
+   */
+  async lockOrganization(id: string): Promise<void> {
+    if (this.dialect === 'postgres') {
+      await this.db.selectFrom('organization').select('id').where('id', '=', id).forUpdate().execute();
+    } else {
+      await this.db
+        .updateTable('organization')
+        .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+        .where('id', '=', id)
+        .execute();
+    }
   }
 
   async findOrganization(id: string): Promise<Organization | null> {

@@ -3,7 +3,8 @@ import type { PlanName } from '../../config/index.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { DomainError, notFound } from '../../platform/errors.ts';
 import { newId, randomToken } from '../../platform/ids.ts';
-import type { OrgsRepository } from './orgs.repository.ts';
+import type { Database } from '../../platform/db/index.ts';
+import { OrgsRepository } from './orgs.repository.ts';
 import type { Membership, Organization, Role, User } from './orgs.types.ts';
 
 function hashToken(token: string): string {
@@ -36,6 +37,14 @@ export class OrgsService {
     };
     await this.deps.repository.insertOrganization(org);
     return org;
+  }
+
+  /**
+   * Holds the organization row locked for the rest of `tx` (call it first in the transaction): creates that
+   * count against a plan limit then serialise per organization, across processes.
+   */
+  lockOrganization(tx: Database, organizationId: string): Promise<void> {
+    return new OrgsRepository(tx).lockOrganization(organizationId);
   }
 
   async getOrganization(id: string): Promise<Organization> {

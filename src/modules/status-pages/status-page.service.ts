@@ -2,10 +2,10 @@ import type { Clock } from '../../platform/clock.ts';
 import { decodeIdCursor, pageOf } from '../../platform/cursor.ts';
 import type { Database } from '../../platform/db/index.ts';
 import { notFound, validationFailed, type ErrorDetail } from '../../platform/errors.ts';
-import { newId } from '../../platform/ids.ts';
-import { canSeeEnvironment, type Actor } from '../auth/index.ts';
+import { isId, newId } from '../../platform/ids.ts';
+import { canSeeEnvironment, type Actor, type ServiceContext } from '../auth/index.ts';
 import type { Incident } from '../incidents/index.ts';
-import type { Monitor, MonitorListener, Page } from '../monitors/index.ts';
+import type { LockOrganization, Monitor, MonitorListener, Page } from '../monitors/index.ts';
 import type { Plans } from '../orgs/index.ts';
 import { StatusPagesRepository } from './status-pages.repository.ts';
 import type {
@@ -32,6 +32,7 @@ export interface StatusPagesServiceDeps {
   monitors: StatusPageMonitors;
   incidents: StatusPageIncidents;
   uptime: UptimeSource;
+  lockOrganization: LockOrganization;
 }
 
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{1,62})[a-z0-9]$/;
@@ -40,6 +41,8 @@ export const MONITORS_MAX = 100;
 /** Days of uptime bars on a public page. */
 export const UPTIME_DAYS = 90;
 const DAY_MS = 86_400_000;
+/** Rows read per round when environment scoping hides some pages of a list. */
+const SCAN_BATCH = 200;
 
 const FIELDS = ['slug', 'title', 'monitor_ids', 'public'];
 
@@ -69,21 +72,18 @@ export function windowUptime(days: readonly DayUptime[]): number | null {
 /** Status pages (DECISIONS §9): CRUD with plan counts, and the public view of a page. */
 export class StatusPagesService implements MonitorListener {
   private readonly deps: StatusPagesServiceDeps;
-  private readonly repository: StatusPagesRepository;
   constructor(deps: StatusPagesServiceDeps) {
     this.deps = deps;
-    this.repository = new StatusPagesRepository(deps.database);
   }
 
-  async create(actor: Actor, body: unknown): Promise<StatusPage> {
+  async create(ctx: ServiceContext, body: unknown): Promise<StatusPage> {
+    const { actor } = ctx;
     const input = objectBody(body);
     const details: ErrorDetail[] = [];
     if (input.slug === undefined) details.push({ field: 'slug', issue: 'is required' });
     if (input.title === undefined) details.push({ field: 'title', issue: 'is required' });
-    const fields = await this.validated(actor, input, details, null);
-    const count = await this.repository.count(actor.organizationId);
-    this.deps.plans.requireWithin(actor.plan, 'status_pages', count + 1, 'status pages');
-    const now = this.deps.clock.now();
+    const fields = await this.validated(ctx, input, details, null);
+    const now = ctx.clock.now();
     const page: StatusPage = {
       id: newId('stp', now),
       organizationId: actor.organizationId,
@@ -94,45 +94,76 @@ export class StatusPagesService implements MonitorListener {
       createdAt: now,
       updatedAt: now,
     };
-    if (!(await this.repository.insert(page))) throw slugTaken(page.slug);
+    await ctx.db.transaction(async (tx) => {
+      // Count and insert under the organization's lock: concurrent creates at the limit accept exactly the rest.
+      await this.deps.lockOrganization(tx, actor.organizationId);
+      const repository = new StatusPagesRepository(tx);
+      const count = await repository.count(actor.organizationId);
+      this.deps.plans.requireWithin(actor.plan, 'status_pages', count + 1, 'status pages');
+      if (!(await repository.insert(page))) throw slugTaken(page.slug);
+    });
     return page;
   }
 
-  async get(actor: Actor, id: string): Promise<StatusPage> {
-    const page = await this.repository.find(actor.organizationId, id);
-    if (!page) throw notFound('Status page');
-    return page;
+  async get(ctx: ServiceContext, id: string): Promise<StatusPage> {
+    const { page, hidden } = await this.findVisible(ctx, id);
+    return withoutHidden(page, hidden);
   }
 
-  async list(actor: Actor, page: { limit: number; cursor?: string }): Promise<Page<StatusPage>> {
-    const rows = await this.repository.list(actor.organizationId, decodeIdCursor(page.cursor), page.limit);
-    return pageOf(rows, page.limit, (p) => p.id);
+  /** Pages of the organization; for a key limited to some environments, without other environments' monitors. */
+  async list(ctx: ServiceContext, page: { limit: number; cursor?: string }): Promise<Page<StatusPage>> {
+    const repository = new StatusPagesRepository(ctx.db);
+    const visible: StatusPage[] = [];
+    let after = decodeIdCursor(page.cursor);
+    // A page made only of monitors the key cannot see is hidden from it; read on until the page is full.
+    for (;;) {
+      const batchSize = Math.max(page.limit + 1, SCAN_BATCH);
+      const rows = await repository.list(ctx.actor.organizationId, after, batchSize - 1);
+      const hidden = await this.hiddenMonitorIds(
+        ctx.actor,
+        rows.flatMap((p) => p.monitorIds),
+      );
+      for (const row of rows) {
+        if (!onlyHidden(row, hidden)) visible.push(withoutHidden(row, hidden));
+        if (visible.length > page.limit) break;
+      }
+      if (visible.length > page.limit || rows.length < batchSize) break;
+      after = rows[rows.length - 1]!.id;
+    }
+    return pageOf(visible, page.limit, (p) => p.id);
   }
 
-  async update(actor: Actor, id: string, body: unknown): Promise<StatusPage> {
-    const existing = await this.get(actor, id);
+  async update(ctx: ServiceContext, id: string, body: unknown): Promise<StatusPage> {
+    const { page: existing, hidden } = await this.findVisible(ctx, id);
     const input = objectBody(body);
-    const fields = await this.validated(actor, input, [], existing.id);
+    const fields = await this.validated(ctx, input, [], existing.id);
+    // The key's own list replaces what it sees; monitors of environments it cannot see stay on the page.
+    const kept = existing.monitorIds.filter((m) => hidden.has(m));
     const updated: StatusPage = {
       ...existing,
       slug: fields.slug ?? existing.slug,
       title: fields.title ?? existing.title,
-      monitorIds: fields.monitorIds ?? existing.monitorIds,
+      monitorIds: fields.monitorIds ? [...fields.monitorIds, ...kept] : existing.monitorIds,
       public: fields.public ?? existing.public,
-      updatedAt: this.deps.clock.now(),
+      updatedAt: ctx.clock.now(),
     };
-    if (!(await this.repository.update(updated))) throw slugTaken(updated.slug);
-    return updated;
+    await ctx.db.transaction(async (tx) => {
+      if (!(await new StatusPagesRepository(tx).update(updated))) throw slugTaken(updated.slug);
+    });
+    return withoutHidden(updated, hidden);
   }
 
-  async delete(actor: Actor, id: string): Promise<void> {
-    if (!(await this.repository.delete(actor.organizationId, id))) throw notFound('Status page');
+  async delete(ctx: ServiceContext, id: string): Promise<void> {
+    await this.findVisible(ctx, id);
+    await ctx.db.transaction(async (tx) => {
+      if (!(await new StatusPagesRepository(tx).delete(ctx.actor.organizationId, id))) throw notFound('Status page');
+    });
   }
 
   /** The public view of a page, or null when there is no public page with this slug. */
   async publicView(slug: string): Promise<PublicStatusView | null> {
     if (!SLUG_PATTERN.test(slug)) return null;
-    const page = await this.repository.findBySlug(slug);
+    const page = await new StatusPagesRepository(this.deps.database).findBySlug(slug);
     if (!page || !page.public) return null;
     const now = this.deps.clock.now();
     const from = Math.floor(now / DAY_MS) * DAY_MS - (UPTIME_DAYS - 1) * DAY_MS;
@@ -168,16 +199,17 @@ export class StatusPagesService implements MonitorListener {
   }
 
   /** MonitorListener: nothing to do on save. */
-  async monitorSaved(_monitor: Monitor): Promise<void> {
+  async monitorSaved(_tx: Database, _monitor: Monitor, _previous: Monitor | null): Promise<void> {
     // pages read the monitor's current state when rendered
   }
 
-  /** MonitorListener: a deleted monitor leaves every page of its organization. */
-  async monitorDeleted(monitor: Monitor): Promise<void> {
-    const pages = await this.repository.listShowingMonitor(monitor.organizationId, monitor.id);
+  /** MonitorListener: a deleted monitor leaves every page of its organization, in the deleting transaction. */
+  async monitorDeleted(tx: Database, monitor: Monitor): Promise<void> {
+    const repository = new StatusPagesRepository(tx);
+    const pages = await repository.listShowingMonitor(monitor.organizationId, monitor.id);
     for (const page of pages) {
       if (!page.monitorIds.includes(monitor.id)) continue;
-      await this.repository.update({
+      await repository.update({
         ...page,
         monitorIds: page.monitorIds.filter((id) => id !== monitor.id),
         updatedAt: this.deps.clock.now(),
@@ -185,12 +217,33 @@ export class StatusPagesService implements MonitorListener {
     }
   }
 
+  /** The page and the ids of its monitors that this actor may not see; 404 when it shows only such monitors. */
+  private async findVisible(ctx: ServiceContext, id: string): Promise<{ page: StatusPage; hidden: Set<string> }> {
+    const page = isId(id, 'stp') ? await new StatusPagesRepository(ctx.db).find(ctx.actor.organizationId, id) : null;
+    if (!page) throw notFound('Status page');
+    const hidden = await this.hiddenMonitorIds(ctx.actor, page.monitorIds);
+    if (onlyHidden(page, hidden)) throw notFound('Status page');
+    return { page, hidden };
+  }
+
+  /** Of these monitor ids, those of the actor's organization in environments the actor cannot see. */
+  private async hiddenMonitorIds(actor: Actor, monitorIds: readonly string[]): Promise<Set<string>> {
+    if (monitorIds.length === 0) return new Set();
+    const found = await this.deps.monitors.findManyAnywhere([...new Set(monitorIds)]);
+    return new Set(
+      found
+        .filter((m) => m.organizationId === actor.organizationId && !canSeeEnvironment(actor, m.environment))
+        .map((m) => m.id),
+    );
+  }
+
   private async validated(
-    actor: Actor,
+    ctx: ServiceContext,
     input: StatusPageInput,
     details: ErrorDetail[],
     exceptId: string | null,
   ): Promise<{ slug?: string; title?: string; monitorIds?: string[]; public?: boolean }> {
+    const { actor } = ctx;
     const out: { slug?: string; title?: string; monitorIds?: string[]; public?: boolean } = {};
     for (const key of Object.keys(input)) {
       if (!FIELDS.includes(key)) details.push({ field: key, issue: 'is not a known field for status pages' });
@@ -238,12 +291,25 @@ export class StatusPagesService implements MonitorListener {
         out.monitorIds = strings;
       }
     }
-    if (details.length === 0 && out.slug !== undefined && (await this.repository.slugTaken(out.slug, exceptId))) {
+    if (
+      details.length === 0 &&
+      out.slug !== undefined &&
+      (await new StatusPagesRepository(ctx.db).slugTaken(out.slug, exceptId))
+    ) {
       details.push({ field: 'slug', issue: `${out.slug} is already taken` });
     }
     if (details.length > 0) throw validationFailed(details);
     return out;
   }
+}
+
+/** Shows monitors, all of which the actor may not see (a page without monitors is everyone's). */
+function onlyHidden(page: StatusPage, hidden: ReadonlySet<string>): boolean {
+  return page.monitorIds.length > 0 && page.monitorIds.every((m) => hidden.has(m));
+}
+
+function withoutHidden(page: StatusPage, hidden: ReadonlySet<string>): StatusPage {
+  return hidden.size === 0 ? page : { ...page, monitorIds: page.monitorIds.filter((m) => !hidden.has(m)) };
 }
 
 function slugTaken(slug: string) {

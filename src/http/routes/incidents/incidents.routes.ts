@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { IncidentFilter, IncidentsService } from '../../../modules/incidents/index.ts';
 import { validationFailed } from '../../../platform/errors.ts';
-import { actorOf } from '../../plugins/auth.plugin.ts';
+import { contextOf } from '../../request-context.ts';
 import { IdParams } from '../../schemas/common.schemas.ts';
 import { presentIncident, presentIncidentDetail } from './incident.presenter.ts';
 import {
@@ -66,7 +66,7 @@ export function registerIncidentRoutes(app: FastifyInstance, deps: { incidents: 
     },
     async (request) => {
       const { limit, cursor } = request.query;
-      const page = await incidents.list(actorOf(request), filterOf(request.query), {
+      const page = await incidents.list(contextOf(request), filterOf(request.query), {
         limit: limit ?? 50,
         ...(cursor !== undefined && { cursor }),
       });
@@ -86,7 +86,7 @@ export function registerIncidentRoutes(app: FastifyInstance, deps: { incidents: 
         response: { 200: detailRef },
       },
     },
-    async (request) => presentIncidentDetail(await incidents.get(actorOf(request), request.params.id)),
+    async (request) => presentIncidentDetail(await incidents.get(contextOf(request), request.params.id)),
   );
 
   app.post<{ Body: Static<typeof IncidentCreateBody> }>(
@@ -102,7 +102,7 @@ export function registerIncidentRoutes(app: FastifyInstance, deps: { incidents: 
       },
     },
     async (request, reply) => {
-      const incident = await incidents.create(actorOf(request), request.body);
+      const incident = await incidents.create(contextOf(request), request.body);
       return reply.code(201).send(presentIncidentDetail(incident));
     },
   );
@@ -121,7 +121,7 @@ export function registerIncidentRoutes(app: FastifyInstance, deps: { incidents: 
     },
     async (request) => {
       requireNoBody(request.body);
-      return presentIncidentDetail(await incidents.acknowledge(actorOf(request), request.params.id));
+      return presentIncidentDetail(await incidents.acknowledge(contextOf(request), request.params.id));
     },
   );
 
@@ -139,7 +139,7 @@ export function registerIncidentRoutes(app: FastifyInstance, deps: { incidents: 
     },
     async (request) => {
       requireNoBody(request.body);
-      return presentIncidentDetail(await incidents.resolve(actorOf(request), request.params.id));
+      return presentIncidentDetail(await incidents.resolve(contextOf(request), request.params.id));
     },
   );
 }

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Monitor, MonitorsService } from '../../../modules/monitors/index.ts';
 import { validationFailed } from '../../../platform/errors.ts';
-import { actorOf } from '../../plugins/auth.plugin.ts';
+import { contextOf } from '../../request-context.ts';
 import { IdParams } from '../../schemas/common.schemas.ts';
 import { presentMonitor } from './monitor.presenter.ts';
 import {
@@ -50,7 +50,7 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: Mo
       },
     },
     async (request, reply) => {
-      const monitor = await monitors.create(actorOf(request), request.body);
+      const monitor = await monitors.create(contextOf(request), request.body);
       return reply.code(201).send(presentMonitor(monitor));
     },
   );
@@ -69,7 +69,7 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: Mo
     },
     async (request) => {
       const { limit, cursor, ...filter } = request.query;
-      const page = await monitors.list(actorOf(request), filter, {
+      const page = await monitors.list(contextOf(request), filter, {
         limit: limit ?? 50,
         ...(cursor !== undefined && { cursor }),
       });
@@ -90,7 +90,7 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: Mo
       },
     },
     async (request, reply) => {
-      const monitor = await monitors.get(actorOf(request), request.params.id);
+      const monitor = await monitors.get(contextOf(request), request.params.id);
       if (!Object.isFrozen(monitor)) return presentMonitor(monitor);
       let body = bodyOf.get(monitor);
       if (body === undefined) {
@@ -114,7 +114,7 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: Mo
         response: { 200: monitorRef },
       },
     },
-    async (request) => presentMonitor(await monitors.update(actorOf(request), request.params.id, request.body)),
+    async (request) => presentMonitor(await monitors.update(contextOf(request), request.params.id, request.body)),
   );
 
   app.delete<{ Params: Static<typeof IdParams> }>(
@@ -131,7 +131,7 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: Mo
     },
     async (request, reply) => {
       requireNoBody(request.body);
-      await monitors.delete(actorOf(request), request.params.id);
+      await monitors.delete(contextOf(request), request.params.id);
       return reply.code(204).send();
     },
   );
@@ -150,7 +150,7 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: Mo
     },
     async (request) => {
       requireNoBody(request.body);
-      return presentMonitor(await monitors.pause(actorOf(request), request.params.id));
+      return presentMonitor(await monitors.pause(contextOf(request), request.params.id));
     },
   );
 
@@ -168,7 +168,7 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: Mo
     },
     async (request) => {
       requireNoBody(request.body);
-      return presentMonitor(await monitors.resume(actorOf(request), request.params.id));
+      return presentMonitor(await monitors.resume(contextOf(request), request.params.id));
     },
   );
 }

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { StatusPagesService } from '../../../modules/status-pages/index.ts';
 import { notFound } from '../../../platform/errors.ts';
-import { actorOf } from '../../plugins/auth.plugin.ts';
+import { contextOf } from '../../request-context.ts';
 import { IdParams } from '../../schemas/common.schemas.ts';
 import { renderNotFoundPage, renderStatusPage } from './status-page.html.ts';
 import { presentPublicStatus, presentStatusPage } from './status-page.presenter.ts';
@@ -42,7 +42,7 @@ export function registerStatusPageRoutes(
         response: { 201: pageRef },
       },
     },
-    async (request, reply) => reply.code(201).send(present(await statusPages.create(actorOf(request), request.body))),
+    async (request, reply) => reply.code(201).send(present(await statusPages.create(contextOf(request), request.body))),
   );
 
   app.get<{ Querystring: Static<typeof StatusPageListQuery> }>(
@@ -59,7 +59,7 @@ export function registerStatusPageRoutes(
     },
     async (request) => {
       const { limit, cursor } = request.query;
-      const page = await statusPages.list(actorOf(request), {
+      const page = await statusPages.list(contextOf(request), {
         limit: limit ?? 50,
         ...(cursor !== undefined && { cursor }),
       });
@@ -79,7 +79,7 @@ export function registerStatusPageRoutes(
         response: { 200: pageRef },
       },
     },
-    async (request) => present(await statusPages.get(actorOf(request), request.params.id)),
+    async (request) => present(await statusPages.get(contextOf(request), request.params.id)),
   );
 
   app.patch<{ Params: Static<typeof IdParams> }>(
@@ -95,7 +95,7 @@ export function registerStatusPageRoutes(
         response: { 200: pageRef },
       },
     },
-    async (request) => present(await statusPages.update(actorOf(request), request.params.id, request.body)),
+    async (request) => present(await statusPages.update(contextOf(request), request.params.id, request.body)),
   );
 
   app.delete<{ Params: Static<typeof IdParams> }>(
@@ -111,7 +111,7 @@ export function registerStatusPageRoutes(
       },
     },
     async (request, reply) => {
-      await statusPages.delete(actorOf(request), request.params.id);
+      await statusPages.delete(contextOf(request), request.params.id);
       return reply.code(204).send();
     },
   );

@@ -30,7 +30,7 @@ export function scheduleEntriesOf(monitor: Monitor, now: number): ScheduleEntry[
 
 /**
  * Keeps `check_schedule` in step with the monitors: told of every save/delete/pause by MonitorsService
- * (as a MonitorListener), and reconciled in full when the scheduler role starts (rows for monitors
+ * (as a MonitorListener, inside the transaction that writes the monitor), and reconciled in full when the scheduler role starts (rows for monitors
  * saved while no process listened are added, rows of deleted or paused monitors removed).
  */
 export class ScheduleSync implements MonitorListener {
@@ -39,28 +39,25 @@ export class ScheduleSync implements MonitorListener {
     this.deps = deps;
   }
 
-  async monitorSaved(monitor: Monitor): Promise<void> {
+  /** Inside the monitor's own transaction (`tx`): its schedule rows change with it or not at all. */
+  async monitorSaved(tx: Database, monitor: Monitor, _previous: Monitor | null): Promise<void> {
     const now = this.deps.clock.now();
-    await this.deps.database.transaction(async (tx) => {
-      const schedule = new ScheduleRepository(tx);
-      const state = new CheckStateRepository(tx);
-      if (monitor.paused) {
-        await schedule.removeMonitor(monitor.id);
-        await state.removeMonitor(monitor.id);
-        return;
-      }
-      if (monitor.status === 'pending') await state.removeMonitor(monitor.id);
-      else await state.removeMonitor(monitor.id, monitor.regionCodes);
-      await schedule.removeMonitor(monitor.id, monitor.regionCodes);
-      await schedule.upsert(scheduleEntriesOf(monitor, now));
-    });
+    const schedule = new ScheduleRepository(tx);
+    const state = new CheckStateRepository(tx);
+    if (monitor.paused) {
+      await schedule.removeMonitor(monitor.id);
+      await state.removeMonitor(monitor.id);
+      return;
+    }
+    if (monitor.status === 'pending') await state.removeMonitor(monitor.id);
+    else await state.removeMonitor(monitor.id, monitor.regionCodes);
+    await schedule.removeMonitor(monitor.id, monitor.regionCodes);
+    await schedule.upsert(scheduleEntriesOf(monitor, now));
   }
 
-  async monitorDeleted(monitor: Monitor): Promise<void> {
-    await this.deps.database.transaction(async (tx) => {
-      await new ScheduleRepository(tx).removeMonitor(monitor.id);
-      await new CheckStateRepository(tx).removeMonitor(monitor.id);
-    });
+  async monitorDeleted(tx: Database, monitor: Monitor): Promise<void> {
+    await new ScheduleRepository(tx).removeMonitor(monitor.id);
+    await new CheckStateRepository(tx).removeMonitor(monitor.id);
   }
 
   /** Inserts missing rows, refreshes changed ones and removes orphans. Returns what it did. */
