@@ -202,9 +202,9 @@ export class CheckEngine {
       await stateRepo.save([...dirty.values()]);
       for (const t of transitions) {
         await monitorsRepo.setStatus(t.monitorId, t.to, t.at);
-        // pending → up is not an incident matter; every other transition is.
-        if (this.deps.transitions && !(t.from === 'pending' && t.to === 'up'))
-          await this.deps.transitions.handleMonitorTransition(tx, t);
+        // Every transition goes to the incidents module, pending → up included: after a resume (status pending) the
+        // monitor may still have the incident of its outage before the pause, and this verdict resolves it.
+        if (this.deps.transitions) await this.deps.transitions.handleMonitorTransition(tx, t);
       }
       await stateRepo.recordStatusChanges(changes);
       if (certEvents.length > 0) await this.recordCertEvents(tx, stateRepo, certEvents);
