@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAlerting, DeliveriesRepository, RETRY_DELAYS_MS } from '../../src/modules/alerting/index.ts';
 import { EventsService } from '../../src/modules/events/index.ts';
+import { loadMasterKey } from '../../src/platform/secrets.ts';
 import { createTestApp, ManualClock, type TestApp, type TestOrg } from '../support/app.ts';
 import { testDialects } from '../support/databases.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/index.ts';
@@ -184,6 +185,7 @@ for (const dialect of testDialects()) {
         orgs: t.tocsin.services.orgs,
         monitors: t.tocsin.services.monitors,
         version: 'test',
+        masterKey: loadMasterKey({ configured: t.config.masterKey, dataDir: t.config.dataDir, warn: () => {} }),
       });
       const ids: string[] = [];
       for (let i = 0; i < 20; i++)

@@ -29,6 +29,8 @@ function newAjv(coerce: boolean): Ajv.default {
     useDefaults: coerce,
     removeAdditional: false,
     strict: false,
+    // A `oneOf` with a `discriminator` (e.g. per-type config) validates only the branch its tag names.
+    discriminator: true,
     // Errors carry their schema, so a schema's own `x-issue` text can be reported.
     verbose: true,
   });
@@ -138,6 +140,13 @@ export function detailsFromAjv(errors: ErrorObject[], prefix = ''): ErrorDetail[
       case 'const':
         push(field, `must be ${JSON.stringify(e.params.allowedValue)}`);
         break;
+      case 'discriminator': {
+        const tags = ((e.parentSchema?.oneOf ?? []) as Array<{ properties?: Record<string, { const?: unknown }> }>)
+          .map((branch) => branch.properties?.[String(e.params.tag)]?.const)
+          .filter((v) => v !== undefined);
+        push(join(field, String(e.params.tag)), `must be one of ${tags.map((v) => JSON.stringify(v)).join(', ')}`);
+        break;
+      }
       case 'anyOf':
       case 'oneOf':
         if (!errors.some((o) => o !== e && o.instancePath === e.instancePath && o.keyword !== e.keyword)) {

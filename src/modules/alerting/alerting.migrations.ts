@@ -1,5 +1,55 @@
+import type { Kysely } from 'kysely';
 import type { SchemaMigration } from '../../platform/db/index.ts';
-import { col } from '../../platform/db/index.ts';
+import { col, fromJson, toJson } from '../../platform/db/index.ts';
+
+/** The tables as the links migration reads and writes them (its own view: later schema changes do not apply). */
+interface LinksMigrationTables {
+  monitor: { id: string; organization_id: string; config: string };
+  destination: { id: string; organization_id: string };
+  monitor_destination: { organization_id: string; monitor_id: string; destination_id: string; created_at: number };
+}
+
+/**
+ * Moves each monitor's `config.alert_destination_ids` into `monitor_destination` rows and removes the key from the
+ * stored config. Ids that are not destinations of the monitor's organization (left behind by old bugs) are dropped:
+ * they never alerted anyone.
+ */
+async function moveLinkArraysToRows(db: Kysely<LinksMigrationTables>): Promise<void> {
+  const destinations = await db.selectFrom('destination').select(['id', 'organization_id']).execute();
+  const orgOf = new Map(destinations.map((d) => [d.id, d.organization_id]));
+  const monitors = await db
+    .selectFrom('monitor')
+    .select(['id', 'organization_id', 'config'])
+    .where('config', 'like', '%alert_destination_ids%')
+    .execute();
+  // A migration runs once at start-up, outside any injected clock.
+  const now = Date.now();
+  for (const m of monitors) {
+    const { alert_destination_ids: ids, ...rest } = fromJson<Record<string, unknown>>(m.config);
+    const linked = [...new Set(Array.isArray(ids) ? ids : [])].filter(
+      (id): id is string => typeof id === 'string' && orgOf.get(id) === m.organization_id,
+    );
+    if (linked.length > 0) {
+      await db
+        .insertInto('monitor_destination')
+        .values(
+          linked.map((destinationId) => ({
+            organization_id: m.organization_id,
+            monitor_id: m.id,
+            destination_id: destinationId,
+            created_at: now,
+          })),
+        )
+        .onConflict((oc) => oc.columns(['monitor_id', 'destination_id']).doNothing())
+        .execute();
+    }
+    await db
+      .updateTable('monitor')
+      .set({ config: toJson(rest) })
+      .where('id', '=', m.id)
+      .execute();
+  }
+}
 
 export const alertingMigrations: SchemaMigration[] = [
   {
@@ -81,6 +131,25 @@ export const alertingMigrations: SchemaMigration[] = [
         .addColumn('expires_at', col.time, (c) => c.notNull())
         .addColumn('created_at', col.time, (c) => c.notNull())
         .execute();
+    },
+  },
+  {
+    name: '202611231000_alerting_monitor_destination_links',
+    async up(db) {
+      await db.schema
+        .createTable('monitor_destination')
+        .addColumn('organization_id', col.id, (c) => c.notNull())
+        .addColumn('monitor_id', col.id, (c) => c.notNull().references('monitor.id').onDelete('cascade'))
+        .addColumn('destination_id', col.id, (c) => c.notNull().references('destination.id').onDelete('cascade'))
+        .addColumn('created_at', col.time, (c) => c.notNull())
+        .addPrimaryKeyConstraint('monitor_destination_pk', ['monitor_id', 'destination_id'])
+        .execute();
+      await db.schema
+        .createIndex('monitor_destination_destination_idx')
+        .on('monitor_destination')
+        .column('destination_id')
+        .execute();
+      await moveLinkArraysToRows(db as Kysely<LinksMigrationTables>);
     },
   },
 ];

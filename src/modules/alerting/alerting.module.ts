@@ -2,13 +2,19 @@ import type { TocsinConfig } from '../../config/index.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Database } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { SecretBox, loadMasterKey } from '../../platform/secrets.ts';
+import { SecretBox } from '../../platform/secrets.ts';
 import type { EventsService } from '../events/index.ts';
 import type { MonitorsService } from '../monitors/index.ts';
 import type { OrgsService } from '../orgs/index.ts';
+import { Chatapp1ChannelInstall } from './destinations/chatapp1_channel/chatapp1_channel.install.ts';
 import { createMailer, createProviderContext, createProviderRegistry, type Mailer } from './destinations/index.ts';
+import { Chatapp1InstallRecords } from './chatapp1-install.store.ts';
+import { DestinationChecks } from './destination.checks.ts';
+import type { MonitorFactsOf } from './destination.inputs.ts';
 import { DestinationSecrets } from './destination.secrets.ts';
 import { DestinationsService } from './destination.service.ts';
+import { DestinationTestSend } from './destination.test-send.ts';
+import { DestinationViews } from './destination.view.ts';
 import { MembersService } from './members.service.ts';
 import type { HostResolver } from './network.guard.ts';
 import { AlertPipeline } from './pipeline/pipeline.ts';
@@ -22,6 +28,8 @@ export interface AlertingDeps {
   orgs: OrgsService;
   monitors: MonitorsService;
   version: string;
+  /** The 32-byte key that seals destination secrets (read at the composition root). */
+  masterKey: Buffer;
   /** Overrides for tests. */
   mailer?: Mailer;
   resolveHost?: HostResolver;
@@ -31,6 +39,10 @@ export interface AlertingDeps {
 export interface Alerting {
   pipeline: AlertPipeline;
   destinations: DestinationsService;
+  /** POST /webhooks/{id}/test. */
+  testSend: DestinationTestSend;
+  /** The Slack app (chatapp1_channel) install flow. */
+  chatapp1Install: Chatapp1ChannelInstall;
   members: MembersService;
   mailer: Mailer;
   /** Background roles for main.ts: fan-out and delivery. */
@@ -58,8 +70,7 @@ function loopRole(name: string, wake: () => void, body: (stopped: () => boolean)
 /** Builds the alerting module: secrets, providers, pipeline, services and roles. */
 export function createAlerting(deps: AlertingDeps): Alerting {
   const { config, logger } = deps;
-  const key = loadMasterKey({ configured: config.masterKey, dataDir: config.dataDir, warn: (m) => logger.warn(m) });
-  const secrets = new DestinationSecrets(new SecretBox(key));
+  const secrets = new DestinationSecrets(new SecretBox(deps.masterKey));
   const registry = createProviderRegistry();
   const mailer = deps.mailer ?? createMailer({ smtpUrl: config.smtp, from: config.smtpFrom, logger });
   const providerContext = createProviderContext({
@@ -89,21 +100,39 @@ export function createAlerting(deps: AlertingDeps): Alerting {
   });
   // Events committed by any module of this process wake the dispatcher at once instead of at the next poll.
   deps.events.onRecorded(() => pipeline.nudge());
-  const slack = config.providers.chatapp1_channel;
-  const destinations = new DestinationsService({
-    database: deps.database,
-    clock: deps.clock,
+  const monitorFacts: MonitorFactsOf = async (ids) =>
+    (await deps.monitors.findManyAnywhere(ids)).map((m) => ({
+      id: m.id,
+      organizationId: m.organizationId,
+      environment: m.environment,
+    }));
+  const views = new DestinationViews({ registry, secrets, monitorFacts });
+  const checks = new DestinationChecks({
     registry,
-    secrets,
-    monitors: deps.monitors,
-    events: deps.events,
-    pipeline,
-    providerContext,
-    publicUrl: config.publicUrl,
+    views,
     allowPrivateTargets: config.network.allowPrivateTargets,
     ...(deps.resolveHost && { resolveHost: deps.resolveHost }),
-    slack: { clientId: slack?.client_id ?? null, clientSecret: slack?.client_secret ?? null },
   });
+  const installRecords = new Chatapp1InstallRecords({ database: deps.database, secrets, clock: deps.clock });
+  const slack = config.providers.chatapp1_channel;
+  const chatapp1Install = new Chatapp1ChannelInstall({
+    clientId: slack?.client_id ?? null,
+    clientSecret: slack?.client_secret ?? null,
+    publicUrl: config.publicUrl,
+    baseUrl: providerContext.baseUrl('chatapp1_channel'),
+    fetch: providerContext.fetch,
+    clock: deps.clock,
+    store: installRecords,
+  });
+  const destinations = new DestinationsService({
+    registry,
+    secrets,
+    views,
+    checks,
+    installationSecret: (ctx, installationId) =>
+      installRecords.installationSecret(ctx.db, ctx.actor.organizationId, installationId),
+  });
+  const testSend = new DestinationTestSend({ destinations, views, events: deps.events, pipeline });
   const members = new MembersService({
     orgs: deps.orgs,
     mailer,
@@ -126,5 +155,5 @@ export function createAlerting(deps: AlertingDeps): Alerting {
       },
     ),
   ];
-  return { pipeline, destinations, members, mailer, roles };
+  return { pipeline, destinations, testSend, chatapp1Install, members, mailer, roles };
 }

@@ -49,6 +49,14 @@ export interface SlackInstallStateRow {
   created_at: number;
 }
 
+/** One monitor ↔ destination link: the monitor alerts the destination (see alert-links.repository.ts). */
+export interface MonitorDestinationRow {
+  organization_id: string;
+  monitor_id: string;
+  destination_id: string;
+  created_at: number;
+}
+
 /** Read and locked by the dispatcher; the table belongs to the events module (the outbox consumers). */
 export interface EventConsumerRow {
   name: string;
@@ -60,5 +68,6 @@ export interface AlertingTables {
   destination: DestinationRow;
   delivery: DeliveryRow;
   slack_install_state: SlackInstallStateRow;
+  monitor_destination: MonitorDestinationRow;
   event_consumer: EventConsumerRow;
 }

@@ -1,6 +1,18 @@
 export { createAlerting, type Alerting, type AlertingDeps } from './alerting.module.ts';
 export { alertingMigrations } from './alerting.migrations.ts';
-export { DestinationsService, type DestinationView, type TestResult } from './destination.service.ts';
+export { DestinationsService, requireAdmin as requireDestinationAdmin } from './destination.service.ts';
+export type {
+  DestinationCreateInput,
+  DestinationPatchInput,
+  DestinationView,
+  TestResult,
+} from './destination.inputs.ts';
+export { DestinationTestSend } from './destination.test-send.ts';
+export { AlertLinks } from './alert-links.ts';
+export {
+  Chatapp1ChannelInstall,
+  type InstallCallbackResult,
+} from './destinations/chatapp1_channel/chatapp1_channel.install.ts';
 export { MembersService, type MemberView } from './members.service.ts';
 export { AlertPipeline, CONSUMER as ALERTING_CONSUMER, type AlertPipelineDeps } from './pipeline/pipeline.ts';
 export { matchTargets, ORG_EMAIL_EVENTS, type MatchInput } from './pipeline/match.stage.ts';

@@ -1,52 +1,102 @@
-import { Type } from '@sinclair/typebox';
-import { DESTINATION_TYPES } from '../../../modules/alerting/index.ts';
+import { Type, type Static, type TObject } from '@sinclair/typebox';
+import { DESTINATION_TYPES, type DestinationType } from '../../../modules/alerting/index.ts';
 import { EVENT_TYPES } from '../../../modules/events/index.ts';
 import { ListOf, NullableTimestamp, Timestamp } from '../../schemas/common.schemas.ts';
 
 const lit = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
 
-const CONFIG_DOC =
-  'Per type: chatapp1_webhook|chatapp2_webhook|chatapp3_webhook|generic_webhook {url}; chatapp1_channel {installation_id, channel_id} ' +
-  '(created by the Slack install flow; PATCH channel_id); chatapp4_bot {bot_token, chat_id}; oncall_pager1 {integration_key}; ' +
-  'oncall_pager2 {api_key, region: "us"|"eu"}; incident_tool1 {api_key, severity_id}; incident_tool2 {api_key}; email {address}. ' +
-  'Secret fields are write-only and read back masked.';
+const secret = (description: string) => Type.String({ minLength: 1, maxLength: 2048, writeOnly: true, description });
+const text = (description: string, maxLength = 1000) => Type.String({ minLength: 1, maxLength, description });
+const urlConfig = (isSecret: boolean, product: string) =>
+  Type.Object({
+    url: isSecret
+      ? secret(`The ${product} webhook URL (it carries the credential: read back masked).`)
+      : text('The receiver URL (https; http only for loopback hosts).', 2048),
+  });
 
-export const DestinationCreateBody = Type.Object(
-  {
-    type: lit(DESTINATION_TYPES),
-    name: Type.Optional(Type.String({ description: 'Default: the type.' })),
-    events: Type.Optional(Type.Array(lit(EVENT_TYPES), { description: 'Default ["down","recovered"].' })),
-    config: Type.Optional(Type.Object({}, { additionalProperties: true, description: CONFIG_DOC })),
-    payload_format: Type.Optional(lit(['standard', 'legacy'] as const)),
-    monitor_ids: Type.Optional(
-      Type.Array(Type.String(), {
-        description: 'Monitors that alert this destination (sets their alert_destination_ids).',
-      }),
-    ),
-  },
-  {
-    'x-domain-validated': true,
-    description: 'Unknown fields are rejected; config is validated per type (422 with details).',
-  },
+/** Per-type `config` (DECISIONS §7). Secret fields are write-only: reads show them masked. */
+export const DESTINATION_CONFIGS = {
+  chatapp1_channel: Type.Object({
+    installation_id: text('The Slack installation (team id) from the install flow.', 200),
+    channel_id: text('A Slack channel id such as C0123456789.', 200),
+    bot_token: Type.Optional(secret('Filled by the install flow; not typed by users.')),
+  }),
+  chatapp1_webhook: urlConfig(true, 'Slack incoming'),
+  chatapp2_webhook: urlConfig(true, 'Discord'),
+  chatapp3_webhook: urlConfig(true, 'Teams Workflows or Google Chat'),
+  chatapp4_bot: Type.Object({
+    bot_token: secret('Telegram bot token (123456:ABC…).'),
+    chat_id: Type.Union([Type.String({ maxLength: 64 }), Type.Integer()], {
+      description: 'Numeric chat id or @channelusername.',
+    }),
+  }),
+  oncall_pager1: Type.Object({ integration_key: secret('PagerDuty Events API v2 integration key (32 characters).') }),
+  oncall_pager2: Type.Object({
+    api_key: secret('Opsgenie API key.'),
+    region: lit(['us', 'eu'] as const),
+  }),
+  incident_tool1: Type.Object({
+    api_key: secret('incident.io API key.'),
+    severity_id: text('incident.io severity id.', 200),
+  }),
+  incident_tool2: Type.Object({ api_key: secret('Rootly API key.') }),
+  email: Type.Object({ address: text('Email address.', 254) }),
+  generic_webhook: urlConfig(false, 'generic'),
+} satisfies Record<DestinationType, TObject>;
+
+const commonCreateFields = {
+  name: Type.Optional(Type.String({ maxLength: 200, description: 'Default: the type.' })),
+  events: Type.Optional(Type.Array(lit(EVENT_TYPES), { description: 'Default ["down","recovered"].' })),
+  payload_format: Type.Optional(
+    Type.Union([lit(['standard', 'legacy'] as const), Type.Null()], {
+      description: 'generic_webhook only: "standard" (default) or "legacy".',
+    }),
+  ),
+  monitor_ids: Type.Optional(
+    Type.Array(Type.String({ maxLength: 64 }), {
+      description:
+        "Monitors that alert this destination (shown as their config.alert_destination_ids); only monitors of the key's environments.",
+    }),
+  ),
+};
+
+const createBranches = DESTINATION_TYPES.map((type) =>
+  Type.Object({ type: Type.Literal(type), config: DESTINATION_CONFIGS[type], ...commonCreateFields }, { title: type }),
 );
+
+type CreateBranch = (typeof createBranches)[number];
+
+/**
+ * One branch per type, chosen by `type` (the validator reports only the chosen branch's problems). Checks a schema
+ * cannot say (URL rules, known monitors and installations) run after, in the service.
+ */
+export const DestinationCreateBody = Type.Unsafe<Static<CreateBranch>>({
+  type: 'object',
+  oneOf: createBranches,
+  discriminator: { propertyName: 'type' },
+  required: ['type', 'config'],
+  description: 'Unknown fields are rejected; config is per type.',
+});
 
 export const DestinationPatchBody = Type.Object(
   {
-    name: Type.Optional(Type.String()),
+    name: Type.Optional(Type.String({ maxLength: 200 })),
     events: Type.Optional(Type.Array(lit(EVENT_TYPES))),
     config: Type.Optional(
-      Type.Object(
-        {},
-        {
-          additionalProperties: true,
-          description: 'Merged key by key; an omitted secret keeps its value; null removes a key.',
-        },
-      ),
+      Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          "Merged key by key into the destination's config (its type's fields, see the create body); an omitted " +
+          'secret keeps its value; null removes a key. The merged config is checked against the type.',
+      }),
     ),
-    payload_format: Type.Optional(lit(['standard', 'legacy'] as const)),
-    monitor_ids: Type.Optional(Type.Array(Type.String())),
+    payload_format: Type.Optional(Type.Union([lit(['standard', 'legacy'] as const), Type.Null()])),
+    monitor_ids: Type.Optional(
+      Type.Array(Type.String({ maxLength: 64 }), {
+        description: "Replaces the links to monitors of the key's environments; other environments' links stay.",
+      }),
+    ),
   },
-  { 'x-domain-validated': true, description: 'Fields to change; type cannot change.' },
+  { description: 'Fields to change; type cannot change.' },
 );
 
 export const DestinationRecordSchema = Type.Object(

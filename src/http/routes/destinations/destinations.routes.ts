@@ -1,8 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Alerting } from '../../../modules/alerting/index.ts';
+import { requireDestinationAdmin as requireAdmin, type Alerting } from '../../../modules/alerting/index.ts';
 import { toIso } from '../../../platform/clock.ts';
 import { actorOf } from '../../plugins/auth.plugin.ts';
+import { contextOf } from '../../request-context.ts';
 import { IdParams, PageQuery } from '../../schemas/common.schemas.ts';
 import { htmlPage } from '../members/html.page.ts';
 import { presentDestination, presentTestResult } from './destination.presenter.ts';
@@ -24,10 +25,10 @@ const ListQuery = Type.Object(PageQuery);
 
 /** DECISIONS §7: notification destinations (owner/admin; scopes destinations:read / destinations:write). */
 export function registerDestinationRoutes(app: FastifyInstance, deps: { alerting: Alerting }): void {
-  const { destinations } = deps.alerting;
+  const { destinations, testSend, chatapp1Install } = deps.alerting;
   for (const s of [DestinationRecordSchema, DestinationList, DestinationTestResult]) app.addSchema(s);
 
-  app.post(
+  app.post<{ Body: Static<typeof DestinationCreateBody> }>(
     BASE,
     {
       config: { scope: 'destinations:write' },
@@ -40,7 +41,7 @@ export function registerDestinationRoutes(app: FastifyInstance, deps: { alerting
       },
     },
     async (request, reply) =>
-      reply.code(201).send(presentDestination(await destinations.create(actorOf(request), request.body))),
+      reply.code(201).send(presentDestination(await destinations.create(contextOf(request), request.body))),
   );
 
   app.get<{ Querystring: Static<typeof ListQuery> }>(
@@ -57,7 +58,7 @@ export function registerDestinationRoutes(app: FastifyInstance, deps: { alerting
     },
     async (request) => {
       const { limit, cursor } = request.query;
-      const page = await destinations.list(actorOf(request), {
+      const page = await destinations.list(contextOf(request), {
         limit: limit ?? 50,
         ...(cursor !== undefined && { cursor }),
       });
@@ -79,7 +80,8 @@ export function registerDestinationRoutes(app: FastifyInstance, deps: { alerting
     },
     async (request) => {
       const { name, destination_id } = request.query;
-      const out = await destinations.slackInstallUrl(actorOf(request), {
+      requireAdmin(actorOf(request));
+      const out = await chatapp1Install.installUrl(actorOf(request).organizationId, {
         ...(name !== undefined && { name }),
         ...(destination_id !== undefined && { destinationId: destination_id }),
       });
@@ -99,10 +101,10 @@ export function registerDestinationRoutes(app: FastifyInstance, deps: { alerting
         response: { 200: ref },
       },
     },
-    async (request) => presentDestination(await destinations.get(actorOf(request), request.params.id)),
+    async (request) => presentDestination(await destinations.get(contextOf(request), request.params.id)),
   );
 
-  app.patch<{ Params: Static<typeof IdParams> }>(
+  app.patch<{ Params: Static<typeof IdParams>; Body: Static<typeof DestinationPatchBody> }>(
     `${BASE}/:id`,
     {
       config: { scope: 'destinations:write' },
@@ -115,7 +117,8 @@ export function registerDestinationRoutes(app: FastifyInstance, deps: { alerting
         response: { 200: ref },
       },
     },
-    async (request) => presentDestination(await destinations.update(actorOf(request), request.params.id, request.body)),
+    async (request) =>
+      presentDestination(await destinations.update(contextOf(request), request.params.id, request.body)),
   );
 
   app.delete<{ Params: Static<typeof IdParams> }>(
@@ -131,7 +134,7 @@ export function registerDestinationRoutes(app: FastifyInstance, deps: { alerting
       },
     },
     async (request, reply) => {
-      await destinations.delete(actorOf(request), request.params.id);
+      await destinations.delete(contextOf(request), request.params.id);
       return reply.code(204).send();
     },
   );
@@ -148,7 +151,7 @@ export function registerDestinationRoutes(app: FastifyInstance, deps: { alerting
         response: { 200: Type.Ref(DestinationTestResult) },
       },
     },
-    async (request) => presentTestResult(await destinations.test(actorOf(request), request.params.id)),
+    async (request) => presentTestResult(await testSend.send(contextOf(request), request.params.id)),
   );
 
   app.get<{ Querystring: Static<typeof SlackCallbackQuery> }>(
@@ -167,7 +170,7 @@ export function registerDestinationRoutes(app: FastifyInstance, deps: { alerting
             ),
           );
       }
-      const result = await destinations.slackCallback(code, state);
+      const result = await chatapp1Install.callback(code, state);
       if (!result.ok)
         return reply.code(400).type('text/html; charset=utf-8').send(htmlPage('Slack was not connected', result.error));
       const next = result.created

@@ -9,20 +9,20 @@ import type { OrgsService } from '../../orgs/index.ts';
 import type {
   AlertEvent,
   DestinationProvider,
-  DestinationRecord,
   DestinationType,
   EventType,
   ProviderContext,
-  SendResult,
 } from '../destinations/index.ts';
+import { AlertLinksRepository } from '../alert-links.repository.ts';
 import { DeliveriesRepository } from '../deliveries.repository.ts';
 import { DestinationsRepository } from '../destinations.repository.ts';
 import type { DestinationSecrets } from '../destination.secrets.ts';
-import { SIGNING_SECRET } from '../destination.secrets.ts';
-import { targetKeyOf, type DeliveryRecord, type Destination } from '../alerting.types.ts';
-import { URL_TYPES, privateTargetIssue, type HostResolver } from '../network.guard.ts';
+import { targetKeyOf, type DeliveryRecord } from '../alerting.types.ts';
+import type { HostResolver } from '../network.guard.ts';
+import { guardStage, renderStage, resolveStage, runStages, sendStage, type AttemptStage } from './attempt.stages.ts';
 import { classifyAttempt } from './classify.stage.ts';
 import { matchTargets } from './match.stage.ts';
+import { recordAttempt } from './record.stage.ts';
 import { toAlertEvent } from './snapshot.stage.ts';
 import { Wake } from './wake.ts';
 
@@ -56,20 +56,17 @@ export interface AlertPipelineDeps {
   gapWaitMs?: number;
 }
 
-interface Resolved {
-  record: DestinationRecord;
-  signingSecret?: string;
-}
-
 /**
  * The alert pipeline, Alertmanager-style, composed here and only here:
  *
- *   fan-out (dispatcher):  outbox event → snapshot → match → one delivery per target (same transaction as the
- *                          consumer position, which is row-locked so two processes never fan out an event twice)
- *   delivery (workers):    claim with a lease → resolve target (unseal) → render → guard → send → classify
- *                          (retry schedule) → record on the delivery and on the destination
+ *   fan-out (dispatcher):  outbox event → snapshot → match (the monitor's link rows) → one delivery per target
+ *                          (same transaction as the consumer position, which is row-locked so two processes never
+ *                          fan out an event twice)
+ *   delivery (workers):    claim with a lease → [resolve → render → guard → send] → classify (retry schedule)
+ *                          → record (the delivery and the destination's last success/failure, one transaction)
  *
- * Each stage is a small function in its own file; this class only sequences them, owns the loops and the wake-ups.
+ * The delivery stages share one signature (`AttemptStage`, attempt.stages.ts) and are composed in `stages` below;
+ * this class only sequences them, owns the loops and the wake-ups.
  */
 export class AlertPipeline {
   private readonly deps: AlertPipelineDeps;
@@ -81,6 +78,7 @@ export class AlertPipeline {
   private readonly pollMs: number;
   private readonly gapWaitMs: number;
   private readonly gapsSeenAt = new Map<number, number>();
+  private readonly stages: readonly AttemptStage[];
   readonly dispatcherWake = new Wake();
   readonly workerWake = new Wake();
 
@@ -93,6 +91,7 @@ export class AlertPipeline {
     this.fanOutBatch = deps.fanOutBatch ?? 200;
     this.pollMs = deps.pollMs ?? 100;
     this.gapWaitMs = deps.gapWaitMs ?? 10_000;
+    this.stages = [resolveStage(deps), renderStage(deps), guardStage(deps), sendStage(deps)];
   }
 
   get idlePollMs(): number {
@@ -122,14 +121,14 @@ export class AlertPipeline {
         ])
       ).map((m) => [m.id, m]),
     );
+    const links = await this.linksOf(batch);
     for (const event of batch) {
       let facts = orgCache.get(event.organizationId);
       if (!facts) orgCache.set(event.organizationId, (facts = this.orgFacts(event.organizationId)));
       const org = await facts;
       if (!org) continue;
-      deliveries.push(
-        ...this.fanOut(event, org, event.monitorId ? (monitors.get(event.monitorId) ?? null) : null, now),
-      );
+      const monitor = event.monitorId ? (monitors.get(event.monitorId) ?? null) : null;
+      deliveries.push(...this.fanOut(event, org, monitor, links.get(event.monitorId ?? '') ?? [], now));
     }
     const last = batch[batch.length - 1]!.seq;
     const committed = await database.transaction(async (tx) => {
@@ -145,12 +144,31 @@ export class AlertPipeline {
     return batch.length;
   }
 
+  /** The destinations linked to each monitor the batch is about (link rows, read per organization). */
+  private async linksOf(batch: readonly DomainEvent[]): Promise<Map<string, string[]>> {
+    const monitorIdsByOrg = new Map<string, string[]>();
+    for (const e of batch)
+      if (e.monitorId)
+        monitorIdsByOrg.set(e.organizationId, [...(monitorIdsByOrg.get(e.organizationId) ?? []), e.monitorId]);
+    const repo = new AlertLinksRepository(this.deps.database);
+    const out = new Map<string, string[]>();
+    for (const [organizationId, monitorIds] of monitorIdsByOrg)
+      for (const [monitorId, ids] of await repo.destinationIdsOf(organizationId, monitorIds)) out.set(monitorId, ids);
+    return out;
+  }
+
   /** snapshot → match → deliveries, for one event (pure apart from ids). */
-  private fanOut(event: DomainEvent, org: OrgFacts, monitor: Monitor | null, now: number): DeliveryRecord[] {
+  private fanOut(
+    event: DomainEvent,
+    org: OrgFacts,
+    monitor: Monitor | null,
+    linkedDestinationIds: readonly string[],
+    now: number,
+  ): DeliveryRecord[] {
     const type = event.type as EventType;
     const targets = matchTargets({
       event: { type, monitorId: event.monitorId, payload: event.payload },
-      monitorDestinationIds: monitor?.config.alert_destination_ids ?? [],
+      monitorDestinationIds: linkedDestinationIds,
       destinations: org.destinations,
       orgEmail: { enabled: org.emailAlertsEnabled, verifiedMembers: org.verifiedMembers },
     });
@@ -259,28 +277,12 @@ export class AlertPipeline {
     return true;
   }
 
-  /** resolve → render → guard → send → classify → record, for one claimed delivery. */
+  /** [resolve → render → guard → send] → classify → record, for one claimed delivery. */
   private async attempt(delivery: DeliveryRecord): Promise<void> {
-    const { clock, logger } = this.deps;
-    const resolved = await this.resolveTarget(delivery).catch((err: unknown): SendResult => ({
-      outcome: 'retry',
-      reason: `could not load the destination: ${(err as Error).message}`,
-    }));
-    const result = 'outcome' in resolved ? resolved : await this.renderAndSend(delivery, resolved);
+    const { clock, logger, database } = this.deps;
+    const result = await runStages(this.stages, { delivery });
     const verdict = classifyAttempt(result, delivery.attempts, clock.now(), this.random);
-    const kept = await new DeliveriesRepository(this.deps.database).finishAttempt(
-      delivery.id,
-      this.owner,
-      verdict.delivery,
-    );
-    if (delivery.target.kind === 'destination') {
-      const statePatch = result.outcome === 'ok' || result.outcome === 'retry' ? result.state_patch : undefined;
-      await new DestinationsRepository(this.deps.database).recordAttempt(
-        delivery.target.destinationId,
-        verdict.destination,
-        statePatch,
-      );
-    }
+    const kept = await recordAttempt(database, this.owner, delivery, result, verdict);
     const log = {
       delivery: delivery.id,
       target: delivery.targetKey,
@@ -292,71 +294,6 @@ export class AlertPipeline {
     else if (result.outcome === 'ok') logger.debug(log, 'alert delivered');
     else
       logger.info({ ...log, reason: result.reason, status: verdict.delivery.status }, 'alert delivery attempt failed');
-  }
-
-  private async renderAndSend(delivery: DeliveryRecord, resolved: Resolved): Promise<SendResult> {
-    const provider = this.deps.registry.get(resolved.record.type);
-    if (!provider) return { outcome: 'destination_broken', reason: `unknown destination type ${resolved.record.type}` };
-    const ref = { id: delivery.id, attempt: delivery.attempts };
-    const ctx = this.deps.providerContext;
-    let request: unknown;
-    try {
-      request = provider.render(delivery.event, resolved.record, ref, {
-        publicUrl: ctx.publicUrl,
-        now: () => ctx.now(),
-      });
-    } catch (err) {
-      return { outcome: 'payload_rejected', reason: `could not render the message: ${(err as Error).message}` };
-    }
-    if (URL_TYPES.includes(resolved.record.type)) {
-      const url = resolved.record.config.url;
-      const issue = await privateTargetIssue(
-        typeof url === 'string' ? url : '',
-        this.deps.allowPrivateTargets,
-        this.deps.resolveHost,
-      );
-      if (issue) return { outcome: 'destination_broken', reason: `the webhook URL ${issue}` };
-    }
-    try {
-      // The registry erased each provider's request type; render's output goes back to the same provider.
-      return await provider.send(
-        request as never,
-        resolved.record,
-        ref,
-        resolved.signingSecret ? { ...ctx, signingSecret: resolved.signingSecret } : ctx,
-      );
-    } catch (err) {
-      return { outcome: 'retry', reason: `send failed: ${(err as Error).message}` };
-    }
-  }
-
-  /** The delivery's target as a provider sees it: secrets unsealed; or the reason it cannot be sent. */
-  private async resolveTarget(delivery: DeliveryRecord): Promise<Resolved | SendResult> {
-    if (delivery.target.kind === 'member_email') {
-      const { userId, email } = delivery.target;
-      return { record: { id: `member:${userId}`, name: email, type: 'email', config: { address: email }, state: {} } };
-    }
-    const destination = await new DestinationsRepository(this.deps.database).findAnywhere(
-      delivery.target.destinationId,
-    );
-    if (!destination) return { outcome: 'destination_broken', reason: 'the destination was deleted' };
-    return this.unsealed(destination);
-  }
-
-  private unsealed(destination: Destination): Resolved {
-    const { [SIGNING_SECRET]: signingSecret, ...secret } = this.deps.secrets.open(
-      destination.id,
-      destination.sealedSecrets,
-    );
-    const record: DestinationRecord = {
-      id: destination.id,
-      name: destination.name,
-      type: destination.type,
-      config: { ...destination.config, ...secret },
-      state: destination.state,
-    };
-    if (destination.payloadFormat) record.payload_format = destination.payloadFormat;
-    return signingSecret ? { record, signingSecret } : { record };
   }
 
   // ───────────────────────────── loops ─────────────────────────────

@@ -1,0 +1,45 @@
+import type { Clock } from '../../platform/clock.ts';
+import type { Database } from '../../platform/db/index.ts';
+import type { MonitorAlertLinks } from '../monitors/index.ts';
+import { AlertLinksRepository } from './alert-links.repository.ts';
+import { DestinationsRepository } from './destinations.repository.ts';
+
+/**
+ * The monitors module's view of the links (its `MonitorAlertLinks` port): `config.alert_destination_ids` is read from
+ * and written to the rows, on whatever handle the monitor change runs on.
+ */
+export class AlertLinks implements MonitorAlertLinks {
+  private readonly clock: Clock;
+  constructor(clock: Clock) {
+    this.clock = clock;
+  }
+
+  destinationIdsOf(db: Database, organizationId: string, monitorIds: readonly string[]) {
+    return new AlertLinksRepository(db).destinationIdsOf(organizationId, monitorIds);
+  }
+
+  async replaceForMonitor(
+    tx: Database,
+    organizationId: string,
+    monitorId: string,
+    destinationIds: readonly string[],
+  ): Promise<void> {
+    const links = new AlertLinksRepository(tx);
+    const wanted = [...new Set(destinationIds)];
+    await links.removeForMonitorExcept(organizationId, monitorId, wanted);
+    await links.add(
+      organizationId,
+      wanted.map((destinationId) => ({ monitorId, destinationId })),
+      this.clock.now(),
+    );
+  }
+
+  async missingDestinationIds(
+    db: Database,
+    organizationId: string,
+    destinationIds: readonly string[],
+  ): Promise<string[]> {
+    const found = await new DestinationsRepository(db).existingIds(organizationId, destinationIds);
+    return destinationIds.filter((id) => !found.has(id));
+  }
+}

@@ -1,0 +1,48 @@
+import type { DestinationType, EventType } from './destinations/index.ts';
+import type { DeliveryRecord, Destination } from './alerting.types.ts';
+
+/** A create body whose shape the route schema has already checked (domain rules are the service's). */
+export interface DestinationCreateInput {
+  type: DestinationType;
+  name?: string;
+  events?: EventType[];
+  config?: Record<string, unknown>;
+  payload_format?: 'standard' | 'legacy' | null;
+  monitor_ids?: string[];
+}
+
+/** A PATCH body: `config` is merged key by key (null removes a key; an omitted secret keeps its value). */
+export interface DestinationPatchInput {
+  name?: string;
+  events?: EventType[];
+  config?: Record<string, unknown>;
+  payload_format?: 'standard' | 'legacy' | null;
+  monitor_ids?: string[];
+}
+
+/** A destination as the API shows it: secrets masked, the attached monitors the caller may see. */
+export interface DestinationView {
+  destination: Destination;
+  /** Config with secret fields masked. */
+  maskedConfig: Record<string, unknown>;
+  monitorIds: string[];
+  /** Only in the create response of a generic webhook. */
+  signingSecret?: string;
+}
+
+export interface TestResult {
+  deliveryId: string | null;
+  status: DeliveryRecord['status'] | 'queued';
+  attempts: number;
+  error: string | null;
+  destination: DestinationView;
+}
+
+/** What alerting needs to know about monitors (from the monitors module): whose and which environment. */
+export interface MonitorFacts {
+  id: string;
+  organizationId: string;
+  environment: string;
+}
+
+export type MonitorFactsOf = (monitorIds: readonly string[]) => Promise<MonitorFacts[]>;
