@@ -2,9 +2,11 @@ import type { Clock } from '../../../platform/clock.ts';
 import type { Database } from '../../../platform/db/index.ts';
 import { newId } from '../../../platform/ids.ts';
 import type { Logger } from '../../../platform/logger.ts';
+import type { TocsinMetrics } from '../../../platform/metrics/index.ts';
 import type { EventsService } from '../../events/index.ts';
 import { confirmRegionsOf, MonitorsRepository, type Monitor } from '../../monitors/index.ts';
 import type { ExecutionRecord } from '../executions/index.ts';
+import { heartbeatGraceMs } from '../probes/index.ts';
 import { HeartbeatsRepository } from '../heartbeats/heartbeats.repository.ts';
 import { ScheduleRepository, type ScheduleKey } from '../scheduler/schedule.repository.ts';
 import { CheckStateRepository, type StatusChange } from '../state/check-state.repository.ts';
@@ -25,6 +27,8 @@ export interface CheckEngineDeps {
   transitions: TransitionHandler | null;
   events: Pick<EventsService, 'record'>;
   leaseMs: number;
+  /** `tocsin_checks_total` and the duration and lateness histograms; null when metrics are off. */
+  metrics?: Pick<TocsinMetrics, 'checkCompleted'> | null;
 }
 
 export interface ApplySummary {
@@ -91,7 +95,7 @@ export class CheckEngine {
     const gone: ScheduleKey[] = [];
     for (const s of slots) {
       const m = this.cache.get(s.monitorId)?.monitor;
-      if (!m || m.paused) {
+      if (!m || m.paused || this.awaitsFirstPing(m, pings, clock.now())) {
         gone.push(s);
         continue;
       }
@@ -107,6 +111,15 @@ export class CheckEngine {
     }
     if (gone.length > 0) await new ScheduleRepository(database).release(owner, gone);
     return out;
+  }
+
+  /**
+   * A heartbeat monitor that never received a ping has nothing to judge until its first deadline (creation +
+   * interval + grace) has passed: it is not checked, so it stays `pending` instead of turning up on no evidence.
+   */
+  private awaitsFirstPing(m: Monitor, pings: ReadonlyMap<string, number>, now: number): boolean {
+    if (m.type !== 'heartbeat' || pings.has(m.id)) return false;
+    return now <= m.createdAt + m.intervalSeconds * 1000 + heartbeatGraceMs(m.intervalSeconds, m.config);
   }
 
   /** Records a batch of results in one transaction and applies the state machine to each, in time order. */
@@ -211,6 +224,7 @@ export class CheckEngine {
       const lastAt = ordered[ordered.length - 1]!.observation.started_at;
       await monitorsRepo.setLastChecked([...monitors.keys()], lastAt);
       await new ScheduleRepository(tx).release(owner, ordered);
+      tx.afterCommit(() => this.countChecks(ordered, monitors));
       return { recorded: executions.length, transitions };
     });
     for (const t of summary.transitions) {
@@ -238,6 +252,17 @@ export class CheckEngine {
         payload: { ...e.data, monitor_name: e.monitor.name, target: e.monitor.target },
       });
       await stateRepo.setCertNoticeDay(e.monitor.id, day);
+    }
+  }
+
+  /** Checks are counted once their results are stored (a batch that rolls back counts nothing). */
+  private countChecks(results: readonly CheckResult[], monitors: ReadonlyMap<string, Monitor>): void {
+    const metrics = this.deps.metrics;
+    if (!metrics) return;
+    for (const r of results) {
+      const type = monitors.get(r.monitorId)?.type;
+      const o = r.observation;
+      if (type) metrics.checkCompleted(type, r.regionCode, o.status, o.duration_ms, o.started_at - r.dueAt);
     }
   }
 
