@@ -1,4 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, ManualClock, type TestApp } from '../support/app.ts';
 import { testDialects } from '../support/databases.ts';
@@ -8,7 +9,8 @@ describe.each(testDialects())('key values never leak (%s)', (dialect) => {
   let t: TestApp;
   const clock = new ManualClock('2026-11-22T10:00:00.000Z');
   beforeAll(async () => {
-    t = await createTestApp({ dialect, clock });
+    // Metrics on, so that the scrape below is checked for leaked key values too.
+    t = await createTestApp({ dialect, clock, configFile: { metrics: { enabled: true } } });
   });
   afterAll(async () => t.close());
 
@@ -71,5 +73,47 @@ describe.each(testDialects())('key values never leak (%s)', (dialect) => {
         }
       }
     }
+  });
+
+  /** Every row of every table, as text: what someone who can read the database file sees. */
+  async function databaseText(): Promise<string> {
+    const db = t.db.database.tables<Record<string, Record<string, unknown>>>();
+    const tables =
+      dialect === 'sqlite'
+        ? await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(db)
+        : await sql<{ name: string }>`select table_name as name from information_schema.tables
+            where table_schema = current_schema()`.execute(db);
+    const out: string[] = [];
+    for (const { name } of tables.rows) {
+      const rows = await sql`select * from ${sql.table(name)}`.execute(db);
+      out.push(JSON.stringify(rows.rows));
+    }
+    return out.join('\n');
+  }
+
+  it("stores a generic webhook's signing secret nowhere in plain text, and a replay still returns it", async () => {
+    const o = await t.createOrg();
+    const body = { type: 'generic_webhook', name: 'sealed hook', config: { url: 'https://hooks.example.com/in' } };
+    const headers = { 'idempotency-key': 'hook-once' };
+    const created = await call(t, o.apiKey, 'POST', '/api/v1/auth/organization/webhooks', { body, headers });
+    expect(created.statusCode).toBe(201);
+    const secret = created.json().signing_secret as string;
+    expect(secret.length).toBeGreaterThan(16);
+    const key = (
+      await call(t, o.apiKey, 'POST', '/api/v1/api-keys', {
+        body: { name: 'once', scopes: ['monitors:read'] },
+        headers: { 'idempotency-key': 'key-once' },
+      })
+    ).json().key as string;
+
+    const text = await databaseText();
+    expect(text).toContain('hook-once'); // the idempotency record is there…
+    expect(text).not.toContain(secret); // …without the secret
+    expect(text).not.toContain(key);
+
+    const replay = await call(t, o.apiKey, 'POST', '/api/v1/auth/organization/webhooks', { body, headers });
+    expect(replay.statusCode).toBe(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.json()).toEqual(created.json());
   });
 });

@@ -29,20 +29,6 @@ function idempotencyKeyOf(request: FastifyRequest): string | null {
   return Array.isArray(v) ? v.join(',') : v;
 }
 
-function redact(payload: string, fields: readonly string[] | undefined): string {
-  if (!fields || fields.length === 0) return payload;
-  try {
-    const parsed: unknown = JSON.parse(payload);
-    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
-      for (const f of fields) delete (parsed as Record<string, unknown>)[f];
-      return JSON.stringify(parsed);
-    }
-  } catch {
-    // not JSON: stored as is
-  }
-  return payload;
-}
-
 /**
  * Idempotency-Key on mutating /api/v1 requests (DECISIONS §2). Runs as a preHandler: after auth, rate
  * limit, scope and schema validation (a request refused before that never ran, so it is not stored),
@@ -58,6 +44,7 @@ export function installIdempotency(app: FastifyInstance, deps: IdempotencyPlugin
     if (key === null) return;
     const started = await deps.idempotency.begin({
       organizationId: actor.organizationId,
+      apiKeyId: actor.keyId,
       key,
       method: request.method,
       path: request.url,
@@ -87,11 +74,11 @@ export function installIdempotency(app: FastifyInstance, deps: IdempotencyPlugin
       if (v !== undefined) headers[h] = String(v);
     }
     try {
-      await deps.idempotency.finish(pending.id, {
-        status,
-        body: redact(text, request.routeOptions.config.idempotencyRedact),
-        headers,
-      });
+      await deps.idempotency.finish(
+        pending.id,
+        { status, body: text, headers },
+        { redacted: request.routeConfig.idempotencyRedact ?? [] },
+      );
     } catch (err) {
       request.log.warn({ err }, 'could not store the idempotent response; the key is released');
       await deps.idempotency.abandon(pending.id).catch(() => undefined);

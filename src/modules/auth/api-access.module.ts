@@ -2,6 +2,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { Database } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { createRedis } from '../../platform/redis.ts';
+import type { SecretBox } from '../../platform/secrets.ts';
 import { ApiMetrics } from './api-metrics.ts';
 import { ApiKeysRepository } from './api-keys.repository.ts';
 import { ApiKeysService } from './api-keys.service.ts';
@@ -39,6 +40,8 @@ export interface ApiAccessOptions {
   auth: AuthService;
   /** redis://… shares rate budgets between processes; null keeps them in memory. */
   redisUrl: string | null;
+  /** Seals the secrets of stored idempotent responses (the master key's box). */
+  secrets: SecretBox;
   usageFlushMs?: number;
   idempotencyPurgeMs?: number;
 }
@@ -126,7 +129,11 @@ export function createApiAccess(options: ApiAccessOptions): { services: ApiAcces
     clock,
   });
   const serviceAccounts = new ServiceAccountsService({ repository: serviceAccountsRepo, keys, auth, clock });
-  const idempotency = new IdempotencyService({ repository: new IdempotencyRepository(database), clock });
+  const idempotency = new IdempotencyService({
+    repository: new IdempotencyRepository(database),
+    clock,
+    box: options.secrets,
+  });
   const roles: ApiAccessRole[] = [
     intervalRole(
       'api-usage-flush',

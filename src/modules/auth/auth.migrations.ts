@@ -1,4 +1,6 @@
+import type { Kysely } from 'kysely';
 import type { SchemaMigration } from '../../platform/db/index.ts';
+import type { AuthTables } from './auth.tables.ts';
 import { col } from '../../platform/db/index.ts';
 
 export const authMigrations: SchemaMigration[] = [
@@ -95,6 +97,23 @@ export const authMigrations: SchemaMigration[] = [
         .addColumn('status_4xx', col.int, (c) => c.notNull())
         .addColumn('status_5xx', col.int, (c) => c.notNull())
         .addPrimaryKeyConstraint('api_key_usage_pk', ['key_id', 'minute'])
+        .execute();
+    },
+  },
+  {
+    // Idempotency records belong to the key that made them: another key of the organization replaying the
+    // same Idempotency-Key is a new request, never the first key's stored response. Rows made before this
+    // carry no key and cannot be attributed: they go (they would expire within 24 hours anyway).
+    name: '202611232040_auth_idempotency_per_key',
+    async up(db) {
+      await (db as Kysely<Pick<AuthTables, 'idempotency_key'>>).deleteFrom('idempotency_key').execute();
+      await db.schema.dropIndex('idempotency_key_org_key_uq').execute();
+      await db.schema.alterTable('idempotency_key').addColumn('api_key_id', col.id).execute();
+      await db.schema
+        .createIndex('idempotency_key_api_key_key_uq')
+        .on('idempotency_key')
+        .columns(['api_key_id', 'key'])
+        .unique()
         .execute();
     },
   },

@@ -34,6 +34,8 @@ export interface ServiceAccountRow {
 export interface IdempotencyKeyRow {
   id: string;
   organization_id: string;
+  /** The key that made the request: records are scoped to it. */
+  api_key_id: string;
   key: string;
   method: string;
   path: string;

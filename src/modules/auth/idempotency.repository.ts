@@ -8,23 +8,23 @@ export class IdempotencyRepository {
   }
 
   /**
-   * Inserts the in-progress row unless (organization_id, key) exists. The unique index decides between
+   * Inserts the in-progress row unless (api_key_id, key) exists. The unique index decides between
    * concurrent requests in every process, on PostgreSQL and SQLite alike. True when this call inserted it.
    */
   async tryInsert(row: IdempotencyKeyRow): Promise<boolean> {
     const result = await this.db
       .insertInto('idempotency_key')
       .values(row)
-      .onConflict((oc) => oc.columns(['organization_id', 'key']).doNothing())
+      .onConflict((oc) => oc.columns(['api_key_id', 'key']).doNothing())
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
   }
 
-  async find(organizationId: string, key: string): Promise<IdempotencyKeyRow | null> {
+  async find(apiKeyId: string, key: string): Promise<IdempotencyKeyRow | null> {
     const row = await this.db
       .selectFrom('idempotency_key')
       .selectAll()
-      .where('organization_id', '=', organizationId)
+      .where('api_key_id', '=', apiKeyId)
       .where('key', '=', key)
       .executeTakeFirst();
     return row ?? null;
@@ -43,10 +43,10 @@ export class IdempotencyRepository {
   }
 
   /** Deletes an expired row so its key can be used again. */
-  async deleteExpired(organizationId: string, key: string, now: number): Promise<void> {
+  async deleteExpired(apiKeyId: string, key: string, now: number): Promise<void> {
     await this.db
       .deleteFrom('idempotency_key')
-      .where('organization_id', '=', organizationId)
+      .where('api_key_id', '=', apiKeyId)
       .where('key', '=', key)
       .where('expires_at', '<=', now)
       .execute();

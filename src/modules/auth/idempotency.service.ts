@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import type { Clock } from '../../platform/clock.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { randomToken } from '../../platform/ids.ts';
+import type { SecretBox } from '../../platform/secrets.ts';
 import type { IdempotencyRepository } from './idempotency.repository.ts';
+import { bodyToReplay, bodyToStore, SEALED_RESPONSE_FIELDS } from './idempotency.sealing.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
@@ -11,6 +13,11 @@ export interface StoredResponse {
   status: number;
   body: string;
   headers: Record<string, string>;
+}
+
+/** Response fields a route keeps out of its stored response (a key value shown once is never replayed). */
+export interface StoredFields {
+  redacted?: readonly string[];
 }
 
 export type IdempotencyStart = { kind: 'started'; id: string } | { kind: 'replay'; response: StoredResponse };
@@ -39,19 +46,24 @@ export function isValidIdempotencyKey(value: string): boolean {
 
 /**
  * Idempotency-Key (DECISIONS §2): the first request inserts an in-progress row (the unique index on
- * organization and key decides races in every process); its response is stored when it is sent;
+ * the calling API key and the Idempotency-Key decides races in every process); its response is stored when it is sent;
  * a repeat replays it, a repeat while it runs is refused, a different request with the key is refused.
  */
 export class IdempotencyService {
   private readonly repository: IdempotencyRepository;
   private readonly clock: Clock;
-  constructor(deps: { repository: IdempotencyRepository; clock: Clock }) {
+  /** Seals the secrets a stored response holds (SEALED_RESPONSE_FIELDS): no secret is stored in plain text. */
+  private readonly box: SecretBox;
+  constructor(deps: { repository: IdempotencyRepository; clock: Clock; box: SecretBox }) {
     this.repository = deps.repository;
     this.clock = deps.clock;
+    this.box = deps.box;
   }
 
   async begin(input: {
     organizationId: string;
+    /** The calling key: records are scoped to it (another key with the same Idempotency-Key is a new request). */
+    apiKeyId: string;
     key: string;
     method: string;
     path: string;
@@ -69,6 +81,7 @@ export class IdempotencyService {
       const inserted = await this.repository.tryInsert({
         id,
         organization_id: input.organizationId,
+        api_key_id: input.apiKeyId,
         key: input.key,
         method: input.method,
         path: input.path,
@@ -81,10 +94,10 @@ export class IdempotencyService {
         expires_at: now + IDEMPOTENCY_TTL_MS,
       });
       if (inserted) return { kind: 'started', id };
-      const existing = await this.repository.find(input.organizationId, input.key);
+      const existing = await this.repository.find(input.apiKeyId, input.key);
       if (!existing) continue; // completed with ≥ 500 and deleted meanwhile: try again
       if (existing.expires_at <= now) {
-        await this.repository.deleteExpired(input.organizationId, input.key, now);
+        await this.repository.deleteExpired(input.apiKeyId, input.key, now);
         continue;
       }
       if (existing.method !== input.method || existing.path !== input.path || existing.body_hash !== hash) {
@@ -103,7 +116,7 @@ export class IdempotencyService {
         kind: 'replay',
         response: {
           status: existing.status,
-          body: existing.response_body ?? '',
+          body: bodyToReplay(this.box, existing.id, existing.response_body ?? '', SEALED_RESPONSE_FIELDS),
           headers: existing.response_headers ? (JSON.parse(existing.response_headers) as Record<string, string>) : {},
         },
       };
@@ -114,13 +127,20 @@ export class IdempotencyService {
     );
   }
 
-  /** Stores the response; one with status ≥ 500 is dropped so a retry runs again. */
-  async finish(id: string, response: StoredResponse): Promise<void> {
+  /**
+   * Stores the response, secrets sealed and `fields.redacted` left out; one with status ≥ 500 is dropped so
+   * a retry runs again.
+   */
+  async finish(id: string, response: StoredResponse, fields: StoredFields = {}): Promise<void> {
     if (response.status >= 500) {
       await this.repository.deleteById(id);
       return;
     }
-    await this.repository.complete(id, response.status, response.body, JSON.stringify(response.headers));
+    const body = bodyToStore(this.box, id, response.body, {
+      redacted: fields.redacted ?? [],
+      sealed: SEALED_RESPONSE_FIELDS,
+    });
+    await this.repository.complete(id, response.status, body, JSON.stringify(response.headers));
   }
 
   async abandon(id: string): Promise<void> {
