@@ -157,6 +157,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     regions: config.regions,
     scheduler: config.scheduler,
     allowPrivateTargets: config.network.allowPrivateTargets,
+    metrics,
   });
   roles.push(...checks.roles);
   roles.push(...alerting.roles);

@@ -12,6 +12,7 @@ import type { StatusPagesService } from '../modules/status-pages/index.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/index.ts';
 import type { Logger } from '../platform/logger.ts';
+import type { TocsinMetrics } from '../platform/metrics/index.ts';
 
 /** The services the HTTP layer calls; built by src/main.ts. */
 export interface AppServices {
@@ -42,5 +43,7 @@ export interface AppDeps {
   clock: Clock;
   database: Database;
   services: AppServices;
+  /** The process's metrics registry; null when `metrics.enabled` is off (then GET /metrics is 404). */
+  metrics: TocsinMetrics | null;
   version: string;
 }

@@ -36,7 +36,7 @@ describe('per-key budgets over HTTP (memory store)', () => {
   let t: TestApp;
   const clock = new ManualClock('2026-11-22T10:00:00.000Z');
   beforeAll(async () => {
-    t = await createTestApp({ clock });
+    t = await createTestApp({ clock, configFile: { metrics: { enabled: true } } });
   });
   afterAll(async () => t.close());
 
@@ -163,7 +163,7 @@ describe.skipIf(!redisUrl && !testServices.required)('per-key budgets shared thr
 describe('Redis unreachable: fail open', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ configFile: { redis_url: 'redis://127.0.0.1:1' } });
+    t = await createTestApp({ configFile: { redis_url: 'redis://127.0.0.1:1', metrics: { enabled: true } } });
   });
   afterAll(async () => t.close());
 

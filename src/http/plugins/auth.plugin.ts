@@ -23,7 +23,8 @@ export interface AuthPluginDeps {
   rateLimit?: RateLimitGuard;
 }
 
-function bearerOf(request: FastifyRequest): string | null {
+/** The token of an `Authorization: Bearer <token>` header, or null. */
+export function bearerOf(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (typeof header !== 'string') return null;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);

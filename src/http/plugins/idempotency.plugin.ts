@@ -20,7 +20,7 @@ const KEPT_HEADERS = ['content-type', 'location'];
 
 export interface IdempotencyPluginDeps {
   idempotency: IdempotencyService;
-  metrics: ApiMetrics;
+  metrics: ApiMetrics | null;
 }
 
 function idempotencyKeyOf(request: FastifyRequest): string | null {
@@ -54,7 +54,7 @@ export function installIdempotency(app: FastifyInstance, deps: IdempotencyPlugin
       request.idempotency = { id: started.id };
       return;
     }
-    deps.metrics.idempotentReplays += 1;
+    deps.metrics?.idempotentReplay();
     const { status, body, headers } = started.response;
     for (const [name, value] of Object.entries(headers)) reply.header(name, value);
     reply.header('idempotent-replayed', 'true');

@@ -18,7 +18,7 @@ export type RateLimitGuard = (request: FastifyRequest, reply: FastifyReply, acto
 
 export interface RateLimitPluginDeps {
   limiter: RateLimiter;
-  metrics: ApiMetrics;
+  metrics: ApiMetrics | null;
 }
 
 /**
@@ -33,7 +33,7 @@ export function rateLimitGuard(deps: RateLimitPluginDeps): RateLimitGuard {
     reply.header('ratelimit-remaining', String(decision.remaining));
     reply.header('ratelimit-reset', String(Math.max(0, Math.ceil(decision.resetMs / 1000))));
     if (!decision.allowed) {
-      deps.metrics.rateLimited += 1;
+      deps.metrics?.rateLimited();
       reply.header('retry-after', String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))));
       throw new DomainError(
         'rate_limited',

@@ -3,7 +3,7 @@ import type { Database } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { createRedis } from '../../platform/redis.ts';
 import type { SecretBox } from '../../platform/secrets.ts';
-import { ApiMetrics } from './api-metrics.ts';
+import type { ApiMetrics } from './api-metrics.ts';
 import { ApiKeysRepository } from './api-keys.repository.ts';
 import { ApiKeysService } from './api-keys.service.ts';
 import type { AuthService } from './auth.service.ts';
@@ -23,7 +23,6 @@ export interface ApiAccessServices {
   rateLimiter: RateLimiter;
   idempotency: IdempotencyService;
   usage: UsageRecorder;
-  metrics: ApiMetrics;
 }
 
 /** Same shape as main.ts's BackgroundRole. */
@@ -42,6 +41,8 @@ export interface ApiAccessOptions {
   redisUrl: string | null;
   /** Seals the secrets of stored idempotent responses (the master key's box). */
   secrets: SecretBox;
+  /** The process's metrics (null when `metrics.enabled` is off): rate-limit store misses are counted there. */
+  metrics: ApiMetrics | null;
   usageFlushMs?: number;
   idempotencyPurgeMs?: number;
 }
@@ -95,8 +96,7 @@ function intervalRole(
 }
 
 export function createApiAccess(options: ApiAccessOptions): { services: ApiAccessServices; roles: ApiAccessRole[] } {
-  const { database, clock, logger, auth } = options;
-  const metrics = new ApiMetrics();
+  const { database, clock, logger, auth, metrics } = options;
   const storeError = throttledWarn(
     logger,
     clock,
@@ -113,7 +113,7 @@ export function createApiAccess(options: ApiAccessOptions): { services: ApiAcces
     store,
     clock,
     onStoreError: (err) => {
-      metrics.rateLimitStoreErrors += 1;
+      metrics?.rateLimitStoreError();
       storeError(err);
     },
   });
@@ -152,5 +152,5 @@ export function createApiAccess(options: ApiAccessOptions): { services: ApiAcces
       throttledWarn(logger, clock, 'could not purge idempotency keys'),
     ),
   ];
-  return { services: { apiKeys, serviceAccounts, rateLimiter, idempotency, usage, metrics }, roles };
+  return { services: { apiKeys, serviceAccounts, rateLimiter, idempotency, usage }, roles };
 }

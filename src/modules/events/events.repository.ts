@@ -72,6 +72,24 @@ export class EventsRepository {
     return row?.last_seq ?? 0;
   }
 
+  /** Each consumer with the creation time of the first event after its position (null when caught up). */
+  async oldestUnconsumed(): Promise<Array<{ consumer: string; createdAt: number | null }>> {
+    const consumers = await this.db.selectFrom('event_consumer').select(['name', 'last_seq']).execute();
+    const out: Array<{ consumer: string; createdAt: number | null }> = [];
+    for (const c of consumers) {
+      // One primary-key range read per consumer (there are few).
+      const first = await this.db
+        .selectFrom('domain_event')
+        .select('created_at')
+        .where('seq', '>', c.last_seq)
+        .orderBy('seq')
+        .limit(1)
+        .executeTakeFirst();
+      out.push({ consumer: c.name, createdAt: first ? Number(first.created_at) : null });
+    }
+    return out;
+  }
+
   async setConsumerPosition(name: string, seq: number, now: number): Promise<void> {
     await this.db
       .insertInto('event_consumer')

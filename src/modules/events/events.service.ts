@@ -41,6 +41,13 @@ export class EventsService {
     return new EventsRepository(tx).consumerPosition(name);
   }
 
+  /** How far behind each consumer is: the age of the oldest event it has not consumed (0 when caught up). */
+  async consumerLags(): Promise<Array<{ consumer: string; lagMs: number }>> {
+    const now = this.clock.now();
+    const rows = await new EventsRepository(this.database).oldestUnconsumed();
+    return rows.map((r) => ({ consumer: r.consumer, lagMs: r.createdAt === null ? 0 : Math.max(0, now - r.createdAt) }));
+  }
+
   setConsumerPosition(name: string, seq: number, tx: Database = this.database): Promise<void> {
     return new EventsRepository(tx).setConsumerPosition(name, seq, this.clock.now());
   }

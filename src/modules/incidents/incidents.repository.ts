@@ -118,6 +118,17 @@ export class IncidentsRepository {
     return row ? toIncident(row) : null;
   }
 
+  /** Unresolved incidents of every organization, counted by status (for the metrics scrape). */
+  async countOpenByStatus(): Promise<Array<{ status: IncidentStatus; count: number }>> {
+    const rows = await this.db
+      .selectFrom('incident')
+      .select((eb) => ['status', eb.fn.countAll<number | string>().as('count')])
+      .where('status', '<>', 'resolved')
+      .groupBy('status')
+      .execute();
+    return rows.map((r) => ({ status: r.status as IncidentStatus, count: Number(r.count) }));
+  }
+
   /** The latest incident of a monitor (any status). */
   async findLatestForMonitor(monitorId: string): Promise<Incident | null> {
     const row = await this.db

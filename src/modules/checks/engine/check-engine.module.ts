@@ -2,6 +2,7 @@ import type { Clock } from '../../../platform/clock.ts';
 import type { Database } from '../../../platform/db/index.ts';
 import { newId } from '../../../platform/ids.ts';
 import type { Logger } from '../../../platform/logger.ts';
+import type { TocsinMetrics } from '../../../platform/metrics/index.ts';
 import type { EventsService } from '../../events/index.ts';
 import type { MonitorsService } from '../../monitors/index.ts';
 import { createProbeRegistry, type Observation, type ProbeRegistry } from '../probes/index.ts';
@@ -32,6 +33,8 @@ export interface CheckEngineModuleDeps {
   scheduler: { enabled: boolean; leaseSeconds: number; concurrency: number; localRegions: readonly string[] };
   allowPrivateTargets: boolean;
   probes?: ProbeRegistry;
+  /** Counts recorded checks (`tocsin_checks_total` …); null or absent when metrics are off. */
+  metrics?: TocsinMetrics | null;
   /** Benchmarks: told of every check the local runner finishes. */
   onResult?(check: ClaimedCheck, observation: Observation): void;
 }
@@ -65,6 +68,7 @@ export function createCheckEngineModule(deps: CheckEngineModuleDeps): CheckEngin
     transitions: deps.transitions,
     events: deps.events,
     leaseMs: deps.scheduler.leaseSeconds * 1000,
+    metrics: deps.metrics,
   });
   const runners = new RunnersService({
     database,
