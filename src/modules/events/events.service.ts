@@ -45,7 +45,10 @@ export class EventsService {
   async consumerLags(): Promise<Array<{ consumer: string; lagMs: number }>> {
     const now = this.clock.now();
     const rows = await new EventsRepository(this.database).oldestUnconsumed();
-    return rows.map((r) => ({ consumer: r.consumer, lagMs: r.createdAt === null ? 0 : Math.max(0, now - r.createdAt) }));
+    return rows.map((r) => ({
+      consumer: r.consumer,
+      lagMs: r.createdAt === null ? 0 : Math.max(0, now - r.createdAt),
+    }));
   }
 
   setConsumerPosition(name: string, seq: number, tx: Database = this.database): Promise<void> {
