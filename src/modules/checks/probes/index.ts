@@ -4,8 +4,10 @@
  * - `createProbeRegistry()` once per process/runner; `registry.run(target, ctx)` (or `runProbe`) never throws.
  * - http timings: phases (dns/connect/tls/ttfb/download) are those of the final hop after redirects;
  *   `total_ms` = `duration_ms` covers all hops. `dns_ms` is null for IP-literal hosts, `tls_ms` null for plain http.
- * - `ctx.allowPrivateTargets=false` refuses loopback/private/link-local/reserved addresses after resolution, on every hop
- *   (and for a dns probe's explicit `resolver`).
+ * - `ctx.allowPrivateTargets=false` refuses every special-purpose address (platform/net: the IANA registries, IPv6
+ *   forms that embed IPv4) after resolution, on every hop (and for a dns probe's explicit `resolver`). Each check
+ *   resolves a name once (through `ctx.resolver`, the system's by default) and connects to the vetted address.
+ * - `probe.run.ts` is the one timeout/abort/catch frame of the network probes.
  * - `ctx.tlsCa` (PEM) adds a trusted CA for http/tls/grpc: for tests (local CA) and private-CA self-hosting.
  */
 export type {

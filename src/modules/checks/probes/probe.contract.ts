@@ -5,6 +5,7 @@
  * Probes never throw: every failure (including a bug caught by the registry) becomes an observation
  * with `status: 'down'` and an {@link ProbeErrorCode}.
  */
+import type { HostResolver } from '../../../platform/net/index.ts';
 
 export type ProbeType = 'http' | 'tls' | 'tcp' | 'dns' | 'grpc' | 'heartbeat';
 
@@ -27,6 +28,9 @@ export interface ProbeContext {
   /** When false, a target that resolves to a loopback/private/link-local/reserved address is refused
    *  (`private_target`), checked after DNS resolution and again on every redirect hop. */
   allowPrivateTargets: boolean;
+  /** How target names are resolved (each check resolves once and connects to the vetted address); the system's
+   *  resolver when absent. Tests point it at a local DNS server. */
+  resolver?: HostResolver;
   /** heartbeat: when the last ping arrived (epoch ms), null when never. */
   lastHeartbeatAt?: number | null;
   /** heartbeat: when the monitor was created (epoch ms); the reference when no ping ever arrived. */

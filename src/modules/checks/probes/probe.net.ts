@@ -1,54 +1,19 @@
-/** Network helpers shared by the probes: target parsing, timed resolution, private-address guard, error mapping. */
-import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
-import type { Observation, ProbeContext, ProbeError, ProbeErrorCode, ProbeTimings } from './probe.contract.ts';
+/** Network helpers shared by the probes: target parsing, vetted resolution, error mapping. */
+import { isIP } from 'node:net';
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
+import {
+  PrivateTargetError,
+  canonicalHost,
+  isPublicAddress,
+  resolveVetted,
+  systemResolver,
+  type VettedHost,
+} from '../../../platform/net/index.ts';
+import type { Observation, ProbeContext, ProbeError, ProbeErrorCode, ProbeTimings } from './probe.contract.ts';
 
-/** Loopback, private, link-local, CGNAT, unspecified, multicast and other non-public ranges. */
-export function createPrivateAddressList(): BlockList {
-  const list = new BlockList();
-  const v4: Array<[string, number]> = [
-    ['0.0.0.0', 8],
-    ['10.0.0.0', 8],
-    ['100.64.0.0', 10],
-    ['127.0.0.0', 8],
-    ['169.254.0.0', 16],
-    ['172.16.0.0', 12],
-    ['192.0.0.0', 24],
-    ['192.0.2.0', 24],
-    ['192.168.0.0', 16],
-    ['198.18.0.0', 15],
-    ['198.51.100.0', 24],
-    ['203.0.113.0', 24],
-    ['224.0.0.0', 4],
-    ['240.0.0.0', 4],
-  ];
-  for (const [net, prefix] of v4) list.addSubnet(net, prefix, 'ipv4');
-  const v6: Array<[string, number]> = [
-    ['::', 128],
-    ['::1', 128],
-    ['fc00::', 7],
-    ['fe80::', 10],
-    ['ff00::', 8],
-    ['64:ff9b::', 96],
-    ['2001:db8::', 32],
-    ['100::', 64],
-  ];
-  for (const [net, prefix] of v6) list.addSubnet(net, prefix, 'ipv6');
-  return list;
-}
-
-const privateList = createPrivateAddressList();
-
+/** True for every address the private-target guard refuses (platform/net holds the one classification). */
 export function isPrivateAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return privateList.check(address, 'ipv4');
-  if (family === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped) return privateList.check(mapped[1], 'ipv4');
-    return privateList.check(address, 'ipv6');
-  }
-  return true;
+  return !isPublicAddress(address);
 }
 
 /** A failure inside a probe that already knows its observation code. */
@@ -107,36 +72,26 @@ export function parseHostPort(target: string, defaultPort?: number, allowUrl = f
   return { host, port };
 }
 
-export interface Resolved {
-  address: string;
-  family: 4 | 6;
-  /** null when the host was an IP literal. */
-  dns_ms: number | null;
-}
-
-/** Resolves a host (timed), then refuses non-public addresses unless allowed. */
-export async function resolveHost(host: string, ctx: ProbeContext, timings?: ProbeTimings): Promise<Resolved> {
-  const literal = isIP(host);
-  let resolved: Resolved;
-  if (literal) {
-    resolved = { address: host, family: literal as 4 | 6, dns_ms: null };
-  } else {
-    const t0 = performance.now();
-    try {
-      const r = await lookup(host);
-      resolved = { address: r.address, family: r.family as 4 | 6, dns_ms: round(performance.now() - t0) };
-    } catch (err) {
-      throw new ProbeFailure(
-        'dns',
-        `Could not resolve ${host}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-      );
+/**
+ * Resolves a host once (timed; an IP literal is not resolved) through `ctx.resolver` (the system's by default) and,
+ * unless private targets are allowed, refuses it when any address is special-purpose. The probe then connects to
+ * `address` itself, so a later DNS answer cannot redirect the connection (DNS rebinding).
+ */
+export async function resolveHost(host: string, ctx: ProbeContext, timings?: ProbeTimings): Promise<VettedHost> {
+  const t0 = performance.now();
+  const policy = { allowPrivateTargets: ctx.allowPrivateTargets, resolver: ctx.resolver ?? systemResolver };
+  try {
+    const vetted = await resolveVetted(host, policy);
+    if (timings) timings.dns_ms = vetted.resolved ? round(performance.now() - t0) : null;
+    return vetted;
+  } catch (err) {
+    if (err instanceof PrivateTargetError) {
+      if (timings && !isIP(canonicalHost(host))) timings.dns_ms = round(performance.now() - t0);
+      throw new ProbeFailure('private_target', err.message);
     }
+    const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw new ProbeFailure('dns', `Could not resolve ${host}: ${code}`);
   }
-  if (timings) timings.dns_ms = resolved.dns_ms;
-  if (!ctx.allowPrivateTargets && isPrivateAddress(resolved.address)) {
-    throw new ProbeFailure('private_target', `${host} resolves to a non-public address (${resolved.address})`);
-  }
-  return resolved;
 }
 
 export function round(ms: number): number {
@@ -168,6 +123,8 @@ export function classifyError(err: unknown): ProbeError {
   const message = e?.message ?? String(err);
   if (e?.name === 'AbortError' || e?.name === 'TimeoutError') return { code: 'timeout', message };
   switch (code) {
+    case 'EPRIVATETARGET':
+      return { code: 'private_target', message };
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
     case 'EAI_NODATA':

@@ -1,17 +1,11 @@
 /** DNS probe: resolves one record type through the system resolver or a given `ip[:port]` resolver. */
 import { Resolver } from 'node:dns/promises';
 import type { MxRecord } from 'node:dns';
+import { isIP } from 'node:net';
 import type { Observation, Probe, ProbeContext, ProbeError, ProbeTarget } from '../probe.contract.ts';
-import {
-  classifyError,
-  downObservation,
-  emptyTimings,
-  isPrivateAddress,
-  num,
-  ProbeFailure,
-  parseHostPort,
-  round,
-} from '../probe.net.ts';
+import { canonicalHost, refusalOf } from '../../../../platform/net/index.ts';
+import { classifyError, num, ProbeFailure, parseHostPort } from '../probe.net.ts';
+import { runProbeWithin, type Outcome } from '../probe.run.ts';
 
 export const DNS_RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS'] as const;
 export type DnsRecordType = (typeof DNS_RECORD_TYPES)[number];
@@ -64,88 +58,82 @@ function dnsError(err: unknown, name: string, type: string): ProbeError {
 }
 
 export function createDnsProbe(): Probe {
-  return async function dnsProbe(target: ProbeTarget, ctx: ProbeContext): Promise<Observation> {
-    const t0 = performance.now();
-    const started_at = ctx.now();
+  return function dnsProbe(target: ProbeTarget, ctx: ProbeContext): Promise<Observation> {
     const cfg = target.config;
     const timeoutMs = num(cfg.timeout_ms, 10_000);
     const type = (typeof cfg.record_type === 'string' ? cfg.record_type.toUpperCase() : 'A') as DnsRecordType;
     const name = target.target.trim().replace(/\.$/, '');
-    let timer: NodeJS.Timeout | undefined;
-    let resolver: Resolver | undefined;
-    const onAbort = (): void => resolver?.cancel();
-    try {
+    const options = {
+      timeoutMs,
+      timeoutMessage: `no DNS answer for ${name} within ${timeoutMs} ms`,
+      // The whole check is DNS; a failure still says which record type was asked.
+      onFailure(obs: Observation) {
+        obs.timings.dns_ms = obs.duration_ms;
+        obs.details = { record_type: type, answers: [] };
+      },
+    };
+    return runProbeWithin(ctx, options, async (run) => {
       if (!DNS_RECORD_TYPES.includes(type))
         throw new ProbeFailure('invalid_target', `unsupported record type ${String(cfg.record_type)}`);
-      if (
-        !name ||
-        name.length > 253 ||
-        !/^[a-z0-9_*]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*$/i.test(name)
-      ) {
+      if (!name || name.length > 253 || !DNS_NAME.test(name)) {
         throw new ProbeFailure('invalid_target', `not a valid DNS name: ${JSON.stringify(target.target)}`);
       }
-      resolver = new Resolver({ timeout: timeoutMs, tries: 1 });
-      let resolverLabel: string | null = null;
-      if (typeof cfg.resolver === 'string' && cfg.resolver) {
-        const { host, port } = parseHostPort(cfg.resolver, 53);
-        if (!ctx.allowPrivateTargets && isPrivateAddress(host))
-          throw new ProbeFailure('private_target', `resolver ${host} is not a public address`);
-        resolverLabel = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
-        try {
-          resolver.setServers([resolverLabel]);
-        } catch {
-          throw new ProbeFailure(
-            'invalid_target',
-            `resolver must be an IP address with an optional port, got ${JSON.stringify(cfg.resolver)}`,
-          );
-        }
-      }
-      const r = resolver;
-      timer = setTimeout(() => r.cancel(), timeoutMs);
-      if (ctx.signal?.aborted) r.cancel();
-      ctx.signal?.addEventListener('abort', onAbort, { once: true });
+      const resolver = new Resolver({ timeout: timeoutMs, tries: 1 });
+      const resolverLabel =
+        typeof cfg.resolver === 'string' && cfg.resolver ? useResolver(resolver, cfg.resolver, ctx) : null;
+      run.signal.addEventListener('abort', () => resolver.cancel(), { once: true });
       let answers: string[];
       try {
-        answers = await query(r, name, type);
+        answers = await run.race(query(resolver, name, type));
       } catch (err) {
-        throw Object.assign(new ProbeFailure('dns', ''), { dnsError: dnsError(err, name, type) });
+        if (run.signal.aborted) throw err;
+        const e = dnsError(err, name, type);
+        throw new ProbeFailure(e.code, e.message);
       }
-      const total_ms = round(performance.now() - t0);
-      const timings = { ...emptyTimings(total_ms), dns_ms: total_ms };
-      const details = { record_type: type, answers, resolver: resolverLabel };
-      const expected = Array.isArray(cfg.expected)
-        ? cfg.expected.filter((e): e is string => typeof e === 'string')
-        : [];
-      const have = new Set<string>();
-      for (const a of answers) {
-        have.add(normalise(a));
-        if (type === 'MX') have.add(normalise(a.replace(/^\d+\s+/, '')));
-      }
-      const missing = expected.filter((e) => !have.has(normalise(e)));
-      const error: ProbeError | null = missing.length
-        ? {
-            code: 'dns_mismatch',
-            message: `${type} answers ${JSON.stringify(answers)} do not include ${JSON.stringify(missing)}`,
-          }
-        : null;
-      return {
-        status: error ? 'down' : 'up',
-        started_at,
-        duration_ms: total_ms,
-        timings,
-        http_status: null,
-        assertions: [],
-        error,
-        details,
-      };
-    } catch (err) {
-      const e = (err as { dnsError?: ProbeError }).dnsError ?? classifyError(err);
-      const obs = downObservation(started_at, t0, e, { details: { record_type: type, answers: [] } });
-      obs.timings.dns_ms = obs.duration_ms;
-      return obs;
-    } finally {
-      if (timer) clearTimeout(timer);
-      ctx.signal?.removeEventListener('abort', onAbort);
-    }
+      const observation = run.observation(expectationVerdict(answers, type, cfg.expected));
+      observation.details = { record_type: type, answers, resolver: resolverLabel };
+      observation.timings.dns_ms = observation.duration_ms;
+      return observation;
+    });
   };
+}
+
+const DNS_NAME = /^[a-z0-9_*]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*$/i;
+
+/** Points the resolver at the monitor's `ip[:port]` resolver (vetted like any target); returns its label. */
+function useResolver(resolver: Resolver, configured: string, ctx: ProbeContext): string {
+  const { host: given, port } = parseHostPort(configured, 53);
+  const host = canonicalHost(given);
+  if (!isIP(host)) {
+    throw new ProbeFailure(
+      'invalid_target',
+      `resolver must be an IP address with an optional port, got ${JSON.stringify(configured)}`,
+    );
+  }
+  if (!ctx.allowPrivateTargets) {
+    const refusal = refusalOf(host, host);
+    if (refusal) throw new ProbeFailure('private_target', `resolver ${refusal}`);
+  }
+  const label = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+  resolver.setServers([label]);
+  return label;
+}
+
+function expectationVerdict(answers: string[], type: DnsRecordType, expectedValues: unknown): Outcome {
+  const expected = Array.isArray(expectedValues)
+    ? expectedValues.filter((e): e is string => typeof e === 'string')
+    : [];
+  const have = new Set<string>();
+  for (const a of answers) {
+    have.add(normalise(a));
+    if (type === 'MX') have.add(normalise(a.replace(/^\d+\s+/, '')));
+  }
+  const missing = expected.filter((e) => !have.has(normalise(e)));
+  const error: ProbeError | null = missing.length
+    ? {
+        code: 'dns_mismatch',
+        message: `${type} answers ${JSON.stringify(answers)} do not include ${JSON.stringify(missing)}`,
+      }
+    : null;
+  return { error };
 }

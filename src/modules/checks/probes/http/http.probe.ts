@@ -1,23 +1,18 @@
 /**
- * HTTP(S) probe. Every request runs on a fresh connection (`agent: false`), so DNS, connect, TLS,
- * first byte and download are measured separately from socket events. The host is resolved once per hop
- * by us (timed, checked against the private-address guard), and the request connects to that address.
+ * HTTP(S) probe, one hop at a time: resolve and vet the host → connect to that vetted address (the URL's name stays
+ * the Host header and the TLS server name) → send → read the body up to a cap → follow a redirect (resolved and
+ * vetted again). Every request runs on a fresh connection (`agent: false`), so DNS, connect, TLS, first byte and
+ * download are measured separately from socket events.
  */
 import { createHash } from 'node:crypto';
-import { request as httpRequest, type IncomingMessage, type ClientRequest, type OutgoingHttpHeaders } from 'node:http';
+import { request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type Socket } from 'node:net';
+import type { SecureContext } from 'node:tls';
 import { assertionNeedsBody, evaluateAssertions } from '../../assertions/index.ts';
 import type { Observation, Probe, ProbeContext, ProbeTarget, ProbeTimings } from '../probe.contract.ts';
-import {
-  classifyError,
-  createSecureContextCache,
-  downObservation,
-  num,
-  ProbeFailure,
-  resolveHost,
-  round,
-} from '../probe.net.ts';
+import { createSecureContextCache, num, ProbeFailure, resolveHost, round } from '../probe.net.ts';
+import { runProbeWithin, type Outcome, type ProbeRun } from '../probe.run.ts';
 
 export const HTTP_BODY_CAP = 1024 * 1024;
 export const HTTP_MAX_REDIRECTS = 10;
@@ -71,272 +66,240 @@ function readConfig(config: Record<string, unknown>): HttpConfig {
   };
 }
 
-interface HopResult {
+/** One request of the chain: the first, or where a redirect points. */
+interface Hop {
+  url: URL;
+  method: string;
+  body: string | null;
+}
+
+interface HopResponse {
   status: number;
   headers: IncomingMessage['headers'];
+  /** Undefined unless an assertion reads the body. */
   body: Buffer | undefined;
   truncated: boolean;
   remote_address: string | null;
 }
 
-/** Aborts the in-flight request of a check (timeout or ctx.signal). */
-interface Abort {
-  reason: ProbeFailure | null;
-  req: ClientRequest | null;
-  reject: ((err: Error) => void) | null;
+/** What every hop of one check shares. */
+interface Exchange {
+  cfg: HttpConfig;
+  needBody: boolean;
+  ctx: ProbeContext;
+  run: ProbeRun;
+  secureContext: SecureContext | undefined;
 }
 
 export function createHttpProbe(): Probe {
   const secureContextFor = createSecureContextCache();
 
-  function hop(
-    url: URL,
-    address: string,
-    cfg: HttpConfig,
-    method: string,
-    body: string | null,
-    needBody: boolean,
-    ctx: ProbeContext,
-    timings: ProbeTimings,
-    abort: Abort,
-  ): Promise<HopResult> {
-    return new Promise<HopResult>((resolve, reject) => {
-      if (abort.reason) return reject(abort.reason);
-      const https = url.protocol === 'https:';
-      const headers: OutgoingHttpHeaders = { host: url.host, 'user-agent': USER_AGENT, accept: '*/*', ...cfg.headers };
-      if (body !== null) headers['content-length'] = Buffer.byteLength(body);
-      const tStart = performance.now();
-      let tConnect = 0;
-      let tSecure = 0;
-      let tResponse = 0;
-      let settled = false;
-      const fail = (err: Error): void => {
-        if (settled) return;
-        settled = true;
-        abort.req = null;
-        abort.reject = null;
-        reject(err);
+  return function httpProbe(target: ProbeTarget, ctx: ProbeContext): Promise<Observation> {
+    const cfg = readConfig(target.config);
+    const timeoutMessage = `no complete response within ${cfg.timeout_ms} ms`;
+    return runProbeWithin(ctx, { timeoutMs: cfg.timeout_ms, timeoutMessage }, async (run) => {
+      const exchange: Exchange = {
+        cfg,
+        needBody: cfg.assertions.some((a) => assertionNeedsBody(a as { type: string })),
+        ctx,
+        run,
+        secureContext: ctx.tlsCa ? secureContextFor(ctx.tlsCa) : undefined,
       };
-      const options = {
-        host: address,
-        port: url.port ? Number(url.port) : https ? 443 : 80,
-        path: `${url.pathname}${url.search}`,
-        method,
-        headers,
-        agent: false as const,
-        ...(https
-          ? {
-              servername: isIP(url.hostname.replace(/^\[|\]$/g, '')) ? '' : url.hostname,
-              rejectUnauthorized: cfg.verify_tls,
-              ...(ctx.tlsCa ? { secureContext: secureContextFor(ctx.tlsCa) } : {}),
-            }
-          : {}),
-      };
-      const req = (https ? httpsRequest : httpRequest)(options);
-      abort.req = req;
-      abort.reject = fail;
-      req.once('socket', (socket: Socket) => {
-        socket.once('connect', () => {
-          tConnect = performance.now();
-          timings.connect_ms = round(tConnect - tStart);
-        });
-        if (https) {
-          socket.once('secureConnect', () => {
-            tSecure = performance.now();
-            timings.tls_ms = round(tSecure - (tConnect || tStart));
-          });
-        }
-      });
-      req.on('error', fail);
-      req.once('response', (res: IncomingMessage) => {
-        tResponse = performance.now();
-        timings.ttfb_ms = round(tResponse - (tSecure || tConnect || tStart));
-        const remote_address = res.socket?.remoteAddress ?? null;
-        const chunks: Buffer[] = [];
-        let size = 0;
-        let truncated = false;
-        const finish = (): void => {
-          if (settled) return;
-          settled = true;
-          abort.req = null;
-          abort.reject = null;
-          timings.download_ms = round(performance.now() - tResponse);
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: needBody ? ((chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)) ?? Buffer.alloc(0)) : undefined,
-            truncated,
-            remote_address,
-          });
-        };
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (needBody) {
-            const room = HTTP_BODY_CAP - (size - chunk.length);
-            chunks.push(room >= chunk.length ? chunk : chunk.subarray(0, Math.max(0, room)));
-          }
-          if (size >= HTTP_BODY_CAP && !res.complete) {
-            truncated = true;
-            finish();
-            res.destroy();
-          }
-        });
-        res.once('end', finish);
-        res.on('error', fail);
-        res.once('close', () => {
-          if (!settled && !res.complete)
-            fail(Object.assign(new Error('connection closed before the response ended'), { code: 'ECONNRESET' }));
-        });
-      });
-      if (body !== null) req.end(body);
-      else req.end();
-    });
-  }
-
-  return async function httpProbe(target: ProbeTarget, ctx: ProbeContext): Promise<Observation> {
-    const t0 = performance.now();
-    const started_at = ctx.now();
-    const timings: ProbeTimings = {
-      dns_ms: null,
-      connect_ms: null,
-      tls_ms: null,
-      ttfb_ms: null,
-      download_ms: null,
-      total_ms: 0,
-    };
-    let http_status: number | null = null;
-    const details: Record<string, unknown> = {};
-    const abort: Abort = { reason: null, req: null, reject: null };
-    const cancel = (reason: ProbeFailure): void => {
-      if (abort.reason) return;
-      abort.reason = reason;
-      if (abort.req) abort.req.destroy(reason);
-      if (abort.reject) abort.reject(reason);
-    };
-    let cfg: HttpConfig | undefined;
-    let timer: NodeJS.Timeout | undefined;
-    const onAbort = (): void => cancel(new ProbeFailure('timeout', 'check aborted'));
-    try {
-      cfg = readConfig(target.config);
-      const timeoutMs = cfg.timeout_ms;
-      timer = setTimeout(
-        () => cancel(new ProbeFailure('timeout', `no complete response within ${timeoutMs} ms`)),
-        timeoutMs,
-      );
-      if (ctx.signal) {
-        if (ctx.signal.aborted) onAbort();
-        else ctx.signal.addEventListener('abort', onAbort, { once: true });
-      }
-      const needBody = cfg.assertions.some((a) => assertionNeedsBody(a as { type: string }));
-      let url: URL;
-      try {
-        url = new URL(target.target);
-      } catch {
-        throw new ProbeFailure('invalid_target', `Not a valid URL: ${target.target}`);
-      }
-      let method = cfg.method;
-      let body = cfg.body;
-      let redirects = 0;
-      let result: HopResult;
-      for (;;) {
-        if (url.protocol !== 'http:' && url.protocol !== 'https:')
-          throw new ProbeFailure('invalid_target', `Unsupported URL scheme ${url.protocol}`);
-        if (abort.reason) throw abort.reason;
-        timings.dns_ms = timings.connect_ms = timings.tls_ms = timings.ttfb_ms = timings.download_ms = null;
-        const host = url.hostname.replace(/^\[|\]$/g, '');
-        const resolved =
-          isIP(host) && ctx.allowPrivateTargets
-            ? { address: host, dns_ms: null }
-            : await raceAbort(resolveHost(host, ctx, timings), abort);
-        timings.dns_ms = resolved.dns_ms;
-        result = await hop(url, resolved.address, cfg, method, body, needBody, ctx, timings, abort);
-        http_status = result.status;
-        const location = result.headers.location;
-        if (!cfg.follow_redirects || !REDIRECTS.has(result.status) || typeof location !== 'string') break;
-        if (++redirects > HTTP_MAX_REDIRECTS)
-          throw new ProbeFailure('too_many_redirects', `more than ${HTTP_MAX_REDIRECTS} redirects`);
-        try {
-          url = new URL(location, url);
-        } catch {
-          throw new ProbeFailure('protocol_error', `invalid redirect location ${JSON.stringify(location)}`);
-        }
-        if (result.status === 303 || ((result.status === 301 || result.status === 302) && method === 'POST')) {
-          method = method === 'HEAD' ? 'HEAD' : 'GET';
-          body = null;
-        }
-      }
-      const total_ms = round(performance.now() - t0);
-      timings.total_ms = total_ms;
-      const kept: Record<string, string> = {};
-      for (const name of KEPT_HEADERS) {
-        const v = result.headers[name];
-        if (v !== undefined) kept[name] = Array.isArray(v) ? v.join(', ') : v;
-      }
-      details.headers = kept;
-      details.body_sha256 = result.body ? createHash('sha256').update(result.body).digest('hex') : null;
-      if (result.truncated) details.body_truncated = true;
-      details.remote_address = result.remote_address;
-      details.redirects = redirects;
-      if (redirects > 0) details.final_url = url.href;
-
-      const assertions = cfg.assertions.length
-        ? evaluateAssertions(cfg.assertions, {
-            status: result.status,
-            headers: result.headers,
-            body: result.body?.toString('utf8'),
-            duration_ms: total_ms,
-          })
-        : [];
-      let error: Observation['error'] = null;
-      if (assertions.length) {
-        const failed = assertions.find((a) => !a.passed);
-        if (failed)
-          error = {
-            code: 'assertion_failed',
-            message: `${failed.type} assertion failed (actual: ${JSON.stringify(failed.actual)})`,
-          };
-      } else if (result.status < 200 || result.status >= 400) {
-        error = { code: 'http_status', message: `HTTP ${result.status}` };
-      }
-      return {
-        status: error ? 'down' : 'up',
-        started_at,
-        duration_ms: total_ms,
-        timings,
-        http_status,
-        assertions,
-        error,
+      const { hop, response, redirects } = await followRedirects(firstHop(target.target, cfg), exchange);
+      const duration_ms = run.elapsed();
+      const details = describe(response, hop, redirects);
+      return run.observation({
+        http_status: response.status,
         details,
-      };
-    } catch (err) {
-      const obs = downObservation(started_at, t0, classifyError(abort.reason ?? err), {
-        http_status,
-        ...(Object.keys(details).length ? { details } : {}),
+        duration_ms,
+        ...verdict(cfg, response, duration_ms),
       });
-      timings.total_ms = obs.duration_ms;
-      obs.timings = timings;
-      return obs;
-    } finally {
-      if (timer) clearTimeout(timer);
-      ctx.signal?.removeEventListener('abort', onAbort);
-    }
+    });
   };
 }
 
-/** Lets a non-cancellable step (DNS lookup) lose the race against the check's timeout. */
-function raceAbort<T>(p: Promise<T>, abort: Abort): Promise<T> {
-  if (abort.reason) return Promise.reject(abort.reason);
-  return new Promise<T>((resolve, reject) => {
-    abort.reject = reject;
-    p.then(
-      (v) => {
-        abort.reject = null;
-        resolve(v);
-      },
-      (e: unknown) => {
-        abort.reject = null;
-        reject(e instanceof Error ? e : new Error(String(e)));
-      },
-    );
+function firstHop(target: string, cfg: HttpConfig): Hop {
+  try {
+    return { url: new URL(target), method: cfg.method, body: cfg.body };
+  } catch {
+    throw new ProbeFailure('invalid_target', `Not a valid URL: ${target}`);
+  }
+}
+
+/** Sends hop after hop until a response is not a redirect to follow; at most HTTP_MAX_REDIRECTS redirects. */
+async function followRedirects(
+  first: Hop,
+  exchange: Exchange,
+): Promise<{ hop: Hop; response: HopResponse; redirects: number }> {
+  let hop = first;
+  for (let redirects = 0; ; redirects++) {
+    const response = await send(hop, exchange);
+    exchange.run.partial.http_status = response.status;
+    const next = exchange.cfg.follow_redirects ? redirectOf(hop, response) : null;
+    if (!next) return { hop, response, redirects };
+    if (redirects + 1 > HTTP_MAX_REDIRECTS)
+      throw new ProbeFailure('too_many_redirects', `more than ${HTTP_MAX_REDIRECTS} redirects`);
+    hop = next;
+  }
+}
+
+/** The hop a redirect response points to (303, and 301/302 after POST, turn into GET without a body), or null. */
+function redirectOf(hop: Hop, response: HopResponse): Hop | null {
+  const location = response.headers.location;
+  if (!REDIRECTS.has(response.status) || typeof location !== 'string') return null;
+  let url: URL;
+  try {
+    url = new URL(location, hop.url);
+  } catch {
+    throw new ProbeFailure('protocol_error', `invalid redirect location ${JSON.stringify(location)}`);
+  }
+  const becomesGet =
+    response.status === 303 || ((response.status === 301 || response.status === 302) && hop.method === 'POST');
+  if (!becomesGet) return { url, method: hop.method, body: hop.body };
+  return { url, method: hop.method === 'HEAD' ? 'HEAD' : 'GET', body: null };
+}
+
+/** One hop: resolve and vet its host, connect to that address, send, read the capped body. Timings are this hop's. */
+async function send(hop: Hop, exchange: Exchange): Promise<HopResponse> {
+  const { run, ctx } = exchange;
+  if (hop.url.protocol !== 'http:' && hop.url.protocol !== 'https:')
+    throw new ProbeFailure('invalid_target', `Unsupported URL scheme ${hop.url.protocol}`);
+  const timings = run.timings;
+  timings.dns_ms = timings.connect_ms = timings.tls_ms = timings.ttfb_ms = timings.download_ms = null;
+  const vetted = await run.race(resolveHost(hop.url.hostname, ctx, timings));
+  const request = openRequest(hop, vetted.address, exchange);
+  const res = await run.race(responseOf(request, timings));
+  return run.race(readCappedBody(res, exchange.needBody, timings));
+}
+
+interface OpenRequest {
+  req: ClientRequest;
+  /** When the connection was ready for the request (TLS done, or connected), for time to first byte. */
+  readyAt: () => number;
+}
+
+/** Starts the request on a fresh connection to `address`, timing connect and TLS from the socket's events. */
+function openRequest(hop: Hop, address: string, { cfg, run, secureContext }: Exchange): OpenRequest {
+  const https = hop.url.protocol === 'https:';
+  const headers: OutgoingHttpHeaders = { host: hop.url.host, 'user-agent': USER_AGENT, accept: '*/*', ...cfg.headers };
+  if (hop.body !== null) headers['content-length'] = Buffer.byteLength(hop.body);
+  const req = (https ? httpsRequest : httpRequest)({
+    host: address,
+    port: hop.url.port ? Number(hop.url.port) : https ? 443 : 80,
+    path: `${hop.url.pathname}${hop.url.search}`,
+    method: hop.method,
+    headers,
+    agent: false,
+    signal: run.signal,
+    ...(https
+      ? {
+          servername: isIP(hop.url.hostname.replace(/^\[|\]$/g, '')) ? '' : hop.url.hostname,
+          rejectUnauthorized: cfg.verify_tls,
+          ...(secureContext ? { secureContext } : {}),
+        }
+      : {}),
   });
+  const timings = run.timings;
+  const tStart = performance.now();
+  let tConnect = 0;
+  let tSecure = 0;
+  req.once('socket', (socket: Socket) => {
+    socket.once('connect', () => {
+      tConnect = performance.now();
+      timings.connect_ms = round(tConnect - tStart);
+    });
+    if (!https) return;
+    socket.once('secureConnect', () => {
+      tSecure = performance.now();
+      timings.tls_ms = round(tSecure - (tConnect || tStart));
+    });
+  });
+  req.end(hop.body ?? undefined);
+  return { req, readyAt: () => tSecure || tConnect || tStart };
+}
+
+/** Waits for the response head; time to first byte counts from when the connection was ready. */
+function responseOf({ req, readyAt }: OpenRequest, timings: ProbeTimings): Promise<IncomingMessage> {
+  return new Promise<IncomingMessage>((resolve, reject) => {
+    // `on`, not `once`: the request may fail again later (an abort while the body is read); the body reader reports it.
+    req.on('error', reject);
+    req.once('response', (res: IncomingMessage) => {
+      timings.ttfb_ms = round(performance.now() - readyAt());
+      resolve(res);
+    });
+  });
+}
+
+/** Reads the body (kept only when an assertion needs it) and stops at HTTP_BODY_CAP bytes. */
+function readCappedBody(res: IncomingMessage, needBody: boolean, timings: ProbeTimings): Promise<HopResponse> {
+  const tResponse = performance.now();
+  const remote_address = res.socket?.remoteAddress ?? null;
+  return new Promise<HopResponse>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const finish = (truncated: boolean): void => {
+      if (settled) return;
+      settled = true;
+      timings.download_ms = round(performance.now() - tResponse);
+      const body = needBody ? Buffer.concat(chunks) : undefined;
+      resolve({ status: res.statusCode ?? 0, headers: res.headers, body, truncated, remote_address });
+    };
+    res.on('data', (chunk: Buffer) => {
+      const room = HTTP_BODY_CAP - size;
+      size += chunk.length;
+      if (needBody) chunks.push(room >= chunk.length ? chunk : chunk.subarray(0, Math.max(0, room)));
+      if (size >= HTTP_BODY_CAP && !res.complete) {
+        finish(true);
+        res.destroy();
+      }
+    });
+    res.once('end', () => finish(false));
+    res.on('error', (err) => {
+      if (!settled) reject(err);
+    });
+    res.once('close', () => {
+      if (!settled && !res.complete)
+        reject(Object.assign(new Error('connection closed before the response ended'), { code: 'ECONNRESET' }));
+    });
+  });
+}
+
+/** The facts intelligence watches: selected headers, body digest, address, redirects. */
+function describe(response: HopResponse, hop: Hop, redirects: number): Record<string, unknown> {
+  const headers: Record<string, string> = {};
+  for (const name of KEPT_HEADERS) {
+    const v = response.headers[name];
+    if (v !== undefined) headers[name] = Array.isArray(v) ? v.join(', ') : v;
+  }
+  return {
+    headers,
+    body_sha256: response.body ? createHash('sha256').update(response.body).digest('hex') : null,
+    ...(response.truncated ? { body_truncated: true } : {}),
+    remote_address: response.remote_address,
+    redirects,
+    ...(redirects > 0 ? { final_url: hop.url.href } : {}),
+  };
+}
+
+/** Assertions decide when there are any; otherwise a status outside 200–399 is down. */
+function verdict(cfg: HttpConfig, response: HopResponse, duration_ms: number): Pick<Outcome, 'error' | 'assertions'> {
+  if (cfg.assertions.length === 0) {
+    const ok = response.status >= 200 && response.status < 400;
+    return { error: ok ? null : { code: 'http_status', message: `HTTP ${response.status}` }, assertions: [] };
+  }
+  const assertions = evaluateAssertions(cfg.assertions, {
+    status: response.status,
+    headers: response.headers,
+    body: response.body?.toString('utf8'),
+    duration_ms,
+  });
+  const failed = assertions.find((a) => !a.passed);
+  const error = failed
+    ? {
+        code: 'assertion_failed' as const,
+        message: `${failed.type} assertion failed (actual: ${JSON.stringify(failed.actual)})`,
+      }
+    : null;
+  return { error, assertions };
 }
