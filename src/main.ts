@@ -17,12 +17,18 @@ import { RollupsService, rollupsMigrations } from './modules/checks/index.ts';
 import { EventsService, eventsMigrations } from './modules/events/index.ts';
 import { IncidentRemindersRole, IncidentsService, incidentsMigrations } from './modules/incidents/index.ts';
 import { StatusPagesService, statusPagesMigrations } from './modules/status-pages/index.ts';
-import { MonitorsRepository, MonitorsService, monitorsMigrations } from './modules/monitors/index.ts';
+import {
+  MonitorsRepository,
+  MonitorsService,
+  createMonitorTargetGuard,
+  monitorsMigrations,
+} from './modules/monitors/index.ts';
 import { OrgsRepository, OrgsService, Plans, orgsMigrations } from './modules/orgs/index.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import { migrateToLatest, openDatabase, type Database, type SchemaMigration } from './platform/db/index.ts';
 import { createLogger, type Logger } from './platform/logger.ts';
 import { TocsinMetrics } from './platform/metrics/index.ts';
+import { systemResolver } from './platform/net/index.ts';
 import { loadMasterKey, SecretBox } from './platform/secrets.ts';
 
 /** Every module's schema migrations; each module owns its own list. */
@@ -127,6 +133,10 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     // The monitor ↔ destination link rows belong to the alerting module.
     alertLinks,
     lockOrganization: (tx, organizationId) => orgs.lockOrganization(tx, organizationId),
+    targetGuard: createMonitorTargetGuard({
+      allowPrivateTargets: config.network.allowPrivateTargets,
+      resolver: systemResolver,
+    }),
   });
   /** For modules that check a monitor's visibility to an actor (executions, history). */
   const monitorLookup = { get: (actor: Actor, id: string) => monitors.get({ actor, db: database, clock }, id) };

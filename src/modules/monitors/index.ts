@@ -29,3 +29,4 @@ export {
   type HeartbeatConfig,
   type CommonConfig,
 } from './monitor.types.ts';
+export { createMonitorTargetGuard, type MonitorTargetGuard } from './monitor.target-guard.ts';

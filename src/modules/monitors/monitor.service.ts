@@ -10,6 +10,7 @@ import { mergePatch, objectBody } from './monitor.patch.ts';
 import { MonitorsRepository, type MonitorScope } from './monitors.repository.ts';
 import type { Monitor, MonitorFilter, MonitorStatus } from './monitor.types.ts';
 import { validateMonitor, type AssertionValidator, type ValidMonitorFields } from './monitor.validation.ts';
+import type { MonitorTargetGuard } from './monitor.target-guard.ts';
 
 /**
  * Told about every saved or deleted monitor, inside the transaction that writes it (`tx`): the reaction's
@@ -33,6 +34,8 @@ export interface MonitorsServiceDeps {
   /** The monitor ↔ destination links (rows owned by the alerting module). */
   alertLinks: MonitorAlertLinks;
   lockOrganization: LockOrganization;
+  /** Refuses private and special-purpose targets when `network.allow_private_targets` is false. */
+  targetGuard: MonitorTargetGuard;
   listeners?: MonitorListener[];
 }
 
@@ -277,6 +280,8 @@ export class MonitorsService {
     });
     if (!result.ok) throw validationFailed(result.details);
     const fields = result.value;
+    const targetIssues = await this.deps.targetGuard.issuesOf(fields);
+    if (targetIssues.length > 0) throw validationFailed(targetIssues);
     const ids = fields.config.alert_destination_ids;
     const missing =
       ids.length === 0 ? [] : await this.deps.alertLinks.missingDestinationIds(ctx.db, actor.organizationId, ids);
