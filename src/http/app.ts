@@ -3,6 +3,7 @@ import type { AppDeps } from './app.deps.ts';
 import { installAuth } from './plugins/auth.plugin.ts';
 import { installHttpMetrics } from './plugins/http-metrics.plugin.ts';
 import { installIdempotency } from './plugins/idempotency.plugin.ts';
+import { installInputSafety } from './plugins/input-safety.plugin.ts';
 import { installRateLimit } from './plugins/rate-limit.plugin.ts';
 import { installUsage } from './plugins/usage.plugin.ts';
 import { registerApiKeyRoutes } from './routes/api-keys/api-keys.routes.ts';
@@ -83,21 +84,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     forceCloseConnections: 'idle',
   });
 
-  // An empty body with Content-Type: application/json means "no body", which bodiless actions accept.
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      const err = new Error('The body is not valid JSON.') as Error & { code: string; statusCode: number };
-      err.code = 'FST_ERR_CTP_INVALID_JSON_BODY';
-      err.statusCode = 400;
-      done(err, undefined);
-    }
-  });
-
+  installInputSafety(app);
   installValidation(app);
   installSerialization(app);
   installErrorHandling(app);

@@ -1,0 +1,90 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { DomainError, notFound, validationFailed, type ErrorDetail } from '../../platform/errors.ts';
+
+/**
+ * Object keys refused anywhere in a body: assigned to a plain object they change its prototype instead of
+ * adding a field, so a module would drop them silently (or worse); no field of the API has these names.
+ */
+const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+const NUL = '\u0000';
+
+function childPath(base: string, key: string): string {
+  return base === '' ? key : `${base}.${key}`;
+}
+
+/**
+ * What no input may hold, at any depth: a string with U+0000 (PostgreSQL refuses it in text, SQLite would
+ * store it) and the keys above. One detail per offending field, with its dotted path.
+ */
+export function unsafeInputDetails(value: unknown, path = ''): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  const walk = (v: unknown, at: string): void => {
+    if (typeof v === 'string') {
+      if (v.includes(NUL)) details.push({ field: at || 'body', issue: 'must not contain the NUL character (U+0000)' });
+    } else if (Array.isArray(v)) {
+      v.forEach((item, i) => walk(item, `${at}[${i}]`));
+    } else if (v !== null && typeof v === 'object') {
+      for (const key of Object.keys(v)) {
+        const field = childPath(at, key);
+        if (FORBIDDEN_KEYS.has(key)) details.push({ field, issue: `${key} is not an allowed field name` });
+        else if (key.includes(NUL)) details.push({ field, issue: 'a field name must not contain U+0000' });
+        else walk((v as Record<string, unknown>)[key], field);
+      }
+    }
+  };
+  walk(value, path);
+  return details;
+}
+
+/** Parses a JSON body and refuses what `unsafeInputDetails` finds (422 naming each field). */
+export function parseJsonBody(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    const err = new Error('The body is not valid JSON.') as Error & { code: string; statusCode: number };
+    err.code = 'FST_ERR_CTP_INVALID_JSON_BODY';
+    err.statusCode = 400;
+    throw err;
+  }
+  const details = unsafeInputDetails(parsed);
+  if (details.length > 0) throw validationFailed(details, 'The body is not valid.');
+  return parsed;
+}
+
+function checkPathAndQuery(request: FastifyRequest): void {
+  const params = request.params as Record<string, unknown> | undefined;
+  // A path id holding NUL names nothing that can exist.
+  if (params && unsafeInputDetails(params).length > 0) throw notFound('Resource');
+  const details = unsafeInputDetails(request.query, '');
+  if (details.length > 0) {
+    throw new DomainError('validation_failed', 'The query string is not valid.', details);
+  }
+}
+
+/**
+ * Every input passes here: JSON bodies through the content-type parser (in app.ts, `parseJsonBody`), path
+ * parameters and query strings in a preValidation hook (after authentication, before schema validation and
+ * before anything is stored). An empty JSON body means "no body", which bodiless actions accept.
+ */
+export function installInputSafety(app: FastifyInstance): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(typeof body === 'string' ? body : body.toString('utf8')));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
+  app.addHook('preValidation', (request, _reply, done) => {
+    // A NUL reaches a URL only percent-encoded (Node refuses the raw byte): most requests stop here.
+    if (!request.url.includes('%00')) return done();
+    try {
+      checkPathAndQuery(request);
+    } catch (err) {
+      return done(err as Error);
+    }
+    done();
+  });
+}
