@@ -1,7 +1,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { DomainError, type ErrorDetail } from '../../platform/errors.ts';
+import { DomainError, validationFailed, type ErrorDetail } from '../../platform/errors.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -52,10 +52,34 @@ async function requireJsonBody(request: FastifyRequest): Promise<void> {
   }
 }
 
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * An API-key action that declares no body (DELETE, pause, test, resend …) refuses one rather than ignoring it
+ * and acting: an empty body, `null` or `{}` is fine, anything else is unknown fields (DECISIONS §1).
+ */
+async function refuseBody(request: FastifyRequest): Promise<void> {
+  const body = request.body;
+  if (body === undefined || body === null) return;
+  const isObject = typeof body === 'object' && !Array.isArray(body);
+  if (isObject && Object.keys(body).length === 0) return;
+  throw validationFailed(
+    isObject
+      ? Object.keys(body).map((field) => ({ field, issue: 'is not a known field; this operation takes no body' }))
+      : [{ field: 'body', issue: 'must be empty or {}' }],
+    'This operation takes no body.',
+  );
+}
+
 /** Bodies are validated strictly (no coercion: "5" is not 5); query strings and params are coerced. */
 export function installValidation(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
-    if (!route.schema?.body) return;
+    if (!route.schema?.body) {
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      if (route.config?.scope && methods.some((m) => MUTATING.has(m)))
+        route.preValidation = [refuseBody, ...(route.preValidation === undefined ? [] : [route.preValidation].flat())];
+      return;
+    }
     const existing =
       route.preValidation === undefined
         ? []
@@ -175,5 +199,32 @@ export function detailsFromAjv(errors: ErrorObject[], prefix = ''): ErrorDetail[
         push(field, e.message ?? 'is not valid');
     }
   }
-  return details;
+  return oneDetailPerUnion(details, errors, prefix);
+}
+
+/**
+ * A value that matches no branch of a union fails once per branch ("must be a valid date-time", "must be null"),
+ * which reads as a contradiction: say it once per field ("must be a valid date-time or null").
+ */
+function oneDetailPerUnion(details: ErrorDetail[], errors: ErrorObject[], prefix: string): ErrorDetail[] {
+  const unionFields = new Set(
+    errors
+      .filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf')
+      .map((e) => {
+        const field = pathToField(e.instancePath);
+        return field === '' ? prefix || 'body' : prefix ? join(prefix, field) : field;
+      }),
+  );
+  const merged: ErrorDetail[] = [];
+  for (const d of details) {
+    if (!unionFields.has(d.field)) {
+      merged.push(d);
+      continue;
+    }
+    const first = merged.find((m) => m.field === d.field);
+    if (!first) merged.push({ ...d });
+    else if (first.issue.startsWith('must be ') && d.issue.startsWith('must be '))
+      first.issue = `${first.issue} or ${d.issue.slice('must be '.length)}`;
+  }
+  return merged;
 }
