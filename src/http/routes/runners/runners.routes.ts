@@ -100,11 +100,23 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The remote-runner protocol: long-poll claim, batched results, heartbeat. */
 export function registerRunnerRoutes(app: FastifyInstance, deps: { checks: CheckEngineModule; clock: Clock }): void {
   const { checks, clock } = deps;
+  // The runner is authenticated in `onRequest`, before the body is parsed or validated: a caller without a valid
+  // runner token learns nothing about the protocol (401 whatever it sent).
+  const runnerOfRequest = new WeakMap<FastifyRequest, Runner>();
+  const authenticateRunner = async (request: FastifyRequest): Promise<void> => {
+    runnerOfRequest.set(request, await runnerOf(checks, request));
+  };
+  const authenticated = (request: FastifyRequest): Runner => {
+    const runner = runnerOfRequest.get(request);
+    if (!runner) throw new DomainError('unauthorized', 'Send a runner token as "Authorization: Bearer trn_…".');
+    return runner;
+  };
 
   app.post<{ Body: Static<typeof ClaimBody> }>(
     '/api/v1/runners/claim',
     {
       config: { public: true },
+      onRequest: authenticateRunner,
       schema: {
         tags,
         summary: "Claim due checks for the runner's region (long-poll)",
@@ -115,7 +127,7 @@ export function registerRunnerRoutes(app: FastifyInstance, deps: { checks: Check
       },
     },
     async (request) => {
-      const runner = await runnerOf(checks, request);
+      const runner = authenticated(request);
       const max = request.body?.max ?? 100;
       const deadline = Date.now() + (request.body?.wait_seconds ?? 25) * 1000;
       let closed = false;
@@ -134,18 +146,23 @@ export function registerRunnerRoutes(app: FastifyInstance, deps: { checks: Check
     '/api/v1/runners/results',
     {
       config: { public: true },
+      onRequest: authenticateRunner,
       bodyLimit: 8 * 1024 * 1024,
       schema: {
         tags,
         summary: 'Report the results of claimed checks (one batch, one transaction)',
-        description: `${AUTH} Results for another region are refused.`,
+        description:
+          `${AUTH} Every result must be for a check this runner claimed and whose lease has not ended, one result per ` +
+          'claim; otherwise nothing of the batch is recorded and the answer is 409 `conflict` with `details[].field` ' +
+          '`results[i]` for each such result (the runner drops them and sends the rest again). Results for another ' +
+          'region are refused (422).',
         operationId: 'reportRunnerResults',
         body: ResultsBody,
-        response: { 200: Type.Object({ accepted: Type.Integer() }) },
+        response: { 200: Type.Object({ accepted: Type.Integer({ description: 'Results recorded.' }) }) },
       },
     },
     async (request) => {
-      const runner = await runnerOf(checks, request);
+      const runner = authenticated(request);
       const results = request.body.results as unknown as WireResult[];
       const foreign = results.findIndex((r) => r.region_code !== runner.regionCode);
       if (foreign >= 0) {
@@ -153,7 +170,7 @@ export function registerRunnerRoutes(app: FastifyInstance, deps: { checks: Check
           { field: `results[${foreign}].region_code`, issue: `must be ${runner.regionCode}` },
         ]);
       }
-      const summary = await checks.engine.applyResults(runner.id, results.map(resultFromWire));
+      const summary = await checks.engine.applyLeasedResults(runner.id, results.map(resultFromWire));
       return { accepted: summary.recorded };
     },
   );
@@ -192,6 +209,7 @@ export function registerRunnerRoutes(app: FastifyInstance, deps: { checks: Check
     '/api/v1/runners/heartbeat',
     {
       config: { public: true },
+      onRequest: authenticateRunner,
       schema: {
         tags,
         summary: 'Tell the control plane this runner is alive',
@@ -207,7 +225,7 @@ export function registerRunnerRoutes(app: FastifyInstance, deps: { checks: Check
       },
     },
     async (request) => {
-      const runner = await runnerOf(checks, request);
+      const runner = authenticated(request);
       return { runner_id: runner.id, region_code: runner.regionCode, server_time: toIso(clock.now()) };
     },
   );

@@ -1,5 +1,6 @@
 import type { Clock } from '../../../platform/clock.ts';
 import type { Database } from '../../../platform/db/index.ts';
+import { DomainError, type ErrorDetail } from '../../../platform/errors.ts';
 import { newId } from '../../../platform/ids.ts';
 import type { Logger } from '../../../platform/logger.ts';
 import type { TocsinMetrics } from '../../../platform/metrics/index.ts';
@@ -123,7 +124,21 @@ export class CheckEngine {
   }
 
   /** Records a batch of results in one transaction and applies the state machine to each, in time order. */
-  async applyResults(owner: string, results: readonly CheckResult[]): Promise<ApplySummary> {
+  applyResults(owner: string, results: readonly CheckResult[]): Promise<ApplySummary> {
+    return this.apply(owner, results, false);
+  }
+
+  /**
+   * Results reported by a remote runner: each must be for a check whose lease `owner` holds and that has not
+   * ended, one result per lease. Otherwise nothing is recorded and a `conflict` error names every such result
+   * (`results[i]`), so a runner can never report a check it did not claim (another organization's monitor in its
+   * region, a slot taken over after its lease ended, the same result twice).
+   */
+  applyLeasedResults(owner: string, results: readonly CheckResult[]): Promise<ApplySummary> {
+    return this.apply(owner, results, true);
+  }
+
+  private async apply(owner: string, results: readonly CheckResult[], leased: boolean): Promise<ApplySummary> {
     if (results.length === 0) return { recorded: 0, transitions: [] };
     const ordered = [...results].sort((a, b) => a.observation.started_at - b.observation.started_at);
     const monitorIds = [...new Set(ordered.map((r) => r.monitorId))];
@@ -131,6 +146,7 @@ export class CheckEngine {
     const summary = await this.deps.database.transaction(async (tx) => {
       const stateRepo = new CheckStateRepository(tx);
       await stateRepo.lockMonitors(monitorIds);
+      if (leased) await this.requireLeases(tx, owner, results);
       const monitorsRepo = new MonitorsRepository(tx);
       const monitors = new Map((await monitorsRepo.findManyAnywhere(monitorIds)).map((m) => [m.id, m]));
       const executions: ExecutionRecord[] = [];
@@ -231,6 +247,27 @@ export class CheckEngine {
       logger.info({ monitorId: t.monitorId, from: t.from, to: t.to, cause: t.cause }, 'monitor status changed');
     }
     return summary;
+  }
+
+  /** Inside the batch's transaction: every result is for a live lease of `owner`, each lease used once. */
+  private async requireLeases(tx: Database, owner: string, results: readonly CheckResult[]): Promise<void> {
+    const held = await new ScheduleRepository(tx).liveLeases(owner, results, this.deps.clock.now());
+    const details: ErrorDetail[] = [];
+    results.forEach((r, i) => {
+      const key = `${r.monitorId}\u0000${r.regionCode}`;
+      if (held.delete(key)) return;
+      details.push({
+        field: `results[${i}]`,
+        issue: `no live lease of this runner for monitor ${r.monitorId} in region ${r.regionCode} (never claimed, already reported, or the lease ended)`,
+      });
+    });
+    if (details.length > 0) {
+      throw new DomainError(
+        'conflict',
+        'Some results are not for checks this runner holds a live lease on; nothing was recorded.',
+        details,
+      );
+    }
   }
 
   private async recordCertEvents(

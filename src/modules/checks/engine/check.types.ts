@@ -35,5 +35,6 @@ export interface TransitionHandler {
 export interface WorkSource {
   /** Up to `max` checks due by now + `lookaheadMs`; may wait up to `waitMs` for work (long-poll). */
   claim(max: number, waitMs: number, lookaheadMs?: number): Promise<ClaimedCheck[]>;
-  submit(results: CheckResult[]): Promise<void>;
+  /** Hands the results over; returns how many were refused (a lease that ended) and dropped. */
+  submit(results: CheckResult[]): Promise<number>;
 }

@@ -151,7 +151,13 @@ export class CheckRunner {
     this.flushing = this.flushing.then(async () => {
       for (let attempt = 0; ; attempt++) {
         try {
-          await this.o.source.submit(batch);
+          const dropped = await this.o.source.submit(batch);
+          if (dropped > 0) {
+            this.o.logger.warn(
+              { dropped, results: batch.length },
+              'results whose lease had ended were refused; dropped',
+            );
+          }
           break;
         } catch (err) {
           if (attempt >= 4) {

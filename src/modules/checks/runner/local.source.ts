@@ -14,7 +14,8 @@ export class LocalWorkSource implements WorkSource {
   claim(max: number, _waitMs: number, lookaheadMs = 0): Promise<ClaimedCheck[]> {
     return this.engine.claim(this.owner, this.regions, Math.min(max, 500), lookaheadMs);
   }
-  async submit(results: CheckResult[]): Promise<void> {
+  async submit(results: CheckResult[]): Promise<number> {
     await this.engine.applyResults(this.owner, results);
+    return 0;
   }
 }

@@ -28,7 +28,7 @@ export class RemoteWorkSource implements WorkSource {
       signal: AbortSignal.timeout(timeoutMs),
     });
     const text = await res.text();
-    if (!res.ok) throw new Error(`control plane answered ${res.status} to ${path}: ${text.slice(0, 300)}`);
+    if (!res.ok) throw new ControlPlaneError(res.status, path, text);
     return JSON.parse(text) as T;
   }
 
@@ -42,11 +42,55 @@ export class RemoteWorkSource implements WorkSource {
     return out.checks.map(checkFromWire);
   }
 
-  async submit(results: CheckResult[]): Promise<void> {
-    await this.post('/api/v1/runners/results', { results: results.map(resultToWire) }, 30_000);
+  /**
+   * Sends a batch of results. The control plane refuses a batch holding results whose lease this runner no longer
+   * holds (409, each named `results[i]`): those are dropped (the slot is someone else's now) and the rest is sent
+   * again. Returns how many results were dropped.
+   */
+  async submit(results: CheckResult[]): Promise<number> {
+    let batch = results;
+    for (;;) {
+      try {
+        await this.post('/api/v1/runners/results', { results: batch.map(resultToWire) }, 30_000);
+        return results.length - batch.length;
+      } catch (err) {
+        const refused = err instanceof ControlPlaneError ? err.refusedResults() : [];
+        if (refused.length === 0) throw err;
+        batch = batch.filter((_, i) => !refused.includes(i));
+        if (batch.length === 0) return results.length;
+      }
+    }
   }
 
   heartbeat(): Promise<{ runner_id: string; region_code: string; server_time: string }> {
     return this.post('/api/v1/runners/heartbeat', {}, 10_000);
+  }
+}
+
+/** A non-2xx answer of the control plane (its error envelope kept for what the runner can act on). */
+export class ControlPlaneError extends Error {
+  readonly status: number;
+  private readonly body: string;
+  constructor(status: number, path: string, body: string) {
+    super(`control plane answered ${status} to ${path}: ${body.slice(0, 300)}`);
+    this.name = 'ControlPlaneError';
+    this.status = status;
+    this.body = body;
+  }
+
+  /** Indexes of the results a 409 `conflict` names (`details[].field` = `results[i]`). */
+  refusedResults(): number[] {
+    if (this.status !== 409) return [];
+    let envelope: { error?: { code?: unknown; details?: Array<{ field?: unknown }> } };
+    try {
+      envelope = JSON.parse(this.body) as typeof envelope;
+    } catch {
+      return [];
+    }
+    if (envelope.error?.code !== 'conflict') return [];
+    return (envelope.error.details ?? []).flatMap((d) => {
+      const m = typeof d.field === 'string' ? /^results\[(\d+)\]$/.exec(d.field) : null;
+      return m ? [Number(m[1])] : [];
+    });
   }
 }

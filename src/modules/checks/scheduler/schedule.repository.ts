@@ -189,6 +189,23 @@ export class ScheduleRepository {
     }
   }
 
+  /** The keys among `keys` whose lease `owner` holds and that has not ended at `now` (as `monitorId\u0000regionCode`). */
+  async liveLeases(owner: string, keys: readonly ScheduleKey[], now: number): Promise<Set<string>> {
+    const held = new Set<string>();
+    const ids = [...new Set(keys.map((k) => k.monitorId))];
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await this.db
+        .selectFrom('check_schedule')
+        .select(['monitor_id', 'region_code'])
+        .where('monitor_id', 'in', ids.slice(i, i + 500))
+        .where('lease_owner', '=', owner)
+        .where('lease_until', '>=', now)
+        .execute();
+      for (const r of rows) held.add(`${r.monitor_id}\u0000${r.region_code}`);
+    }
+    return held;
+  }
+
   /** Makes a monitor's checks due now (a heartbeat ping re-evaluates a down heartbeat monitor at once). */
   async makeDueNow(monitorId: string, now: number): Promise<void> {
     await this.db
