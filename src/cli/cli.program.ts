@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { registerAdminCommands } from './admin.command.ts';
+import { registerBackupCommand } from './backup.command.ts';
 import { registerKeysCommands } from './keys.command.ts';
 import { registerMigrateCommand } from './migrate.command.ts';
 import { registerRunnerCommand } from './runner.command.ts';
@@ -14,6 +15,7 @@ export function buildProgram(): Command {
     .showHelpAfterError();
   registerServeCommand(program);
   registerMigrateCommand(program);
+  registerBackupCommand(program);
   registerAdminCommands(program);
   registerKeysCommands(program);
   registerRunnerCommand(program);
