@@ -16,6 +16,7 @@ import {
 import { RollupsService, rollupsMigrations } from './modules/checks/index.ts';
 import { EventsService, eventsMigrations } from './modules/events/index.ts';
 import { IncidentRemindersRole, IncidentsService, incidentsMigrations } from './modules/incidents/index.ts';
+import { intelligenceMigrations } from './modules/intelligence/index.ts';
 import { StatusPagesService, statusPagesMigrations } from './modules/status-pages/index.ts';
 import {
   MonitorsRepository,
@@ -25,7 +26,14 @@ import {
 } from './modules/monitors/index.ts';
 import { OrgsRepository, OrgsService, Plans, orgsMigrations } from './modules/orgs/index.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
-import { migrateToLatest, openDatabase, type Database, type SchemaMigration } from './platform/db/index.ts';
+import {
+  databaseStartupError,
+  migrateToLatest,
+  openDatabase,
+  type Database,
+  type DatabaseOptions,
+  type SchemaMigration,
+} from './platform/db/index.ts';
 import { createLogger, type Logger } from './platform/logger.ts';
 import { TocsinMetrics } from './platform/metrics/index.ts';
 import { systemResolver } from './platform/net/index.ts';
@@ -43,6 +51,7 @@ export const ALL_MIGRATIONS: SchemaMigration[] = [
   ...executionsMigrations,
   ...rollupsMigrations,
   ...statusPagesMigrations,
+  ...intelligenceMigrations,
 ];
 
 export const VERSION: string = (
@@ -79,8 +88,36 @@ export interface Tocsin {
   close(): Promise<void>;
 }
 
+function databaseOptionsOf(config: TocsinConfig): DatabaseOptions {
+  return { url: config.databaseUrl, sqlitePath: join(config.dataDir, 'tocsin.db') };
+}
+
 export function openConfiguredDatabase(config: TocsinConfig): Database {
-  return openDatabase({ url: config.databaseUrl, sqlitePath: join(config.dataDir, 'tocsin.db') });
+  return openDatabase(databaseOptionsOf(config));
+}
+
+/**
+ * Opens the configured database and (unless `migrate` is false) brings its schema up to date. A failure is a
+ * DatabaseStartupError saying what failed (unreachable, no such database, authentication, a migration) and where,
+ * without the password.
+ */
+export async function openMigratedDatabase(
+  config: TocsinConfig,
+  migrate = true,
+): Promise<{ database: Database; applied: string[] }> {
+  const target = databaseOptionsOf(config);
+  let database: Database;
+  try {
+    database = openDatabase(target);
+  } catch (err) {
+    throw databaseStartupError(err, target);
+  }
+  try {
+    return { database, applied: migrate ? await migrateToLatest(database, ALL_MIGRATIONS) : [] };
+  } catch (err) {
+    await database.close();
+    throw databaseStartupError(err, target);
+  }
 }
 
 export interface Built {
@@ -219,13 +256,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
 export async function createTocsin(config: TocsinConfig, options: TocsinOptions = {}): Promise<Tocsin> {
   const logger = options.logger ?? createLogger({ level: config.logLevel, pretty: config.logPretty });
   const clock = options.clock ?? systemClock;
-  const database = openConfiguredDatabase(config);
-  try {
-    if (options.migrate !== false) await migrateToLatest(database, ALL_MIGRATIONS);
-  } catch (err) {
-    await database.close();
-    throw err;
-  }
+  const { database } = await openMigratedDatabase(config, options.migrate !== false);
   const { services, roles, metrics } = buildServices(config, database, clock, logger);
   const app = await buildApp({ config, logger, clock, database, services, metrics, version: VERSION });
   const started: BackgroundRole[] = [];

@@ -46,3 +46,53 @@ export interface Finding {
   /** Only ends the opened event; no event of its own (flapping stopped has no event type in the spec). */
   endOnly?: boolean;
 }
+
+/** A stored intelligence event (DECISIONS §13). */
+export interface IntelligenceEvent {
+  id: string;
+  organizationId: string;
+  monitorId: string;
+  regionCode: string | null;
+  category: IntelligenceCategory;
+  kind: IntelligenceKind;
+  severity: IntelligenceSeverity;
+  summary: string;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  startedAt: number;
+  endedAt: number | null;
+  incidentId: string | null;
+  createdAt: number;
+}
+
+export interface IntelligenceEventFilter {
+  monitorId?: string;
+  category?: IntelligenceCategory;
+  kind?: IntelligenceKind;
+  /** Events not ended before this time. */
+  from?: number;
+  /** Events started before this time. */
+  to?: number;
+}
+
+export interface StoredGrade {
+  kind: 'tls' | 'domain';
+  grade: string;
+  score: number;
+  reasons: string[];
+  notTested: string[];
+  gradedAt: number;
+}
+
+export interface StoredCorrelation {
+  id: string;
+  organizationId: string;
+  attribute: string;
+  value: string;
+  monitorIds: string[];
+  incidentIds: string[];
+  coverage: number;
+  summary: string;
+  startedAt: number;
+  lastSeenAt: number;
+}

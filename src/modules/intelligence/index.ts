@@ -1,0 +1,22 @@
+export {
+  IntelligenceService,
+  DEFAULT_INTELLIGENCE_SETTINGS,
+  type IntelligenceCheck,
+  type IntelligenceIncidents,
+  type IntelligenceMonitors,
+  type IntelligenceServiceDeps,
+  type IntelligenceSettings,
+} from './intelligence.service.ts';
+export { intelligenceMigrations } from './intelligence.migrations.ts';
+export {
+  INTELLIGENCE_CATEGORIES,
+  INTELLIGENCE_KINDS,
+  INTELLIGENCE_SEVERITIES,
+  type IntelligenceCategory,
+  type IntelligenceEvent,
+  type IntelligenceEventFilter,
+  type IntelligenceKind,
+  type IntelligenceSeverity,
+  type StoredGrade,
+} from './intelligence.types.ts';
+export { contentDigest, compileIgnorePatterns } from './observation.normalise.ts';

@@ -1,0 +1,372 @@
+import { createHash } from 'node:crypto';
+import type { Clock } from '../../platform/clock.ts';
+import { toIso } from '../../platform/clock.ts';
+import { decodeIdCursor, pageOf } from '../../platform/cursor.ts';
+import type { Database } from '../../platform/db/index.ts';
+import { notFound } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { canSeeEnvironment, type Actor, type ServiceContext } from '../auth/index.ts';
+import type { EventsService } from '../events/index.ts';
+import { newChangeState, observeSnapshot, type ChangeState } from './change.detector.ts';
+import { newGradeTrack, observeGrade, type GradeKind, type GradeTrack } from './grade.tracker.ts';
+import type {
+  Finding,
+  IntelligenceEvent,
+  IntelligenceEventFilter,
+  IntelligenceKind,
+  StoredGrade,
+} from './intelligence.types.ts';
+import { IntelligenceRepository, stateKey, type StateKey } from './intelligence.repository.ts';
+import {
+  DEFAULT_LATENCY_SETTINGS,
+  newLatencyState,
+  observeCheck,
+  type LatencySettings,
+  type LatencyState,
+} from './latency.detector.ts';
+import { snapshotOf, type ObservationSnapshot } from './observation.normalise.ts';
+import { DEFAULT_CHANGE_SETTINGS, type ChangeSettings } from './change.detector.ts';
+import type { GradeResult } from './tls.grade.ts';
+
+/** One finished check as the engine hands it over (inside its batch transaction). */
+export interface IntelligenceCheck {
+  organizationId: string;
+  monitorId: string;
+  monitorName: string;
+  target: string;
+  /** The monitor's type (http, tls, dns, …): decides how `details` read. */
+  type: string;
+  regionCode: string;
+  at: number;
+  up: boolean;
+  latencyMs: number;
+  alertLatencyMs: number | null;
+  /** `config.intelligence_incidents`: anomalies and grade drops open incidents with source `intelligence`. */
+  openIncidents: boolean;
+  details?: Record<string, unknown> | undefined;
+}
+
+/** What intelligence needs of the incidents module (wired in main.ts). */
+export interface IntelligenceIncidents {
+  /** Opens an incident with source `intelligence` for the monitor, in `tx`; returns its id. */
+  openFromIntelligence(
+    tx: Database,
+    input: { organizationId: string; monitorId: string; title: string; cause: string; at: number },
+  ): Promise<string>;
+  /** Resolves it (automatically) when what opened it ended. */
+  resolveFromIntelligence(tx: Database, incidentId: string, at: number, message: string): Promise<void>;
+}
+
+/** What intelligence needs of the monitors module (MonitorsService satisfies it). */
+export interface IntelligenceMonitors {
+  findManyAnywhere(ids: readonly string[]): Promise<Array<{ id: string; organizationId: string; environment: string }>>;
+}
+
+export interface IntelligenceSettings {
+  latency: LatencySettings;
+  changes: ChangeSettings;
+}
+
+export const DEFAULT_INTELLIGENCE_SETTINGS: IntelligenceSettings = {
+  latency: DEFAULT_LATENCY_SETTINGS,
+  changes: DEFAULT_CHANGE_SETTINGS,
+};
+
+export interface IntelligenceServiceDeps {
+  database: Database;
+  clock: Clock;
+  events: Pick<EventsService, 'record'>;
+  monitors: IntelligenceMonitors;
+  /** null: `intelligence_incidents` has no effect (not wired). */
+  incidents: IntelligenceIncidents | null;
+  settings?: IntelligenceSettings;
+}
+
+/** Per monitor+region: the latency watches, the change watch and the digest of the last stored observation. */
+interface RegionState {
+  latency: LatencyState;
+  changes: ChangeState;
+  snapshotDigest: string | null;
+}
+
+/** Per monitor (region ''): the grade tracks. */
+interface MonitorState {
+  grades: Partial<Record<GradeKind, GradeTrack>>;
+}
+
+const MONITOR_REGION = '';
+/** Kinds that open an incident when the monitor asks for it. */
+const INCIDENT_KINDS: ReadonlySet<IntelligenceKind> = new Set([
+  'anomaly_alert',
+  'performance_anomaly',
+  'security_grade_downgraded',
+]);
+const SCAN_BATCH = 200;
+
+interface Subject {
+  organizationId: string;
+  monitorId: string;
+  monitorName: string;
+  target: string;
+  regionCode: string | null;
+  openIncidents: boolean;
+}
+
+/**
+ * Intelligence (DECISIONS §13): turns checks and gradings into stored intelligence events and outbox events,
+ * in the caller's transaction.
+ */
+export class IntelligenceService {
+  private readonly deps: IntelligenceServiceDeps;
+  private readonly settings: IntelligenceSettings;
+  constructor(deps: IntelligenceServiceDeps) {
+    this.deps = deps;
+    this.settings = deps.settings ?? DEFAULT_INTELLIGENCE_SETTINGS;
+  }
+
+  /** Called by the check engine with its batch, in time order, inside the batch's transaction `tx`. */
+  async applyChecks(tx: Database, checks: readonly IntelligenceCheck[]): Promise<void> {
+    if (checks.length === 0) return;
+    const repo = new IntelligenceRepository(tx);
+    const keys: StateKey[] = checks.map((c) => ({ monitorId: c.monitorId, regionCode: c.regionCode }));
+    const states = await repo.loadStates<RegionState>(keys);
+    const touched = new Map<string, StateKey>();
+    for (const check of checks) {
+      const key = { monitorId: check.monitorId, regionCode: check.regionCode };
+      const id = stateKey(key);
+      let state = states.get(id);
+      if (!state) {
+        state = { latency: newLatencyState(), changes: newChangeState(), snapshotDigest: null };
+        states.set(id, state);
+      }
+      touched.set(id, key);
+      const findings = observeCheck(
+        state.latency,
+        { at: check.at, up: check.up, latencyMs: check.latencyMs },
+        check.alertLatencyMs,
+        this.settings.latency,
+      );
+      const snapshot = snapshotOf(check.type, check.up, check.details);
+      if (snapshot) {
+        const digest = digestOf(snapshot);
+        if (digest !== state.snapshotDigest) {
+          await repo.insertObservation(key, check.at, snapshot);
+          state.snapshotDigest = digest;
+        }
+        findings.push(...observeSnapshot(state.changes, check.at, snapshot, this.settings.changes));
+      }
+      for (const f of findings) await this.store(tx, repo, subjectOf(check), f, check.at);
+    }
+    const now = this.deps.clock.now();
+    for (const [id, key] of touched) await repo.saveState(key, states.get(id), now);
+  }
+
+  /** Records a grading of the monitor (by the grader role): history when it changed, events on drop/recovery. */
+  async recordGrade(
+    tx: Database,
+    monitor: { organizationId: string; id: string; name: string; target: string; openIncidents: boolean },
+    kind: GradeKind,
+    result: GradeResult<string>,
+    at: number,
+  ): Promise<void> {
+    const repo = new IntelligenceRepository(tx);
+    const key = { monitorId: monitor.id, regionCode: MONITOR_REGION };
+    const state = (await repo.loadStates<MonitorState>([key])).get(stateKey(key)) ?? { grades: {} };
+    const track = state.grades[kind] ?? newGradeTrack();
+    const last = (await repo.grades(monitor.id, 20)).find((g) => g.kind === kind);
+    if (!last || last.grade !== result.grade || last.score !== result.score || !sameList(last.reasons, result.reasons))
+      await repo.insertGrade(monitor.id, {
+        kind,
+        grade: result.grade,
+        score: result.score,
+        reasons: result.reasons,
+        notTested: result.not_tested,
+        gradedAt: at,
+      });
+    const findings = observeGrade(track, kind, at, result.grade, result.reasons);
+    state.grades[kind] = track;
+    const subject: Subject = {
+      organizationId: monitor.organizationId,
+      monitorId: monitor.id,
+      monitorName: monitor.name,
+      target: monitor.target,
+      regionCode: null,
+      openIncidents: monitor.openIncidents,
+    };
+    for (const f of findings) await this.store(tx, repo, subject, f, at);
+    await repo.saveState(key, state, this.deps.clock.now());
+  }
+
+  private async store(
+    tx: Database,
+    repo: IntelligenceRepository,
+    s: Subject,
+    f: Finding,
+    seenAt: number,
+  ): Promise<void> {
+    let startedAt = f.at;
+    let endedAt: number | null = null;
+    let incidentId: string | null = null;
+    if (f.closes) {
+      const open = await repo.findOpen(s.monitorId, s.regionCode, f.closes);
+      if (open) {
+        await repo.end(open.id, f.at);
+        startedAt = open.startedAt;
+        incidentId = open.incidentId;
+        if (incidentId && this.deps.incidents)
+          await this.deps.incidents.resolveFromIntelligence(tx, incidentId, f.at, f.summary);
+      }
+      if (f.endOnly) return;
+      endedAt = f.at;
+    }
+    const now = this.deps.clock.now();
+    const event: IntelligenceEvent = {
+      id: newId('ine', seenAt),
+      organizationId: s.organizationId,
+      monitorId: s.monitorId,
+      regionCode: s.regionCode,
+      category: f.category,
+      kind: f.kind,
+      severity: f.severity,
+      summary: f.summary,
+      before: f.before,
+      after: f.after,
+      startedAt,
+      endedAt,
+      incidentId,
+      createdAt: now,
+    };
+    if (s.openIncidents && f.opens && INCIDENT_KINDS.has(f.kind) && this.deps.incidents) {
+      event.incidentId = await this.deps.incidents.openFromIntelligence(tx, {
+        organizationId: s.organizationId,
+        monitorId: s.monitorId,
+        title: `${titleOf(f.kind)}: ${s.monitorName}`,
+        cause: f.summary,
+        at: seenAt,
+      });
+    }
+    await repo.insertEvent(event, f.opens ?? null);
+    await this.deps.events.record(tx, {
+      type: f.kind,
+      organizationId: s.organizationId,
+      monitorId: s.monitorId,
+      incidentId: event.incidentId,
+      occurredAt: seenAt,
+      payload: payloadOf(event, s),
+    });
+  }
+
+  async list(
+    ctx: ServiceContext,
+    filter: IntelligenceEventFilter,
+    page: { limit: number; cursor?: string },
+  ): Promise<{ data: IntelligenceEvent[]; next_cursor: string | null }> {
+    let before = decodeIdCursor(page.cursor);
+    const repo = new IntelligenceRepository(ctx.db);
+    const visible: IntelligenceEvent[] = [];
+    // Environment scoping hides events of monitors the key cannot see; read on until the page is full.
+    for (;;) {
+      const batchSize = Math.max(page.limit + 1, SCAN_BATCH);
+      const rows = await repo.list(ctx.actor.organizationId, filter, before, batchSize);
+      const allowed = await this.visibleMonitors(
+        ctx.actor,
+        rows.map((r) => r.monitorId),
+      );
+      for (const row of rows) {
+        if (allowed(row.monitorId)) visible.push(row);
+        if (visible.length > page.limit) break;
+      }
+      if (visible.length > page.limit || rows.length < batchSize) break;
+      before = rows[rows.length - 1]!.id;
+    }
+    return pageOf(visible, page.limit, (e) => e.id);
+  }
+
+  async get(ctx: ServiceContext, id: string): Promise<IntelligenceEvent> {
+    const event = await new IntelligenceRepository(ctx.db).find(ctx.actor.organizationId, id);
+    if (!event || !(await this.visibleMonitors(ctx.actor, [event.monitorId]))(event.monitorId))
+      throw notFound('Intelligence event');
+    return event;
+  }
+
+  /** The monitor's current grade per kind and its history (newest first). 404 when the key cannot see it. */
+  async grades(ctx: ServiceContext, monitorId: string): Promise<{ current: StoredGrade[]; history: StoredGrade[] }> {
+    const [monitor] = await this.deps.monitors.findManyAnywhere([monitorId]);
+    if (
+      !monitor ||
+      monitor.organizationId !== ctx.actor.organizationId ||
+      !canSeeEnvironment(ctx.actor, monitor.environment)
+    )
+      throw notFound('Monitor');
+    const history = await new IntelligenceRepository(ctx.db).grades(monitorId, 100);
+    const current: StoredGrade[] = [];
+    for (const g of history) if (!current.some((c) => c.kind === g.kind)) current.push(g);
+    return { current, history };
+  }
+
+  private async visibleMonitors(actor: Actor, monitorIds: readonly string[]): Promise<(id: string) => boolean> {
+    const monitors = await this.deps.monitors.findManyAnywhere([...new Set(monitorIds)]);
+    const hidden = new Set(
+      monitors
+        .filter((m) => m.organizationId === actor.organizationId && !canSeeEnvironment(actor, m.environment))
+        .map((m) => m.id),
+    );
+    return (id) => !hidden.has(id);
+  }
+}
+
+function subjectOf(c: IntelligenceCheck): Subject {
+  return {
+    organizationId: c.organizationId,
+    monitorId: c.monitorId,
+    monitorName: c.monitorName,
+    target: c.target,
+    regionCode: c.regionCode,
+    openIncidents: c.openIncidents,
+  };
+}
+
+function digestOf(snapshot: ObservationSnapshot): string {
+  return createHash('sha256').update(JSON.stringify(snapshot)).digest('base64url').slice(0, 22);
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+function titleOf(kind: IntelligenceKind): string {
+  switch (kind) {
+    case 'anomaly_alert':
+      return 'Latency anomaly';
+    case 'performance_anomaly':
+      return 'Slow responses';
+    case 'security_grade_downgraded':
+      return 'Security grade dropped';
+    default:
+      return 'Intelligence';
+  }
+}
+
+/** The outbox payload: what destinations render (destination.message.ts reads summary, latency_ms, grade …). */
+function payloadOf(e: IntelligenceEvent, s: Subject): Record<string, unknown> {
+  const after = e.after ?? {};
+  const before = e.before ?? {};
+  return {
+    intelligence_event_id: e.id,
+    monitor_name: s.monitorName,
+    target: s.target,
+    region_code: e.regionCode,
+    category: e.category,
+    kind: e.kind,
+    severity: e.severity,
+    summary: e.summary,
+    started_at: toIso(e.startedAt),
+    ended_at: e.endedAt === null ? null : toIso(e.endedAt),
+    before: e.before,
+    after: e.after,
+    ...(typeof after.latency_ms === 'number' ? { latency_ms: after.latency_ms } : {}),
+    ...(typeof after.threshold_ms === 'number' ? { threshold_ms: after.threshold_ms } : {}),
+    ...(typeof after.grade === 'string' ? { grade: after.grade, grade_kind: after.grade_kind } : {}),
+    ...(typeof before.grade === 'string' ? { previous_grade: before.grade } : {}),
+  };
+}
