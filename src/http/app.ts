@@ -8,7 +8,7 @@ import { installRateLimit } from './plugins/rate-limit.plugin.ts';
 import { installUsage } from './plugins/usage.plugin.ts';
 import { registerApiKeyRoutes } from './routes/api-keys/api-keys.routes.ts';
 import { registerServiceAccountRoutes } from './routes/service-accounts/service-accounts.routes.ts';
-import { installErrorHandling } from './plugins/errors.plugin.ts';
+import { clientErrorHandler, frameworkErrors, installErrorHandling } from './plugins/errors.plugin.ts';
 import { installOpenApi } from './plugins/openapi.plugin.ts';
 import { installRequestContext, requestIdFor } from './plugins/request-context.plugin.ts';
 import { installSerialization } from './plugins/serialization.plugin.ts';
@@ -82,6 +82,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: true,
     routerOptions: { ignoreTrailingSlash: true },
     forceCloseConnections: 'idle',
+    // Errors written before routing or by Node's HTTP parser use the envelope and carry a request id too.
+    frameworkErrors,
+    clientErrorHandler,
+    // The request-context plugin answers requests that arrive while closing (503 in the envelope).
+    return503OnClosing: false,
   });
 
   installInputSafety(app);

@@ -1,5 +1,6 @@
 /** The error codes of the API envelope (DECISIONS §1), plus a few the HTTP layer adds. */
 export type ErrorCode =
+  | 'bad_request'
   | 'invalid_json'
   | 'unauthorized'
   | 'insufficient_scope'
@@ -10,13 +11,16 @@ export type ErrorCode =
   | 'method_not_allowed'
   | 'conflict'
   | 'idempotency_in_progress'
+  | 'request_timeout'
   | 'payload_too_large'
+  | 'uri_too_long'
   | 'unsupported_media_type'
   | 'validation_failed'
   | 'idempotency_key_mismatch'
   | 'target_unreachable'
   | 'reflection_unavailable'
   | 'rate_limited'
+  | 'request_header_fields_too_large'
   | 'internal_error'
   | 'service_unavailable';
 

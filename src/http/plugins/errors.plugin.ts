@@ -1,6 +1,8 @@
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { DomainError, type ErrorCode, type ErrorDetail } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
 import { STATUS_OF } from '../error-status.ts';
 import { detailsFromAjv } from './validation.plugin.ts';
 
@@ -13,7 +15,63 @@ export function sendError(
 ): FastifyReply {
   const error: Record<string, unknown> = { code, message, request_id: request.id };
   if (details && details.length > 0) error.details = details;
-  return reply.code(STATUS_OF[code]).type('application/json; charset=utf-8').send({ error });
+  // Set here too: a request refused before its onRequest hooks (a bad URL) has not got the header yet.
+  return reply
+    .code(STATUS_OF[code])
+    .header('x-request-id', request.id)
+    .type('application/json; charset=utf-8')
+    .send({ error });
+}
+
+/**
+ * Fastify's errors before routing (its `frameworkErrors` option): bad percent-encoding in the path, a path
+ * parameter over the router's length limit, a failed routing constraint.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  if (error.code === 'FST_ERR_BAD_URL') {
+    sendError(request, reply, 'bad_request', 'The path is not valid: it holds a broken percent-encoding.');
+  } else if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    sendError(request, reply, 'uri_too_long', 'A path segment is longer than any id or token of this API.');
+  } else {
+    request.log.error({ err: error, reqId: request.id }, 'routing failed');
+    sendError(request, reply, 'internal_error', 'Something went wrong on our side; quote the request id.');
+  }
+}
+
+const CLIENT_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
+  HPE_HEADER_OVERFLOW: {
+    code: 'request_header_fields_too_large',
+    message: 'The request headers are larger than the server accepts.',
+  },
+  ERR_HTTP_REQUEST_TIMEOUT: { code: 'request_timeout', message: 'The request was not received in time.' },
+  HPE_HEADERS_TIMEOUT: { code: 'request_timeout', message: 'The request headers were not received in time.' },
+};
+const MALFORMED = { code: 'bad_request' as const, message: 'The request is not valid HTTP.' };
+const REASON: Record<number, string> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
+};
+
+/**
+ * Requests Node's HTTP parser refuses never reach Fastify (its `clientErrorHandler` option): the answer is
+ * written on the socket by hand, still in the envelope and with a request id of its own, logged with it.
+ */
+export function clientErrorHandler(this: FastifyInstance, err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const { code, message } = (err.code !== undefined && CLIENT_ERRORS[err.code]) || MALFORMED;
+  const status = STATUS_OF[code];
+  const requestId = newId('req');
+  this.log.info({ reqId: requestId, status, parserError: err.code }, 'request refused by the HTTP parser');
+  if (socket.writable) {
+    const body = JSON.stringify({ error: { code, message, request_id: requestId } });
+    socket.write(
+      `HTTP/1.1 ${status} ${REASON[status] ?? 'Error'}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
 }
 
 const FASTIFY_CODES: Record<string, { code: ErrorCode; message: string }> = {

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest, FastifyRequestContext } from 'fastify';
+import { DomainError } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { createRequestLineLogger, type Logger } from '../../platform/logger.ts';
 
@@ -31,11 +32,21 @@ function loggableUrl(request: FastifyRequest): string {
 
 export function installRequestContext(app: FastifyInstance): void {
   const requestLog = createRequestLineLogger(app.log as Logger);
+  // Requests that still arrive while the server drains get 503 in the envelope (Fastify's own 503 is not).
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
   // Sync hooks (done callbacks): an async hook costs a promise and a tick on every request.
   app.decorateRequest('routeConfig', null as unknown as FastifyRequestContext['config']);
   app.addHook('onRequest', (request, reply, done) => {
     request.routeConfig = request.routeOptions.config;
     reply.header('x-request-id', request.id);
+    if (closing) {
+      reply.header('connection', 'close');
+      return done(new DomainError('service_unavailable', 'The server is shutting down; retry on another instance.'));
+    }
     done();
   });
   // One log line per request, with its id, status and duration.
