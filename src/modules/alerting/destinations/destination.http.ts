@@ -48,7 +48,9 @@ export async function httpAttempt(ctx: ProviderContext, spec: HttpRequestSpec): 
 export function networkReason(err: unknown, timeoutMs: number): string {
   const e = err as { name?: unknown; cause?: unknown } | null;
   if (e && (e.name === 'TimeoutError' || e.name === 'AbortError')) return `timed out after ${timeoutMs} ms`;
-  const cause = e?.cause as { code?: unknown; name?: unknown } | undefined;
+  const cause = e?.cause as { code?: unknown; name?: unknown; message?: unknown } | undefined;
+  // The private-target guard's message names the host and address it refused, never the URL's path or query.
+  if (cause?.code === 'EPRIVATETARGET' && typeof cause.message === 'string') return `refused: ${cause.message}`;
   if (cause && typeof cause.code === 'string') return `network error: ${cause.code}`;
   if (cause && (cause.name === 'TimeoutError' || cause.name === 'AbortError')) return `timed out after ${timeoutMs} ms`;
   if (cause && typeof cause.name === 'string') return `network error: ${cause.name}`;

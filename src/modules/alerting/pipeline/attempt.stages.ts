@@ -9,7 +9,7 @@ import type {
 import { DestinationsRepository } from '../destinations.repository.ts';
 import { SIGNING_SECRET, type DestinationSecrets } from '../destination.secrets.ts';
 import type { DeliveryRecord } from '../alerting.types.ts';
-import { URL_TYPES, privateTargetIssue, type HostResolver } from '../network.guard.ts';
+import { URL_TYPES, openWebhookUrl, type HostResolver } from '../network.guard.ts';
 
 /**
  * One delivery attempt as it goes through the stages. Each stage adds what it learnt; a stage that knows how the
@@ -21,6 +21,8 @@ export interface Attempt {
   target?: { record: DestinationRecord; provider: DestinationProvider; signingSecret?: string };
   /** render: the provider's request. */
   request?: unknown;
+  /** guard: a fetch pinned to the webhook URL's vetted address (sends connect nowhere else). */
+  fetch?: typeof fetch;
   result?: SendResult;
 }
 
@@ -104,12 +106,10 @@ export function guardStage(deps: AttemptStageDeps): AttemptStage {
     const { record } = attempt.target!;
     if (!URL_TYPES.includes(record.type)) return attempt;
     const url = record.config.url;
-    const issue = await privateTargetIssue(
-      typeof url === 'string' ? url : '',
-      deps.allowPrivateTargets,
-      deps.resolveHost,
-    );
-    return issue ? ended(attempt, { outcome: 'destination_broken', reason: `the webhook URL ${issue}` }) : attempt;
+    const opened = await openWebhookUrl(typeof url === 'string' ? url : '', deps.allowPrivateTargets, deps.resolveHost);
+    if (opened.issue !== null)
+      return ended(attempt, { outcome: 'destination_broken', reason: `the webhook URL ${opened.issue}` });
+    return opened.fetch ? { ...attempt, fetch: opened.fetch } : attempt;
   };
 }
 
@@ -117,7 +117,7 @@ export function guardStage(deps: AttemptStageDeps): AttemptStage {
 export function sendStage(deps: AttemptStageDeps): AttemptStage {
   return async (attempt) => {
     const { record, provider, signingSecret } = attempt.target!;
-    const ctx = deps.providerContext;
+    const ctx = attempt.fetch ? { ...deps.providerContext, fetch: attempt.fetch } : deps.providerContext;
     const ref = { id: attempt.delivery.id, attempt: attempt.delivery.attempts };
     try {
       // The registry erased each provider's request type; render's output goes back to the same provider.
