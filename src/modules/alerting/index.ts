@@ -13,7 +13,7 @@ export {
   Chatapp1ChannelInstall,
   type InstallCallbackResult,
 } from './destinations/chatapp1_channel/chatapp1_channel.install.ts';
-export { MembersService, type MemberView } from './members.service.ts';
+export { MembersService, type MemberView, type Invitation } from './members.service.ts';
 export { AlertPipeline, CONSUMER as ALERTING_CONSUMER, type AlertPipelineDeps } from './pipeline/pipeline.ts';
 export { matchTargets, ORG_EMAIL_EVENTS, type MatchInput } from './pipeline/match.stage.ts';
 export { nextAttemptAt, RETRY_DELAYS_MS, MAX_ATTEMPTS } from './pipeline/retry.schedule.ts';

@@ -22,6 +22,17 @@ export interface MemberView {
   role: Role;
 }
 
+/**
+ * What an invitation answers: only what the inviter sent. Nothing about the person behind the address (their
+ * user id, name or verification), so inviting a user of another organization reads the same as inviting an
+ * unknown address.
+ */
+export interface Invitation {
+  email: string;
+  name: string | null;
+  role: Role;
+}
+
 function requireAdmin(actor: Actor, what: string): void {
   if (!isAdmin(actor)) throw new DomainError('forbidden', `${what} is for the organization owner or an admin.`);
 }
@@ -62,7 +73,7 @@ export class MembersService {
   }
 
   /** Adds a member by email (creating the user if needed) and sends the verification mail when not yet verified. */
-  async invite(actor: Actor, body: unknown): Promise<MemberView> {
+  async invite(actor: Actor, body: unknown): Promise<Invitation> {
     requireAdmin(actor, 'Inviting members');
     const input = objectBody(body);
     const details: ErrorDetail[] = Object.keys(input)
@@ -86,7 +97,7 @@ export class MembersService {
     }
     await this.deps.orgs.addMember(actor.organizationId, user.id, role as Role);
     if (user.emailVerifiedAt === null) await this.sendVerification(user);
-    return { user, role: role as Role };
+    return { email: user.email, name: (input.name as string | undefined) ?? null, role: role as Role };
   }
 
   async resendVerification(actor: Actor, userId: string): Promise<void> {

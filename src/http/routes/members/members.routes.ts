@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Alerting, MemberView } from '../../../modules/alerting/index.ts';
+import type { Alerting, Invitation, MemberView } from '../../../modules/alerting/index.ts';
 import { ROLES, type Organization } from '../../../modules/orgs/index.ts';
 import { toIso, toIsoOrNull } from '../../../platform/clock.ts';
 import { actorOf } from '../../plugins/auth.plugin.ts';
@@ -31,6 +31,20 @@ const MemberRecord = Type.Object(
   },
   { $id: 'Member', title: 'Member' },
 );
+const InvitationRecord = Type.Object(
+  {
+    email: Type.String(),
+    name: Type.Union([Type.String(), Type.Null()], { description: 'The name sent with the invitation.' }),
+    role: lit(ROLES),
+    status: Type.Literal('invited'),
+  },
+  {
+    $id: 'Invitation',
+    title: 'Invitation',
+    description:
+      'The same whether the address is new or belongs to an existing user: no user id, no verification state.',
+  },
+);
 const MemberList = Type.Object(
   { data: Type.Array(Type.Ref(MemberRecord)), next_cursor: Type.Null() },
   { $id: 'MemberList', title: 'MemberList' },
@@ -47,6 +61,10 @@ const InviteBody = Type.Object({
 });
 const UserParams = Type.Object({ user_id: Type.String({ minLength: 1, maxLength: 64 }) });
 const VerifyQuery = Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })) });
+
+function presentInvitation(i: Invitation): Record<string, unknown> {
+  return { email: i.email, name: i.name, role: i.role, status: 'invited' };
+}
 
 function presentOrganization(o: Organization): Record<string, unknown> {
   return {
@@ -72,7 +90,7 @@ function presentMember(m: MemberView): Record<string, unknown> {
 /** The organization's settings, its members, and the public email verification page. */
 export function registerMemberRoutes(app: FastifyInstance, deps: { alerting: Alerting }): void {
   const { members } = deps.alerting;
-  for (const s of [OrganizationRecord, MemberRecord, MemberList]) app.addSchema(s);
+  for (const s of [OrganizationRecord, MemberRecord, InvitationRecord, MemberList]) app.addSchema(s);
 
   app.get(
     '/api/v1/auth/organization',
@@ -126,10 +144,11 @@ export function registerMemberRoutes(app: FastifyInstance, deps: { alerting: Ale
         summary: 'Invite a member by email (owner/admin); sends the verification mail',
         operationId: 'inviteMember',
         body: InviteBody,
-        response: { 201: Type.Ref(MemberRecord) },
+        response: { 201: Type.Ref(InvitationRecord) },
       },
     },
-    async (request, reply) => reply.code(201).send(presentMember(await members.invite(actorOf(request), request.body))),
+    async (request, reply) =>
+      reply.code(201).send(presentInvitation(await members.invite(actorOf(request), request.body))),
   );
 
   app.post<{ Params: Static<typeof UserParams> }>(
