@@ -1,29 +1,21 @@
 import { hostname } from 'node:os';
 import type { Clock } from '../../../platform/clock.ts';
 import type { Database } from '../../../platform/db/index.ts';
-import { newId, randomToken } from '../../../platform/ids.ts';
+import { randomToken } from '../../../platform/ids.ts';
 import type { Logger } from '../../../platform/logger.ts';
-import type { DomainEvent, EventsService } from '../../events/index.ts';
-import type { Monitor, MonitorsService } from '../../monitors/index.ts';
+import type { EventsService } from '../../events/index.ts';
+import type { MonitorsService } from '../../monitors/index.ts';
 import type { OrgsService } from '../../orgs/index.ts';
-import type {
-  AlertEvent,
-  DestinationProvider,
-  DestinationType,
-  EventType,
-  ProviderContext,
-} from '../destinations/index.ts';
-import { AlertLinksRepository } from '../alert-links.repository.ts';
+import type { AlertEvent, DestinationProvider, DestinationType, ProviderContext } from '../destinations/index.ts';
 import { DeliveriesRepository } from '../deliveries.repository.ts';
-import { DestinationsRepository } from '../destinations.repository.ts';
 import type { DestinationSecrets } from '../destination.secrets.ts';
-import { targetKeyOf, type DeliveryRecord } from '../alerting.types.ts';
+import type { DeliveryRecord } from '../alerting.types.ts';
 import type { HostResolver } from '../network.guard.ts';
 import { guardStage, renderStage, resolveStage, runStages, sendStage, type AttemptStage } from './attempt.stages.ts';
 import { classifyAttempt } from './classify.stage.ts';
-import { matchTargets } from './match.stage.ts';
+import { deliveriesFor, FanOutFacts } from './fan-out.ts';
+import { OutboxGaps } from './outbox-gaps.ts';
 import { recordAttempt } from './record.stage.ts';
-import { toAlertEvent } from './snapshot.stage.ts';
 import { Wake } from './wake.ts';
 
 /** The outbox consumer name of the alert pipeline (its row in `event_consumer`). */
@@ -76,8 +68,8 @@ export class AlertPipeline {
   private readonly batchSize: number;
   private readonly fanOutBatch: number;
   private readonly pollMs: number;
-  private readonly gapWaitMs: number;
-  private readonly gapsSeenAt = new Map<number, number>();
+  private readonly gaps: OutboxGaps;
+  private readonly facts: FanOutFacts;
   private readonly stages: readonly AttemptStage[];
   readonly dispatcherWake = new Wake();
   readonly workerWake = new Wake();
@@ -90,7 +82,8 @@ export class AlertPipeline {
     this.batchSize = deps.batchSize ?? 100;
     this.fanOutBatch = deps.fanOutBatch ?? 200;
     this.pollMs = deps.pollMs ?? 100;
-    this.gapWaitMs = deps.gapWaitMs ?? 10_000;
+    this.gaps = new OutboxGaps(deps.clock, deps.logger, deps.gapWaitMs ?? 10_000);
+    this.facts = new FanOutFacts(deps);
     this.stages = [resolveStage(deps), renderStage(deps), guardStage(deps), sendStage(deps)];
   }
 
@@ -109,27 +102,11 @@ export class AlertPipeline {
   async fanOutOnce(): Promise<number> {
     const { events, database, clock } = this.deps;
     const position = await events.consumerPosition(CONSUMER);
-    const batch = this.contiguous(position, await events.readAfter(position, this.fanOutBatch));
+    const batch = this.gaps.contiguous(position, await events.readAfter(position, this.fanOutBatch));
     if (batch.length === 0) return 0;
     const now = clock.now();
-    const deliveries: DeliveryRecord[] = [];
-    const orgCache = new Map<string, Promise<OrgFacts | null>>();
-    const monitors = new Map(
-      (
-        await this.deps.monitors.findManyAnywhere([
-          ...new Set(batch.flatMap((e) => (e.monitorId ? [e.monitorId] : []))),
-        ])
-      ).map((m) => [m.id, m]),
-    );
-    const links = await this.linksOf(batch);
-    for (const event of batch) {
-      let facts = orgCache.get(event.organizationId);
-      if (!facts) orgCache.set(event.organizationId, (facts = this.orgFacts(event.organizationId)));
-      const org = await facts;
-      if (!org) continue;
-      const monitor = event.monitorId ? (monitors.get(event.monitorId) ?? null) : null;
-      deliveries.push(...this.fanOut(event, org, monitor, links.get(event.monitorId ?? '') ?? [], now));
-    }
+    const facts = await this.facts.of(batch);
+    const deliveries = batch.flatMap((event, i) => deliveriesFor(event, facts[i]!, this.deps.publicUrl, now));
     const last = batch[batch.length - 1]!.seq;
     const committed = await database.transaction(async (tx) => {
       const repo = new DeliveriesRepository(tx);
@@ -142,109 +119,6 @@ export class AlertPipeline {
     if (!committed) return 0;
     if (deliveries.length > 0) this.workerWake.nudge();
     return batch.length;
-  }
-
-  /** The destinations linked to each monitor the batch is about (link rows, read per organization). */
-  private async linksOf(batch: readonly DomainEvent[]): Promise<Map<string, string[]>> {
-    const monitorIdsByOrg = new Map<string, string[]>();
-    for (const e of batch)
-      if (e.monitorId)
-        monitorIdsByOrg.set(e.organizationId, [...(monitorIdsByOrg.get(e.organizationId) ?? []), e.monitorId]);
-    const repo = new AlertLinksRepository(this.deps.database);
-    const out = new Map<string, string[]>();
-    for (const [organizationId, monitorIds] of monitorIdsByOrg)
-      for (const [monitorId, ids] of await repo.destinationIdsOf(organizationId, monitorIds)) out.set(monitorId, ids);
-    return out;
-  }
-
-  /** snapshot → match → deliveries, for one event (pure apart from ids). */
-  private fanOut(
-    event: DomainEvent,
-    org: OrgFacts,
-    monitor: Monitor | null,
-    linkedDestinationIds: readonly string[],
-    now: number,
-  ): DeliveryRecord[] {
-    const type = event.type as EventType;
-    const targets = matchTargets({
-      event: { type, monitorId: event.monitorId, payload: event.payload },
-      monitorDestinationIds: linkedDestinationIds,
-      destinations: org.destinations,
-      orgEmail: { enabled: org.emailAlertsEnabled, verifiedMembers: org.verifiedMembers },
-    });
-    if (targets.length === 0) return [];
-    const snapshot = toAlertEvent({
-      event: {
-        id: event.id,
-        type,
-        occurredAt: event.occurredAt,
-        monitorId: event.monitorId,
-        incidentId: event.incidentId,
-        payload: event.payload,
-      },
-      organization: { id: org.id, name: org.name },
-      monitor: monitor ? { id: monitor.id, name: monitor.name, target: monitor.target, type: monitor.type } : null,
-      publicUrl: this.deps.publicUrl,
-    });
-    return targets.map((target) => ({
-      id: newId('dlv', now),
-      organizationId: event.organizationId,
-      target,
-      targetKey: targetKeyOf(target),
-      eventId: event.id,
-      eventSeq: event.seq,
-      eventType: type,
-      monitorId: event.monitorId,
-      event: snapshot,
-      status: 'pending',
-      attempts: 0,
-      nextAttemptAt: now,
-      leaseOwner: null,
-      leaseUntil: null,
-      lastError: null,
-      providerReference: null,
-      createdAt: now,
-      deliveredAt: null,
-    }));
-  }
-
-  private async orgFacts(organizationId: string): Promise<OrgFacts | null> {
-    const org = await this.deps.orgs.findOrganization(organizationId);
-    if (!org) return null;
-    const destinations = await new DestinationsRepository(this.deps.database).listByOrganization(organizationId);
-    const members = org.emailAlertsEnabled ? await this.deps.orgs.listMembers(organizationId) : [];
-    return {
-      id: org.id,
-      name: org.name,
-      emailAlertsEnabled: org.emailAlertsEnabled,
-      destinations: destinations.map((d) => ({ id: d.id, events: d.events })),
-      verifiedMembers: members
-        .filter((m) => m.user.emailVerifiedAt !== null)
-        .map((m) => ({ userId: m.user.id, email: m.user.email })),
-    };
-  }
-
-  /**
-   * The events that directly follow `position` without a hole. On PostgreSQL a sequence value is taken before its
-   * transaction commits, so a hole may be a writer still in flight: wait for it (up to gapWaitMs, after which it is
-   * taken to be a rolled-back transaction and skipped).
-   */
-  private contiguous(position: number, batch: DomainEvent[]): DomainEvent[] {
-    const now = this.deps.clock.now();
-    const out: DomainEvent[] = [];
-    let expected = position + 1;
-    for (const e of batch) {
-      if (e.seq !== expected) {
-        const seen = this.gapsSeenAt.get(expected);
-        if (seen === undefined) this.gapsSeenAt.set(expected, now);
-        if (seen === undefined || now - seen < this.gapWaitMs) break;
-        this.deps.logger.warn({ from: expected, to: e.seq - 1 }, 'alerting: skipping a hole in the outbox sequence');
-      }
-      this.gapsSeenAt.delete(expected);
-      out.push(e);
-      expected = e.seq + 1;
-    }
-    return out;
   }
 
   // ───────────────────────────── delivery ─────────────────────────────
@@ -331,14 +205,6 @@ export class AlertPipeline {
       if (n === 0 && !stopped()) await this.workerWake.sleep(this.pollMs);
     }
   }
-}
-
-interface OrgFacts {
-  id: string;
-  name: string;
-  emailAlertsEnabled: boolean;
-  destinations: Array<{ id: string; events: readonly string[] }>;
-  verifiedMembers: Array<{ userId: string; email: string }>;
 }
 
 export type { AlertEvent };
