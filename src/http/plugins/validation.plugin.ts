@@ -71,6 +71,22 @@ async function refuseBody(request: FastifyRequest): Promise<void> {
   );
 }
 
+/**
+ * For actions that take no body (pause, resume, delete, acknowledge, resolve): an empty one or `{}` is fine,
+ * anything else is an unknown field.
+ */
+export function requireNoBody(body: unknown): void {
+  if (body === undefined || body === null) return;
+  if (typeof body === 'object' && !Array.isArray(body)) {
+    const keys = Object.keys(body);
+    if (keys.length === 0) return;
+    throw validationFailed(
+      keys.map((k) => ({ field: k, issue: 'is not a known field; this operation takes no body' })),
+    );
+  }
+  throw validationFailed([{ field: 'body', issue: 'must be empty or {}' }]);
+}
+
 /** Bodies are validated strictly (no coercion: "5" is not 5); query strings and params are coerced. */
 export function installValidation(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {

@@ -13,22 +13,10 @@ import {
   IncidentRecord,
   TimelineEntryRecord,
 } from './incident.schemas.ts';
+import { requireNoBody } from '../../plugins/validation.plugin.ts';
 
 const tags = ['incidents'];
 const detailRef = Type.Ref(IncidentDetail);
-
-/** acknowledge and resolve take no body: an empty one or `{}` is fine, anything else is an unknown field. */
-function requireNoBody(body: unknown): void {
-  if (body === undefined || body === null) return;
-  if (typeof body === 'object' && !Array.isArray(body)) {
-    const keys = Object.keys(body);
-    if (keys.length === 0) return;
-    throw validationFailed(
-      keys.map((k) => ({ field: k, issue: 'is not a known field; this operation takes no body' })),
-    );
-  }
-  throw validationFailed([{ field: 'body', issue: 'must be empty or {}' }]);
-}
 
 function filterOf(query: Static<typeof IncidentListQuery>): IncidentFilter {
   const filter: IncidentFilter = {};

@@ -1,7 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Monitor, MonitorsService } from '../../../modules/monitors/index.ts';
-import { validationFailed } from '../../../platform/errors.ts';
 import { contextOf } from '../../request-context.ts';
 import { IdParams } from '../../schemas/common.schemas.ts';
 import { presentMonitor } from './monitor.presenter.ts';
@@ -13,21 +12,10 @@ import {
   MonitorPatchBody,
   MonitorRecord,
 } from './monitor.schemas.ts';
+import { requireNoBody } from '../../plugins/validation.plugin.ts';
 
 const tags = ['monitors'];
 
-/** pause, resume and delete take no body: an empty one or `{}` is fine, anything else is an unknown field. */
-function requireNoBody(body: unknown): void {
-  if (body === undefined || body === null) return;
-  if (typeof body === 'object' && !Array.isArray(body)) {
-    const keys = Object.keys(body);
-    if (keys.length === 0) return;
-    throw validationFailed(
-      keys.map((k) => ({ field: k, issue: 'is not a known field; this operation takes no body' })),
-    );
-  }
-  throw validationFailed([{ field: 'body', issue: 'must be empty or {}' }]);
-}
 const monitorRef = Type.Ref(MonitorRecord);
 
 export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: MonitorsService }): void {

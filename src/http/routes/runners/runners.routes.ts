@@ -5,6 +5,7 @@ import { checkToWire, resultFromWire, type WireResult } from '../../../modules/c
 import type { Clock } from '../../../platform/clock.ts';
 import { toIso } from '../../../platform/clock.ts';
 import { DomainError } from '../../../platform/errors.ts';
+import { bearerOf } from '../../plugins/auth.plugin.ts';
 
 const tags = ['runners'];
 const AUTH =
@@ -80,13 +81,6 @@ const ResultsBody = Type.Object({
     { maxItems: 1000 },
   ),
 });
-
-function bearerOf(request: FastifyRequest): string | null {
-  const header = request.headers.authorization;
-  if (typeof header !== 'string') return null;
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return m ? m[1]! : null;
-}
 
 async function runnerOf(checks: CheckEngineModule, request: FastifyRequest): Promise<Runner> {
   const token = bearerOf(request);
