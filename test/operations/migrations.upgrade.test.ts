@@ -1,0 +1,809 @@
+/**
+ * Upgrades from every earlier schema. Migrations run in name order (YYYYMMDDHHMM_…), so the schema of every
+ * earlier release is a prefix of the sorted list. For each prefix: a database is migrated step by step to it and,
+ * after each step, filled with representative rows written as that step's schema has them (raw SQL, the way the
+ * code of that time stored them); then Tocsin starts on it (running the remaining migrations) and every row is
+ * read back through the API and the services. On SQLite and PostgreSQL.
+ *
+ * A new migration needs an entry in FIXTURES (rows for the tables it creates or changes, and how they read after
+ * an upgrade); the first test fails until it has one.
+ */
+import { createHash } from 'node:crypto';
+import { dirname } from 'node:path';
+import type { Kysely } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/index.ts';
+import { ALL_MIGRATIONS, createTocsin, type Tocsin } from '../../src/main.ts';
+import { generateApiKey, hashApiKey, SCOPES } from '../../src/modules/auth/index.ts';
+import { ManualClock } from '../../src/platform/clock.ts';
+import { migrateToLatest, type Dialect } from '../../src/platform/db/index.ts';
+import { newId } from '../../src/platform/ids.ts';
+import { createLogger } from '../../src/platform/logger.ts';
+import { createTestDatabase, testDialects } from '../support/databases.ts';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies and rows of historical schemas
+type AnyDb = Kysely<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tables as an earlier schema had them
+
+const NOW = Date.parse('2026-11-23T12:00:00.000Z');
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const STEPS = [...ALL_MIGRATIONS].sort((a, b) => a.name.localeCompare(b.name));
+
+/** Ids and secrets of the rows the fixtures write (the same in every database). */
+const W = {
+  orgId: newId('org', NOW - 30 * DAY),
+  userId: newId('usr', NOW - 30 * DAY),
+  email: 'owner@upgrade.example.com',
+  keyId: newId('key', NOW - 29 * DAY),
+  rawKey: generateApiKey(),
+  monitorId: newId('mon', NOW - 28 * DAY),
+  secondMonitorId: newId('mon', NOW - 28 * DAY + 1),
+  eventId: newId('evt', NOW - 27 * DAY),
+  incidentId: newId('inc', NOW - 27 * DAY),
+  statusPageId: newId('stp', NOW - 26 * DAY),
+  slug: 'upgrade-status',
+  serviceAccountId: newId('sac', NOW - 25 * DAY),
+  verificationToken: 'verification-token-from-an-old-release',
+  destinationId: newId('dst', NOW - 20 * DAY),
+  secondDestinationId: newId('dst', NOW - 20 * DAY + 1),
+  deliveryId: newId('dlv', NOW - 20 * DAY),
+  runnerId: newId('run', NOW - 19 * DAY),
+  idempotencyKey: 'upgrade-idem-key',
+};
+const ms = (daysAgo: number) => NOW - daysAgo * DAY;
+const json = (v: unknown) => JSON.stringify(v);
+const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
+
+/** Tocsin started on the upgraded database, with a fresh owner key for the organization of the fixtures. */
+interface Upgraded {
+  tocsin: Tocsin;
+  dialect: Dialect;
+  raw: AnyDb;
+  call(method: string, url: string, body?: unknown, key?: string, headers?: Record<string, string>): Promise<Json>;
+}
+
+interface StepFixture {
+  /** Writes rows into the tables the migration created or changed, as its schema has them. */
+  fill(db: AnyDb, dialect: Dialect): Promise<void>;
+  /** After the upgrade to the latest schema: the rows read through the API and the services. */
+  check(u: Upgraded): Promise<void>;
+}
+
+const FIXTURES: Record<string, StepFixture> = {
+  '202611220001_orgs_init': {
+    async fill(db) {
+      await db
+        .insertInto('organization')
+        .values({
+          id: W.orgId,
+          name: 'Upgraded Org',
+          plan: 'enterprise',
+          default_region: 'local',
+          email_alerts_enabled: 1,
+          created_at: ms(30),
+          updated_at: ms(30),
+        })
+        .execute();
+      await db
+        .insertInto('app_user')
+        .values({ id: W.userId, email: W.email, name: 'Owner', email_verified_at: null, created_at: ms(30) })
+        .execute();
+      await db
+        .insertInto('membership')
+        .values({ organization_id: W.orgId, user_id: W.userId, role: 'owner', created_at: ms(30) })
+        .execute();
+    },
+    async check(u) {
+      const org = await u.call('GET', '/api/v1/auth/organization');
+      expect(org).toMatchObject({ status: 200, body: { id: W.orgId, name: 'Upgraded Org', plan: 'enterprise' } });
+      const members = await u.call('GET', '/api/v1/auth/organization/members');
+      expect(members.status).toBe(200);
+      expect(members.body.data).toEqual(
+        expect.arrayContaining([expect.objectContaining({ user_id: W.userId, email: W.email, role: 'owner' })]),
+      );
+    },
+  },
+  '202611220002_auth_api_keys': {
+    async fill(db) {
+      await db
+        .insertInto('api_key')
+        .values({
+          id: W.keyId,
+          organization_id: W.orgId,
+          name: 'old key',
+          prefix: W.rawKey.slice(0, 12),
+          hash: hashApiKey(W.rawKey),
+          previous_hash: null,
+          previous_valid_until: null,
+          scopes: json([...SCOPES]),
+          environments: json(['production', 'staging', 'development']),
+          expires_at: null,
+          read_per_minute: 600,
+          write_per_minute: 120,
+          delete_per_minute: 60,
+          created_by: W.userId,
+          user_id: W.userId,
+          service_account_id: null,
+          last_used_at: null,
+          revoked_at: null,
+          created_at: ms(29),
+          updated_at: ms(29),
+        })
+        .execute();
+    },
+    async check(u) {
+      // The key made before the upgrade still authenticates.
+      expect((await u.call('GET', '/api/v1/monitors', undefined, W.rawKey)).status).toBe(200);
+      const key = await u.call('GET', `/api/v1/api-keys/${W.keyId}`);
+      expect(key).toMatchObject({ status: 200, body: { id: W.keyId, name: 'old key' } });
+    },
+  },
+  '202611220003_monitors_init': {
+    async fill(db) {
+      for (const [id, name] of [
+        [W.monitorId, 'Checkout'],
+        [W.secondMonitorId, 'Search'],
+      ] as const) {
+        await db
+          .insertInto('monitor')
+          .values({
+            id,
+            organization_id: W.orgId,
+            name,
+            type: 'http',
+            target: `https://${name.toLowerCase()}.example.com/health`,
+            interval_seconds: 60,
+            region_codes: json(['local']),
+            tags: json(['team:web']),
+            environment: 'production',
+            config: json({ method: 'GET', timeout_seconds: 10, failure_threshold: 2 }),
+            paused: 0,
+            status: 'up',
+            status_changed_at: ms(28),
+            last_checked_at: ms(1),
+            heartbeat_token: null,
+            created_at: ms(28),
+            updated_at: ms(28),
+          })
+          .execute();
+      }
+    },
+    async check(u) {
+      const m = await u.call('GET', `/api/v1/monitors/${W.monitorId}`);
+      expect(m).toMatchObject({
+        status: 200,
+        body: {
+          id: W.monitorId,
+          name: 'Checkout',
+          type: 'http',
+          target: 'https://checkout.example.com/health',
+          interval_seconds: 60,
+          tags: ['team:web'],
+          environment: 'production',
+        },
+      });
+      expect(m.body.config).toMatchObject({ method: 'GET', timeout_seconds: 10, failure_threshold: 2 });
+      const list = await u.call('GET', '/api/v1/monitors?limit=100');
+      expect(list.body.data.map((x: Json) => x.id).sort()).toEqual([W.monitorId, W.secondMonitorId].sort());
+    },
+  },
+  '202611220004_events_outbox': {
+    async fill(db) {
+      await db
+        .insertInto('domain_event')
+        .values({
+          id: W.eventId,
+          organization_id: W.orgId,
+          type: 'down',
+          monitor_id: W.monitorId,
+          incident_id: null,
+          occurred_at: ms(27),
+          payload: json({ cause: 'HTTP 503', monitor_name: 'Checkout' }),
+          created_at: ms(27),
+        })
+        .execute();
+      await db
+        .insertInto('event_consumer')
+        .values({ name: 'alerting', last_seq: 1, updated_at: ms(27) })
+        .execute();
+    },
+    async check(u) {
+      const events = await u.tocsin.services.events.readAfter(0, 100);
+      expect(events).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ id: W.eventId, type: 'down', monitorId: W.monitorId, payload: expect.any(Object) }),
+        ]),
+      );
+      expect(await u.tocsin.services.events.consumerPosition('alerting')).toBe(1);
+    },
+  },
+  '202611220010_incidents_init': {
+    async fill(db) {
+      await db
+        .insertInto('incident')
+        .values({
+          id: W.incidentId,
+          organization_id: W.orgId,
+          number: 1,
+          title: 'Checkout is down',
+          source: 'monitor',
+          monitor_id: W.monitorId,
+          cause: 'HTTP 503',
+          status: 'resolved',
+          opened_at: ms(27),
+          acknowledged_at: null,
+          acknowledged_by: null,
+          resolved_at: ms(27) + 600_000,
+          resolved_by: 'auto',
+          last_reminder_at: null,
+          created_at: ms(27),
+          updated_at: ms(27) + 600_000,
+        })
+        .execute();
+      await db
+        .insertInto('incident_event')
+        .values([
+          {
+            incident_id: W.incidentId,
+            organization_id: W.orgId,
+            type: 'opened',
+            at: ms(27),
+            actor: null,
+            message: null,
+          },
+          {
+            incident_id: W.incidentId,
+            organization_id: W.orgId,
+            type: 'resolved',
+            at: ms(27) + 600_000,
+            actor: 'auto',
+            message: null,
+          },
+        ])
+        .execute();
+      await db.insertInto('incident_counter').values({ organization_id: W.orgId, last_number: 1 }).execute();
+    },
+    async check(u) {
+      const inc = await u.call('GET', `/api/v1/incidents/${W.incidentId}`);
+      expect(inc).toMatchObject({
+        status: 200,
+        body: { id: W.incidentId, number: 1, title: 'Checkout is down', status: 'resolved', monitor_id: W.monitorId },
+      });
+      expect(inc.body.timeline.length).toBeGreaterThanOrEqual(2);
+      // Numbering goes on from the stored counter.
+      const created = await u.call('POST', '/api/v1/incidents', { title: 'After the upgrade' });
+      expect(created).toMatchObject({ status: 201, body: { number: 2 } });
+    },
+  },
+  '202611220011_status_pages_init': {
+    async fill(db) {
+      await db
+        .insertInto('status_page')
+        .values({
+          id: W.statusPageId,
+          organization_id: W.orgId,
+          slug: W.slug,
+          title: 'Upgrade status',
+          monitor_ids: json([W.monitorId]),
+          public: 1,
+          created_at: ms(26),
+          updated_at: ms(26),
+        })
+        .execute();
+    },
+    async check(u) {
+      const page = await u.call('GET', `/api/v1/status-pages/${W.statusPageId}`);
+      expect(page).toMatchObject({ status: 200, body: { slug: W.slug, title: 'Upgrade status' } });
+      const publicView = await u.tocsin.app.inject({ method: 'GET', url: `/status/${W.slug}.json` });
+      expect(publicView.statusCode).toBe(200);
+      expect((publicView.json() as Json).monitors).toHaveLength(1);
+    },
+  },
+  '202611220100_auth_service_accounts': {
+    async fill(db) {
+      await db
+        .insertInto('service_account')
+        .values({
+          id: W.serviceAccountId,
+          organization_id: W.orgId,
+          name: 'ci',
+          role: 'member',
+          created_by: W.userId,
+          created_at: ms(25),
+          deleted_at: null,
+        })
+        .execute();
+    },
+    async check(u) {
+      const sa = await u.call('GET', `/api/v1/service-accounts/${W.serviceAccountId}`);
+      expect(sa).toMatchObject({ status: 200, body: { id: W.serviceAccountId, name: 'ci', role: 'member' } });
+    },
+  },
+  '202611220101_auth_idempotency_keys': {
+    async fill(db) {
+      await db
+        .insertInto('idempotency_key')
+        .values({
+          id: 'idk_old_release_row',
+          organization_id: W.orgId,
+          key: W.idempotencyKey,
+          method: 'POST',
+          path: '/api/v1/incidents',
+          body_hash: sha256('{"title":"old"}'),
+          state: 'completed',
+          status: 201,
+          response_body: json({ id: 'inc_old', title: 'old' }),
+          response_headers: json({ 'content-type': 'application/json; charset=utf-8' }),
+          created_at: NOW - HOUR,
+          expires_at: NOW + 23 * HOUR,
+        })
+        .execute();
+    },
+    async check(u) {
+      // Rows of the organization-wide scheme are not attributable to a key (the per-key migration drops them):
+      // the key is free for a new request, which runs instead of replaying another key's response.
+      const fresh = await u.call('POST', '/api/v1/incidents', { title: 'new' }, undefined, {
+        'idempotency-key': W.idempotencyKey,
+      });
+      expect(fresh.status).toBe(201);
+      expect(fresh.headers['idempotent-replayed']).toBeUndefined();
+      expect(fresh.body.title).toBe('new');
+    },
+  },
+  '202611220102_auth_key_usage': {
+    async fill(db) {
+      await db
+        .insertInto('api_key_usage')
+        .values({
+          key_id: W.keyId,
+          organization_id: W.orgId,
+          minute: ms(2) - (ms(2) % 60_000),
+          read_count: 7,
+          write_count: 2,
+          delete_count: 1,
+          status_2xx: 9,
+          status_3xx: 0,
+          status_4xx: 1,
+          status_5xx: 0,
+        })
+        .execute();
+    },
+    async check(u) {
+      const from = new Date(ms(3)).toISOString();
+      const to = new Date(NOW).toISOString();
+      const usage = await u.call('GET', `/api/v1/api-keys/${W.keyId}/usage?from=${from}&to=${to}`);
+      expect(usage.status).toBe(200);
+      expect(JSON.stringify(usage.body)).toMatch(/"read":7|"read_count":7|"reads":7/);
+    },
+  },
+  '202611220200_orgs_email_verification': {
+    async fill(db) {
+      await db
+        .insertInto('email_verification')
+        .values({
+          token_hash: sha256(W.verificationToken),
+          user_id: W.userId,
+          expires_at: NOW + 10 * DAY,
+          used_at: null,
+          created_at: ms(1),
+        })
+        .execute();
+    },
+    async check(u) {
+      const res = await u.tocsin.app.inject({
+        method: 'GET',
+        url: `/verify-email?token=${W.verificationToken}`,
+      });
+      expect(res.statusCode).toBe(200);
+      expect((await u.tocsin.services.orgs.findUser(W.userId))?.emailVerifiedAt).not.toBeNull();
+    },
+  },
+  '202611220300_alerting_destinations_deliveries': {
+    async fill(db) {
+      for (const [id, name] of [
+        [W.destinationId, 'Ops hook'],
+        [W.secondDestinationId, 'Second hook'],
+      ] as const) {
+        await db
+          .insertInto('destination')
+          .values({
+            id,
+            organization_id: W.orgId,
+            type: 'generic_webhook',
+            name,
+            events: json(['down', 'recovered']),
+            config: json({ url: `https://hooks.example.com/${name.replace(' ', '-')}` }),
+            sealed_secrets: null,
+            payload_format: 'standard',
+            state: json({}),
+            last_success_at: ms(20),
+            last_failure_at: null,
+            last_failure_reason: null,
+            needs_reauthorization: 0,
+            created_at: ms(20),
+            updated_at: ms(20),
+          })
+          .execute();
+      }
+      // At this step the monitor ↔ destination links lived in the monitor's config.
+      const m = await db.selectFrom('monitor').select('config').where('id', '=', W.monitorId).executeTakeFirst();
+      if (m) {
+        await db
+          .updateTable('monitor')
+          .set({
+            config: json({ ...JSON.parse(m.config as string), alert_destination_ids: [W.destinationId, 'dst_gone'] }),
+          })
+          .where('id', '=', W.monitorId)
+          .execute();
+      }
+      await db
+        .insertInto('delivery')
+        .values({
+          id: W.deliveryId,
+          organization_id: W.orgId,
+          destination_id: W.destinationId,
+          member_user_id: null,
+          member_email: null,
+          target_key: W.destinationId,
+          event_id: W.eventId,
+          event_seq: 1,
+          event_type: 'down',
+          monitor_id: W.monitorId,
+          event_snapshot: json({ type: 'down', monitor: { id: W.monitorId, name: 'Checkout' } }),
+          status: 'delivered',
+          attempts: 1,
+          next_attempt_at: ms(20),
+          lease_owner: null,
+          lease_until: null,
+          last_error: null,
+          provider_reference: null,
+          created_at: ms(20),
+          updated_at: ms(20),
+          delivered_at: ms(20),
+        })
+        .execute();
+      await db
+        .insertInto('slack_install_state')
+        .values({
+          state_hash: sha256('old-state'),
+          organization_id: W.orgId,
+          destination_id: null,
+          name: 'old install',
+          expires_at: ms(20) + HOUR,
+          created_at: ms(20),
+        })
+        .execute();
+    },
+    async check(u) {
+      const d = await u.call('GET', `/api/v1/auth/organization/webhooks/${W.destinationId}`);
+      expect(d).toMatchObject({
+        status: 200,
+        body: { id: W.destinationId, name: 'Ops hook', type: 'generic_webhook' },
+      });
+      // The link kept in the monitor's config at that time is a link now (the unknown id is dropped).
+      const m = await u.call('GET', `/api/v1/monitors/${W.monitorId}`);
+      expect(m.body.config.alert_destination_ids).toEqual([W.destinationId]);
+      expect(d.body.monitor_ids).toContain(W.monitorId);
+      const deliveries = await u.raw.selectFrom('delivery').selectAll().where('id', '=', W.deliveryId).execute();
+      expect(deliveries).toMatchObject([{ status: 'delivered', destination_id: W.destinationId }]);
+    },
+  },
+  '202611230001_checks_engine': {
+    async fill(db) {
+      await db
+        .insertInto('check_schedule')
+        .values({
+          monitor_id: W.monitorId,
+          region_code: 'local',
+          organization_id: W.orgId,
+          interval_ms: 60_000,
+          phase_ms: 1234,
+          next_due_at: NOW + 60_000,
+          lease_owner: null,
+          lease_until: null,
+          monitor_version: ms(28),
+        })
+        .execute();
+      await db
+        .insertInto('check_state')
+        .values({
+          monitor_id: W.monitorId,
+          region_code: 'local',
+          successes: 5,
+          failures: 0,
+          last_at: ms(1),
+          last_status: 'up',
+          last_cause: null,
+        })
+        .execute();
+      await db
+        .insertInto('monitor_status_change')
+        .values({
+          id: `${W.monitorId}@${ms(27)}`,
+          organization_id: W.orgId,
+          monitor_id: W.monitorId,
+          from_status: 'up',
+          to_status: 'down',
+          at: ms(27),
+          cause: 'HTTP 503',
+          execution_id: null,
+        })
+        .execute();
+      await db.insertInto('check_cert_notice').values({ monitor_id: W.monitorId, last_day: 20_000 }).execute();
+      await db
+        .insertInto('runner')
+        .values({
+          id: W.runnerId,
+          region_code: 'local',
+          name: 'old runner',
+          token_hash: sha256('trn_old'),
+          created_at: ms(19),
+          last_seen_at: ms(1),
+          revoked_at: null,
+        })
+        .execute();
+    },
+    async check(u) {
+      const regions = await u.call('GET', '/api/v1/regions');
+      expect(regions.status).toBe(200);
+      const schedule = await u.raw
+        .selectFrom('check_schedule')
+        .selectAll()
+        .where('monitor_id', '=', W.monitorId)
+        .execute();
+      expect(schedule).toHaveLength(1);
+      const changes = await u.raw.selectFrom('monitor_status_change').selectAll().execute();
+      expect(changes).toMatchObject([{ monitor_id: W.monitorId, to_status: 'down' }]);
+      expect(await u.raw.selectFrom('runner').select('id').execute()).toEqual([{ id: W.runnerId }]);
+    },
+  },
+  '202611230001_executions_init': {
+    async fill(db, dialect) {
+      await db.insertInto('monitor_key').values({ monitor_id: W.monitorId, organization_id: W.orgId }).execute();
+      await db.insertInto('region_key').values({ code: 'local' }).execute();
+      const mk = (await db.selectFrom('monitor_key').select('id').executeTakeFirstOrThrow()).id as number;
+      const rk = (await db.selectFrom('region_key').select('id').executeTakeFirstOrThrow()).id as number;
+      expect(dialect === 'sqlite' || dialect === 'postgres').toBe(true);
+      await db
+        .insertInto('execution')
+        .values({
+          monitor_key: mk,
+          region_key: rk,
+          started_at: ms(1),
+          down: 0,
+          duration_ms: 87,
+          dns_ms: 3,
+          connect_ms: 10,
+          tls_ms: 20,
+          ttfb_ms: 50,
+          download_ms: 4,
+          total_ms: null,
+          http_status: 200,
+          shape_key: null,
+          detail: null,
+        })
+        .execute();
+      await db
+        .insertInto('execution_series')
+        .values({ monitor_key: mk, region_key: rk, last_started_at: ms(1), last_down: 0, last_gap_ms: null })
+        .execute();
+    },
+    async check(u) {
+      const list = await u.call('GET', `/api/v1/monitors/${W.monitorId}/executions`);
+      expect(list.status).toBe(200);
+      expect(list.body.data).toHaveLength(1);
+      expect(list.body.data[0]).toMatchObject({
+        status: 'up',
+        http_status: 200,
+        duration_ms: 87,
+        region_code: 'local',
+      });
+    },
+  },
+  '202611230002_rollups_init': {
+    async fill(db) {
+      const mk = (await db.selectFrom('monitor_key').select('id').executeTakeFirstOrThrow()).id as number;
+      const rk = (await db.selectFrom('region_key').select('id').executeTakeFirstOrThrow()).id as number;
+      const hour = ms(2) - (ms(2) % HOUR);
+      await db
+        .insertInto('execution_rollup')
+        .values({
+          monitor_key: mk,
+          hour_start: hour,
+          region_key: rk,
+          checks: 60,
+          failures: 3,
+          downtime_ms: 120_000,
+          sketch: null,
+        })
+        .execute();
+    },
+    async check(u) {
+      const from = new Date(ms(3)).toISOString();
+      const to = new Date(ms(1)).toISOString();
+      const h = await u.call('GET', `/api/v1/monitors/${W.monitorId}/history?resolution=hour&from=${from}&to=${to}`);
+      expect(h.status).toBe(200);
+      const buckets = h.body.data as Json[];
+      expect(buckets.reduce((n, b) => n + (b.checks as number), 0)).toBe(60);
+      expect(buckets.reduce((n, b) => n + (b.failures as number), 0)).toBe(3);
+    },
+  },
+  '202611230003_rollups_daily': {
+    async fill(db) {
+      const mk = (await db.selectFrom('monitor_key').select('id').executeTakeFirstOrThrow()).id as number;
+      const rk = (await db.selectFrom('region_key').select('id').executeTakeFirstOrThrow()).id as number;
+      const day = ms(10) - (ms(10) % DAY);
+      await db
+        .insertInto('execution_rollup_day')
+        .values({
+          monitor_key: mk,
+          hour_start: day,
+          region_key: rk,
+          checks: 1440,
+          failures: 0,
+          downtime_ms: 0,
+          sketch: null,
+        })
+        .execute();
+    },
+    async check(u) {
+      const from = new Date(ms(12)).toISOString();
+      const to = new Date(ms(8)).toISOString();
+      const h = await u.call('GET', `/api/v1/monitors/${W.monitorId}/history?resolution=day&from=${from}&to=${to}`);
+      expect(h.status).toBe(200);
+      expect((h.body.data as Json[]).reduce((n, b) => n + (b.checks as number), 0)).toBe(1440);
+    },
+  },
+  '202611231000_alerting_monitor_destination_links': {
+    async fill(db) {
+      await db
+        .insertInto('monitor_destination')
+        .values({
+          organization_id: W.orgId,
+          monitor_id: W.secondMonitorId,
+          destination_id: W.secondDestinationId,
+          created_at: ms(5),
+        })
+        .execute();
+    },
+    async check(u) {
+      const d = await u.call('GET', `/api/v1/auth/organization/webhooks/${W.secondDestinationId}`);
+      expect(d.body.monitor_ids).toEqual([W.secondMonitorId]);
+      const m = await u.call('GET', `/api/v1/monitors/${W.secondMonitorId}`);
+      expect(m.body.config.alert_destination_ids).toEqual([W.secondDestinationId]);
+    },
+  },
+  '202611232040_auth_idempotency_per_key': {
+    async fill(db) {
+      await db
+        .insertInto('idempotency_key')
+        .values({
+          id: 'idk_per_key_row',
+          organization_id: W.orgId,
+          api_key_id: W.keyId,
+          key: 'per-key-idem',
+          method: 'POST',
+          path: '/api/v1/incidents',
+          body_hash: sha256('{"title":"stored"}'),
+          state: 'completed',
+          status: 201,
+          response_body: json({ id: 'inc_stored', title: 'stored' }),
+          response_headers: json({ 'content-type': 'application/json; charset=utf-8' }),
+          created_at: NOW - HOUR,
+          expires_at: NOW + 23 * HOUR,
+        })
+        .execute();
+    },
+    async check(u) {
+      // The stored record is read: the same key with another body is a mismatch, not a new request.
+      const other = await u.call('POST', '/api/v1/incidents', { title: 'different' }, W.rawKey, {
+        'idempotency-key': 'per-key-idem',
+      });
+      expect(other.status).toBe(422);
+      expect(other.body.error.code).toBe('idempotency_key_mismatch');
+    },
+  },
+  '202611232100_intelligence_init': {
+    async fill(db) {
+      await db
+        .insertInto('intelligence_event')
+        .values({
+          id: 'ine_upgrade_row',
+          organization_id: W.orgId,
+          monitor_id: W.monitorId,
+          region_code: 'local',
+          category: 'performance',
+          kind: 'latency_regression',
+          severity: 'warning',
+          summary: 'p95 latency doubled',
+          before: json({ p95_ms: 120 }),
+          after: json({ p95_ms: 250 }),
+          started_at: ms(3),
+          ended_at: null,
+          incident_id: null,
+          open_key: null,
+          created_at: ms(3),
+        })
+        .execute();
+    },
+    async check(u) {
+      const rows = await u.raw.selectFrom('intelligence_event').selectAll().execute();
+      expect(rows).toMatchObject([{ id: 'ine_upgrade_row', monitor_id: W.monitorId, kind: 'latency_regression' }]);
+    },
+  },
+};
+
+describe('migrations: every migration has upgrade fixtures', () => {
+  it('names a fill and a check for each schema step', () => {
+    const missing = STEPS.map((s) => s.name).filter((n) => !FIXTURES[n]);
+    expect(missing, 'add an entry to FIXTURES in test/operations/migrations.upgrade.test.ts').toEqual([]);
+  });
+});
+
+describe.each(testDialects())('migrations: upgrade from every earlier schema (%s)', (dialect) => {
+  const logger = createLogger({ level: 'silent', pretty: false });
+  const timings: number[] = [];
+  // How long the ladder takes (it must stay well under a minute as migrations are added).
+  afterAll(() => {
+    console.log(`${dialect}: ${STEPS.length} upgrades in ${timings.reduce((a, b) => a + b, 0)} ms`);
+  });
+
+  it.each(STEPS.map((s, i) => [i + 1, s.name] as const))(
+    'upgrades a database at step %i (%s) and reads every row back',
+    async (prefix) => {
+      const started = Date.now();
+      const db = await createTestDatabase(dialect, { migrate: false });
+      try {
+        for (let j = 0; j < prefix; j++) {
+          await migrateToLatest(db.database, STEPS.slice(0, j + 1));
+          const fixture = FIXTURES[STEPS[j]!.name];
+          if (fixture) await fixture.fill(db.database.tables<any>(), dialect); // eslint-disable-line @typescript-eslint/no-explicit-any -- earlier schema
+        }
+        const env: Record<string, string> = {
+          NODE_ENV: 'test',
+          TOCSIN_MASTER_KEY: Buffer.alloc(32, 1).toString('base64'),
+        };
+        if (dialect === 'postgres') env.DATABASE_URL = db.url;
+        else env.TOCSIN_DATA_DIR = dirname(db.url);
+        const config = loadConfig({ env, isTty: false });
+        const tocsin = await createTocsin(config, { logger, clock: new ManualClock(NOW), background: false });
+        try {
+          const owner = await tocsin.services.auth.issueKey({
+            organizationId: W.orgId,
+            name: 'after the upgrade',
+            scopes: [...SCOPES],
+            environments: ['production', 'staging', 'development'],
+            userId: W.userId,
+            createdBy: W.userId,
+          });
+          const u: Upgraded = {
+            tocsin,
+            dialect,
+            raw: db.database.tables<any>(), // eslint-disable-line @typescript-eslint/no-explicit-any -- rows without a service read
+            async call(method, url, body, key = owner.key, headers = {}) {
+              const res = await tocsin.app.inject({
+                method: method as 'GET',
+                url,
+                headers: { authorization: `Bearer ${key}`, ...headers },
+                ...(body !== undefined && { payload: body as Json }),
+              });
+              const type = String(res.headers['content-type'] ?? '');
+              return {
+                status: res.statusCode,
+                headers: res.headers,
+                body: type.includes('json') ? res.json() : res.body,
+              };
+            },
+          };
+          for (let j = 0; j < prefix; j++) await FIXTURES[STEPS[j]!.name]!.check(u);
+        } finally {
+          await tocsin.close();
+        }
+      } finally {
+        await db.drop();
+        timings.push(Date.now() - started);
+      }
+    },
+    30_000,
+  );
+});
