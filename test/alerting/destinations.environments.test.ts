@@ -104,5 +104,19 @@ for (const dialect of testDialects()) {
       const after = await api(t, org.apiKey, 'GET', `${WEBHOOKS}/${dst.body.id}`);
       expect(after.body).toMatchObject({ name: 'Before', monitor_ids: [staging] });
     });
+
+    it('a staging key cannot delete a destination that also alerts production monitors (409); it can once they are gone', async () => {
+      const dst = await api(t, org.apiKey, 'POST', WEBHOOKS, {
+        type: 'email',
+        config: { address: 'ops@example.com' },
+        monitor_ids: [production, staging],
+      });
+      const refused = await api(t, stagingKey, 'DELETE', `${WEBHOOKS}/${dst.body.id}`);
+      expect(refused.status).toBe(409);
+      expect(refused.body.error.code).toBe('conflict');
+      expect(await linksSeenByOwner(dst.body.id)).toEqual([production, staging].sort());
+      await api(t, org.apiKey, 'PATCH', `${WEBHOOKS}/${dst.body.id}`, { monitor_ids: [staging] });
+      expect((await api(t, stagingKey, 'DELETE', `${WEBHOOKS}/${dst.body.id}`)).status).toBe(204);
+    });
   });
 }

@@ -184,11 +184,22 @@ export class DestinationsService {
     return this.deps.views.one(ctx.db, actor, updated);
   }
 
-  /** Deletes the destination; its links go with it (foreign keys cascade in the same statement). */
+  /**
+   * Deletes the destination; its links go with it (foreign keys cascade in the same statement). A key that cannot
+   * see every linked monitor may not: that would silently stop another environment's alerts (409).
+   */
   async delete(ctx: ServiceContext, id: string): Promise<void> {
-    requireAdmin(ctx.actor);
+    const { actor } = ctx;
+    requireAdmin(actor);
     await this.find(ctx, id);
-    await ctx.db.transaction((tx) => new DestinationsRepository(tx).delete(ctx.actor.organizationId, id));
+    const linked = (await new AlertLinksRepository(ctx.db).monitorIdsOf(actor.organizationId, [id])).get(id) ?? [];
+    const visible = await this.deps.views.visibleMonitorIds(actor, linked);
+    if (linked.some((monitorId) => !visible.has(monitorId)))
+      throw new DomainError(
+        'conflict',
+        "This destination also alerts monitors outside your key's environments; delete it with a key that can see them.",
+      );
+    await ctx.db.transaction((tx) => new DestinationsRepository(tx).delete(actor.organizationId, id));
   }
 
   /** The caller's destination, or not_found (another organization's too). */
