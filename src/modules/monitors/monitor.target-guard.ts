@@ -16,14 +16,17 @@ export interface MonitorTargetGuard {
 /** A name that does not resolve in time is accepted here: the check-time guard judges what it resolves to later. */
 const RESOLVE_TIMEOUT_MS = 3_000;
 
-export function createMonitorTargetGuard(policy: NetworkPolicy): MonitorTargetGuard {
+export function createMonitorTargetGuard(
+  policy: NetworkPolicy,
+  resolveTimeoutMs = RESOLVE_TIMEOUT_MS,
+): MonitorTargetGuard {
   return {
     async issuesOf({ type, target, config }) {
       if (policy.allowPrivateTargets) return [];
       const checks = connectedHosts(type, target, config);
       const details: ErrorDetail[] = [];
       for (const { field, host } of checks) {
-        const issue = await refusalOf(host, policy);
+        const issue = await refusalOf(host, policy, resolveTimeoutMs);
         if (issue) details.push({ field, issue });
       }
       return details;
@@ -57,10 +60,10 @@ function connectedHosts(
   }
 }
 
-async function refusalOf(host: string, policy: NetworkPolicy): Promise<string | null> {
+async function refusalOf(host: string, policy: NetworkPolicy, timeoutMs: number): Promise<string | null> {
   let timer: NodeJS.Timeout | undefined;
   const gaveUp = new Promise<'gave up'>((resolve) => {
-    timer = setTimeout(() => resolve('gave up'), RESOLVE_TIMEOUT_MS);
+    timer = setTimeout(() => resolve('gave up'), timeoutMs);
   });
   try {
     await Promise.race([resolveVetted(host, policy), gaveUp]);
