@@ -63,6 +63,15 @@ for (const dialect of testDialects()) {
       expect(second.body.config.bot_token).toMatch(/^\*+/);
       const sent = await api(t, org.apiKey, 'POST', `${WEBHOOKS}/${second.body.id}/test`);
       expect(sent.body.outcome).toBe('delivered');
+      // Moving it to an unknown installation is refused the same way, and changes nothing.
+      const moved = await api(t, org.apiKey, 'PATCH', `${WEBHOOKS}/${second.body.id}`, {
+        config: { installation_id: 'T_UNKNOWN' },
+      });
+      expect(moved.status).toBe(422);
+      expect(moved.body.error.details).toEqual([{ field: 'config.installation_id', issue: expect.any(String) }]);
+      expect((await api(t, org.apiKey, 'GET', `${WEBHOOKS}/${second.body.id}`)).body.config.installation_id).toBe(
+        installation,
+      );
       // Another organization cannot use it.
       const other = await t.createOrg();
       const foreign = await api(t, other.apiKey, 'POST', WEBHOOKS, {

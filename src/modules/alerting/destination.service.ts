@@ -21,6 +21,13 @@ export interface DestinationsServiceDeps {
   installationSecret(ctx: ServiceContext, installationId: string): Promise<Record<string, string> | null>;
 }
 
+/** The merged config minus the bot token it had, unless the patch itself gives one. */
+function withoutOldToken(merged: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
+  if (patch.bot_token !== undefined) return merged;
+  const { bot_token: _old, ...rest } = merged;
+  return rest;
+}
+
 export function requireAdmin(actor: Actor): void {
   if (!isAdmin(actor))
     throw new DomainError('forbidden', 'Notification destinations are managed by the organization owner or an admin.');
@@ -46,24 +53,15 @@ export class DestinationsService {
     const events = input.events === undefined ? [...DEFAULT_DESTINATION_EVENTS] : [...new Set(input.events)];
     const payloadFormat =
       checks.payloadFormat(type, input.payload_format, details) ?? (type === 'generic_webhook' ? 'standard' : null);
-    let config = input.config ?? {};
+    const config = input.config ?? {};
     await checks.config(type, config, details);
-    if (type === 'chatapp1_channel' && typeof config.installation_id === 'string') {
-      const installed = await this.deps.installationSecret(ctx, config.installation_id);
-      if (!installed)
-        details.push({
-          field: 'config.installation_id',
-          issue:
-            'is not a Slack installation of this organization (install the app first: GET …/webhooks/slack/install)',
-        });
-      else config = { ...installed, ...config };
-    }
+    const withToken = type === 'chatapp1_channel' ? await this.installedConfig(ctx, config, details) : config;
     const monitorIds = await checks.monitorIds(actor, input.monitor_ids ?? [], details);
     if (details.length > 0) throw validationFailed(details);
 
     const now = ctx.clock.now();
     const id = newId('dst', now);
-    const { clear, secret } = this.deps.secrets.split(this.provider(type), config);
+    const { clear, secret } = this.deps.secrets.split(this.provider(type), withToken);
     const signingSecret = type === 'generic_webhook' ? generateSigningSecret() : undefined;
     if (signingSecret) secret[SIGNING_SECRET] = signingSecret;
     const destination: Destination = {
@@ -141,7 +139,12 @@ export class DestinationsService {
         else merged[k] = v;
       }
       await checks.config(existing.type, merged, details);
-      const { clear, secret } = this.deps.secrets.split(this.provider(existing.type), merged);
+      // Moving a Slack destination to another installation takes that installation's bot token.
+      const moved =
+        existing.type === 'chatapp1_channel' && merged.installation_id !== existing.config.installation_id
+          ? await this.installedConfig(ctx, withoutOldToken(merged, patch.config), details)
+          : merged;
+      const { clear, secret } = this.deps.secrets.split(this.provider(existing.type), moved);
       if (signing) secret[SIGNING_SECRET] = signing;
       clearConfig = clear;
       sealedSecrets = this.deps.secrets.seal(existing.id, secret);
@@ -200,6 +203,25 @@ export class DestinationsService {
         "This destination also alerts monitors outside your key's environments; delete it with a key that can see them.",
       );
     await ctx.db.transaction((tx) => new DestinationsRepository(tx).delete(actor.organizationId, id));
+  }
+
+  /**
+   * A chatapp1_channel config names an installation of this organization (made by the install flow); its bot token
+   * comes with it unless the config gives one. Otherwise a detail on `config.installation_id`.
+   */
+  private async installedConfig(
+    ctx: ServiceContext,
+    config: Record<string, unknown>,
+    details: ErrorDetail[],
+  ): Promise<Record<string, unknown>> {
+    if (typeof config.installation_id !== 'string') return config;
+    const installed = await this.deps.installationSecret(ctx, config.installation_id);
+    if (installed) return { ...installed, ...config };
+    details.push({
+      field: 'config.installation_id',
+      issue: 'is not a Slack installation of this organization (install the app first: GET …/webhooks/slack/install)',
+    });
+    return config;
   }
 
   /** The caller's destination, or not_found (another organization's too). */
