@@ -26,8 +26,8 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
 /** Tables that record the requests themselves (usage per key, idempotency), not the organization's resources. */
 const ACCOUNTING_TABLES = new Set(['api_key_usage', 'idempotency_key']);
-/** Columns every authenticated request updates. */
-const ACCOUNTING_COLUMNS = new Set(['last_used_at']);
+/** Columns every authenticated request updates: a key's last use, a runner's last contact. */
+const ACCOUNTING_COLUMNS = new Set(['last_used_at', 'last_seen_at']);
 
 interface Operation {
   name: string;
@@ -334,6 +334,8 @@ interface SeededIds {
   apiKey: string;
   serviceAccount: string;
   user: string;
+  /** A runner token of the default region: the runner routes authenticate runners, not API keys. */
+  runnerToken: string;
 }
 
 /** A real id for a path parameter, when the path names a resource the organization has. */
@@ -373,7 +375,8 @@ function invalidQueryValue(doc: Json, param: Json): fc.Arbitrary<string> | null 
 }
 
 function requestFor(doc: Json, operation: Operation, ids: SeededIds, key: string): fc.Arbitrary<FuzzRequest> {
-  const headers = { authorization: `Bearer ${key}` };
+  const bearer = operation.path.startsWith('/api/v1/runners/') ? ids.runnerToken : key;
+  const headers = { authorization: `Bearer ${bearer}` };
   const faults: Array<fc.Arbitrary<FuzzRequest>> = [];
   const canUseRealIds = operation.body !== null || operation.query.length > 0;
   const pathWith = (values: Record<string, string>) =>
@@ -577,6 +580,7 @@ for (const dialect of testDialects()) {
         apiKey: (await call('POST', '/api/v1/api-keys', { name: 'seed', scopes: ['monitors:read'] })).id,
         serviceAccount: (await call('POST', '/api/v1/service-accounts', { name: 'seed', role: 'member' })).id,
         user: org.userId,
+        runnerToken: (await t.tocsin.services.checks.runners.createToken(t.config.defaultRegion, 'fuzz')).token,
       };
     }, 60_000);
     afterAll(async () => t?.close());
@@ -653,6 +657,9 @@ for (const dialect of testDialects()) {
             });
             const problems = envelopeProblems(res, operation);
             if (res.statusCode === 429) problems.push('rate limited instead of refused');
+            // The caller may do everything: a 401/403 means the request never reached the fault under test.
+            if (res.statusCode === 401 || res.statusCode === 403)
+              problems.push(`refused as ${res.statusCode}, not for the fault`);
             if (problems.length === 0) return;
             const kind = `${operation.name} | ${request.kind} | ${problems.join('; ')}`;
             if (!failures.has(kind))
