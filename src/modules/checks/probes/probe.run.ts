@@ -1,6 +1,8 @@
 /**
  * The one frame every network probe runs in: start time and timings, the probe's timeout and the check's abort
- * signal folded into one AbortSignal, and the catch that turns any failure into a `down` observation.
+ * signal folded into one abort (a `timeout` failure), and the catch that turns any failure into a `down` observation.
+ * Plain callbacks and one shared promise rather than an AbortController: a check is on the hot path, and EventTarget
+ * listeners per step cost a measurable share of a check's CPU (bench/probes).
  */
 import type { Observation, ProbeContext, ProbeError, ProbeTimings } from './probe.contract.ts';
 import { classifyError, downObservation, emptyTimings, ProbeFailure, round } from './probe.net.ts';
@@ -10,8 +12,10 @@ export interface ProbeRun {
   readonly started_at: number;
   /** Filled by the probe phase by phase; `total_ms` is set when the observation is made. */
   readonly timings: ProbeTimings;
-  /** Aborted, with a `timeout` ProbeFailure as its reason, when the timeout passes or the check is aborted. */
-  readonly signal: AbortSignal;
+  /** Set when the timeout passed or the check was aborted: the `timeout` failure the observation reports. */
+  readonly abortReason: ProbeFailure | null;
+  /** Calls `cancel` when the run is aborted (at once if it already is): to destroy a socket, cancel a call. */
+  onAbort(cancel: (reason: ProbeFailure) => void): void;
   /** Settles like `step`, or rejects with the abort reason as soon as the run is aborted (for DNS, connects …). */
   race<T>(step: Promise<T>): Promise<T>;
   /** Facts a failed observation keeps (the http probe's status and details). */
@@ -45,43 +49,16 @@ export async function runProbeWithin(
   options: ProbeRunOptions,
   body: (run: ProbeRun) => Promise<Observation>,
 ): Promise<Observation> {
-  const t0 = performance.now();
-  const started_at = ctx.now();
-  const controller = new AbortController();
-  const stop = (message: string): void => controller.abort(new ProbeFailure('timeout', message));
-  const timer = setTimeout(() => stop(options.timeoutMessage), options.timeoutMs);
-  const onAbort = (): void => stop('check aborted');
+  const run = new Run(ctx.now());
+  const timer = setTimeout(() => run.abort(options.timeoutMessage), options.timeoutMs);
+  const onAbort = (): void => run.abort('check aborted');
   if (ctx.signal?.aborted) onAbort();
   else ctx.signal?.addEventListener('abort', onAbort, { once: true });
-  const run: ProbeRun = {
-    started_at,
-    timings: emptyTimings(0),
-    signal: controller.signal,
-    race: (step) => raceSignal(step, controller.signal),
-    partial: {},
-    elapsed: () => round(performance.now() - t0),
-    observation(result) {
-      const duration_ms = result.duration_ms ?? run.elapsed();
-      run.timings.total_ms = duration_ms;
-      return {
-        status: result.error ? 'down' : 'up',
-        started_at,
-        duration_ms,
-        timings: run.timings,
-        http_status: result.http_status ?? null,
-        assertions: result.assertions ?? [],
-        error: result.error,
-        ...(result.details ? { details: result.details } : {}),
-        ...(result.events?.length ? { events: result.events } : {}),
-      };
-    },
-  };
   try {
     return await body(run);
   } catch (err) {
-    // A step cut short by the abort fails with its own error (AbortError, ECONNRESET …): the reason is the abort.
-    const error = classifyError(controller.signal.aborted ? controller.signal.reason : err);
-    const observation = downObservation(started_at, t0, error, {
+    // A step cut short by the abort fails with its own error (ECONNRESET, CANCELLED …): the reason is the abort.
+    const observation = downObservation(run.started_at, run.t0, classifyError(run.abortReason ?? err), {
       timings: run.timings,
       http_status: run.partial.http_status ?? null,
       ...(run.partial.details && Object.keys(run.partial.details).length ? { details: run.partial.details } : {}),
@@ -95,20 +72,60 @@ export async function runProbeWithin(
   }
 }
 
-function raceSignal<T>(step: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-    step.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err instanceof Error ? err : new Error(String(err)));
-      },
-    );
-  });
+class Run implements ProbeRun {
+  readonly started_at: number;
+  readonly t0 = performance.now();
+  readonly timings = emptyTimings(0);
+  readonly partial: ProbeRun['partial'] = {};
+  abortReason: ProbeFailure | null = null;
+  private readonly cancels: Array<(reason: ProbeFailure) => void> = [];
+  /** Rejected on abort; made on the first race only (most checks never race an uncancellable step). */
+  private aborted: Promise<never> | null = null;
+  private rejectAborted: ((reason: ProbeFailure) => void) | null = null;
+
+  constructor(started_at: number) {
+    this.started_at = started_at;
+  }
+
+  abort(message: string): void {
+    if (this.abortReason) return;
+    const reason = new ProbeFailure('timeout', message);
+    this.abortReason = reason;
+    this.rejectAborted?.(reason);
+    for (const cancel of this.cancels) cancel(reason);
+  }
+
+  onAbort(cancel: (reason: ProbeFailure) => void): void {
+    if (this.abortReason) cancel(this.abortReason);
+    else this.cancels.push(cancel);
+  }
+
+  race<T>(step: Promise<T>): Promise<T> {
+    if (this.abortReason) return Promise.reject(this.abortReason);
+    if (!this.aborted) {
+      this.aborted = new Promise<never>((_, reject) => (this.rejectAborted = reject));
+      this.aborted.catch(() => undefined);
+    }
+    return Promise.race([step, this.aborted]);
+  }
+
+  elapsed(): number {
+    return round(performance.now() - this.t0);
+  }
+
+  observation(result: Outcome): Observation {
+    const duration_ms = result.duration_ms ?? this.elapsed();
+    this.timings.total_ms = duration_ms;
+    return {
+      status: result.error ? 'down' : 'up',
+      started_at: this.started_at,
+      duration_ms,
+      timings: this.timings,
+      http_status: result.http_status ?? null,
+      assertions: result.assertions ?? [],
+      error: result.error,
+      ...(result.details ? { details: result.details } : {}),
+      ...(result.events?.length ? { events: result.events } : {}),
+    };
+  }
 }

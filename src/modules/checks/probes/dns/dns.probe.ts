@@ -81,12 +81,12 @@ export function createDnsProbe(): Probe {
       const resolver = new Resolver({ timeout: timeoutMs, tries: 1 });
       const resolverLabel =
         typeof cfg.resolver === 'string' && cfg.resolver ? useResolver(resolver, cfg.resolver, ctx) : null;
-      run.signal.addEventListener('abort', () => resolver.cancel(), { once: true });
+      run.onAbort(() => resolver.cancel());
       let answers: string[];
       try {
         answers = await run.race(query(resolver, name, type));
       } catch (err) {
-        if (run.signal.aborted) throw err;
+        if (run.abortReason) throw err;
         const e = dnsError(err, name, type);
         throw new ProbeFailure(e.code, e.message);
       }

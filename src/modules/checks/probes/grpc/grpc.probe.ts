@@ -46,11 +46,10 @@ export function createGrpcProbe(): Probe {
         const check = (client as unknown as { Check: CheckFn }).Check.bind(client);
         const result = await new Promise<{ err: ServiceError | null; status?: ServingStatus }>((resolve) => {
           const call = check({ service }, {}, (err, res) => resolve({ err, status: res?.status }));
-          if (run.signal.aborted) call.cancel();
-          else run.signal.addEventListener('abort', () => call.cancel(), { once: true });
+          run.onAbort(() => call.cancel());
         });
         // A call cancelled by the timeout or the check's abort fails as that (runProbeWithin reads the reason).
-        if (run.signal.aborted) throw run.signal.reason as Error;
+        if (run.abortReason) throw run.abortReason;
         run.timings.ttfb_ms = round(run.elapsed() - (run.timings.dns_ms ?? 0));
         return run.observation(healthVerdict(result, service, timeoutMs));
       } finally {

@@ -167,9 +167,10 @@ async function send(hop: Hop, exchange: Exchange): Promise<HopResponse> {
   const timings = run.timings;
   timings.dns_ms = timings.connect_ms = timings.tls_ms = timings.ttfb_ms = timings.download_ms = null;
   const vetted = await run.race(resolveHost(hop.url.hostname, ctx, timings));
+  // No race below: an abort destroys the request (openRequest), which fails the response and the body read.
   const request = openRequest(hop, vetted.address, exchange);
-  const res = await run.race(responseOf(request, timings));
-  return run.race(readCappedBody(res, exchange.needBody, timings));
+  const res = await responseOf(request, timings);
+  return readCappedBody(res, exchange.needBody, timings);
 }
 
 interface OpenRequest {
@@ -190,7 +191,6 @@ function openRequest(hop: Hop, address: string, { cfg, run, secureContext }: Exc
     method: hop.method,
     headers,
     agent: false,
-    signal: run.signal,
     ...(https
       ? {
           servername: isIP(hop.url.hostname.replace(/^\[|\]$/g, '')) ? '' : hop.url.hostname,
@@ -199,6 +199,7 @@ function openRequest(hop: Hop, address: string, { cfg, run, secureContext }: Exc
         }
       : {}),
   });
+  run.onAbort((reason) => req.destroy(reason));
   const timings = run.timings;
   const tStart = performance.now();
   let tConnect = 0;

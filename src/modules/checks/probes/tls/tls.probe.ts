@@ -82,7 +82,7 @@ export function createTlsProbe(): Probe {
         s.destroy();
         reject(err);
       });
-      run.signal.addEventListener('abort', () => s.destroy(), { once: true });
+      run.onAbort(() => s.destroy());
     });
   }
 
