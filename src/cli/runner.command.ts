@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { CheckRunner, RemoteWorkSource, createProbeRegistry } from '../modules/checks/index.ts';
 import { systemClock } from '../platform/clock.ts';
 import { createLogger } from '../platform/logger.ts';
+import { redactText } from '../platform/redact.ts';
 import { configOrExit } from './cli.config.ts';
 
 /** `tocsin runner --region CODE --control-plane URL --token T`: runs one region's checks away from the control plane. */
@@ -38,7 +39,7 @@ export function registerRunnerCommand(program: Command): void {
           'runner connected',
         );
       } catch (err) {
-        process.stderr.write(`tocsin: cannot reach the control plane: ${(err as Error).message}\n`);
+        process.stderr.write(`tocsin: cannot reach the control plane: ${redactText((err as Error).message)}\n`);
         process.exit(1);
       }
       const runner = new CheckRunner({
@@ -52,7 +53,10 @@ export function registerRunnerCommand(program: Command): void {
       });
       runner.start();
       const beat = setInterval(() => {
-        source.heartbeat().catch((err: unknown) => logger.warn({ err }, 'runner heartbeat failed'));
+        // An outage is reported once by the runner's claim loop; a failed heartbeat adds nothing to it.
+        source
+          .heartbeat()
+          .catch((err: unknown) => logger.debug({ reason: (err as Error).message }, 'runner heartbeat failed'));
       }, 15_000);
       const stop = (signal: string) => {
         logger.info({ signal }, 'runner stopping: finishing in-flight checks');

@@ -17,9 +17,11 @@ export function registerServeCommand(program: Command): void {
       const address = await tocsin.app.listen({ port: config.port, host: config.host });
       await tocsin.startBackground();
       const storage = config.databaseUrl ? 'PostgreSQL' : `SQLite at ${config.dataDir}/tocsin.db`;
+      // Where this process listens and where users reach the service are different things behind a proxy, or
+      // for a second process on another port: both are printed, each for what it is.
       tocsin.logger.info(
-        { address, storage, readyMs: Math.round(performance.now() - startedAt) },
-        `Tocsin ready on ${config.publicUrl} (storage: ${storage}). ` +
+        { address, publicUrl: config.publicUrl, storage, readyMs: Math.round(performance.now() - startedAt) },
+        `Tocsin ready: listening on ${address}; public URL ${config.publicUrl} (storage: ${storage}). ` +
           'Create an organization and an API key with: npx tocsin admin bootstrap --org "My org" --email you@example.com --plan team',
       );
 

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
@@ -192,8 +192,27 @@ function cachePreparedStatements(sqlite: BetterSqlite3.Database, max = 500): voi
   }) as typeof sqlite.prepare;
 }
 
+/**
+ * The data directory is created 0700 and the database file 0600 before SQLite opens it: SQLite gives its -wal
+ * and -shm files the database file's mode, so no file holding data is readable by other users. Files of an
+ * existing installation (made 0644 under a common umask) are tightened to 0600 too.
+ */
+function prepareSqliteFiles(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  closeSync(openSync(path, 'a', 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
+    } catch (err) {
+      // Absent (-wal/-shm before the first write), or another user's file: SQLite reports what matters.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' && (err as NodeJS.ErrnoException).code !== 'EPERM')
+        throw err;
+    }
+  }
+}
+
 function openSqlite(path: string): Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') prepareSqliteFiles(path);
   const sqlite = new BetterSqlite3(path);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');

@@ -2,6 +2,7 @@ import type { Clock } from '../../../platform/clock.ts';
 import type { Logger } from '../../../platform/logger.ts';
 import type { Observation, ProbeRegistry } from '../probes/index.ts';
 import type { CheckResult, ClaimedCheck, WorkSource } from '../engine/check.types.ts';
+import { OutageLog } from './outage.log.ts';
 
 export interface CheckRunnerOptions {
   source: WorkSource;
@@ -24,6 +25,9 @@ export interface CheckRunnerOptions {
   tlsCa?: string;
   /** Told of every finished check (benchmarks measure lateness here). */
   onResult?(check: ClaimedCheck, observation: Observation): void;
+  /** Backoff after a failed claim (the source unreachable): first delay, doubled up to the maximum. */
+  retryBaseMs?: number;
+  retryMaxMs?: number;
 }
 
 /**
@@ -34,6 +38,7 @@ export interface CheckRunnerOptions {
 export class CheckRunner {
   private readonly o: Required<Omit<CheckRunnerOptions, 'tlsCa' | 'onResult'>> &
     Pick<CheckRunnerOptions, 'tlsCa' | 'onResult'>;
+  private readonly outage: OutageLog;
   private inFlight = 0;
   private buffer: CheckResult[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
@@ -44,7 +49,23 @@ export class CheckRunner {
   private readonly probesInFlight = new Set<Promise<void>>();
 
   constructor(options: CheckRunnerOptions) {
-    this.o = { batchSize: 500, flushMs: 250, claimWaitMs: 0, idleMs: 100, lookaheadMs: 0, ...options };
+    this.o = {
+      batchSize: 500,
+      flushMs: 250,
+      claimWaitMs: 0,
+      idleMs: 100,
+      lookaheadMs: 0,
+      retryBaseMs: 1_000,
+      retryMaxMs: 30_000,
+      ...options,
+    };
+    this.outage = new OutageLog({
+      logger: this.o.logger,
+      what: 'work source (control plane or database)',
+      baseDelayMs: this.o.retryBaseMs,
+      maxDelayMs: this.o.retryMaxMs,
+      now: () => this.o.clock.now(),
+    });
   }
 
   get pending(): number {
@@ -91,10 +112,10 @@ export class CheckRunner {
       try {
         checks = await this.o.source.claim(free, this.o.claimWaitMs, this.o.lookaheadMs);
       } catch (err) {
-        this.o.logger.warn({ err }, 'claiming checks failed; retrying');
-        await this.sleep(1000);
+        await this.sleep(this.outage.failed(err));
         continue;
       }
+      this.outage.succeeded();
       for (const c of checks) this.launch(c);
       if (checks.length < free && this.o.claimWaitMs === 0) await this.sleep(this.o.idleMs);
     }
@@ -160,11 +181,13 @@ export class CheckRunner {
           }
           break;
         } catch (err) {
+          // The reason only, no stack: while the source is down, the claim loop's outage line says so once.
+          const reason = err instanceof Error ? err.message : String(err);
           if (attempt >= 4) {
-            this.o.logger.error({ err, results: batch.length }, 'sending check results failed; dropping this batch');
+            this.o.logger.error({ reason, results: batch.length }, 'sending check results failed; dropping this batch');
             break;
           }
-          this.o.logger.warn({ err, attempt }, 'sending check results failed; retrying');
+          this.o.logger.debug({ reason, attempt }, 'sending check results failed; retrying');
           await new Promise((r) => setTimeout(r, 250 * 2 ** attempt));
         }
       }
