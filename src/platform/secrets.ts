@@ -58,7 +58,7 @@ export function loadMasterKey(options: MasterKeyOptions): Buffer {
     if (key.length !== 32) throw new Error(`${path} does not hold a base64 32-byte key`);
     return key;
   }
-  mkdirSync(options.dataDir, { recursive: true });
+  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 }); // the data directory is private (as SQLite's)
   const key = randomBytes(32);
   try {
     writeFileSync(path, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
