@@ -21,7 +21,7 @@ import { testDialects } from '../support/databases.ts';
 type Json = Record<string, any>;
 
 const SEED = Number(process.env.TOCSIN_FUZZ_SEED ?? 20_261_123);
-const FUZZ_RUNS = Number(process.env.TOCSIN_FUZZ_RUNS ?? 150);
+const FUZZ_RUNS = Number(process.env.TOCSIN_FUZZ_RUNS ?? 250);
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
 /** Tables that record the requests themselves (usage per key, idempotency), not the organization's resources. */
@@ -357,7 +357,7 @@ function invalidQueryValue(doc: Json, param: Json): fc.Arbitrary<string> | null 
   const type = s.type as string | undefined;
   const options: Array<fc.Arbitrary<string>> = [withNul];
   if (type === 'integer' || type === 'number') {
-    options.push(fc.constantFrom('abc', '1.5x', '1e400', 'NaN', '--1', '0x10'));
+    options.push(fc.constantFrom('abc', '1.5x', '1e400', 'NaN', '--1', '1,2'));
     if (type === 'integer') options.push(fc.constant('1.5'));
     if (typeof s.minimum === 'number') options.push(fc.constant(String(s.minimum - 1)));
     if (typeof s.maximum === 'number') options.push(fc.constant(String(s.maximum + 1)));
