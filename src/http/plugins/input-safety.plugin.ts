@@ -7,6 +7,22 @@ import { DomainError, notFound, validationFailed, type ErrorDetail } from '../..
  */
 const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 const NUL = '\u0000';
+// The same wording as the schemas' own control-character rule, so a field reads the same whichever refuses it.
+const NUL_ISSUE = 'must not contain control characters';
+
+/** What a path segment names, for the 404 message (`/api/v1/monitors/:id` → "Monitor not found."). */
+const RESOURCE_OF_SEGMENT: Readonly<Record<string, string>> = {
+  monitors: 'Monitor',
+  incidents: 'Incident',
+  executions: 'Execution',
+  'status-pages': 'Status page',
+  'api-keys': 'API key',
+  'service-accounts': 'Service account',
+  webhooks: 'Destination',
+  members: 'Member',
+  heartbeats: 'Heartbeat monitor',
+  intelligence: 'Intelligence event',
+};
 
 function childPath(base: string, key: string): string {
   return base === '' ? key : `${base}.${key}`;
@@ -20,14 +36,14 @@ export function unsafeInputDetails(value: unknown, path = ''): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   const walk = (v: unknown, at: string): void => {
     if (typeof v === 'string') {
-      if (v.includes(NUL)) details.push({ field: at || 'body', issue: 'must not contain the NUL character (U+0000)' });
+      if (v.includes(NUL)) details.push({ field: at || 'body', issue: NUL_ISSUE });
     } else if (Array.isArray(v)) {
       v.forEach((item, i) => walk(item, `${at}[${i}]`));
     } else if (v !== null && typeof v === 'object') {
       for (const key of Object.keys(v)) {
         const field = childPath(at, key);
         if (FORBIDDEN_KEYS.has(key)) details.push({ field, issue: `${key} is not an allowed field name` });
-        else if (key.includes(NUL)) details.push({ field, issue: 'a field name must not contain U+0000' });
+        else if (key.includes(NUL)) details.push({ field, issue: `a field name ${NUL_ISSUE}` });
         else walk((v as Record<string, unknown>)[key], field);
       }
     }
@@ -53,10 +69,21 @@ export function parseJsonBody(text: string): unknown {
   return parsed;
 }
 
+/** The resource a route's path parameter names: the collection segment just before it. */
+function resourceNamedBy(routeUrl: string | undefined, param: string): string {
+  const segments = (routeUrl ?? '').split('/');
+  const at = segments.indexOf(`:${param}`);
+  return (at > 0 && RESOURCE_OF_SEGMENT[segments[at - 1]!]) || 'Resource';
+}
+
 function checkPathAndQuery(request: FastifyRequest): void {
-  const params = request.params as Record<string, unknown> | undefined;
+  const params = (request.params ?? {}) as Record<string, unknown>;
   // A path id holding NUL names nothing that can exist.
-  if (params && unsafeInputDetails(params).length > 0) throw notFound('Resource');
+  for (const [name, value] of Object.entries(params)) {
+    if (typeof value === 'string' && value.includes(NUL)) {
+      throw notFound(resourceNamedBy(request.routeConfig.url as string | undefined, name));
+    }
+  }
   const details = unsafeInputDetails(request.query, '');
   if (details.length > 0) {
     throw new DomainError('validation_failed', 'The query string is not valid.', details);
