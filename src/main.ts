@@ -34,6 +34,7 @@ import {
   type DatabaseOptions,
   type SchemaMigration,
 } from './platform/db/index.ts';
+import type { BackgroundRole } from './platform/background-role.ts';
 import { createLogger, type Logger } from './platform/logger.ts';
 import { TocsinMetrics } from './platform/metrics/index.ts';
 import { systemResolver } from './platform/net/index.ts';
@@ -58,13 +59,7 @@ export const VERSION: string = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
 
-/** Work that runs in the background of `serve` (scheduler, runners, delivery workers, purges). */
-export interface BackgroundRole {
-  name: string;
-  start(): Promise<void>;
-  /** Stops taking new work and finishes what is in flight. */
-  stop(): Promise<void>;
-}
+export type { BackgroundRole } from './platform/background-role.ts';
 
 export interface TocsinOptions {
   logger?: Logger;

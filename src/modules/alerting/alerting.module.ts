@@ -1,4 +1,5 @@
 import type { TocsinConfig } from '../../config/index.ts';
+import type { BackgroundRole } from '../../platform/background-role.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Database } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/logger.ts';
@@ -46,11 +47,11 @@ export interface Alerting {
   members: MembersService;
   mailer: Mailer;
   /** Background roles for main.ts: fan-out and delivery. */
-  roles: Array<{ name: string; start(): Promise<void>; stop(): Promise<void> }>;
+  roles: BackgroundRole[];
 }
 
 /** A background loop started once and stopped by flag; stop() waits for the in-flight round to finish. */
-function loopRole(name: string, wake: () => void, body: (stopped: () => boolean) => Promise<void>) {
+function loopRole(name: string, wake: () => void, body: (stopped: () => boolean) => Promise<void>): BackgroundRole {
   let stopped = false;
   let running: Promise<void> | null = null;
   return {

@@ -1,3 +1,4 @@
+import type { BackgroundRole } from '../../platform/background-role.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Database } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/logger.ts';
@@ -23,13 +24,6 @@ export interface ApiAccessServices {
   rateLimiter: RateLimiter;
   idempotency: IdempotencyService;
   usage: UsageRecorder;
-}
-
-/** Same shape as main.ts's BackgroundRole. */
-export interface ApiAccessRole {
-  name: string;
-  start(): Promise<void>;
-  stop(): Promise<void>;
 }
 
 export interface ApiAccessOptions {
@@ -69,7 +63,7 @@ function intervalRole(
   work: () => Promise<void>,
   onError: (err: unknown) => void,
   atStop?: () => Promise<void>,
-): ApiAccessRole {
+): BackgroundRole {
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
   const tick = () => {
@@ -95,7 +89,7 @@ function intervalRole(
   };
 }
 
-export function createApiAccess(options: ApiAccessOptions): { services: ApiAccessServices; roles: ApiAccessRole[] } {
+export function createApiAccess(options: ApiAccessOptions): { services: ApiAccessServices; roles: BackgroundRole[] } {
   const { database, clock, logger, auth, metrics } = options;
   const storeError = throttledWarn(
     logger,
@@ -134,7 +128,7 @@ export function createApiAccess(options: ApiAccessOptions): { services: ApiAcces
     clock,
     box: options.secrets,
   });
-  const roles: ApiAccessRole[] = [
+  const roles: BackgroundRole[] = [
     intervalRole(
       'api-usage-flush',
       options.usageFlushMs ?? 5000,

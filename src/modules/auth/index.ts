@@ -37,10 +37,5 @@ export { SCOPES, ADMIN_ONLY_SCOPES, isScope, expandScopes, type Scope } from './
 export { canSeeEnvironment, isAdmin, actorRef, type Actor, type RateBudgets } from './actor.ts';
 export { withDatabase, type ServiceContext } from './service-context.ts';
 export { generateApiKey, isWellFormedApiKey, hashApiKey } from './api-key.format.ts';
-export {
-  createApiAccess,
-  type ApiAccessServices,
-  type ApiAccessOptions,
-  type ApiAccessRole,
-} from './api-access.module.ts';
+export { createApiAccess, type ApiAccessServices, type ApiAccessOptions } from './api-access.module.ts';
 export { apiKeyView } from './api-key.view.ts';

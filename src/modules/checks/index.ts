@@ -5,7 +5,6 @@ export {
   createCheckEngineModule,
   type CheckEngineModule,
   type CheckEngineModuleDeps,
-  type EngineRole,
 } from './engine/check-engine.module.ts';
 export {
   CheckEngine,

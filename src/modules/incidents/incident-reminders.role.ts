@@ -1,3 +1,4 @@
+import type { BackgroundRole } from '../../platform/background-role.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { IncidentMonitors, IncidentsService } from './incident.service.ts';
@@ -19,7 +20,7 @@ export interface IncidentRemindersDeps {
  * interval has elapsed since the opening or the last reminder. After a pause of the process one reminder
  * is sent, not one per missed interval. Paused monitors get no reminders (they are not being checked).
  */
-export class IncidentRemindersRole {
+export class IncidentRemindersRole implements BackgroundRole {
   readonly name = 'incident-reminders';
   private readonly deps: IncidentRemindersDeps;
   private timer: NodeJS.Timeout | null = null;

@@ -1,3 +1,4 @@
+import type { BackgroundRole } from '../../../platform/background-role.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import type { Database } from '../../../platform/db/index.ts';
 import { newId } from '../../../platform/ids.ts';
@@ -13,13 +14,6 @@ import { RunnersService } from '../runner/runners.service.ts';
 import { ScheduleSync } from '../scheduler/schedule.sync.ts';
 import { CheckEngine, type ExecutionsSink } from './check.engine.ts';
 import type { ClaimedCheck, TransitionHandler } from './check.types.ts';
-
-/** Same shape as main.ts's BackgroundRole (modules do not import main.ts). */
-export interface EngineRole {
-  name: string;
-  start(): Promise<void>;
-  stop(): Promise<void>;
-}
 
 export interface CheckEngineModuleDeps {
   database: Database;
@@ -47,7 +41,7 @@ export interface CheckEngineModule {
   /** The in-process runner (serves `scheduler.local_regions`); tests drive it with runOnce(). */
   localRunner: CheckRunner;
   /** `scheduler` (reconcile the schedule at start) and `local-runner`; empty when `scheduler.enabled` is false. */
-  roles: EngineRole[];
+  roles: BackgroundRole[];
 }
 
 /** Builds the check engine and keeps the schedule in step with monitors (registers a MonitorListener). */
@@ -91,7 +85,7 @@ export function createCheckEngineModule(deps: CheckEngineModuleDeps): CheckEngin
     allowPrivateTargets: deps.allowPrivateTargets,
     ...(deps.onResult && { onResult: (c: ClaimedCheck, o: Observation) => deps.onResult?.(c, o) }),
   });
-  const roles: EngineRole[] = [];
+  const roles: BackgroundRole[] = [];
   if (deps.scheduler.enabled) {
     roles.push({
       name: 'scheduler',

@@ -1,3 +1,4 @@
+import type { BackgroundRole } from '../../../platform/background-role.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import type { Database } from '../../../platform/db/index.ts';
 import type { Logger } from '../../../platform/logger.ts';
@@ -25,7 +26,7 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
  * Background role that deletes raw executions past retention, in chunks. Shaped like main.ts's
  * BackgroundRole. Rollups are kept (they are what history and reports use beyond retention).
  */
-export class ExecutionsRetention {
+export class ExecutionsRetention implements BackgroundRole {
   readonly name = 'executions-retention';
   private readonly deps: ExecutionsRetentionDeps;
   private readonly repo: ExecutionsRepository;
