@@ -16,7 +16,8 @@ export const RESPONSE_HEADERS = {
   'RateLimit-Limit': {
     description:
       "The key's budget for this method's class (read: GET; write: POST, PUT, PATCH; delete: DELETE), requests " +
-      'per minute. Sent once the key is accepted (not with a 401, nor when the rate-limit store does not answer).',
+      'per minute. Sent once the key is accepted and its plan allows the API (so not with a 401 or a 403 ' +
+      '`plan_upgrade_required`), and not when the rate-limit store does not answer.',
     schema: { ...integer, examples: [600] },
   },
   'RateLimit-Remaining': {
