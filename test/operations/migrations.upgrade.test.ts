@@ -10,16 +10,16 @@
  */
 import { createHash } from 'node:crypto';
 import { dirname } from 'node:path';
-import type { Kysely } from 'kysely';
-import { afterAll, describe, expect, it } from 'vitest';
+import { sql, type Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.ts';
 import { ALL_MIGRATIONS, createTocsin, type Tocsin } from '../../src/main.ts';
 import { generateApiKey, hashApiKey, SCOPES } from '../../src/modules/auth/index.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
-import { migrateToLatest, type Dialect } from '../../src/platform/db/index.ts';
+import { migrateToLatest, openDatabase, type Database, type Dialect } from '../../src/platform/db/index.ts';
 import { newId } from '../../src/platform/ids.ts';
 import { createLogger } from '../../src/platform/logger.ts';
-import { createTestDatabase, testDialects } from '../support/databases.ts';
+import { createTestDatabase, testDialects, type TestDatabase } from '../support/databases.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies and rows of historical schemas
 type AnyDb = Kysely<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tables as an earlier schema had them
@@ -740,19 +740,60 @@ describe('migrations: every migration has upgrade fixtures', () => {
   });
 });
 
+/** An empty database for one upgrade: its handle, and the URL or data dir Tocsin is started with. */
+interface EmptyDatabase {
+  database: Database;
+  env: Record<string, string>;
+  drop(): Promise<void>;
+}
+
+/**
+ * SQLite: a file of its own. PostgreSQL: a schema of its own in one database of this file (search_path in the
+ * URL), which is what every unqualified statement of the code and the migrations then uses; creating a database
+ * per upgrade would cost half a second each.
+ */
+async function emptyDatabase(dialect: Dialect, shared: TestDatabase | null, n: number): Promise<EmptyDatabase> {
+  if (dialect === 'sqlite' || !shared) {
+    const db = await createTestDatabase(dialect, { migrate: false });
+    return { database: db.database, env: { TOCSIN_DATA_DIR: dirname(db.url) }, drop: () => db.drop() };
+  }
+  const schema = `upgrade_${n}`;
+  await sqlRaw(shared.database, `create schema ${schema}`);
+  const url = new URL(shared.url);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  const database = openDatabase({ url: url.toString(), sqlitePath: '', poolSize: 2 });
+  return {
+    database,
+    env: { DATABASE_URL: url.toString() },
+    drop: async () => {
+      await database.close();
+      await sqlRaw(shared.database, `drop schema ${schema} cascade`);
+    },
+  };
+}
+
+async function sqlRaw(database: Database, statement: string): Promise<void> {
+  await sql.raw(statement).execute(database.tables<unknown>());
+}
+
 describe.each(testDialects())('migrations: upgrade from every earlier schema (%s)', (dialect) => {
   const logger = createLogger({ level: 'silent', pretty: false });
   const timings: number[] = [];
+  let shared: TestDatabase | null = null;
+  beforeAll(async () => {
+    if (dialect === 'postgres') shared = await createTestDatabase(dialect, { migrate: false });
+  });
   // How long the ladder takes (it must stay well under a minute as migrations are added).
   afterAll(() => {
     console.log(`${dialect}: ${STEPS.length} upgrades in ${timings.reduce((a, b) => a + b, 0)} ms`);
+    return shared?.drop();
   });
 
   it.each(STEPS.map((s, i) => [i + 1, s.name] as const))(
     'upgrades a database at step %i (%s) and reads every row back',
     async (prefix) => {
       const started = Date.now();
-      const db = await createTestDatabase(dialect, { migrate: false });
+      const db = await emptyDatabase(dialect, shared, prefix);
       try {
         for (let j = 0; j < prefix; j++) {
           await migrateToLatest(db.database, STEPS.slice(0, j + 1));
@@ -763,8 +804,7 @@ describe.each(testDialects())('migrations: upgrade from every earlier schema (%s
           NODE_ENV: 'test',
           TOCSIN_MASTER_KEY: Buffer.alloc(32, 1).toString('base64'),
         };
-        if (dialect === 'postgres') env.DATABASE_URL = db.url;
-        else env.TOCSIN_DATA_DIR = dirname(db.url);
+        Object.assign(env, db.env);
         const config = loadConfig({ env, isTty: false });
         const tocsin = await createTocsin(config, { logger, clock: new ManualClock(NOW), background: false });
         try {
