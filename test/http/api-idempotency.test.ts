@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Monitor } from '../../src/modules/monitors/index.ts';
 import { createTestApp, ManualClock, type TestApp } from '../support/app.ts';
 import { testDialects } from '../support/databases.ts';
 import { call, errorCode } from '../api-access/helpers.ts';
@@ -7,16 +6,19 @@ import { call, errorCode } from '../api-access/helpers.ts';
 describe.each(testDialects())('Idempotency-Key (%s)', (dialect) => {
   let t: TestApp;
   const clock = new ManualClock('2026-11-22T10:00:00.000Z');
-  /** Lets a test hold a create inside its handler, or make it fail. */
-  let onSaved: ((m: Monitor) => Promise<void>) | null = null;
+  /**
+   * Lets a test hold a create inside its handler, or make it fail. It runs before the monitor's transaction
+   * opens: on SQLite a transaction held open would keep every other request (and its idempotency row) waiting.
+   */
+  let beforeCreate: (() => Promise<void>) | null = null;
   beforeAll(async () => {
     t = await createTestApp({ dialect, clock });
-    t.tocsin.services.monitors.addListener({
-      monitorSaved: async (_tx, m) => {
-        if (onSaved) await onSaved(m);
-      },
-      monitorDeleted: async () => undefined,
-    });
+    const monitors = t.tocsin.services.monitors;
+    const create = monitors.create.bind(monitors);
+    monitors.create = async (...args: Parameters<typeof create>) => {
+      if (beforeCreate) await beforeCreate();
+      return create(...args);
+    };
   });
   afterAll(async () => t.close());
 
@@ -155,14 +157,14 @@ describe.each(testDialects())('Idempotency-Key (%s)', (dialect) => {
     const held = new Promise<void>((r) => (release = r));
     let entered!: () => void;
     const inHandler = new Promise<void>((r) => (entered = r));
-    onSaved = async () => {
+    beforeCreate = async () => {
       entered();
       await held;
     };
     const body = { target: 'https://f.example.com' };
     const first = call(t, o.apiKey, 'POST', '/api/v1/monitors', { body, headers: { 'idempotency-key': 'slow' } });
     await inHandler;
-    onSaved = null;
+    beforeCreate = null;
     const second = await call(t, o.apiKey, 'POST', '/api/v1/monitors', {
       body,
       headers: { 'idempotency-key': 'slow' },
@@ -194,8 +196,8 @@ describe.each(testDialects())('Idempotency-Key (%s)', (dialect) => {
 
   it('does not store responses ≥ 500: the retry runs again', async () => {
     const o = await t.createOrg();
-    onSaved = async () => {
-      onSaved = null;
+    beforeCreate = async () => {
+      beforeCreate = null;
       throw new Error('boom');
     };
     const body = { target: 'https://h.example.com' };
