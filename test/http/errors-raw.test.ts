@@ -110,6 +110,28 @@ describe('every error the process writes uses the envelope and carries X-Request
   });
 });
 
+describe('the OpenAPI document lists the errors written before routing', () => {
+  it('every operation documents 400, 431, 500 and 503, and 414 when its path takes a parameter', async () => {
+    const t = await createTestApp();
+    try {
+      const doc = (await t.tocsin.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json() as {
+        paths: Record<string, Record<string, { responses?: Record<string, { content?: unknown }> }>>;
+      };
+      const missing: string[] = [];
+      for (const [path, operations] of Object.entries(doc.paths)) {
+        for (const [method, op] of Object.entries(operations)) {
+          if (!op.responses) continue;
+          const expected = ['400', '431', '500', '503', ...(path.includes('{') ? ['414'] : [])];
+          for (const status of expected) if (!op.responses[status]) missing.push(`${method} ${path} ${status}`);
+        }
+      }
+      expect(missing).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('a request arriving while the server drains (real port)', () => {
   it('answers 503 service_unavailable in the envelope with X-Request-Id', async () => {
     const t = await createTestApp();

@@ -5,17 +5,20 @@ import { ErrorEnvelope } from '../schemas/common.schemas.ts';
 import { completeDocument } from './openapi.document.ts';
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'invalid_json: the body is not parseable JSON.',
+  400: 'invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path.',
   401: 'unauthorized: key missing, malformed, unknown, expired or revoked.',
   403: 'insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded.',
   404: 'not_found: missing, or in another organization or environment.',
   405: 'method_not_allowed.',
   409: 'idempotency_in_progress: a request with the same Idempotency-Key is still running.',
   413: 'payload_too_large: body over the limit.',
+  414: 'uri_too_long: a path segment over 100 characters (longer than any id or token).',
   415: 'unsupported_media_type: the body is not JSON.',
   422: 'validation_failed (with details), or idempotency_key_mismatch.',
   429: 'rate_limited: the budget is exhausted; see Retry-After.',
+  431: 'request_header_fields_too_large: the headers are over the server limit.',
   500: 'internal_error: quote the request id.',
+  503: 'service_unavailable: the server is shutting down; retry (another instance).',
 };
 
 const errorRef = { $ref: 'ErrorEnvelope#' };
@@ -27,11 +30,12 @@ function describeRoute(route: RouteOptions): void {
   const mutating = methods.some((m) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(m));
   const hasBody = methods.some((m) => ['POST', 'PUT', 'PATCH'].includes(m));
   const scope = route.config?.scope;
-  const statuses = [500];
+  // Every route may meet the errors written before routing or by the HTTP parser (docs/api.md).
+  const statuses = [400, 431, 500, 503];
   if (scope) statuses.push(401, 403, 429);
-  if (route.url.includes(':')) statuses.push(404);
+  if (route.url.includes(':')) statuses.push(404, 414);
   if (schema.querystring || schema.body || schema.params) statuses.push(422);
-  if (hasBody) statuses.push(400, 413, 415);
+  if (hasBody) statuses.push(413, 415);
   if (mutating && scope) statuses.push(409);
   const response = (schema.response ??= {}) as Record<string, unknown>;
   for (const status of statuses.sort()) {
