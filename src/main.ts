@@ -183,6 +183,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     monitors,
     version: VERSION,
     masterKey,
+    metrics,
   });
   const incidents = new IncidentsService({ database, clock, events, monitors });
   monitors.addListener(incidents);

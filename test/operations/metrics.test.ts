@@ -139,6 +139,9 @@ describe.each(testDialects())('GET /metrics after real checks, deliveries and re
     await t.tocsin.services.alerting.pipeline.runUntilIdle();
     expect(receiver.requests).toHaveLength(1);
     text = await scrape();
+    expect(sampleValue(text, 'tocsin_deliveries_total', { destination_type: 'generic_webhook', outcome: 'ok' })).toBe(
+      1,
+    );
     expect(sampleValue(text, 'tocsin_outbox_lag_seconds', { consumer: 'alerting' })).toBe(0);
 
     targetStatus = 200;
@@ -151,9 +154,13 @@ describe.each(testDialects())('GET /metrics after real checks, deliveries and re
     await t.tocsin.services.alerting.pipeline.runUntilIdle();
     text = await scrape();
     expect(sampleValue(text, 'tocsin_outbox_lag_seconds', { consumer: 'alerting' })).toBe(0);
+    const deliveries = (outcome: string) =>
+      sampleValue(text, 'tocsin_deliveries_total', { destination_type: 'generic_webhook', outcome });
+    expect(deliveries('retry')).toBe(1);
     clock.advance(10 * 60_000); // past the retry's backoff
     await t.tocsin.services.alerting.pipeline.runUntilIdle();
     text = await scrape();
+    expect(deliveries('ok')).toBe(2);
     expect(receiver.requests).toHaveLength(3);
     expect(sampleValue(text, 'tocsin_checks_total', { type: 'http', region: 'local', result: 'up' })).toBe(3);
 

@@ -3,6 +3,7 @@ import type { BackgroundRole } from '../../platform/background-role.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Database } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/logger.ts';
+import type { TocsinMetrics } from '../../platform/metrics/index.ts';
 import { SecretBox } from '../../platform/secrets.ts';
 import type { EventsService } from '../events/index.ts';
 import type { MonitorsService } from '../monitors/index.ts';
@@ -31,6 +32,8 @@ export interface AlertingDeps {
   version: string;
   /** The 32-byte key that seals destination secrets (read at the composition root). */
   masterKey: Buffer;
+  /** Counts delivery attempts; null or absent when metrics are off. */
+  metrics?: TocsinMetrics | null;
   /** Overrides for tests. */
   mailer?: Mailer;
   resolveHost?: HostResolver;
@@ -98,6 +101,7 @@ export function createAlerting(deps: AlertingDeps): Alerting {
     pollMs: config.alerting.pollMs,
     ...(deps.resolveHost && { resolveHost: deps.resolveHost }),
     ...(deps.random && { random: deps.random }),
+    metrics: deps.metrics ?? null,
   });
   // Events committed by any module of this process wake the dispatcher at once instead of at the next poll.
   deps.events.onRecorded(() => pipeline.nudge());

@@ -136,10 +136,21 @@ export function sendStage(deps: AttemptStageDeps): AttemptStage {
 
 /** Runs the stages in order until one ends the attempt. */
 export async function runStages(stages: readonly AttemptStage[], start: Attempt): Promise<SendResult> {
+  return (await runAttempt(stages, start)).result;
+}
+
+/** The same, returning the whole attempt (what the stages learnt, e.g. the destination's type) with its result. */
+export async function runAttempt(
+  stages: readonly AttemptStage[],
+  start: Attempt,
+): Promise<Attempt & { result: SendResult }> {
   let attempt = start;
   for (const stage of stages) {
     if (attempt.result) break;
     attempt = await stage(attempt);
   }
-  return attempt.result ?? { outcome: 'retry', reason: 'the delivery stages ended without a result' };
+  return {
+    ...attempt,
+    result: attempt.result ?? { outcome: 'retry', reason: 'the delivery stages ended without a result' },
+  };
 }

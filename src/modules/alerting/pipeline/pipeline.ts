@@ -3,6 +3,7 @@ import type { Clock } from '../../../platform/clock.ts';
 import type { Database } from '../../../platform/db/index.ts';
 import { randomToken } from '../../../platform/ids.ts';
 import type { Logger } from '../../../platform/logger.ts';
+import type { TocsinMetrics } from '../../../platform/metrics/index.ts';
 import type { EventsService } from '../../events/index.ts';
 import type { MonitorsService } from '../../monitors/index.ts';
 import type { OrgsService } from '../../orgs/index.ts';
@@ -11,7 +12,7 @@ import { DeliveriesRepository } from '../deliveries.repository.ts';
 import type { DestinationSecrets } from '../destination.secrets.ts';
 import type { DeliveryRecord } from '../alerting.types.ts';
 import type { HostResolver } from '../network.guard.ts';
-import { guardStage, renderStage, resolveStage, runStages, sendStage, type AttemptStage } from './attempt.stages.ts';
+import { guardStage, renderStage, resolveStage, runAttempt, sendStage, type AttemptStage } from './attempt.stages.ts';
 import { classifyAttempt } from './classify.stage.ts';
 import { deliveriesFor, FanOutFacts } from './fan-out.ts';
 import { OutboxGaps } from './outbox-gaps.ts';
@@ -46,6 +47,8 @@ export interface AlertPipelineDeps {
   pollMs?: number;
   /** How long a hole in the outbox sequence (a writer not yet committed) is waited for before it is skipped (ms). */
   gapWaitMs?: number;
+  /** `tocsin_deliveries_total{destination_type,outcome}`; null or absent when metrics are off. */
+  metrics?: Pick<TocsinMetrics, 'deliveryAttempted'> | null;
 }
 
 /**
@@ -154,7 +157,10 @@ export class AlertPipeline {
   /** [resolve → render → guard → send] → classify → record, for one claimed delivery. */
   private async attempt(delivery: DeliveryRecord): Promise<void> {
     const { clock, logger, database } = this.deps;
-    const result = await runStages(this.stages, { delivery });
+    const ended = await runAttempt(this.stages, { delivery });
+    const result = ended.result;
+    // `unknown` when the destination could not be loaded (deleted, database error): bounded either way.
+    this.deps.metrics?.deliveryAttempted(ended.target?.record.type ?? 'unknown', result.outcome);
     const verdict = classifyAttempt(result, delivery.attempts, clock.now(), this.random);
     const kept = await recordAttempt(database, this.owner, delivery, result, verdict);
     const log = {
