@@ -17,6 +17,7 @@ import {
 import { alertEvent, delivery, destinationRecord, renderCtx } from '../fakes/alert-events.ts';
 import { startFakeHttp, type FakeServer } from '../fakes/fake-http.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
+import { testDialects } from '../support/databases.ts';
 
 /** Every route the real app registers, seen through an onRoute hook added the moment Fastify is created. */
 const registered = vi.hoisted(() => [] as RouteOptions[]);
@@ -354,26 +355,6 @@ describe('OpenAPI description: headers, idempotency, HTML and webhooks', () => {
     expect(doc.paths['/healthz'].get.responses['200'].headers['RateLimit-Limit']).toBeUndefined();
   });
 
-  it('sends the headers it documents', async () => {
-    const org = await t.createOrg();
-    const auth = { authorization: `Bearer ${org.apiKey}` };
-    const read = await t.tocsin.app.inject({ method: 'GET', url: '/api/v1/monitors', headers: auth });
-    expect(read.statusCode).toBe(200);
-    for (const h of ['x-request-id', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'])
-      expect(read.headers[h], h).toBeDefined();
-    const create = {
-      method: 'POST' as const,
-      url: '/api/v1/incidents',
-      headers: { ...auth, 'idempotency-key': 'openapi-doc-1' },
-      payload: { title: 'Documented replay' },
-    };
-    const first = await t.tocsin.app.inject(create);
-    expect(first.statusCode).toBe(201);
-    const again = await t.tocsin.app.inject(create);
-    expect(again.statusCode).toBe(201);
-    expect(again.headers['idempotent-replayed']).toBe('true');
-  });
-
   it('describes the public status page as HTML and as JSON', () => {
     const op = doc.paths['/status/{slug}'].get;
     expect(op.responses['200'].content['text/html'].schema.type).toBe('string');
@@ -385,6 +366,14 @@ describe('OpenAPI description: headers, idempotency, HTML and webhooks', () => {
   });
 });
 
+/** A validator for the request body of `webhooks.<event>`, resolving the document's own $refs. */
+function webhookPayloadValidator(doc: Json, event: string) {
+  const schema = doc.webhooks[event].post.requestBody.content['application/json'].schema as Json;
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  return ajv.compile({ ...schema, components: doc.components });
+}
+
 describe('OpenAPI description: outgoing webhooks', () => {
   let t: TestApp;
   let doc: Json;
@@ -394,13 +383,7 @@ describe('OpenAPI description: outgoing webhooks', () => {
   });
   afterAll(async () => t.close());
 
-  /** A validator for the request body of `webhooks.<event>`, resolving the document's own $refs. */
-  function payloadValidator(event: string) {
-    const schema = doc.webhooks[event].post.requestBody.content['application/json'].schema as Json;
-    const ajv = new Ajv2020({ strict: false, allErrors: true });
-    addFormats.default(ajv);
-    return ajv.compile({ ...schema, components: doc.components });
-  }
+  const payloadValidator = (event: string) => webhookPayloadValidator(doc, event);
 
   const generic = createProviderRegistry().get('generic_webhook')!;
   const render = (type: EventType, format: 'standard' | 'legacy'): unknown => {
@@ -444,84 +427,118 @@ describe('OpenAPI description: outgoing webhooks', () => {
     const { message: _message, ...withoutMessage } = render(event, 'standard') as Json;
     expect(validate(withoutMessage)).toBe(false);
   });
+});
 
-  describe('a delivery Tocsin really sends', () => {
-    let receiver: FakeServer;
-    let secret = '';
-    let received: { headers: Record<string, string>; rawBody: string };
+for (const dialect of testDialects()) {
+  describe(`what the API sends matches its description (${dialect})`, () => {
+    let t: TestApp;
+    let doc: Json;
     beforeAll(async () => {
-      receiver = await startFakeHttp({}, () => ({ status: 200, body: { ok: true } }));
+      t = await createTestApp({ dialect });
+      doc = (await t.tocsin.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+    });
+    afterAll(async () => t.close());
+
+    it('sends the headers it documents', async () => {
       const org = await t.createOrg();
       const auth = { authorization: `Bearer ${org.apiKey}` };
-      const created = await t.tocsin.app.inject({
-        method: 'POST',
-        url: '/api/v1/auth/organization/webhooks',
-        headers: auth,
-        payload: { type: 'generic_webhook', name: 'Docs check', config: { url: `${receiver.url}/hook` } },
-      });
-      expect(created.statusCode, t.logs.text.slice(-3000)).toBe(201);
-      secret = created.json().signing_secret;
-      const test = await t.tocsin.app.inject({
-        method: 'POST',
-        url: `/api/v1/auth/organization/webhooks/${created.json().id}/test`,
-        headers: auth,
-      });
-      expect(test.json().outcome).toBe('delivered');
-      const request = receiver.requests.at(-1)!;
-      received = { headers: request.headers as Record<string, string>, rawBody: request.rawBody };
-    });
-    afterAll(async () => receiver.close());
-
-    it('matches the documented payload and header schemas', () => {
-      const validate = payloadValidator('test');
-      const body: unknown = JSON.parse(received.rawBody);
-      expect(validate(body) ? [] : validate.errors).toEqual([]);
-      const ajv = new Ajv2020({ strict: false });
-      for (const p of doc.webhooks.test.post.parameters as Json[]) {
-        const value = received.headers[String(p.name).toLowerCase()];
-        expect(value, p.name).toBeDefined();
-        expect(ajv.validate(p.schema, value), `${p.name}: ${value}`).toBe(true);
-      }
-    });
-
-    /** The fenced block of docs/webhooks.md in this language. */
-    const docsBlock = (lang: string): string => {
-      const markdown = readFileSync(new URL('../../docs/webhooks.md', import.meta.url), 'utf8');
-      const block = new RegExp('```' + lang + '\\n([\\s\\S]*?)```').exec(markdown);
-      expect(block, `a ${lang} block in docs/webhooks.md`).not.toBeNull();
-      return block![1]!;
-    };
-
-    it('verifies with the JavaScript example of docs/webhooks.md, which rejects a tampered body or another secret', async () => {
-      const file = join(mkdtempSync(join(tmpdir(), 'tocsin-docs-')), 'verify.mjs');
-      writeFileSync(file, docsBlock('js'));
-      const { verifyTocsinWebhook } = (await import(pathToFileURL(file).href)) as {
-        verifyTocsinWebhook: (secret: string, headers: Record<string, string>, body: string) => boolean;
+      const read = await t.tocsin.app.inject({ method: 'GET', url: '/api/v1/monitors', headers: auth });
+      expect(read.statusCode).toBe(200);
+      for (const h of ['x-request-id', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'])
+        expect(read.headers[h], h).toBeDefined();
+      const create = {
+        method: 'POST' as const,
+        url: '/api/v1/incidents',
+        headers: { ...auth, 'idempotency-key': 'openapi-doc-1' },
+        payload: { title: 'Documented replay' },
       };
-      expect(verifyTocsinWebhook(secret, received.headers, received.rawBody)).toBe(true);
-      expect(verifyTocsinWebhook(secret, received.headers, received.rawBody.replace('"test"', '"down"'))).toBe(false);
-      expect(
-        verifyTocsinWebhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`, received.headers, received.rawBody),
-      ).toBe(false);
-      // Each signature is checked on its own: a wrong Standard Webhooks signature alone is refused.
-      const forged = { ...received.headers, 'webhook-signature': 'v1,' + Buffer.alloc(32).toString('base64') };
-      expect(verifyTocsinWebhook(secret, forged, received.rawBody)).toBe(false);
+      const first = await t.tocsin.app.inject(create);
+      expect(first.statusCode).toBe(201);
+      const again = await t.tocsin.app.inject(create);
+      expect(again.statusCode).toBe(201);
+      expect(again.headers['idempotent-replayed']).toBe('true');
     });
 
-    const python = spawnSync('python3', ['--version']).status === 0;
-    it.skipIf(!python)('verifies with the Python example of docs/webhooks.md', () => {
-      const driver = `${docsBlock('python')}
-import json, sys
-d = json.load(sys.stdin)
-print(verify_tocsin_webhook(d["secret"], d["headers"], d["body"].encode("utf-8")),
-      verify_tocsin_webhook(d["secret"], d["headers"], d["body"].replace('"test"', '"down"').encode("utf-8")))
-`;
-      const run = spawnSync('python3', ['-c', driver], {
-        input: JSON.stringify({ secret, headers: received.headers, body: received.rawBody }),
-        encoding: 'utf8',
+    describe('a generic webhook delivery', () => {
+      let receiver: FakeServer;
+      let secret = '';
+      let received: { headers: Record<string, string>; rawBody: string };
+      beforeAll(async () => {
+        receiver = await startFakeHttp({}, () => ({ status: 200, body: { ok: true } }));
+        const org = await t.createOrg();
+        const auth = { authorization: `Bearer ${org.apiKey}` };
+        const created = await t.tocsin.app.inject({
+          method: 'POST',
+          url: '/api/v1/auth/organization/webhooks',
+          headers: auth,
+          payload: { type: 'generic_webhook', name: 'Docs check', config: { url: `${receiver.url}/hook` } },
+        });
+        expect(created.statusCode, t.logs.text.slice(-3000)).toBe(201);
+        secret = created.json().signing_secret;
+        const test = await t.tocsin.app.inject({
+          method: 'POST',
+          url: `/api/v1/auth/organization/webhooks/${created.json().id}/test`,
+          headers: auth,
+        });
+        expect(test.json().outcome).toBe('delivered');
+        const request = receiver.requests.at(-1)!;
+        received = { headers: request.headers as Record<string, string>, rawBody: request.rawBody };
       });
-      expect(run.stderr).toBe('');
-      expect(run.stdout.trim()).toBe('True False');
+      afterAll(async () => receiver.close());
+
+      it('matches the documented payload and header schemas', () => {
+        const validate = webhookPayloadValidator(doc, 'test');
+        const body: unknown = JSON.parse(received.rawBody);
+        expect(validate(body) ? [] : validate.errors).toEqual([]);
+        const ajv = new Ajv2020({ strict: false });
+        for (const p of doc.webhooks.test.post.parameters as Json[]) {
+          const value = received.headers[String(p.name).toLowerCase()];
+          expect(value, p.name).toBeDefined();
+          expect(ajv.validate(p.schema, value), `${p.name}: ${value}`).toBe(true);
+        }
+      });
+
+      /** The fenced block of docs/webhooks.md in this language. */
+      const docsBlock = (lang: string): string => {
+        const markdown = readFileSync(new URL('../../docs/webhooks.md', import.meta.url), 'utf8');
+        const block = new RegExp('```' + lang + '\\n([\\s\\S]*?)```').exec(markdown);
+        expect(block, `a ${lang} block in docs/webhooks.md`).not.toBeNull();
+        return block![1]!;
+      };
+
+      it('verifies with the JavaScript example of docs/webhooks.md, which rejects a tampered body or another secret', async () => {
+        const file = join(mkdtempSync(join(tmpdir(), 'tocsin-docs-')), 'verify.mjs');
+        writeFileSync(file, docsBlock('js'));
+        const { verifyTocsinWebhook } = (await import(pathToFileURL(file).href)) as {
+          verifyTocsinWebhook: (secret: string, headers: Record<string, string>, body: string) => boolean;
+        };
+        expect(verifyTocsinWebhook(secret, received.headers, received.rawBody)).toBe(true);
+        expect(verifyTocsinWebhook(secret, received.headers, received.rawBody.replace('"test"', '"down"'))).toBe(false);
+        expect(
+          verifyTocsinWebhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`, received.headers, received.rawBody),
+        ).toBe(false);
+        // Each signature is checked on its own: a wrong Standard Webhooks signature alone is refused.
+        const forged = { ...received.headers, 'webhook-signature': 'v1,' + Buffer.alloc(32).toString('base64') };
+        expect(verifyTocsinWebhook(secret, forged, received.rawBody)).toBe(false);
+      });
+
+      const python = spawnSync('python3', ['--version']).status === 0;
+      it.skipIf(!python)('verifies with the Python example of docs/webhooks.md', () => {
+        const driver = [
+          docsBlock('python'),
+          'import json, sys',
+          'd = json.load(sys.stdin)',
+          'ok = verify_tocsin_webhook(d["secret"], d["headers"], d["body"].encode("utf-8"))',
+          'tampered = verify_tocsin_webhook(d["secret"], d["headers"], d["body"].replace(\'"test"\', \'"down"\').encode("utf-8"))',
+          'print(ok, tampered)',
+        ].join('\n');
+        const run = spawnSync('python3', ['-c', driver], {
+          input: JSON.stringify({ secret, headers: received.headers, body: received.rawBody }),
+          encoding: 'utf8',
+        });
+        expect(run.stderr).toBe('');
+        expect(run.stdout.trim()).toBe('True False');
+      });
     });
   });
-});
+}
