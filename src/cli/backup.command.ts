@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { backupSqlite } from '../platform/db/index.ts';
 import { configOrExit } from './cli.config.ts';
@@ -29,6 +29,7 @@ export function registerBackupCommand(program: Command): void {
       const target = resolve(opts.to);
       if (!existsSync(source)) throw new Error(`no database at ${source} (is TOCSIN_DATA_DIR right?)`);
       if (target === source) throw new Error('--to names the database itself; choose another file');
+      if (!existsSync(dirname(target))) throw new Error(`the directory ${dirname(target)} does not exist`);
       if (existsSync(target) && !opts.force) throw new Error(`${target} exists; pass --force to replace it`);
       const copy = await backupSqlite(source, target);
       process.stdout.write(`${JSON.stringify({ backup: target, bytes: copy.bytes, pages: copy.pages })}\n`);

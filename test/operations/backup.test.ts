@@ -184,13 +184,16 @@ describe('tocsin backup (SQLite, while tocsin serve checks monitors)', () => {
     }
   }, 90_000);
 
-  it('refuses an existing file unless --force, and leaves it untouched', async () => {
+  it('refuses an existing file unless --force (leaving it untouched) and a missing directory', async () => {
     const to = join(work, 'existing.db');
     writeFileSync(to, 'not a database');
     const refused = await tocsin(['backup', '--to', to], env);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('exists; pass --force');
     expect(readFileSync(to, 'utf8')).toBe('not a database');
+    const nowhere = await tocsin(['backup', '--to', join(work, 'missing-dir', 'copy.db')], env);
+    expect(nowhere.code).toBe(1);
+    expect(nowhere.stderr).toContain('does not exist');
     const forced = await tocsin(['backup', '--to', to, '--force'], env);
     expect(forced.code, forced.stderr).toBe(0);
     const db = new BetterSqlite3(to, { readonly: true, fileMustExist: true });
