@@ -16,6 +16,8 @@ const SECRET_PARAM =
 
 // scheme://userinfo@ — the userinfo runs to the last `@` before the authority ends (`/`, `?`, `#`, space, quote).
 const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^/?#\s"'<>@]*(?:@[^/?#\s"'<>@]*)*)@/gi;
+// Every secret name contains one of these (or is percent-encoded): text without any cannot need the scan below.
+const SECRET_HINT = /token|key|secret|pass|pwd|sig|auth|credential|code|%/i;
 // name=value after `?`, `&` or `;`; the value runs to the next separator, space, quote or fragment.
 const QUERY_PARAM = /([?&;])([^=&;?#\s"'<>]+)=([^&;#\s"'<>]*)/g;
 
@@ -43,7 +45,7 @@ export function redactText(text: string): string {
   // Cheap tests first: most log lines have neither a userinfo nor a query string.
   let out = text;
   if (out.includes('://') && out.includes('@')) out = out.replace(USERINFO, redactUserinfo);
-  if (out.includes('=')) out = out.replace(QUERY_PARAM, redactParam);
+  if (out.includes('=') && SECRET_HINT.test(out)) out = out.replace(QUERY_PARAM, redactParam);
   return out;
 }
 
