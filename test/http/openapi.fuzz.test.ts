@@ -458,6 +458,42 @@ function requestFor(doc: Json, operation: Operation, ids: SeededIds, key: string
       })),
     );
   }
+  const keyedPath = operation.pathParams.length === 0 ? {} : validPath();
+  const base = operation.body ? JSON.stringify(validBase(String(operation.op.operationId), ids)) : undefined;
+  // A body that is not JSON (the right fields, the wrong media type).
+  if (keyedPath && base !== undefined) {
+    faults.push(
+      fc
+        .constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'multipart/form-data')
+        .map((type) => ({
+          method: operation.method,
+          url: pathWith(keyedPath),
+          headers: { ...headers, 'content-type': type },
+          payload: base,
+          kind: `body as ${type}`,
+        })),
+    );
+  }
+  // A mutating operation that honours Idempotency-Key, with an otherwise valid request and a malformed key: the key
+  // is checked before anything runs.
+  const idempotent = (operation.op.parameters ?? []).some(
+    (p: Json) => p.$ref === '#/components/parameters/IdempotencyKey',
+  );
+  if (idempotent && keyedPath) {
+    faults.push(
+      fc.constantFrom('', 'k'.repeat(256), 'clé', 'tab\there', 'new\u0085line').map((key) => ({
+        method: operation.method,
+        url: pathWith(keyedPath),
+        headers: {
+          ...headers,
+          'idempotency-key': key,
+          ...(base !== undefined && { 'content-type': 'application/json' }),
+        },
+        ...(base !== undefined && { payload: base }),
+        kind: 'malformed Idempotency-Key',
+      })),
+    );
+  }
   return faults.length > 0 ? fc.oneof(...faults) : fc.constant(null as unknown as FuzzRequest);
 }
 
@@ -642,6 +678,7 @@ for (const dialect of testDialects()) {
       /** One entry per operation and kind of fault that failed, with the first example. */
       const failures = new Map<string, string>();
       let sent = 0;
+      const statuses = new Set<number>();
       for (const operation of operationsOf(doc)) {
         if (operation.pathParams.length === 0 && operation.query.length === 0 && operation.body === null) continue;
         const before = await snapshot(t);
@@ -655,6 +692,7 @@ for (const dialect of testDialects()) {
               headers: request.headers,
               ...(request.payload !== undefined && { payload: request.payload }),
             });
+            statuses.add(res.statusCode);
             const problems = envelopeProblems(res, operation);
             if (res.statusCode === 429) problems.push('rate limited instead of refused');
             // The caller may do everything: a 401/403 means the request never reached the fault under test.
@@ -678,6 +716,9 @@ for (const dialect of testDialects()) {
       const report = [...failures].map(([kind, example]) => `${kind}\n    e.g. ${example}`);
       expect(report).toEqual([]);
       expect(sent).toBeGreaterThan(FUZZ_RUNS * 30);
+      // The faults reach every layer: parser (400), routing and lookup (404), size (413), media type (415), schema
+      // and domain validation (422).
+      expect([400, 404, 413, 415, 422].filter((status) => !statuses.has(status))).toEqual([]);
     }, 180_000);
   });
 }
