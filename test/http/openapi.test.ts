@@ -520,6 +520,9 @@ for (const dialect of testDialects()) {
         // Each signature is checked on its own: a wrong Standard Webhooks signature alone is refused.
         const forged = { ...received.headers, 'webhook-signature': 'v1,' + Buffer.alloc(32).toString('base64') };
         expect(verifyTocsinWebhook(secret, forged, received.rawBody)).toBe(false);
+        // A forged header of the right length in characters but not in bytes is refused, not thrown on.
+        const wide = { ...received.headers, 'x-service-signature': `sha256=${'é'.repeat(64)}` };
+        expect(verifyTocsinWebhook(secret, wide, received.rawBody)).toBe(false);
       });
 
       const python = spawnSync('python3', ['--version']).status === 0;
