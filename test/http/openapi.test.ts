@@ -329,7 +329,8 @@ describe('OpenAPI description: headers, idempotency, HTML and webhooks', () => {
       if (mutating !== declares(op)) problems.push(`${name}: Idempotency-Key ${declares(op) ? 'declared' : 'missing'}`);
       const replayed = op.responses['200'] ?? op.responses['201'] ?? op.responses['202'] ?? op.responses['204'];
       if (mutating && !replayed?.headers?.['Idempotent-Replayed']) problems.push(`${name}: no Idempotent-Replayed`);
-      if (op.responses['500']?.headers?.['Idempotent-Replayed']) problems.push(`${name}: 500 is never replayed`);
+      for (const never of ['401', '429', '500'])
+        if (op.responses[never]?.headers?.['Idempotent-Replayed']) problems.push(`${name}: ${never} is never replayed`);
     }
     // Routes without an API key (runners, heartbeats) are not idempotent: no actor, no stored response.
     for (const { name, op } of allOperations()) {

@@ -20,10 +20,10 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 /** The methods the idempotency plugin honours, on a request made with an API key. */
 const MUTATING = new Set(['post', 'put', 'patch', 'delete']);
 /**
- * Statuses a replay can answer with: what the handler stored. Refusals before the handler (400 body, 401,
- * 413, 415, 429) are never stored, nor are responses ≥ 500; 409 `idempotency_in_progress` is not a replay.
+ * Statuses a replay can answer with: what the handler answered and the idempotency plugin stored (< 500). Refusals
+ * written before the handler (400, 401, 413, 414, 415, 429, 431) never reach it.
  */
-const NOT_REPLAYED = new Set(['400', '401', '409', '413', '415', '429']);
+const REPLAYABLE = (status: string): boolean => status.startsWith('2') || ['403', '404', '409', '422'].includes(status);
 
 function asObject(value: unknown): Json {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {};
@@ -37,7 +37,7 @@ function headersFor(status: string, authenticated: boolean, idempotent: boolean)
   const names: ResponseHeaderName[] = ['X-Request-Id'];
   if (authenticated) names.push('RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset');
   if (status === '429') names.push('Retry-After');
-  if (idempotent && !NOT_REPLAYED.has(status) && !status.startsWith('5')) names.push('Idempotent-Replayed');
+  if (idempotent && REPLAYABLE(status)) names.push('Idempotent-Replayed');
   return Object.fromEntries(names.map((name) => [name, headerRef(name)]));
 }
 
