@@ -10,6 +10,8 @@ export interface MonitorTransition {
   /** For down: the failing reason, e.g. "HTTP 503 (expected 200)". */
   cause: string | null;
   executionId: string | null;
+  /** For down: when the failure began (the first failing check of the run that confirmed it); see the state machine. */
+  downSince?: number;
 }
 
 export const INCIDENT_SOURCES = ['monitor', 'api', 'intelligence', 'manual'] as const;

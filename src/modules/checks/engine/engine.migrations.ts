@@ -87,4 +87,11 @@ export const checkEngineMigrations: SchemaMigration[] = [
         .execute();
     },
   },
+  {
+    // The first failure of each region's current run of failures: a down verdict is dated back to it (reports).
+    name: '202611232110_checks_failing_since',
+    async up(db) {
+      await db.schema.alterTable('check_state').addColumn('failing_since', col.time).execute();
+    },
+  },
 ];

@@ -19,6 +19,8 @@ export interface CheckStateRow {
   last_at: number | null;
   last_status: string | null;
   last_cause: string | null;
+  /** First failure of the current run of failures; null after a success or when unknown. */
+  failing_since: number | null;
 }
 
 export interface MonitorStatusChangeRow {

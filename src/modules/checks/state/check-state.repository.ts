@@ -54,6 +54,7 @@ export class CheckStateRepository {
         lastAt: r.last_at === null ? null : Number(r.last_at),
         lastStatus: r.last_status as RegionCounters['lastStatus'],
         lastCause: r.last_cause,
+        failingSince: r.failing_since === null ? null : Number(r.failing_since),
       });
       out.set(r.monitor_id, list);
     }
@@ -70,6 +71,7 @@ export class CheckStateRepository {
       last_at: c.lastAt,
       last_status: c.lastStatus,
       last_cause: c.lastCause,
+      failing_since: c.failingSince ?? null,
     }));
     for (let i = 0; i < rows.length; i += 500) {
       await this.db
@@ -82,6 +84,7 @@ export class CheckStateRepository {
             last_at: eb.ref('excluded.last_at'),
             last_status: eb.ref('excluded.last_status'),
             last_cause: eb.ref('excluded.last_cause'),
+            failing_since: eb.ref('excluded.failing_since'),
           })),
         )
         .execute();

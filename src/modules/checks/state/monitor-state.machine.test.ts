@@ -185,7 +185,7 @@ describe('monitor state machine', () => {
       { regionCode: 'a', status: 'down', at: 1, cause: 'HTTP 503 (expected 200)' },
       STALE,
     );
-    expect(down.transition).toEqual({ from: 'up', to: 'down', at: 1, cause: 'HTTP 503 (expected 200)' });
+    expect(down.transition).toEqual({ from: 'up', to: 'down', at: 1, cause: 'HTTP 503 (expected 200)', downSince: 1 });
     const up = applyResult(
       { ...m, status: 'down' },
       down.regions,
@@ -237,5 +237,35 @@ describe('monitor state machine', () => {
     const m = monitor({ status: 'down', regionCodes: [] });
     const out = applyResult(m, [], { regionCode: 'a', status: 'up', at: 1, cause: null }, STALE);
     expect(out).toMatchObject({ transition: null, updated: null, status: 'down' });
+  });
+
+  it('a down verdict is dated back to the first failure of the run (one region: failure_threshold 3 → the first of the 3)', () => {
+    const m = monitor({ status: 'up', failureThreshold: 3 });
+    let counters: RegionCounters[] = [];
+    const feed = (status: 'up' | 'down', at: number) => {
+      const out = applyResult(m, counters, { regionCode: 'a', status, at, cause: 'x' }, STALE);
+      counters = out.regions;
+      return out;
+    };
+    feed('down', 1_000); // a failure that never reached the threshold: not part of the run below
+    feed('up', 2_000);
+    feed('down', 3_000);
+    feed('down', 4_000);
+    expect(feed('down', 5_000).transition).toMatchObject({ to: 'down', at: 5_000, downSince: 3_000 });
+  });
+
+  it('several regions: the monitor-level failure begins when `confirm` regions are failing (the confirm-th earliest start)', () => {
+    const m = monitor({ status: 'up', regionCodes: ['a', 'b', 'c'], failureThreshold: 2, confirm: 2 });
+    let counters: RegionCounters[] = [];
+    const feed = (regionCode: string, status: 'up' | 'down', at: number) => {
+      const out = applyResult(m, counters, { regionCode, status, at, cause: 'x' }, STALE);
+      counters = out.regions;
+      return out;
+    };
+    feed('c', 'up', 900);
+    feed('a', 'down', 1_000); // a fails from 1 000
+    feed('b', 'down', 1_500); // b fails from 1 500: two regions failing from 1 500
+    feed('a', 'down', 2_000);
+    expect(feed('b', 'down', 2_500).transition).toMatchObject({ to: 'down', at: 2_500, downSince: 1_500 });
   });
 });

@@ -25,6 +25,8 @@ export interface RegionCounters {
   lastStatus: 'up' | 'down' | null;
   /** Why the last failing result failed ("HTTP 503 (expected 200)"); null after a success. */
   lastCause: string | null;
+  /** Epoch ms of the first failure of the current run of failures; null after a success (absent: unknown). */
+  failingSince?: number | null;
 }
 
 export interface MachineMonitor {
@@ -48,6 +50,12 @@ export interface MachineTransition {
   to: 'up' | 'down';
   at: number;
   cause: string | null;
+  /**
+   * For down: when the monitor-level failure began, i.e. the moment `confirm` regions were all in their current
+   * run of failures (the confirm-th earliest first failure of the failing regions). Downtime counts from here
+   * (DECISIONS §11), not from `at`, the check that reached `failure_threshold`.
+   */
+  downSince?: number;
 }
 
 export interface MachineOutput {
@@ -60,7 +68,7 @@ export interface MachineOutput {
 }
 
 export function emptyCounters(regionCode: string): RegionCounters {
-  return { regionCode, successes: 0, failures: 0, lastAt: null, lastStatus: null, lastCause: null };
+  return { regionCode, successes: 0, failures: 0, lastAt: null, lastStatus: null, lastCause: null, failingSince: null };
 }
 
 function hasData(c: RegionCounters, at: number, staleAfterMs: number): boolean {
@@ -93,6 +101,7 @@ export function applyResult(
           lastAt: result.at,
           lastStatus: 'up',
           lastCause: null,
+          failingSince: null,
         }
       : {
           regionCode: result.regionCode,
@@ -101,6 +110,8 @@ export function applyResult(
           lastAt: result.at,
           lastStatus: 'down',
           lastCause: result.cause,
+          // Counters saved before this field existed have no start: the run is taken to start at its last failure.
+          failingSince: prev.failures === 0 ? result.at : (prev.failingSince ?? prev.lastAt ?? result.at),
         };
   const next = regions.map((r) => (r.regionCode === result.regionCode ? updated : r));
   const withData = next.filter((r) => hasData(r, result.at, staleAfterMs));
@@ -116,7 +127,10 @@ export function applyResult(
   }
   if (to === null) return { regions: next, updated, transition: null, status: from };
   let cause: string | null = null;
+  let downSince: number | undefined;
   if (to === 'down') {
+    const starts = failing.map((r) => r.failingSince ?? r.lastAt ?? result.at).sort((a, b) => a - b);
+    downSince = starts[confirm - 1] ?? result.at;
     const latest = failing.reduce((a, b) => ((b.lastAt ?? 0) > (a.lastAt ?? 0) ? b : a));
     const base = latest.lastCause ?? 'check failed';
     cause =
@@ -127,7 +141,13 @@ export function applyResult(
   return {
     regions: next,
     updated,
-    transition: { from: from as 'pending' | 'up' | 'down', to, at: result.at, cause },
+    transition: {
+      from: from as 'pending' | 'up' | 'down',
+      to,
+      at: result.at,
+      cause,
+      ...(downSince !== undefined && { downSince }),
+    },
     status: to,
   };
 }
