@@ -5,7 +5,7 @@ import type { TocsinConfig } from './config/index.ts';
 import { buildApp } from './http/app.ts';
 import type { AppServices } from './http/app.deps.ts';
 import { AlertLinks, alertingMigrations, createAlerting } from './modules/alerting/index.ts';
-import { ApiKeysRepository, AuthService, authMigrations, createApiAccess, type Actor } from './modules/auth/index.ts';
+import { authMigrations, createApiAccess, createAuth, type Actor } from './modules/auth/index.ts';
 import { checkEngineMigrations, createCheckEngineModule, validateAssertion } from './modules/checks/index.ts';
 import {
   ExecutionsRetention,
@@ -16,15 +16,10 @@ import {
 import { RollupsService, rollupsMigrations } from './modules/checks/index.ts';
 import { EventsService, eventsMigrations } from './modules/events/index.ts';
 import { IncidentRemindersRole, IncidentsService, incidentsMigrations } from './modules/incidents/index.ts';
-import { intelligenceMigrations } from './modules/intelligence/index.ts';
+import { IntelligenceService, intelligenceMigrations } from './modules/intelligence/index.ts';
 import { StatusPagesService, statusPagesMigrations } from './modules/status-pages/index.ts';
-import {
-  MonitorsRepository,
-  MonitorsService,
-  createMonitorTargetGuard,
-  monitorsMigrations,
-} from './modules/monitors/index.ts';
-import { OrgsRepository, OrgsService, Plans, orgsMigrations } from './modules/orgs/index.ts';
+import { MonitorsService, createMonitorTargetGuard, monitorsMigrations } from './modules/monitors/index.ts';
+import { createOrgs, Plans, orgsMigrations } from './modules/orgs/index.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import {
   databaseStartupError,
@@ -131,13 +126,13 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
       })
     : null;
   const plans = new Plans(config.plans);
-  const orgs = new OrgsService({
-    repository: new OrgsRepository(database),
+  const orgs = createOrgs({
+    database,
     clock,
     defaultPlan: config.defaultPlan,
     defaultRegion: config.defaultRegion,
   });
-  const auth = new AuthService({ keys: new ApiKeysRepository(database), clock });
+  const auth = createAuth({ database, clock });
   const masterKey = loadMasterKey({
     configured: config.masterKey,
     dataDir: config.dataDir,
@@ -186,6 +181,8 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     metrics,
   });
   const incidents = new IncidentsService({ database, clock, events, monitors });
+  // Checks, observations and gradings → intelligence events (+ outbox, + incidents when a monitor asks for them).
+  const intelligence = new IntelligenceService({ database, clock, events, monitors, incidents });
   monitors.addListener(incidents);
   roles.push(new IncidentRemindersRole({ incidents, monitors, clock, logger }));
   const checks = createCheckEngineModule({
@@ -239,6 +236,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
       alerting,
       checks,
       incidents,
+      intelligence,
       executions,
       rollups,
       statusPages,

@@ -6,6 +6,7 @@ import type { ExecutionsService } from '../modules/checks/index.ts';
 import type { RollupsService } from '../modules/checks/index.ts';
 import type { EventsService } from '../modules/events/index.ts';
 import type { IncidentsService } from '../modules/incidents/index.ts';
+import type { IntelligenceService } from '../modules/intelligence/index.ts';
 import type { MonitorsService } from '../modules/monitors/index.ts';
 import type { OrgsService, Plans } from '../modules/orgs/index.ts';
 import type { StatusPagesService } from '../modules/status-pages/index.ts';
@@ -29,6 +30,8 @@ export interface AppServices {
   checks: CheckEngineModule;
   /** Incidents: monitor outages, API incidents, reminders. */
   incidents: IncidentsService;
+  /** Intelligence events (changes, anomalies, grades) and the monitors' grades. */
+  intelligence: IntelligenceService;
   /** Status pages: CRUD and the public pages. */
   statusPages: StatusPagesService;
   /** Stored executions (listing, one execution). */

@@ -18,6 +18,7 @@ import { registerHeartbeatRoutes } from './routes/heartbeats/heartbeats.routes.t
 import { registerDestinationRoutes } from './routes/destinations/destinations.routes.ts';
 import { registerMemberRoutes } from './routes/members/members.routes.ts';
 import { registerIncidentRoutes } from './routes/incidents/incidents.routes.ts';
+import { registerIntelligenceRoutes } from './routes/intelligence/intelligence.routes.ts';
 import { registerExecutionRoutes } from './routes/executions/executions.routes.ts';
 import { registerHistoryRoutes } from './routes/history/history.routes.ts';
 import { registerMonitorRoutes } from './routes/monitors/monitors.routes.ts';
@@ -126,6 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerMemberRoutes(app, deps.services);
   registerRunnerRoutes(app, { checks: deps.services.checks, clock: deps.clock });
   registerHeartbeatRoutes(app, deps.services);
+  registerIntelligenceRoutes(app, deps.services);
 
   await app.ready();
   return app;

@@ -29,7 +29,7 @@ for (const dialect of testDialects()) {
         incidentCalls.push(`open ${input.monitorId} ${input.title}`);
         return `inc_for_${input.monitorId}`;
       },
-      async resolveFromIntelligence(_tx: Database, incidentId) {
+      async resolveFromIntelligence(_tx: Database, _organizationId, incidentId) {
         incidentCalls.push(`resolve ${incidentId}`);
       },
     };

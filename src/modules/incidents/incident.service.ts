@@ -30,11 +30,11 @@ export interface IncidentsServiceDeps {
   monitors: IncidentMonitors;
 }
 
-/** Body of POST /incidents, as received. */
+/** Body of POST /incidents, its shape checked by the route's schema. */
 export interface IncidentInput {
-  title?: unknown;
-  cause?: unknown;
-  monitor_id?: unknown;
+  title: string;
+  cause?: string | null;
+  monitor_id?: string | null;
 }
 
 export const TITLE_MAX = 200;
@@ -127,40 +127,24 @@ export class IncidentsService implements MonitorListener {
   /** POST /incidents: source `api` for keys (`manual` when a person opens it in the app). */
   async create(
     ctx: ServiceContext,
-    body: unknown,
+    input: IncidentInput,
     source: IncidentSource = 'api',
   ): Promise<IncidentWithTimeline & IncidentWithDuration> {
     const { actor } = ctx;
-    const input = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as IncidentInput;
+    // The shape (lengths, types, a title that is not blank) is the route schema's; what remains is the monitor.
+    const title = input.title.trim();
+    const cause = input.cause === undefined || input.cause === null || input.cause.trim() === '' ? null : input.cause;
     const details: ErrorDetail[] = [];
-    const title = typeof input.title === 'string' ? input.title.trim() : '';
-    if (title.length === 0) details.push({ field: 'title', issue: 'is required and must be a non-empty string' });
-    else if (title.length > TITLE_MAX)
-      details.push({ field: 'title', issue: `must be at most ${TITLE_MAX} characters` });
-    let cause: string | null = null;
-    if (input.cause !== undefined && input.cause !== null) {
-      if (typeof input.cause !== 'string') details.push({ field: 'cause', issue: 'must be a string or null' });
-      else if (input.cause.length > CAUSE_MAX)
-        details.push({ field: 'cause', issue: `must be at most ${CAUSE_MAX} characters` });
-      else cause = input.cause.trim() === '' ? null : input.cause;
-    }
     let monitorId: string | null = null;
     if (input.monitor_id !== undefined && input.monitor_id !== null) {
-      if (typeof input.monitor_id !== 'string')
-        details.push({ field: 'monitor_id', issue: 'must be a monitor id or null' });
-      else {
-        const monitor = await this.deps.monitors.findAnywhere(input.monitor_id);
-        if (
-          !monitor ||
-          monitor.organizationId !== actor.organizationId ||
-          !canSeeEnvironment(actor, monitor.environment)
-        ) {
-          details.push({
-            field: 'monitor_id',
-            issue: `monitor ${input.monitor_id} does not exist in this organization`,
-          });
-        } else monitorId = monitor.id;
-      }
+      const monitor = await this.deps.monitors.findAnywhere(input.monitor_id);
+      if (
+        !monitor ||
+        monitor.organizationId !== actor.organizationId ||
+        !canSeeEnvironment(actor, monitor.environment)
+      ) {
+        details.push({ field: 'monitor_id', issue: `monitor ${input.monitor_id} does not exist in this organization` });
+      } else monitorId = monitor.id;
     }
     if (details.length > 0) throw validationFailed(details);
     const now = ctx.clock.now();
@@ -282,6 +266,36 @@ export class IncidentsService implements MonitorListener {
       message: `Monitor ${monitor.name} deleted.`,
     });
     await this.resolveWith(tx, repo, open, AUTO, now, null, 'monitor_deleted');
+  }
+
+  /**
+   * Intelligence (config.intelligence_incidents): an anomaly or grade drop opens an incident with source
+   * `intelligence`, in the caller's transaction; `incident_opened` goes out like for every incident.
+   */
+  async openFromIntelligence(
+    tx: Database,
+    o: { organizationId: string; monitorId: string; title: string; cause: string; at: number },
+  ): Promise<string> {
+    const repo = new IncidentsRepository(tx);
+    const incident = this.newIncident(o.organizationId, await repo.allocateNumber(o.organizationId), {
+      title: o.title.slice(0, TITLE_MAX),
+      source: 'intelligence',
+      monitorId: o.monitorId,
+      cause: o.cause.slice(0, CAUSE_MAX),
+      at: o.at,
+    });
+    await repo.insert(incident);
+    await repo.addTimeline(incident, { type: 'opened', at: o.at, actor: AUTO, message: incident.cause });
+    await this.recordOpened(tx, incident);
+    return incident.id;
+  }
+
+  /** Resolves an intelligence incident automatically when what opened it ended (no-op when already resolved). */
+  async resolveFromIntelligence(tx: Database, organizationId: string, incidentId: string, at: number): Promise<void> {
+    const repo = new IncidentsRepository(tx);
+    const incident = await repo.find(organizationId, incidentId);
+    if (!incident || incident.status === 'resolved') return;
+    await this.resolveWith(tx, repo, incident, AUTO, at, null);
   }
 
   private async openForMonitor(tx: Database, repo: IncidentsRepository, t: MonitorTransition): Promise<void> {

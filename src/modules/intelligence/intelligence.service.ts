@@ -54,7 +54,7 @@ export interface IntelligenceIncidents {
     input: { organizationId: string; monitorId: string; title: string; cause: string; at: number },
   ): Promise<string>;
   /** Resolves it (automatically) when what opened it ended. */
-  resolveFromIntelligence(tx: Database, incidentId: string, at: number, message: string): Promise<void>;
+  resolveFromIntelligence(tx: Database, organizationId: string, incidentId: string, at: number): Promise<void>;
 }
 
 /** What intelligence needs of the monitors module (MonitorsService satisfies it). */
@@ -214,7 +214,7 @@ export class IntelligenceService {
         startedAt = open.startedAt;
         incidentId = open.incidentId;
         if (incidentId && this.deps.incidents)
-          await this.deps.incidents.resolveFromIntelligence(tx, incidentId, f.at, f.summary);
+          await this.deps.incidents.resolveFromIntelligence(tx, s.organizationId, incidentId, f.at);
       }
       if (f.endOnly) return;
       endedAt = f.at;
