@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiKeysRepository, AuthService } from '../../src/modules/auth/index.ts';
+import { createAuth } from '../../src/modules/auth/index.ts';
 import { createTestApp, ManualClock, type TestApp } from '../support/app.ts';
 import { testDialects } from '../support/databases.ts';
 import { call, errorCode } from '../api-access/helpers.ts';
@@ -149,7 +149,7 @@ describe.each(testDialects())('API keys and service accounts (%s)', (dialect) =>
     const k = (
       await call(t, o.apiKey, 'POST', '/api/v1/api-keys', { body: { name: 'c', scopes: ['monitors:read'] } })
     ).json();
-    const other = new AuthService({ keys: new ApiKeysRepository(t.db.reopen()), clock });
+    const other = createAuth({ database: t.db.reopen(), clock });
     expect(await other.authenticate(k.key)).not.toBeNull();
     await call(t, o.apiKey, 'DELETE', `/api/v1/api-keys/${k.id}`);
     expect((await call(t, k.key, 'GET', '/api/v1/monitors')).statusCode).toBe(401); // this process: at once
@@ -210,6 +210,31 @@ describe.each(testDialects())('API keys and service accounts (%s)', (dialect) =>
     expect((await call(t, limited.key, 'DELETE', `/api/v1/api-keys/${weaker.id}`)).statusCode).toBe(200);
     // The organization's full key still manages every key.
     expect((await call(t, o.apiKey, 'GET', `/api/v1/api-keys/${stronger.id}`)).statusCode).toBe(200);
+  });
+
+  it('a service account owning a key beyond the caller is not deleted (403, its keys keep working)', async () => {
+    const o = await t.createOrg();
+    const sa = (
+      await call(t, o.apiKey, 'POST', '/api/v1/service-accounts', { body: { name: 'deployer', role: 'admin' } })
+    ).json() as { id: string };
+    const strong = (
+      await call(t, o.apiKey, 'POST', '/api/v1/api-keys', {
+        body: { name: 'sa-prod', scopes: ['monitors:read'], environments: ['production'], service_account_id: sa.id },
+      })
+    ).json() as { key: string };
+    const limited = (
+      await call(t, o.apiKey, 'POST', '/api/v1/api-keys', {
+        body: { name: 'limited', scopes: ['keys:write', 'monitors:read'], environments: ['staging'] },
+      })
+    ).json() as { key: string };
+    const refused = await call(t, limited.key, 'DELETE', `/api/v1/service-accounts/${sa.id}`);
+    expect(refused.statusCode).toBe(403);
+    expect(errorCode(refused)).toBe('forbidden');
+    expect((await call(t, strong.key, 'GET', '/api/v1/monitors')).statusCode).toBe(200);
+    expect((await call(t, o.apiKey, 'GET', `/api/v1/service-accounts/${sa.id}`)).statusCode).toBe(200);
+    // The organization's full key may.
+    expect((await call(t, o.apiKey, 'DELETE', `/api/v1/service-accounts/${sa.id}`)).statusCode).toBe(204);
+    expect((await call(t, strong.key, 'GET', '/api/v1/monitors')).statusCode).toBe(401);
   });
 
   it('answers 404 for another organization on every api-keys route', async () => {

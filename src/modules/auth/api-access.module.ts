@@ -122,7 +122,13 @@ export function createApiAccess(options: ApiAccessOptions): { services: ApiAcces
     auth,
     clock,
   });
-  const serviceAccounts = new ServiceAccountsService({ repository: serviceAccountsRepo, keys, auth, clock });
+  const serviceAccounts = new ServiceAccountsService({
+    database,
+    repository: serviceAccountsRepo,
+    keys,
+    auth,
+    clock,
+  });
   const idempotency = new IdempotencyService({
     repository: new IdempotencyRepository(database),
     clock,

@@ -77,6 +77,20 @@ export class ApiKeysRepository {
       .execute();
   }
 
+  /** The scopes and environments of the keys a service account still holds (not revoked). */
+  async activeOfServiceAccount(
+    organizationId: string,
+    serviceAccountId: string,
+  ): Promise<Array<Pick<ApiKeyRow, 'id' | 'scopes' | 'environments'>>> {
+    return this.db
+      .selectFrom('api_key')
+      .select(['id', 'scopes', 'environments'])
+      .where('organization_id', '=', organizationId)
+      .where('service_account_id', '=', serviceAccountId)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+
   async revokeForServiceAccount(organizationId: string, serviceAccountId: string, at: number): Promise<number> {
     const result = await this.db
       .updateTable('api_key')

@@ -1,28 +1,27 @@
 import type { Clock } from '../../platform/clock.ts';
 import { decodeIdCursor, pageOf } from '../../platform/cursor.ts';
-import { notFound, validationFailed } from '../../platform/errors.ts';
+import type { Database } from '../../platform/db/index.ts';
+import { DomainError, notFound, validationFailed } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { actorRef, type Actor } from './actor.ts';
 import type { ServiceAccount } from './api-key.types.ts';
-import { serviceAccountOf, type Page } from './api-keys.service.ts';
-import type { ApiKeysRepository } from './api-keys.repository.ts';
+import { mayManage, serviceAccountOf, type Page } from './api-keys.service.ts';
+import { ApiKeysRepository } from './api-keys.repository.ts';
 import type { AuthService } from './auth.service.ts';
-import type { ServiceAccountsRepository } from './service-accounts.repository.ts';
+import { ServiceAccountsRepository } from './service-accounts.repository.ts';
+
+export interface ServiceAccountsServiceDeps {
+  database: Database;
+  repository: ServiceAccountsRepository;
+  keys: ApiKeysRepository;
+  auth: AuthService;
+  clock: Clock;
+}
 
 /** Service accounts own keys that must outlive any one person's membership. */
 export class ServiceAccountsService {
-  private readonly deps: {
-    repository: ServiceAccountsRepository;
-    keys: ApiKeysRepository;
-    auth: AuthService;
-    clock: Clock;
-  };
-  constructor(deps: {
-    repository: ServiceAccountsRepository;
-    keys: ApiKeysRepository;
-    auth: AuthService;
-    clock: Clock;
-  }) {
+  private readonly deps: ServiceAccountsServiceDeps;
+  constructor(deps: ServiceAccountsServiceDeps) {
     this.deps = deps;
   }
 
@@ -61,11 +60,26 @@ export class ServiceAccountsService {
     return serviceAccountOf(row);
   }
 
-  /** Deletes the account and revokes every key it owns. */
-  async delete(organizationId: string, id: string): Promise<void> {
+  /**
+   * Deletes the account and revokes every key it owns, in one transaction. A caller (a key) may do so only when
+   * it could revoke each of those keys itself (`mayManage`); otherwise nothing changes (403 forbidden).
+   * `actor` null: the operator.
+   */
+  async delete(actor: Actor | null, organizationId: string, id: string): Promise<void> {
     const now = this.deps.clock.now();
-    if (!(await this.deps.repository.markDeleted(organizationId, id, now))) throw notFound('Service account');
-    await this.deps.keys.revokeForServiceAccount(organizationId, id, now);
+    await this.deps.database.transaction(async (tx) => {
+      const keys = new ApiKeysRepository(tx);
+      if (!(await new ServiceAccountsRepository(tx).markDeleted(organizationId, id, now))) {
+        throw notFound('Service account');
+      }
+      if (actor && (await keys.activeOfServiceAccount(organizationId, id)).some((k) => !mayManage(actor, k))) {
+        throw new DomainError(
+          'forbidden',
+          'This service account owns keys with scopes or environments your key lacks; deleting it would revoke them.',
+        );
+      }
+      await keys.revokeForServiceAccount(organizationId, id, now);
+    });
     this.deps.auth.forgetCached();
   }
 }

@@ -102,13 +102,16 @@ export function registerServiceAccountRoutes(
       schema: {
         tags,
         summary: 'Delete a service account and revoke its keys',
+        description:
+          'Refused with 403 `forbidden` (nothing changes) when the account owns a key with a scope or environment the calling key lacks.',
         operationId: 'deleteServiceAccount',
         params: IdParams,
         response: { 204: Type.Null({ description: 'Deleted; its keys are revoked.' }) },
       },
     },
     async (request, reply) => {
-      await serviceAccounts.delete(actorOf(request).organizationId, request.params.id);
+      const actor = actorOf(request);
+      await serviceAccounts.delete(actor, actor.organizationId, request.params.id);
       return reply.code(204).send();
     },
   );
