@@ -703,6 +703,31 @@ const FIXTURES: Record<string, StepFixture> = {
       expect(other.body.error.code).toBe('idempotency_key_mismatch');
     },
   },
+  '202611232110_checks_failing_since': {
+    async fill(db) {
+      await db
+        .insertInto('check_state')
+        .values({
+          monitor_id: W.secondMonitorId,
+          region_code: 'local',
+          successes: 0,
+          failures: 2,
+          last_at: ms(1),
+          last_status: 'down',
+          last_cause: 'timeout',
+          failing_since: ms(1) - 60_000,
+        })
+        .execute();
+    },
+    async check(u) {
+      const rows = await u.raw
+        .selectFrom('check_state')
+        .selectAll()
+        .where('monitor_id', '=', W.secondMonitorId)
+        .execute();
+      expect(rows).toMatchObject([{ failures: 2, last_status: 'down', failing_since: ms(1) - 60_000 }]);
+    },
+  },
   '202611232100_intelligence_init': {
     async fill(db) {
       await db
