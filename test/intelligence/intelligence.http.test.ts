@@ -145,6 +145,30 @@ for (const dialect of testDialects()) {
       expect((await get(`/api/v1/intelligence/events/${everything.body.data[0].id}`, key.key)).status).toBe(404);
     });
 
+    it('accepts config.intelligence_incidents and content_ignore_patterns, and rejects a broken pattern with 422', async () => {
+      const post = (config: Json) =>
+        t.tocsin.app.inject({
+          method: 'POST',
+          url: '/api/v1/monitors',
+          headers: bearer(org.apiKey),
+          payload: { target: 'https://example.com', config },
+        });
+      const ok = await post({ intelligence_incidents: true, content_ignore_patterns: ['Generated at \\d+'] });
+      expect(ok.statusCode, ok.body).toBe(201);
+      expect((ok.json() as Json).config).toMatchObject({
+        intelligence_incidents: true,
+        content_ignore_patterns: ['Generated at \\d+'],
+      });
+      const bad = await post({ content_ignore_patterns: ['(unclosed'] });
+      expect(bad.statusCode).toBe(422);
+      expect((bad.json() as Json).error.details).toEqual([
+        { field: 'config.content_ignore_patterns[0]', issue: 'must be a regular expression of 1 to 200 characters' },
+      ]);
+      const notBool = await post({ intelligence_incidents: 'yes' });
+      expect(notBool.statusCode).toBe(422);
+      expect((notBool.json() as Json).error.details[0].field).toBe('config.intelligence_incidents');
+    });
+
     it('shows a monitor’s current grades and history', async () => {
       const m = await monitor();
       const svc = t.tocsin.services.intelligence;

@@ -6,7 +6,7 @@ import {
   type IntelligenceCheck,
   type IntelligenceIncidents,
 } from '../../src/modules/intelligence/index.ts';
-import { OrgsRepository } from '../../src/modules/orgs/index.ts';
+import { createOrgs } from '../../src/modules/orgs/index.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import type { Database } from '../../src/platform/db/index.ts';
 import { newId } from '../../src/platform/ids.ts';
@@ -37,17 +37,8 @@ for (const dialect of testDialects()) {
     let service: IntelligenceService;
 
     async function newOrg(): Promise<string> {
-      const id = newId('org', T0);
-      await new OrgsRepository(db.database).insertOrganization({
-        id,
-        name: 'o',
-        plan: 'team',
-        defaultRegion: 'local',
-        emailAlertsEnabled: true,
-        createdAt: T0,
-        updatedAt: T0,
-      });
-      return id;
+      const orgs = createOrgs({ database: db.database, clock, defaultPlan: 'team', defaultRegion: 'local' });
+      return (await orgs.createOrganization({ name: 'o' })).id;
     }
 
     function monitor(organizationId: string, environment = 'production'): string {

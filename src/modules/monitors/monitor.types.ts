@@ -17,6 +17,8 @@ export interface CommonConfig {
   alert_destination_ids: string[];
   alert_latency_ms: number | null;
   reminder_interval_minutes: number | null;
+  /** Anomalies and security-grade drops open incidents with source `intelligence` (DECISIONS §13); absent = false. */
+  intelligence_incidents?: boolean;
 }
 
 export interface HttpConfig extends CommonConfig {
@@ -26,6 +28,8 @@ export interface HttpConfig extends CommonConfig {
   follow_redirects: boolean;
   verify_tls: boolean;
   assertions: Array<Record<string, unknown>>;
+  /** Regular expressions removed from the body before its content digest (intelligence); absent = none. */
+  content_ignore_patterns?: string[];
 }
 export interface TlsConfig extends CommonConfig {
   alert_days_before_expiry: number;

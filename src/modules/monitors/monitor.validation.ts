@@ -43,10 +43,11 @@ const COMMON_KEYS = [
   'alert_destination_ids',
   'alert_latency_ms',
   'reminder_interval_minutes',
+  'intelligence_incidents',
 ] as const;
 
 const TYPE_KEYS: Record<MonitorType, readonly string[]> = {
-  http: ['method', 'headers', 'body', 'follow_redirects', 'verify_tls', 'assertions'],
+  http: ['method', 'headers', 'body', 'follow_redirects', 'verify_tls', 'assertions', 'content_ignore_patterns'],
   tls: ['alert_days_before_expiry'],
   tcp: [],
   dns: ['record_type', 'resolver', 'expected'],
@@ -117,7 +118,22 @@ function readCommon(r: FieldReader, c: Record<string, unknown>, regionCount: num
     alert_destination_ids: destinations ?? [],
     alert_latency_ms: latency ?? null,
     reminder_interval_minutes: reminder ?? null,
+    // Only stored when given, so existing monitors keep their exact config.
+    ...(given(c, 'intelligence_incidents') && {
+      intelligence_incidents: r.boolean(`${p}.intelligence_incidents`, c.intelligence_incidents) ?? false,
+    }),
   };
+}
+
+/** A pattern intelligence can compile (with the g flag) and that is short enough to be cheap. */
+function isIgnorePattern(_field: string, pattern: string): boolean {
+  if (pattern.length === 0 || pattern.length > 200) return false;
+  try {
+    new RegExp(pattern, 'g');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function readHttp(r: FieldReader, c: Record<string, unknown>, ctx: ValidationContext): Record<string, unknown> {
@@ -150,7 +166,24 @@ function readHttp(r: FieldReader, c: Record<string, unknown>, ctx: ValidationCon
       else assertions.push(a as Record<string, unknown>);
     });
   }
-  return { method, headers, body: body ?? null, follow_redirects: follow, verify_tls: verify, assertions };
+  const ignore = given(c, 'content_ignore_patterns')
+    ? r.stringArray(
+        `${p}.content_ignore_patterns`,
+        c.content_ignore_patterns,
+        20,
+        isIgnorePattern,
+        'must be a regular expression of 1 to 200 characters',
+      )
+    : undefined;
+  return {
+    method,
+    headers,
+    body: body ?? null,
+    follow_redirects: follow,
+    verify_tls: verify,
+    assertions,
+    ...(ignore !== undefined && { content_ignore_patterns: ignore }),
+  };
 }
 
 function readTypeConfig(

@@ -53,6 +53,12 @@ const common = {
   alert_destination_ids: Type.Optional(Type.Array(Type.String(), { description: 'Destinations (dst_…) to notify.' })),
   alert_latency_ms: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
   reminder_interval_minutes: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+  intelligence_incidents: Type.Optional(
+    Type.Boolean({
+      default: false,
+      description: 'Latency anomalies, slow periods and security-grade drops open incidents with source intelligence.',
+    }),
+  ),
 };
 
 const HttpConfig = Type.Object(
@@ -64,6 +70,12 @@ const HttpConfig = Type.Object(
     follow_redirects: Type.Optional(Type.Boolean({ default: true })),
     verify_tls: Type.Optional(Type.Boolean({ default: true })),
     assertions: Type.Optional(Type.Array(Type.Ref(Assertion))),
+    content_ignore_patterns: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+        maxItems: 20,
+        description: 'Regular expressions removed from the body before its content digest (change detection).',
+      }),
+    ),
   },
   { $id: 'HttpMonitorConfig', title: 'HttpMonitorConfig', description: 'config of an http monitor' },
 );
