@@ -36,6 +36,7 @@ const runner = new CheckRunner({
           executions: { recordBatch: async () => {} },
           transitions: tocsin.services.incidents,
           events: tocsin.services.events,
+          monitors: tocsin.services.monitors,
           leaseMs: config.scheduler.leaseSeconds * 1000,
         })
       : tocsin.services.checks.engine,

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OrgsRepository } from '../../src/modules/orgs/index.ts';
 import { testDialects } from '../support/databases.ts';
 import { bearer, createTestApp, ManualClock, type TestApp, type TestOrg } from '../support/app.ts';
 
@@ -38,12 +37,7 @@ for (const dialect of testDialects()) {
 
     describe('create', () => {
       it('fills the defaults from {"target": url}: host name, http, plan floor, org default region, production', async () => {
-        const team = await t.createOrg({ plan: 'team' });
-        await new OrgsRepository(t.tocsin.database).updateOrganization(
-          team.organizationId,
-          { defaultRegion: 'us-east' },
-          t.clock.now(),
-        );
+        const team = await t.createOrg({ plan: 'team', defaultRegion: 'us-east' });
         const res = await call('POST', '/api/v1/monitors', { target: 'https://example.com' }, team.apiKey);
         expect(res.status).toBe(201);
         expect(res.headers['content-type']).toContain('application/json');

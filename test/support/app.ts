@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import { loadConfig, type PlanName, type TocsinConfig } from '../../src/config/index.ts';
 import { createTocsin, type Tocsin } from '../../src/main.ts';
 import { SCOPES, type Scope } from '../../src/modules/auth/index.ts';
+import { createOrgs } from '../../src/modules/orgs/index.ts';
 import { ManualClock, type Clock } from '../../src/platform/clock.ts';
 import type { Dialect } from '../../src/platform/db/index.ts';
 import { createLogger } from '../../src/platform/logger.ts';
@@ -41,6 +42,8 @@ export interface TestApp {
     scopes?: Scope[];
     environments?: string[];
     role?: 'owner' | 'admin' | 'member';
+    /** The organization's default region (the configured default unless given). */
+    defaultRegion?: string;
   }): Promise<TestOrg>;
   close(): Promise<void>;
 }
@@ -91,7 +94,16 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     async createOrg(o = {}) {
       n += 1;
       const { orgs, auth } = tocsin.services;
-      const org = await orgs.createOrganization({ name: `Org ${n}`, plan: o.plan ?? 'enterprise' });
+      // The service creates organizations in the configured default region; another region needs its own.
+      const creator = o.defaultRegion
+        ? createOrgs({
+            database: tocsin.database,
+            clock,
+            defaultPlan: config.defaultPlan,
+            defaultRegion: o.defaultRegion,
+          })
+        : orgs;
+      const org = await creator.createOrganization({ name: `Org ${n}`, plan: o.plan ?? 'enterprise' });
       const user = await orgs.ensureUser({ email: `owner${n}-${org.id}@example.com` });
       await orgs.addMember(org.id, user.id, o.role ?? 'owner');
       const key = await auth.issueKey({

@@ -1,5 +1,5 @@
-export { AuthService, DEFAULT_RATE_LIMITS, type AuthServiceDeps, type IssueKeyInput } from './auth.service.ts';
-export { ApiKeysRepository } from './api-keys.repository.ts';
+export { createAuth, type AuthDeps } from './auth.module.ts';
+export { DEFAULT_RATE_LIMITS, type AuthService, type IssueKeyInput } from './auth.service.ts';
 export {
   ApiKeysService,
   DEFAULT_GRACE_SECONDS,

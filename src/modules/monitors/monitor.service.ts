@@ -202,8 +202,9 @@ export class MonitorsService {
     return this.repository().findAnywhere(id);
   }
 
-  findManyAnywhere(ids: readonly string[]): Promise<Monitor[]> {
-    return this.repository().findManyAnywhere(ids);
+  /** Internal: monitors of any organization, read through `db` (a caller's transaction handle, or the database). */
+  findManyAnywhere(ids: readonly string[], db: Database = this.deps.database): Promise<Monitor[]> {
+    return new MonitorsRepository(db).findManyAnywhere(ids);
   }
 
   findByHeartbeatToken(token: string): Promise<Monitor | null> {
@@ -215,13 +216,14 @@ export class MonitorsService {
     return this.repository().listActive(afterId, limit);
   }
 
-  /** Internal: the state machine's verdict. */
-  recordStatus(id: string, status: MonitorStatus, at: number): Promise<void> {
-    return this.repository().setStatus(id, status, at);
+  /** Internal: the state machine's verdict, written through `db` (the check engine passes its batch transaction). */
+  recordStatus(id: string, status: MonitorStatus, at: number, db: Database = this.deps.database): Promise<void> {
+    return new MonitorsRepository(db).setStatus(id, status, at);
   }
 
-  recordChecked(ids: readonly string[], at: number): Promise<void> {
-    return this.repository().setLastChecked(ids, at);
+  /** Internal: when these monitors were last checked, written through `db` (as `recordStatus`). */
+  recordChecked(ids: readonly string[], at: number, db: Database = this.deps.database): Promise<void> {
+    return new MonitorsRepository(db).setLastChecked(ids, at);
   }
 
   /** Internal (alerting): the organization's monitors that alert this destination. */

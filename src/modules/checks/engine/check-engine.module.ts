@@ -61,6 +61,7 @@ export function createCheckEngineModule(deps: CheckEngineModuleDeps): CheckEngin
     executions: deps.executions,
     transitions: deps.transitions,
     events: deps.events,
+    monitors: deps.monitors,
     leaseMs: deps.scheduler.leaseSeconds * 1000,
     metrics: deps.metrics,
   });

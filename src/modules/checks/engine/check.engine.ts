@@ -5,7 +5,7 @@ import { newId } from '../../../platform/ids.ts';
 import type { Logger } from '../../../platform/logger.ts';
 import type { TocsinMetrics } from '../../../platform/metrics/index.ts';
 import type { EventsService } from '../../events/index.ts';
-import { confirmRegionsOf, MonitorsRepository, type Monitor } from '../../monitors/index.ts';
+import { confirmRegionsOf, type Monitor, type MonitorsService } from '../../monitors/index.ts';
 import type { ExecutionRecord } from '../executions/index.ts';
 import { heartbeatGraceMs } from '../probes/index.ts';
 import { HeartbeatsRepository } from '../heartbeats/heartbeats.repository.ts';
@@ -27,6 +27,8 @@ export interface CheckEngineDeps {
   /** The incidents module; null until wired (transitions are then only logged in monitor_status_change). */
   transitions: TransitionHandler | null;
   events: Pick<EventsService, 'record'>;
+  /** The monitors module: reads monitor definitions and records status and last-checked time (in the batch's tx). */
+  monitors: Pick<MonitorsService, 'findManyAnywhere' | 'recordStatus' | 'recordChecked'>;
   leaseMs: number;
   /** `tocsin_checks_total` and the duration and lateness histograms; null when metrics are off. */
   metrics?: Pick<TocsinMetrics, 'checkCompleted'> | null;
@@ -79,7 +81,7 @@ export class CheckEngine {
       ),
     ];
     if (stale.length > 0) {
-      const monitors = await new MonitorsRepository(database).findManyAnywhere(stale);
+      const monitors = await this.deps.monitors.findManyAnywhere(stale, database);
       // Keyed by the schedule's monitor_version (set by the listener on every user save); status changes
       // touch updated_at but not the schedule, so they do not invalidate the cache.
       const versionOf = new Map(slots.map((s) => [s.monitorId, s.monitorVersion]));
@@ -147,8 +149,7 @@ export class CheckEngine {
       const stateRepo = new CheckStateRepository(tx);
       await stateRepo.lockMonitors(monitorIds);
       if (leased) await this.requireLeases(tx, owner, results);
-      const monitorsRepo = new MonitorsRepository(tx);
-      const monitors = new Map((await monitorsRepo.findManyAnywhere(monitorIds)).map((m) => [m.id, m]));
+      const monitors = new Map((await this.deps.monitors.findManyAnywhere(monitorIds, tx)).map((m) => [m.id, m]));
       const executions: ExecutionRecord[] = [];
       // The store may assign the final ids (it rewrites `id`), so ids are read from the records after recordBatch.
       const executionOf = new Map<CheckResult, ExecutionRecord>();
@@ -230,7 +231,7 @@ export class CheckEngine {
       }
       await stateRepo.save([...dirty.values()]);
       for (const t of transitions) {
-        await monitorsRepo.setStatus(t.monitorId, t.to, t.at);
+        await this.deps.monitors.recordStatus(t.monitorId, t.to, t.at, tx);
         // Every transition goes to the incidents module, pending → up included: after a resume (status pending) the
         // monitor may still have the incident of its outage before the pause, and this verdict resolves it.
         if (this.deps.transitions) await this.deps.transitions.handleMonitorTransition(tx, t);
@@ -238,7 +239,7 @@ export class CheckEngine {
       await stateRepo.recordStatusChanges(changes);
       if (certEvents.length > 0) await this.recordCertEvents(tx, stateRepo, certEvents);
       const lastAt = ordered[ordered.length - 1]!.observation.started_at;
-      await monitorsRepo.setLastChecked([...monitors.keys()], lastAt);
+      await this.deps.monitors.recordChecked([...monitors.keys()], lastAt, tx);
       await new ScheduleRepository(tx).release(owner, ordered);
       tx.afterCommit(() => this.countChecks(ordered, monitors));
       return { recorded: executions.length, transitions };

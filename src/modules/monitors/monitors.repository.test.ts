@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MonitorsRepository, type Monitor } from '../../src/modules/monitors/index.ts';
-import { OrgsRepository } from '../../src/modules/orgs/index.ts';
-import { newId } from '../../src/platform/ids.ts';
-import { createTestDatabase, testDialects, type TestDatabase } from '../support/databases.ts';
-import { sampleMonitor } from '../support/monitors.ts';
+import { createTestDatabase, testDialects, type TestDatabase } from '../../../test/support/databases.ts';
+import { sampleMonitor } from '../../../test/support/monitors.ts';
+import { ManualClock } from '../../platform/clock.ts';
+import { newId } from '../../platform/ids.ts';
+import { createOrgs } from '../orgs/index.ts';
+import { MonitorsRepository } from './monitors.repository.ts';
+import type { Monitor } from './monitor.types.ts';
 
 const T0 = Date.parse('2026-11-22T10:00:00.123Z');
 function monitor(organizationId: string, overrides: Partial<Monitor> = {}): Monitor {
@@ -18,17 +20,13 @@ for (const dialect of testDialects()) {
     let orgB: string;
 
     async function newOrg(): Promise<string> {
-      const id = newId('org', T0);
-      await new OrgsRepository(db.database).insertOrganization({
-        id,
-        name: 'o',
-        plan: 'team',
+      const orgs = createOrgs({
+        database: db.database,
+        clock: new ManualClock(T0),
+        defaultPlan: 'team',
         defaultRegion: 'local',
-        emailAlertsEnabled: true,
-        createdAt: T0,
-        updatedAt: T0,
       });
-      return id;
+      return (await orgs.createOrganization({ name: 'o' })).id;
     }
 
     beforeAll(async () => {
