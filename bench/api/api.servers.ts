@@ -3,7 +3,8 @@
  * generator (autocannon, in the parent) does not share their event loop.
  *   node bench/api/api.servers.ts bare    → a bare Fastify hello-world
  *   node bench/api/api.servers.ts tocsin  → Tocsin on SQLite in a temp data dir, one enterprise org and 8 keys
- * Each prints nothing and tells the parent `{port, keys?}` over IPC.
+ *     (BENCH_MONITORS=n: also n monitors, made through the service, spread over tags, types and environments)
+ * Each prints nothing and tells the parent `{port, keys?, monitorIds?}` over IPC.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,14 +57,30 @@ async function tocsin(): Promise<void> {
       organizationId: org.id,
       name: `bench ${i}`,
       scopes: [...SCOPES],
+      environments: ['production', 'staging'],
       userId: user.id,
       createdBy: user.id,
       rateLimits: { read_per_minute: 100_000, write_per_minute: 100_000, delete_per_minute: 100_000 },
     });
     keys.push(key.key);
   }
+  const monitorIds: string[] = [];
+  const actor = (await t.services.auth.authenticate(keys[0]!))!;
+  const ctx = { actor, db: t.database, clock: t.clock };
+  for (let i = 0; i < Number(process.env.BENCH_MONITORS ?? 0); i++) {
+    const monitor = await t.services.monitors.create(ctx, {
+      name: `service ${i}`,
+      target: i % 3 === 0 ? `shop-${i}.example.com:443` : `https://api-${i}.example.com/health`,
+      type: i % 3 === 0 ? 'tcp' : 'http',
+      interval_seconds: 60,
+      tags: [`team-${i % 20}`, i % 2 === 0 ? 'public' : 'internal'],
+      environment: i % 4 === 0 ? 'staging' : 'production',
+      paused: i % 10 === 0,
+    });
+    monitorIds.push(monitor.id);
+  }
   await t.app.listen({ port: 0, host: '127.0.0.1' });
-  tell({ port: (t.app.server.address() as { port: number }).port, keys });
+  tell({ port: (t.app.server.address() as { port: number }).port, keys, monitorIds });
   process.once('SIGTERM', () => {
     void t.close().then(() => process.exit(0));
   });

@@ -1,7 +1,6 @@
 export { MonitorsService, type MonitorsServiceDeps, type MonitorListener, type Page } from './monitor.service.ts';
 export type { LockOrganization } from './monitor.ports.ts';
 export { MonitorsRepository, type MonitorScope } from './monitors.repository.ts';
-export { OTHER_CONNECTION_CHECK_MS } from './monitor.read-cache.ts';
 export { monitorsMigrations } from './monitors.migrations.ts';
 export type { MonitorAlertLinks } from './monitor.ports.ts';
 export {

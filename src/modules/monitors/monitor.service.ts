@@ -48,13 +48,10 @@ function scopeOf(actor: Actor): MonitorScope {
   return { organizationId: actor.organizationId, environments: actor.environments };
 }
 
-/**
- * The config as stored. The destination links are the alerting module's rows (shown in the API as
- * `config.alert_destination_ids`), written through `alertLinks`; until the composition root wires that
- * module's table, its stand-in keeps them in this column, so the stored config still carries the key.
- */
+/** The config as stored: the destination links are the alerting module's rows, written through `alertLinks`. */
 function storedConfig(config: Monitor['config']): Monitor['config'] {
-  return config;
+  const { alert_destination_ids: _links, ...rest } = config;
+  return rest as Monitor['config'];
 }
 
 function sameIds(a: readonly string[], b: readonly string[]): boolean {
@@ -113,12 +110,14 @@ export class MonitorsService {
       const count = await repository.count(actor.organizationId);
       this.deps.plans.requireWithin(actor.plan, 'monitors', count + 1, 'monitors');
       await repository.insert({ ...monitor, config: storedConfig(monitor.config) });
-      await this.deps.alertLinks.replaceForMonitor(
-        tx,
-        actor.organizationId,
-        monitor.id,
-        monitor.config.alert_destination_ids,
-      );
+      if (monitor.config.alert_destination_ids.length > 0) {
+        await this.deps.alertLinks.replaceForMonitor(
+          tx,
+          actor.organizationId,
+          monitor.id,
+          monitor.config.alert_destination_ids,
+        );
+      }
       for (const l of this.listeners) await l.monitorSaved(tx, monitor, null);
     });
     return monitor;
@@ -226,24 +225,14 @@ export class MonitorsService {
     return new MonitorsRepository(db).setLastChecked(ids, at);
   }
 
-  /** Internal (alerting): the organization's monitors that alert this destination. */
-  monitorsAlerting(organizationId: string, destinationId: string): Promise<Monitor[]> {
-    return this.repository().findByDestination(organizationId, destinationId);
-  }
-
-  /** Internal (alerting): replaces a monitor's config.alert_destination_ids, for attaching from the destination side. */
-  setAlertDestinationIds(organizationId: string, monitorId: string, destinationIds: readonly string[]): Promise<void> {
-    return this.repository().setAlertDestinationIds(organizationId, monitorId, destinationIds, this.deps.clock.now());
-  }
-
   private repository(): MonitorsRepository {
-    return new MonitorsRepository(this.deps.database, { clock: this.deps.clock });
+    return new MonitorsRepository(this.deps.database);
   }
 
   private async findVisible(db: Database, actor: Actor, id: string): Promise<Monitor> {
     // Not an id at all: nothing to look up (and a NUL byte would make PostgreSQL fail rather than miss).
     if (!isId(id, 'mon')) throw notFound('Monitor');
-    const monitor = await new MonitorsRepository(db, { clock: this.deps.clock }).find(scopeOf(actor), id);
+    const monitor = await new MonitorsRepository(db).find(scopeOf(actor), id);
     if (!monitor) throw notFound('Monitor');
     return monitor;
   }

@@ -1,13 +1,8 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import type { Clock } from '../../platform/clock.ts';
 import type { Database } from '../../platform/db/index.ts';
 import { fromJson, toJson } from '../../platform/db/index.ts';
-import { MonitorReadCache } from './monitor.read-cache.ts';
 import type { MonitorRow, MonitorsTables } from './monitors.tables.ts';
 import type { Monitor, MonitorFilter, MonitorStatus, MonitorType } from './monitor.types.ts';
-
-/** The connection-local read cache's key (see MonitorReadCache). */
-const READ_CACHE = Symbol('monitors.read-cache');
 
 function toMonitor(row: MonitorRow): Monitor {
   return {
@@ -61,22 +56,10 @@ export interface MonitorScope {
 
 export class MonitorsRepository {
   private readonly db;
-  private readonly database: Database;
   private readonly dialect: Database['dialect'];
-  /** SQLite only; every write below forgets the ids it wrote. */
-  private readonly cache: MonitorReadCache | null;
-  private readonly clock: Clock | undefined;
-  /**
-   * `clock`: lets the read cache check for other connections' commits at most every 100 ms instead of on
-   * every read (see MonitorReadCache); the service's repository gets it, the engine's need not.
-   */
-  constructor(database: Database, options: { clock?: Clock } = {}) {
-    this.database = database;
-    this.clock = options.clock;
+  constructor(database: Database) {
     this.db = database.tables<MonitorsTables>();
     this.dialect = database.dialect;
-    this.cache =
-      database.dialect === 'sqlite' ? database.connectionLocal(READ_CACHE, () => new MonitorReadCache()) : null;
   }
 
   /** `haystack` contains `needle`, case-sensitively, on both dialects. */
@@ -88,7 +71,6 @@ export class MonitorsRepository {
 
   async insert(monitor: Monitor): Promise<void> {
     await this.db.insertInto('monitor').values(toRow(monitor)).execute();
-    this.cache?.forget([monitor.id]);
   }
 
   async update(monitor: Monitor): Promise<void> {
@@ -99,7 +81,6 @@ export class MonitorsRepository {
       .where('id', '=', id)
       .where('organization_id', '=', organization_id)
       .execute();
-    this.cache?.forget([id]);
   }
 
   /** Pausing or resuming: only the columns that change (the config, and so any link kept in it, stays). */
@@ -115,7 +96,6 @@ export class MonitorsRepository {
       .where('id', '=', monitor.id)
       .where('organization_id', '=', monitor.organizationId)
       .execute();
-    this.cache?.forget([monitor.id]);
   }
 
   async delete(scope: MonitorScope, id: string): Promise<boolean> {
@@ -124,45 +104,20 @@ export class MonitorsRepository {
       .where('organization_id', '=', scope.organizationId)
       .where('id', '=', id)
       .executeTakeFirst();
-    this.cache?.forget([id]);
     return Number(result.numDeletedRows) > 0;
   }
 
-  /**
-   * The hottest read of the API. Its SQL is compiled once and reused with new parameters: building the
-   * query tree on every call cost more than running it. The environment check is done on the row.
-   */
+  /** The monitor if it belongs to the scope (its organization and, for keys, its environments). */
   async find(scope: MonitorScope, id: string): Promise<Monitor | null> {
-    let monitor = this.findNow(scope.organizationId, id);
-    if (monitor === undefined) {
-      const [row] = await this.database.selectRows<MonitorRow>(this.findSql(), [scope.organizationId, id]);
-      monitor = row ? toMonitor(row) : null;
-    }
-    if (!monitor || (scope.environments && !scope.environments.includes(monitor.environment))) return null;
-    return monitor;
-  }
-
-  /** From the read cache, filling it on a miss (SQLite, no transaction open); `undefined` when it cannot be used now. */
-  private findNow(organizationId: string, id: string): Monitor | null | undefined {
-    if (!this.cache || !this.database.readsNow()) return undefined;
-    const now = this.clock?.now();
-    if (this.cache.needsVersionCheck(now)) this.cache.observeVersion(this.database.dataVersionNow()!, now);
-    const cached = this.cache.get(id);
-    if (cached) return cached.organizationId === organizationId ? cached : null;
-    const rows = this.database.selectRowsNow<MonitorRow>(this.findSql(), [organizationId, id])!;
-    return rows[0] ? this.cache.set(toMonitor(rows[0])) : null;
-  }
-
-  private findSql(): string {
-    return (this.compiledFind ??= this.db
+    let q = this.db
       .selectFrom('monitor')
       .selectAll()
-      .where('organization_id', '=', '')
-      .where('id', '=', '')
-      .compile().sql);
+      .where('organization_id', '=', scope.organizationId)
+      .where('id', '=', id);
+    if (scope.environments) q = q.where('environment', 'in', [...scope.environments]);
+    const row = await q.executeTakeFirst();
+    return row ? toMonitor(row) : null;
   }
-
-  private compiledFind: string | undefined;
 
   /** Any organization's monitor, for internal roles (scheduler, heartbeats). */
   async findAnywhere(id: string): Promise<Monitor | null> {
@@ -232,44 +187,6 @@ export class MonitorsRepository {
       .where('id', '=', id)
       .where('status', '!=', status)
       .execute();
-    this.cache?.forget([id]);
-  }
-
-  /** Monitors of an organization whose config.alert_destination_ids holds this destination (alerting module). */
-  async findByDestination(organizationId: string, destinationId: string): Promise<Monitor[]> {
-    // A coarse substring prefilter (`_` may match any character); the exact check is the filter below.
-    const rows = await this.db
-      .selectFrom('monitor')
-      .selectAll()
-      .where('organization_id', '=', organizationId)
-      .where('config', 'like', `%${JSON.stringify(destinationId)}%`)
-      .orderBy('id')
-      .execute();
-    return rows.map(toMonitor).filter((m) => m.config.alert_destination_ids.includes(destinationId));
-  }
-
-  /** Sets config.alert_destination_ids only (attaching from the destination side). */
-  async setAlertDestinationIds(
-    organizationId: string,
-    id: string,
-    destinationIds: readonly string[],
-    at: number,
-  ): Promise<void> {
-    const row = await this.db
-      .selectFrom('monitor')
-      .select('config')
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (!row) return;
-    const config = { ...fromJson<Record<string, unknown>>(row.config), alert_destination_ids: [...destinationIds] };
-    await this.db
-      .updateTable('monitor')
-      .set({ config: toJson(config), updated_at: at })
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', id)
-      .execute();
-    this.cache?.forget([id]);
   }
 
   async setLastChecked(ids: readonly string[], at: number): Promise<void> {
@@ -279,6 +196,5 @@ export class MonitorsRepository {
       .set({ last_checked_at: at })
       .where('id', 'in', [...ids])
       .execute();
-    this.cache?.forget(ids);
   }
 }

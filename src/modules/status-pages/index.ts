@@ -11,6 +11,7 @@ export {
 export { statusPagesMigrations } from './status-pages.migrations.ts';
 export type {
   StatusPage,
+  StatusPageCreateInput,
   StatusPageInput,
   UptimeSource,
   DayUptime,

@@ -13,6 +13,7 @@ import type {
   PublicMonitorStatus,
   PublicStatusView,
   StatusPage,
+  StatusPageCreateInput,
   StatusPageInput,
   UptimeSource,
 } from './status-page.types.ts';
@@ -44,13 +45,6 @@ const DAY_MS = 86_400_000;
 /** Rows read per round when environment scoping hides some pages of a list. */
 const SCAN_BATCH = 200;
 
-const FIELDS = ['slug', 'title', 'monitor_ids', 'public'];
-
-function objectBody(body: unknown): StatusPageInput {
-  if (typeof body === 'object' && body !== null && !Array.isArray(body)) return body as StatusPageInput;
-  throw validationFailed([{ field: 'body', issue: 'must be a JSON object' }]);
-}
-
 export function publicStatusOf(monitor: Monitor): PublicMonitorStatus {
   if (monitor.paused || monitor.status === 'paused') return 'paused';
   if (monitor.status === 'down') return 'degraded';
@@ -76,13 +70,14 @@ export class StatusPagesService implements MonitorListener {
     this.deps = deps;
   }
 
-  async create(ctx: ServiceContext, body: unknown): Promise<StatusPage> {
+  /** `shapeDetails`: what the route's schema found wrong with the body (reported together with the domain rules'). */
+  async create(
+    ctx: ServiceContext,
+    input: StatusPageCreateInput,
+    shapeDetails: readonly ErrorDetail[] = [],
+  ): Promise<StatusPage> {
     const { actor } = ctx;
-    const input = objectBody(body);
-    const details: ErrorDetail[] = [];
-    if (input.slug === undefined) details.push({ field: 'slug', issue: 'is required' });
-    if (input.title === undefined) details.push({ field: 'title', issue: 'is required' });
-    const fields = await this.validated(ctx, input, details, null);
+    const fields = await this.validated(ctx, input, null, shapeDetails);
     const now = ctx.clock.now();
     const page: StatusPage = {
       id: newId('stp', now),
@@ -133,10 +128,14 @@ export class StatusPagesService implements MonitorListener {
     return pageOf(visible, page.limit, (p) => p.id);
   }
 
-  async update(ctx: ServiceContext, id: string, body: unknown): Promise<StatusPage> {
+  async update(
+    ctx: ServiceContext,
+    id: string,
+    input: StatusPageInput,
+    shapeDetails: readonly ErrorDetail[] = [],
+  ): Promise<StatusPage> {
     const { page: existing, hidden } = await this.findVisible(ctx, id);
-    const input = objectBody(body);
-    const fields = await this.validated(ctx, input, [], existing.id);
+    const fields = await this.validated(ctx, input, existing.id, shapeDetails);
     // The key's own list replaces what it sees; monitors of environments it cannot see stay on the page.
     const kept = existing.monitorIds.filter((m) => hidden.has(m));
     const updated: StatusPage = {
@@ -237,69 +236,56 @@ export class StatusPagesService implements MonitorListener {
     );
   }
 
+  /**
+   * The rules a schema cannot say, after the route's schema checked the shape (`shapeDetails`: what it found,
+   * so that one answer names every field at fault): the monitors exist in the organization, in the actor's
+   * environments, each once; the slug is free.
+   */
   private async validated(
     ctx: ServiceContext,
-    input: StatusPageInput,
-    details: ErrorDetail[],
+    body: StatusPageInput,
     exceptId: string | null,
+    shapeDetails: readonly ErrorDetail[],
   ): Promise<{ slug?: string; title?: string; monitorIds?: string[]; public?: boolean }> {
-    const { actor } = ctx;
-    const out: { slug?: string; title?: string; monitorIds?: string[]; public?: boolean } = {};
-    for (const key of Object.keys(input)) {
-      if (!FIELDS.includes(key)) details.push({ field: key, issue: 'is not a known field for status pages' });
-    }
-    if (input.slug !== undefined) {
-      if (typeof input.slug !== 'string' || !SLUG_PATTERN.test(input.slug)) {
-        details.push({
-          field: 'slug',
-          issue: 'must be 3-64 lower-case letters, digits or hyphens, not starting or ending with a hyphen',
-        });
-      } else out.slug = input.slug;
-    }
-    if (input.title !== undefined) {
-      const title = typeof input.title === 'string' ? input.title.trim() : '';
-      if (title.length === 0 || title.length > TITLE_MAX)
-        details.push({ field: 'title', issue: `must be a non-empty string of at most ${TITLE_MAX} characters` });
-      else out.title = title;
-    }
-    if (input.public !== undefined) {
-      if (typeof input.public !== 'boolean') details.push({ field: 'public', issue: 'must be a boolean' });
-      else out.public = input.public;
-    }
-    if (input.monitor_ids !== undefined) {
-      const ids = input.monitor_ids;
-      if (!Array.isArray(ids)) details.push({ field: 'monitor_ids', issue: 'must be an array of monitor ids' });
-      else if (ids.length > MONITORS_MAX)
-        details.push({ field: 'monitor_ids', issue: `must list at most ${MONITORS_MAX} monitors` });
-      else {
-        const strings = ids.filter((v): v is string => typeof v === 'string');
-        const found = await this.deps.monitors.findManyAnywhere(strings);
-        const visible = new Set(
-          found
-            .filter((m) => m.organizationId === actor.organizationId && canSeeEnvironment(actor, m.environment))
-            .map((m) => m.id),
-        );
-        const seen = new Set<string>();
-        ids.forEach((id: unknown, i) => {
-          const field = `monitor_ids[${i}]`;
-          if (typeof id !== 'string') details.push({ field, issue: 'must be a monitor id' });
-          else if (seen.has(id)) details.push({ field, issue: `monitor ${id} is listed twice` });
-          else if (!visible.has(id))
-            details.push({ field, issue: `monitor ${id} does not exist in this organization` });
-          if (typeof id === 'string') seen.add(id);
-        });
-        out.monitorIds = strings;
-      }
+    const details: ErrorDetail[] = [...shapeDetails];
+    // With shape problems the body may not even be an object; their details are the answer then.
+    const input: StatusPageInput = typeof body === 'object' && body !== null ? body : {};
+    const monitorIdsWellFormed = !shapeDetails.some((d) => d.field.startsWith('monitor_ids'));
+    if (input.monitor_ids !== undefined && monitorIdsWellFormed) {
+      details.push(...(await this.monitorIdProblems(ctx.actor, input.monitor_ids)));
     }
     if (
       details.length === 0 &&
-      out.slug !== undefined &&
-      (await new StatusPagesRepository(ctx.db).slugTaken(out.slug, exceptId))
+      input.slug !== undefined &&
+      (await new StatusPagesRepository(ctx.db).slugTaken(input.slug, exceptId))
     ) {
-      details.push({ field: 'slug', issue: `${out.slug} is already taken` });
+      details.push({ field: 'slug', issue: `${input.slug} is already taken` });
     }
     if (details.length > 0) throw validationFailed(details);
-    return out;
+    return {
+      ...(input.slug !== undefined && { slug: input.slug }),
+      ...(input.title !== undefined && { title: input.title.trim() }),
+      ...(input.public !== undefined && { public: input.public }),
+      ...(input.monitor_ids !== undefined && { monitorIds: [...input.monitor_ids] }),
+    };
+  }
+
+  private async monitorIdProblems(actor: Actor, ids: readonly string[]): Promise<ErrorDetail[]> {
+    const found = await this.deps.monitors.findManyAnywhere(ids);
+    const visible = new Set(
+      found
+        .filter((m) => m.organizationId === actor.organizationId && canSeeEnvironment(actor, m.environment))
+        .map((m) => m.id),
+    );
+    const details: ErrorDetail[] = [];
+    const seen = new Set<string>();
+    ids.forEach((id, i) => {
+      const field = `monitor_ids[${i}]`;
+      if (seen.has(id)) details.push({ field, issue: `monitor ${id} is listed twice` });
+      else if (!visible.has(id)) details.push({ field, issue: `monitor ${id} does not exist in this organization` });
+      seen.add(id);
+    });
+    return details;
   }
 }
 

@@ -58,10 +58,16 @@ export interface PublicStatusView {
   incidents: PublicIncidentView[];
 }
 
-/** Body of POST /status-pages and PATCH /status-pages/{id}, as received. */
+/** Body of PATCH /status-pages/{id}, its shape checked by the route's schema. */
 export interface StatusPageInput {
-  slug?: unknown;
-  title?: unknown;
-  monitor_ids?: unknown;
-  public?: unknown;
+  slug?: string;
+  title?: string;
+  monitor_ids?: string[];
+  public?: boolean;
+}
+
+/** Body of POST /status-pages, its shape checked by the route's schema. */
+export interface StatusPageCreateInput extends StatusPageInput {
+  slug: string;
+  title: string;
 }

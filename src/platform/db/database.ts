@@ -1,7 +1,7 @@
 import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -27,30 +27,6 @@ export interface Database {
    * transaction, right away. For signals such as "new outbox event", which must not fire for work that vanished.
    */
   afterCommit(callback: () => void): void;
-  /**
-   * Rows of one read-only statement, SQL already compiled for this dialect (e.g. once, from a Kysely query,
-   * then reused with new parameters). For the hottest reads: on SQLite, when no transaction is open, the
-   * cached prepared statement runs directly, without Kysely's executor, connection mutex and promise
-   * chain; otherwise (PostgreSQL, or a transaction open, whose end it would not wait for) through Kysely.
-   */
-  selectRows<R>(compiledSql: string, parameters: readonly unknown[]): Promise<R[]>;
-  /**
-   * The same read, done synchronously when it can be (SQLite, no transaction open on the connection);
-   * `undefined` otherwise. Lets a per-connection cache read a row and keep it with no other work in between.
-   */
-  selectRowsNow<R>(compiledSql: string, parameters: readonly unknown[]): R[] | undefined;
-  /** True when selectRowsNow and dataVersionNow would run (SQLite, no transaction open on the connection). */
-  readsNow(): boolean;
-  /**
-   * SQLite's `PRAGMA data_version`: it changes when another connection (another process) has committed,
-   * never for this connection's own writes. `undefined` when selectRowsNow would be.
-   */
-  dataVersionNow(): number | undefined;
-  /**
-   * One value per key for this connection, shared with its transaction handles and made on first use: for
-   * caches that the connection's own writes (through any handle) must reach.
-   */
-  connectionLocal<T>(key: symbol, make: () => T): T;
   close(): Promise<void>;
 }
 
@@ -61,75 +37,26 @@ export interface DatabaseOptions {
   poolSize?: number;
 }
 
-/** Runs a read on the SQLite connection itself, synchronously. */
-type DirectRead = (compiledSql: string, parameters: readonly unknown[]) => unknown[];
-
-interface DirectAccess {
-  read: DirectRead;
-  dataVersion: () => number;
-}
-
-/** What a database and its transaction handles share: one connection (SQLite) or pool (PostgreSQL). */
-interface ConnectionShared {
-  /** Transactions begun and not yet ended. */
-  transactions: number;
-  locals: Map<symbol, unknown>;
-}
-
 class KyselyDatabase implements Database {
   readonly dialect: Dialect;
   readonly inTransaction: boolean;
   private readonly kysely: Kysely<unknown>;
   private closed = false;
   private readonly committed: Array<() => void> = [];
-  private readonly direct: DirectAccess | null;
-  private readonly open: ConnectionShared;
-  constructor(
-    dialect: Dialect,
-    kysely: Kysely<unknown>,
-    options: { inTransaction?: boolean; direct?: DirectAccess | null; open?: ConnectionShared } = {},
-  ) {
+  constructor(dialect: Dialect, kysely: Kysely<unknown>, options: { inTransaction?: boolean } = {}) {
     this.dialect = dialect;
     this.kysely = kysely;
     this.inTransaction = options.inTransaction ?? false;
-    this.direct = options.direct ?? null;
-    this.open = options.open ?? { transactions: 0, locals: new Map() };
   }
   async transaction<T>(work: (tx: Database) => Promise<T>): Promise<T> {
     if (this.inTransaction) return work(this);
     let handle: KyselyDatabase | undefined;
-    this.open.transactions += 1;
-    let result: T;
-    try {
-      result = await this.kysely.transaction().execute((trx) => {
-        handle = new KyselyDatabase(this.dialect, trx, { inTransaction: true, open: this.open, direct: this.direct });
-        return work(handle);
-      });
-    } finally {
-      this.open.transactions -= 1;
-    }
+    const result = await this.kysely.transaction().execute((trx) => {
+      handle = new KyselyDatabase(this.dialect, trx, { inTransaction: true });
+      return work(handle);
+    });
     for (const callback of handle?.committed ?? []) callback();
     return result;
-  }
-  async selectRows<R>(compiledSql: string, parameters: readonly unknown[]): Promise<R[]> {
-    // Another request's transaction may be open across an await: a direct read would see its uncommitted
-    // rows, where Kysely's connection mutex makes the read wait for its end.
-    if (this.direct && this.open.transactions === 0) return this.direct.read(compiledSql, parameters) as R[];
-    const result = await this.kysely.executeQuery<R>(CompiledQuery.raw(compiledSql, [...parameters]));
-    return [...result.rows];
-  }
-  selectRowsNow<R>(compiledSql: string, parameters: readonly unknown[]): R[] | undefined {
-    return this.direct && this.open.transactions === 0 ? (this.direct.read(compiledSql, parameters) as R[]) : undefined;
-  }
-  readsNow(): boolean {
-    return this.direct !== null && this.open.transactions === 0;
-  }
-  dataVersionNow(): number | undefined {
-    return this.direct && this.open.transactions === 0 ? this.direct.dataVersion() : undefined;
-  }
-  connectionLocal<T>(key: symbol, make: () => T): T {
-    if (!this.open.locals.has(key)) this.open.locals.set(key, make());
-    return this.open.locals.get(key) as T;
   }
   afterCommit(callback: () => void): void {
     if (this.inTransaction) this.committed.push(callback);
@@ -219,12 +146,7 @@ function openSqlite(path: string): Database {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   cachePreparedStatements(sqlite);
-  const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
-  const direct: DirectAccess = {
-    read: (compiledSql, parameters) => sqlite.prepare(compiledSql).all(...parameters),
-    dataVersion: () => dataVersion.get() as number,
-  };
-  return new KyselyDatabase('sqlite', new Kysely({ dialect: new SqliteDialect({ database: sqlite }) }), { direct });
+  return new KyselyDatabase('sqlite', new Kysely({ dialect: new SqliteDialect({ database: sqlite }) }));
 }
 
 export function openDatabase(options: DatabaseOptions): Database {

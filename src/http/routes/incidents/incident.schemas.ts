@@ -56,7 +56,12 @@ export const IncidentListQuery = Type.Object({
 
 export const IncidentCreateBody = Type.Object(
   {
-    title: Type.String({ minLength: 1, maxLength: 200 }),
+    title: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      pattern: '\\S',
+      'x-issue': 'is required and must be a non-empty string',
+    }),
     cause: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
     monitor_id: Type.Optional(
       Nullable(Type.String({ minLength: 1, maxLength: 64, description: 'A monitor the key can see.' })),

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Monitor, MonitorsService } from '../../../modules/monitors/index.ts';
+import type { MonitorsService } from '../../../modules/monitors/index.ts';
 import { contextOf } from '../../request-context.ts';
 import { IdParams } from '../../schemas/common.schemas.ts';
 import { presentMonitor } from './monitor.presenter.ts';
@@ -20,9 +20,6 @@ const monitorRef = Type.Ref(MonitorRecord);
 
 export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: MonitorsService }): void {
   const { monitors } = deps;
-  // The JSON of a monitor shared by the read cache: such a monitor is frozen (it cannot change; a write makes
-  // a new one), so its response body is made once and kept with it for as long as the monitor is referenced.
-  const bodyOf = new WeakMap<Monitor, string>();
   for (const schema of [...MONITOR_SHARED_SCHEMAS, MonitorRecord, MonitorList]) app.addSchema(schema);
 
   app.post(
@@ -77,16 +74,7 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: Mo
         response: { 200: monitorRef },
       },
     },
-    async (request, reply) => {
-      const monitor = await monitors.get(contextOf(request), request.params.id);
-      if (!Object.isFrozen(monitor)) return presentMonitor(monitor);
-      let body = bodyOf.get(monitor);
-      if (body === undefined) {
-        body = reply.serialize(presentMonitor(monitor)) as string;
-        bodyOf.set(monitor, body);
-      }
-      return reply.type('application/json; charset=utf-8').send(body);
-    },
+    async (request) => presentMonitor(await monitors.get(contextOf(request), request.params.id)),
   );
 
   app.patch<{ Params: Static<typeof IdParams> }>(

@@ -5,8 +5,18 @@ import { ListOf, Nullable, PageQuery, Timestamp } from '../../schemas/common.sch
 const lit = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
 
 const slug = Type.String({
+  pattern: '^[a-z0-9][a-z0-9-]{1,62}[a-z0-9]$',
+  'x-issue': 'must be 3-64 lower-case letters, digits or hyphens, not starting or ending with a hyphen',
   description: 'Globally unique; 3-64 lower-case letters, digits and hyphens. The page is served at /status/{slug}.',
 });
+/** Leading and trailing spaces are dropped; something must remain. */
+const title = Type.String({
+  maxLength: 200,
+  pattern: '\\S',
+  'x-issue': 'must be a non-empty string of at most 200 characters',
+});
+const monitorIds = (description: string) =>
+  Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 100, description });
 
 export const StatusPageRecord = Type.Object(
   {
@@ -28,26 +38,25 @@ export const StatusPageListQuery = Type.Object({ ...PageQuery });
 export const StatusPageCreateBody = Type.Object(
   {
     slug,
-    title: Type.String({ minLength: 1, maxLength: 200 }),
-    monitor_ids: Type.Optional(
-      Type.Array(Type.String(), {
-        maxItems: 100,
-        description: 'Monitors of this organization the key can see. Default [].',
-      }),
-    ),
-    public: Type.Optional(Type.Boolean({ default: true, description: 'Default true.' })),
+    title,
+    monitor_ids: Type.Optional(monitorIds('Monitors of this organization the key can see, each once. Default [].')),
+    public: Type.Optional(Type.Boolean({ description: 'Default true.' })),
   },
-  { 'x-domain-validated': true, description: 'Unknown fields are rejected.' },
+  { description: 'Unknown fields are rejected.' },
 );
 
 export const StatusPagePatchBody = Type.Object(
   {
     slug: Type.Optional(slug),
-    title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    monitor_ids: Type.Optional(Type.Array(Type.String(), { maxItems: 100, description: 'Replaces the list.' })),
+    title: Type.Optional(title),
+    monitor_ids: Type.Optional(
+      monitorIds(
+        'Replaces the list of monitors the key can see (monitors of environments the key cannot see stay on the page).',
+      ),
+    ),
     public: Type.Optional(Type.Boolean()),
   },
-  { 'x-domain-validated': true, description: 'Fields to change.' },
+  { description: 'Fields to change. Unknown fields are rejected.' },
 );
 
 const Day = Type.Object({

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { StatusPagesService } from '../../../modules/status-pages/index.ts';
 import { notFound } from '../../../platform/errors.ts';
-import { contextOf } from '../../request-context.ts';
+import { bodyShapeDetails, contextOf } from '../../request-context.ts';
 import { IdParams } from '../../schemas/common.schemas.ts';
 import { renderNotFoundPage, renderStatusPage } from './status-page.html.ts';
 import { presentPublicStatus, presentStatusPage } from './status-page.presenter.ts';
@@ -30,10 +30,11 @@ export function registerStatusPageRoutes(
   for (const schema of [StatusPageRecord, StatusPageList, PublicStatus]) app.addSchema(schema);
   const present = (p: Parameters<typeof presentStatusPage>[0]) => presentStatusPage(p, publicUrl);
 
-  app.post(
+  app.post<{ Body: Static<typeof StatusPageCreateBody> }>(
     '/api/v1/status-pages',
     {
       config: { scope: 'status_pages:write' },
+      attachValidation: true,
       schema: {
         tags,
         summary: 'Create a status page',
@@ -42,7 +43,10 @@ export function registerStatusPageRoutes(
         response: { 201: pageRef },
       },
     },
-    async (request, reply) => reply.code(201).send(present(await statusPages.create(contextOf(request), request.body))),
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(present(await statusPages.create(contextOf(request), request.body, bodyShapeDetails(request)))),
   );
 
   app.get<{ Querystring: Static<typeof StatusPageListQuery> }>(
@@ -82,10 +86,11 @@ export function registerStatusPageRoutes(
     async (request) => present(await statusPages.get(contextOf(request), request.params.id)),
   );
 
-  app.patch<{ Params: Static<typeof IdParams> }>(
+  app.patch<{ Params: Static<typeof IdParams>; Body: Static<typeof StatusPagePatchBody> }>(
     '/api/v1/status-pages/:id',
     {
       config: { scope: 'status_pages:write' },
+      attachValidation: true,
       schema: {
         tags,
         summary: 'Update a status page',
@@ -95,7 +100,8 @@ export function registerStatusPageRoutes(
         response: { 200: pageRef },
       },
     },
-    async (request) => present(await statusPages.update(contextOf(request), request.params.id, request.body)),
+    async (request) =>
+      present(await statusPages.update(contextOf(request), request.params.id, request.body, bodyShapeDetails(request))),
   );
 
   app.delete<{ Params: Static<typeof IdParams> }>(
