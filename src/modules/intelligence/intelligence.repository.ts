@@ -143,6 +143,30 @@ export class IntelligenceRepository {
       .execute();
   }
 
+  /** Monitors with checks whose last grading (the '' state row) is older than `gradedBefore`, or never. */
+  async monitorsDueForGrading(gradedBefore: number, limit: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('intelligence_state as s')
+      .select('s.monitor_id')
+      .distinct()
+      .where('s.region_code', '<>', '')
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('intelligence_state as g')
+              .select('g.monitor_id')
+              .whereRef('g.monitor_id', '=', 's.monitor_id')
+              .where('g.region_code', '=', '')
+              .where('g.updated_at', '>', gradedBefore),
+          ),
+        ),
+      )
+      .orderBy('s.monitor_id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.monitor_id);
+  }
+
   async insertObservation(key: StateKey, at: number, snapshot: unknown): Promise<void> {
     await this.db
       .insertInto('intelligence_observation')
