@@ -7,6 +7,7 @@ import {
   type IntelligenceIncidents,
 } from '../../src/modules/intelligence/index.ts';
 import { createOrgs } from '../../src/modules/orgs/index.ts';
+import { IntelligenceRepository } from '../../src/modules/intelligence/intelligence.repository.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import type { Database } from '../../src/platform/db/index.ts';
 import { newId } from '../../src/platform/ids.ts';
@@ -225,6 +226,28 @@ for (const dialect of testDialects()) {
       expect(grades.current).toMatchObject([{ kind: 'tls', grade: 'A+', gradedAt: at + 3 * HOUR }]);
       expect(grades.history.map((g) => g.grade)).toEqual(['A+', 'B', 'A+']);
       await expect(service.grades(ctx(otherOrg), mon)).rejects.toMatchObject({ code: 'not_found' });
+    });
+
+    it('lists checked monitors due for grading: never graded, or graded before the cutoff', async () => {
+      const checked = monitor(org);
+      const graded = monitor(org);
+      const at = T0 + 45 * HOUR;
+      clock.set(at);
+      await db.database.transaction((tx) => service.applyChecks(tx, [check(checked, at, 50), check(graded, at, 50)]));
+      const m = {
+        organizationId: org,
+        id: graded,
+        name: 'API',
+        target: 'https://api.example.com/',
+        openIncidents: false,
+      };
+      await db.database.transaction((tx) =>
+        service.recordGrade(tx, m, 'tls', { grade: 'A', score: 93, reasons: [], not_tested: [] }, at),
+      );
+      const due = await new IntelligenceRepository(db.database).monitorsDueForGrading(at - HOUR, 1000);
+      expect(due).toContain(checked);
+      expect(due).not.toContain(graded);
+      expect(await new IntelligenceRepository(db.database).monitorsDueForGrading(at + 1, 1000)).toContain(graded);
     });
 
     it('pages newest first with a cursor, filters, and hides other environments and organizations', async () => {

@@ -150,10 +150,11 @@ export class IntelligenceRepository {
       .select('s.monitor_id')
       .distinct()
       .where('s.region_code', '<>', '')
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('intelligence_state as g')
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('intelligence_state as g')
               .select('g.monitor_id')
               .whereRef('g.monitor_id', '=', 's.monitor_id')
               .where('g.region_code', '=', '')
