@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/modules/auth/index.ts';
-import { MonitorsRepository } from '../../src/modules/monitors/index.ts';
 import { testDialects } from '../support/databases.ts';
 import { bearer, createTestApp, type TestApp, type TestOrg } from '../support/app.ts';
+import { contextFor } from '../support/context.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON read back from responses
 type Json = Record<string, any>;
@@ -150,8 +150,11 @@ for (const dialect of testDialects()) {
       return res.body.error;
     }
 
-    const count = (organizationId = org.organizationId) =>
-      new MonitorsRepository(t.tocsin.database).count(organizationId);
+    /** How many monitors the organization has, read through the service as the org's own (all-environment) key. */
+    const count = async (o: TestOrg = org) => {
+      const actor = (await t.tocsin.services.auth.authenticate(o.apiKey))!;
+      return (await t.tocsin.services.monitors.list(contextFor(t, actor), {}, { limit: 200 })).data.length;
+    };
 
     describe('400 invalid_json', () => {
       it.each(['{', '{"target": }', "{'target': 'x'}", 'nul', '{"a":1}}', '\u0000'])('%j', async (raw) => {
@@ -252,7 +255,7 @@ for (const dialect of testDialects()) {
           expect(err.message).toContain('team plan');
           expect(err.message).toContain(plan);
         }
-        expect(await count(o.organizationId)).toBe(0);
+        expect(await count(o)).toBe(0);
       });
     });
 
@@ -271,7 +274,7 @@ for (const dialect of testDialects()) {
           'plan_limit_exceeded',
         );
         expect(err.message).toBe('The team plan allows 2 monitors; this would make 3.');
-        expect(await count(o.organizationId)).toBe(2);
+        expect(await count(o)).toBe(2);
       });
 
       it('interval floor on create and on update', async () => {
@@ -285,7 +288,7 @@ for (const dialect of testDialects()) {
           'plan_limit_exceeded',
         );
         expect(err.message).toBe("The team plan's interval floor is 30 seconds; 29 seconds is faster than that.");
-        expect(await count(o.organizationId)).toBe(0);
+        expect(await count(o)).toBe(0);
         const m = (await send('POST', '/api/v1/monitors', { key: o.apiKey, body: { target: 'https://a.example.com' } }))
           .body;
         expect(m.interval_seconds).toBe(30);

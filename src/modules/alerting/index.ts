@@ -14,12 +14,7 @@ export {
   type InstallCallbackResult,
 } from './destinations/chatapp1_channel/chatapp1_channel.install.ts';
 export { MembersService, type MemberView, type Invitation } from './members.service.ts';
-export { AlertPipeline, CONSUMER as ALERTING_CONSUMER, type AlertPipelineDeps } from './pipeline/pipeline.ts';
-export { matchTargets, ORG_EMAIL_EVENTS, type MatchInput } from './pipeline/match.stage.ts';
-export { nextAttemptAt, RETRY_DELAYS_MS, MAX_ATTEMPTS } from './pipeline/retry.schedule.ts';
-export { classifyAttempt, type AttemptVerdict } from './pipeline/classify.stage.ts';
-export { toAlertEvent } from './pipeline/snapshot.stage.ts';
-export { DeliveriesRepository } from './deliveries.repository.ts';
+export type { AlertPipeline } from './pipeline/pipeline.ts';
 export {
   DELIVERY_STATUSES,
   type DeliveryRecord,
@@ -27,5 +22,5 @@ export {
   type DeliveryTarget,
   type Destination,
 } from './alerting.types.ts';
-export { privateTargetIssue, type HostResolver } from './network.guard.ts';
+export type { HostResolver } from './network.guard.ts';
 export { DESTINATION_TYPES, type DestinationType, type Mailer } from './destinations/index.ts';

@@ -6,9 +6,7 @@ export {
   type ApiKeysServiceDeps,
   type CreateKeyInput,
 } from './api-keys.service.ts';
-export { ServiceAccountsRepository } from './service-accounts.repository.ts';
 export { ServiceAccountsService } from './service-accounts.service.ts';
-export { IdempotencyRepository } from './idempotency.repository.ts';
 export {
   IdempotencyService,
   IDEMPOTENCY_TTL_MS,
@@ -17,7 +15,6 @@ export {
   type StoredResponse,
   type IdempotencyStart,
 } from './idempotency.service.ts';
-export { UsageRepository } from './usage.repository.ts';
 export { UsageRecorder } from './usage.recorder.ts';
 export type { ApiMetrics } from './api-metrics.ts';
 export {

@@ -28,9 +28,7 @@ export { RunnersService, RUNNER_LIVE_MS, type RegionLiveness } from './runner/ru
 export type { Runner } from './runner/runners.repository.ts';
 export { HeartbeatsService } from './heartbeats/heartbeats.service.ts';
 export { ScheduleSync } from './scheduler/schedule.sync.ts';
-export { ScheduleRepository, type ClaimedSlot } from './scheduler/schedule.repository.ts';
 export { phaseOf, nextSlotAfter, firstDueAt } from './scheduler/schedule.jitter.ts';
-export { CheckStateRepository, type StatusChange } from './state/check-state.repository.ts';
 export {
   applyResult,
   resetCounters,

@@ -1,6 +1,5 @@
 export { MonitorsService, type MonitorsServiceDeps, type MonitorListener, type Page } from './monitor.service.ts';
 export type { LockOrganization } from './monitor.ports.ts';
-export { MonitorsRepository, type MonitorScope } from './monitors.repository.ts';
 export { monitorsMigrations } from './monitors.migrations.ts';
 export type { MonitorAlertLinks } from './monitor.ports.ts';
 export {

@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  classifyAttempt,
-  matchTargets,
-  MAX_ATTEMPTS,
-  nextAttemptAt,
-  RETRY_DELAYS_MS,
-  type MatchInput,
-} from '../../src/modules/alerting/index.ts';
+import { classifyAttempt } from './classify.stage.ts';
+import { matchTargets, type MatchInput } from './match.stage.ts';
+import { MAX_ATTEMPTS, nextAttemptAt, RETRY_DELAYS_MS } from './retry.schedule.ts';
 
 const dests = [
   { id: 'dst_a', events: ['down', 'recovered'] },

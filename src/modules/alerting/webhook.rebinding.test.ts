@@ -1,21 +1,15 @@
 import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { DeliveryRecord } from '../../src/modules/alerting/alerting.types.ts';
-import { createProviderRegistry, type DestinationProvider } from '../../src/modules/alerting/destinations/index.ts';
-import { networkReason } from '../../src/modules/alerting/destinations/destination.http.ts';
-import { privateTargetIssue } from '../../src/modules/alerting/network.guard.ts';
-import {
-  guardStage,
-  runStages,
-  sendStage,
-  type Attempt,
-  type AttemptStageDeps,
-} from '../../src/modules/alerting/pipeline/attempt.stages.ts';
-import { PrivateTargetError, createDnsServerResolver, type HostResolver } from '../../src/platform/net/index.ts';
-import { stopConnectionsAfterLookup, type ConnectionRecorder } from '../support/connections.ts';
-import { startDnsServer, type DnsServer } from '../support/targets/index.ts';
-import { T0, alertEvent, delivery, destinationRecord, providerContext } from '../fakes/alert-events.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../fakes/index.ts';
+import type { DeliveryRecord } from './alerting.types.ts';
+import { createProviderRegistry, type DestinationProvider } from './destinations/index.ts';
+import { networkReason } from './destinations/destination.http.ts';
+import { privateTargetIssue } from './network.guard.ts';
+import { guardStage, runStages, sendStage, type Attempt, type AttemptStageDeps } from './pipeline/attempt.stages.ts';
+import { PrivateTargetError, createDnsServerResolver, type HostResolver } from '../../platform/net/index.ts';
+import { stopConnectionsAfterLookup, type ConnectionRecorder } from '../../../test/support/connections.ts';
+import { startDnsServer, type DnsServer } from '../../../test/support/targets/index.ts';
+import { T0, alertEvent, delivery, destinationRecord, providerContext } from '../../../test/fakes/alert-events.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../../../test/fakes/index.ts';
 
 const SECRET = 'whsec_test_rebinding';
 let dns: DnsServer;

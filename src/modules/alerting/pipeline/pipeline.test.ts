@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAlerting, DeliveriesRepository, RETRY_DELAYS_MS } from '../../src/modules/alerting/index.ts';
-import { EventsService } from '../../src/modules/events/index.ts';
-import { loadMasterKey } from '../../src/platform/secrets.ts';
-import { createTestApp, ManualClock, type TestApp, type TestOrg } from '../support/app.ts';
-import { testDialects } from '../support/databases.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../fakes/index.ts';
-import { api, createMonitor, recordEvent, WEBHOOKS } from './helpers.ts';
+import { createAlerting } from '../alerting.module.ts';
+import { DeliveriesRepository } from '../deliveries.repository.ts';
+import { RETRY_DELAYS_MS } from './retry.schedule.ts';
+import { EventsService } from '../../events/index.ts';
+import { loadMasterKey } from '../../../platform/secrets.ts';
+import { createTestApp, ManualClock, type TestApp, type TestOrg } from '../../../../test/support/app.ts';
+import { testDialects } from '../../../../test/support/databases.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../../../../test/fakes/index.ts';
+import { api, createMonitor, recordEvent, WEBHOOKS } from '../../../../test/alerting/helpers.ts';
 
 for (const dialect of testDialects()) {
   describe(`alert pipeline (${dialect})`, () => {

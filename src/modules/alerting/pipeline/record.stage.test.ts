@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { classifyAttempt, DeliveriesRepository } from '../../src/modules/alerting/index.ts';
-import { recordAttempt } from '../../src/modules/alerting/pipeline/record.stage.ts';
-import { createTestApp, ManualClock, type TestApp, type TestOrg } from '../support/app.ts';
-import { testDialects } from '../support/databases.ts';
-import { api, createMonitor, recordEvent, WEBHOOKS } from './helpers.ts';
+import { DeliveriesRepository } from '../deliveries.repository.ts';
+import { classifyAttempt } from './classify.stage.ts';
+import { recordAttempt } from './record.stage.ts';
+import { createTestApp, ManualClock, type TestApp, type TestOrg } from '../../../../test/support/app.ts';
+import { testDialects } from '../../../../test/support/databases.ts';
+import { api, createMonitor, recordEvent, WEBHOOKS } from '../../../../test/alerting/helpers.ts';
 
 for (const dialect of testDialects()) {
   describe(`recording an attempt (${dialect})`, () => {
