@@ -18,6 +18,7 @@ import { EventsService, eventsMigrations } from './modules/events/index.ts';
 import { IncidentRemindersRole, IncidentsService, incidentsMigrations } from './modules/incidents/index.ts';
 import { IntelligenceService, intelligenceMigrations } from './modules/intelligence/index.ts';
 import { StatusPagesService, statusPagesMigrations } from './modules/status-pages/index.ts';
+import { createReports, reportsMigrations } from './modules/reports/index.ts';
 import { MonitorsService, createMonitorTargetGuard, monitorsMigrations } from './modules/monitors/index.ts';
 import { createOrgs, Plans, orgsMigrations } from './modules/orgs/index.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
@@ -48,6 +49,7 @@ export const ALL_MIGRATIONS: SchemaMigration[] = [
   ...rollupsMigrations,
   ...statusPagesMigrations,
   ...intelligenceMigrations,
+  ...reportsMigrations,
 ];
 
 export const VERSION: string = (
@@ -184,6 +186,20 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
   // Checks, observations and gradings → intelligence events (+ outbox, + incidents when a monitor asks for them).
   const intelligence = new IntelligenceService({ database, clock, events, monitors, incidents });
   monitors.addListener(incidents);
+  // Reports: each monitor's timeline (lifecycle and verdicts) is written in the transaction of the change; the
+  // check engine's transitions pass through it on their way to the incidents module.
+  const reports = createReports({
+    clock,
+    plans,
+    rollups: {
+      monitorKeys: (ids) => executions.monitorKeys(ids),
+      rollupRows: (keys, from, to, resolution) => rollups.rollupRows(keys, from, to, resolution),
+    },
+    incidents,
+    anomalies: intelligence,
+    transitionsNext: incidents,
+  });
+  monitors.addListener(reports.timeline);
   roles.push(new IncidentRemindersRole({ incidents, monitors, clock, logger }));
   const checks = createCheckEngineModule({
     database,
@@ -192,8 +208,8 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     monitors,
     events,
     executions: new ExecutionsStore(),
-    // The incidents module (IncidentsService.handleMonitorTransition) plugs in here.
-    transitions: incidents,
+    // The reports timeline, then the incidents module (IncidentsService.handleMonitorTransition).
+    transitions: reports.timeline,
     regions: config.regions,
     scheduler: config.scheduler,
     allowPrivateTargets: config.network.allowPrivateTargets,
@@ -240,6 +256,8 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
       executions,
       rollups,
       statusPages,
+      reports: reports.reports,
+      slaTargets: reports.slaTargets,
     },
     roles,
     metrics,

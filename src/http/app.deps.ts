@@ -9,6 +9,7 @@ import type { IncidentsService } from '../modules/incidents/index.ts';
 import type { IntelligenceService } from '../modules/intelligence/index.ts';
 import type { MonitorsService } from '../modules/monitors/index.ts';
 import type { OrgsService, Plans } from '../modules/orgs/index.ts';
+import type { ReportsService, SlaTargetsService } from '../modules/reports/index.ts';
 import type { StatusPagesService } from '../modules/status-pages/index.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/index.ts';
@@ -38,6 +39,10 @@ export interface AppServices {
   executions: ExecutionsService;
   /** History from rollups / raw executions; daily uptime for status pages. */
   rollups: RollupsService;
+  /** Availability, performance and SLA reports (JSON; CSV rendered by the routes). */
+  reports: ReportsService;
+  /** SLA targets CRUD. */
+  slaTargets: SlaTargetsService;
 }
 
 export interface AppDeps {

@@ -23,6 +23,8 @@ import { registerExecutionRoutes } from './routes/executions/executions.routes.t
 import { registerHistoryRoutes } from './routes/history/history.routes.ts';
 import { registerMonitorRoutes } from './routes/monitors/monitors.routes.ts';
 import { registerStatusPageRoutes } from './routes/status-pages/status-pages.routes.ts';
+import { registerReportRoutes } from './routes/reports/reports.routes.ts';
+import { registerSlaTargetRoutes } from './routes/sla-targets/sla-targets.routes.ts';
 import { registerRunnerRoutes } from './routes/runners/runners.routes.ts';
 import { registerMetricsRoute } from './routes/system/metrics.routes.ts';
 import { registerSystemRoutes } from './routes/system/system.routes.ts';
@@ -121,6 +123,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerHistoryRoutes(app, deps.services);
   registerIncidentRoutes(app, deps.services);
   registerStatusPageRoutes(app, { statusPages: deps.services.statusPages, publicUrl: deps.config.publicUrl });
+  registerReportRoutes(app, { reports: deps.services.reports });
+  registerSlaTargetRoutes(app, { slaTargets: deps.services.slaTargets });
   registerApiKeyRoutes(app, { apiKeys: deps.services.apiAccess.apiKeys, clock: deps.clock });
   registerServiceAccountRoutes(app, deps.services.apiAccess);
   registerDestinationRoutes(app, deps.services);

@@ -78,6 +78,15 @@ export class LatencySketch {
     this.total += added;
   }
 
+  /** The mean of the values as the bins represent them (each within the sketch's relative accuracy); null when empty. */
+  mean(): number | null {
+    if (this.total === 0) return null;
+    let sum = 0;
+    for (let i = 0; i < this.bins.length; i++)
+      if (this.bins[i]! > 0) sum += this.bins[i]! * MAPPING.value(this.offset + i);
+    return sum / this.total;
+  }
+
   /** The value at quantile q (0..1), null when empty; DDSketch's definition (rank q·(n−1), lower bin). */
   quantile(q: number): number | null {
     if (this.total === 0) return null;

@@ -5,6 +5,7 @@ import { validationFailed } from '../../../platform/errors.ts';
 import { LatencySketch } from './latency.sketch.ts';
 import { DAY_MS, HOUR_MS, hourOf } from './rollups.compute.ts';
 import { RollupsRepository } from './rollups.repository.ts';
+import type { RollupRow } from './rollups.tables.ts';
 
 export type HistoryResolution = 'minute' | 'hour' | 'day';
 const MINUTE_MS = 60_000;
@@ -111,6 +112,19 @@ export class RollupsService {
     this.deps = deps;
     this.repo = new RollupsRepository(deps.database, 'execution_rollup');
     this.daily = new RollupsRepository(deps.database, 'execution_rollup_day');
+  }
+
+  /**
+   * Raw rollup rows of monitors (by monitor key) whose bucket starts in [from, to): hourly ones, or the daily ones
+   * (bucket = UTC day). For reports, which merge them per window and per local day.
+   */
+  rollupRows(
+    monitorKeys: readonly number[],
+    from: number,
+    to: number,
+    resolution: 'hour' | 'day',
+  ): Promise<RollupRow[]> {
+    return (resolution === 'day' ? this.daily : this.repo).range(monitorKeys, from, to);
   }
 
   /** Buckets oldest first; every bucket of the range is present (empty ones have checks 0 and nulls). */

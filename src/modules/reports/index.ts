@@ -1,0 +1,18 @@
+export { ReportsService, METHODOLOGY, type ReportsServiceDeps } from './reports.service.ts';
+export { SlaTargetsService, SLA_NAME_MAX, SLA_MONITORS_MAX } from './sla-target.service.ts';
+export type { SlaTarget } from './sla-targets.repository.ts';
+export { MonitorTimelineRecorder, type TransitionHandlerLike } from './monitor-timeline.recorder.ts';
+export { reportsMigrations } from './reports.migrations.ts';
+export { PERIOD_PRESETS, SLA_PERIODS, type PeriodPreset, type SlaPeriod } from './report.period.ts';
+export type { ReportInput } from './report.request.ts';
+export type { ReportRollups, ReportIncidents, ReportAnomalies, ReportRollupRow } from './report.sources.ts';
+export {
+  availabilityCsv,
+  performanceCsv,
+  slaCsv,
+  AVAILABILITY_CSV_COLUMNS,
+  PERFORMANCE_CSV_COLUMNS,
+  SLA_CSV_COLUMNS,
+} from './report.csv.ts';
+export type * from './report.types.ts';
+export { createReports, type Reports, type ReportsModuleDeps } from './reports.module.ts';

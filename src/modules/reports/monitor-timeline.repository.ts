@@ -1,0 +1,125 @@
+import type { Database } from '../../platform/db/index.ts';
+import { fromJson, toJson } from '../../platform/db/index.ts';
+import type { TimelineEntry, TimelineKind } from './availability.accounting.ts';
+import type { ReportMonitorRow, ReportsTables } from './reports.tables.ts';
+
+/** A monitor as reports see it (deleted ones included, with `deletedAt`). */
+export interface ReportMonitor {
+  id: string;
+  organizationId: string;
+  name: string;
+  type: string;
+  target: string;
+  environment: string;
+  tags: string[];
+  createdAt: number;
+  deletedAt: number | null;
+}
+
+function toMonitor(r: ReportMonitorRow): ReportMonitor {
+  return {
+    id: r.monitor_id,
+    organizationId: r.organization_id,
+    name: r.name,
+    type: r.type,
+    target: r.target,
+    environment: r.environment,
+    tags: fromJson<string[]>(r.tags),
+    createdAt: Number(r.created_at),
+    deletedAt: r.deleted_at === null ? null : Number(r.deleted_at),
+  };
+}
+
+const CHUNK = 500;
+
+/** The monitors reports cover and their timelines (lifecycle and verdicts), written as they happen. */
+export class MonitorTimelineRepository {
+  private readonly db;
+  constructor(database: Database) {
+    this.db = database.tables<ReportsTables>();
+  }
+
+  async saveMonitor(m: ReportMonitor): Promise<void> {
+    const row: ReportMonitorRow = {
+      monitor_id: m.id,
+      organization_id: m.organizationId,
+      name: m.name,
+      type: m.type,
+      target: m.target,
+      environment: m.environment,
+      tags: toJson(m.tags),
+      created_at: m.createdAt,
+      deleted_at: m.deletedAt,
+    };
+    await this.db
+      .insertInto('report_monitor')
+      .values(row)
+      .onConflict((oc) =>
+        oc.column('monitor_id').doUpdateSet({
+          name: row.name,
+          target: row.target,
+          environment: row.environment,
+          tags: row.tags,
+          deleted_at: row.deleted_at,
+        }),
+      )
+      .execute();
+  }
+
+  async append(monitorId: string, kind: TimelineKind, at: number, since: number | null = null): Promise<void> {
+    await this.db.insertInto('monitor_timeline').values({ monitor_id: monitorId, kind, at, since }).execute();
+  }
+
+  /** Monitors of the organization that existed at some time in [from, to). */
+  async monitorsDuring(organizationId: string, from: number, to: number): Promise<ReportMonitor[]> {
+    const rows = await this.db
+      .selectFrom('report_monitor')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('created_at', '<', to)
+      .where((eb) => eb.or([eb('deleted_at', 'is', null), eb('deleted_at', '>', from)]))
+      .orderBy('monitor_id')
+      .execute();
+    return rows.map(toMonitor);
+  }
+
+  async monitorsByIds(organizationId: string, ids: readonly string[]): Promise<ReportMonitor[]> {
+    const out: ReportMonitor[] = [];
+    const unique = [...new Set(ids)];
+    for (let i = 0; i < unique.length; i += CHUNK) {
+      const rows = await this.db
+        .selectFrom('report_monitor')
+        .selectAll()
+        .where('organization_id', '=', organizationId)
+        .where('monitor_id', 'in', unique.slice(i, i + CHUNK))
+        .execute();
+      out.push(...rows.map(toMonitor));
+    }
+    return out;
+  }
+
+  /** Each monitor's timeline up to `until` (inclusive), in recorded order. */
+  async timelines(monitorIds: readonly string[], until: number): Promise<Map<string, TimelineEntry[]>> {
+    const out = new Map<string, TimelineEntry[]>(monitorIds.map((id) => [id, []]));
+    const unique = [...new Set(monitorIds)];
+    for (let i = 0; i < unique.length; i += CHUNK) {
+      const rows = await this.db
+        .selectFrom('monitor_timeline')
+        .select(['monitor_id', 'at', 'kind', 'since'])
+        .where('monitor_id', 'in', unique.slice(i, i + CHUNK))
+        .where('at', '<=', until)
+        .orderBy('monitor_id')
+        .orderBy('at')
+        .orderBy('seq')
+        .execute();
+      for (const r of rows) {
+        out.get(r.monitor_id)!.push({
+          kind: r.kind as TimelineKind,
+          at: Number(r.at),
+          since: r.since === null ? null : Number(r.since),
+        });
+      }
+    }
+    return out;
+  }
+}

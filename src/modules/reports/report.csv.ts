@@ -1,0 +1,175 @@
+import type { AvailabilityReport, PerformanceReport, SlaReport } from './report.types.ts';
+
+/** UTF-8 byte-order mark: spreadsheets then read non-ASCII names correctly. */
+const BOM = '\uFEFF';
+
+type Cell = string | number | boolean | null;
+
+/** RFC 4180: fields with a comma, quote, CR or LF are quoted, quotes doubled; CRLF line ends; null is empty. */
+function field(v: Cell): string {
+  if (v === null) return '';
+  const s = typeof v === 'string' ? v : String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+}
+
+export function toCsv(header: readonly string[], rows: ReadonlyArray<readonly Cell[]>): string {
+  const lines = [header, ...rows].map((r) => r.map(field).join(','));
+  return BOM + lines.join('\r\n') + '\r\n';
+}
+
+export const AVAILABILITY_CSV_COLUMNS = [
+  'monitor_id',
+  'name',
+  'target',
+  'uptime_percent',
+  'downtime_seconds',
+  'paused_seconds',
+  'no_data_seconds',
+  'unmonitored_seconds',
+  'monitored_seconds',
+  'coverage_percent',
+  'checks',
+  'failed_checks',
+  'incident_count',
+  'longest_incident_seconds',
+  'period_from',
+  'period_to',
+  'timezone',
+] as const;
+
+/** One row per monitor; the same figures as the JSON. */
+export function availabilityCsv(r: AvailabilityReport): string {
+  return toCsv(
+    AVAILABILITY_CSV_COLUMNS,
+    r.monitors.map((m) => [
+      m.monitor_id,
+      m.name,
+      m.target,
+      m.uptime_percent,
+      m.downtime_seconds,
+      m.paused_seconds,
+      m.no_data_seconds,
+      m.unmonitored_seconds,
+      m.monitored_seconds,
+      m.coverage_percent,
+      m.checks,
+      m.failed_checks,
+      m.incident_count,
+      m.longest_incident_seconds,
+      r.period.from,
+      r.period.to,
+      r.period.timezone,
+    ]),
+  );
+}
+
+export const PERFORMANCE_CSV_COLUMNS = [
+  'monitor_id',
+  'name',
+  'target',
+  'checks',
+  'successful_checks',
+  'mean_ms',
+  'min_ms',
+  'max_ms',
+  'p50_ms',
+  'p95_ms',
+  'p99_ms',
+  'previous_p50_ms',
+  'previous_p95_ms',
+  'previous_p99_ms',
+  'trend_percent',
+  'anomalies',
+  'period_from',
+  'period_to',
+  'timezone',
+] as const;
+
+export function performanceCsv(r: PerformanceReport): string {
+  return toCsv(
+    PERFORMANCE_CSV_COLUMNS,
+    r.monitors.map((m) => [
+      m.monitor_id,
+      m.name,
+      m.target,
+      m.checks,
+      m.successful_checks,
+      m.mean_ms,
+      m.min_ms,
+      m.max_ms,
+      m.p50_ms,
+      m.p95_ms,
+      m.p99_ms,
+      m.previous.p50_ms,
+      m.previous.p95_ms,
+      m.previous.p99_ms,
+      m.trend_percent,
+      m.anomalies.length,
+      r.period.from,
+      r.period.to,
+      r.period.timezone,
+    ]),
+  );
+}
+
+export const SLA_CSV_COLUMNS = [
+  'sla_target_id',
+  'name',
+  'target_percent',
+  'period',
+  'combine',
+  'current',
+  'from',
+  'to',
+  'monitored_seconds',
+  'downtime_seconds',
+  'achieved_percent',
+  'met',
+  'error_budget_seconds',
+  'error_budget_remaining_seconds',
+  'error_budget_remaining_percent',
+  'burn_rate',
+  'timezone',
+] as const;
+
+/** One row per target period: the earlier periods, then the current one (`current` true, with its budget). */
+export function slaCsv(r: SlaReport): string {
+  const rows: Cell[][] = [];
+  for (const t of r.targets) {
+    const head = [t.sla_target_id, t.name, t.target_percent, t.period, t.combine];
+    for (const p of t.periods) {
+      rows.push([
+        ...head,
+        false,
+        p.from,
+        p.to,
+        p.monitored_seconds,
+        p.downtime_seconds,
+        p.achieved_percent,
+        p.met,
+        null,
+        null,
+        null,
+        null,
+        r.period.timezone,
+      ]);
+    }
+    const c = t.current;
+    rows.push([
+      ...head,
+      true,
+      c.from,
+      c.to,
+      c.monitored_seconds,
+      c.downtime_seconds,
+      c.achieved_percent,
+      c.met,
+      c.error_budget_seconds,
+      c.error_budget_remaining_seconds,
+      c.error_budget_remaining_percent,
+      c.burn_rate,
+      r.period.timezone,
+    ]);
+  }
+  return toCsv(SLA_CSV_COLUMNS, rows);
+}

@@ -1,0 +1,85 @@
+import { LatencySketch } from '../checks/index.ts';
+import { localDays, type Window } from './report.period.ts';
+import type { ReportRollupRow, ReportRollups } from './report.sources.ts';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** Checks, failures and the merged latency sketch of one monitor over some buckets. */
+export interface CheckFigures {
+  checks: number;
+  failures: number;
+  sketch: LatencySketch;
+}
+
+export function emptyFigures(): CheckFigures {
+  return { checks: 0, failures: 0, sketch: new LatencySketch() };
+}
+
+function add(into: CheckFigures, row: ReportRollupRow): void {
+  into.checks += row.checks;
+  into.failures += row.failures;
+  into.sketch.mergeEncoded(row.sketch);
+}
+
+/**
+ * Per monitor id: the figures of the window and of each local day, merged from rollups (never raw executions).
+ * Buckets are UTC hours (or whole UTC days where the window and every local day boundary allow it); a bucket
+ * belongs to the window and to the local day in which it starts, so a window edge inside an hour counts that
+ * hour whole (and zones with a non-whole-hour offset place an hour in the day where it starts).
+ */
+export async function figuresFromRollups(
+  source: ReportRollups,
+  monitorIds: readonly string[],
+  window: Window,
+  timezone: string,
+): Promise<Map<string, { total: CheckFigures; days: Map<string, CheckFigures> }>> {
+  const keys = await source.monitorKeys(monitorIds);
+  const idOfKey = new Map([...keys].map(([id, key]) => [key, id]));
+  const out = new Map(monitorIds.map((id) => [id, { total: emptyFigures(), days: new Map<string, CheckFigures>() }]));
+  if (keys.size === 0) return out;
+  const days = localDays(window, timezone);
+  // Daily rollups serve when every local day begins at a UTC midnight (UTC and zones equal to it).
+  const alignedToUtcDays = days.every((d, i) => i === 0 || d.from % DAY_MS === 0);
+  const firstWholeDay = Math.ceil(window.from / DAY_MS) * DAY_MS;
+  const lastWholeDay = Math.floor(window.to / DAY_MS) * DAY_MS;
+  const hourFrom = Math.floor(window.from / HOUR_MS) * HOUR_MS;
+  const keyList = [...keys.values()];
+  const rows: ReportRollupRow[] = [];
+  if (alignedToUtcDays && lastWholeDay > firstWholeDay) {
+    rows.push(...(await source.rollupRows(keyList, hourFrom, firstWholeDay, 'hour')));
+    rows.push(...(await source.rollupRows(keyList, firstWholeDay, lastWholeDay, 'day')));
+    rows.push(...(await source.rollupRows(keyList, lastWholeDay, window.to, 'hour')));
+  } else {
+    rows.push(...(await source.rollupRows(keyList, hourFrom, window.to, 'hour')));
+  }
+  const dayOf = dayLocator(days);
+  for (const row of rows) {
+    const id = idOfKey.get(row.monitor_key);
+    if (id === undefined) continue;
+    const entry = out.get(id)!;
+    add(entry.total, row);
+    const date = dayOf(Math.max(Number(row.hour_start), window.from));
+    if (date === null) continue;
+    let day = entry.days.get(date);
+    if (!day) entry.days.set(date, (day = emptyFigures()));
+    add(day, row);
+  }
+  return out;
+}
+
+/** The local date whose [from, to) holds the instant. */
+function dayLocator(days: ReadonlyArray<{ date: string; from: number; to: number }>): (at: number) => string | null {
+  return (at) => {
+    let lo = 0;
+    let hi = days.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const d = days[mid]!;
+      if (at < d.from) hi = mid - 1;
+      else if (at >= d.to) lo = mid + 1;
+      else return d.date;
+    }
+    return null;
+  };
+}

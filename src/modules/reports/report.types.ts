@@ -1,0 +1,127 @@
+/** The report documents as the API sends them (DECISIONS §8, §11: field names are binding). */
+
+export interface ReportPeriod {
+  from: string;
+  to: string;
+  timezone: string;
+  /** The preset the period came from; null when from/to were given. */
+  preset: string | null;
+}
+
+interface ReportHead<T extends string> {
+  report: T;
+  period: ReportPeriod;
+  generated_at: string;
+  methodology: string;
+}
+
+export interface AvailabilityIncident {
+  id: string;
+  number: number;
+  opened_at: string;
+  down_since: string;
+  resolved_at: string | null;
+  duration_seconds: number;
+  cause: string | null;
+}
+
+export interface AvailabilityMonitor {
+  monitor_id: string;
+  name: string;
+  target: string;
+  uptime_percent: number | null;
+  downtime_seconds: number;
+  paused_seconds: number;
+  no_data_seconds: number;
+  unmonitored_seconds: number;
+  monitored_seconds: number;
+  coverage_percent: number | null;
+  checks: number;
+  failed_checks: number;
+  incident_count: number;
+  longest_incident_seconds: number;
+  incidents: AvailabilityIncident[];
+  daily: Array<{ date: string; uptime_percent: number | null; downtime_seconds: number }>;
+}
+
+export interface AvailabilityReport extends ReportHead<'availability'> {
+  summary: {
+    monitors: number;
+    uptime_percent: number | null;
+    downtime_seconds: number;
+    monitored_seconds: number;
+    incidents: number;
+  };
+  monitors: AvailabilityMonitor[];
+}
+
+export interface Percentiles {
+  p50_ms: number | null;
+  p95_ms: number | null;
+  p99_ms: number | null;
+}
+
+export interface ReportAnomaly {
+  id: string;
+  category: string;
+  kind: string;
+  severity: string;
+  summary: string;
+  region_code: string | null;
+  started_at: string;
+  ended_at: string | null;
+}
+
+export interface PerformanceMonitor extends Percentiles {
+  monitor_id: string;
+  name: string;
+  target: string;
+  checks: number;
+  successful_checks: number;
+  mean_ms: number | null;
+  min_ms: number | null;
+  max_ms: number | null;
+  previous: Percentiles;
+  trend_percent: number | null;
+  anomalies: ReportAnomaly[];
+  daily: Array<{ date: string } & Percentiles>;
+}
+
+export interface PerformanceReport extends ReportHead<'performance'> {
+  summary: { monitors: number; checks: number };
+  monitors: PerformanceMonitor[];
+}
+
+export interface SlaPeriodResult {
+  from: string;
+  to: string;
+  monitored_seconds: number;
+  downtime_seconds: number;
+  achieved_percent: number | null;
+  met: boolean | null;
+}
+
+export interface SlaCurrentPeriod extends SlaPeriodResult {
+  elapsed_seconds: number;
+  error_budget_seconds: number;
+  error_budget_used_seconds: number;
+  error_budget_remaining_seconds: number;
+  error_budget_remaining_percent: number | null;
+  burn_rate: number | null;
+}
+
+export interface SlaReportTarget {
+  sla_target_id: string;
+  name: string;
+  target_percent: number;
+  period: string;
+  combine: 'any_down';
+  current: SlaCurrentPeriod;
+  periods: SlaPeriodResult[];
+  monitors: Array<{ monitor_id: string; name: string; achieved_percent: number | null; downtime_seconds: number }>;
+}
+
+export interface SlaReport extends ReportHead<'sla'> {
+  summary: { targets: number; met: number; missed: number; no_data: number };
+  targets: SlaReportTarget[];
+}

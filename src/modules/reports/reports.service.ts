@@ -1,0 +1,378 @@
+import { toIso, toIsoOrNull } from '../../platform/clock.ts';
+import type { ServiceContext } from '../auth/index.ts';
+import type { Incident } from '../incidents/index.ts';
+import type { Plans } from '../orgs/index.ts';
+import { accountingOf, combinedAccounting, spansOf, uptimePercent, type Span } from './availability.accounting.ts';
+import { MonitorTimelineRepository, type ReportMonitor } from './monitor-timeline.repository.ts';
+import { localDays, periodContaining, periodsOverlapping, type Window } from './report.period.ts';
+import { resolvePeriod, selectMonitors, type ReportInput, type ResolvedPeriod } from './report.request.ts';
+import { figuresFromRollups, type CheckFigures } from './report.rollups.ts';
+import { readAll, type ReportAnomalies, type ReportIncidents, type ReportRollups } from './report.sources.ts';
+import type {
+  AvailabilityMonitor,
+  AvailabilityReport,
+  PerformanceMonitor,
+  PerformanceReport,
+  ReportPeriod,
+  SlaReport,
+  SlaReportTarget,
+} from './report.types.ts';
+import type { SlaTargetsService } from './sla-target.service.ts';
+
+export interface ReportsServiceDeps {
+  plans: Plans;
+  rollups: ReportRollups;
+  incidents: ReportIncidents;
+  /** Intelligence anomalies for the performance report; null when the intelligence module is not wired. */
+  anomalies: ReportAnomalies | null;
+  slaTargets: SlaTargetsService;
+}
+
+export const METHODOLOGY =
+  'Availability is time-based. A monitor is down from the first failing check of the run that confirmed the outage ' +
+  '(failure_threshold consecutive failures in confirm_regions regions) to the check that ended it; failures that ' +
+  'never reached the threshold are not downtime. Paused time, time without a verdict yet (after creation or a ' +
+  'resume), and time before creation or after deletion are not monitored and count neither as up nor as down. ' +
+  'uptime_percent = 100 × up seconds / monitored seconds. Percentiles come from merged latency sketches (≤ 1 % ' +
+  'relative error). Periods are half-open [from, to); days and calendar periods are those of the report time zone.';
+
+const seconds = (ms: number) => ms / 1000;
+/** Percentages keep 5 decimals (99.99997 % needs them); seconds are exact to the millisecond. */
+const pct = (v: number | null) => (v === null ? null : Math.round(v * 1e5) / 1e5);
+const ms1 = (v: number | null) => (v === null ? null : Math.round(v * 10) / 10);
+
+/** Availability, performance and SLA reports (DECISIONS §8, §11). */
+export class ReportsService {
+  private readonly deps: ReportsServiceDeps;
+  constructor(deps: ReportsServiceDeps) {
+    this.deps = deps;
+  }
+
+  async availability(ctx: ServiceContext, input: ReportInput): Promise<AvailabilityReport> {
+    const { period, monitors, spans } = await this.prepare(ctx, input);
+    const [figures, incidents] = await Promise.all([
+      figuresFromRollups(
+        this.deps.rollups,
+        monitors.map((m) => m.id),
+        period,
+        period.timezone,
+      ),
+      this.incidentsOf(ctx, monitors, period),
+    ]);
+    const days = localDays(period, period.timezone);
+    let up = 0;
+    let monitored = 0;
+    let down = 0;
+    let incidentTotal = 0;
+    const rows: AvailabilityMonitor[] = monitors.map((m) => {
+      const s = spans.get(m.id)!;
+      const a = accountingOf(s, period.from, period.to);
+      const f = figures.get(m.id)?.total;
+      const own = (incidents.get(m.id) ?? []).map((i) => incidentView(i, s, ctx.clock.now()));
+      up += a.upMs;
+      down += a.downMs;
+      monitored += a.upMs + a.downMs;
+      incidentTotal += own.length;
+      return {
+        monitor_id: m.id,
+        name: m.name,
+        target: m.target,
+        uptime_percent: pct(uptimePercent(a.upMs, a.upMs + a.downMs)),
+        downtime_seconds: seconds(a.downMs),
+        paused_seconds: seconds(a.pausedMs),
+        no_data_seconds: seconds(a.noDataMs),
+        unmonitored_seconds: seconds(a.absentMs),
+        monitored_seconds: seconds(a.upMs + a.downMs),
+        coverage_percent: pct((100 * (a.upMs + a.downMs)) / a.windowMs),
+        checks: f?.checks ?? 0,
+        failed_checks: f?.failures ?? 0,
+        incident_count: own.length,
+        longest_incident_seconds: own.reduce((max, i) => Math.max(max, i.duration_seconds), 0),
+        incidents: own,
+        daily: days.map((d) => {
+          const da = accountingOf(s, d.from, d.to);
+          return {
+            date: d.date,
+            uptime_percent: pct(uptimePercent(da.upMs, da.upMs + da.downMs)),
+            downtime_seconds: seconds(da.downMs),
+          };
+        }),
+      };
+    });
+    return {
+      report: 'availability',
+      period: periodView(period),
+      generated_at: toIso(ctx.clock.now()),
+      methodology: METHODOLOGY,
+      summary: {
+        monitors: rows.length,
+        uptime_percent: pct(uptimePercent(up, monitored)),
+        downtime_seconds: seconds(down),
+        monitored_seconds: seconds(monitored),
+        incidents: incidentTotal,
+      },
+      monitors: rows,
+    };
+  }
+
+  async performance(ctx: ServiceContext, input: ReportInput): Promise<PerformanceReport> {
+    this.deps.plans.requireReports(ctx.actor.plan);
+    const period = resolvePeriod(input, ctx.clock.now());
+    const monitors = await selectMonitors(new MonitorTimelineRepository(ctx.db), ctx.actor, input, period);
+    const ids = monitors.map((m) => m.id);
+    const previousWindow = { from: period.from - (period.to - period.from), to: period.from };
+    const [current, previous, anomalies] = await Promise.all([
+      figuresFromRollups(this.deps.rollups, ids, period, period.timezone),
+      figuresFromRollups(this.deps.rollups, ids, previousWindow, period.timezone),
+      this.anomaliesOf(ctx, ids, period),
+    ]);
+    const days = localDays(period, period.timezone);
+    const rows: PerformanceMonitor[] = monitors.map((m) => {
+      const f = current.get(m.id)!;
+      const p = previous.get(m.id)!.total;
+      const now = percentiles(f.total);
+      const before = percentiles(p);
+      return {
+        monitor_id: m.id,
+        name: m.name,
+        target: m.target,
+        checks: f.total.checks,
+        successful_checks: f.total.sketch.count,
+        mean_ms: ms1(f.total.sketch.mean()),
+        min_ms: ms1(f.total.sketch.quantile(0)),
+        max_ms: ms1(f.total.sketch.quantile(1)),
+        ...now,
+        previous: before,
+        trend_percent:
+          now.p95_ms === null || before.p95_ms === null || before.p95_ms === 0
+            ? null
+            : pct((100 * (now.p95_ms - before.p95_ms)) / before.p95_ms),
+        anomalies: anomalies.get(m.id) ?? [],
+        daily: days.map((d) => ({ date: d.date, ...percentiles(f.days.get(d.date)) })),
+      };
+    });
+    return {
+      report: 'performance',
+      period: periodView(period),
+      generated_at: toIso(ctx.clock.now()),
+      methodology: METHODOLOGY,
+      summary: { monitors: rows.length, checks: rows.reduce((n, r) => n + r.checks, 0) },
+      monitors: rows,
+    };
+  }
+
+  async sla(ctx: ServiceContext, input: ReportInput): Promise<SlaReport> {
+    this.deps.plans.requireReports(ctx.actor.plan);
+    const now = ctx.clock.now();
+    const period = resolvePeriod(input, now);
+    if (input.monitorIds !== undefined && input.monitorIds.length > 0) {
+      await selectMonitors(new MonitorTimelineRepository(ctx.db), ctx.actor, input, period); // 422 on foreign ids
+    }
+    let targets = await this.deps.slaTargets.all(ctx);
+    if (input.monitorIds !== undefined && input.monitorIds.length > 0) {
+      const wanted = new Set(input.monitorIds);
+      targets = targets.filter((t) => t.monitorIds.some((id) => wanted.has(id)));
+    }
+    const repo = new MonitorTimelineRepository(ctx.db);
+    if (input.tags !== undefined && input.tags.length > 0) {
+      const tagged = new Set(
+        (
+          await repo.monitorsByIds(
+            ctx.actor.organizationId,
+            targets.flatMap((t) => t.monitorIds),
+          )
+        )
+          .filter((m) => m.tags.some((tag) => input.tags!.includes(tag)))
+          .map((m) => m.id),
+      );
+      targets = targets.filter((t) => t.monitorIds.some((id) => tagged.has(id)));
+    }
+    const allIds = [...new Set(targets.flatMap((t) => t.monitorIds))];
+    const monitorById = new Map((await repo.monitorsByIds(ctx.actor.organizationId, allIds)).map((m) => [m.id, m]));
+    const timelines = await repo.timelines(allIds, now);
+    const spans = new Map(allIds.map((id) => [id, spansOf(timelines.get(id) ?? [], now)]));
+    const out: SlaReportTarget[] = targets.map((t) => {
+      const members = t.monitorIds.map((id) => spans.get(id) ?? []);
+      const current = periodContaining(t.period, now, period.timezone);
+      const budgetFraction = 1 - t.targetPercent / 100;
+      const sofar = combinedAccounting(members, current.from, now);
+      const exists = t.monitorIds.some((id) => monitorById.get(id)?.deletedAt === null);
+      // The whole period's monitored time: what was monitored so far plus the rest of the period while a monitor
+      // of the target exists (not only the elapsed part, so the budget does not grow day by day).
+      const wholeMs = sofar.monitoredMs + (exists ? current.to - now : 0);
+      const budgetMs = budgetFraction * wholeMs;
+      const remainingMs = budgetMs - sofar.downMs;
+      const achieved = uptimePercent(sofar.monitoredMs - sofar.downMs, sofar.monitoredMs);
+      return {
+        sla_target_id: t.id,
+        name: t.name,
+        target_percent: t.targetPercent,
+        period: t.period,
+        combine: 'any_down' as const,
+        current: {
+          from: toIso(current.from),
+          to: toIso(current.to),
+          elapsed_seconds: seconds(now - current.from),
+          monitored_seconds: seconds(sofar.monitoredMs),
+          downtime_seconds: seconds(sofar.downMs),
+          achieved_percent: pct(achieved),
+          met: sofar.monitoredMs === 0 ? null : remainingMs >= 0,
+          error_budget_seconds: seconds(budgetMs),
+          error_budget_used_seconds: seconds(sofar.downMs),
+          error_budget_remaining_seconds: seconds(remainingMs),
+          error_budget_remaining_percent: budgetMs > 0 ? pct((100 * remainingMs) / budgetMs) : null,
+          burn_rate: sofar.monitoredMs === 0 ? null : pct(sofar.downMs / sofar.monitoredMs / budgetFraction),
+        },
+        periods: periodsOverlapping(t.period, period, period.timezone)
+          .filter((p) => p.to <= current.from)
+          .map((p) => {
+            const c = combinedAccounting(members, p.from, p.to);
+            const a = uptimePercent(c.monitoredMs - c.downMs, c.monitoredMs);
+            return {
+              from: toIso(p.from),
+              to: toIso(p.to),
+              monitored_seconds: seconds(c.monitoredMs),
+              downtime_seconds: seconds(c.downMs),
+              achieved_percent: pct(a),
+              met: a === null ? null : a >= t.targetPercent,
+            };
+          }),
+        monitors: t.monitorIds.map((id) => {
+          const a = accountingOf(spans.get(id) ?? [], current.from, now);
+          return {
+            monitor_id: id,
+            name: monitorById.get(id)?.name ?? id,
+            achieved_percent: pct(uptimePercent(a.upMs, a.upMs + a.downMs)),
+            downtime_seconds: seconds(a.downMs),
+          };
+        }),
+      };
+    });
+    return {
+      report: 'sla',
+      period: periodView(period),
+      generated_at: toIso(now),
+      methodology: METHODOLOGY,
+      summary: {
+        targets: out.length,
+        met: out.filter((t) => t.current.met === true).length,
+        missed: out.filter((t) => t.current.met === false).length,
+        no_data: out.filter((t) => t.current.met === null).length,
+      },
+      targets: out,
+    };
+  }
+
+  /** Plan gate, window, monitors and their spans up to the window's end (or now, if earlier). */
+  private async prepare(
+    ctx: ServiceContext,
+    input: ReportInput,
+  ): Promise<{ period: ResolvedPeriod; monitors: ReportMonitor[]; spans: Map<string, Span[]> }> {
+    this.deps.plans.requireReports(ctx.actor.plan);
+    const now = ctx.clock.now();
+    const period = resolvePeriod(input, now);
+    const repo = new MonitorTimelineRepository(ctx.db);
+    const monitors = await selectMonitors(repo, ctx.actor, input, period);
+    // The future is not known: time after now counts as not monitored.
+    const until = Math.min(period.to, now);
+    const timelines = await repo.timelines(
+      monitors.map((m) => m.id),
+      until,
+    );
+    const spans = new Map(monitors.map((m) => [m.id, spansOf(timelines.get(m.id) ?? [], until)]));
+    return { period, monitors, spans };
+  }
+
+  private async incidentsOf(
+    ctx: ServiceContext,
+    monitors: readonly ReportMonitor[],
+    window: Window,
+  ): Promise<Map<string, Incident[]>> {
+    const wanted = new Set(monitors.map((m) => m.id));
+    const all = await readAll((cursor) =>
+      this.deps.incidents.list(
+        ctx,
+        { source: 'monitor', from: window.from, to: window.to },
+        { limit: 200, ...(cursor !== undefined && { cursor }) },
+      ),
+    );
+    const out = new Map<string, Incident[]>();
+    for (const i of all.sort((a, b) => a.openedAt - b.openedAt)) {
+      if (i.monitorId === null || !wanted.has(i.monitorId)) continue;
+      const list = out.get(i.monitorId) ?? [];
+      list.push(i);
+      out.set(i.monitorId, list);
+    }
+    return out;
+  }
+
+  private async anomaliesOf(
+    ctx: ServiceContext,
+    monitorIds: readonly string[],
+    window: Window,
+  ): Promise<Map<string, PerformanceMonitor['anomalies']>> {
+    const out = new Map<string, PerformanceMonitor['anomalies']>();
+    const source = this.deps.anomalies;
+    if (!source || monitorIds.length === 0) return out;
+    const wanted = new Set(monitorIds);
+    const events = await readAll((cursor) =>
+      source.list(
+        ctx,
+        { kind: 'anomaly_alert', from: window.from, to: window.to },
+        { limit: 200, ...(cursor !== undefined && { cursor }) },
+      ),
+    );
+    for (const e of events.sort((a, b) => a.startedAt - b.startedAt)) {
+      if (!wanted.has(e.monitorId)) continue;
+      const list = out.get(e.monitorId) ?? [];
+      list.push({
+        id: e.id,
+        category: e.category,
+        kind: e.kind,
+        severity: e.severity,
+        summary: e.summary,
+        region_code: e.regionCode,
+        started_at: toIso(e.startedAt),
+        ended_at: toIsoOrNull(e.endedAt),
+      });
+      out.set(e.monitorId, list);
+    }
+    return out;
+  }
+}
+
+function periodView(p: ResolvedPeriod): ReportPeriod {
+  return { from: toIso(p.from), to: toIso(p.to), timezone: p.timezone, preset: p.preset };
+}
+
+function percentiles(f: CheckFigures | undefined): {
+  p50_ms: number | null;
+  p95_ms: number | null;
+  p99_ms: number | null;
+} {
+  if (!f) return { p50_ms: null, p95_ms: null, p99_ms: null };
+  return {
+    p50_ms: ms1(f.sketch.quantile(0.5)),
+    p95_ms: ms1(f.sketch.quantile(0.95)),
+    p99_ms: ms1(f.sketch.quantile(0.99)),
+  };
+}
+
+/**
+ * An incident as the availability report lists it: its duration runs from the first failing check (the `since`
+ * of the down verdict that opened it) to its resolution (or now while open).
+ */
+function incidentView(i: Incident, spans: readonly Span[], now: number): AvailabilityMonitor['incidents'][number] {
+  const downSpan = spans.find((s) => s.state === 'down' && s.start <= i.openedAt && s.end >= i.openedAt);
+  const start = downSpan ? Math.min(downSpan.start, i.openedAt) : i.openedAt;
+  const end = i.resolvedAt ?? now;
+  return {
+    id: i.id,
+    number: i.number,
+    opened_at: toIso(i.openedAt),
+    down_since: toIso(start),
+    resolved_at: toIsoOrNull(i.resolvedAt),
+    duration_seconds: seconds(Math.max(0, end - start)),
+    cause: i.cause,
+  };
+}
