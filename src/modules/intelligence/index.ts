@@ -20,3 +20,4 @@ export {
   type StoredGrade,
 } from './intelligence.types.ts';
 export { contentDigest, compileIgnorePatterns } from './observation.normalise.ts';
+export { SecurityGradesRole, type SecurityGradesDeps, type GradedMonitor } from './security-grades.role.ts';
