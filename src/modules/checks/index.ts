@@ -43,5 +43,5 @@ export {
   executionsMigrations,
   type ExecutionRecord,
 } from './executions/index.ts';
-export { RollupsService, rollupsMigrations, type HistoryBucket } from './rollups/index.ts';
+export { RollupsService, rollupsMigrations, LatencySketch, type HistoryBucket } from './rollups/index.ts';
 export { checkToWire, resultFromWire, type WireResult } from './runner/runner.wire.ts';
