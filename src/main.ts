@@ -6,7 +6,12 @@ import { buildApp } from './http/app.ts';
 import type { AppServices } from './http/app.deps.ts';
 import { AlertLinks, alertingMigrations, createAlerting } from './modules/alerting/index.ts';
 import { authMigrations, createApiAccess, createAuth, type Actor } from './modules/auth/index.ts';
-import { checkEngineMigrations, createCheckEngineModule, validateAssertion } from './modules/checks/index.ts';
+import {
+  checkEngineMigrations,
+  createCheckEngineModule,
+  isPrivateAddress,
+  validateAssertion,
+} from './modules/checks/index.ts';
 import {
   ExecutionsRetention,
   ExecutionsService,
@@ -16,7 +21,7 @@ import {
 import { RollupsService, rollupsMigrations } from './modules/checks/index.ts';
 import { EventsService, eventsMigrations } from './modules/events/index.ts';
 import { IncidentRemindersRole, IncidentsService, incidentsMigrations } from './modules/incidents/index.ts';
-import { IntelligenceService, intelligenceMigrations } from './modules/intelligence/index.ts';
+import { IntelligenceService, SecurityGradesRole, intelligenceMigrations } from './modules/intelligence/index.ts';
 import { StatusPagesService, statusPagesMigrations } from './modules/status-pages/index.ts';
 import { createReports, reportsMigrations } from './modules/reports/index.ts';
 import { MonitorsService, createMonitorTargetGuard, monitorsMigrations } from './modules/monitors/index.ts';
@@ -201,6 +206,21 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
   });
   monitors.addListener(reports.timeline);
   roles.push(new IncidentRemindersRole({ incidents, monitors, clock, logger }));
+  // TLS and domain security grades of https/tls monitors, about once a day each.
+  roles.push(
+    new SecurityGradesRole({
+      database,
+      clock,
+      logger,
+      intelligence,
+      monitors,
+      intervalMs: 86_400_000,
+      tickMs: 60_000,
+      timeoutMs: 10_000,
+      allowPrivateTargets: config.network.allowPrivateTargets,
+      isPrivateAddress,
+    }),
+  );
   const checks = createCheckEngineModule({
     database,
     clock,
