@@ -230,6 +230,8 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     executions: new ExecutionsStore(),
     // The reports timeline, then the incidents module (IncidentsService.handleMonitorTransition).
     transitions: reports.timeline,
+    // Every batch's checks feed intelligence in the batch's transaction (events go through the outbox).
+    intelligence,
     regions: config.regions,
     scheduler: config.scheduler,
     allowPrivateTargets: config.network.allowPrivateTargets,

@@ -13,6 +13,7 @@ import { LocalWorkSource } from '../runner/local.source.ts';
 import { RunnersService } from '../runner/runners.service.ts';
 import { ScheduleSync } from '../scheduler/schedule.sync.ts';
 import { CheckEngine, type ExecutionsSink } from './check.engine.ts';
+import type { IntelligenceFeed } from './intelligence.feed.ts';
 import type { ClaimedCheck, TransitionHandler } from './check.types.ts';
 
 export interface CheckEngineModuleDeps {
@@ -23,6 +24,8 @@ export interface CheckEngineModuleDeps {
   events: EventsService;
   executions: ExecutionsSink;
   transitions: TransitionHandler | null;
+  /** Intelligence, fed each batch inside its transaction; absent = off. */
+  intelligence?: IntelligenceFeed | null;
   regions: readonly string[];
   scheduler: { enabled: boolean; leaseSeconds: number; concurrency: number; localRegions: readonly string[] };
   allowPrivateTargets: boolean;
@@ -62,6 +65,7 @@ export function createCheckEngineModule(deps: CheckEngineModuleDeps): CheckEngin
     transitions: deps.transitions,
     events: deps.events,
     monitors: deps.monitors,
+    intelligence: deps.intelligence ?? null,
     leaseMs: deps.scheduler.leaseSeconds * 1000,
     metrics: deps.metrics,
   });

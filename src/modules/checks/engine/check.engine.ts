@@ -14,6 +14,7 @@ import { CheckStateRepository, type StatusChange } from '../state/check-state.re
 import { applyResult, type RegionCounters } from '../state/monitor-state.machine.ts';
 import type { CheckResult, ClaimedCheck, MonitorTransition, TransitionHandler } from './check.types.ts';
 import { causeOf } from './failure.cause.ts';
+import { intelligenceChecksOf, type IntelligenceFeed } from './intelligence.feed.ts';
 
 export interface ExecutionsSink {
   recordBatch(tx: Database, executions: ExecutionRecord[]): Promise<void>;
@@ -27,6 +28,8 @@ export interface CheckEngineDeps {
   /** The incidents module; null until wired (transitions are then only logged in monitor_status_change). */
   transitions: TransitionHandler | null;
   events: Pick<EventsService, 'record'>;
+  /** Intelligence (baselines, changes, alert_latency_ms): fed every batch inside its transaction; null = off. */
+  intelligence?: IntelligenceFeed | null;
   /** The monitors module: reads monitor definitions and records status and last-checked time (in the batch's tx). */
   monitors: Pick<MonitorsService, 'findManyAnywhere' | 'recordStatus' | 'recordChecked'>;
   leaseMs: number;
@@ -238,6 +241,7 @@ export class CheckEngine {
       }
       await stateRepo.recordStatusChanges(changes);
       if (certEvents.length > 0) await this.recordCertEvents(tx, stateRepo, certEvents);
+      if (this.deps.intelligence) await this.deps.intelligence.applyChecks(tx, intelligenceChecksOf(ordered, monitors));
       const lastAt = ordered[ordered.length - 1]!.observation.started_at;
       await this.deps.monitors.recordChecked([...monitors.keys()], lastAt, tx);
       await new ScheduleRepository(tx).release(owner, ordered);

@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProbeRegistry } from '../../src/modules/checks/index.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../fakes/index.ts';
+import { api, WEBHOOKS } from '../alerting/helpers.ts';
+import { createTestApp, ManualClock, type TestApp, type TestOrg } from '../support/app.ts';
+import { testDialects } from '../support/databases.ts';
+import { startDnsServer, startHttpTarget, type DnsServer, type RunningTarget } from '../support/targets/index.ts';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- webhook bodies are inspected loosely
+type Json = Record<string, any>;
+
+/**
+ * Issue 12 end to end: real probes against loopback peers, the check engine's batch transaction feeding
+ * intelligence, the outbox, the alert pipeline and a signed generic webhook.
+ */
+for (const dialect of testDialects()) {
+  describe(`intelligence end to end (${dialect})`, () => {
+    let t: TestApp;
+    let org: TestOrg;
+    let clock: ManualClock;
+    let receiver: WebhookReceiver;
+    let target: RunningTarget;
+    let dns: DnsServer;
+    let delayMs = 50;
+    const secret = { value: '' };
+    const registry = createProbeRegistry();
+
+    beforeAll(async () => {
+      clock = new ManualClock(Date.now());
+      receiver = await startWebhookReceiver({
+        get secret() {
+          return secret.value;
+        },
+        now: () => clock.now(),
+      } as { secret: string });
+      target = await startHttpTarget((_req, res) => {
+        setTimeout(() => {
+          res.writeHead(200, { 'content-type': 'text/plain' });
+          res.end('fine');
+        }, delayMs);
+      });
+      dns = await startDnsServer({ 'www.shop.test': { CNAME: ['shop.edge.example.net'] } });
+      t = await createTestApp({ dialect, clock });
+      org = await t.createOrg();
+    });
+    afterAll(async () => {
+      await t.close();
+      await receiver.close();
+      await target.close();
+      await dns.close();
+    });
+
+    async function destination(events: string[]): Promise<string> {
+      const res = await api(t, org.apiKey, 'POST', WEBHOOKS, {
+        type: 'generic_webhook',
+        name: 'Intelligence hook',
+        events,
+        config: { url: receiver.webhookUrl },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      secret.value = (res.body as Json).signing_secret as string;
+      return (res.body as Json).id as string;
+    }
+
+    async function monitor(body: Json): Promise<Json> {
+      const res = await api(t, org.apiKey, 'POST', '/api/v1/monitors', body);
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body as Json;
+    }
+
+    /** One real check of `m` at the clock's time, applied through the engine (one batch, one transaction). */
+    async function check(m: Json): Promise<void> {
+      clock.advance(20_000);
+      const observation = await registry.run(
+        { id: m.id, type: m.type, target: m.target, interval_seconds: m.interval_seconds, config: m.config },
+        { now: () => clock.now(), allowPrivateTargets: true },
+      );
+      await t.tocsin.services.checks.engine.applyResults('e2e', [
+        { monitorId: m.id as string, regionCode: m.region_codes[0] as string, dueAt: clock.now(), observation },
+      ]);
+    }
+
+    async function delivered(): Promise<string[]> {
+      await t.tocsin.services.alerting.pipeline.runUntilIdle();
+      return receiver.verified().map((r) => (JSON.parse(r.rawBody) as Json).event as string);
+    }
+
+    it('a target whose latency goes from ~50 ms to 600 ms with alert_latency_ms 300 sends performance_anomaly, then performance_recovered', async () => {
+      const hook = await destination(['performance_anomaly', 'performance_recovered', 'significant_change']);
+      const m = await monitor({
+        name: 'Slow shop',
+        target: `${target.url}/`,
+        interval_seconds: 20,
+        config: { alert_latency_ms: 300, alert_destination_ids: [hook] },
+      });
+      for (let i = 0; i < 3; i++) await check(m);
+      expect(await delivered()).toEqual([]);
+      delayMs = 600;
+      await check(m);
+      await check(m);
+      expect(await delivered()).toEqual([]); // two slow checks are not enough
+      await check(m);
+      expect(await delivered()).toEqual(['performance_anomaly']);
+      const anomaly = JSON.parse(receiver.verified()[0]!.rawBody) as Json;
+      expect(anomaly.message).toContain('Slow responses: Slow shop');
+      expect(anomaly.message).toMatch(/Latency: \d{3} ms \(threshold 300 ms\)/);
+      delayMs = 50;
+      for (let i = 0; i < 3; i++) await check(m);
+      expect(await delivered()).toEqual(['performance_anomaly', 'performance_recovered']);
+      const events = await api(t, org.apiKey, 'GET', `/api/v1/intelligence/events?monitor_id=${m.id}`);
+      expect((events.body as Json).data.map((e: Json) => e.kind)).toEqual([
+        'performance_recovered',
+        'performance_anomaly',
+      ]);
+    });
+
+    it('a DNS answer that changes (and stays changed) sends significant_change naming both answers', async () => {
+      const hook = await destination(['significant_change']);
+      const m = await monitor({
+        name: 'Shop DNS',
+        type: 'dns',
+        target: 'www.shop.test',
+        interval_seconds: 20,
+        config: { record_type: 'CNAME', resolver: dns.resolver, alert_destination_ids: [hook] },
+      });
+      const before = receiver.verified().length;
+      await check(m);
+      await check(m);
+      dns.setRecords({ 'www.shop.test': { CNAME: ['d111111abcdef8.cloudfront.net'] } });
+      await check(m);
+      await delivered();
+      expect(receiver.verified().length).toBe(before); // one sighting is not a change yet
+      await check(m);
+      await delivered();
+      const bodies = receiver
+        .verified()
+        .slice(before)
+        .map((r) => JSON.parse(r.rawBody) as Json);
+      expect(bodies.map((b) => b.event)).toEqual(['significant_change']);
+      expect(bodies[0]!.message).toContain('Significant dns change: Shop DNS');
+      expect(bodies[0]!.message).toContain(
+        'DNS CNAME records changed from shop.edge.example.net to d111111abcdef8.cloudfront.net.',
+      );
+      const events = await api(t, org.apiKey, 'GET', `/api/v1/intelligence/events?monitor_id=${m.id}&category=dns`);
+      expect((events.body as Json).data).toHaveLength(1);
+    });
+  });
+}
