@@ -16,7 +16,10 @@ const title = Type.String({
   'x-issue': 'must be a non-empty string of at most 200 characters',
 });
 const monitorIds = (description: string) =>
-  Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 100, description });
+  Type.Array(Type.String({ pattern: '^mon_[0-9a-z]{26}$', 'x-issue': 'must be a monitor id (mon_…)' }), {
+    maxItems: 100,
+    description,
+  });
 
 export const StatusPageRecord = Type.Object(
   {
