@@ -49,6 +49,7 @@ const W = {
   deliveryId: newId('dlv', NOW - 20 * DAY),
   runnerId: newId('run', NOW - 19 * DAY),
   idempotencyKey: 'upgrade-idem-key',
+  slaTargetId: newId('sla', NOW - 2 * DAY),
 };
 const ms = (daysAgo: number) => NOW - daysAgo * DAY;
 const json = (v: unknown) => JSON.stringify(v);
@@ -726,6 +727,35 @@ const FIXTURES: Record<string, StepFixture> = {
         .where('monitor_id', '=', W.secondMonitorId)
         .execute();
       expect(rows).toMatchObject([{ failures: 2, last_status: 'down', failing_since: ms(1) - 60_000 }]);
+    },
+  },
+  '202611232120_reports_init': {
+    async fill(db) {
+      await db
+        .insertInto('sla_target')
+        .values({
+          id: W.slaTargetId,
+          organization_id: W.orgId,
+          name: 'Upgraded SLA',
+          monitor_ids: json([W.monitorId]),
+          target_percent: 99.9,
+          period: 'monthly',
+          created_at: ms(2),
+          updated_at: ms(2),
+        })
+        .execute();
+    },
+    async check(u) {
+      const target = await u.call('GET', `/api/v1/sla-targets/${W.slaTargetId}`);
+      expect(target.status).toBe(200);
+      expect(target.body).toMatchObject({ name: 'Upgraded SLA', monitor_ids: [W.monitorId], target_percent: 99.9 });
+      // Monitors that existed before the reports module are in its tables (filled by the migration from `monitor`).
+      const report = await u.call('GET', `/api/v1/reports/availability?period=last_90_days&monitor_ids=${W.monitorId}`);
+      expect(report.status).toBe(200);
+      expect(report.body.monitors[0].monitor_id).toBe(W.monitorId);
+      const sla = await u.call('GET', '/api/v1/reports/sla');
+      expect(sla.status).toBe(200);
+      expect(sla.body.targets.map((t: Json) => t.sla_target_id)).toEqual([W.slaTargetId]);
     },
   },
   '202611232100_intelligence_init': {
