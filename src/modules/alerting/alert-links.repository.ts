@@ -2,6 +2,15 @@ import type { Database } from '../../platform/db/index.ts';
 import type { AlertingTables } from './alerting.tables.ts';
 
 /**
+ * A link insert whose monitor or destination no longer exists (deleted after the caller checked it): the foreign key
+ * refuses it (PostgreSQL 23503; SQLite SQLITE_CONSTRAINT_FOREIGNKEY) and the transaction rolls back.
+ */
+export function isMissingLinkEnd(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
+/**
  * The monitor ↔ destination links (`monitor_destination`): one row per link, so attaching from many requests and
  * processes at once never loses one (each writes its own row; there is no array to read-modify-write).
  * Build it from the transaction handle to join the caller's change.

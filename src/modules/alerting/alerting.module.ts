@@ -105,8 +105,8 @@ export function createAlerting(deps: AlertingDeps): Alerting {
   });
   // Events committed by any module of this process wake the dispatcher at once instead of at the next poll.
   deps.events.onRecorded(() => pipeline.nudge());
-  const monitorFacts: MonitorFactsOf = async (ids) =>
-    (await deps.monitors.findManyAnywhere(ids)).map((m) => ({
+  const monitorFacts: MonitorFactsOf = async (ids, db) =>
+    (await deps.monitors.findManyAnywhere(ids, db)).map((m) => ({
       id: m.id,
       organizationId: m.organizationId,
       environment: m.environment,

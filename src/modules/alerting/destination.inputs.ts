@@ -1,3 +1,4 @@
+import type { Database } from '../../platform/db/index.ts';
 import type { DestinationType, EventType } from './destinations/index.ts';
 import type { DeliveryRecord, Destination } from './alerting.types.ts';
 
@@ -45,4 +46,5 @@ export interface MonitorFacts {
   environment: string;
 }
 
-export type MonitorFactsOf = (monitorIds: readonly string[]) => Promise<MonitorFacts[]>;
+/** Reads through `db` when given (a transaction handle: on SQLite a read beside an open transaction would wait for it). */
+export type MonitorFactsOf = (monitorIds: readonly string[], db?: Database) => Promise<MonitorFacts[]>;

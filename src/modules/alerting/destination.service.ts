@@ -1,10 +1,11 @@
 import { decodeIdCursor, pageOf } from '../../platform/cursor.ts';
+import type { Database } from '../../platform/db/index.ts';
 import { DomainError, notFound, validationFailed, type ErrorDetail } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { isAdmin, type Actor, type ServiceContext } from '../auth/index.ts';
 import { DEFAULT_DESTINATION_EVENTS } from '../events/index.ts';
 import { generateSigningSecret, type DestinationProvider, type DestinationType } from './destinations/index.ts';
-import { AlertLinksRepository } from './alert-links.repository.ts';
+import { AlertLinksRepository, isMissingLinkEnd } from './alert-links.repository.ts';
 import { DestinationsRepository } from './destinations.repository.ts';
 import { SIGNING_SECRET, type DestinationSecrets } from './destination.secrets.ts';
 import type { DestinationChecks } from './destination.checks.ts';
@@ -26,6 +27,22 @@ function withoutOldToken(merged: Record<string, unknown>, patch: Record<string, 
   if (patch.bot_token !== undefined) return merged;
   const { bot_token: _old, ...rest } = merged;
   return rest;
+}
+
+/** How often an update is merged again onto a destination that another change committed to meanwhile. */
+const UPDATE_ATTEMPTS = 5;
+
+/** What an update read and merged onto: when the stored row differs from it at write time, the merge is redone. */
+function mergeBase(d: Destination): string {
+  return JSON.stringify([
+    d.name,
+    d.events,
+    d.payloadFormat,
+    d.config,
+    d.sealedSecrets,
+    d.state,
+    d.needsReauthorization,
+  ]);
 }
 
 export function requireAdmin(actor: Actor): void {
@@ -81,14 +98,16 @@ export class DestinationsService {
       createdAt: now,
       updatedAt: now,
     };
-    await ctx.db.transaction(async (tx) => {
-      await new DestinationsRepository(tx).insert(destination);
-      await new AlertLinksRepository(tx).add(
-        actor.organizationId,
-        monitorIds.map((monitorId) => ({ monitorId, destinationId: id })),
-        now,
-      );
-    });
+    await this.linkingMonitors(ctx, input.monitor_ids ?? [], () =>
+      ctx.db.transaction(async (tx) => {
+        await new DestinationsRepository(tx).insert(destination);
+        await new AlertLinksRepository(tx).add(
+          actor.organizationId,
+          monitorIds.map((monitorId) => ({ monitorId, destinationId: id })),
+          now,
+        );
+      }),
+    );
     const view = await this.deps.views.one(ctx.db, actor, destination);
     return signingSecret ? { ...view, signingSecret } : view;
   }
@@ -112,11 +131,41 @@ export class DestinationsService {
     return { data: await this.deps.views.many(ctx.db, ctx.actor, data), next_cursor };
   }
 
+  /**
+   * Merges the patch onto the stored destination and writes it in one transaction. The slow checks (config, DNS of a
+   * URL, monitor visibility) run before it; inside it the row is read again under a lock, and if another change
+   * committed since the merge read it, the merge is redone onto that change: two PATCHes of different fields both
+   * land, whatever their order.
+   */
   async update(ctx: ServiceContext, id: string, patch: DestinationPatchInput): Promise<DestinationView> {
     const { actor } = ctx;
     requireAdmin(actor);
+    for (let attempt = 1; ; attempt++) {
+      const existing = await this.find(ctx, id);
+      const { updated, wanted } = await this.merged(ctx, existing, patch);
+      const written = await this.linkingMonitors(ctx, patch.monitor_ids ?? [], () =>
+        ctx.db.transaction(async (tx) => {
+          const current = await new DestinationsRepository(tx).findForUpdate(actor.organizationId, id);
+          if (!current) throw notFound('Destination');
+          if (mergeBase(current) !== mergeBase(existing)) return false;
+          await new DestinationsRepository(tx).update(updated);
+          if (wanted !== null) await this.replaceVisibleLinks(tx, actor, id, wanted, updated.updatedAt);
+          return true;
+        }),
+      );
+      if (written) return this.deps.views.one(ctx.db, actor, updated);
+      if (attempt === UPDATE_ATTEMPTS)
+        throw new DomainError('conflict', 'The destination kept changing while this update was applied; try again.');
+    }
+  }
+
+  /** The destination as the patch makes it, and the monitor ids it asks for (null: links unchanged); 422 on bad input. */
+  private async merged(
+    ctx: ServiceContext,
+    existing: Destination,
+    patch: DestinationPatchInput,
+  ): Promise<{ updated: Destination; wanted: string[] | null }> {
     const { checks } = this.deps;
-    const existing = await this.find(ctx, id);
     const details: ErrorDetail[] = [];
     const name = patch.name === undefined ? existing.name : checks.name(patch.name, details);
     const events = patch.events === undefined ? existing.events : [...new Set(patch.events)];
@@ -150,19 +199,9 @@ export class DestinationsService {
       sealedSecrets = this.deps.secrets.seal(existing.id, secret);
       reauthorized = Object.keys(secret).some((k) => secret[k] !== currentSecret[k]);
     }
-    const wanted = patch.monitor_ids === undefined ? null : await checks.monitorIds(actor, patch.monitor_ids, details);
+    const wanted =
+      patch.monitor_ids === undefined ? null : await checks.monitorIds(ctx.actor, patch.monitor_ids, details);
     if (details.length > 0) throw validationFailed(details);
-    // Only the links to monitors the caller can see are replaced; other environments' links stay as they are.
-    const replaceable =
-      wanted === null
-        ? []
-        : [
-            ...(await this.deps.views.visibleMonitorIds(
-              actor,
-              (await new AlertLinksRepository(ctx.db).monitorIdsOf(actor.organizationId, [id])).get(id) ?? [],
-            )),
-          ].filter((monitorId) => !wanted.includes(monitorId));
-    const now = ctx.clock.now();
     const updated: Destination = {
       ...existing,
       name,
@@ -171,20 +210,53 @@ export class DestinationsService {
       config: clearConfig,
       sealedSecrets,
       needsReauthorization: existing.needsReauthorization && !reauthorized,
-      updatedAt: now,
+      updatedAt: ctx.clock.now(),
     };
-    await ctx.db.transaction(async (tx) => {
-      await new DestinationsRepository(tx).update(updated);
-      if (wanted === null) return;
-      const links = new AlertLinksRepository(tx);
-      await links.removeForDestination(actor.organizationId, id, replaceable);
-      await links.add(
-        actor.organizationId,
-        wanted.map((monitorId) => ({ monitorId, destinationId: id })),
-        now,
-      );
-    });
-    return this.deps.views.one(ctx.db, actor, updated);
+    return { updated, wanted };
+  }
+
+  /**
+   * Inside the update's transaction: the destination's links become `wanted` among the monitors the caller can see;
+   * links to other environments' monitors stay as they are.
+   */
+  private async replaceVisibleLinks(
+    tx: Database,
+    actor: Actor,
+    id: string,
+    wanted: readonly string[],
+    now: number,
+  ): Promise<void> {
+    const links = new AlertLinksRepository(tx);
+    const linked = (await links.monitorIdsOf(actor.organizationId, [id])).get(id) ?? [];
+    const replaceable = [...(await this.deps.views.visibleMonitorIds(actor, linked, tx))].filter(
+      (monitorId) => !wanted.includes(monitorId),
+    );
+    await links.removeForDestination(actor.organizationId, id, replaceable);
+    await links.add(
+      actor.organizationId,
+      wanted.map((monitorId) => ({ monitorId, destinationId: id })),
+      now,
+    );
+  }
+
+  /**
+   * Runs a change that links monitors checked beforehand. A monitor deleted since its check makes the link insert
+   * fail its foreign key (the transaction rolls back): that is the same 422 on `monitor_ids[i]` as a check finds.
+   */
+  private async linkingMonitors<T>(
+    ctx: ServiceContext,
+    monitorIds: readonly string[],
+    change: () => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await change();
+    } catch (err) {
+      if (!isMissingLinkEnd(err)) throw err;
+      const details: ErrorDetail[] = [];
+      await this.deps.checks.monitorIds(ctx.actor, monitorIds, details);
+      if (details.length > 0) throw validationFailed(details);
+      throw err;
+    }
   }
 
   /**

@@ -41,9 +41,9 @@ export class DestinationViews {
   }
 
   /** The ids among `monitorIds` that are monitors of the actor's organization in one of its environments. */
-  async visibleMonitorIds(actor: Actor, monitorIds: readonly string[]): Promise<Set<string>> {
+  async visibleMonitorIds(actor: Actor, monitorIds: readonly string[], db?: Database): Promise<Set<string>> {
     if (monitorIds.length === 0) return new Set();
-    const facts = await this.deps.monitorFacts([...new Set(monitorIds)]);
+    const facts = await this.deps.monitorFacts([...new Set(monitorIds)], db);
     return new Set(
       facts
         .filter((m) => m.organizationId === actor.organizationId && canSeeEnvironment(actor, m.environment))

@@ -50,8 +50,10 @@ export type AttemptRecord =
 
 export class DestinationsRepository {
   private readonly db;
+  private readonly dialect: Database['dialect'];
   constructor(database: Database) {
     this.db = database.tables<AlertingTables>();
+    this.dialect = database.dialect;
   }
 
   async insert(d: Destination): Promise<void> {
@@ -98,6 +100,31 @@ export class DestinationsRepository {
       .where('id', '=', id)
       .executeTakeFirst();
     return row ? toDestination(row) : null;
+  }
+
+  /**
+   * The destination, locked until the surrounding transaction ends so that no other change to it can commit in
+   * between (PostgreSQL: FOR UPDATE, which also returns the latest committed row; SQLite: a no-op write takes the
+   * database's write lock first, as BEGIN IMMEDIATE would).
+   */
+  async findForUpdate(organizationId: string, id: string): Promise<Destination | null> {
+    if (this.dialect === 'postgres') {
+      const row = await this.db
+        .selectFrom('destination')
+        .selectAll()
+        .where('organization_id', '=', organizationId)
+        .where('id', '=', id)
+        .forUpdate()
+        .executeTakeFirst();
+      return row ? toDestination(row) : null;
+    }
+    await this.db
+      .updateTable('destination')
+      .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .execute();
+    return this.find(organizationId, id);
   }
 
   async findAnywhere(id: string): Promise<Destination | null> {
