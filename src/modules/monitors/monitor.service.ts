@@ -54,6 +54,24 @@ function storedConfig(config: Monitor['config']): Monitor['config'] {
   return rest as Monitor['config'];
 }
 
+/** How often an update is merged again onto a monitor that another change committed to meanwhile. */
+const UPDATE_ATTEMPTS = 5;
+
+/** The fields a user's change writes (not the check engine's status and times): what an update merged onto. */
+function userFieldsOf(m: Monitor): string {
+  const { name, target, intervalSeconds, regionCodes, tags, environment, paused } = m;
+  return JSON.stringify([
+    name,
+    target,
+    intervalSeconds,
+    regionCodes,
+    tags,
+    environment,
+    paused,
+    storedConfig(m.config),
+  ]);
+}
+
 function sameIds(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((id, i) => id === b[i]);
 }
@@ -145,38 +163,61 @@ export class MonitorsService {
     return { data: result.data.map((m) => withLinks(m, links)), next_cursor: result.next_cursor };
   }
 
+  /**
+   * Merges the patch onto the monitor and writes it in one transaction. Validation (DNS of the target, destination
+   * ids) runs before it; inside it the row is read again under a lock: if another change to the user's fields
+   * committed since the merge read it, the merge is redone onto that change (two PATCHes of different fields both
+   * land), and the status the check engine recorded meanwhile is kept unless this change pauses or resumes.
+   */
   async update(ctx: ServiceContext, id: string, body: unknown): Promise<Monitor> {
-    const existing = await this.get(ctx, id);
     const patch = objectBody(body);
-    const merged = mergePatch(existing, patch);
-    const plan = this.deps.plans.limitsOf(ctx.actor.plan);
-    const fields = await this.validated(ctx, merged, plan.interval_floor_seconds, existing.environment);
-    const now = ctx.clock.now();
-    const pausedChanged = fields.paused !== existing.paused;
-    const updated: Monitor = {
-      ...existing,
-      name: fields.name,
-      target: existing.type === 'heartbeat' ? existing.target : fields.target,
-      intervalSeconds: fields.interval_seconds,
-      regionCodes: fields.region_codes,
-      tags: fields.tags,
-      environment: fields.environment,
-      config: fields.config,
-      paused: fields.paused,
-      status: pausedChanged ? (fields.paused ? 'paused' : 'pending') : existing.status,
-      statusChangedAt: pausedChanged ? now : existing.statusChangedAt,
-      updatedAt: now,
-    };
-    const links = updated.config.alert_destination_ids;
-    const linksGiven = (patch.config as Record<string, unknown> | undefined)?.alert_destination_ids !== undefined;
-    await ctx.db.transaction(async (tx) => {
-      await new MonitorsRepository(tx).update({ ...updated, config: storedConfig(updated.config) });
-      if (linksGiven || !sameIds(links, existing.config.alert_destination_ids)) {
-        await this.deps.alertLinks.replaceForMonitor(tx, updated.organizationId, updated.id, links);
-      }
-      for (const l of this.listeners) await l.monitorSaved(tx, updated, existing);
-    });
-    return updated;
+    for (let attempt = 1; ; attempt++) {
+      const existing = await this.get(ctx, id);
+      const merged = mergePatch(existing, patch);
+      const plan = this.deps.plans.limitsOf(ctx.actor.plan);
+      const fields = await this.validated(ctx, merged, plan.interval_floor_seconds, existing.environment);
+      const now = ctx.clock.now();
+      const pausedChanged = fields.paused !== existing.paused;
+      const updated: Monitor = {
+        ...existing,
+        name: fields.name,
+        target: existing.type === 'heartbeat' ? existing.target : fields.target,
+        intervalSeconds: fields.interval_seconds,
+        regionCodes: fields.region_codes,
+        tags: fields.tags,
+        environment: fields.environment,
+        config: fields.config,
+        paused: fields.paused,
+        status: pausedChanged ? (fields.paused ? 'paused' : 'pending') : existing.status,
+        statusChangedAt: pausedChanged ? now : existing.statusChangedAt,
+        updatedAt: now,
+      };
+      const links = updated.config.alert_destination_ids;
+      const linksGiven = (patch.config as Record<string, unknown> | undefined)?.alert_destination_ids !== undefined;
+      const written = await ctx.db.transaction(async (tx) => {
+        const repository = new MonitorsRepository(tx);
+        const current = await repository.findForUpdate(scopeOf(ctx.actor), id);
+        if (!current) throw notFound('Monitor');
+        if (userFieldsOf(current) !== userFieldsOf(existing)) return null;
+        const saved: Monitor = pausedChanged
+          ? updated
+          : {
+              ...updated,
+              status: current.status,
+              statusChangedAt: current.statusChangedAt,
+              lastCheckedAt: current.lastCheckedAt,
+            };
+        await repository.update({ ...saved, config: storedConfig(saved.config) });
+        if (linksGiven || !sameIds(links, existing.config.alert_destination_ids)) {
+          await this.deps.alertLinks.replaceForMonitor(tx, saved.organizationId, saved.id, links);
+        }
+        for (const l of this.listeners) await l.monitorSaved(tx, saved, existing);
+        return saved;
+      });
+      if (written) return written;
+      if (attempt === UPDATE_ATTEMPTS)
+        throw new DomainError('conflict', 'The monitor kept changing while this update was applied; try again.');
+    }
   }
 
   async delete(ctx: ServiceContext, id: string): Promise<void> {

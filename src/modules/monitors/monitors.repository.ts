@@ -119,6 +119,31 @@ export class MonitorsRepository {
     return row ? toMonitor(row) : null;
   }
 
+  /**
+   * `find`, holding the row locked until the surrounding transaction ends so that no other write to it (a user's
+   * change, the check engine's status) commits in between (PostgreSQL: FOR UPDATE, which also reads the latest
+   * committed row; SQLite: a no-op write takes the database's write lock first, as BEGIN IMMEDIATE would).
+   */
+  async findForUpdate(scope: MonitorScope, id: string): Promise<Monitor | null> {
+    if (this.dialect === 'postgres') {
+      let q = this.db
+        .selectFrom('monitor')
+        .selectAll()
+        .where('organization_id', '=', scope.organizationId)
+        .where('id', '=', id);
+      if (scope.environments) q = q.where('environment', 'in', [...scope.environments]);
+      const row = await q.forUpdate().executeTakeFirst();
+      return row ? toMonitor(row) : null;
+    }
+    await this.db
+      .updateTable('monitor')
+      .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+      .where('organization_id', '=', scope.organizationId)
+      .where('id', '=', id)
+      .execute();
+    return this.find(scope, id);
+  }
+
   /** Any organization's monitor, for internal roles (scheduler, heartbeats). */
   async findAnywhere(id: string): Promise<Monitor | null> {
     const row = await this.db.selectFrom('monitor').selectAll().where('id', '=', id).executeTakeFirst();
