@@ -2,11 +2,12 @@ import { toIso, toIsoOrNull } from '../../platform/clock.ts';
 import type { ServiceContext } from '../auth/index.ts';
 import type { Incident } from '../incidents/index.ts';
 import type { Plans } from '../orgs/index.ts';
-import { accountingOf, combinedAccounting, spansOf, uptimePercent, type Span } from './availability.accounting.ts';
+import { accountingOf, spansOf, uptimePercent, type Span } from './availability.accounting.ts';
 import { MonitorTimelineRepository, type ReportMonitor } from './monitor-timeline.repository.ts';
-import { localDays, periodContaining, periodsOverlapping, type Window } from './report.period.ts';
+import { localDays, type Window } from './report.period.ts';
 import { resolvePeriod, selectMonitors, type ReportInput, type ResolvedPeriod } from './report.request.ts';
 import { figuresFromRollups, type CheckFigures } from './report.rollups.ts';
+import { evaluateSlaTarget } from './sla.evaluation.ts';
 import { readAll, type ReportAnomalies, type ReportIncidents, type ReportRollups } from './report.sources.ts';
 import type {
   AvailabilityMonitor,
@@ -15,7 +16,6 @@ import type {
   PerformanceReport,
   ReportPeriod,
   SlaReport,
-  SlaReportTarget,
 } from './report.types.ts';
 import type { SlaTargetsService } from './sla-target.service.ts';
 
@@ -191,63 +191,16 @@ export class ReportsService {
     const monitorById = new Map((await repo.monitorsByIds(ctx.actor.organizationId, allIds)).map((m) => [m.id, m]));
     const timelines = await repo.timelines(allIds, now);
     const spans = new Map(allIds.map((id) => [id, spansOf(timelines.get(id) ?? [], now)]));
-    const out: SlaReportTarget[] = targets.map((t) => {
-      const members = t.monitorIds.map((id) => spans.get(id) ?? []);
-      const current = periodContaining(t.period, now, period.timezone);
-      const budgetFraction = 1 - t.targetPercent / 100;
-      const sofar = combinedAccounting(members, current.from, now);
-      const exists = t.monitorIds.some((id) => monitorById.get(id)?.deletedAt === null);
-      // The whole period's monitored time: what was monitored so far plus the rest of the period while a monitor
-      // of the target exists (not only the elapsed part, so the budget does not grow day by day).
-      const wholeMs = sofar.monitoredMs + (exists ? current.to - now : 0);
-      const budgetMs = budgetFraction * wholeMs;
-      const remainingMs = budgetMs - sofar.downMs;
-      const achieved = uptimePercent(sofar.monitoredMs - sofar.downMs, sofar.monitoredMs);
-      return {
-        sla_target_id: t.id,
-        name: t.name,
-        target_percent: t.targetPercent,
-        period: t.period,
-        combine: 'any_down' as const,
-        current: {
-          from: toIso(current.from),
-          to: toIso(current.to),
-          elapsed_seconds: seconds(now - current.from),
-          monitored_seconds: seconds(sofar.monitoredMs),
-          downtime_seconds: seconds(sofar.downMs),
-          achieved_percent: pct(achieved),
-          met: sofar.monitoredMs === 0 ? null : remainingMs >= 0,
-          error_budget_seconds: seconds(budgetMs),
-          error_budget_used_seconds: seconds(sofar.downMs),
-          error_budget_remaining_seconds: seconds(remainingMs),
-          error_budget_remaining_percent: budgetMs > 0 ? pct((100 * remainingMs) / budgetMs) : null,
-          burn_rate: sofar.monitoredMs === 0 ? null : pct(sofar.downMs / sofar.monitoredMs / budgetFraction),
-        },
-        periods: periodsOverlapping(t.period, period, period.timezone)
-          .filter((p) => p.to <= current.from)
-          .map((p) => {
-            const c = combinedAccounting(members, p.from, p.to);
-            const a = uptimePercent(c.monitoredMs - c.downMs, c.monitoredMs);
-            return {
-              from: toIso(p.from),
-              to: toIso(p.to),
-              monitored_seconds: seconds(c.monitoredMs),
-              downtime_seconds: seconds(c.downMs),
-              achieved_percent: pct(a),
-              met: a === null ? null : a >= t.targetPercent,
-            };
-          }),
-        monitors: t.monitorIds.map((id) => {
-          const a = accountingOf(spans.get(id) ?? [], current.from, now);
-          return {
-            monitor_id: id,
-            name: monitorById.get(id)?.name ?? id,
-            achieved_percent: pct(uptimePercent(a.upMs, a.upMs + a.downMs)),
-            downtime_seconds: seconds(a.downMs),
-          };
-        }),
-      };
-    });
+    const out = targets.map((t) =>
+      evaluateSlaTarget(t, {
+        spansOf: (id) => spans.get(id) ?? [],
+        nameOf: (id) => monitorById.get(id)?.name ?? id,
+        exists: t.monitorIds.some((id) => monitorById.get(id)?.deletedAt === null),
+        now,
+        range: period,
+        timezone: period.timezone,
+      }),
+    );
     return {
       report: 'sla',
       period: periodView(period),
