@@ -63,6 +63,9 @@ export interface AlertPipelineDeps {
  * The delivery stages share one signature (`AttemptStage`, attempt.stages.ts) and are composed in `stages` below;
  * this class only sequences them, owns the loops and the wake-ups.
  */
+/** The longest idle wait of the dispatcher and worker loops (unless `pollMs` is longer). */
+const IDLE_MAX_MS = 1_000;
+
 export class AlertPipeline {
   private readonly deps: AlertPipelineDeps;
   private readonly owner: string;
@@ -188,7 +191,11 @@ export class AlertPipeline {
   }
 
   /** Background role bodies: loop until `stopped()`; errors are logged and the loop goes on after a pause. */
+  // Idle rounds back off from pollMs to IDLE_MAX_MS (doubling): this process's own events and new deliveries nudge
+  // the loops at once, so the wait only bounds how late another process's events and due retries are seen, and an
+  // idle service does not query the outbox ten times a second.
   async dispatchLoop(stopped: () => boolean): Promise<void> {
+    let idle = 0;
     while (!stopped()) {
       let n = 0;
       try {
@@ -196,11 +203,13 @@ export class AlertPipeline {
       } catch (err) {
         this.deps.logger.error({ err }, 'alert dispatcher round failed');
       }
-      if (n === 0 && !stopped()) await this.dispatcherWake.sleep(this.pollMs);
+      idle = n === 0 ? idle + 1 : 0;
+      if (n === 0 && !stopped()) await this.dispatcherWake.sleep(this.idleWait(idle));
     }
   }
 
   async workLoop(stopped: () => boolean): Promise<void> {
+    let idle = 0;
     while (!stopped()) {
       let n = 0;
       try {
@@ -208,8 +217,14 @@ export class AlertPipeline {
       } catch (err) {
         this.deps.logger.error({ err }, 'alert worker round failed');
       }
-      if (n === 0 && !stopped()) await this.workerWake.sleep(this.pollMs);
+      idle = n === 0 ? idle + 1 : 0;
+      if (n === 0 && !stopped()) await this.workerWake.sleep(this.idleWait(idle));
     }
+  }
+
+  /** The wait after the `idleRounds`-th empty round in a row. */
+  private idleWait(idleRounds: number): number {
+    return Math.min(Math.max(this.pollMs, IDLE_MAX_MS), this.pollMs * 2 ** Math.min(idleRounds - 1, 10));
   }
 }
 

@@ -79,6 +79,8 @@ export function createCheckEngineModule(deps: CheckEngineModuleDeps): CheckEngin
     database,
     clock,
     findByToken: (t) => deps.monitors.findByHeartbeatToken(t),
+    // Declared below; called only after a ping's commit, when the runner exists.
+    madeDue: () => localRunner.nudge(),
   });
   const owner = newId('run', clock.now()).replace(/^run_/, 'proc_');
   const localRunner = new CheckRunner({
@@ -89,6 +91,11 @@ export function createCheckEngineModule(deps: CheckEngineModuleDeps): CheckEngin
     concurrency: deps.scheduler.concurrency,
     allowPrivateTargets: deps.allowPrivateTargets,
     ...(deps.onResult && { onResult: (c: ClaimedCheck, o: Observation) => deps.onResult?.(c, o) }),
+  });
+  // The idle runner sleeps until its next due check; a schedule change in this process wakes it once committed.
+  deps.monitors.addListener({
+    monitorSaved: async (tx) => tx.afterCommit(() => localRunner.nudge()),
+    monitorDeleted: async () => {},
   });
   const roles: BackgroundRole[] = [];
   if (deps.scheduler.enabled) {

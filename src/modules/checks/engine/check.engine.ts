@@ -128,6 +128,11 @@ export class CheckEngine {
     return now <= m.createdAt + m.intervalSeconds * 1000 + heartbeatGraceMs(m.intervalSeconds, m.config);
   }
 
+  /** When the next check of `regions` is due (null when none is scheduled): how long an idle runner may sleep. */
+  nextDueAt(regions: readonly string[]): Promise<number | null> {
+    return new ScheduleRepository(this.deps.database).nextDueAt(regions);
+  }
+
   /** Records a batch of results in one transaction and applies the state machine to each, in time order. */
   applyResults(owner: string, results: readonly CheckResult[]): Promise<ApplySummary> {
     return this.apply(owner, results, false);

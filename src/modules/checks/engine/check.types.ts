@@ -35,6 +35,11 @@ export interface TransitionHandler {
 export interface WorkSource {
   /** Up to `max` checks due by now + `lookaheadMs`; may wait up to `waitMs` for work (long-poll). */
   claim(max: number, waitMs: number, lookaheadMs?: number): Promise<ClaimedCheck[]>;
+  /**
+   * When the next check of the source's regions is due (epoch ms; null when it has none), so an idle runner can
+   * sleep until then instead of polling. Optional: a remote source long-polls instead.
+   */
+  nextDueAt?(): Promise<number | null>;
   /** Hands the results over; returns how many were refused (a lease that ended) and dropped. */
   submit(results: CheckResult[]): Promise<number>;
 }

@@ -5,10 +5,18 @@ import type { Monitor } from '../../monitors/index.ts';
 import { ScheduleRepository } from '../scheduler/schedule.repository.ts';
 import { HeartbeatsRepository } from './heartbeats.repository.ts';
 
+export interface HeartbeatsServiceDeps {
+  database: Database;
+  clock: Clock;
+  findByToken(token: string): Promise<Monitor | null>;
+  /** Told (after commit) when a ping made a monitor's check due now, so an idle runner claims it at once. */
+  madeDue?(): void;
+}
+
 /** Push pings for heartbeat monitors (`POST|GET /api/v1/heartbeats/{token}`). */
 export class HeartbeatsService {
-  private readonly deps: { database: Database; clock: Clock; findByToken(token: string): Promise<Monitor | null> };
-  constructor(deps: { database: Database; clock: Clock; findByToken(token: string): Promise<Monitor | null> }) {
+  private readonly deps: HeartbeatsServiceDeps;
+  constructor(deps: HeartbeatsServiceDeps) {
     this.deps = deps;
   }
 
@@ -19,7 +27,10 @@ export class HeartbeatsService {
     await this.deps.database.transaction(async (tx) => {
       await new HeartbeatsRepository(tx).recordPing(monitor.id, now);
       // A monitor that is not up is evaluated at once, so recovery does not wait for the next slot.
-      if (monitor.status !== 'up' && !monitor.paused) await new ScheduleRepository(tx).makeDueNow(monitor.id, now);
+      if (monitor.status !== 'up' && !monitor.paused) {
+        await new ScheduleRepository(tx).makeDueNow(monitor.id, now);
+        tx.afterCommit(() => this.deps.madeDue?.());
+      }
     });
     return { monitor, receivedAt: now };
   }

@@ -14,6 +14,9 @@ export class LocalWorkSource implements WorkSource {
   claim(max: number, _waitMs: number, lookaheadMs = 0): Promise<ClaimedCheck[]> {
     return this.engine.claim(this.owner, this.regions, Math.min(max, 500), lookaheadMs);
   }
+  nextDueAt(): Promise<number | null> {
+    return this.engine.nextDueAt(this.regions);
+  }
   async submit(results: CheckResult[]): Promise<number> {
     await this.engine.applyResults(this.owner, results);
     return 0;

@@ -206,6 +206,17 @@ export class ScheduleRepository {
     return held;
   }
 
+  /** The earliest due time of `regions`' rows (leased or not), or null when they have none. */
+  async nextDueAt(regions: readonly string[]): Promise<number | null> {
+    if (regions.length === 0) return null;
+    const row = await this.db
+      .selectFrom('check_schedule')
+      .select((eb) => eb.fn.min('next_due_at').as('next'))
+      .where('region_code', 'in', [...regions])
+      .executeTakeFirst();
+    return row?.next === null || row?.next === undefined ? null : Number(row.next);
+  }
+
   /** Makes a monitor's checks due now (a heartbeat ping re-evaluates a down heartbeat monitor at once). */
   async makeDueNow(monitorId: string, now: number): Promise<void> {
     await this.db

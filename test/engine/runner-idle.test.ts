@@ -1,0 +1,88 @@
+/**
+ * An idle in-process runner waits on events instead of polling: with nothing scheduled it reads the next due time
+ * once per maxIdleMs (no claim), claims when a nudge says the schedule changed, and sleeps until the next due time.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  CheckRunner,
+  createProbeRegistry,
+  type ClaimedCheck,
+  type WorkSource,
+} from '../../src/modules/checks/index.ts';
+import { systemClock } from '../../src/platform/clock.ts';
+import { createLogger } from '../../src/platform/logger.ts';
+import { LogCapture } from '../support/app.ts';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+class CountingSource implements WorkSource {
+  claims: number[] = [];
+  dueReads = 0;
+  next: number | null = null;
+  due: number[] = [];
+  async claim(): Promise<ClaimedCheck[]> {
+    this.claims.push(Date.now());
+    if (this.next !== null && Date.now() >= this.next) this.due.push(this.next);
+    if (this.next !== null && Date.now() >= this.next) this.next = null; // claimed: the row moved on
+    return [];
+  }
+  async nextDueAt(): Promise<number | null> {
+    this.dueReads += 1;
+    return this.next;
+  }
+  async submit(): Promise<number> {
+    return 0;
+  }
+}
+
+describe('idle in-process runner', () => {
+  let runner: CheckRunner | null = null;
+  afterEach(async () => {
+    await runner?.stop();
+  });
+
+  const start = (source: WorkSource) => {
+    runner = new CheckRunner({
+      source,
+      probes: createProbeRegistry(),
+      clock: systemClock,
+      logger: createLogger({ level: 'warn', pretty: false, destination: new LogCapture() }),
+      concurrency: 5,
+      allowPrivateTargets: true,
+      idleMs: 100,
+      maxIdleMs: 400,
+    });
+    runner.start();
+    return runner;
+  };
+
+  it('with nothing scheduled: one claim, then only a due-time read every maxIdleMs (not a claim every 100 ms)', async () => {
+    const source = new CountingSource();
+    start(source);
+    await sleep(1_300);
+    expect(source.claims).toHaveLength(1);
+    expect(source.dueReads).toBeGreaterThanOrEqual(3);
+    expect(source.dueReads).toBeLessThanOrEqual(5);
+  });
+
+  it('a nudge claims at once; a due time 250 ms ahead is claimed then, not before', async () => {
+    const source = new CountingSource();
+    const r = start(source);
+    await sleep(50);
+    const nudgedAt = Date.now();
+    r.nudge();
+    await sleep(30);
+    expect(source.claims).toHaveLength(2);
+    expect(source.claims[1]! - nudgedAt).toBeLessThan(30); // not the 400 ms idle wait
+
+    const dueAt = Date.now() + 250;
+    source.next = dueAt;
+    r.nudge(); // the schedule changed: claim (nothing yet), read the due time, sleep until it
+    await sleep(150);
+    expect(source.claims).toHaveLength(3);
+    await sleep(200);
+    expect(source.claims).toHaveLength(4);
+    expect(source.claims[3]!).toBeGreaterThanOrEqual(dueAt - 5);
+    expect(source.due).toEqual([dueAt]);
+  });
+});
