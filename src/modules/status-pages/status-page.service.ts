@@ -1,7 +1,7 @@
 import type { Clock } from '../../platform/clock.ts';
 import { decodeIdCursor, pageOf } from '../../platform/cursor.ts';
 import type { Database } from '../../platform/db/index.ts';
-import { notFound, validationFailed, type ErrorDetail } from '../../platform/errors.ts';
+import { DomainError, notFound, validationFailed, type ErrorDetail } from '../../platform/errors.ts';
 import { isId, newId } from '../../platform/ids.ts';
 import { canSeeEnvironment, type Actor, type ServiceContext } from '../auth/index.ts';
 import type { Incident } from '../incidents/index.ts';
@@ -64,6 +64,14 @@ export function windowUptime(days: readonly DayUptime[]): number | null {
 }
 
 /** Status pages (DECISIONS §9): CRUD with plan counts, and the public view of a page. */
+/** How often an update is merged again onto a page that another change committed to meanwhile. */
+const UPDATE_ATTEMPTS = 5;
+
+/** What an update read and merged onto: when the stored page differs from it at write time, the merge is redone. */
+function mergeBase(page: StatusPage): string {
+  return JSON.stringify([page.slug, page.title, page.monitorIds, page.public]);
+}
+
 export class StatusPagesService implements MonitorListener {
   private readonly deps: StatusPagesServiceDeps;
   constructor(deps: StatusPagesServiceDeps) {
@@ -134,22 +142,33 @@ export class StatusPagesService implements MonitorListener {
     input: StatusPageInput,
     shapeDetails: readonly ErrorDetail[] = [],
   ): Promise<StatusPage> {
-    const { page: existing, hidden } = await this.findVisible(ctx, id);
-    const fields = await this.validated(ctx, input, existing.id, shapeDetails);
-    // The key's own list replaces what it sees; monitors of environments it cannot see stay on the page.
-    const kept = existing.monitorIds.filter((m) => hidden.has(m));
-    const updated: StatusPage = {
-      ...existing,
-      slug: fields.slug ?? existing.slug,
-      title: fields.title ?? existing.title,
-      monitorIds: fields.monitorIds ? [...fields.monitorIds, ...kept] : existing.monitorIds,
-      public: fields.public ?? existing.public,
-      updatedAt: ctx.clock.now(),
-    };
-    await ctx.db.transaction(async (tx) => {
-      if (!(await new StatusPagesRepository(tx).update(updated))) throw slugTaken(updated.slug);
-    });
-    return withoutHidden(updated, hidden);
+    // Validated before the transaction (it reads monitors); inside it the page is read again under a lock, and if
+    // another change committed since (another PATCH, a deleted monitor leaving the page) the merge is redone onto it.
+    for (let attempt = 1; ; attempt++) {
+      const { page: existing, hidden } = await this.findVisible(ctx, id);
+      const fields = await this.validated(ctx, input, existing.id, shapeDetails);
+      // The key's own list replaces what it sees; monitors of environments it cannot see stay on the page.
+      const kept = existing.monitorIds.filter((m) => hidden.has(m));
+      const updated: StatusPage = {
+        ...existing,
+        slug: fields.slug ?? existing.slug,
+        title: fields.title ?? existing.title,
+        monitorIds: fields.monitorIds ? [...fields.monitorIds, ...kept] : existing.monitorIds,
+        public: fields.public ?? existing.public,
+        updatedAt: ctx.clock.now(),
+      };
+      const written = await ctx.db.transaction(async (tx) => {
+        const repository = new StatusPagesRepository(tx);
+        const current = await repository.findForUpdate(ctx.actor.organizationId, id);
+        if (!current) throw notFound('Status page');
+        if (mergeBase(current) !== mergeBase(existing)) return false;
+        if (!(await repository.update(updated))) throw slugTaken(updated.slug);
+        return true;
+      });
+      if (written) return withoutHidden(updated, hidden);
+      if (attempt === UPDATE_ATTEMPTS)
+        throw new DomainError('conflict', 'The status page kept changing while this update was applied; try again.');
+    }
   }
 
   async delete(ctx: ServiceContext, id: string): Promise<void> {

@@ -36,8 +36,10 @@ function isUniqueViolation(err: unknown): boolean {
 
 export class StatusPagesRepository {
   private readonly db;
+  private readonly dialect: Database['dialect'];
   constructor(database: Database) {
     this.db = database.tables<StatusPagesTables>();
+    this.dialect = database.dialect;
   }
 
   /** False when the slug is taken (unique index). */
@@ -85,6 +87,30 @@ export class StatusPagesRepository {
       .where('id', '=', id)
       .executeTakeFirst();
     return row ? toPage(row) : null;
+  }
+
+  /**
+   * `find`, holding the row locked until the surrounding transaction ends (PostgreSQL: FOR UPDATE, which reads the
+   * latest committed row; SQLite: a no-op write takes the database's write lock first, as BEGIN IMMEDIATE would).
+   */
+  async findForUpdate(organizationId: string, id: string): Promise<StatusPage | null> {
+    if (this.dialect === 'postgres') {
+      const row = await this.db
+        .selectFrom('status_page')
+        .selectAll()
+        .where('organization_id', '=', organizationId)
+        .where('id', '=', id)
+        .forUpdate()
+        .executeTakeFirst();
+      return row ? toPage(row) : null;
+    }
+    await this.db
+      .updateTable('status_page')
+      .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .execute();
+    return this.find(organizationId, id);
   }
 
   async findBySlug(slug: string): Promise<StatusPage | null> {
