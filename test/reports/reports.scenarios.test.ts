@@ -145,6 +145,22 @@ describe.each(testDialects())('report accounting scenarios on %s', (dialect) => 
     // uptime 100 × 63 900 / 64 500 = 99.06977 %; coverage 100 × 64 500 / 86 400 = 74.65278 %.
     expect(m.uptime_percent).toBeCloseTo((100 * 63_900) / 64_500, 4);
     expect(m.coverage_percent).toBeCloseTo((100 * 64_500) / 86_400, 4);
+
+    // Windows that start inside the pause, or between the resume and the first verdict: the state at `from` comes
+    // from the entries before it. 08:00 → 12:02: paused 4 h = 14 400 s, no verdict 120 s, nothing monitored.
+    const inside = await c.call(
+      'GET',
+      '/api/v1/reports/availability?from=2026-06-02T08:00:00Z&to=2026-06-02T12:02:00Z',
+    );
+    expect(inside.body.monitors[0]).toMatchObject({
+      paused_seconds: 14_400,
+      no_data_seconds: 120,
+      monitored_seconds: 0,
+      uptime_percent: null,
+    });
+    // 12:03 → 13:00: no verdict until 12:05 (120 s), then up 55 min (3 300 s).
+    const after = await c.call('GET', '/api/v1/reports/availability?from=2026-06-02T12:03:00Z&to=2026-06-02T13:00:00Z');
+    expect(after.body.monitors[0]).toMatchObject({ paused_seconds: 0, no_data_seconds: 120, monitored_seconds: 3300 });
   });
 
   it('a monitor created mid-period counts from its creation (and from its first verdict)', async () => {

@@ -51,4 +51,11 @@ describe('availability accounting', () => {
     const late = spansOf([e('created', 50), e('up', 50)], 100);
     expect(combinedAccounting([late], 0, 100)).toEqual({ monitoredMs: 50, downMs: 0 });
   });
+
+  it('a timeline read from inside a window may start at a pause or a resume: the monitor exists', () => {
+    const paused = accountingOf(spansOf([e('up', 0), e('paused', 10)], 100), 50, 100);
+    expect(paused).toMatchObject({ pausedMs: 50, absentMs: 0 });
+    const resumed = accountingOf(spansOf([e('resumed', 10), e('up', 60)], 100), 50, 100);
+    expect(resumed).toMatchObject({ noDataMs: 10, upMs: 40, absentMs: 0 });
+  });
 });

@@ -60,11 +60,14 @@ export function spansOf(entries: readonly TimelineEntry[], until: number): Span[
         exists = false;
         verdict = null;
         break;
+      // Only an existing monitor is paused or resumed (a report may start its timeline at such an entry).
       case 'paused':
+        exists = true;
         paused = true;
         verdict = null;
         break;
       case 'resumed':
+        exists = true;
         paused = false;
         verdict = null;
         break;

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Database } from '../../platform/db/index.ts';
 import { fromJson, toJson } from '../../platform/db/index.ts';
 import type { TimelineEntry, TimelineKind } from './availability.accounting.ts';
@@ -98,20 +99,37 @@ export class MonitorTimelineRepository {
     return out;
   }
 
-  /** Each monitor's timeline up to `until` (inclusive), in recorded order. */
-  async timelines(monitorIds: readonly string[], until: number): Promise<Map<string, TimelineEntry[]>> {
+  /**
+   * Each monitor's timeline as far as [from, until] needs it, in recorded order: the entries in that range, after
+   * the last lifecycle entry and the last verdict before `from` (which decide the state at `from`). A report thus
+   * reads what happened in its window, not the monitor's whole history.
+   */
+  async timelines(monitorIds: readonly string[], from: number, until: number): Promise<Map<string, TimelineEntry[]>> {
     const out = new Map<string, TimelineEntry[]>(monitorIds.map((id) => [id, []]));
     const unique = [...new Set(monitorIds)];
     for (let i = 0; i < unique.length; i += CHUNK) {
-      const rows = await this.db
+      const ids = unique.slice(i, i + CHUNK);
+      const before = await sql<TimelineRow>`
+        select monitor_id, at, kind, since, seq from (
+          select monitor_id, at, kind, since, seq, row_number() over (
+            partition by monitor_id, case when kind in ('up', 'down') then 1 else 0 end
+            order by at desc, seq desc
+          ) as rn
+          from monitor_timeline
+          where monitor_id in (${sql.join(ids)}) and at < ${from}
+        ) last_before
+        where rn = 1`.execute(this.db);
+      const within = await this.db
         .selectFrom('monitor_timeline')
-        .select(['monitor_id', 'at', 'kind', 'since'])
-        .where('monitor_id', 'in', unique.slice(i, i + CHUNK))
+        .select(['monitor_id', 'at', 'kind', 'since', 'seq'])
+        .where('monitor_id', 'in', ids)
+        .where('at', '>=', from)
         .where('at', '<=', until)
-        .orderBy('monitor_id')
-        .orderBy('at')
-        .orderBy('seq')
         .execute();
+      const rows = [...before.rows, ...within].sort(
+        (a, b) =>
+          a.monitor_id.localeCompare(b.monitor_id) || Number(a.at) - Number(b.at) || Number(a.seq) - Number(b.seq),
+      );
       for (const r of rows) {
         out.get(r.monitor_id)!.push({
           kind: r.kind as TimelineKind,
@@ -122,4 +140,12 @@ export class MonitorTimelineRepository {
     }
     return out;
   }
+}
+
+interface TimelineRow {
+  monitor_id: string;
+  at: number | string;
+  kind: string;
+  since: number | string | null;
+  seq: number | string;
 }

@@ -4,7 +4,7 @@ import type { Incident } from '../incidents/index.ts';
 import type { Plans } from '../orgs/index.ts';
 import { accountingOf, spansOf, uptimePercent, type Span } from './availability.accounting.ts';
 import { MonitorTimelineRepository, type ReportMonitor } from './monitor-timeline.repository.ts';
-import { localDays, type Window } from './report.period.ts';
+import { localDays, periodContaining, type Window } from './report.period.ts';
 import { resolvePeriod, selectMonitors, type ReportInput, type ResolvedPeriod } from './report.request.ts';
 import { figuresFromRollups, type CheckFigures } from './report.rollups.ts';
 import { evaluateSlaTarget } from './sla.evaluation.ts';
@@ -189,7 +189,12 @@ export class ReportsService {
     }
     const allIds = [...new Set(targets.flatMap((t) => t.monitorIds))];
     const monitorById = new Map((await repo.monitorsByIds(ctx.actor.organizationId, allIds)).map((m) => [m.id, m]));
-    const timelines = await repo.timelines(allIds, now);
+    // Whole periods: the earliest starts at or before the range (or now, when the range lies ahead).
+    const earliest = Math.min(
+      now,
+      ...targets.map((t) => periodContaining(t.period, Math.min(period.from, now), period.timezone).from),
+    );
+    const timelines = await repo.timelines(allIds, earliest, now);
     const spans = new Map(allIds.map((id) => [id, spansOf(timelines.get(id) ?? [], now)]));
     const out = targets.map((t) =>
       evaluateSlaTarget(t, {
@@ -230,6 +235,7 @@ export class ReportsService {
     const until = Math.min(period.to, now);
     const timelines = await repo.timelines(
       monitors.map((m) => m.id),
+      period.from,
       until,
     );
     const spans = new Map(monitors.map((m) => [m.id, spansOf(timelines.get(m.id) ?? [], until)]));
