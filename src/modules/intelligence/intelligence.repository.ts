@@ -134,6 +134,54 @@ export class IntelligenceRepository {
     return out;
   }
 
+  /** Every state row of these monitors, unparsed (the caller decides what to decode). */
+  async loadStateRows(
+    monitorIds: readonly string[],
+  ): Promise<Array<{ monitorId: string; regionCode: string; text: string; updatedAt: number }>> {
+    if (monitorIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('intelligence_state')
+      .select(['monitor_id', 'region_code', 'state', 'updated_at'])
+      .where('monitor_id', 'in', [...new Set(monitorIds)])
+      .execute();
+    return rows.map((r) => ({
+      monitorId: r.monitor_id,
+      regionCode: r.region_code,
+      text: r.state,
+      updatedAt: Number(r.updated_at),
+    }));
+  }
+
+  /** Upserts many state rows in one statement (the engine's batch: one row per monitor and region). */
+  async saveStateTexts(rows: ReadonlyArray<{ key: StateKey; text: string; updatedAt: number }>): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db
+      .insertInto('intelligence_state')
+      .values(
+        rows.map((r) => ({
+          monitor_id: r.key.monitorId,
+          region_code: r.key.regionCode,
+          state: r.text,
+          updated_at: r.updatedAt,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.columns(['monitor_id', 'region_code']).doUpdateSet((eb) => ({
+          state: eb.ref('excluded.state'),
+          updated_at: eb.ref('excluded.updated_at'),
+        })),
+      )
+      .execute();
+  }
+
+  async saveStateText(key: StateKey, text: string, updatedAt: number): Promise<void> {
+    await this.db
+      .insertInto('intelligence_state')
+      .values({ monitor_id: key.monitorId, region_code: key.regionCode, state: text, updated_at: updatedAt })
+      .onConflict((oc) => oc.columns(['monitor_id', 'region_code']).doUpdateSet({ state: text, updated_at: updatedAt }))
+      .execute();
+  }
+
   async saveState(key: StateKey, state: unknown, now: number): Promise<void> {
     const text = toJson(state);
     await this.db

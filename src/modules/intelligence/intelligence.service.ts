@@ -95,6 +95,16 @@ interface MonitorState {
 }
 
 const MONITOR_REGION = '';
+/** The learnt baseline of a region is stored in its own row, region code + this suffix. */
+const LEARNT_SUFFIX = '#learnt';
+const learntRegionOf = (regionCode: string) => `${regionCode}${LEARNT_SUFFIX}`;
+
+type Learnt = Pick<LatencyState['baseline'], 'hours' | 'seasonal'>;
+
+/** Version of the learnt part: the start of its last closed hour (−1 before any). */
+function learntVersionOf(hours: Learnt['hours']): number {
+  return hours.at(-1)?.[0] ?? -1;
+}
 /** Kinds that open an incident when the monitor asks for it. */
 const INCIDENT_KINDS: ReadonlySet<IntelligenceKind> = new Set([
   'anomaly_alert',
@@ -119,6 +129,8 @@ interface Subject {
 export class IntelligenceService {
   private readonly deps: IntelligenceServiceDeps;
   private readonly settings: IntelligenceSettings;
+  /** Decoded learnt baselines by state key, with the version they were decoded at (see loadRegionStates). */
+  private readonly learnt = new Map<string, { version: number; value: Learnt }>();
   constructor(deps: IntelligenceServiceDeps) {
     this.deps = deps;
     this.settings = deps.settings ?? DEFAULT_INTELLIGENCE_SETTINGS;
@@ -128,21 +140,24 @@ export class IntelligenceService {
   async applyChecks(tx: Database, checks: readonly IntelligenceCheck[]): Promise<void> {
     if (checks.length === 0) return;
     const repo = new IntelligenceRepository(tx);
-    const keys: StateKey[] = checks.map((c) => ({ monitorId: c.monitorId, regionCode: c.regionCode }));
-    const states = await repo.loadStates<RegionState>(keys);
+    const states = await this.loadRegionStates(repo, checks);
     const touched = new Map<string, StateKey>();
     for (const check of checks) {
       const key = { monitorId: check.monitorId, regionCode: check.regionCode };
       const id = stateKey(key);
-      let state = states.get(id);
-      if (!state) {
-        state = { latency: newLatencyState(), changes: newChangeState(), snapshotDigest: null };
-        states.set(id, state);
+      let entry = states.get(id);
+      if (!entry) {
+        entry = {
+          state: { latency: newLatencyState(), changes: newChangeState(), snapshotDigest: null },
+          learntVersion: null,
+        };
+        states.set(id, entry);
       }
+      const state = entry.state;
       touched.set(id, key);
       const findings = observeCheck(
         state.latency,
-        { at: check.at, up: check.up, latencyMs: check.latencyMs },
+        { at: check.at, up: check.up, latencyMs: Math.round(check.latencyMs * 10) / 10 },
         check.alertLatencyMs,
         this.settings.latency,
       );
@@ -158,7 +173,57 @@ export class IntelligenceService {
       for (const f of findings) await this.store(tx, repo, subjectOf(check), f, check.at);
     }
     const now = this.deps.clock.now();
-    for (const [id, key] of touched) await repo.saveState(key, states.get(id), now);
+    const rows: Array<{ key: StateKey; text: string; updatedAt: number }> = [];
+    for (const [id, key] of touched) {
+      const entry = states.get(id)!;
+      const { hours, seasonal, ...hot } = entry.state.latency.baseline;
+      const latency = { ...entry.state.latency, baseline: { ...hot, hours: [], seasonal: [] } };
+      rows.push({ key, text: JSON.stringify({ ...entry.state, latency }), updatedAt: now });
+      // The learnt part (hourly summaries, hour-of-week buckets) changes once an hour: written only then.
+      const version = learntVersionOf(hours);
+      if (version !== entry.learntVersion) {
+        const learntKey = { monitorId: key.monitorId, regionCode: learntRegionOf(key.regionCode) };
+        rows.push({ key: learntKey, text: JSON.stringify({ hours, seasonal }), updatedAt: version });
+        this.learnt.set(stateKey(learntKey), { version, value: { hours, seasonal } });
+      }
+    }
+    await repo.saveStateTexts(rows);
+  }
+
+  /**
+   * The batch's states. The learnt part is decoded only when its version (the start of its last closed hour)
+   * differs from the copy this process holds: decoding a week of buckets per check would cost more than the check.
+   */
+  private async loadRegionStates(
+    repo: IntelligenceRepository,
+    checks: readonly IntelligenceCheck[],
+  ): Promise<Map<string, { state: RegionState; learntVersion: number | null }>> {
+    const rows = await repo.loadStateRows(checks.map((c) => c.monitorId));
+    const out = new Map<string, { state: RegionState; learntVersion: number | null }>();
+    const learntRows = new Map<string, { text: string; updatedAt: number }>();
+    for (const r of rows) {
+      if (r.regionCode.endsWith(LEARNT_SUFFIX))
+        learntRows.set(stateKey({ monitorId: r.monitorId, regionCode: r.regionCode }), r);
+    }
+    for (const r of rows) {
+      if (r.regionCode === MONITOR_REGION || r.regionCode.endsWith(LEARNT_SUFFIX)) continue;
+      const state = JSON.parse(r.text) as RegionState;
+      const learntId = stateKey({ monitorId: r.monitorId, regionCode: learntRegionOf(r.regionCode) });
+      const row = learntRows.get(learntId);
+      let learntVersion: number | null = null;
+      if (row) {
+        let cached = this.learnt.get(learntId);
+        if (!cached || cached.version !== row.updatedAt) {
+          cached = { version: row.updatedAt, value: JSON.parse(row.text) as Learnt };
+          this.learnt.set(learntId, cached);
+        }
+        state.latency.baseline.hours = cached.value.hours;
+        state.latency.baseline.seasonal = cached.value.seasonal;
+        learntVersion = cached.version;
+      }
+      out.set(stateKey({ monitorId: r.monitorId, regionCode: r.regionCode }), { state, learntVersion });
+    }
+    return out;
   }
 
   /** Records a grading of the monitor (by the grader role): history when it changed, events on drop/recovery. */

@@ -64,6 +64,8 @@ export interface BaselineState {
   peakMs: number;
   /** Whether anomaly_alert went out for the open anomaly (it is held back while flapping). */
   alerted: boolean;
+  /** The expectation of the current hour, computed once per hour (it only changes when an hour closes). */
+  memo?: { hour: number; expected: Expectation | null };
 }
 
 export function newBaselineState(): BaselineState {
@@ -115,20 +117,27 @@ export function isClearlyNormal(latencyMs: number, e: Expectation, s: BaselineSe
   return robustZ(latencyMs, e.median, e.mad) <= s.zThreshold / 2 || latencyMs <= e.median * (1 + s.marginFraction / 2);
 }
 
+const tenth = (n: number) => Math.round(n * 10) / 10;
+
+/**
+ * Summarises the hour being collected. New arrays are made instead of changing the old ones: a process may keep
+ * the learnt arrays decoded between batches, and a batch that rolls back must leave them as they were.
+ */
 function closeHour(state: BaselineState, s: BaselineSettings): void {
   if (state.hourStart === null || state.hourSamples.length < s.minChecksPerHour) return;
   const m = median(state.hourSamples);
   const mad = medianAbsoluteDeviation(state.hourSamples, m);
-  state.hours.push([state.hourStart, m, mad]);
   const keepFrom = state.hourStart - s.windowHours * HOUR_MS;
-  while (state.hours.length > 0 && state.hours[0]![0] <= keepFrom) state.hours.shift();
+  state.hours = [...state.hours.filter((h) => h[0] > keepFrom), [state.hourStart, tenth(m), tenth(mad)]];
   const how = hourOfWeek(state.hourStart);
-  while (state.seasonal.length < WEEK_HOURS) state.seasonal.push(null);
-  const bucket = state.seasonal[how];
+  const seasonal = state.seasonal.slice();
+  while (seasonal.length < WEEK_HOURS) seasonal.push(null);
+  const bucket = seasonal[how];
   // Exponential average over weeks: recent weeks count most, six weeks fade out (Datadog's 6-week horizon).
-  state.seasonal[how] = bucket
-    ? [bucket[0] + (m - bucket[0]) / 3, bucket[1] + (mad - bucket[1]) / 3, bucket[2] + 1]
-    : [m, mad, 1];
+  seasonal[how] = bucket
+    ? [tenth(bucket[0] + (m - bucket[0]) / 3), tenth(bucket[1] + (mad - bucket[1]) / 3), bucket[2] + 1]
+    : [tenth(m), tenth(mad), 1];
+  state.seasonal = seasonal;
 }
 
 export interface BaselineStep {
@@ -165,7 +174,8 @@ export function observeLatency(
     state.hourSamples = [];
   }
   state.firstAt ??= at;
-  const expected = expectationAt(state, at, s);
+  if (state.memo?.hour !== hour) state.memo = { hour, expected: expectationAt(state, hour, s) };
+  const expected = state.memo.expected;
   state.hourSamples.push(latencyMs);
   if (!expected) return { outlier: false, normal: true, expected, findings: [] };
   const outlier = isOutlier(latencyMs, expected, s);
