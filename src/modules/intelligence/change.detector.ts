@@ -158,6 +158,14 @@ function remember(f: { values: string[]; rotating: boolean }, st: FacetState, at
 }
 
 function forgetOld(st: FacetState, at: number, s: ChangeSettings): void {
+  // Most checks have nothing to forget: look before rebuilding the map.
+  let count = 0;
+  let stale = false;
+  for (const key in st.seen) {
+    count++;
+    if (st.seen[key]! < at - s.recentMs) stale = true;
+  }
+  if (!stale && count <= MAX_SEEN) return;
   const entries = Object.entries(st.seen).filter(([, t]) => t >= at - s.recentMs);
   entries.sort((a, b) => b[1] - a[1]);
   st.seen = Object.fromEntries(entries.slice(0, MAX_SEEN));
