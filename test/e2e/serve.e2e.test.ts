@@ -193,6 +193,8 @@ for (const dialect of testDialects()) {
       const readyLine = server.logLines().find((l) => typeof l.msg === 'string' && l.msg.startsWith('Tocsin ready'));
       expect(readyLine).toBeDefined();
       expect(String(readyLine!.storage)).toContain(dialect === 'postgres' ? 'PostgreSQL' : 'SQLite');
+      expect(readyLine!.address).toBe(base);
+      expect(String(readyLine!.msg)).toContain(`listening on ${base}`);
     });
 
     let bootstrap: { organization_id: string; user_id: string; api_key: string };
