@@ -130,11 +130,10 @@ for (const dialect of testDialects()) {
     });
 
     it('lists with pagination', async () => {
-      await api(t, owner.apiKey, 'POST', WEBHOOKS, {
-        type: 'email',
-        name: 'Mail',
-        config: { address: 'ops@example.com' },
-      });
+      // Two destinations of its own, so that a page of one has a next page whatever ran before.
+      for (const name of ['Mail', 'Mail 2']) {
+        await api(t, owner.apiKey, 'POST', WEBHOOKS, { type: 'email', name, config: { address: 'ops@example.com' } });
+      }
       const page = await api(t, owner.apiKey, 'GET', `${WEBHOOKS}?limit=1`);
       expect(page.status).toBe(200);
       expect(page.body.data).toHaveLength(1);

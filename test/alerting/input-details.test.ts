@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, ManualClock, type TestApp, type TestOrg } from '../support/app.ts';
 import { testDialects } from '../support/databases.ts';
 import { startAllFakes, type AllFakes } from '../fakes/index.ts';
@@ -26,6 +26,9 @@ for (const dialect of testDialects()) {
           },
         },
       });
+    });
+    // Each case has an organization of its own: "nothing is stored" must not see another case's destinations.
+    beforeEach(async () => {
       org = await t.createOrg();
     });
     afterAll(async () => {

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/modules/auth/index.ts';
 import { testDialects } from '../support/databases.ts';
-import { bearer, createTestApp, type TestApp, type TestOrg } from '../support/app.ts';
+import { bearer, createTestApp, ManualClock, type TestApp, type TestOrg } from '../support/app.ts';
 import { contextFor } from '../support/context.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON read back from responses
@@ -117,6 +117,11 @@ for (const dialect of testDialects()) {
       ).body.id;
     });
     afterAll(async () => t.close());
+    // Every case starts with the key's full per-minute budgets: how many writes earlier cases made (whatever their
+    // order) must not turn a case's answer into 429.
+    beforeEach(() => {
+      (t.clock as ManualClock).advance(60_000);
+    });
 
     async function send(
       method: Method,

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { MonitorTransition } from '../../src/modules/incidents/index.ts';
 import { bearer, createTestApp, ManualClock, type TestApp, type TestOrg } from '../support/app.ts';
 import { testDialects } from '../support/databases.ts';
@@ -15,6 +15,9 @@ for (const dialect of testDialects()) {
     beforeAll(async () => {
       clock = new ManualClock('2026-04-01T08:00:00.000Z');
       t = await createTestApp({ dialect, clock });
+    });
+    // Each case has an organization of its own: incident numbers and lists start from nothing, whatever ran before.
+    beforeEach(async () => {
       org = await t.createOrg();
     });
     afterAll(async () => t.close());
