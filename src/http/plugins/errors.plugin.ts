@@ -4,6 +4,7 @@ import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { DomainError, type ErrorCode, type ErrorDetail } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { STATUS_OF } from '../error-status.ts';
+import { logRefusedRequest } from './request-context.plugin.ts';
 import { detailsFromAjv } from './validation.plugin.ts';
 
 export function sendError(
@@ -30,8 +31,10 @@ export function sendError(
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   if (error.code === 'FST_ERR_BAD_URL') {
     sendError(request, reply, 'bad_request', 'The path is not valid: it holds a broken percent-encoding.');
+    logRefusedRequest(request, reply.statusCode);
   } else if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
     sendError(request, reply, 'uri_too_long', 'A path segment is longer than any id or token of this API.');
+    logRefusedRequest(request, reply.statusCode);
   } else {
     request.log.error({ err: error, reqId: request.id }, 'routing failed');
     sendError(request, reply, 'internal_error', 'Something went wrong on our side; quote the request id.');

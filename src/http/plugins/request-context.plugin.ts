@@ -22,12 +22,21 @@ export function requestIdFor(request: { headers: Record<string, string | string[
   return typeof sent === 'string' && CLIENT_REQUEST_ID.test(sent) ? sent : newId('req');
 }
 
-/** The URL as logged: secrets carried in path parameters (heartbeat tokens) are masked. */
-function loggableUrl(request: FastifyRequest): string {
-  const params = request.params as Record<string, string> | undefined;
-  let url = request.url;
-  if (params?.token) url = url.replace(params.token, '[redacted]');
-  return url;
+// The token segment of a heartbeat push URL, read from the raw path (not the route's params: a request refused
+// before routing, e.g. for broken percent-encoding, has none, and params are decoded while the URL is not).
+const HEARTBEAT_TOKEN = /^([^?#]*\/heartbeats\/)[^/?#]+/i;
+
+/** The URL as logged: a heartbeat token (the monitor's credential) is always masked, however it is encoded. */
+export function loggableUrl(url: string): string {
+  return url.replace(HEARTBEAT_TOKEN, '$1[redacted]');
+}
+
+/**
+ * The request line of a request Fastify refused before routing (broken percent-encoding, an over-long path
+ * parameter): no route hooks run for those, so their error handler writes the line through this.
+ */
+export function logRefusedRequest(request: FastifyRequest, status: number): void {
+  request.log.info({ method: request.method, url: loggableUrl(request.url), status }, 'request');
 }
 
 export function installRequestContext(app: FastifyInstance): void {
@@ -63,7 +72,7 @@ function requestLine(request: FastifyRequest, status: number, elapsedMs: number)
   return {
     reqId: request.id,
     method: request.method,
-    url: loggableUrl(request),
+    url: loggableUrl(request.url),
     // (null when the request failed before its onRequest hooks, e.g. a malformed URL)
     route: ((request.routeConfig as FastifyRequestContext['config'] | null) ?? request.routeOptions.config).url as
       string | undefined,

@@ -9,6 +9,9 @@
  *   resolves a name once (through `ctx.resolver`, the system's by default) and connects to the vetted address.
  * - `probe.run.ts` is the one timeout/abort/catch frame of the network probes.
  * - `ctx.tlsCa` (PEM) adds a trusted CA for http/tls/grpc: for tests (local CA) and private-CA self-hosting.
+ * - http/tls `config.ca_certificate` (PEM) adds a monitor's own CAs to what the process trusts (never replaces it);
+ *   `config.verify_tls: false` skips trust (tls: chain and name are reported, dates still judged). One secure
+ *   context per distinct CA set (`secure-context.cache.ts`).
  */
 export type {
   AssertionResult,

@@ -1,6 +1,5 @@
 /** Network helpers shared by the probes: target parsing, vetted resolution, error mapping. */
 import { isIP } from 'node:net';
-import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import {
   PrivateTargetError,
   canonicalHost,
@@ -193,21 +192,4 @@ export function downObservation(
 
 export function num(v: unknown, fallback: number): number {
   return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : fallback;
-}
-
-/**
- * Secure contexts that trust the system roots plus one extra CA (ProbeContext.tlsCa), built once per CA:
- * building one parses every root certificate.
- */
-export function createSecureContextCache(): (ca: string) => SecureContext {
-  const contexts = new Map<string, SecureContext>();
-  return (ca) => {
-    let sc = contexts.get(ca);
-    if (!sc) {
-      sc = createSecureContext({ ca: [...rootCertificates, ca] });
-      if (contexts.size > 16) contexts.clear();
-      contexts.set(ca, sc);
-    }
-    return sc;
-  };
 }

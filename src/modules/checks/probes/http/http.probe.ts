@@ -11,7 +11,8 @@ import { isIP, type Socket } from 'node:net';
 import type { SecureContext } from 'node:tls';
 import { assertionNeedsBody, evaluateAssertions } from '../../assertions/index.ts';
 import type { Observation, Probe, ProbeContext, ProbeTarget, ProbeTimings } from '../probe.contract.ts';
-import { createSecureContextCache, num, ProbeFailure, resolveHost, round } from '../probe.net.ts';
+import { num, ProbeFailure, resolveHost, round } from '../probe.net.ts';
+import { createSecureContextCache } from '../secure-context.cache.ts';
 import { runProbeWithin, type Outcome, type ProbeRun } from '../probe.run.ts';
 
 export const HTTP_BODY_CAP = 1024 * 1024;
@@ -44,6 +45,8 @@ interface HttpConfig {
   timeout_ms: number;
   follow_redirects: boolean;
   verify_tls: boolean;
+  /** PEM of CAs trusted besides the process's (a private CA, a self-signed certificate); null when none. */
+  ca_certificate: string | null;
   assertions: Array<Record<string, unknown>>;
 }
 
@@ -60,6 +63,7 @@ function readConfig(config: Record<string, unknown>): HttpConfig {
     timeout_ms: num(config.timeout_ms, 10_000),
     follow_redirects: config.follow_redirects !== false,
     verify_tls: config.verify_tls !== false,
+    ca_certificate: typeof config.ca_certificate === 'string' ? config.ca_certificate : null,
     assertions: Array.isArray(config.assertions)
       ? (config.assertions as Array<Record<string, unknown>>).filter((a) => a && typeof a === 'object')
       : [],
@@ -103,7 +107,7 @@ export function createHttpProbe(): Probe {
         needBody: cfg.assertions.some((a) => assertionNeedsBody(a as { type: string })),
         ctx,
         run,
-        secureContext: ctx.tlsCa ? secureContextFor(ctx.tlsCa) : undefined,
+        secureContext: secureContextFor([ctx.tlsCa, cfg.ca_certificate]),
       };
       const { hop, response, redirects } = await followRedirects(firstHop(target.target, cfg), exchange);
       const duration_ms = run.elapsed();

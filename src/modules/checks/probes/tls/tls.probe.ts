@@ -1,7 +1,9 @@
 /**
  * TLS certificate probe: connects, inspects the peer certificate (validity, chain, hostname, expiry)
  * without rejecting, and reports what it found. An expiring (still valid) certificate stays up and
- * emits a `cert_expiring` event.
+ * emits a `cert_expiring` event. `config.ca_certificate` adds trusted CAs; with `config.verify_tls: false`
+ * an untrusted chain or another host name is reported but is no failure (dates still are: expiry is what a
+ * tls monitor watches).
  */
 import { isIP } from 'node:net';
 import {
@@ -9,10 +11,12 @@ import {
   connect,
   type DetailedPeerCertificate,
   type PeerCertificate,
+  type SecureContext,
   type TLSSocket,
 } from 'node:tls';
 import type { CertExpiringEvent, Observation, Probe, ProbeContext, ProbeTarget } from '../probe.contract.ts';
-import { createSecureContextCache, num, ProbeFailure, parseHostPort, resolveHost, round } from '../probe.net.ts';
+import { num, ProbeFailure, parseHostPort, resolveHost, round } from '../probe.net.ts';
+import { createSecureContextCache } from '../secure-context.cache.ts';
 import { runProbeWithin, type Outcome, type ProbeRun } from '../probe.run.ts';
 
 const DAY_MS = 86_400_000;
@@ -58,7 +62,7 @@ export function createTlsProbe(): Probe {
     host: string,
     port: number,
     run: ProbeRun,
-    ctx: ProbeContext,
+    secureContext: SecureContext | undefined,
   ): Promise<Handshake> {
     const tStart = performance.now();
     let tConnect = 0;
@@ -68,7 +72,7 @@ export function createTlsProbe(): Probe {
         port,
         ...(isIP(host) ? {} : { servername: host }),
         rejectUnauthorized: false,
-        ...(ctx.tlsCa ? { secureContext: secureContextFor(ctx.tlsCa) } : {}),
+        ...(secureContext ? { secureContext } : {}),
       });
       s.once('connect', () => {
         tConnect = performance.now();
@@ -90,15 +94,18 @@ export function createTlsProbe(): Probe {
     const timeoutMs = num(target.config.timeout_ms, 10_000);
     const alertDays =
       typeof target.config.alert_days_before_expiry === 'number' ? target.config.alert_days_before_expiry : 14;
+    const verify = target.config.verify_tls !== false;
+    const monitorCa = typeof target.config.ca_certificate === 'string' ? target.config.ca_certificate : null;
     let socket: TLSSocket | undefined;
     const timeoutMessage = `no TLS handshake within ${timeoutMs} ms`;
     return runProbeWithin(ctx, { timeoutMs, timeoutMessage }, async (run) => {
       try {
         const { host, port } = parseHostPort(target.target, 443, true);
         const vetted = await run.race(resolveHost(host, ctx, run.timings));
-        const shaken = await run.race(handshake(vetted.address, host, port, run, ctx));
+        const secureContext = secureContextFor([ctx.tlsCa, monitorCa]);
+        const shaken = await run.race(handshake(vetted.address, host, port, run, secureContext));
         socket = shaken.socket;
-        return run.observation(judgeCertificate(shaken, host, ctx.now(), alertDays));
+        return run.observation(judgeCertificate(shaken, host, ctx.now(), { alertDays, verify }));
       } finally {
         socket?.destroy();
       }
@@ -106,8 +113,19 @@ export function createTlsProbe(): Probe {
   };
 }
 
+interface Judging {
+  alertDays: number;
+  /** False: an untrusted chain or a host name mismatch is reported in the details but is not an error. */
+  verify: boolean;
+}
+
 /** What the certificate says: validity, chain, hostname, expiry, and a `cert_expiring` event when it is due. */
-function judgeCertificate({ socket: s, cert }: Handshake, host: string, now: number, alertDays: number): Outcome {
+function judgeCertificate(
+  { socket: s, cert }: Handshake,
+  host: string,
+  now: number,
+  { alertDays, verify }: Judging,
+): Outcome {
   if (!cert || !cert.valid_to) throw new ProbeFailure('tls_invalid', 'the server presented no certificate');
   const validFrom = Date.parse(cert.valid_from);
   const validTo = Date.parse(cert.valid_to);
@@ -134,9 +152,11 @@ function judgeCertificate({ socket: s, cert }: Handshake, host: string, now: num
   let error: Observation['error'] = null;
   if (authError === 'CERT_HAS_EXPIRED' || validTo <= now)
     error = { code: 'tls_expired', message: `certificate expired on ${details.valid_to as string}` };
-  else if (validFrom > now || !chainValid)
-    error = { code: 'tls_invalid', message: `certificate not trusted: ${authError ?? 'not yet valid'}` };
-  else if (hostnameError) error = { code: 'tls_hostname_mismatch', message: hostnameError.message };
+  else if (validFrom > now)
+    error = { code: 'tls_invalid', message: `certificate not valid before ${details.valid_from as string}` };
+  else if (verify && authError !== null)
+    error = { code: 'tls_invalid', message: `certificate not trusted: ${authError}` };
+  else if (verify && hostnameError) error = { code: 'tls_hostname_mismatch', message: hostnameError.message };
   const events: CertExpiringEvent[] = [];
   if (!error && days_to_expiry <= alertDays) {
     events.push({ type: 'cert_expiring', data: { days_to_expiry, valid_to: details.valid_to, subject } });
