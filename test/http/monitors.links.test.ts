@@ -101,6 +101,10 @@ describe.each(testDialects())('monitor ↔ destination links through the port (%
       targetGuard: createMonitorTargetGuard({ allowPrivateTargets: true, resolver: systemResolver }),
     });
     const actor = (await t.tocsin.services.auth.authenticate(org.apiKey))!;
+    // A page of several monitors, whatever ran before.
+    for (const n of [1, 2]) {
+      await t.tocsin.services.monitors.create(contextFor(t, actor), { target: `https://page${n}.example.com/` });
+    }
     const page = await monitors.list(contextFor(t, actor), {}, { limit: 50 });
     expect(page.data.length).toBeGreaterThan(1);
     expect(counted).toEqual([page.data.map((m) => m.id)]);
