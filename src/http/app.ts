@@ -85,6 +85,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: true,
     routerOptions: { ignoreTrailingSlash: true },
     forceCloseConnections: 'idle',
+    // Node answers an HTTP/1.1 request without Host by itself (bare 400); the request-context plugin refuses it
+    // in the envelope instead.
+    http: { requireHostHeader: false },
     // Errors written before routing or by Node's HTTP parser use the envelope and carry a request id too.
     frameworkErrors,
     clientErrorHandler,

@@ -56,6 +56,10 @@ export function installRequestContext(app: FastifyInstance): void {
       reply.header('connection', 'close');
       return done(new DomainError('service_unavailable', 'The server is shutting down; retry on another instance.'));
     }
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      reply.header('connection', 'close');
+      return done(new DomainError('bad_request', 'An HTTP/1.1 request must carry a Host header.'));
+    }
     done();
   });
   // One log line per request, with its id, status and duration.
