@@ -169,6 +169,37 @@ for (const dialect of testDialects()) {
       expect((notBool.json() as Json).error.details[0].field).toBe('config.intelligence_incidents');
     });
 
+    it('lists correlations: two monitors on one address failing together', async () => {
+      const [a, b] = [await monitor(), await monitor()];
+      const at = clock.now();
+      const base = (m: Json, when: number, up: boolean): IntelligenceCheck => ({
+        organizationId: org.organizationId,
+        monitorId: m.id as string,
+        monitorName: m.name as string,
+        target: m.target as string,
+        type: 'http',
+        regionCode: 'local',
+        at: when,
+        up,
+        latencyMs: 40,
+        alertLatencyMs: null,
+        openIncidents: false,
+        details: { headers: {}, remote_address: '203.0.113.80' },
+      });
+      const svc = t.tocsin.services.intelligence;
+      await t.tocsin.database.transaction((tx) => svc.applyChecks(tx, [base(a, at, true), base(b, at, true)]));
+      await t.tocsin.database.transaction((tx) =>
+        svc.applyChecks(tx, [base(a, at + 60_000, false), base(b, at + 90_000, false)]),
+      );
+      clock.advance(5 * 60_000);
+      const res = await get('/api/v1/intelligence/correlations');
+      expect(res.status).toBe(200);
+      const mine = (res.body.data as Json[]).filter((c) => c.value === '203.0.113.80');
+      expect(mine).toMatchObject([{ attribute: 'address', monitor_ids: [a.id, b.id].sort(), coverage: 1 }]);
+      expect(mine[0]!.id).toMatch(/^cor_/);
+      expect((await get('/api/v1/intelligence/correlations?from=nope')).status).toBe(422);
+    });
+
     it('shows a monitor’s current grades and history', async () => {
       const m = await monitor();
       const svc = t.tocsin.services.intelligence;

@@ -250,6 +250,38 @@ for (const dialect of testDialects()) {
       expect(await new IntelligenceRepository(db.database).monitorsDueForGrading(at + 1, 1000)).toContain(graded);
     });
 
+    it('records a correlation when monitors sharing an address start failing within five minutes', async () => {
+      const a = monitor(org);
+      const b = monitor(org);
+      const c = monitor(org);
+      const at = T0 + 60 * HOUR;
+      const details = (address: string) => ({ headers: { server: 'nginx' }, remote_address: address });
+      const up = [a, b].map((m) => check(m, at, 50, { details: details('192.0.2.50') }));
+      up.push(check(c, at, 50, { details: details('198.51.100.9') }));
+      await db.database.transaction((tx) => service.applyChecks(tx, up));
+      await db.database.transaction((tx) => service.applyChecks(tx, [check(a, at + MIN, 0, { up: false })]));
+      expect(await service.correlations(ctx(org), at, at + HOUR)).toEqual([]);
+      await db.database.transaction((tx) =>
+        service.applyChecks(tx, [check(b, at + 3 * MIN, 0, { up: false }), check(a, at + 3 * MIN, 0, { up: false })]),
+      );
+      const found = await service.correlations(ctx(org), at, at + HOUR);
+      expect(found).toMatchObject([
+        {
+          attribute: 'address',
+          value: '192.0.2.50',
+          monitorIds: [a, b].sort(),
+          coverage: 1,
+          startedAt: at + MIN,
+          lastSeenAt: at + 3 * MIN,
+        },
+      ]);
+      expect(found[0]!.id).toMatch(/^cor_/);
+      // c failing later, alone on its address, changes nothing; the other organization sees nothing
+      await db.database.transaction((tx) => service.applyChecks(tx, [check(c, at + 4 * MIN, 0, { up: false })]));
+      expect((await service.correlations(ctx(org), at, at + HOUR)).map((x) => x.value)).toEqual(['192.0.2.50']);
+      expect(await service.correlations(ctx(otherOrg), at, at + HOUR)).toEqual([]);
+    });
+
     it('pages newest first with a cursor, filters, and hides other environments and organizations', async () => {
       const prod = monitor(org);
       const staging = monitor(org, 'staging');

@@ -59,7 +59,7 @@ describe('correlations', () => {
     ).toEqual([]);
   });
 
-  it('reports a certificate issuer and a probe region', () => {
+  it('reports a certificate issuer; single-region monitors never correlate by region', async () => {
     const found = findCorrelations(
       [
         { monitorId: 'mon_d', regionCode: 'us-east', at: T, reason: 'down' },
@@ -71,8 +71,38 @@ describe('correlations', () => {
     );
     expect(found.map((c) => [c.attribute, c.value, c.monitorIds])).toEqual([
       ['certificate_issuer', 'R3', ['mon_d', 'mon_e']],
-      ['region', 'us-east', ['mon_c', 'mon_d', 'mon_e']],
     ]);
-    expect(found[1]!.summary).toContain('likely a probe or network problem');
+  });
+
+  it('reports a probe region when multi-region monitors fail from that region only', () => {
+    const regional = new Map<string, MonitorAttributes>([
+      ['mon_a', attrs({ addresses: ['192.0.2.1'], regions: ['eu-west', 'us-east'] })],
+      ['mon_b', attrs({ addresses: ['192.0.2.2'], regions: ['eu-west', 'us-east'] })],
+      ['mon_c', attrs({ addresses: ['192.0.2.3'], regions: ['eu-west', 'us-east'] })],
+    ]);
+    const fromUs = findCorrelations(
+      [
+        { monitorId: 'mon_a', regionCode: 'us-east', at: T, reason: 'down' },
+        { monitorId: 'mon_b', regionCode: 'us-east', at: T, reason: 'down' },
+      ],
+      regional,
+      T,
+    );
+    expect(fromUs.map((c) => [c.attribute, c.value, c.monitorIds])).toEqual([
+      ['region', 'us-east', ['mon_a', 'mon_b']],
+    ]);
+    expect(fromUs[0]!.summary).toContain('likely a probe or network problem');
+    // failing from both regions: the targets, not the probe
+    const everywhere = findCorrelations(
+      [
+        { monitorId: 'mon_a', regionCode: 'us-east', at: T, reason: 'down' },
+        { monitorId: 'mon_a', regionCode: 'eu-west', at: T, reason: 'down' },
+        { monitorId: 'mon_b', regionCode: 'us-east', at: T, reason: 'down' },
+        { monitorId: 'mon_b', regionCode: 'eu-west', at: T, reason: 'down' },
+      ],
+      regional,
+      T,
+    );
+    expect(everywhere).toEqual([]);
   });
 });

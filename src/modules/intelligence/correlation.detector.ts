@@ -91,6 +91,14 @@ export function findCorrelations(
     for (const sig of recent) {
       const attrs = population.get(sig.monitorId);
       if (!attrs) continue;
+      // A probe region explains a failure only for a monitor checked from several regions that fails from this one
+      // alone (the others still succeed): otherwise every single-region organization would "correlate" by region.
+      if (
+        attribute === 'region' &&
+        (attrs.regions.length < 2 ||
+          recent.some((o) => o.monitorId === sig.monitorId && o.regionCode !== sig.regionCode))
+      )
+        continue;
       const values = attribute === 'region' ? [sig.regionCode] : valuesOf(attrs, attribute);
       for (const v of values) {
         if (!failingBy.has(v)) failingBy.set(v, new Set());

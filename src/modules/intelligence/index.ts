@@ -17,6 +17,7 @@ export {
   type IntelligenceEventFilter,
   type IntelligenceKind,
   type IntelligenceSeverity,
+  type StoredCorrelation,
   type StoredGrade,
 } from './intelligence.types.ts';
 export { contentDigest, compileIgnorePatterns } from './observation.normalise.ts';

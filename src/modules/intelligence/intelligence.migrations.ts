@@ -101,4 +101,38 @@ export const intelligenceMigrations: SchemaMigration[] = [
         .execute();
     },
   },
+  {
+    name: '202611232140_intelligence_correlation_inputs',
+    async up(db) {
+      // What correlations compare, per monitor and region: written only when the observation changes.
+      await db.schema
+        .createTable('intelligence_attributes')
+        .addColumn('monitor_id', col.id, (c) => c.notNull())
+        .addColumn('region_code', col.text, (c) => c.notNull())
+        .addColumn('organization_id', col.id, (c) => c.notNull())
+        .addColumn('attributes', col.json, (c) => c.notNull())
+        .addColumn('updated_at', col.time, (c) => c.notNull())
+        .addPrimaryKeyConstraint('intelligence_attributes_pk', ['monitor_id', 'region_code'])
+        .execute();
+      await db.schema
+        .createIndex('intelligence_attributes_org_idx')
+        .on('intelligence_attributes')
+        .columns(['organization_id'])
+        .execute();
+      // A monitor+region starting to fail or turning anomalous: kept for the correlation window only.
+      await db.schema
+        .createTable('intelligence_signal')
+        .addColumn('organization_id', col.id, (c) => c.notNull())
+        .addColumn('monitor_id', col.id, (c) => c.notNull())
+        .addColumn('region_code', col.text, (c) => c.notNull())
+        .addColumn('at', col.time, (c) => c.notNull())
+        .addColumn('reason', col.text, (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('intelligence_signal_org_idx')
+        .on('intelligence_signal')
+        .columns(['organization_id', 'at'])
+        .execute();
+    },
+  },
 ];

@@ -275,6 +275,81 @@ export class IntelligenceRepository {
     }));
   }
 
+  async saveAttributes(organizationId: string, key: StateKey, attributes: unknown, at: number): Promise<void> {
+    const text = toJson(attributes);
+    await this.db
+      .insertInto('intelligence_attributes')
+      .values({
+        monitor_id: key.monitorId,
+        region_code: key.regionCode,
+        organization_id: organizationId,
+        attributes: text,
+        updated_at: at,
+      })
+      .onConflict((oc) => oc.columns(['monitor_id', 'region_code']).doUpdateSet({ attributes: text, updated_at: at }))
+      .execute();
+  }
+
+  async attributesOf(
+    organizationId: string,
+  ): Promise<Array<{ monitorId: string; regionCode: string; attributes: Record<string, unknown> }>> {
+    const rows = await this.db
+      .selectFrom('intelligence_attributes')
+      .select(['monitor_id', 'region_code', 'attributes'])
+      .where('organization_id', '=', organizationId)
+      .execute();
+    return rows.map((r) => ({
+      monitorId: r.monitor_id,
+      regionCode: r.region_code,
+      attributes: fromJson<Record<string, unknown>>(r.attributes),
+    }));
+  }
+
+  /** Records signals and forgets those older than `forgetBefore`. */
+  async addSignals(
+    signals: ReadonlyArray<{
+      organizationId: string;
+      monitorId: string;
+      regionCode: string;
+      at: number;
+      reason: string;
+    }>,
+    forgetBefore: number,
+  ): Promise<void> {
+    if (signals.length === 0) return;
+    await this.db
+      .insertInto('intelligence_signal')
+      .values(
+        signals.map((x) => ({
+          organization_id: x.organizationId,
+          monitor_id: x.monitorId,
+          region_code: x.regionCode,
+          at: x.at,
+          reason: x.reason,
+        })),
+      )
+      .execute();
+    await this.db.deleteFrom('intelligence_signal').where('at', '<', forgetBefore).execute();
+  }
+
+  async signalsSince(
+    organizationId: string,
+    since: number,
+  ): Promise<Array<{ monitorId: string; regionCode: string; at: number; reason: string }>> {
+    const rows = await this.db
+      .selectFrom('intelligence_signal')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('at', '>=', since)
+      .execute();
+    return rows.map((r) => ({
+      monitorId: r.monitor_id,
+      regionCode: r.region_code,
+      at: Number(r.at),
+      reason: r.reason,
+    }));
+  }
+
   /** The correlation of the same attribute value still within its window, to extend instead of repeating it. */
   async findRecentCorrelation(
     organizationId: string,

@@ -14,6 +14,7 @@ import type {
   IntelligenceEvent,
   IntelligenceEventFilter,
   IntelligenceKind,
+  StoredCorrelation,
   StoredGrade,
 } from './intelligence.types.ts';
 import { IntelligenceRepository, stateKey, type StateKey } from './intelligence.repository.ts';
@@ -25,6 +26,12 @@ import {
   type LatencyState,
 } from './latency.detector.ts';
 import { snapshotOf, type ObservationSnapshot } from './observation.normalise.ts';
+import {
+  DEFAULT_CORRELATION_SETTINGS,
+  findCorrelations,
+  type CorrelationSignal,
+  type MonitorAttributes,
+} from './correlation.detector.ts';
 import { DEFAULT_CHANGE_SETTINGS, type ChangeSettings } from './change.detector.ts';
 import type { GradeResult } from './tls.grade.ts';
 
@@ -87,6 +94,8 @@ interface RegionState {
   latency: LatencyState;
   changes: ChangeState;
   snapshotDigest: string | null;
+  /** The last check failed (a correlation signal is raised when a region starts failing). */
+  failing?: boolean;
 }
 
 /** Per monitor (region ''): the grade tracks. */
@@ -142,6 +151,7 @@ export class IntelligenceService {
     const repo = new IntelligenceRepository(tx);
     const states = await this.loadRegionStates(repo, checks);
     const touched = new Map<string, StateKey>();
+    const signals: Array<CorrelationSignal & { organizationId: string }> = [];
     for (const check of checks) {
       const key = { monitorId: check.monitorId, regionCode: check.regionCode };
       const id = stateKey(key);
@@ -167,11 +177,16 @@ export class IntelligenceService {
         if (digest !== state.snapshotDigest) {
           await repo.insertObservation(key, check.at, snapshot);
           state.snapshotDigest = digest;
+          await repo.saveAttributes(check.organizationId, key, attributesOf(snapshot), check.at);
         }
         findings.push(...observeSnapshot(state.changes, check.at, snapshot, this.settings.changes));
       }
+      if (!check.up && !state.failing) signals.push({ ...signalOf(check), reason: 'down' });
+      state.failing = !check.up;
+      if (findings.some((f) => f.kind === 'anomaly_alert')) signals.push({ ...signalOf(check), reason: 'anomaly' });
       for (const f of findings) await this.store(tx, repo, subjectOf(check), f, check.at);
     }
+    if (signals.length > 0) await this.correlate(repo, signals);
     const now = this.deps.clock.now();
     const rows: Array<{ key: StateKey; text: string; updatedAt: number }> = [];
     for (const [id, key] of touched) {
@@ -188,6 +203,86 @@ export class IntelligenceService {
       }
     }
     await repo.saveStateTexts(rows);
+  }
+
+  /** Records the signals and the correlations they complete (reference §6), per organization. */
+  private async correlate(
+    repo: IntelligenceRepository,
+    signals: ReadonlyArray<CorrelationSignal & { organizationId: string }>,
+  ): Promise<void> {
+    const window = DEFAULT_CORRELATION_SETTINGS.windowMs;
+    const now = Math.max(...signals.map((x) => x.at));
+    await repo.addSignals(signals, now - 2 * window);
+    for (const organizationId of new Set(signals.map((x) => x.organizationId))) {
+      const recent = await repo.signalsSince(organizationId, now - window);
+      const population = new Map<string, MonitorAttributes>();
+      for (const row of await repo.attributesOf(organizationId)) {
+        const a = row.attributes as {
+          addresses?: string[];
+          cdn?: string | null;
+          dns_provider?: string | null;
+          certificate_issuer?: string | null;
+        };
+        const m = population.get(row.monitorId) ?? {
+          addresses: [],
+          certificateIssuer: null,
+          cdn: null,
+          dnsProvider: null,
+          regions: [],
+        };
+        population.set(row.monitorId, {
+          addresses: [...new Set([...m.addresses, ...(a.addresses ?? [])])],
+          certificateIssuer: m.certificateIssuer ?? a.certificate_issuer ?? null,
+          cdn: m.cdn ?? a.cdn ?? null,
+          dnsProvider: m.dnsProvider ?? a.dns_provider ?? null,
+          regions: [...m.regions, row.regionCode],
+        });
+      }
+      const found = findCorrelations(
+        recent.map((x) => ({
+          monitorId: x.monitorId,
+          regionCode: x.regionCode,
+          at: x.at,
+          reason: x.reason as 'down' | 'anomaly',
+        })),
+        population,
+        now,
+      );
+      for (const c of found) {
+        const existing = await repo.findRecentCorrelation(organizationId, c.attribute, c.value, now - window);
+        const record: StoredCorrelation = existing
+          ? {
+              ...existing,
+              monitorIds: [...new Set([...existing.monitorIds, ...c.monitorIds])].sort(),
+              coverage: Math.max(existing.coverage, c.coverage),
+              summary: c.summary,
+              lastSeenAt: c.to,
+            }
+          : {
+              id: newId('cor', now),
+              organizationId,
+              attribute: c.attribute,
+              value: c.value,
+              monitorIds: c.monitorIds,
+              incidentIds: [],
+              coverage: c.coverage,
+              summary: c.summary,
+              startedAt: c.from,
+              lastSeenAt: c.to,
+            };
+        await repo.saveCorrelation(record, !existing);
+      }
+    }
+  }
+
+  /** Correlations seen in [from, to), restricted to the monitors the key can see (none visible: left out). */
+  async correlations(ctx: ServiceContext, from: number, to: number): Promise<StoredCorrelation[]> {
+    const rows = await new IntelligenceRepository(ctx.db).correlations(ctx.actor.organizationId, from, to);
+    const visible = await this.visibleMonitors(
+      ctx.actor,
+      rows.flatMap((c) => c.monitorIds),
+    );
+    return rows.map((c) => ({ ...c, monitorIds: c.monitorIds.filter(visible) })).filter((c) => c.monitorIds.length > 0);
   }
 
   /**
@@ -388,6 +483,26 @@ function subjectOf(c: IntelligenceCheck): Subject {
     target: c.target,
     regionCode: c.regionCode,
     openIncidents: c.openIncidents,
+  };
+}
+
+function signalOf(c: IntelligenceCheck): CorrelationSignal & { organizationId: string } {
+  return {
+    organizationId: c.organizationId,
+    monitorId: c.monitorId,
+    regionCode: c.regionCode,
+    at: c.at,
+    reason: 'down',
+  };
+}
+
+/** What correlations compare of a snapshot. */
+function attributesOf(snapshot: ObservationSnapshot): Record<string, unknown> {
+  return {
+    addresses: snapshot.infrastructure?.addresses ?? [],
+    cdn: snapshot.infrastructure?.cdn ?? null,
+    dns_provider: snapshot.infrastructure?.dns_provider ?? null,
+    certificate_issuer: snapshot.tls?.issuer ?? null,
   };
 }
 

@@ -17,6 +17,14 @@ export interface IntelligenceEventRow {
 }
 
 export interface IntelligenceTables {
+  intelligence_attributes: {
+    monitor_id: string;
+    region_code: string;
+    organization_id: string;
+    attributes: string;
+    updated_at: number;
+  };
+  intelligence_signal: { organization_id: string; monitor_id: string; region_code: string; at: number; reason: string };
   intelligence_event: IntelligenceEventRow;
   intelligence_state: { monitor_id: string; region_code: string; state: string; updated_at: number };
   intelligence_observation: { monitor_id: string; region_code: string; observed_at: number; snapshot: string };

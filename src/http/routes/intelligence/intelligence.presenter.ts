@@ -1,4 +1,4 @@
-import type { IntelligenceEvent, StoredGrade } from '../../../modules/intelligence/index.ts';
+import type { IntelligenceEvent, StoredCorrelation, StoredGrade } from '../../../modules/intelligence/index.ts';
 import { toIso, toIsoOrNull } from '../../../platform/clock.ts';
 
 export function presentIntelligenceEvent(e: IntelligenceEvent): Record<string, unknown> {
@@ -27,5 +27,18 @@ export function presentGrade(g: StoredGrade): Record<string, unknown> {
     reasons: g.reasons,
     not_tested: g.notTested,
     graded_at: toIso(g.gradedAt),
+  };
+}
+
+export function presentCorrelation(c: StoredCorrelation): Record<string, unknown> {
+  return {
+    id: c.id,
+    attribute: c.attribute,
+    value: c.value,
+    monitor_ids: c.monitorIds,
+    coverage: c.coverage,
+    summary: c.summary,
+    started_at: toIso(c.startedAt),
+    last_seen_at: toIso(c.lastSeenAt),
   };
 }

@@ -4,8 +4,11 @@ import type { IntelligenceEventFilter, IntelligenceService } from '../../../modu
 import { validationFailed } from '../../../platform/errors.ts';
 import { contextOf } from '../../request-context.ts';
 import { IdParams } from '../../schemas/common.schemas.ts';
-import { presentGrade, presentIntelligenceEvent } from './intelligence.presenter.ts';
+import { presentCorrelation, presentGrade, presentIntelligenceEvent } from './intelligence.presenter.ts';
 import {
+  CorrelationList,
+  CorrelationQuery,
+  CorrelationRecord,
   IntelligenceEventList,
   IntelligenceEventListQuery,
   IntelligenceEventRecord,
@@ -33,7 +36,14 @@ function filterOf(query: Static<typeof IntelligenceEventListQuery>): Intelligenc
 
 export function registerIntelligenceRoutes(app: FastifyInstance, deps: { intelligence: IntelligenceService }): void {
   const { intelligence } = deps;
-  for (const schema of [IntelligenceEventRecord, IntelligenceEventList, MonitorGrades]) app.addSchema(schema);
+  for (const schema of [
+    IntelligenceEventRecord,
+    IntelligenceEventList,
+    MonitorGrades,
+    CorrelationRecord,
+    CorrelationList,
+  ])
+    app.addSchema(schema);
 
   app.get<{ Querystring: Static<typeof IntelligenceEventListQuery> }>(
     '/api/v1/intelligence/events',
@@ -91,6 +101,29 @@ export function registerIntelligenceRoutes(app: FastifyInstance, deps: { intelli
         current: grades.current.map(presentGrade),
         history: grades.history.map(presentGrade),
       };
+    },
+  );
+
+  app.get<{ Querystring: Static<typeof CorrelationQuery> }>(
+    '/api/v1/intelligence/correlations',
+    {
+      config: { scope: 'intelligence:read' },
+      schema: {
+        tags,
+        summary:
+          'Monitors that failed or turned anomalous together and share an address, CDN, DNS provider, issuer or region',
+        operationId: 'listIntelligenceCorrelations',
+        querystring: CorrelationQuery,
+        response: { 200: Type.Ref(CorrelationList) },
+      },
+    },
+    async (request) => {
+      const ctx = contextOf(request);
+      const to = request.query.to !== undefined ? Date.parse(request.query.to) : ctx.clock.now();
+      const from = request.query.from !== undefined ? Date.parse(request.query.from) : to - 86_400_000;
+      if (Number.isNaN(from) || Number.isNaN(to) || from > to)
+        throw validationFailed([{ field: 'from', issue: 'must be an RFC 3339 timestamp not after to' }]);
+      return { data: (await intelligence.correlations(ctx, from, to)).map(presentCorrelation) };
     },
   );
 }

@@ -56,3 +56,27 @@ export const MonitorGrades = Type.Object(
   },
   { $id: 'MonitorGrades', title: 'MonitorGrades' },
 );
+
+export const CorrelationRecord = Type.Object(
+  {
+    id: Type.String({ description: 'cor_…' }),
+    attribute: lit(['address', 'certificate_issuer', 'cdn', 'dns_provider', 'region'] as const),
+    value: Type.String(),
+    monitor_ids: Type.Array(Type.String(), { description: 'The monitors (that this key can see) failing together.' }),
+    coverage: Type.Number({ description: 'Failing monitors with the value / all monitors with it.' }),
+    summary: Type.String(),
+    started_at: Timestamp(),
+    last_seen_at: Timestamp(),
+  },
+  { $id: 'IntelligenceCorrelation', title: 'IntelligenceCorrelation' },
+);
+
+export const CorrelationList = Type.Object(
+  { data: Type.Array(Type.Ref(CorrelationRecord)) },
+  { $id: 'IntelligenceCorrelationList', title: 'IntelligenceCorrelationList' },
+);
+
+export const CorrelationQuery = Type.Object({
+  from: Type.Optional(Type.String({ format: 'date-time', description: 'Default: 24 hours before `to`.' })),
+  to: Type.Optional(Type.String({ format: 'date-time', description: 'Default: now.' })),
+});
