@@ -69,6 +69,15 @@ describe('figures from rollups', () => {
     expect(f.get('m')!.days.get('2026-11-01')!.checks).toBe(25);
   });
 
+  it('totals only (availability): whole UTC days from the daily rollups in any zone', async () => {
+    const s = source((resolution, from) => [row(from, resolution === 'day' ? 10 : 1, 100)]);
+    const window = { from: at('2026-05-01T22:00:00Z'), to: at('2026-05-04T02:00:00Z') };
+    const f = await figuresFromRollups(s, ['m'], window, 'Europe/Berlin', { days: false });
+    expect(s.reads.map((r) => r.split(' ')[0])).toEqual(['hour', 'day', 'hour']);
+    expect(f.get('m')!.total.checks).toBe(12);
+    expect(f.get('m')!.days.size).toBe(0);
+  });
+
   it('folds any number of rows (90 days of hourly rows for many monitors) without holding them in one array', async () => {
     const many = Array.from({ length: 200_000 }, (_, i) => row(at('2026-01-01T00:00:00Z') + (i % 2000) * H, 1, 50));
     const s = source(() => many);

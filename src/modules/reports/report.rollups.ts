@@ -25,7 +25,8 @@ function add(into: CheckFigures, row: ReportRollupRow): void {
 }
 
 /**
- * Per monitor id: the figures of the window and of each local day, merged from rollups (never raw executions).
+ * Per monitor id: the figures of the window and (unless `options.days` is false) of each local day, merged from
+ * rollups (never raw executions).
  * Buckets are UTC hours (or whole UTC days where the window and every local day boundary allow it); a bucket
  * belongs to the window and to the local day in which it starts, so a window edge inside an hour counts that
  * hour whole (and zones with a non-whole-hour offset place an hour in the day where it starts).
@@ -35,14 +36,15 @@ export async function figuresFromRollups(
   monitorIds: readonly string[],
   window: Window,
   timezone: string,
+  options: { days: boolean } = { days: true },
 ): Promise<Map<string, { total: CheckFigures; days: Map<string, CheckFigures> }>> {
   const keys = await source.monitorKeys(monitorIds);
   const idOfKey = new Map([...keys].map(([id, key]) => [key, id]));
   const out = new Map(monitorIds.map((id) => [id, { total: emptyFigures(), days: new Map<string, CheckFigures>() }]));
   if (keys.size === 0) return out;
   const days = localDays(window, timezone);
-  // Daily rollups serve when every local day begins at a UTC midnight (UTC and zones equal to it).
-  const alignedToUtcDays = days.every((d, i) => i === 0 || d.from % DAY_MS === 0);
+  // Daily rollups serve for the totals, and for the days when every local day begins at a UTC midnight (UTC).
+  const alignedToUtcDays = !options.days || days.every((d, i) => i === 0 || d.from % DAY_MS === 0);
   const firstWholeDay = Math.ceil(window.from / DAY_MS) * DAY_MS;
   const lastWholeDay = Math.floor(window.to / DAY_MS) * DAY_MS;
   const hourFrom = Math.floor(window.from / HOUR_MS) * HOUR_MS;
@@ -53,6 +55,7 @@ export async function figuresFromRollups(
       if (id === undefined) continue;
       const entry = out.get(id)!;
       add(entry.total, row);
+      if (!options.days) continue;
       const date = dayOf(Math.max(Number(row.hour_start), window.from));
       if (date === null) continue;
       let day = entry.days.get(date);

@@ -56,6 +56,7 @@ export class ReportsService {
         monitors.map((m) => m.id),
         period,
         period.timezone,
+        { days: false }, // the days' uptime comes from the timeline
       ),
       this.incidentsOf(ctx, monitors, period),
     ]);
