@@ -186,6 +186,29 @@ describe.each(testDialects())('report accounting scenarios on %s', (dialect) => 
     expect(before.body.monitors[0]).toMatchObject({ uptime_percent: null, monitored_seconds: 0, coverage_percent: 0 });
   });
 
+  it('a monitor deleted mid-period stays in the report until its deletion; its outage ends there', async () => {
+    const c = await newClient();
+    clock.set('2026-04-01T00:00:00Z');
+    const id = await c.createMonitor({ name: 'Retired' });
+    await c.check(id, 'up', at('2026-04-01T00:00:00Z'));
+    await c.check(id, 'down', at('2026-04-01T10:00:00Z'));
+    await c.check(id, 'down', at('2026-04-01T10:01:00Z'));
+    clock.set('2026-04-01T12:00:00Z');
+    expect((await c.call('DELETE', `/api/v1/monitors/${id}`)).status).toBe(204);
+    clock.set('2026-04-03T00:00:00Z');
+
+    const r = await c.call('GET', '/api/v1/reports/availability?from=2026-04-01T00:00:00Z&to=2026-04-02T00:00:00Z');
+    expect(r.body.monitors.map((m: { name: string }) => m.name)).toEqual(['Retired']);
+    const m = r.body.monitors[0];
+    // Existed 00:00 → 12:00 (43 200 s), down 10:00 → 12:00 (7 200 s): 100 × 36 000 / 43 200 = 83.33333 %;
+    // after the deletion 43 200 s unmonitored.
+    expect(m).toMatchObject({ monitored_seconds: 43_200, downtime_seconds: 7200, unmonitored_seconds: 43_200 });
+    expect(m.uptime_percent).toBeCloseTo((100 * 36_000) / 43_200, 4);
+    // A later window does not list it at all.
+    const later = await c.call('GET', '/api/v1/reports/availability?from=2026-04-02T00:00:00Z&to=2026-04-03T00:00:00Z');
+    expect(later.body.monitors).toEqual([]);
+  });
+
   it('several regions with confirm_regions 2: down from when the second region began failing, not from one region alone', async () => {
     const c = await newClient();
     clock.set('2026-08-01T00:00:00Z');
