@@ -125,6 +125,11 @@ for (const dialect of testDialects()) {
     });
 
     it('a 410 marks the destination failing with the reason', async () => {
+      // A success first (whatever ran before), so that the failure has a last_success_at to be later than.
+      receiver.reset();
+      await recordEvent(t, { organizationId: org.organizationId, type: 'down', monitorId });
+      await pipeline().runUntilIdle();
+      clock.advance(1000);
       receiver.reset();
       receiver.failNext('gone');
       const eventId = await recordEvent(t, { organizationId: org.organizationId, type: 'down', monitorId });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDialects, type TestDatabase } from '../../../../test/support/databases.ts';
 import { firstDueAt, nextSlotAfter, phaseOf } from './schedule.jitter.ts';
 import { ScheduleRepository, type ScheduleEntry } from './schedule.repository.ts';
@@ -41,10 +41,11 @@ describe('jitter', () => {
 
 describe.each(testDialects())('check_schedule on %s', (dialect) => {
   let db: TestDatabase;
-  beforeAll(async () => {
+  // A database per case: claims take every due row of a region, so rows left by another case would be claimed too.
+  beforeEach(async () => {
     db = await createTestDatabase(dialect);
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await db.drop();
   });
 
