@@ -22,6 +22,9 @@ for (const dialect of testDialects()) {
     let target: RunningTarget;
     let dns: DnsServer;
     let delayMs = 50;
+    let page = { server: 'nginx', text: 'Welcome' };
+    let site: RunningTarget;
+    let generated = 0;
     const secret = { value: '' };
     const registry = createProbeRegistry();
 
@@ -39,6 +42,11 @@ for (const dialect of testDialects()) {
           res.end('fine');
         }, delayMs);
       });
+      site = await startHttpTarget((_req, res) => {
+        generated++;
+        res.writeHead(200, { 'content-type': 'text/html', server: page.server, date: new Date().toUTCString() });
+        res.end(`<p>${page.text}</p>\n   <small>Generated at ${Date.now() + generated}</small>`);
+      });
       dns = await startDnsServer({ 'www.shop.test': { CNAME: ['shop.edge.example.net'] } });
       t = await createTestApp({ dialect, clock });
       org = await t.createOrg();
@@ -47,6 +55,7 @@ for (const dialect of testDialects()) {
       await t.close();
       await receiver.close();
       await target.close();
+      await site.close();
       await dns.close();
     });
 
@@ -143,6 +152,34 @@ for (const dialect of testDialects()) {
       );
       const events = await api(t, org.apiKey, 'GET', `/api/v1/intelligence/events?monitor_id=${m.id}&category=dns`);
       expect((events.body as Json).data).toHaveLength(1);
+    });
+
+    it('a page whose content and Server header change sends significant_change for each; a timestamp under an ignore pattern does not', async () => {
+      const hook = await destination(['significant_change']);
+      const m = await monitor({
+        name: 'Shop page',
+        target: `${site.url}/`,
+        interval_seconds: 20,
+        config: { content_ignore_patterns: ['Generated at \\d+'], alert_destination_ids: [hook] },
+      });
+      const before = receiver.verified().length;
+      for (let i = 0; i < 3; i++) await check(m);
+      await delivered();
+      expect(receiver.verified().length).toBe(before); // the timestamp changes every time, ignored
+      page = { server: 'nginx', text: 'Closed for maintenance' };
+      await check(m);
+      await check(m);
+      page = { server: 'caddy', text: 'Closed for maintenance' };
+      await check(m);
+      await check(m);
+      await delivered();
+      const bodies = receiver
+        .verified()
+        .slice(before)
+        .map((r) => JSON.parse(r.rawBody) as Json);
+      expect(bodies.map((b) => b.event)).toEqual(['significant_change', 'significant_change']);
+      expect(bodies[0]!.message).toContain('Significant content change: Shop page');
+      expect(bodies[1]!.message).toContain('Header server changed from nginx to caddy.');
     });
   });
 }

@@ -100,7 +100,8 @@ export interface Observation {
   error: ProbeError | null;
   /**
    * Type-specific facts for intelligence:
-   * - http: `{ headers (lower-case, selected), body_sha256 (of what was read, or null), remote_address, redirects, final_url }`
+   * - http: `{ headers (lower-case, selected), body_sha256 (of what was read, or null), content_digest (when the
+   *   monitor watches content: normalised, ignore patterns removed), remote_address, redirects, final_url }`
    * - tls: `{ valid_from, valid_to (ISO), days_to_expiry, issuer, subject, fingerprint_sha256, san, hostname_match, chain_valid, authorization_error }`
    * - dns: `{ record_type, answers }`
    * - grpc: `{ serving_status }`

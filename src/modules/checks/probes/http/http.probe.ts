@@ -10,9 +10,10 @@ import { request as httpsRequest } from 'node:https';
 import { isIP, type Socket } from 'node:net';
 import type { SecureContext } from 'node:tls';
 import { assertionNeedsBody, evaluateAssertions } from '../../assertions/index.ts';
+import { compileIgnorePatterns, contentDigest } from '../../../intelligence/index.ts';
 import type { Observation, Probe, ProbeContext, ProbeTarget, ProbeTimings } from '../probe.contract.ts';
 import { num, ProbeFailure, resolveHost, round } from '../probe.net.ts';
-import { createSecureContextCache } from '../secure-context.cache.ts';
+import { createSecureContextCache, type SecureContextFor } from '../secure-context.cache.ts';
 import { runProbeWithin, type Outcome, type ProbeRun } from '../probe.run.ts';
 
 export const HTTP_BODY_CAP = 1024 * 1024;
@@ -48,6 +49,9 @@ interface HttpConfig {
   /** PEM of CAs trusted besides the process's (a private CA, a self-signed certificate); null when none. */
   ca_certificate: string | null;
   assertions: Array<Record<string, unknown>>;
+  /** Set when the monitor watches its content (config.content_ignore_patterns, [] included): the body is read and
+   *  digested after removing these matches; null otherwise (the body is read only for assertions). */
+  content_ignore: RegExp[] | null;
 }
 
 function readConfig(config: Record<string, unknown>): HttpConfig {
@@ -67,6 +71,9 @@ function readConfig(config: Record<string, unknown>): HttpConfig {
     assertions: Array.isArray(config.assertions)
       ? (config.assertions as Array<Record<string, unknown>>).filter((a) => a && typeof a === 'object')
       : [],
+    content_ignore: Array.isArray(config.content_ignore_patterns)
+      ? compileIgnorePatterns(config.content_ignore_patterns.filter((p): p is string => typeof p === 'string'))
+      : null,
   };
 }
 
@@ -95,8 +102,8 @@ interface Exchange {
   secureContext: SecureContext | undefined;
 }
 
-export function createHttpProbe(): Probe {
-  const secureContextFor = createSecureContextCache();
+/** `secureContextFor`: the registry's cache, shared with the tls probe (monitors of one CA share a context). */
+export function createHttpProbe(secureContextFor: SecureContextFor = createSecureContextCache()): Probe {
 
   return function httpProbe(target: ProbeTarget, ctx: ProbeContext): Promise<Observation> {
     const cfg = readConfig(target.config);
@@ -104,14 +111,14 @@ export function createHttpProbe(): Probe {
     return runProbeWithin(ctx, { timeoutMs: cfg.timeout_ms, timeoutMessage }, async (run) => {
       const exchange: Exchange = {
         cfg,
-        needBody: cfg.assertions.some((a) => assertionNeedsBody(a as { type: string })),
+        needBody: cfg.content_ignore !== null || cfg.assertions.some((a) => assertionNeedsBody(a as { type: string })),
         ctx,
         run,
         secureContext: secureContextFor([ctx.tlsCa, cfg.ca_certificate]),
       };
       const { hop, response, redirects } = await followRedirects(firstHop(target.target, cfg), exchange);
       const duration_ms = run.elapsed();
-      const details = describe(response, hop, redirects);
+      const details = describe(response, hop, redirects, cfg.content_ignore);
       return run.observation({
         http_status: response.status,
         details,
@@ -271,7 +278,12 @@ function readCappedBody(res: IncomingMessage, needBody: boolean, timings: ProbeT
 }
 
 /** The facts intelligence watches: selected headers, body digest, address, redirects. */
-function describe(response: HopResponse, hop: Hop, redirects: number): Record<string, unknown> {
+function describe(
+  response: HopResponse,
+  hop: Hop,
+  redirects: number,
+  contentIgnore: RegExp[] | null,
+): Record<string, unknown> {
   const headers: Record<string, string> = {};
   for (const name of KEPT_HEADERS) {
     const v = response.headers[name];
@@ -280,6 +292,9 @@ function describe(response: HopResponse, hop: Hop, redirects: number): Record<st
   return {
     headers,
     body_sha256: response.body ? createHash('sha256').update(response.body).digest('hex') : null,
+    ...(contentIgnore && response.body
+      ? { content_digest: contentDigest(response.body.toString('utf8'), contentIgnore) }
+      : {}),
     ...(response.truncated ? { body_truncated: true } : {}),
     remote_address: response.remote_address,
     redirects,
