@@ -7,6 +7,7 @@ import { createGrpcProbe } from './grpc/grpc.probe.ts';
 import { createHeartbeatProbe } from './heartbeat/heartbeat.probe.ts';
 import { createHttpProbe } from './http/http.probe.ts';
 import { createTcpProbe } from './tcp/tcp.probe.ts';
+import { createSecureContextCache } from './secure-context.cache.ts';
 import { createTlsProbe } from './tls/tls.probe.ts';
 
 export interface ProbeRegistry {
@@ -18,9 +19,11 @@ export interface ProbeRegistry {
 
 /** Builds one registry (each probe keeps small caches, e.g. TLS contexts; create one per process/runner). */
 export function createProbeRegistry(overrides: Partial<Record<ProbeType, Probe>> = {}): ProbeRegistry {
+  // One cache of TLS contexts per registry: an http and a tls monitor with the same CA share one.
+  const secureContextFor = createSecureContextCache();
   const probes: Record<ProbeType, Probe> = {
-    http: createHttpProbe(),
-    tls: createTlsProbe(),
+    http: createHttpProbe(secureContextFor),
+    tls: createTlsProbe(secureContextFor),
     tcp: createTcpProbe(),
     dns: createDnsProbe(),
     grpc: createGrpcProbe(),

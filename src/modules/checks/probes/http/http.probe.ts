@@ -104,7 +104,6 @@ interface Exchange {
 
 /** `secureContextFor`: the registry's cache, shared with the tls probe (monitors of one CA share a context). */
 export function createHttpProbe(secureContextFor: SecureContextFor = createSecureContextCache()): Probe {
-
   return function httpProbe(target: ProbeTarget, ctx: ProbeContext): Promise<Observation> {
     const cfg = readConfig(target.config);
     const timeoutMessage = `no complete response within ${cfg.timeout_ms} ms`;

@@ -16,7 +16,7 @@ import {
 } from 'node:tls';
 import type { CertExpiringEvent, Observation, Probe, ProbeContext, ProbeTarget } from '../probe.contract.ts';
 import { num, ProbeFailure, parseHostPort, resolveHost, round } from '../probe.net.ts';
-import { createSecureContextCache } from '../secure-context.cache.ts';
+import { createSecureContextCache, type SecureContextFor } from '../secure-context.cache.ts';
 import { runProbeWithin, type Outcome, type ProbeRun } from '../probe.run.ts';
 
 const DAY_MS = 86_400_000;
@@ -52,9 +52,8 @@ interface Handshake {
   cert: DetailedPeerCertificate;
 }
 
-export function createTlsProbe(): Probe {
-  const secureContextFor = createSecureContextCache();
-
+/** `secureContextFor`: the registry's cache, shared with the http probe (monitors of one CA share a context). */
+export function createTlsProbe(secureContextFor: SecureContextFor = createSecureContextCache()): Probe {
   /** Connects to the vetted address with the target's name as SNI and waits for the handshake (never rejects a
    *  certificate: the probe judges it). */
   function handshake(
