@@ -4,7 +4,16 @@ import { startWebhookReceiver, type WebhookReceiver } from '../fakes/index.ts';
 import { api, WEBHOOKS } from '../alerting/helpers.ts';
 import { createTestApp, ManualClock, type TestApp, type TestOrg } from '../support/app.ts';
 import { testDialects } from '../support/databases.ts';
-import { startDnsServer, startHttpTarget, type DnsServer, type RunningTarget } from '../support/targets/index.ts';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import {
+  generateCertificate,
+  generateTestCa,
+  startDnsServer,
+  startHttpTarget,
+  type DnsServer,
+  type RunningTarget,
+} from '../support/targets/index.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- webhook bodies are inspected loosely
 type Json = Record<string, any>;
@@ -180,6 +189,55 @@ for (const dialect of testDialects()) {
       expect(bodies.map((b) => b.event)).toEqual(['significant_change', 'significant_change']);
       expect(bodies[0]!.message).toContain('Significant content change: Shop page');
       expect(bodies[1]!.message).toContain('Header server changed from nginx to caddy.');
+    });
+
+    it('a rotated certificate sends significant_change: a renewal as info, another issuer as a warning', async () => {
+      const caA = await generateTestCa('Test CA A');
+      const caB = await generateTestCa('Test CA B');
+      const leaf = (ca: typeof caA, days: number) =>
+        generateCertificate({
+          commonName: '127.0.0.1',
+          altNames: ['127.0.0.1'],
+          ca,
+          notAfter: new Date(Date.now() + days * 86_400_000),
+        });
+      const first = await leaf(caA, 90);
+      const server: HttpsServer = createHttpsServer({ key: first.key, cert: first.cert }, (_q, r) => r.end('ok'));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const hook = await destination(['significant_change']);
+        const m = await monitor({
+          name: 'Shop TLS',
+          type: 'tls',
+          target: `127.0.0.1:${(server.address() as AddressInfo).port}`,
+          interval_seconds: 20,
+          config: { ca_certificate: `${caA.cert}\n${caB.cert}`, alert_destination_ids: [hook] },
+        });
+        const before = receiver.verified().length;
+        await check(m);
+        await check(m);
+        const renewed = await leaf(caA, 180);
+        server.setSecureContext({ key: renewed.key, cert: renewed.cert });
+        await check(m);
+        await check(m);
+        const replaced = await leaf(caB, 180);
+        server.setSecureContext({ key: replaced.key, cert: replaced.cert });
+        await check(m);
+        await check(m);
+        await delivered();
+        const bodies = receiver
+          .verified()
+          .slice(before)
+          .map((r) => JSON.parse(r.rawBody) as Json);
+        expect(bodies.map((b) => b.event)).toEqual(['significant_change', 'significant_change']);
+        expect(bodies[0]!.message).toContain('Certificate renewed by Test CA A for the same names');
+        expect(bodies[1]!.message).toContain('Certificate replaced: issuer Test CA A → Test CA B');
+        const events = await api(t, org.apiKey, 'GET', `/api/v1/intelligence/events?monitor_id=${m.id}&category=tls`);
+        expect((events.body as Json).data.map((e: Json) => e.severity)).toEqual(['warning', 'info']);
+      } finally {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
     });
   });
 }
