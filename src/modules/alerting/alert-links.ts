@@ -1,5 +1,6 @@
 import type { Clock } from '../../platform/clock.ts';
 import type { Database } from '../../platform/db/index.ts';
+import { validationFailed } from '../../platform/errors.ts';
 import type { MonitorAlertLinks } from '../monitors/index.ts';
 import { AlertLinksRepository } from './alert-links.repository.ts';
 import { DestinationsRepository } from './destinations.repository.ts';
@@ -26,6 +27,18 @@ export class AlertLinks implements MonitorAlertLinks {
   ): Promise<void> {
     const links = new AlertLinksRepository(tx);
     const wanted = [...new Set(destinationIds)];
+    // Checked again here, in the monitor change's transaction: a destination deleted since the monitor was validated
+    // is the same 422 as one that never existed (not a foreign-key failure), and the ones found stay until commit.
+    const found = await new DestinationsRepository(tx).existingIdsLocked(organizationId, wanted);
+    const missing = wanted.filter((id) => !found.has(id));
+    if (missing.length > 0) {
+      throw validationFailed(
+        missing.map((id) => ({
+          field: `config.alert_destination_ids[${destinationIds.indexOf(id)}]`,
+          issue: `destination ${id} does not exist in this organization`,
+        })),
+      );
+    }
     await links.removeForMonitorExcept(organizationId, monitorId, wanted);
     await links.add(
       organizationId,

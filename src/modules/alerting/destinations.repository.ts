@@ -150,6 +150,22 @@ export class DestinationsRepository {
     return new Set(rows.map((r) => r.id));
   }
 
+  /**
+   * `existingIds`, and the found rows cannot be deleted until the surrounding transaction ends (PostgreSQL:
+   * FOR KEY SHARE, the lock a foreign key takes; on SQLite the transaction already holds the database).
+   */
+  async existingIdsLocked(organizationId: string, ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0 || this.dialect !== 'postgres') return this.existingIds(organizationId, ids);
+    const rows = await this.db
+      .selectFrom('destination')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('id', 'in', [...ids])
+      .forKeyShare()
+      .execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
   /** Every attempt updates last success or last failure (and the re-authorisation flag). */
   async recordAttempt(
     id: string,
