@@ -12,12 +12,17 @@ type JsonSchema = Record<string, unknown>;
 function closeObjects(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(closeObjects);
   if (typeof schema !== 'object' || schema === null) return schema;
-  // Schemas marked so are documentation only: the module validates them and reports precise details.
-  if ((schema as JsonSchema)['x-domain-validated'] === true) return {};
   const out: JsonSchema = {};
   for (const [k, v] of Object.entries(schema)) out[k] = closeObjects(v);
   if (out.type === 'object' && out.properties !== undefined && out.additionalProperties === undefined) {
     out.additionalProperties = false;
+  }
+  // A discriminator tag with a default is optional for clients, but Ajv needs it required: it is filled in before
+  // validation (`fillDefaultTag`), so requiring it here changes nothing for them.
+  const discriminator = out.discriminator as { propertyName?: unknown; 'x-default'?: unknown } | undefined;
+  if (typeof discriminator?.propertyName === 'string' && discriminator['x-default'] !== undefined) {
+    const required = Array.isArray(out.required) ? (out.required as string[]) : [];
+    if (!required.includes(discriminator.propertyName)) out.required = [...required, discriminator.propertyName];
   }
   return out;
 }
@@ -87,6 +92,27 @@ export function requireNoBody(body: unknown): void {
   throw validationFailed([{ field: 'body', issue: 'must be empty or {}' }]);
 }
 
+/**
+ * A body chosen by a discriminator that names a default tag (`'x-default'`: a monitor's `type` is `http` unless
+ * given) gets the tag filled in when absent, so the default's branch is the one validated (Ajv needs the tag).
+ */
+function fillDefaultTag(schema: JsonSchema, data: unknown): void {
+  const discriminator = schema.discriminator as { propertyName?: unknown; 'x-default'?: unknown } | undefined;
+  const tag = discriminator?.propertyName;
+  const fallback = discriminator?.['x-default'];
+  if (typeof tag !== 'string' || fallback === undefined) return;
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return;
+  const body = data as Record<string, unknown>;
+  if (body[tag] === undefined) body[tag] = fallback;
+}
+
+/** The app's shared schemas (`app.addSchema`), so a body may `$ref` one (e.g. a monitor's per-type config). */
+function addSharedSchemas(ajv: Ajv.default, app: FastifyInstance): void {
+  for (const [id, schema] of Object.entries(app.getSchemas() as Record<string, JsonSchema>)) {
+    if (!ajv.getSchema(id)) ajv.addSchema(closeObjects(schema) as JsonSchema, id);
+  }
+}
+
 /** Bodies are validated strictly (no coercion: "5" is not 5); query strings and params are coerced. */
 export function installValidation(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
@@ -111,7 +137,11 @@ export function installValidation(app: FastifyInstance): void {
     const ajv = httpPart === 'body' ? strict : coercing;
     let compiled: ValidateFunction | undefined;
     const validate = (data: unknown): boolean => {
-      compiled ??= ajv.compile(closeObjects(schema) as JsonSchema);
+      if (!compiled) {
+        addSharedSchemas(ajv, app);
+        compiled = ajv.compile(closeObjects(schema) as JsonSchema);
+      }
+      fillDefaultTag(schema as JsonSchema, data);
       const ok = compiled(data);
       validate.errors = compiled.errors ?? null;
       return ok;
@@ -153,12 +183,16 @@ export function detailsFromAjv(errors: ErrorObject[], prefix = ''): ErrorDetail[
   // Union branches produce one error per branch; keep the most useful ones.
   for (const e of errors) {
     const field = pathToField(e.instancePath);
+    const schema = e.parentSchema as Record<string, unknown> | undefined;
     // A pattern may name its own issue (e.g. one that means "no control characters").
-    const custom = (e.parentSchema as Record<string, unknown> | undefined)?.['x-issue'];
+    const custom = schema?.['x-issue'];
     if (typeof custom === 'string' && e.keyword === 'pattern') {
       push(field, custom);
       continue;
     }
+    // A schema may word the issue of any of its keywords (`'x-issues': { minimum: 'must be between 1 and 100' }`).
+    const worded = (schema?.['x-issues'] as Record<string, unknown> | undefined)?.[e.keyword];
+    const say = (at: string, issue: string) => push(at, typeof worded === 'string' ? worded : issue);
     const allowed = constsAt.get(e.instancePath);
     if (allowed && allowed.length > 1 && (e.keyword === 'const' || e.keyword === 'anyOf' || e.keyword === 'oneOf')) {
       push(field, `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`);
@@ -166,53 +200,57 @@ export function detailsFromAjv(errors: ErrorObject[], prefix = ''): ErrorDetail[
     }
     switch (e.keyword) {
       case 'required':
-        push(join(field, String(e.params.missingProperty)), 'is required');
+        say(join(field, String(e.params.missingProperty)), 'is required');
         break;
       case 'additionalProperties':
-        push(join(field, String(e.params.additionalProperty)), 'is not a known field');
+        say(join(field, String(e.params.additionalProperty)), 'is not a known field');
         break;
       case 'type':
-        push(field, `must be ${String(e.params.type).replace(/,/g, ' or ')}`);
+        say(field, `must be ${String(e.params.type).replace(/,/g, ' or ')}`);
         break;
       case 'enum':
-        push(field, `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`);
+        say(field, `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`);
         break;
       case 'const':
-        push(field, `must be ${JSON.stringify(e.params.allowedValue)}`);
+        say(field, `must be ${JSON.stringify(e.params.allowedValue)}`);
         break;
       case 'discriminator': {
         const tags = ((e.parentSchema?.oneOf ?? []) as Array<{ properties?: Record<string, { const?: unknown }> }>)
           .map((branch) => branch.properties?.[String(e.params.tag)]?.const)
           .filter((v) => v !== undefined);
-        push(join(field, String(e.params.tag)), `must be one of ${tags.map((v) => JSON.stringify(v)).join(', ')}`);
+        say(join(field, String(e.params.tag)), `must be one of ${tags.map((v) => JSON.stringify(v)).join(', ')}`);
         break;
       }
       case 'anyOf':
       case 'oneOf':
         if (!errors.some((o) => o !== e && o.instancePath === e.instancePath && o.keyword !== e.keyword)) {
-          push(field, 'does not match any allowed shape');
+          say(field, 'does not match any allowed shape');
         }
         break;
       case 'minimum':
-        push(field, `must be at least ${String(e.params.limit)}`);
+        say(field, `must be at least ${String(e.params.limit)}`);
         break;
       case 'maximum':
-        push(field, `must be at most ${String(e.params.limit)}`);
+        say(field, `must be at most ${String(e.params.limit)}`);
         break;
       case 'minLength':
-        push(
+        say(
           field,
           Number(e.params.limit) === 1 ? 'must not be empty' : `must be at least ${String(e.params.limit)} characters`,
         );
         break;
       case 'maxLength':
-        push(field, `must be at most ${String(e.params.limit)} characters`);
+        say(field, `must be at most ${String(e.params.limit)} characters`);
+        break;
+      case 'uniqueItems':
+        // Ajv names the later of the two equal items as `j`: that one is the repeat.
+        say(`${field}[${String(e.params.j)}]`, 'is listed twice');
         break;
       case 'format':
-        push(field, `must be a valid ${String(e.params.format)}`);
+        say(field, `must be a valid ${String(e.params.format)}`);
         break;
       default:
-        push(field, e.message ?? 'is not valid');
+        say(field, e.message ?? 'is not valid');
     }
   }
   return oneDetailPerUnion(details, errors, prefix);

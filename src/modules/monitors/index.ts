@@ -15,6 +15,8 @@ export {
   HTTP_METHODS,
   DNS_RECORD_TYPES,
   type Monitor,
+  type MonitorInput,
+  type MonitorPatch,
   type MonitorType,
   type MonitorStatus,
   type MonitorConfig,

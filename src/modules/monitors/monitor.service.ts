@@ -6,9 +6,9 @@ import { isId, newId, randomToken } from '../../platform/ids.ts';
 import type { Actor, ServiceContext } from '../auth/index.ts';
 import type { Plans } from '../orgs/index.ts';
 import type { LockOrganization, MonitorAlertLinks } from './monitor.ports.ts';
-import { mergePatch, objectBody } from './monitor.patch.ts';
+import { mergePatch } from './monitor.patch.ts';
 import { MonitorsRepository, type MonitorScope } from './monitors.repository.ts';
-import type { Monitor, MonitorFilter, MonitorStatus } from './monitor.types.ts';
+import type { Monitor, MonitorFilter, MonitorInput, MonitorPatch, MonitorStatus } from './monitor.types.ts';
 import { validateMonitor, type AssertionValidator, type ValidMonitorFields } from './monitor.validation.ts';
 import type { MonitorTargetGuard } from './monitor.target-guard.ts';
 
@@ -92,9 +92,9 @@ export class MonitorsService {
     return `${this.deps.publicUrl}/api/v1/heartbeats/${token}`;
   }
 
-  async create(ctx: ServiceContext, body: unknown): Promise<Monitor> {
+  /** `input`: a body whose shape the route's schema checked; the rules a schema cannot say are checked here. */
+  async create(ctx: ServiceContext, input: MonitorInput): Promise<Monitor> {
     const { actor } = ctx;
-    const input = objectBody(body);
     const plan = this.deps.plans.limitsOf(actor.plan);
     const defaultEnvironment = actor.environments.includes('production')
       ? 'production'
@@ -169,8 +169,7 @@ export class MonitorsService {
    * committed since the merge read it, the merge is redone onto that change (two PATCHes of different fields both
    * land), and the status the check engine recorded meanwhile is kept unless this change pauses or resumes.
    */
-  async update(ctx: ServiceContext, id: string, body: unknown): Promise<Monitor> {
-    const patch = objectBody(body);
+  async update(ctx: ServiceContext, id: string, patch: MonitorPatch): Promise<Monitor> {
     for (let attempt = 1; ; attempt++) {
       const existing = await this.get(ctx, id);
       const merged = mergePatch(existing, patch);
@@ -193,7 +192,7 @@ export class MonitorsService {
         updatedAt: now,
       };
       const links = updated.config.alert_destination_ids;
-      const linksGiven = (patch.config as Record<string, unknown> | undefined)?.alert_destination_ids !== undefined;
+      const linksGiven = patch.config?.alert_destination_ids !== undefined;
       const written = await ctx.db.transaction(async (tx) => {
         const repository = new MonitorsRepository(tx);
         const current = await repository.findForUpdate(scopeOf(ctx.actor), id);
@@ -298,7 +297,7 @@ export class MonitorsService {
 
   private async validated(
     ctx: ServiceContext,
-    input: Record<string, unknown>,
+    input: MonitorInput,
     floor: number,
     defaultEnvironment: string,
   ): Promise<ValidMonitorFields> {

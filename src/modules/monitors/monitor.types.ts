@@ -27,12 +27,18 @@ export interface HttpConfig extends CommonConfig {
   body: string | null;
   follow_redirects: boolean;
   verify_tls: boolean;
+  /** PEM certificates trusted besides the process's roots (private CA, self-signed); absent = none. */
+  ca_certificate?: string;
   assertions: Array<Record<string, unknown>>;
   /** Regular expressions removed from the body before its content digest (intelligence); absent = none. */
   content_ignore_patterns?: string[];
 }
 export interface TlsConfig extends CommonConfig {
   alert_days_before_expiry: number;
+  /** false: an untrusted chain or another host name is reported, not a failure (expiry still is); absent = true. */
+  verify_tls?: boolean;
+  /** PEM certificates trusted besides the process's roots (private CA, self-signed); absent = none. */
+  ca_certificate?: string;
 }
 export type TcpConfig = CommonConfig;
 export interface DnsConfig extends CommonConfig {
@@ -71,18 +77,25 @@ export interface Monitor {
   updatedAt: number;
 }
 
-/** The body of POST /monitors, as received (validated by monitor.validation.ts). */
+/**
+ * The body of POST /monitors, its shape checked by the route's schema (types, ranges, lengths, unknown keys, the
+ * config keys of its type); `validateMonitor` applies the defaults and the rules a schema cannot say.
+ */
 export interface MonitorInput {
-  name?: unknown;
-  type?: unknown;
-  target?: unknown;
-  interval_seconds?: unknown;
-  region_codes?: unknown;
-  tags?: unknown;
-  environment?: unknown;
-  config?: unknown;
-  paused?: unknown;
+  name?: string;
+  type?: MonitorType;
+  target?: string;
+  interval_seconds?: number;
+  region_codes?: string[];
+  tags?: string[];
+  environment?: string;
+  /** A key set to null means its default. */
+  config?: Record<string, unknown>;
+  paused?: boolean;
 }
+
+/** The body of PATCH /monitors/{id}: the fields to change (the type never changes). */
+export type MonitorPatch = Omit<MonitorInput, 'type'>;
 
 export interface MonitorFilter {
   tag?: string;

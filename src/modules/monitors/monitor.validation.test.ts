@@ -186,20 +186,11 @@ describe('validateMonitor accepts full input for every type', () => {
   });
 });
 
-describe('validateMonitor refuses, with precise details', () => {
+describe('validateMonitor: the rules a schema cannot say, with precise details', () => {
   it.each([
     [{}, [{ field: 'target', issue: 'is required' }]],
-    [{ target: 'https://e.com', extra: 1 }, [{ field: 'extra', issue: 'is not a known field for monitors' }]],
-    [
-      { target: 'https://e.com', type: 'ftp' },
-      [{ field: 'type', issue: 'must be one of http, tls, tcp, dns, grpc, heartbeat' }],
-    ],
     [{ target: 'ftp://e.com' }, [{ field: 'target', issue: 'must be an http:// or https:// URL' }]],
     [{ target: 'https://' }, [{ field: 'target', issue: 'must be an http:// or https:// URL' }]],
-    [{ target: 42 }, [{ field: 'target', issue: 'must be a string' }]],
-    [{ target: '' }, [{ field: 'target', issue: 'must not be empty' }]],
-    [{ target: `https://e.com/${'a'.repeat(2100)}` }, [{ field: 'target', issue: 'must be at most 2048 characters' }]],
-    [{ target: 'https://e.com/a\u0000b' }, [{ field: 'target', issue: 'must not contain control characters' }]],
     [{ type: 'tcp', target: 'db.internal' }, [{ field: 'target', issue: 'must be host:port' }]],
     [{ type: 'tcp', target: 'db:70000' }, [{ field: 'target', issue: 'must be host:port' }]],
     [{ type: 'grpc', target: 'https://g.example' }, [{ field: 'target', issue: 'must be host:port' }]],
@@ -208,48 +199,11 @@ describe('validateMonitor refuses, with precise details', () => {
       { type: 'tls', target: 'not a host' },
       [{ field: 'target', issue: 'must be host:port, a host, or an https:// URL' }],
     ],
-    [{ target: 'https://e.com', name: '' }, [{ field: 'name', issue: 'must not be empty' }]],
     [{ target: 'https://e.com', name: '   ' }, [{ field: 'name', issue: 'must not be blank' }]],
-    [{ target: 'https://e.com', name: 'a\u0000b' }, [{ field: 'name', issue: 'must not contain control characters' }]],
-    [{ target: 'https://e.com', name: 'x'.repeat(201) }, [{ field: 'name', issue: 'must be at most 200 characters' }]],
-    [{ target: 'https://e.com', name: ['x'] }, [{ field: 'name', issue: 'must be a string' }]],
-    [
-      { target: 'https://e.com', interval_seconds: 0 },
-      [{ field: 'interval_seconds', issue: 'must be between 1 and 86400' }],
-    ],
-    [{ target: 'https://e.com', interval_seconds: 1.5 }, [{ field: 'interval_seconds', issue: 'must be an integer' }]],
-    [{ target: 'https://e.com', interval_seconds: '60' }, [{ field: 'interval_seconds', issue: 'must be an integer' }]],
-    [
-      { target: 'https://e.com', region_codes: [] },
-      [{ field: 'region_codes', issue: 'must list at least one region' }],
-    ],
-    [{ target: 'https://e.com', region_codes: 'local' }, [{ field: 'region_codes', issue: 'must be an array' }]],
     [
       { target: 'https://e.com', region_codes: ['mars'] },
       [{ field: 'region_codes[0]', issue: 'must be one of the regions local, eu-west, us-east' }],
     ],
-    [
-      { target: 'https://e.com', region_codes: ['local', 'local'] },
-      [{ field: 'region_codes[1]', issue: 'is listed twice' }],
-    ],
-    [
-      { target: 'https://e.com', region_codes: ['local', 5] },
-      [{ field: 'region_codes[1]', issue: 'must be a string' }],
-    ],
-    [
-      { target: 'https://e.com', tags: ['ok', ''] },
-      [{ field: 'tags[1]', issue: 'must be 1-64 letters, digits, spaces or _ . : / = -' }],
-    ],
-    [
-      { target: 'https://e.com', tags: Array.from({ length: 51 }, (_, i) => `t${i}`) },
-      [{ field: 'tags', issue: 'must have at most 50 items' }],
-    ],
-    [
-      { target: 'https://e.com', environment: 'Prod' },
-      [{ field: 'environment', issue: 'must be lower-case letters, digits, _ or -' }],
-    ],
-    [{ target: 'https://e.com', paused: 'yes' }, [{ field: 'paused', issue: 'must be true or false' }]],
-    [{ target: 'https://e.com', config: [] }, [{ field: 'config', issue: 'must be an object' }]],
     [
       { target: 'https://e.com', config: { cron: '* * * * *' } },
       [{ field: 'config.cron', issue: 'is not a known field for http monitors' }],
@@ -259,100 +213,33 @@ describe('validateMonitor refuses, with precise details', () => {
       [{ field: 'config.method', issue: 'is not a known field for tcp monitors' }],
     ],
     [
-      { target: 'https://e.com', config: { timeout_ms: 50 } },
-      [{ field: 'config.timeout_ms', issue: 'must be between 100 and 60000' }],
-    ],
-    [
-      { target: 'https://e.com', config: { failure_threshold: 0 } },
-      [{ field: 'config.failure_threshold', issue: 'must be between 1 and 100' }],
-    ],
-    [
-      { target: 'https://e.com', config: { success_threshold: 101 } },
-      [{ field: 'config.success_threshold', issue: 'must be between 1 and 100' }],
-    ],
-    [
       { target: 'https://e.com', config: { confirm_regions: 2 } },
       [{ field: 'config.confirm_regions', issue: 'must not exceed the number of regions (1)' }],
     ],
-    [
-      { target: 'https://e.com', config: { alert_destination_ids: ['dst_x'] } },
-      [{ field: 'config.alert_destination_ids[0]', issue: 'must be a destination id (dst_…)' }],
-    ],
-    [
-      { target: 'https://e.com', config: { alert_latency_ms: 0 } },
-      [{ field: 'config.alert_latency_ms', issue: 'must be between 1 and 600000' }],
-    ],
-    [
-      { target: 'https://e.com', config: { reminder_interval_minutes: 20000 } },
-      [{ field: 'config.reminder_interval_minutes', issue: 'must be between 1 and 10080' }],
-    ],
-    [
-      { target: 'https://e.com', config: { method: 'FETCH' } },
-      [{ field: 'config.method', issue: 'must be one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS' }],
-    ],
-    [{ target: 'https://e.com', config: { headers: [] } }, [{ field: 'config.headers', issue: 'must be an object' }]],
     [
       { target: 'https://e.com', config: { headers: { 'bad name': 'x' } } },
       [{ field: 'config.headers.bad name', issue: 'is not a valid header name' }],
     ],
     [
-      { target: 'https://e.com', config: { headers: { 'x-a': 1 } } },
-      [{ field: 'config.headers.x-a', issue: 'must be a string' }],
-    ],
-    [
-      { target: 'https://e.com', config: { headers: { 'x-a': 'a\r\nb' } } },
-      [{ field: 'config.headers.x-a', issue: 'must be one line of at most 8192 characters' }],
-    ],
-    [{ target: 'https://e.com', config: { body: 5 } }, [{ field: 'config.body', issue: 'must be a string' }]],
-    [
-      { target: 'https://e.com', config: { follow_redirects: 'no' } },
-      [{ field: 'config.follow_redirects', issue: 'must be true or false' }],
-    ],
-    [
-      { target: 'https://e.com', config: { verify_tls: 0 } },
-      [{ field: 'config.verify_tls', issue: 'must be true or false' }],
-    ],
-    [
-      { target: 'https://e.com', config: { assertions: {} } },
-      [{ field: 'config.assertions', issue: 'must be an array' }],
-    ],
-    [
-      { type: 'tls', target: 'e.com', config: { alert_days_before_expiry: 0 } },
-      [{ field: 'config.alert_days_before_expiry', issue: 'must be between 1 and 365' }],
-    ],
-    [
-      { type: 'dns', target: 'e.com', config: { record_type: 'SRV' } },
-      [{ field: 'config.record_type', issue: 'must be one of A, AAAA, CNAME, MX, TXT, NS' }],
-    ],
-    [
       { type: 'dns', target: 'e.com', config: { resolver: 'dns.google' } },
       [{ field: 'config.resolver', issue: 'must be an IP address, optionally with :port' }],
     ],
-    [
-      { type: 'dns', target: 'e.com', config: { expected: [''] } },
-      [{ field: 'config.expected[0]', issue: 'must be a non-empty answer' }],
-    ],
-    [
-      { type: 'grpc', target: 'g:1', config: { tls: 'yes' } },
-      [{ field: 'config.tls', issue: 'must be true or false' }],
-    ],
-    [{ type: 'grpc', target: 'g:1', config: { service: 7 } }, [{ field: 'config.service', issue: 'must be a string' }]],
-    [
-      { type: 'heartbeat', config: { grace_seconds: -1 } },
-      [{ field: 'config.grace_seconds', issue: 'must be between 0 and 86400' }],
-    ],
-    [{ type: 'heartbeat', config: { timeout_ms: 'x' } }, [{ field: 'config.timeout_ms', issue: 'must be an integer' }]],
   ])('%j', (input, expected) => {
     expect(details(input)).toEqual(expected);
   });
 
   it('lists every problem at once', () => {
-    const d = details({ target: 'ftp://x', interval_seconds: -5, tags: 'x', config: { timeout_ms: 1, bogus: true } });
+    const d = details({
+      target: 'ftp://x',
+      name: ' ',
+      region_codes: ['mars'],
+      config: { confirm_regions: 2, bogus: true },
+    });
     expect(d.map((x) => x.field).sort()).toEqual([
       'config.bogus',
-      'config.timeout_ms',
-      'interval_seconds',
-      'tags',
+      'config.confirm_regions',
+      'name',
+      'region_codes[0]',
       'target',
     ]);
   });
@@ -403,13 +290,6 @@ describe('assertions: every kind, with the path of the offending field', () => {
   it('indexes the failing assertion in a list', () => {
     expect(at({ type: 'status', equals: 'x' }, 2)).toEqual([
       { field: 'config.assertions[2].equals', issue: 'must be an integer HTTP status (100-599)' },
-    ]);
-  });
-
-  it('allows at most 20 assertions', () => {
-    const many = Array.from({ length: 21 }, () => ({ type: 'status', equals: 200 }));
-    expect(details({ target: 'https://e.com', config: { assertions: many } })).toEqual([
-      { field: 'config.assertions', issue: 'must have at most 20 items' },
     ]);
   });
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { MonitorsService } from '../../../modules/monitors/index.ts';
+import type { MonitorInput, MonitorPatch, MonitorsService } from '../../../modules/monitors/index.ts';
 import { contextOf } from '../../request-context.ts';
 import { IdParams } from '../../schemas/common.schemas.ts';
 import { presentMonitor } from './monitor.presenter.ts';
@@ -22,7 +22,7 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: Mo
   const { monitors } = deps;
   for (const schema of [...MONITOR_SHARED_SCHEMAS, MonitorRecord, MonitorList]) app.addSchema(schema);
 
-  app.post(
+  app.post<{ Body: MonitorInput }>(
     '/api/v1/monitors',
     {
       config: { scope: 'monitors:create' },
@@ -77,7 +77,7 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: Mo
     async (request) => presentMonitor(await monitors.get(contextOf(request), request.params.id)),
   );
 
-  app.patch<{ Params: Static<typeof IdParams> }>(
+  app.patch<{ Params: Static<typeof IdParams>; Body: MonitorPatch }>(
     '/api/v1/monitors/:id',
     {
       config: { scope: 'monitors:write' },
