@@ -20,6 +20,11 @@ const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^/?#\s"'<>@]*(?:@[^/?#\s"'<>@]*)*)
 const SECRET_HINT = /token|key|secret|pass|pwd|sig|auth|credential|code|%/i;
 // name=value after `?`, `&` or `;`; the value runs to the next separator, space, quote or fragment.
 const QUERY_PARAM = /([?&;])([^=&;?#\s"'<>]+)=([^&;#\s"'<>]*)/g;
+// Tocsin's own credentials wherever they are pasted (another parameter, a path segment, a message): API keys
+// `tsk_`, runner tokens `trn_`, signing secrets `whsec_` (also percent-encoded). The 4-character prefix a key is
+// shown by (`tsk_MK44`) is shorter than the 16 characters required here and stays.
+const OWN_SECRET = /\b(tsk|trn|whsec)_[A-Za-z0-9_\-+/=%]{16,}/g;
+const OWN_SECRET_HINT = /tsk_|trn_|whsec_/;
 
 function redactUserinfo(_match: string, scheme: string, userinfo: string): string {
   const colon = userinfo.indexOf(':');
@@ -27,12 +32,15 @@ function redactUserinfo(_match: string, scheme: string, userinfo: string): strin
   return colon === -1 ? `${scheme}${REDACTED}@` : `${scheme}${userinfo.slice(0, colon)}:${REDACTED}@`;
 }
 
+/** The name as a secret test reads it: decoded, without the `[]` or `[x]` of array-style names (`api_key[]`). */
 function decodedName(name: string): string {
+  let decoded = name;
   try {
-    return decodeURIComponent(name);
+    decoded = decodeURIComponent(name);
   } catch {
-    return name;
+    // a broken percent-encoding: test the name as written
   }
+  return decoded.replace(/\[[^\]]*\]$/, '');
 }
 
 function redactParam(match: string, separator: string, name: string, value: string): string {
@@ -46,6 +54,7 @@ export function redactText(text: string): string {
   let out = text;
   if (out.includes('://') && out.includes('@')) out = out.replace(USERINFO, redactUserinfo);
   if (out.includes('=') && SECRET_HINT.test(out)) out = out.replace(QUERY_PARAM, redactParam);
+  if (OWN_SECRET_HINT.test(out)) out = out.replace(OWN_SECRET, `$1_${REDACTED}`);
   return out;
 }
 
