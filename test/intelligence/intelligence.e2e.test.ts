@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProbeRegistry } from '../../src/modules/checks/index.ts';
+import { createProbeRegistry, isPrivateAddress } from '../../src/modules/checks/index.ts';
+import { SecurityGradesRole } from '../../src/modules/intelligence/index.ts';
+import { createLogger } from '../../src/platform/logger.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/index.ts';
 import { api, WEBHOOKS } from '../alerting/helpers.ts';
 import { createTestApp, ManualClock, type TestApp, type TestOrg } from '../support/app.ts';
@@ -234,6 +236,116 @@ for (const dialect of testDialects()) {
         expect(bodies[1]!.message).toContain('Certificate replaced: issuer Test CA A → Test CA B');
         const events = await api(t, org.apiKey, 'GET', `/api/v1/intelligence/events?monitor_id=${m.id}&category=tls`);
         expect((events.body as Json).data.map((e: Json) => e.severity)).toEqual(['warning', 'info']);
+      } finally {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    });
+
+    it('a replayed latency series through the engine sends anomaly_alert, anomaly_recovered and anomaly_flapping', async () => {
+      const hook = await destination(['anomaly_alert', 'anomaly_recovered', 'anomaly_flapping']);
+      const m = await monitor({
+        name: 'Replayed API',
+        target: 'https://api.example.com/',
+        interval_seconds: 20,
+        config: { alert_destination_ids: [hook] },
+      });
+      const before = receiver.verified().length;
+      const engine = t.tocsin.services.checks.engine;
+      let i = 0;
+      const replay = async (count: number, latency: (k: number) => number) => {
+        const results = [];
+        for (let k = 0; k < count; k++) {
+          clock.advance(20_000);
+          const ms = latency(i++);
+          results.push({
+            monitorId: m.id as string,
+            regionCode: m.region_codes[0] as string,
+            dueAt: clock.now(),
+            observation: {
+              status: 'up' as const,
+              started_at: clock.now(),
+              duration_ms: ms,
+              timings: { dns_ms: null, connect_ms: null, tls_ms: null, ttfb_ms: null, download_ms: null, total_ms: ms },
+              http_status: 200,
+              assertions: [],
+              error: null,
+            },
+          });
+          if (results.length === 30) await engine.applyResults('e2e', results.splice(0));
+        }
+        if (results.length > 0) await engine.applyResults('e2e', results);
+      };
+      await replay(3 * 180, (k) => 50 + (k % 5)); // three hours of history
+      await replay(30, () => 650); // ten minutes slow
+      await replay(30, (k) => 50 + (k % 5)); // ten minutes back to normal
+      await replay(30, (k) => (k % 2 === 0 ? 700 : 50)); // alternating
+      await delivered();
+      const events = receiver
+        .verified()
+        .slice(before)
+        .map((r) => JSON.parse(r.rawBody) as Json);
+      expect(events.map((e) => e.event)).toEqual(['anomaly_alert', 'anomaly_recovered', 'anomaly_flapping']);
+      expect(events[0]!.message).toContain('Anomaly detected: Replayed API');
+      expect(events[0]!.message).toMatch(/Latency rose from a usual 5\d ms/);
+      expect(events[2]!.message).toContain('Flapping: Replayed API');
+    });
+
+    it('a TLS grade drop and recovery, measured on local servers, send security_grade_downgraded and security_grade_recovered', async () => {
+      const ca = await generateTestCa('Grades CA');
+      const cert = await generateCertificate({ commonName: '127.0.0.1', altNames: ['127.0.0.1'], ca });
+      const modern = {
+        minVersion: 'TLSv1.2' as const,
+        ciphers: 'TLS_AES_128_GCM_SHA256:ECDHE-ECDSA-AES128-GCM-SHA256',
+      };
+      const hsts = { 'strict-transport-security': 'max-age=31536000' };
+      const server: HttpsServer = createHttpsServer({ key: cert.key, cert: cert.cert, ...modern }, (_q, r) => {
+        r.writeHead(200, hsts);
+        r.end('ok');
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const hook = await destination(['security_grade_downgraded', 'security_grade_recovered']);
+        const m = await monitor({
+          name: 'Graded shop',
+          target: `https://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+          interval_seconds: 20,
+          config: { ca_certificate: ca.cert, alert_destination_ids: [hook] },
+        });
+        const role = new SecurityGradesRole({
+          database: t.tocsin.database,
+          clock,
+          logger: createLogger({ level: 'silent', pretty: false }),
+          intelligence: t.tocsin.services.intelligence,
+          monitors: t.tocsin.services.monitors,
+          intervalMs: 86_400_000,
+          tickMs: 60_000,
+          timeoutMs: 3000,
+          allowPrivateTargets: true,
+          isPrivateAddress,
+          tlsCa: ca.cert,
+        });
+        const graded = async () => {
+          const [full] = await t.tocsin.services.monitors.findManyAnywhere([m.id as string]);
+          expect(await role.grade(full!)).toBe(true);
+          clock.advance(86_400_000);
+        };
+        const before = receiver.verified().length;
+        await graded();
+        server.setSecureContext({ key: cert.key, cert: cert.cert, minVersion: 'TLSv1', ciphers: 'DEFAULT@SECLEVEL=0' });
+        await graded();
+        server.setSecureContext({ key: cert.key, cert: cert.cert, ...modern });
+        await graded();
+        await delivered();
+        const events = receiver
+          .verified()
+          .slice(before)
+          .map((r) => JSON.parse(r.rawBody) as Json);
+        expect(events.map((e) => e.event)).toEqual(['security_grade_downgraded', 'security_grade_recovered']);
+        expect(events[0]!.message).toContain('Security grade dropped A+ → B: Graded shop');
+        expect(events[1]!.message).toContain('Security grade recovered to A+: Graded shop');
+        const grades = await api(t, org.apiKey, 'GET', `/api/v1/monitors/${m.id}/grades`);
+        expect((grades.body as Json).current[0]).toMatchObject({ kind: 'tls', grade: 'A+' });
       } finally {
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
