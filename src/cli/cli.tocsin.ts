@@ -8,7 +8,8 @@ import { configOrExit } from './cli.config.ts';
  */
 export async function withTocsin<T>(work: (tocsin: Tocsin) => Promise<T>): Promise<T> {
   const tocsin = await createTocsin(configOrExit(), {
-    logger: createLogger({ level: 'warn', pretty: false }),
+    // stdout carries the command's JSON result; log lines (e.g. a generated master key) go to stderr.
+    logger: createLogger({ level: 'warn', pretty: false, destination: process.stderr }),
     background: false,
   });
   try {
