@@ -71,7 +71,8 @@ function htmlProblem(text: string): string | null {
 
 export async function startChatapp4BotFake(options: Chatapp4BotFakeOptions = {}): Promise<Chatapp4BotFake> {
   const botToken = options.botToken ?? '123456789:AAFakeTelegramBotTokenForTests_0123';
-  const chats = new Set((options.chats ?? ['-1001234567890', '42']).map(String));
+  const initialChats = (options.chats ?? ['-1001234567890', '42']).map(String);
+  const chats = new Set(initialChats);
   const migrations = new Map<string, string>();
   const sent: Chatapp4BotFake['sent'] = [];
   const server = await startFakeHttp(FAILURES, (req) => {
@@ -103,9 +104,18 @@ export async function startChatapp4BotFake(options: Chatapp4BotFakeOptions = {})
       body: { ok: true, result: { message_id: messageId, date: 1767225600, chat: { id: Number(chatId) }, text } },
     };
   });
+  const resetRequests = server.reset;
   return Object.assign(server, {
     botToken,
     sent,
+    /** Forgets requests, queued failures, sent messages (ids start at 1 again) and chat migrations. */
+    reset() {
+      resetRequests();
+      sent.length = 0;
+      migrations.clear();
+      chats.clear();
+      for (const c of initialChats) chats.add(c);
+    },
     migrateChat(from: string | number, to: string | number) {
       migrations.set(String(from), String(to));
       chats.delete(String(from));

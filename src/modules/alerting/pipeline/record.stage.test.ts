@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DeliveriesRepository } from '../deliveries.repository.ts';
 import { classifyAttempt } from './classify.stage.ts';
 import { recordAttempt } from './record.stage.ts';
@@ -18,6 +18,9 @@ for (const dialect of testDialects()) {
       clock = new ManualClock(Date.parse('2026-11-22T10:00:00Z'));
       t = await createTestApp({ dialect, clock });
       org = await t.createOrg();
+    });
+    // A destination and monitor per case: a delivery left in flight by another case would hold this case's back.
+    beforeEach(async () => {
       destinationId = (
         await api(t, org.apiKey, 'POST', WEBHOOKS, { type: 'email', config: { address: 'ops@example.com' } })
       ).body.id;
