@@ -1,12 +1,13 @@
 import type { Clock } from '../../platform/clock.ts';
 import { decodeIdCursor, pageOf } from '../../platform/cursor.ts';
 import type { Database } from '../../platform/db/index.ts';
-import { DomainError, notFound, validationFailed } from '../../platform/errors.ts';
+import { DomainError, notFound, validationFailed, type ErrorDetail } from '../../platform/errors.ts';
 import { isId, newId, randomToken } from '../../platform/ids.ts';
 import type { Actor, ServiceContext } from '../auth/index.ts';
 import type { Plans } from '../orgs/index.ts';
 import type { LockOrganization, MonitorAlertLinks } from './monitor.ports.ts';
 import { mergePatch } from './monitor.patch.ts';
+import { mergeDetails, wellShapedPart } from './monitor.shape.ts';
 import { MonitorsRepository, type MonitorScope } from './monitors.repository.ts';
 import type { Monitor, MonitorFilter, MonitorInput, MonitorPatch, MonitorStatus } from './monitor.types.ts';
 import { validateMonitor, type AssertionValidator, type ValidMonitorFields } from './monitor.validation.ts';
@@ -92,13 +93,20 @@ export class MonitorsService {
     return `${this.deps.publicUrl}/api/v1/heartbeats/${token}`;
   }
 
-  /** `input`: a body whose shape the route's schema checked; the rules a schema cannot say are checked here. */
-  async create(ctx: ServiceContext, input: MonitorInput): Promise<Monitor> {
+  /**
+   * `input`: the body the route's schema checked; `shapeDetails`: what it found wrong, answered together with what
+   * the rules a schema cannot say find in the rest (one 422 names every field at fault).
+   */
+  async create(ctx: ServiceContext, input: MonitorInput, shapeDetails: readonly ErrorDetail[] = []): Promise<Monitor> {
     const { actor } = ctx;
     const plan = this.deps.plans.limitsOf(actor.plan);
     const defaultEnvironment = actor.environments.includes('production')
       ? 'production'
       : (actor.environments[0] ?? 'production');
+    if (shapeDetails.length > 0) {
+      const judged = wellShapedPart<MonitorInput>(input, shapeDetails);
+      throw this.shapeAndDomain(judged, shapeDetails, plan.interval_floor_seconds, defaultEnvironment);
+    }
     const fields = await this.validated(ctx, input, plan.interval_floor_seconds, defaultEnvironment);
     const now = ctx.clock.now();
     const token = fields.type === 'heartbeat' ? randomToken(18) : null;
@@ -169,11 +177,22 @@ export class MonitorsService {
    * committed since the merge read it, the merge is redone onto that change (two PATCHes of different fields both
    * land), and the status the check engine recorded meanwhile is kept unless this change pauses or resumes.
    */
-  async update(ctx: ServiceContext, id: string, patch: MonitorPatch): Promise<Monitor> {
+  async update(
+    ctx: ServiceContext,
+    id: string,
+    patch: MonitorPatch,
+    shapeDetails: readonly ErrorDetail[] = [],
+  ): Promise<Monitor> {
+    const judged = shapeDetails.length > 0 ? wellShapedPart<MonitorPatch>(patch, shapeDetails) : undefined;
+    if (judged === null) throw validationFailed([...shapeDetails]);
     for (let attempt = 1; ; attempt++) {
       const existing = await this.get(ctx, id);
-      const merged = mergePatch(existing, patch);
       const plan = this.deps.plans.limitsOf(ctx.actor.plan);
+      if (judged !== undefined) {
+        const merged = mergePatch(existing, judged);
+        throw this.shapeAndDomain(merged, shapeDetails, plan.interval_floor_seconds, existing.environment);
+      }
+      const merged = mergePatch(existing, patch);
       const fields = await this.validated(ctx, merged, plan.interval_floor_seconds, existing.environment);
       const now = ctx.clock.now();
       const pausedChanged = fields.paused !== existing.paused;
@@ -293,6 +312,25 @@ export class MonitorsService {
       for (const l of this.listeners) await l.monitorSaved(tx, updated, existing);
     });
     return updated;
+  }
+
+  /** The 422 for a body with shape problems: those, and what the synchronous domain rules find in the rest. */
+  private shapeAndDomain(
+    judged: MonitorInput | null,
+    shapeDetails: readonly ErrorDetail[],
+    floor: number,
+    defaultEnvironment: string,
+  ): DomainError {
+    if (judged === null) return validationFailed([...shapeDetails]);
+    const result = validateMonitor(judged, {
+      regions: this.deps.regions,
+      // Region defaults do not matter here: only problems are reported.
+      defaultRegion: this.deps.regions[0] ?? '',
+      defaultIntervalSeconds: floor,
+      defaultEnvironment,
+      validateAssertion: this.deps.validateAssertion,
+    });
+    return validationFailed(mergeDetails(shapeDetails, result.ok ? [] : result.details));
   }
 
   private async validated(

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { MonitorInput, MonitorPatch, MonitorsService } from '../../../modules/monitors/index.ts';
-import { contextOf } from '../../request-context.ts';
+import { bodyShapeDetails, contextOf } from '../../request-context.ts';
 import { IdParams } from '../../schemas/common.schemas.ts';
 import { presentMonitor } from './monitor.presenter.ts';
 import {
@@ -26,6 +26,7 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: Mo
     '/api/v1/monitors',
     {
       config: { scope: 'monitors:create' },
+      attachValidation: true,
       schema: {
         tags,
         summary: 'Create a monitor',
@@ -35,7 +36,7 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: Mo
       },
     },
     async (request, reply) => {
-      const monitor = await monitors.create(contextOf(request), request.body);
+      const monitor = await monitors.create(contextOf(request), request.body, bodyShapeDetails(request));
       return reply.code(201).send(presentMonitor(monitor));
     },
   );
@@ -81,6 +82,7 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: Mo
     '/api/v1/monitors/:id',
     {
       config: { scope: 'monitors:write' },
+      attachValidation: true,
       schema: {
         tags,
         summary: 'Update a monitor',
@@ -90,7 +92,10 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: Mo
         response: { 200: monitorRef },
       },
     },
-    async (request) => presentMonitor(await monitors.update(contextOf(request), request.params.id, request.body)),
+    async (request) =>
+      presentMonitor(
+        await monitors.update(contextOf(request), request.params.id, request.body, bodyShapeDetails(request)),
+      ),
   );
 
   app.delete<{ Params: Static<typeof IdParams> }>(
