@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { IncidentsService, type MonitorTransition } from '../../src/modules/incidents/index.ts';
 import { createTestApp, ManualClock, type TestApp, type TestOrg } from '../support/app.ts';
 import { testDialects } from '../support/databases.ts';
@@ -55,7 +55,13 @@ for (const dialect of testDialects()) {
         now: () => clock.now(),
       } as { secret: string });
       t = await createTestApp({ dialect, clock, configFile: { providers: fakes.providers, smtp: fakes.smtp.url } });
+    });
+    // Each case has an organization of its own and fakes that have seen nothing: it counts the messages it causes.
+    beforeEach(async () => {
       org = await t.createOrg();
+      fakes.resetAll();
+      standard.reset();
+      legacy.reset();
     });
     afterAll(async () => {
       t.tocsin.services.alerting.mailer.close();

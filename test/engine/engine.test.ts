@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, ManualClock, type TestApp } from '../support/app.ts';
 import { testDialects } from '../support/databases.ts';
 import { startHttpTarget, type RunningTarget } from '../support/targets/index.ts';
@@ -11,8 +11,6 @@ describe.each(testDialects())('check engine end to end on %s', (dialect) => {
   let status = 200;
 
   beforeAll(async () => {
-    clock = new ManualClock(Date.parse('2026-03-01T10:00:00.000Z'));
-    t = await createTestApp({ dialect, clock });
     target = await startHttpTarget((_req, res) => {
       res.writeHead(status, { 'content-type': 'text/plain' });
       res.end(status === 200 ? 'ok' : 'unavailable');
@@ -20,6 +18,14 @@ describe.each(testDialects())('check engine end to end on %s', (dialect) => {
   });
   afterAll(async () => {
     await target.close();
+  });
+  // An app per case: a round runs every due monitor, so another case's monitors would change what a round counts.
+  beforeEach(async () => {
+    status = 200;
+    clock = new ManualClock(Date.parse('2026-03-01T10:00:00.000Z'));
+    t = await createTestApp({ dialect, clock });
+  });
+  afterEach(async () => {
     await t.close();
   });
 

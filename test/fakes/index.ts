@@ -107,6 +107,8 @@ export interface AllFakes {
   smtp: FakeSmtpServer;
   /** For the config's `providers` section. */
   providers: ProviderEndpoints;
+  /** Forgets every fake's recorded requests and queued behaviour (each test case starts from nothing). */
+  resetAll(): void;
   closeAll(): Promise<void>;
 }
 
@@ -138,6 +140,9 @@ export async function startAllFakes(): Promise<AllFakes> {
     incident_tool1: i1,
     incident_tool2: i2,
     smtp,
+    resetAll() {
+      for (const fake of all) fake.reset();
+    },
     providers: {
       chatapp1_channel: { base_url: c1.url },
       chatapp4_bot: { base_url: c4.url },
