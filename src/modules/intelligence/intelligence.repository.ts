@@ -290,6 +290,16 @@ export class IntelligenceRepository {
       .execute();
   }
 
+  /** Changes whenever an attributes row of the organization is written or added (count and latest write). */
+  async attributesVersion(organizationId: string): Promise<string> {
+    const row = await this.db
+      .selectFrom('intelligence_attributes')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('updated_at').as('last')])
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirst();
+    return `${Number(row?.n ?? 0)}:${Number(row?.last ?? 0)}`;
+  }
+
   async attributesOf(
     organizationId: string,
   ): Promise<Array<{ monitorId: string; regionCode: string; attributes: Record<string, unknown> }>> {

@@ -29,6 +29,7 @@ import { snapshotOf, type ObservationSnapshot } from './observation.normalise.ts
 import {
   DEFAULT_CORRELATION_SETTINGS,
   findCorrelations,
+  type Correlation,
   type CorrelationSignal,
   type MonitorAttributes,
 } from './correlation.detector.ts';
@@ -140,6 +141,8 @@ export class IntelligenceService {
   private readonly settings: IntelligenceSettings;
   /** Decoded learnt baselines by state key, with the version they were decoded at (see loadRegionStates). */
   private readonly learnt = new Map<string, { version: number; value: Learnt }>();
+  /** Decoded correlation populations by organization, with the attributes version they were read at. */
+  private readonly populations = new Map<string, { version: string; population: Map<string, MonitorAttributes> }>();
   constructor(deps: IntelligenceServiceDeps) {
     this.deps = deps;
     this.settings = deps.settings ?? DEFAULT_INTELLIGENCE_SETTINGS;
@@ -177,7 +180,7 @@ export class IntelligenceService {
         if (digest !== state.snapshotDigest) {
           await repo.insertObservation(key, check.at, snapshot);
           state.snapshotDigest = digest;
-          await repo.saveAttributes(check.organizationId, key, attributesOf(snapshot), check.at);
+          await repo.saveAttributes(check.organizationId, key, attributesOf(snapshot), this.deps.clock.now());
         }
         findings.push(...observeSnapshot(state.changes, check.at, snapshot, this.settings.changes));
       }
@@ -215,29 +218,8 @@ export class IntelligenceService {
     await repo.addSignals(signals, now - 2 * window);
     for (const organizationId of new Set(signals.map((x) => x.organizationId))) {
       const recent = await repo.signalsSince(organizationId, now - window);
-      const population = new Map<string, MonitorAttributes>();
-      for (const row of await repo.attributesOf(organizationId)) {
-        const a = row.attributes as {
-          addresses?: string[];
-          cdn?: string | null;
-          dns_provider?: string | null;
-          certificate_issuer?: string | null;
-        };
-        const m = population.get(row.monitorId) ?? {
-          addresses: [],
-          certificateIssuer: null,
-          cdn: null,
-          dnsProvider: null,
-          regions: [],
-        };
-        population.set(row.monitorId, {
-          addresses: [...new Set([...m.addresses, ...(a.addresses ?? [])])],
-          certificateIssuer: m.certificateIssuer ?? a.certificate_issuer ?? null,
-          cdn: m.cdn ?? a.cdn ?? null,
-          dnsProvider: m.dnsProvider ?? a.dns_provider ?? null,
-          regions: [...m.regions, row.regionCode],
-        });
-      }
+      if (new Set(recent.map((x) => x.monitorId)).size < DEFAULT_CORRELATION_SETTINGS.minSupport) continue;
+      const population = await this.populationOf(repo, organizationId);
       const found = findCorrelations(
         recent.map((x) => ({
           monitorId: x.monitorId,
@@ -248,31 +230,77 @@ export class IntelligenceService {
         population,
         now,
       );
-      for (const c of found) {
-        const existing = await repo.findRecentCorrelation(organizationId, c.attribute, c.value, now - window);
-        const record: StoredCorrelation = existing
-          ? {
-              ...existing,
-              monitorIds: [...new Set([...existing.monitorIds, ...c.monitorIds])].sort(),
-              coverage: Math.max(existing.coverage, c.coverage),
-              summary: c.summary,
-              lastSeenAt: c.to,
-            }
-          : {
-              id: newId('cor', now),
-              organizationId,
-              attribute: c.attribute,
-              value: c.value,
-              monitorIds: c.monitorIds,
-              incidentIds: [],
-              coverage: c.coverage,
-              summary: c.summary,
-              startedAt: c.from,
-              lastSeenAt: c.to,
-            };
-        await repo.saveCorrelation(record, !existing);
-      }
+      for (const c of found) await this.recordCorrelation(repo, organizationId, c, now, window);
     }
+  }
+
+  /**
+   * The organization's monitors with their attributes. Decoded again only when a row was written since (the
+   * attributes change with observations, rarely), so a batch with a failure does not decode every monitor.
+   */
+  private async populationOf(
+    repo: IntelligenceRepository,
+    organizationId: string,
+  ): Promise<Map<string, MonitorAttributes>> {
+    const version = await repo.attributesVersion(organizationId);
+    const cached = this.populations.get(organizationId);
+    if (cached?.version === version) return cached.population;
+    const population = new Map<string, MonitorAttributes>();
+    for (const row of await repo.attributesOf(organizationId)) {
+      const a = row.attributes as {
+        addresses?: string[];
+        cdn?: string | null;
+        dns_provider?: string | null;
+        certificate_issuer?: string | null;
+      };
+      const m = population.get(row.monitorId) ?? {
+        addresses: [],
+        certificateIssuer: null,
+        cdn: null,
+        dnsProvider: null,
+        regions: [],
+      };
+      population.set(row.monitorId, {
+        addresses: [...new Set([...m.addresses, ...(a.addresses ?? [])])],
+        certificateIssuer: m.certificateIssuer ?? a.certificate_issuer ?? null,
+        cdn: m.cdn ?? a.cdn ?? null,
+        dnsProvider: m.dnsProvider ?? a.dns_provider ?? null,
+        regions: [...m.regions, row.regionCode],
+      });
+    }
+    this.populations.set(organizationId, { version, population });
+    return population;
+  }
+
+  private async recordCorrelation(
+    repo: IntelligenceRepository,
+    organizationId: string,
+    c: Correlation,
+    now: number,
+    window: number,
+  ): Promise<void> {
+    const existing = await repo.findRecentCorrelation(organizationId, c.attribute, c.value, now - window);
+    const record: StoredCorrelation = existing
+      ? {
+          ...existing,
+          monitorIds: [...new Set([...existing.monitorIds, ...c.monitorIds])].sort(),
+          coverage: Math.max(existing.coverage, c.coverage),
+          summary: c.summary,
+          lastSeenAt: c.to,
+        }
+      : {
+          id: newId('cor', now),
+          organizationId,
+          attribute: c.attribute,
+          value: c.value,
+          monitorIds: c.monitorIds,
+          incidentIds: [],
+          coverage: c.coverage,
+          summary: c.summary,
+          startedAt: c.from,
+          lastSeenAt: c.to,
+        };
+    await repo.saveCorrelation(record, !existing);
   }
 
   /** Correlations seen in [from, to), restricted to the monitors the key can see (none visible: left out). */
