@@ -104,7 +104,7 @@ export async function startChatapp4BotFake(options: Chatapp4BotFakeOptions = {})
       body: { ok: true, result: { message_id: messageId, date: 1767225600, chat: { id: Number(chatId) }, text } },
     };
   });
-  const resetRequests = server.reset;
+  const resetRequests = server.reset.bind(server);
   return Object.assign(server, {
     botToken,
     sent,
