@@ -786,6 +786,26 @@ const FIXTURES: Record<string, StepFixture> = {
       expect(rows).toMatchObject([{ id: 'ine_upgrade_row', monitor_id: W.monitorId, kind: 'latency_regression' }]);
     },
   },
+  '202611232140_intelligence_correlation_inputs': {
+    async fill(db) {
+      await db
+        .insertInto('intelligence_attributes')
+        .values({
+          monitor_id: W.monitorId,
+          region_code: 'local',
+          organization_id: W.orgId,
+          attributes: json({ addresses: ['203.0.113.7'], cdn: 'cloudfront' }),
+          updated_at: ms(4),
+        })
+        .execute();
+    },
+    async check(u) {
+      const rows = await u.raw.selectFrom('intelligence_attributes').selectAll().execute();
+      expect(rows).toMatchObject([{ monitor_id: W.monitorId, region_code: 'local', organization_id: W.orgId }]);
+      const correlations = await u.call('GET', '/api/v1/intelligence/correlations');
+      expect(correlations.status).toBe(200);
+    },
+  },
 };
 
 describe('migrations: every migration has upgrade fixtures', () => {
