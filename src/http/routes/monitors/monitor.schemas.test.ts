@@ -228,6 +228,32 @@ describe('create body: accepted shapes', () => {
   });
 });
 
+describe('assertions: the schema words its findings as the checks module does', () => {
+  const withAssertion = (assertion: unknown) => ({ target: 'https://e.com', config: { assertions: [assertion] } });
+  it.each([
+    [{ type: 'teapot' }, 'config.assertions[0].type', 'must be one of status, response_time, header, body, json'],
+    [{ type: 'status', in: [200, 'x'] }, 'config.assertions[0].in[1]', 'must be an integer HTTP status (100-599)'],
+    [{ type: 'status', in: [] }, 'config.assertions[0].in', 'must be a non-empty array of HTTP statuses'],
+    [
+      { type: 'response_time', less_than: '5' },
+      'config.assertions[0].less_than',
+      'must be a positive number of milliseconds',
+    ],
+    [{ type: 'json', path: '$.a', exists: 'yes' }, 'config.assertions[0].exists', 'must be a boolean'],
+    ['status', 'config.assertions[0]', 'must be an object'],
+  ])('%j', async (assertion, field, issue) => {
+    const res = await send('POST', withAssertion(assertion));
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual([{ field, issue }]);
+  });
+
+  it('leaves the rest to the checks module: a fraction of a millisecond and many statuses pass the schema', async () => {
+    expect((await send('POST', withAssertion({ type: 'response_time', less_than: 700_000.5 }))).status).toBe(200);
+    const statuses = Array.from({ length: 30 }, (_, i) => 200 + i);
+    expect((await send('POST', withAssertion({ type: 'status', in: statuses }))).status).toBe(200);
+  });
+});
+
 describe('patch body', () => {
   it.each([
     [{ type: 'tcp' }, [{ field: 'type', issue: 'cannot be changed; create a new monitor instead' }]],

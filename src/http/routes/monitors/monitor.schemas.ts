@@ -70,18 +70,42 @@ function list<T extends TSchema>(items: T, maxItems: number, options: Record<str
 
 const objectIssue = { type: 'must be an object' };
 
+// The texts of the checks module's assertion rules, which judge the rest of an assertion after the schema.
+const statusIssue = 'must be an integer HTTP status (100-599)';
+const inIssue = 'must be a non-empty array of HTTP statuses';
+const lessThanIssue = 'must be a positive number of milliseconds';
+
 const Assertion = Type.Object(
   {
     type: oneOfText(['status', 'response_time', 'header', 'body', 'json'] as const),
     equals: Type.Optional(Type.Unknown({ description: 'status: an HTTP status; header/body: text; json: any JSON.' })),
-    in: Type.Optional(list(int(100, 599), 20, { minItems: 1, description: 'status: any of these statuses.' })),
-    less_than: Type.Optional(int(1, 600_000, { description: 'response_time: milliseconds.' })),
+    in: Type.Optional(
+      Type.Array(
+        Type.Integer({
+          minimum: 100,
+          maximum: 599,
+          'x-issues': { type: statusIssue, minimum: statusIssue, maximum: statusIssue },
+        }),
+        {
+          minItems: 1,
+          description: 'status: any of these statuses.',
+          'x-issues': { type: inIssue, minItems: inIssue },
+        },
+      ),
+    ),
+    less_than: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        description: 'response_time: milliseconds.',
+        'x-issues': { type: lessThanIssue, exclusiveMinimum: lessThanIssue },
+      }),
+    ),
     name: Type.Optional(str({ description: 'header: its name.' })),
     contains: Type.Optional(Type.Unknown({ description: 'header/body: text; json: any JSON.' })),
     not_contains: Type.Optional(str()),
     matches: Type.Optional(str({ description: 'A regular expression.' })),
     path: Type.Optional(str({ description: 'json: a JSONPath expression starting with $.' })),
-    exists: Type.Optional(bool()),
+    exists: Type.Optional(Type.Boolean({ 'x-issues': { type: 'must be a boolean' } })),
   },
   {
     $id: 'Assertion',
