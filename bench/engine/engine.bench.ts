@@ -111,11 +111,14 @@ const key = await setup.services.auth.issueKey({
 const actor = (await setup.services.auth.authenticate(key.key))!;
 const t0 = Date.now();
 for (let i = 0; i < monitors; i++) {
-  await setup.services.monitors.create({ actor, db: setup.database, clock: setup.clock }, {
-    target: `http://127.0.0.1:${ports[i % ports.length]}/m/${i}`,
-    interval_seconds: intervalS,
-    name: `bench ${i}`,
-  });
+  await setup.services.monitors.create(
+    { actor, db: setup.database, clock: setup.clock },
+    {
+      target: `http://127.0.0.1:${ports[i % ports.length]}/m/${i}`,
+      interval_seconds: intervalS,
+      name: `bench ${i}`,
+    },
+  );
 }
 process.stderr.write(`created ${monitors} monitors in ${Date.now() - t0} ms\n`);
 const db = setup.database.tables<unknown>();

@@ -66,7 +66,9 @@ async function run(dialect: Dialect): Promise<void> {
     );
     const executions = new ExecutionsService({
       database: t.tocsin.database,
-      monitors: { get: (actor, id) => t.tocsin.services.monitors.get({ actor, db: t.tocsin.database, clock: t.tocsin.clock }, id) },
+      monitors: {
+        get: (actor, id) => t.tocsin.services.monitors.get({ actor, db: t.tocsin.database, clock: t.tocsin.clock }, id),
+      },
     });
     const monitorKey = (await executions.monitorKey(monitorId))!;
     const rows: RollupRow[] = [];

@@ -78,11 +78,14 @@ describe.skipIf(!testServices.postgresUrl)('kill -9 of one of two serve processe
       const actor = (await tocsin.services.auth.authenticate(key.key))!;
       const ids: string[] = [];
       for (let i = 0; i < 20; i++) {
-        const m = await tocsin.services.monitors.create({ actor, db: tocsin.database, clock: tocsin.clock }, {
-          target: `${target.url}/m${i}`,
-          interval_seconds: 1,
-          config: { failure_threshold: 2 },
-        });
+        const m = await tocsin.services.monitors.create(
+          { actor, db: tocsin.database, clock: tocsin.clock },
+          {
+            target: `${target.url}/m${i}`,
+            interval_seconds: 1,
+            config: { failure_threshold: 2 },
+          },
+        );
         ids.push(m.id);
       }
       for (const port of [0, 0]) {
