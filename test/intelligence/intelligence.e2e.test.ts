@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createProbeRegistry, isPrivateAddress } from '../../src/modules/checks/index.ts';
 import { SecurityGradesRole } from '../../src/modules/intelligence/index.ts';
 import { createLogger } from '../../src/platform/logger.ts';
@@ -61,6 +61,12 @@ for (const dialect of testDialects()) {
       dns = await startDnsServer({ 'www.shop.test': { CNAME: ['shop.edge.example.net'] } });
       t = await createTestApp({ dialect, clock });
       org = await t.createOrg();
+    });
+    // Each case counts the deliveries it causes: send what earlier cases left, then forget everything received.
+    beforeEach(async () => {
+      await t.tocsin.services.alerting.pipeline.runUntilIdle();
+      receiver.reset();
+      delayMs = 50;
     });
     afterAll(async () => {
       await t.close();
