@@ -8,18 +8,21 @@ export const REDACTED = '[redacted]';
 
 /**
  * A parameter name that carries a credential: the name itself (`token`, `key`, `sig`…) or any name ending
- * in one after `_`/`-` (`access_token`, `api_key`, `x-api-key`, `client_secret`); `code` (an OAuth
- * authorization code) only as itself. Case-insensitive.
+ * in one after `_`/`-` (`access_token`, `refresh_token`, `api_key`, `x-api-key`, `client_secret`, `jwt`, `bearer`,
+ * `session`); `code` (an OAuth authorization code) only as itself. Case-insensitive.
  */
 const SECRET_PARAM =
-  /^(?:(?:[a-z0-9]*[_-])*(?:token|key|apikey|secret|password|passwd|pwd|signature|sig|auth|authorization|credentials?)|code|pass)$/i;
+  /^(?:(?:[a-z0-9]*[_-])*(?:token|key|apikey|secret|password|passwd|pwd|signature|sig|auth|authorization|credentials?|session|jwt|bearer)|code|pass)$/i;
 
 // scheme://userinfo@ — the userinfo runs to the last `@` before the authority ends (`/`, `?`, `#`, space, quote).
 const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^/?#\s"'<>@]*(?:@[^/?#\s"'<>@]*)*)@/gi;
 // Every secret name contains one of these (or is percent-encoded): text without any cannot need the scan below.
-const SECRET_HINT = /token|key|secret|pass|pwd|sig|auth|credential|code|%/i;
-// name=value after `?`, `&` or `;`; the value runs to the next separator, space, quote or fragment.
-const QUERY_PARAM = /([?&;])([^=&;?#\s"'<>]+)=([^&;#\s"'<>]*)/g;
+const SECRET_HINT = /token|key|secret|pass|pwd|sig|auth|credential|code|session|jwt|bearer|%/i;
+// name=value after `?`, `&` or `;`; the value runs to the next separator, space, quote or fragment, and stops at
+// any character a URL cannot hold unencoded (`\`, `` ` ``, `{}|^[]`). The backslash matters most: in a JSON log line
+// it starts the escape that ends the value (`…?token=abc\n\nThe link…`, `\"`), and swallowing it would take the
+// text after the secret with it (or break the line's JSON).
+const QUERY_PARAM = /([?&;])([^=&;?#\s"'<>]+)=([^&;#\s"'<>\\`{}|^[\]]*)/g;
 // Tocsin's own credentials wherever they are pasted (another parameter, a path segment, a message): API keys
 // `tsk_`, runner tokens `trn_`, signing secrets `whsec_` (also percent-encoded). The 4-character prefix a key is
 // shown by (`tsk_MK44`) is shorter than the 16 characters required here and stays.
