@@ -50,6 +50,8 @@ const W = {
   runnerId: newId('run', NOW - 19 * DAY),
   idempotencyKey: 'upgrade-idem-key',
   slaTargetId: newId('sla', NOW - 2 * DAY),
+  invitationId: newId('inv', NOW - DAY),
+  invitationToken: 'invitation-token-from-an-old-release',
 };
 const ms = (daysAgo: number) => NOW - daysAgo * DAY;
 const json = (v: unknown) => JSON.stringify(v);
@@ -804,6 +806,43 @@ const FIXTURES: Record<string, StepFixture> = {
       expect(rows).toMatchObject([{ monitor_id: W.monitorId, region_code: 'local', organization_id: W.orgId }]);
       const correlations = await u.call('GET', '/api/v1/intelligence/correlations');
       expect(correlations.status).toBe(200);
+    },
+  },
+  '202611232200_orgs_invitations': {
+    async fill(db) {
+      await db
+        .insertInto('invitation')
+        .values({
+          id: W.invitationId,
+          organization_id: W.orgId,
+          email: 'invitee@upgrade.example.com',
+          name: 'Invitee',
+          role: 'admin',
+          token_hash: sha256(W.invitationToken),
+          expires_at: NOW + 6 * DAY,
+          invited_by: W.userId,
+          created_at: ms(1),
+        })
+        .execute();
+    },
+    async check(u) {
+      const before = await u.call('GET', '/api/v1/auth/organization/members');
+      expect(before.body.data).toContainEqual({
+        invitation_id: W.invitationId,
+        email: 'invitee@upgrade.example.com',
+        name: 'Invitee',
+        role: 'admin',
+        status: 'invited',
+        invited_at: new Date(ms(1)).toISOString(),
+        expires_at: new Date(NOW + 6 * DAY).toISOString(),
+      });
+      const page = await u.tocsin.app.inject({ method: 'GET', url: `/verify-email?token=${W.invitationToken}` });
+      expect(page.statusCode).toBe(200);
+      const after = await u.call('GET', '/api/v1/auth/organization/members');
+      expect(after.body.data).toContainEqual(
+        expect.objectContaining({ email: 'invitee@upgrade.example.com', role: 'admin', email_verified: true }),
+      );
+      expect(after.body.data.some((m: Json) => m.invitation_id === W.invitationId)).toBe(false);
     },
   },
 };

@@ -13,7 +13,13 @@ export {
   Chatapp1ChannelInstall,
   type InstallCallbackResult,
 } from './destinations/chatapp1_channel/chatapp1_channel.install.ts';
-export { MembersService, type MemberView, type Invitation } from './members.service.ts';
+export {
+  MembersService,
+  type FollowedLink,
+  type MemberView,
+  type MembersList,
+  type Invitation,
+} from './members.service.ts';
 export type { AlertPipeline } from './pipeline/pipeline.ts';
 export {
   DELIVERY_STATUSES,

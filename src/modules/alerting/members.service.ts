@@ -2,7 +2,14 @@ import type { Clock } from '../../platform/clock.ts';
 import { DomainError, notFound, validationFailed, type ErrorDetail } from '../../platform/errors.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { isAdmin, type Actor } from '../auth/index.ts';
-import { ROLES, type Organization, type OrgsService, type Role, type User } from '../orgs/index.ts';
+import {
+  ROLES,
+  type Invitation as PendingInvitation,
+  type Organization,
+  type OrgsService,
+  type Role,
+  type User,
+} from '../orgs/index.ts';
 import type { Mailer } from './destinations/index.ts';
 
 export function escapeHtml(text: string): string {
@@ -21,6 +28,16 @@ export interface MemberView {
   user: User;
   role: Role;
 }
+
+/** The members list: accepted members, and pending invitations (which name no user). */
+export interface MembersList {
+  members: MemberView[];
+  invitations: PendingInvitation[];
+}
+
+/** What following a mailed link did. */
+export type FollowedLink =
+  { kind: 'invitation_accepted'; user: User; organization: Organization } | { kind: 'email_verified'; user: User };
 
 /**
  * What an invitation answers: only what the inviter sent. Nothing about the person behind the address (their
@@ -42,7 +59,7 @@ function objectBody(body: unknown): Record<string, unknown> {
   throw validationFailed([{ field: 'body', issue: 'must be a JSON object' }]);
 }
 
-/** Members, email verification and the organization-wide email channel setting. */
+/** Members, invitations, email verification and the organization-wide email channel setting. */
 export class MembersService {
   private readonly deps: MembersServiceDeps;
   constructor(deps: MembersServiceDeps) {
@@ -68,11 +85,18 @@ export class MembersService {
     return this.getOrganization(actor);
   }
 
-  async list(actor: Actor): Promise<MemberView[]> {
-    return this.deps.orgs.listMembers(actor.organizationId);
+  async list(actor: Actor): Promise<MembersList> {
+    const [members, invitations] = await Promise.all([
+      this.deps.orgs.listMembers(actor.organizationId),
+      this.deps.orgs.listInvitations(actor.organizationId),
+    ]);
+    return { members, invitations };
   }
 
-  /** Adds a member by email (creating the user if needed) and sends the verification mail when not yet verified. */
+  /**
+   * Records an invitation and mails its one-time link. Whether a user already has the address is neither looked
+   * at nor told: the membership (and the user, for a new address) comes into being when the link is followed.
+   */
   async invite(actor: Actor, body: unknown): Promise<Invitation> {
     requireAdmin(actor, 'Inviting members');
     const input = objectBody(body);
@@ -88,16 +112,27 @@ export class MembersService {
     if (input.name !== undefined && typeof input.name !== 'string')
       details.push({ field: 'name', issue: 'must be a string' });
     if (details.length > 0) throw validationFailed(details);
-    const user = await this.deps.orgs.ensureUser({
+    const issued = await this.deps.orgs.createInvitation({
+      organizationId: actor.organizationId,
       email: input.email as string,
       name: (input.name as string | undefined) ?? null,
+      role: role as Role,
+      invitedBy: actor.userId ?? actor.keyId,
     });
-    if (await this.deps.orgs.findMembership(actor.organizationId, user.id)) {
-      throw new DomainError('conflict', `${user.email} is already a member of this organization.`);
-    }
-    await this.deps.orgs.addMember(actor.organizationId, user.id, role as Role);
-    if (user.emailVerifiedAt === null) await this.sendVerification(user);
-    return { email: user.email, name: (input.name as string | undefined) ?? null, role: role as Role };
+    await this.sendInvitation(issued.invitation, issued.token);
+    return { email: issued.invitation.email, name: issued.invitation.name, role: issued.invitation.role };
+  }
+
+  /** A new link for a pending invitation, mailed again (the previous link stops working); 404 when there is none. */
+  async resendInvitation(actor: Actor, invitationId: string): Promise<void> {
+    requireAdmin(actor, 'Resending invitations');
+    const issued = await this.deps.orgs.renewInvitation(actor.organizationId, invitationId);
+    await this.sendInvitation(issued.invitation, issued.token);
+  }
+
+  async revokeInvitation(actor: Actor, invitationId: string): Promise<void> {
+    requireAdmin(actor, 'Revoking invitations');
+    await this.deps.orgs.revokeInvitation(actor.organizationId, invitationId);
   }
 
   async resendVerification(actor: Actor, userId: string): Promise<void> {
@@ -109,10 +144,35 @@ export class MembersService {
     await this.sendVerification(user);
   }
 
+  /** Mails the one-time link of an invitation; the same mail whoever has the address. */
+  private async sendInvitation(invitation: PendingInvitation, token: string): Promise<void> {
+    const organization = await this.deps.orgs.getOrganization(invitation.organizationId);
+    const link = this.linkFor(token);
+    const intro = `You are invited to join ${organization.name} on Tocsin and receive its alert emails. Follow this link to accept:`;
+    try {
+      await this.deps.mailer.sendMail({
+        to: invitation.email,
+        subject: `[Tocsin] Invitation to ${organization.name}`,
+        text: `${intro}\n\n${link}\n\nThe link works once and is valid for 7 days. If you did not expect it, ignore this email.`,
+        html: `<p>${escapeHtml(intro)}</p><p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p><p>The link works once and is valid for 7 days. If you did not expect it, ignore this email.</p>`,
+        headers: { 'Auto-Submitted': 'auto-generated' },
+      });
+    } catch (err) {
+      this.deps.logger.warn(
+        { err: (err as Error).message, invitation: invitation.id },
+        'could not send the invitation email',
+      );
+    }
+  }
+
+  private linkFor(token: string): string {
+    return `${this.deps.publicUrl.replace(/\/+$/, '')}/verify-email?token=${encodeURIComponent(token)}`;
+  }
+
   /** Mails the user a single-use link to GET /verify-email (or logs it when no SMTP is configured). */
   async sendVerification(user: User): Promise<string> {
     const token = await this.deps.orgs.createEmailVerification(user.id);
-    const link = `${this.deps.publicUrl.replace(/\/+$/, '')}/verify-email?token=${encodeURIComponent(token)}`;
+    const link = this.linkFor(token);
     const text = `Confirm your email address for Tocsin alerts:\n\n${link}\n\nThe link is valid for 7 days. Until you confirm, you receive no alert emails.`;
     try {
       await this.deps.mailer.sendMail({
@@ -128,7 +188,14 @@ export class MembersService {
     return link;
   }
 
-  verifyEmail(token: string): Promise<User | null> {
-    return this.deps.orgs.verifyEmail(token);
+  /**
+   * Follows a mailed link (GET /verify-email): an invitation's link makes the membership; a member's
+   * verification link verifies the address. Null when the token is unknown, used, replaced or expired.
+   */
+  async followLink(token: string): Promise<FollowedLink | null> {
+    const accepted = await this.deps.orgs.acceptInvitation(token);
+    if (accepted) return { kind: 'invitation_accepted', ...accepted };
+    const user = await this.deps.orgs.verifyEmail(token);
+    return user ? { kind: 'email_verified', user } : null;
   }
 }

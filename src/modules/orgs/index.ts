@@ -1,5 +1,5 @@
 export { createOrgs, type OrgsDeps } from './orgs.module.ts';
-export type { OrgsService } from './orgs.service.ts';
+export type { IssuedInvitation, OrgsService } from './orgs.service.ts';
 export { Plans } from './plans.policy.ts';
 export { orgsMigrations } from './orgs.migrations.ts';
-export { ROLES, type Role, type Organization, type User, type Membership } from './orgs.types.ts';
+export { ROLES, type Role, type Organization, type User, type Membership, type Invitation } from './orgs.types.ts';

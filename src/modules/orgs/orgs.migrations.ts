@@ -49,4 +49,24 @@ export const orgsMigrations: SchemaMigration[] = [
       await db.schema.createIndex('email_verification_user_idx').on('email_verification').column('user_id').execute();
     },
   },
+  {
+    name: '202611232200_orgs_invitations',
+    async up(db) {
+      // Pending invitations: a row until its one-time link is followed (then deleted, the membership made) or it
+      // is revoked. One pending invitation per address and organization; only a hash of the token is stored.
+      await db.schema
+        .createTable('invitation')
+        .addColumn('id', col.id, (c) => c.primaryKey())
+        .addColumn('organization_id', col.id, (c) => c.notNull().references('organization.id').onDelete('cascade'))
+        .addColumn('email', col.text, (c) => c.notNull())
+        .addColumn('name', col.text)
+        .addColumn('role', col.text, (c) => c.notNull())
+        .addColumn('token_hash', col.text, (c) => c.notNull().unique())
+        .addColumn('expires_at', col.time, (c) => c.notNull())
+        .addColumn('invited_by', col.text, (c) => c.notNull())
+        .addColumn('created_at', col.time, (c) => c.notNull())
+        .addUniqueConstraint('invitation_org_email_uq', ['organization_id', 'email'])
+        .execute();
+    },
+  },
 ];

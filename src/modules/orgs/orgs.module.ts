@@ -12,9 +12,10 @@ export interface OrgsDeps {
   defaultRegion: string;
 }
 
-/** Builds the orgs module: organizations, users, memberships and email verification over `database`. */
+/** Builds the orgs module: organizations, users, memberships, invitations and email verification over `database`. */
 export function createOrgs(deps: OrgsDeps): OrgsService {
   return new OrgsService({
+    database: deps.database,
     repository: new OrgsRepository(deps.database),
     clock: deps.clock,
     defaultPlan: deps.defaultPlan,

@@ -1,7 +1,7 @@
 import type { PlanName } from '../../config/index.ts';
 import type { Database } from '../../platform/db/index.ts';
-import type { EmailVerificationRow, OrganizationRow, OrgsTables, UserRow } from './orgs.tables.ts';
-import type { Membership, Organization, Role, User } from './orgs.types.ts';
+import type { EmailVerificationRow, InvitationRow, OrganizationRow, OrgsTables, UserRow } from './orgs.tables.ts';
+import type { Invitation, Membership, Organization, Role, User } from './orgs.types.ts';
 
 function toOrganization(row: OrganizationRow): Organization {
   return {
@@ -21,6 +21,19 @@ function toUser(row: UserRow): User {
     email: row.email,
     name: row.name,
     emailVerifiedAt: row.email_verified_at,
+    createdAt: row.created_at,
+  };
+}
+
+function toInvitation(row: InvitationRow): Invitation {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    email: row.email,
+    name: row.name,
+    role: row.role as Role,
+    expiresAt: row.expires_at,
+    invitedBy: row.invited_by,
     createdAt: row.created_at,
   };
 }
@@ -180,5 +193,138 @@ export class OrgsRepository {
       .orderBy('membership.created_at')
       .execute();
     return rows.map((r) => ({ user: toUser(r), role: r.role as Role }));
+  }
+
+  /** Creates the user unless one has this email already (another transaction may create it at the same time). */
+  async insertUserIfAbsent(user: User): Promise<void> {
+    await this.db
+      .insertInto('app_user')
+      .values({
+        id: user.id,
+        email: user.email,
+        name: user.name,
+        email_verified_at: user.emailVerifiedAt,
+        created_at: user.createdAt,
+      })
+      .onConflict((oc) => oc.column('email').doNothing())
+      .execute();
+  }
+
+  /** Sets the verification time of a user not verified yet; an earlier verification keeps its time. */
+  async setUserEmailVerifiedIfNot(id: string, at: number): Promise<void> {
+    await this.db
+      .updateTable('app_user')
+      .set({ email_verified_at: at })
+      .where('id', '=', id)
+      .where('email_verified_at', 'is', null)
+      .execute();
+  }
+
+  async insertMembershipIfAbsent(m: Membership): Promise<void> {
+    await this.db
+      .insertInto('membership')
+      .values({ organization_id: m.organizationId, user_id: m.userId, role: m.role, created_at: m.createdAt })
+      .onConflict((oc) => oc.columns(['organization_id', 'user_id']).doNothing())
+      .execute();
+  }
+
+  async isMemberByEmail(organizationId: string, email: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('membership')
+      .innerJoin('app_user', 'app_user.id', 'membership.user_id')
+      .select('membership.user_id')
+      .where('membership.organization_id', '=', organizationId)
+      .where('app_user.email', '=', email)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async insertInvitation(invitation: Invitation, tokenHash: string): Promise<void> {
+    await this.db
+      .insertInto('invitation')
+      .values({
+        id: invitation.id,
+        organization_id: invitation.organizationId,
+        email: invitation.email,
+        name: invitation.name,
+        role: invitation.role,
+        token_hash: tokenHash,
+        expires_at: invitation.expiresAt,
+        invited_by: invitation.invitedBy,
+        created_at: invitation.createdAt,
+      })
+      .execute();
+  }
+
+  async findInvitationByEmail(organizationId: string, email: string): Promise<Invitation | null> {
+    const row = await this.db
+      .selectFrom('invitation')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('email', '=', email)
+      .executeTakeFirst();
+    return row ? toInvitation(row) : null;
+  }
+
+  async findInvitation(organizationId: string, id: string): Promise<Invitation | null> {
+    const row = await this.db
+      .selectFrom('invitation')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? toInvitation(row) : null;
+  }
+
+  /** Pending invitations, oldest first. */
+  async listInvitations(organizationId: string): Promise<Invitation[]> {
+    const rows = await this.db
+      .selectFrom('invitation')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map(toInvitation);
+  }
+
+  /** Gives the invitation a new token and expiry (the previous link stops working); false when there is none. */
+  async renewInvitation(organizationId: string, id: string, tokenHash: string, expiresAt: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('invitation')
+      .set({ token_hash: tokenHash, expires_at: expiresAt })
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async deleteInvitation(organizationId: string, id: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('invitation')
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /**
+   * Removes the invitation whose token this is, if it has not expired, and returns it: the link works once.
+   * Null when the token is unknown (never issued, replaced by a resend, used, revoked) or expired.
+   */
+  async takeInvitation(tokenHash: string, now: number): Promise<Invitation | null> {
+    const row = await this.db
+      .selectFrom('invitation')
+      .selectAll()
+      .where('token_hash', '=', tokenHash)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    if (!row) return null;
+    const result = await this.db
+      .deleteFrom('invitation')
+      .where('id', '=', row.id)
+      .where('token_hash', '=', tokenHash)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0 ? toInvitation(row) : null;
   }
 }

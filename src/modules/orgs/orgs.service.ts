@@ -5,13 +5,33 @@ import { DomainError, notFound } from '../../platform/errors.ts';
 import { newId, randomToken } from '../../platform/ids.ts';
 import type { Database } from '../../platform/db/index.ts';
 import { OrgsRepository } from './orgs.repository.ts';
-import type { Membership, Organization, Role, User } from './orgs.types.ts';
+import type { Invitation, Membership, Organization, Role, User } from './orgs.types.ts';
 
 function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+const WEEK_MS = 7 * 24 * 3_600_000;
+
+/** Lower-cased and trimmed; a validation error on `email` when it is not an address. */
+function normalizeEmail(raw: string): string {
+  const email = raw.trim().toLowerCase();
+  if (!/^[^\s@]+@[^\s@]+$/.test(email)) {
+    throw new DomainError('validation_failed', 'The email address is not valid.', [
+      { field: 'email', issue: 'must be an email address' },
+    ]);
+  }
+  return email;
+}
+
+/** An invitation and the one-time token of its link (only the token's hash is stored). */
+export interface IssuedInvitation {
+  invitation: Invitation;
+  token: string;
+}
+
 export interface OrgsServiceDeps {
+  database: Database;
   repository: OrgsRepository;
   clock: Clock;
   defaultPlan: PlanName;
@@ -79,12 +99,7 @@ export class OrgsService {
 
   /** Finds the user with this email or creates one. */
   async ensureUser(input: { email: string; name?: string | null }): Promise<User> {
-    const email = input.email.trim().toLowerCase();
-    if (!/^[^\s@]+@[^\s@]+$/.test(email)) {
-      throw new DomainError('validation_failed', 'The email address is not valid.', [
-        { field: 'email', issue: 'must be an email address' },
-      ]);
-    }
+    const email = normalizeEmail(input.email);
     const existing = await this.deps.repository.findUserByEmail(email);
     if (existing) return existing;
     const user: User = {
@@ -141,5 +156,97 @@ export class OrgsService {
 
   markEmailVerified(userId: string): Promise<void> {
     return this.deps.repository.setUserEmailVerified(userId, this.deps.clock.now());
+  }
+
+  /**
+   * Records an invitation to `organizationId` and returns it with the token of its link. Nothing is read or
+   * changed about a user who may already have this address: that happens only when the link is followed.
+   * 409 when the address is already a member or already has a pending invitation here.
+   */
+  async createInvitation(
+    input: { organizationId: string; email: string; name: string | null; role: Role; invitedBy: string },
+    ttlMs = WEEK_MS,
+  ): Promise<IssuedInvitation> {
+    const email = normalizeEmail(input.email);
+    const now = this.deps.clock.now();
+    const token = randomToken(32);
+    const invitation: Invitation = {
+      id: newId('inv', now),
+      organizationId: input.organizationId,
+      email,
+      name: input.name,
+      role: input.role,
+      expiresAt: now + ttlMs,
+      invitedBy: input.invitedBy,
+      createdAt: now,
+    };
+    await this.deps.database.transaction(async (tx) => {
+      const repository = new OrgsRepository(tx);
+      // Serialises invitations of one organization, so two requests for one address give one row and a 409.
+      await repository.lockOrganization(input.organizationId);
+      if (await repository.isMemberByEmail(input.organizationId, email))
+        throw new DomainError('conflict', `${email} is already a member of this organization.`);
+      if (await repository.findInvitationByEmail(input.organizationId, email))
+        throw new DomainError('conflict', `${email} already has a pending invitation; resend or revoke it.`);
+      await repository.insertInvitation(invitation, hashToken(token));
+    });
+    return { invitation, token };
+  }
+
+  listInvitations(organizationId: string): Promise<Invitation[]> {
+    return this.deps.repository.listInvitations(organizationId);
+  }
+
+  /** A new link for a pending invitation (the previous one stops working), valid for `ttlMs` from now. */
+  async renewInvitation(organizationId: string, id: string, ttlMs = WEEK_MS): Promise<IssuedInvitation> {
+    const token = randomToken(32);
+    const invitation = await this.deps.database.transaction(async (tx) => {
+      const repository = new OrgsRepository(tx);
+      const renewed = await repository.renewInvitation(
+        organizationId,
+        id,
+        hashToken(token),
+        this.deps.clock.now() + ttlMs,
+      );
+      return renewed ? repository.findInvitation(organizationId, id) : null;
+    });
+    if (!invitation) throw notFound('Invitation');
+    return { invitation, token };
+  }
+
+  async revokeInvitation(organizationId: string, id: string): Promise<void> {
+    if (!(await this.deps.repository.deleteInvitation(organizationId, id))) throw notFound('Invitation');
+  }
+
+  /**
+   * Follows an invitation link, in one transaction: the invitation is used up, the user is created when the
+   * address is new (with the name sent), the membership made with the role sent, and the address marked verified
+   * (following the mailed link proves it). Null when the token is unknown, used, replaced, revoked or expired.
+   */
+  async acceptInvitation(token: string): Promise<{ user: User; organization: Organization } | null> {
+    const now = this.deps.clock.now();
+    return this.deps.database.transaction(async (tx) => {
+      const repository = new OrgsRepository(tx);
+      const invitation = await repository.takeInvitation(hashToken(token), now);
+      if (!invitation) return null;
+      await repository.insertUserIfAbsent({
+        id: newId('usr', now),
+        email: invitation.email,
+        name: invitation.name,
+        emailVerifiedAt: now,
+        createdAt: now,
+      });
+      const user = await repository.findUserByEmail(invitation.email);
+      const organization = await repository.findOrganization(invitation.organizationId);
+      if (!user || !organization) return null;
+      await repository.setUserEmailVerifiedIfNot(user.id, now);
+      await repository.insertMembershipIfAbsent({
+        organizationId: invitation.organizationId,
+        userId: user.id,
+        role: invitation.role,
+        createdAt: now,
+      });
+      return { user: (await repository.findUser(user.id))!, organization };
+    });
   }
 }

@@ -31,8 +31,21 @@ export interface EmailVerificationRow {
   created_at: number;
 }
 
+export interface InvitationRow {
+  id: string;
+  organization_id: string;
+  email: string;
+  name: string | null;
+  role: string;
+  token_hash: string;
+  expires_at: number;
+  invited_by: string;
+  created_at: number;
+}
+
 export interface OrgsTables {
   email_verification: EmailVerificationRow;
+  invitation: InvitationRow;
   organization: OrganizationRow;
   app_user: UserRow;
   membership: MembershipRow;

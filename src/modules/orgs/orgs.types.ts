@@ -27,3 +27,20 @@ export interface Membership {
   role: Role;
   createdAt: number;
 }
+
+/**
+ * An invitation to join an organization: its own record until the invitee follows the one-time link, and only
+ * then a membership. It holds what the inviter sent and nothing about any user behind the address.
+ */
+export interface Invitation {
+  id: string;
+  organizationId: string;
+  email: string;
+  /** The name the inviter sent, or null. */
+  name: string | null;
+  role: Role;
+  expiresAt: number;
+  /** The user (or, for a key without a user, the API key) that sent it. */
+  invitedBy: string;
+  createdAt: number;
+}

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Alerting, Invitation, MemberView } from '../../../modules/alerting/index.ts';
-import { ROLES, type Organization } from '../../../modules/orgs/index.ts';
+import type { Alerting, FollowedLink, Invitation, MemberView } from '../../../modules/alerting/index.ts';
+import { ROLES, type Invitation as PendingInvitation, type Organization } from '../../../modules/orgs/index.ts';
 import { toIso, toIsoOrNull } from '../../../platform/clock.ts';
 import { actorOf } from '../../plugins/auth.plugin.ts';
 import { NullableTimestamp, Timestamp } from '../../schemas/common.schemas.ts';
@@ -26,10 +26,28 @@ const MemberRecord = Type.Object(
     email: Type.String(),
     name: Type.Union([Type.String(), Type.Null()]),
     role: lit(ROLES),
+    status: Type.Literal('active'),
     email_verified: Type.Boolean(),
     email_verified_at: NullableTimestamp(),
   },
-  { $id: 'Member', title: 'Member' },
+  { $id: 'Member', title: 'Member', description: 'A member who has accepted (or was made by `admin bootstrap`).' },
+);
+const PendingInvitationRecord = Type.Object(
+  {
+    invitation_id: Type.String(),
+    email: Type.String(),
+    name: Type.Union([Type.String(), Type.Null()], { description: 'The name sent with the invitation.' }),
+    role: lit(ROLES),
+    status: Type.Literal('invited'),
+    invited_at: Timestamp(),
+    expires_at: Timestamp('When its link stops working; a resend gives a new link and expiry.'),
+  },
+  {
+    $id: 'PendingInvitation',
+    title: 'PendingInvitation',
+    description:
+      'An invitation not accepted yet: what the inviter sent, the same whether the address is new or belongs to an existing user (no user id, no verification state).',
+  },
 );
 const InvitationRecord = Type.Object(
   {
@@ -46,7 +64,12 @@ const InvitationRecord = Type.Object(
   },
 );
 const MemberList = Type.Object(
-  { data: Type.Array(Type.Ref(MemberRecord)), next_cursor: Type.Null() },
+  {
+    data: Type.Array(Type.Union([Type.Ref(MemberRecord), Type.Ref(PendingInvitationRecord)]), {
+      description: 'Members (`status: active`), then pending invitations (`status: invited`), oldest first.',
+    }),
+    next_cursor: Type.Null(),
+  },
   { $id: 'MemberList', title: 'MemberList' },
 );
 const OrganizationPatch = Type.Object({
@@ -60,6 +83,7 @@ const InviteBody = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 200 })),
 });
 const UserParams = Type.Object({ user_id: Type.String({ minLength: 1, maxLength: 64 }) });
+const InvitationParams = Type.Object({ invitation_id: Type.String({ minLength: 1, maxLength: 64 }) });
 const VerifyQuery = Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })) });
 
 function presentInvitation(i: Invitation): Record<string, unknown> {
@@ -82,15 +106,39 @@ function presentMember(m: MemberView): Record<string, unknown> {
     email: m.user.email,
     name: m.user.name,
     role: m.role,
+    status: 'active',
     email_verified: m.user.emailVerifiedAt !== null,
     email_verified_at: toIsoOrNull(m.user.emailVerifiedAt),
   };
 }
 
-/** The organization's settings, its members, and the public email verification page. */
+function presentPendingInvitation(i: PendingInvitation): Record<string, unknown> {
+  return {
+    invitation_id: i.id,
+    email: i.email,
+    name: i.name,
+    role: i.role,
+    status: 'invited',
+    invited_at: toIso(i.createdAt),
+    expires_at: toIso(i.expiresAt),
+  };
+}
+
+function followedPage(followed: FollowedLink): string {
+  if (followed.kind === 'invitation_accepted') {
+    return htmlPage(
+      'Invitation accepted',
+      `${followed.user.email} is now a member of ${followed.organization.name} and will receive its alert emails.`,
+    );
+  }
+  return htmlPage('Email confirmed', `${followed.user.email} is confirmed; you will receive alert emails.`);
+}
+
+/** The organization's settings, its members and invitations, and the public page their mailed links open. */
 export function registerMemberRoutes(app: FastifyInstance, deps: { alerting: Alerting }): void {
   const { members } = deps.alerting;
-  for (const s of [OrganizationRecord, MemberRecord, InvitationRecord, MemberList]) app.addSchema(s);
+  for (const s of [OrganizationRecord, MemberRecord, PendingInvitationRecord, InvitationRecord, MemberList])
+    app.addSchema(s);
 
   app.get(
     '/api/v1/auth/organization',
@@ -127,12 +175,18 @@ export function registerMemberRoutes(app: FastifyInstance, deps: { alerting: Ale
       config: { scope: 'destinations:read' },
       schema: {
         tags,
-        summary: 'List members with their email verification',
+        summary: 'List members with their email verification, and pending invitations',
         operationId: 'listMembers',
         response: { 200: Type.Ref(MemberList) },
       },
     },
-    async (request) => ({ data: (await members.list(actorOf(request))).map(presentMember), next_cursor: null }),
+    async (request) => {
+      const list = await members.list(actorOf(request));
+      return {
+        data: [...list.members.map(presentMember), ...list.invitations.map(presentPendingInvitation)],
+        next_cursor: null,
+      };
+    },
   );
 
   app.post(
@@ -141,7 +195,7 @@ export function registerMemberRoutes(app: FastifyInstance, deps: { alerting: Ale
       config: { scope: 'destinations:write' },
       schema: {
         tags,
-        summary: 'Invite a member by email (owner/admin); sends the verification mail',
+        summary: 'Invite a member by email (owner/admin); mails a one-time link that makes the membership',
         operationId: 'inviteMember',
         body: InviteBody,
         response: { 201: Type.Ref(InvitationRecord) },
@@ -157,7 +211,7 @@ export function registerMemberRoutes(app: FastifyInstance, deps: { alerting: Ale
       config: { scope: 'destinations:write' },
       schema: {
         tags,
-        summary: 'Send the verification mail again (owner/admin)',
+        summary: 'Send a member the verification mail again (owner/admin)',
         operationId: 'resendVerification',
         params: UserParams,
         response: { 202: Type.Object({ sent: Type.Boolean() }) },
@@ -169,25 +223,59 @@ export function registerMemberRoutes(app: FastifyInstance, deps: { alerting: Ale
     },
   );
 
+  app.post<{ Params: Static<typeof InvitationParams> }>(
+    '/api/v1/auth/organization/invitations/:invitation_id/resend',
+    {
+      config: { scope: 'destinations:write' },
+      schema: {
+        tags,
+        summary: 'Mail a pending invitation again with a new link (owner/admin); the previous link stops working',
+        operationId: 'resendInvitation',
+        params: InvitationParams,
+        response: { 202: Type.Object({ sent: Type.Boolean() }) },
+      },
+    },
+    async (request, reply) => {
+      await members.resendInvitation(actorOf(request), request.params.invitation_id);
+      return reply.code(202).send({ sent: true });
+    },
+  );
+
+  app.delete<{ Params: Static<typeof InvitationParams> }>(
+    '/api/v1/auth/organization/invitations/:invitation_id',
+    {
+      config: { scope: 'destinations:write' },
+      schema: {
+        tags,
+        summary: 'Revoke a pending invitation (owner/admin); its link stops working',
+        operationId: 'revokeInvitation',
+        params: InvitationParams,
+        response: { 204: Type.Null({ description: 'Revoked.' }) },
+      },
+    },
+    async (request, reply) => {
+      await members.revokeInvitation(actorOf(request), request.params.invitation_id);
+      return reply.code(204).send();
+    },
+  );
+
   app.get<{ Querystring: Static<typeof VerifyQuery> }>(
     '/verify-email',
     { config: { public: true }, schema: { hide: true, querystring: VerifyQuery } },
     async (request, reply) => {
-      const user = request.query.token ? await members.verifyEmail(request.query.token) : null;
-      if (!user) {
+      const followed = request.query.token ? await members.followLink(request.query.token) : null;
+      if (!followed) {
         return reply
           .code(400)
           .type('text/html; charset=utf-8')
           .send(
             htmlPage(
               'Link not valid',
-              'This verification link is unknown, already used or expired. Ask an admin to send a new one.',
+              'This link is unknown, already used or expired. Ask an admin of the organization to send a new one.',
             ),
           );
       }
-      return reply
-        .type('text/html; charset=utf-8')
-        .send(htmlPage('Email confirmed', `${user.email} is confirmed; you will receive alert emails.`));
+      return reply.type('text/html; charset=utf-8').send(followedPage(followed));
     },
   );
 }
