@@ -66,7 +66,9 @@ for (const dialect of testDialects()) {
         /^::7f00:1 is a deprecated IPv4-compatible address \(::\/96\) embedding 127\.0\.0\.1, a loopback address/,
       );
       const named = await send(strict, org.apiKey, 'POST', '/api/v1/monitors', { target: 'http://localhost/' });
-      expect(named.body.error.details[0].issue).toMatch(/^localhost resolves to (127\.0\.0\.1|::1) is/);
+      expect(named.body.error.details[0].issue).toMatch(
+        /^localhost resolves to (127\.0\.0\.1|::1), a loopback address \(/,
+      );
     });
 
     it('refuses a dns monitor whose resolver is private (422 on config.resolver)', async () => {

@@ -90,7 +90,7 @@ describe('webhook sends resolve once and connect only to the vetted address (DNS
     const result = await sendTo(hookUrl('private.hook.test'), false);
     expect(result).toMatchObject({
       outcome: 'destination_broken',
-      reason: expect.stringContaining('private.hook.test resolves to 10.0.0.7 is a private-use address'),
+      reason: expect.stringContaining('private.hook.test resolves to 10.0.0.7, a private-use address'),
     });
     expect(recorder.addresses).toEqual([]);
   });
@@ -117,8 +117,8 @@ describe('webhook sends resolve once and connect only to the vetted address (DNS
   });
 
   it('a connection refused by the guard reads as such in the attempt reason (no URL in it)', () => {
-    const refused = new PrivateTargetError('hook.test resolves to 127.0.0.1 is a loopback address (127.0.0.0/8)');
+    const refused = new PrivateTargetError('hook.test resolves to 127.0.0.1, a loopback address (127.0.0.0/8)');
     const reason = networkReason(new TypeError('fetch failed', { cause: refused }), 1000);
-    expect(reason).toBe('refused: hook.test resolves to 127.0.0.1 is a loopback address (127.0.0.0/8)');
+    expect(reason).toBe('refused: hook.test resolves to 127.0.0.1, a loopback address (127.0.0.0/8)');
   });
 });

@@ -33,7 +33,12 @@ describe('monitor target guard (network.allow_private_targets=false)', () => {
 
   it('refuses a name when one of its addresses is private, on target', async () => {
     expect(await guard.issuesOf(fields('tls', 'internal.test:443'))).toEqual([
-      { field: 'target', issue: expect.stringMatching(/^internal\.test resolves to 10\.1\.2\.3 is a private-use/) },
+      {
+        field: 'target',
+        issue: expect.stringMatching(
+          /^internal\.test resolves to 10\.1\.2\.3, a private-use address \(10\.0\.0\.0\/8\); /,
+        ),
+      },
     ]);
     expect(await guard.issuesOf(fields('grpc', 'metadata.test:443'))).toEqual([
       {

@@ -18,10 +18,18 @@ const V6 = IPV6_RULES.map((rule) => parseRule(rule, 6));
  * a public address. Anything that is not an IP literal is refused (the guard is meant for resolved addresses).
  */
 export function specialAddressIssue(address: string): string | null {
-  const bytes = ipBytes(address);
-  if (!bytes) return `${address} is not an IP address`;
-  const kind = specialKindOf(bytes);
+  const kind = specialAddressKind(address);
   return kind === null ? null : `${address} is ${kind}`;
+}
+
+/**
+ * What kind of refused address `address` is ("a loopback address (127.0.0.0/8)", "not an IP address"), or null
+ * when it is a public address: for sentences that name the address themselves ("x resolves to 127.0.0.1, a …").
+ */
+export function specialAddressKind(address: string): string | null {
+  const bytes = ipBytes(address);
+  if (!bytes) return 'not an IP address';
+  return specialKindOf(bytes);
 }
 
 export function isPublicAddress(address: string): boolean {

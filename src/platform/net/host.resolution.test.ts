@@ -7,6 +7,7 @@ import {
   PrivateTargetError,
   createDnsServerResolver,
   createPinnedResolution,
+  refusalOf,
   resolveVetted,
   type NetworkPolicy,
 } from './index.ts';
@@ -39,10 +40,22 @@ describe('resolveVetted', () => {
 
   it('refuses a name when any of its addresses is special-purpose, naming the address and the config key', async () => {
     await expect(resolveVetted('mixed.test', strict)).rejects.toThrow(
-      /mixed\.test resolves to 10\.0\.0\.5 is a private-use address .*network\.allow_private_targets is false/,
+      /mixed\.test resolves to 10\.0\.0\.5, a private-use address \(10\.0\.0\.0\/8\); .*network\.allow_private_targets is false/,
     );
     await expect(resolveVetted('loopback.test', strict)).rejects.toBeInstanceOf(PrivateTargetError);
     await expect(resolveVetted('mapped.test', strict)).rejects.toThrow(/embedding 127\.0\.0\.1/);
+  });
+
+  it('words a refusal as one sentence: the name, the address it resolves to, what kind of address that is', () => {
+    expect(refusalOf('localhost', '127.0.0.1')).toBe(
+      'localhost resolves to 127.0.0.1, a loopback address (127.0.0.0/8); ' +
+        'this server refuses private and special-purpose targets (network.allow_private_targets is false)',
+    );
+    expect(refusalOf('127.0.0.1', '127.0.0.1')).toBe(
+      '127.0.0.1 is a loopback address (127.0.0.0/8); ' +
+        'this server refuses private and special-purpose targets (network.allow_private_targets is false)',
+    );
+    expect(refusalOf('example.test', '8.8.8.8')).toBeNull();
   });
 
   it('vets literals without asking DNS, including IPv4 shorthands', async () => {

@@ -9,7 +9,7 @@
 import { lookup as systemLookup } from 'node:dns/promises';
 import { Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { specialAddressIssue } from './address.classification.ts';
+import { specialAddressKind } from './address.classification.ts';
 
 export interface ResolvedAddress {
   address: string;
@@ -83,9 +83,9 @@ export function canonicalHost(host: string): string {
 
 /** Why `address` may not be used, phrased for the user, or null when it may. */
 export function refusalOf(host: string, address: string): string | null {
-  const issue = specialAddressIssue(address);
-  if (issue === null) return null;
-  const subject = host === address ? issue : `${host} resolves to ${issue}`;
+  const kind = specialAddressKind(address);
+  if (kind === null) return null;
+  const subject = host === address ? `${address} is ${kind}` : `${host} resolves to ${address}, ${kind}`;
   return `${subject}; this server refuses private and special-purpose targets (${ALLOW_PRIVATE_KEY} is false)`;
 }
 

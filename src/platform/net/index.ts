@@ -1,5 +1,5 @@
 /** Network address policy shared by the probes, the alert senders and monitor validation. */
-export { isPublicAddress, specialAddressIssue, ipBytes } from './address.classification.ts';
+export { isPublicAddress, specialAddressIssue, specialAddressKind, ipBytes } from './address.classification.ts';
 export { IPV4_RULES, IPV6_RULES, type AddressRule } from './address.ranges.ts';
 export {
   ALLOW_PRIVATE_KEY,

@@ -68,7 +68,7 @@ describe('probes resolve once and connect to the vetted address (DNS rebinding)'
     recorder = stopConnectionsAfterLookup();
     const obs = await registry.run(probe('tcp', `rebind-first.test:${loopback.port}`), strict);
     expect(obs.error).toMatchObject({ code: 'private_target' });
-    expect(obs.error?.message).toContain('rebind-first.test resolves to 127.0.0.1 is a loopback address');
+    expect(obs.error?.message).toContain('rebind-first.test resolves to 127.0.0.1, a loopback address');
     expect(obs.error?.message).toContain('network.allow_private_targets');
     expect(recorder.addresses).toEqual([]);
   });
