@@ -72,6 +72,29 @@ describe.each(testDialects())('API keys and service accounts (%s)', (dialect) =>
     expect(badLimit.statusCode).toBe(422);
   });
 
+  it('an unknown scope is called unknown, with the known scopes listed, one detail per field', async () => {
+    const o = await t.createOrg({ scopes: ['keys:write', 'monitors:read'] });
+    const res = await call(t, o.apiKey, 'POST', '/api/v1/api-keys', {
+      body: { name: 'x', scopes: ['monitors:everything', 'monitors:read', 'monitors:delete'] },
+    });
+    expect(res.statusCode).toBe(422);
+    const error = res.json().error as { message: string; details: Array<{ field: string; issue: string }> };
+    expect(error.message).toBe('The key names a scope that does not exist and would grant more than its creator has.');
+    expect(error.details.map((d) => d.field)).toEqual(['scopes[0]', 'scopes[2]']);
+    expect(error.details[0]!.issue).toMatch(/^monitors:everything is not a known scope; the known scopes are /);
+    expect(error.details[0]!.issue).toContain('monitors:read, monitors:create, monitors:write');
+    expect(error.details[0]!.issue).toContain('keys:write');
+    expect(error.details[0]!.issue).not.toContain('creator');
+    expect(error.details[1]!.issue).toContain('monitors:delete');
+
+    const onlyUnknown = await call(t, o.apiKey, 'POST', '/api/v1/api-keys', {
+      body: { name: 'x', scopes: ['everything', 'everything'] },
+    });
+    expect(onlyUnknown.statusCode).toBe(422);
+    expect(onlyUnknown.json().error.message).toBe('The key names a scope that does not exist.');
+    expect(onlyUnknown.json().error.details.map((d: { field: string }) => d.field)).toEqual(['scopes[0]', 'scopes[1]']);
+  });
+
   it('keys:write works only for keys owned by an owner or admin', async () => {
     const member = await t.createOrg({ role: 'member' });
     const res = await call(t, member.apiKey, 'GET', '/api/v1/api-keys');

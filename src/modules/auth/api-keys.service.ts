@@ -9,7 +9,7 @@ import type { ApiKeysRepository } from './api-keys.repository.ts';
 import type { AuthService } from './auth.service.ts';
 import { DEFAULT_RATE_LIMITS } from './auth.service.ts';
 import type { ApiKeyRow, ServiceAccountRow } from './auth.tables.ts';
-import { ADMIN_ONLY_SCOPES, expandScopes, isScope, type Scope } from './scopes.ts';
+import { ADMIN_ONLY_SCOPES, SCOPES, expandScopes, isScope, type Scope } from './scopes.ts';
 import type { ServiceAccountsRepository } from './service-accounts.repository.ts';
 import type { UsageRecorder } from './usage.recorder.ts';
 import type { UsageRepository } from './usage.repository.ts';
@@ -88,6 +88,20 @@ export function mayManage(actor: Actor, key: Pick<ApiKeyRow, 'scopes' | 'environ
   return (JSON.parse(key.environments) as string[]).every((e) => actor.environments.includes(e));
 }
 
+/** The detail for a scope name that does not exist: says so and lists the ones that do. */
+function unknownScopeIssue(name: string): string {
+  return `${name} is not a known scope; the known scopes are ${SCOPES.join(', ')}`;
+}
+
+/** The summary of a refused creation: what is actually wrong (an unknown name, more than the creator has, or both). */
+function createRefusalMessage(unknownScopes: boolean, beyondCreator: boolean): string {
+  if (unknownScopes && beyondCreator) {
+    return 'The key names a scope that does not exist and would grant more than its creator has.';
+  }
+  if (unknownScopes) return 'The key names a scope that does not exist.';
+  return 'The key would grant more than its creator has.';
+}
+
 /** Who owns a new key, and with which role (the role decides whether admin-only scopes work). */
 interface KeyOwner {
   userId: string | null;
@@ -108,9 +122,14 @@ export class ApiKeysService {
   /** Creation through the API: limited by what the calling key has. */
   async create(actor: Actor, input: CreateKeyInput): Promise<{ record: ApiKey; key: string }> {
     const details: ErrorDetail[] = [];
+    let unknownScopes = false;
+    let beyondCreator = false;
     input.scopes.forEach((s, i) => {
-      if (!isScope(s)) details.push({ field: `scopes[${i}]`, issue: `${s} is not a known scope` });
-      else if (!actor.scopes.has(s)) {
+      if (!isScope(s)) {
+        unknownScopes = true;
+        details.push({ field: `scopes[${i}]`, issue: unknownScopeIssue(s) });
+      } else if (!actor.scopes.has(s)) {
+        beyondCreator = true;
         details.push({
           field: `scopes[${i}]`,
           issue: `the creating key lacks ${s}; a key cannot grant a scope its creator lacks`,
@@ -119,13 +138,14 @@ export class ApiKeysService {
     });
     (input.environments ?? ['production']).forEach((e, i) => {
       if (!actor.environments.includes(e)) {
+        beyondCreator = true;
         details.push({
           field: `environments[${i}]`,
           issue: `the creating key lacks the environment ${e}; a key cannot grant it`,
         });
       }
     });
-    if (details.length > 0) throw validationFailed(details, 'The key would grant more than its creator has.');
+    if (details.length > 0) throw validationFailed(details, createRefusalMessage(unknownScopes, beyondCreator));
     if (!isAdmin(actor)) throw new DomainError('forbidden', 'Managing API keys needs an owner or admin.');
     const owner = await this.ownerFor(actor.organizationId, input.serviceAccountId ?? null, {
       userId: actor.userId,
@@ -179,7 +199,7 @@ export class ApiKeysService {
     if (input.name.trim() === '') details.push({ field: 'name', issue: 'must not be empty' });
     if (input.scopes.length === 0) details.push({ field: 'scopes', issue: 'must name at least one scope' });
     input.scopes.forEach((s, i) => {
-      if (!isScope(s)) details.push({ field: `scopes[${i}]`, issue: `${s} is not a known scope` });
+      if (!isScope(s)) details.push({ field: `scopes[${i}]`, issue: unknownScopeIssue(s) });
       else {
         if (ADMIN_ONLY_SCOPES.has(s) && owner.role !== 'owner' && owner.role !== 'admin') {
           details.push({ field: `scopes[${i}]`, issue: `${s} needs a key owned by an owner or admin` });
