@@ -197,6 +197,16 @@ describe.each(testDialects())('member invitations (%s)', (dialect) => {
     expect((await call(t, outsider.apiKey, 'DELETE', `${INVITATIONS}/${id}`)).statusCode).toBe(404);
     expect((await call(t, outsider.apiKey, 'GET', MEMBERS)).body).not.toContain(id);
 
+    // Actions that take no body refuse one, and do nothing.
+    for (const [method, url] of [
+      ['POST', `${INVITATIONS}/${id}/resend`],
+      ['DELETE', `${INVITATIONS}/${id}`],
+    ] as const) {
+      const withBody = await call(t, inviter.apiKey, method, url, { body: { force: true } });
+      expect(withBody.statusCode, `${method} ${url}`).toBe(422);
+    }
+    expect(smtp.messages.filter((m) => m.to.includes(address))).toHaveLength(1);
+
     const bad = await invite('not-an-address');
     expect(bad.statusCode).toBe(422);
     expect(bad.json().error.details).toEqual([{ field: 'email', issue: 'must be an email address' }]);
