@@ -75,7 +75,6 @@ type JsonType = (typeof JSON_TYPES)[number];
 function admittedTypes(doc: Json, schema: Json): Set<JsonType> | null {
   const out = new Set<JsonType>();
   for (const b of branches(doc, schema)) {
-    if (b['x-domain-validated'] === true && b.type === undefined) return null;
     const types: unknown[] = Array.isArray(b.type) ? b.type : b.type !== undefined ? [b.type] : [];
     if (types.length === 0) {
       const values: unknown[] = b.const !== undefined ? [b.const] : Array.isArray(b.enum) ? b.enum : [];

@@ -1,5 +1,11 @@
 export { ReportsService, METHODOLOGY, type ReportsServiceDeps } from './reports.service.ts';
-export { SlaTargetsService, SLA_NAME_MAX, SLA_MONITORS_MAX } from './sla-target.service.ts';
+export {
+  SlaTargetsService,
+  SLA_NAME_MAX,
+  SLA_MONITORS_MAX,
+  type SlaTargetInput,
+  type SlaTargetPatch,
+} from './sla-target.service.ts';
 export type { SlaTarget } from './sla-targets.repository.ts';
 export { MonitorTimelineRecorder, type TransitionHandlerLike } from './monitor-timeline.recorder.ts';
 export { reportsMigrations } from './reports.migrations.ts';

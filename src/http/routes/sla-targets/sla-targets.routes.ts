@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { SlaTarget, SlaTargetsService } from '../../../modules/reports/index.ts';
+import type { SlaTarget, SlaTargetInput, SlaTargetPatch, SlaTargetsService } from '../../../modules/reports/index.ts';
 import { toIso } from '../../../platform/clock.ts';
 import { contextOf } from '../../request-context.ts';
 import { IdParams } from '../../schemas/common.schemas.ts';
@@ -32,7 +32,7 @@ export function registerSlaTargetRoutes(app: FastifyInstance, deps: { slaTargets
   const { slaTargets } = deps;
   for (const schema of [SlaTargetRecord, SlaTargetList]) app.addSchema(schema);
 
-  app.post(
+  app.post<{ Body: SlaTargetInput }>(
     '/api/v1/sla-targets',
     {
       config: { scope: 'sla_targets:write' },
@@ -84,7 +84,7 @@ export function registerSlaTargetRoutes(app: FastifyInstance, deps: { slaTargets
     async (request) => present(await slaTargets.get(contextOf(request), request.params.id)),
   );
 
-  app.patch<{ Params: Static<typeof IdParams> }>(
+  app.patch<{ Params: Static<typeof IdParams>; Body: SlaTargetPatch }>(
     '/api/v1/sla-targets/:id',
     {
       config: { scope: 'sla_targets:write' },
