@@ -153,6 +153,14 @@ describe.each(testDialects())('member invitations (%s)', (dialect) => {
     expect(again.statusCode).toBe(400);
     expect(again.body).toContain('Link not valid');
 
+    // Two clicks at once: one membership, one refusal.
+    const raced = `raced-${inviter.organizationId}@example.com`;
+    await invite(raced);
+    const racedLink = lastLinkTo(smtp, raced);
+    const codes = (await Promise.all([follow(racedLink), follow(racedLink)])).map((r) => r.statusCode).sort();
+    expect(codes).toEqual([200, 400]);
+    expect((await list()).filter((e) => e.email === raced)).toMatchObject([{ status: 'active' }]);
+
     const replaced = `replaced-${inviter.organizationId}@example.com`;
     await invite(replaced);
     const first = lastLinkTo(smtp, replaced);
