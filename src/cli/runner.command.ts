@@ -1,5 +1,11 @@
 import type { Command } from 'commander';
-import { CheckRunner, RemoteWorkSource, createProbeRegistry } from '../modules/checks/index.ts';
+import {
+  CheckRunner,
+  ControlPlaneError,
+  RemoteWorkSource,
+  connectToControlPlane,
+  createProbeRegistry,
+} from '../modules/checks/index.ts';
 import { systemClock } from '../platform/clock.ts';
 import { createLogger } from '../platform/logger.ts';
 import { redactText } from '../platform/redact.ts';
@@ -28,20 +34,23 @@ export function registerRunnerCommand(program: Command): void {
         process.exit(2);
       }
       const source = new RemoteWorkSource({ controlPlane: opts.controlPlane, token });
-      try {
-        const hello = await source.heartbeat();
-        if (hello.region_code !== opts.region) {
-          process.stderr.write(`tocsin: this token belongs to region ${hello.region_code}, not ${opts.region}\n`);
-          process.exit(2);
-        }
-        logger.info(
-          { runnerId: hello.runner_id, region: hello.region_code, controlPlane: opts.controlPlane },
-          'runner connected',
-        );
-      } catch (err) {
-        process.stderr.write(`tocsin: cannot reach the control plane: ${redactText((err as Error).message)}\n`);
-        process.exit(1);
+      // A control plane that is down (or not up yet) is waited for, like one that goes down later; a refusal is not.
+      const hello = await connectToControlPlane({
+        source,
+        logger: logger.child({ controlPlane: opts.controlPlane }),
+        clock: systemClock,
+      }).catch((err: unknown) => {
+        process.stderr.write(`tocsin: ${refusalMessage(err)}\n`);
+        process.exit(2);
+      });
+      if (hello.region_code !== opts.region) {
+        process.stderr.write(`tocsin: this token belongs to region ${hello.region_code}, not ${opts.region}\n`);
+        process.exit(2);
       }
+      logger.info(
+        { runnerId: hello.runner_id, region: hello.region_code, controlPlane: opts.controlPlane },
+        'runner connected',
+      );
       const runner = new CheckRunner({
         source,
         probes: createProbeRegistry(),
@@ -69,4 +78,13 @@ export function registerRunnerCommand(program: Command): void {
       process.once('SIGTERM', () => stop('SIGTERM'));
       process.once('SIGINT', () => stop('SIGINT'));
     });
+}
+
+/** Why the control plane will not take this runner, for the one line before exit 2. */
+function refusalMessage(err: unknown): string {
+  if (err instanceof ControlPlaneError && (err.status === 401 || err.status === 403)) {
+    return `the control plane refused this runner token (${err.status}): check --token or TOCSIN_RUNNER_TOKEN (tokens are made with \`tocsin admin runner-token create\`)`;
+  }
+  const reason = err instanceof Error ? err.message : String(err);
+  return `the control plane did not accept this runner: ${redactText(reason)}`;
 }

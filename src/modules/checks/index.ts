@@ -23,7 +23,13 @@ export type {
 export { causeOf } from './engine/failure.cause.ts';
 export { CheckRunner, type CheckRunnerOptions } from './runner/check.runner.ts';
 export { LocalWorkSource } from './runner/local.source.ts';
-export { RemoteWorkSource, type RemoteWorkSourceOptions } from './runner/remote.source.ts';
+export {
+  ControlPlaneError,
+  RemoteWorkSource,
+  type RemoteWorkSourceOptions,
+  type RunnerHello,
+} from './runner/remote.source.ts';
+export { connectToControlPlane, type ControlPlaneConnectOptions } from './runner/control-plane.connect.ts';
 export { RunnersService, RUNNER_LIVE_MS, type RegionLiveness } from './runner/runners.service.ts';
 export type { Runner } from './runner/runners.repository.ts';
 export { HeartbeatsService } from './heartbeats/heartbeats.service.ts';

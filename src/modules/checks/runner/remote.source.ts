@@ -9,6 +9,13 @@ export interface RemoteWorkSourceOptions {
   fetch?: typeof fetch;
 }
 
+/** The control plane's answer to a heartbeat: who this runner is. */
+export interface RunnerHello {
+  runner_id: string;
+  region_code: string;
+  server_time: string;
+}
+
 /** A runner's source over HTTP(S): long-poll claims, batched results, heartbeats (runner token auth). */
 export class RemoteWorkSource implements WorkSource {
   private readonly base: string;
@@ -62,7 +69,7 @@ export class RemoteWorkSource implements WorkSource {
     }
   }
 
-  heartbeat(): Promise<{ runner_id: string; region_code: string; server_time: string }> {
+  heartbeat(): Promise<RunnerHello> {
     return this.post('/api/v1/runners/heartbeat', {}, 10_000);
   }
 }
