@@ -357,5 +357,122 @@ for (const dialect of testDialects()) {
         await new Promise<void>((resolve) => server.close(() => resolve()));
       }
     });
+
+    it('two monitors behind one local address that fail together show the correlation on the incident of each', async () => {
+      // An organization of its own: the correlation's coverage counts every monitor of the organization on the address.
+      const own = await t.createOrg();
+      let failing = false;
+      const shared = await startHttpTarget((_req, res) => {
+        res.writeHead(failing ? 503 : 200, { 'content-type': 'text/plain' });
+        res.end(failing ? 'down' : 'up');
+      });
+      try {
+        const create = async (name: string, path: string, environment = 'production'): Promise<Json> => {
+          const res = await api(t, own.apiKey, 'POST', '/api/v1/monitors', {
+            name,
+            target: `${shared.url}${path}`,
+            interval_seconds: 20,
+            environment,
+            config: { failure_threshold: 1 },
+          });
+          expect(res.status, JSON.stringify(res.body)).toBe(201);
+          return res.body as Json;
+        };
+        const [shop, api2] = [await create('Shop', '/shop'), await create('API', '/api')];
+        await check(shop);
+        await check(api2);
+        failing = true;
+        await check(shop);
+        await check(api2);
+        const incidentOf = async (m: Json): Promise<Json> => {
+          const list = await api(t, own.apiKey, 'GET', `/api/v1/incidents?monitor_id=${m.id}`);
+          const [incident] = (list.body as Json).data as Json[];
+          expect(incident, `an incident for ${m.name}`).toBeDefined();
+          const res = await api(t, own.apiKey, 'GET', `/api/v1/incidents/${incident!.id}`);
+          expect(res.status).toBe(200);
+          return res.body as Json;
+        };
+        const [shopIncident, apiIncident] = [await incidentOf(shop), await incidentOf(api2)];
+        const expected = (other: Json) => [
+          {
+            id: expect.stringMatching(/^cor_/),
+            attribute: 'address',
+            value: '127.0.0.1',
+            other_monitor_ids: [other.id],
+            summary: expect.stringContaining('2 of 2 monitors sharing address 127.0.0.1'),
+          },
+        ];
+        expect(shopIncident.correlations).toMatchObject(expected(api2));
+        expect(apiIncident.correlations).toMatchObject(expected(shop));
+        expect(shopIncident.correlations[0].id).toBe(apiIncident.correlations[0].id);
+        // The same correlation through the intelligence API.
+        const listed = await api(t, own.apiKey, 'GET', '/api/v1/intelligence/correlations');
+        expect((listed.body as Json).data.map((c: Json) => c.id)).toEqual([shopIncident.correlations[0].id]);
+      } finally {
+        await shared.close();
+      }
+    });
+
+    it('an incident shows no correlation with monitors outside the key’s environments, and none before its window', async () => {
+      const own = await t.createOrg();
+      let failing = false;
+      const shared = await startHttpTarget((_req, res) => {
+        res.writeHead(failing ? 503 : 200, { 'content-type': 'text/plain' });
+        res.end(failing ? 'down' : 'up');
+      });
+      try {
+        const create = async (name: string, environment: string): Promise<Json> => {
+          const res = await api(t, own.apiKey, 'POST', '/api/v1/monitors', {
+            name,
+            target: `${shared.url}/${name}`,
+            interval_seconds: 20,
+            environment,
+            config: { failure_threshold: 1 },
+          });
+          expect(res.status, JSON.stringify(res.body)).toBe(201);
+          return res.body as Json;
+        };
+        const [prod, staging] = [await create('prod', 'production'), await create('staging', 'staging')];
+        await check(prod);
+        await check(staging);
+        failing = true;
+        await check(prod);
+        await check(staging);
+        const productionKey = (
+          await t.tocsin.services.auth.issueKey({
+            organizationId: own.organizationId,
+            name: 'prod only',
+            scopes: ['incidents:read'],
+            environments: ['production'],
+            userId: own.userId,
+            createdBy: own.userId,
+          })
+        ).key;
+        const list = await api(t, productionKey, 'GET', `/api/v1/incidents?monitor_id=${prod.id}`);
+        const incidentId = ((list.body as Json).data as Json[])[0]!.id as string;
+        const seenByProduction = await api(t, productionKey, 'GET', `/api/v1/incidents/${incidentId}`);
+        expect((seenByProduction.body as Json).correlations).toMatchObject([
+          { attribute: 'address', other_monitor_ids: [] },
+        ]);
+        const seenByAll = await api(t, own.apiKey, 'GET', `/api/v1/incidents/${incidentId}`);
+        expect((seenByAll.body as Json).correlations).toMatchObject([
+          { attribute: 'address', other_monitor_ids: [staging.id] },
+        ]);
+        // Recovery, then a later incident of the same monitor failing alone: the old correlation is not its own.
+        failing = false;
+        await check(prod);
+        await check(staging);
+        clock.advance(30 * 60_000);
+        failing = true;
+        await check(prod);
+        const later = await api(t, own.apiKey, 'GET', `/api/v1/incidents?monitor_id=${prod.id}`);
+        const newest = ((later.body as Json).data as Json[])[0]!;
+        expect(newest.id).not.toBe(incidentId);
+        const detail = await api(t, own.apiKey, 'GET', `/api/v1/incidents/${newest.id as string}`);
+        expect((detail.body as Json).correlations).toEqual([]);
+      } finally {
+        await shared.close();
+      }
+    });
   });
 }

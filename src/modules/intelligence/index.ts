@@ -12,6 +12,8 @@ export {
   INTELLIGENCE_CATEGORIES,
   INTELLIGENCE_KINDS,
   INTELLIGENCE_SEVERITIES,
+  type IncidentCorrelation,
+  type IncidentWindow,
   type IntelligenceCategory,
   type IntelligenceEvent,
   type IntelligenceEventFilter,

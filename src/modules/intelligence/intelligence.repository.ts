@@ -408,6 +408,27 @@ export class IntelligenceRepository {
       .execute();
     return rows.map(toCorrelation);
   }
+
+  /** The correlations involving `monitorId` seen at some point in [from, to], oldest first. */
+  async correlationsOfMonitor(
+    organizationId: string,
+    monitorId: string,
+    from: number,
+    to: number,
+  ): Promise<StoredCorrelation[]> {
+    const rows = await this.db
+      .selectFrom('intelligence_correlation')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('last_seen_at', '>=', from)
+      .where('started_at', '<=', to)
+      // A coarse pre-filter on the JSON list ('_' in ids only widens the match); exact membership is checked below.
+      .where('monitor_ids', 'like', `%"${monitorId}"%`)
+      .orderBy('started_at', 'asc')
+      .limit(100)
+      .execute();
+    return rows.map(toCorrelation).filter((c) => c.monitorIds.includes(monitorId));
+  }
 }
 
 function toCorrelation(r: IntelligenceTables['intelligence_correlation']): StoredCorrelation {

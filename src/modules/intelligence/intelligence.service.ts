@@ -11,6 +11,8 @@ import { newChangeState, observeSnapshot, type ChangeState } from './change.dete
 import { newGradeTrack, observeGrade, type GradeKind, type GradeTrack } from './grade.tracker.ts';
 import type {
   Finding,
+  IncidentCorrelation,
+  IncidentWindow,
   IntelligenceEvent,
   IntelligenceEventFilter,
   IntelligenceKind,
@@ -311,6 +313,36 @@ export class IntelligenceService {
       rows.flatMap((c) => c.monitorIds),
     );
     return rows.map((c) => ({ ...c, monitorIds: c.monitorIds.filter(visible) })).filter((c) => c.monitorIds.length > 0);
+  }
+
+  /**
+   * The correlations involving the incident's monitor while the incident was open. The window starts one
+   * correlation window before the opening: the failure signal comes with the first failed check, the incident
+   * only after the confirmations. Other monitors the key cannot see are left out (the correlation is kept: its
+   * attribute still explains the incident).
+   */
+  async incidentCorrelations(ctx: ServiceContext, incident: IncidentWindow): Promise<IncidentCorrelation[]> {
+    if (incident.monitorId === null) return [];
+    const monitorId = incident.monitorId;
+    const rows = await new IntelligenceRepository(ctx.db).correlationsOfMonitor(
+      ctx.actor.organizationId,
+      monitorId,
+      incident.openedAt - DEFAULT_CORRELATION_SETTINGS.windowMs,
+      incident.resolvedAt ?? ctx.clock.now(),
+    );
+    const visible = await this.visibleMonitors(
+      ctx.actor,
+      rows.flatMap((c) => c.monitorIds),
+    );
+    return rows.map((c) => ({
+      id: c.id,
+      attribute: c.attribute,
+      value: c.value,
+      otherMonitorIds: c.monitorIds.filter((id) => id !== monitorId && visible(id)),
+      summary: c.summary,
+      startedAt: c.startedAt,
+      lastSeenAt: c.lastSeenAt,
+    }));
   }
 
   /**

@@ -84,6 +84,25 @@ export interface StoredGrade {
   gradedAt: number;
 }
 
+/** A correlation as seen from one incident: the shared attribute and the other monitors failing with its monitor. */
+export interface IncidentCorrelation {
+  id: string;
+  attribute: string;
+  value: string;
+  /** The other monitors of the correlation that the reader can see (the incident's own monitor left out). */
+  otherMonitorIds: string[];
+  summary: string;
+  startedAt: number;
+  lastSeenAt: number;
+}
+
+/** The part of an incident that decides which correlations it shows. */
+export interface IncidentWindow {
+  monitorId: string | null;
+  openedAt: number;
+  resolvedAt: number | null;
+}
+
 export interface StoredCorrelation {
   id: string;
   organizationId: string;

@@ -1,4 +1,5 @@
 import type { IncidentWithDuration, IncidentWithTimeline } from '../../../modules/incidents/index.ts';
+import type { IncidentCorrelation } from '../../../modules/intelligence/index.ts';
 import { toIso, toIsoOrNull } from '../../../platform/clock.ts';
 
 export function presentIncident(i: IncidentWithDuration): Record<string, unknown> {
@@ -21,9 +22,21 @@ export function presentIncident(i: IncidentWithDuration): Record<string, unknown
   };
 }
 
-export function presentIncidentDetail(i: IncidentWithDuration & IncidentWithTimeline): Record<string, unknown> {
+export function presentIncidentDetail(
+  i: IncidentWithDuration & IncidentWithTimeline,
+  correlations: readonly IncidentCorrelation[],
+): Record<string, unknown> {
   return {
     ...presentIncident(i),
     timeline: i.timeline.map((e) => ({ type: e.type, at: toIso(e.at), actor: e.actor, message: e.message })),
+    correlations: correlations.map((c) => ({
+      id: c.id,
+      attribute: c.attribute,
+      value: c.value,
+      other_monitor_ids: c.otherMonitorIds,
+      summary: c.summary,
+      started_at: toIso(c.startedAt),
+      last_seen_at: toIso(c.lastSeenAt),
+    })),
   };
 }

@@ -38,8 +38,31 @@ export const TimelineEntryRecord = Type.Object(
   { $id: 'IncidentTimelineEntry', title: 'IncidentTimelineEntry' },
 );
 
+export const IncidentCorrelationRecord = Type.Object(
+  {
+    id: Type.String({ description: 'cor_… (see GET /api/v1/intelligence/correlations).' }),
+    attribute: lit(['address', 'certificate_issuer', 'cdn', 'dns_provider', 'region'] as const),
+    value: Type.String({ description: 'The shared value, e.g. an address or a CDN name.' }),
+    other_monitor_ids: Type.Array(Type.String(), {
+      description: 'The other monitors failing together with this one (only those in the key’s environments).',
+    }),
+    summary: Type.String(),
+    started_at: Timestamp(),
+    last_seen_at: Timestamp(),
+  },
+  { $id: 'IncidentCorrelation', title: 'IncidentCorrelation' },
+);
+
 export const IncidentDetail = Type.Object(
-  { ...incidentFields, timeline: Type.Array(Type.Ref(TimelineEntryRecord), { description: 'Oldest first.' }) },
+  {
+    ...incidentFields,
+    timeline: Type.Array(Type.Ref(TimelineEntryRecord), { description: 'Oldest first.' }),
+    correlations: Type.Array(Type.Ref(IncidentCorrelationRecord), {
+      description:
+        'Correlations involving the incident’s monitor while it was open (from 5 minutes before opening): ' +
+        'monitors failing or turning anomalous together that share an attribute. Oldest first.',
+    }),
+  },
   { $id: 'IncidentDetail', title: 'IncidentDetail' },
 );
 

@@ -1,11 +1,19 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { IncidentFilter, IncidentsService } from '../../../modules/incidents/index.ts';
+import type { ServiceContext } from '../../../modules/auth/index.ts';
+import type {
+  IncidentFilter,
+  IncidentsService,
+  IncidentWithDuration,
+  IncidentWithTimeline,
+} from '../../../modules/incidents/index.ts';
+import type { IncidentCorrelation, IncidentWindow } from '../../../modules/intelligence/index.ts';
 import { validationFailed } from '../../../platform/errors.ts';
 import { contextOf } from '../../request-context.ts';
 import { IdParams } from '../../schemas/common.schemas.ts';
 import { presentIncident, presentIncidentDetail } from './incident.presenter.ts';
 import {
+  IncidentCorrelationRecord,
   IncidentCreateBody,
   IncidentDetail,
   IncidentList,
@@ -36,9 +44,25 @@ function filterOf(query: Static<typeof IncidentListQuery>): IncidentFilter {
   return filter;
 }
 
-export function registerIncidentRoutes(app: FastifyInstance, deps: { incidents: IncidentsService }): void {
-  const { incidents } = deps;
-  for (const schema of [IncidentRecord, TimelineEntryRecord, IncidentDetail, IncidentList]) app.addSchema(schema);
+/** Port: the correlations an incident is part of (the intelligence module answers it). */
+export interface IncidentCorrelationsReader {
+  incidentCorrelations(ctx: ServiceContext, incident: IncidentWindow): Promise<IncidentCorrelation[]>;
+}
+
+export function registerIncidentRoutes(
+  app: FastifyInstance,
+  deps: { incidents: IncidentsService; intelligence: IncidentCorrelationsReader },
+): void {
+  const { incidents, intelligence } = deps;
+  for (const schema of [IncidentRecord, TimelineEntryRecord, IncidentCorrelationRecord, IncidentDetail, IncidentList])
+    app.addSchema(schema);
+
+  async function detail(
+    ctx: ServiceContext,
+    incident: IncidentWithDuration & IncidentWithTimeline,
+  ): Promise<Record<string, unknown>> {
+    return presentIncidentDetail(incident, await intelligence.incidentCorrelations(ctx, incident));
+  }
 
   app.get<{ Querystring: Static<typeof IncidentListQuery> }>(
     '/api/v1/incidents',
@@ -74,7 +98,10 @@ export function registerIncidentRoutes(app: FastifyInstance, deps: { incidents: 
         response: { 200: detailRef },
       },
     },
-    async (request) => presentIncidentDetail(await incidents.get(contextOf(request), request.params.id)),
+    async (request) => {
+      const ctx = contextOf(request);
+      return detail(ctx, await incidents.get(ctx, request.params.id));
+    },
   );
 
   app.post<{ Body: Static<typeof IncidentCreateBody> }>(
@@ -90,8 +117,8 @@ export function registerIncidentRoutes(app: FastifyInstance, deps: { incidents: 
       },
     },
     async (request, reply) => {
-      const incident = await incidents.create(contextOf(request), request.body);
-      return reply.code(201).send(presentIncidentDetail(incident));
+      const ctx = contextOf(request);
+      return reply.code(201).send(await detail(ctx, await incidents.create(ctx, request.body)));
     },
   );
 
@@ -109,7 +136,8 @@ export function registerIncidentRoutes(app: FastifyInstance, deps: { incidents: 
     },
     async (request) => {
       requireNoBody(request.body);
-      return presentIncidentDetail(await incidents.acknowledge(contextOf(request), request.params.id));
+      const ctx = contextOf(request);
+      return detail(ctx, await incidents.acknowledge(ctx, request.params.id));
     },
   );
 
@@ -127,7 +155,8 @@ export function registerIncidentRoutes(app: FastifyInstance, deps: { incidents: 
     },
     async (request) => {
       requireNoBody(request.body);
-      return presentIncidentDetail(await incidents.resolve(contextOf(request), request.params.id));
+      const ctx = contextOf(request);
+      return detail(ctx, await incidents.resolve(ctx, request.params.id));
     },
   );
 }
