@@ -116,7 +116,7 @@ function headline(event: AlertEvent): string {
     case 'anomaly_recovered':
       return `Anomaly over: ${name}`;
     case 'anomaly_flapping':
-      return `Flapping: ${name}`;
+      return nested(d, 'after', 'flapping') === false ? `Flapping stopped: ${name}` : `Flapping: ${name}`;
     case 'incident_opened':
       return event.incident
         ? `Incident #${event.incident.number} opened: ${event.incident.title}`
@@ -172,9 +172,29 @@ export function messageFor(event: AlertEvent): AlertMessage {
     case 'performance_recovered': {
       const latency = str(d.latency_ms);
       const threshold = str(d.threshold_ms);
-      if (latency) lines.push(`Latency: ${latency} ms${threshold ? ` (threshold ${threshold} ms)` : ''}`);
+      const peak = str(nested(d, 'before', 'peak_ms'));
+      if (latency)
+        lines.push(
+          `Latency: ${latency} ms${threshold ? ` (threshold ${threshold} ms)` : ''}${peak ? `; slowest was ${peak} ms` : ''}`,
+        );
       break;
     }
+    case 'anomaly_alert':
+    case 'anomaly_recovered':
+      lines.push(...baselineLines(d));
+      break;
+    case 'anomaly_flapping': {
+      const percent = str(nested(d, 'after', 'percent_state_change'));
+      if (percent) lines.push(`State changes: ${percent} % of recent checks`);
+      break;
+    }
+    case 'security_grade_downgraded':
+    case 'security_grade_recovered':
+      lines.push(...gradeLines(d));
+      break;
+    case 'significant_change':
+      lines.push(...changeLines(d));
+      break;
     case 'test':
       lines.push(`This is a test notification sent at ${rfc3339(at)}. If you can read it, the destination works.`);
       break;
@@ -188,11 +208,63 @@ export function messageFor(event: AlertEvent): AlertMessage {
     default:
       if (event.cause) lines.push(`Cause: ${event.cause}`);
   }
+  const region = str(d.region_code);
+  if (region && typeof d.intelligence_event_id === 'string') lines.push(`Region: ${region}`);
   const summary = str(d.summary);
   if (summary) lines.push(summary);
   if (event.incident) lines.push(`Incident #${event.incident.number}: ${event.incident.url}`);
   lines.push(`Organization: ${event.organization.name} · ${rfc3339(at)}`);
   return { title: headline(event), text: lines.join('\n'), severity: SEVERITY[event.type] };
+}
+
+/** `data[outer][key]` of an intelligence payload (its `before` / `after` objects), or undefined. */
+function nested(d: Record<string, unknown>, outer: 'before' | 'after', key: string): unknown {
+  const o = d[outer];
+  return o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[key] : undefined;
+}
+
+function valuesOf(value: unknown, max = 5): string | null {
+  if (!Array.isArray(value)) return null;
+  const shown = value.slice(0, max).map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+  if (shown.length === 0) return '(none)';
+  return shown.join(', ') + (value.length > max ? ` (+${value.length - max} more)` : '');
+}
+
+/** The latency against the learnt baseline (anomaly_alert has it in `before`, anomaly_recovered in `after`). */
+function baselineLines(d: Record<string, unknown>): string[] {
+  const median = str(nested(d, 'before', 'expected_median_ms') ?? nested(d, 'after', 'expected_median_ms'));
+  const mad = str(nested(d, 'before', 'expected_mad_ms') ?? nested(d, 'after', 'expected_mad_ms'));
+  const latency = str(d.latency_ms ?? nested(d, 'after', 'latency_ms'));
+  const peak = str(nested(d, 'before', 'peak_ms'));
+  if (!latency) return [];
+  const usual = median ? ` (usual ${median} ms${mad ? ` ± ${mad} ms` : ''})` : '';
+  return [`Latency: ${latency} ms${usual}${peak ? `; peaked at ${peak} ms` : ''}`];
+}
+
+/** The grade from → to and the reasons behind the new grade. */
+function gradeLines(d: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  const from = str(d.previous_grade);
+  const to = str(d.grade);
+  const kind = str(d.grade_kind);
+  if (to) out.push(`Grade${kind ? ` (${kind})` : ''}: ${from ? `${from} → ` : ''}${to}`);
+  const reasons = nested(d, 'after', 'reasons');
+  if (Array.isArray(reasons) && reasons.length > 0) out.push(`Reasons: ${valuesOf(reasons, 8)}`);
+  return out;
+}
+
+/** What changed, from what to what (the observed values before and after). */
+function changeLines(d: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  const facet = str(nested(d, 'after', 'facet'));
+  const severity = str(d.severity);
+  if (facet) out.push(`Changed: ${facet}${severity ? ` (${severity})` : ''}`);
+  const before = valuesOf(nested(d, 'before', 'values'));
+  const after = valuesOf(nested(d, 'after', 'values'));
+  // A content digest or a certificate fingerprint says nothing to a reader: the summary describes those.
+  if (before !== null && after !== null && facet !== 'content' && facet !== 'tls:certificate')
+    out.push(`From: ${before}`, `To: ${after}`);
+  return out;
 }
 
 /** Emoji prefix for chat tools. */
