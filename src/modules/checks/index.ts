@@ -8,7 +8,6 @@ export {
 } from './engine/check-engine.module.ts';
 export {
   CheckEngine,
-  staleAfterMs,
   type ApplySummary,
   type CheckEngineDeps,
   type ExecutionsSink,
@@ -33,15 +32,6 @@ export { connectToControlPlane, type ControlPlaneConnectOptions } from './runner
 export { RunnersService, RUNNER_LIVE_MS, type RegionLiveness } from './runner/runners.service.ts';
 export type { Runner } from './runner/runners.repository.ts';
 export { HeartbeatsService } from './heartbeats/heartbeats.service.ts';
-export { ScheduleSync } from './scheduler/schedule.sync.ts';
-export { phaseOf, nextSlotAfter, firstDueAt } from './scheduler/schedule.jitter.ts';
-export {
-  applyResult,
-  resetCounters,
-  type RegionCounters,
-  type MachineMonitor,
-  type MachineTransition,
-} from './state/monitor-state.machine.ts';
 export {
   ExecutionsRetention,
   ExecutionsService,
