@@ -206,21 +206,22 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
   });
   monitors.addListener(reports.timeline);
   roles.push(new IncidentRemindersRole({ incidents, monitors, clock, logger }));
-  // TLS and domain security grades of https/tls monitors, about once a day each.
-  roles.push(
-    new SecurityGradesRole({
-      database,
-      clock,
-      logger,
-      intelligence,
-      monitors,
-      intervalMs: 86_400_000,
-      tickMs: 60_000,
-      timeoutMs: 10_000,
-      allowPrivateTargets: config.network.allowPrivateTargets,
-      isPrivateAddress,
-    }),
-  );
+  // TLS and domain security grades of https/tls monitors, about once a day each (not with intelligence disabled).
+  if (config.intelligence.enabled)
+    roles.push(
+      new SecurityGradesRole({
+        database,
+        clock,
+        logger,
+        intelligence,
+        monitors,
+        intervalMs: 86_400_000,
+        tickMs: 60_000,
+        timeoutMs: 10_000,
+        allowPrivateTargets: config.network.allowPrivateTargets,
+        isPrivateAddress,
+      }),
+    );
   const checks = createCheckEngineModule({
     database,
     clock,
@@ -231,7 +232,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     // The reports timeline, then the incidents module (IncidentsService.handleMonitorTransition).
     transitions: reports.timeline,
     // Every batch's checks feed intelligence in the batch's transaction (events go through the outbox).
-    intelligence,
+    intelligence: config.intelligence.enabled ? intelligence : null,
     regions: config.regions,
     scheduler: config.scheduler,
     allowPrivateTargets: config.network.allowPrivateTargets,

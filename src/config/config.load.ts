@@ -35,6 +35,7 @@ const FILE_KEYS = [
   'redis_url',
   'alerting',
   'metrics',
+  'intelligence',
 ];
 
 function isObject(v: unknown): v is Json {
@@ -249,6 +250,9 @@ export function loadConfig(options: LoadConfigOptions = {}): TocsinConfig {
     throw new ConfigError('smtp_from', 'a non-empty string such as "Tocsin <alerts@example.com>"', file.smtp_from);
   }
   const metrics = metricsFrom(file.metrics);
+  const intelligence = file.intelligence ?? {};
+  if (!isObject(intelligence)) throw new ConfigError('intelligence', 'an object', intelligence);
+  rejectUnknownKeys('intelligence', intelligence, ['enabled']);
   const logFormat = env.LOG_FORMAT ? oneOf('LOG_FORMAT', env.LOG_FORMAT, ['json', 'pretty'] as const) : null;
 
   const masterKey = env.TOCSIN_MASTER_KEY ?? file.master_key;
@@ -303,6 +307,9 @@ export function loadConfig(options: LoadConfigOptions = {}): TocsinConfig {
     },
     http: { bodyLimitBytes: 1024 * 1024, openapiParseBodyLimitBytes: 10 * 1024 * 1024 },
     metrics,
+    intelligence: {
+      enabled: intelligence.enabled === undefined ? true : boolFrom('intelligence.enabled', intelligence.enabled),
+    },
   };
 }
 

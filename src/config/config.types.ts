@@ -51,4 +51,6 @@ export interface TocsinConfig {
   http: { bodyLimitBytes: number; openapiParseBodyLimitBytes: number };
   /** GET /metrics (Prometheus): off unless enabled; with a bearer token, scrapes must present it. */
   metrics: { enabled: boolean; bearerToken: string | null };
+  /** Intelligence on checks (observations, baselines, changes, correlations): on unless disabled. */
+  intelligence: { enabled: boolean };
 }
