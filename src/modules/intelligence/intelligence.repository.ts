@@ -134,22 +134,60 @@ export class IntelligenceRepository {
     return out;
   }
 
-  /** Every state row of these monitors, unparsed (the caller decides what to decode). */
-  async loadStateRows(
+  /**
+   * The state rows of the monitors, without the text of the rows whose region ends with `textlessSuffix` (their
+   * `updated_at` is a version: the caller fetches the text with `loadStateTexts` only when its copy is stale).
+   */
+  async loadHotStateRows(
     monitorIds: readonly string[],
-  ): Promise<Array<{ monitorId: string; regionCode: string; text: string; updatedAt: number }>> {
+    textlessSuffix: string,
+  ): Promise<Array<{ monitorId: string; regionCode: string; text: string | null; updatedAt: number }>> {
     if (monitorIds.length === 0) return [];
+    const ids = [...new Set(monitorIds)];
+    const hot = await this.db
+      .selectFrom('intelligence_state')
+      .select(['monitor_id', 'region_code', 'state', 'updated_at'])
+      .where('monitor_id', 'in', ids)
+      .where('region_code', 'not like', `%${textlessSuffix}`)
+      .execute();
+    const versions = await this.db
+      .selectFrom('intelligence_state')
+      .select(['monitor_id', 'region_code', 'updated_at'])
+      .where('monitor_id', 'in', ids)
+      .where('region_code', 'like', `%${textlessSuffix}`)
+      .execute();
+    return [
+      ...hot.map((r) => ({
+        monitorId: r.monitor_id,
+        regionCode: r.region_code,
+        text: r.state,
+        updatedAt: Number(r.updated_at),
+      })),
+      ...versions.map((r) => ({
+        monitorId: r.monitor_id,
+        regionCode: r.region_code,
+        text: null,
+        updatedAt: Number(r.updated_at),
+      })),
+    ];
+  }
+
+  /** The texts of the given state rows, by `stateKey`. */
+  async loadStateTexts(keys: readonly StateKey[]): Promise<Map<string, { text: string; updatedAt: number }>> {
+    const out = new Map<string, { text: string; updatedAt: number }>();
+    if (keys.length === 0) return out;
     const rows = await this.db
       .selectFrom('intelligence_state')
       .select(['monitor_id', 'region_code', 'state', 'updated_at'])
-      .where('monitor_id', 'in', [...new Set(monitorIds)])
+      .where('monitor_id', 'in', [...new Set(keys.map((k) => k.monitorId))])
+      .where('region_code', 'in', [...new Set(keys.map((k) => k.regionCode))])
       .execute();
-    return rows.map((r) => ({
-      monitorId: r.monitor_id,
-      regionCode: r.region_code,
-      text: r.state,
-      updatedAt: Number(r.updated_at),
-    }));
+    for (const r of rows)
+      out.set(stateKey({ monitorId: r.monitor_id, regionCode: r.region_code }), {
+        text: r.state,
+        updatedAt: Number(r.updated_at),
+      });
+    return out;
   }
 
   /** Upserts many state rows in one statement (the engine's batch: one row per monitor and region). */

@@ -353,25 +353,31 @@ export class IntelligenceService {
     repo: IntelligenceRepository,
     checks: readonly IntelligenceCheck[],
   ): Promise<Map<string, { state: RegionState; learntVersion: number | null }>> {
-    const rows = await repo.loadStateRows(checks.map((c) => c.monitorId));
+    // The learnt rows (a week of hourly summaries and buckets each) are read as versions only: their text crosses
+    // from the database only when this process's decoded copy is stale (once an hour per monitor and region).
+    const rows = await repo.loadHotStateRows(
+      checks.map((c) => c.monitorId),
+      LEARNT_SUFFIX,
+    );
     const out = new Map<string, { state: RegionState; learntVersion: number | null }>();
-    const learntRows = new Map<string, { text: string; updatedAt: number }>();
+    const learntVersions = new Map<string, number>();
+    const stale: StateKey[] = [];
     for (const r of rows) {
-      if (r.regionCode.endsWith(LEARNT_SUFFIX))
-        learntRows.set(stateKey({ monitorId: r.monitorId, regionCode: r.regionCode }), r);
+      if (!r.regionCode.endsWith(LEARNT_SUFFIX)) continue;
+      const key = { monitorId: r.monitorId, regionCode: r.regionCode };
+      learntVersions.set(stateKey(key), r.updatedAt);
+      if (this.learnt.get(stateKey(key))?.version !== r.updatedAt) stale.push(key);
     }
+    for (const [id, row] of await repo.loadStateTexts(stale))
+      if (learntVersions.has(id))
+        this.learnt.set(id, { version: row.updatedAt, value: JSON.parse(row.text) as Learnt });
     for (const r of rows) {
-      if (r.regionCode === MONITOR_REGION || r.regionCode.endsWith(LEARNT_SUFFIX)) continue;
+      if (r.text === null || r.regionCode === MONITOR_REGION || r.regionCode.endsWith(LEARNT_SUFFIX)) continue;
       const state = JSON.parse(r.text) as RegionState;
       const learntId = stateKey({ monitorId: r.monitorId, regionCode: learntRegionOf(r.regionCode) });
-      const row = learntRows.get(learntId);
       let learntVersion: number | null = null;
-      if (row) {
-        let cached = this.learnt.get(learntId);
-        if (!cached || cached.version !== row.updatedAt) {
-          cached = { version: row.updatedAt, value: JSON.parse(row.text) as Learnt };
-          this.learnt.set(learntId, cached);
-        }
+      const cached = learntVersions.has(learntId) ? this.learnt.get(learntId) : undefined;
+      if (cached) {
         state.latency.baseline.hours = cached.value.hours;
         state.latency.baseline.seasonal = cached.value.seasonal;
         learntVersion = cached.version;
