@@ -1,6 +1,6 @@
 /**
  * Check-engine benchmark (issue 4, (b) and (c)).
- *   node bench/engine/engine.bench.ts [--monitors 10000] [--minutes 5] [--interval 30] [--dialect sqlite|postgres] [--processes 1|2] [--mode serve|runner]
+ *   node bench/engine/engine.bench.ts [--monitors 10000] [--minutes 5] [--interval 30] [--dialect sqlite|postgres] [--processes 1|2] [--mode serve|runner] [--intelligence on|off]
  * Targets run in one child process, the service in one or more others; this process only sets up the database
  * and reads the figures. `--mode serve` (default): real `tocsin serve` processes, measured through /proc, lateness
  * and duplicates read back from the stored executions. `--mode runner`: only the in-process runner's code path
@@ -31,6 +31,7 @@ const { values: args } = parseArgs({
     targets: { type: 'string', default: '4' },
     concurrency: { type: 'string', default: '200' },
     mode: { type: 'string', default: 'serve' },
+    intelligence: { type: 'string', default: 'on' },
   },
 });
 const monitors = Number(args.monitors);
@@ -40,6 +41,7 @@ const dialect = args.dialect as 'sqlite' | 'postgres';
 const processes = Number(args.processes ?? (dialect === 'postgres' ? 2 : 1));
 const warmMs = intervalS * 1000 + 10_000;
 const mode = args.mode as 'serve' | 'runner';
+if (args.intelligence !== 'on' && args.intelligence !== 'off') throw new Error('--intelligence is on or off');
 if (mode !== 'serve' && mode !== 'runner') throw new Error('--mode is serve or runner');
 // The service runs with the flags `npm start` and bin/tocsin.js use; BENCH_NODE_FLAGS replaces them ('' = V8 defaults).
 const nodeFlags = [
@@ -65,6 +67,7 @@ writeFileSync(
   JSON.stringify({
     plans: { enterprise: { interval_floor_seconds: 1, monitors: null } },
     scheduler: { concurrency: Number(args.concurrency), lease_seconds: 30 },
+    intelligence: { enabled: args.intelligence === 'on' },
   }),
 );
 const env: Record<string, string> = {
@@ -221,6 +224,7 @@ const result = {
   date: new Date().toISOString(),
   dialect,
   mode,
+  intelligence: args.intelligence,
   processes,
   monitors,
   interval_seconds: intervalS,
