@@ -139,6 +139,29 @@ for (const dialect of testDialects()) {
       expect(sent[0]!.payload.intelligence_event_id).toBe(page.data[1]!.id);
     });
 
+    it('another process judges with the baseline learnt by the first (the learnt state is read from the database)', async () => {
+      const mon = monitor(org);
+      const wobble = (at: number) => 50 + ((at / 20_000) % 5);
+      const from = T0 + 40 * HOUR;
+      await run(mon, from, from + 3 * HOUR, wobble);
+      const first = service;
+      // A second service on the same database holds no decoded copy: it must fetch the learnt text.
+      service = new IntelligenceService({
+        database: db.database,
+        clock,
+        events,
+        monitors: { findManyAnywhere: async (ids) => ids.map((id) => monitors.get(id)!).filter(Boolean) },
+        incidents,
+      });
+      try {
+        const step = from + 3 * HOUR;
+        await run(mon, step, step + 10 * MIN, () => 600);
+        expect((await outbox(mon)).map((e) => e.type)).toEqual(['anomaly_alert']);
+      } finally {
+        service = first;
+      }
+    });
+
     it('raises performance_anomaly / performance_recovered around alert_latency_ms and opens an intelligence incident when asked', async () => {
       const mon = monitor(org);
       const from = T0 + 10 * HOUR;
