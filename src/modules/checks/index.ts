@@ -6,12 +6,7 @@ export {
   type CheckEngineModule,
   type CheckEngineModuleDeps,
 } from './engine/check-engine.module.ts';
-export {
-  CheckEngine,
-  type ApplySummary,
-  type CheckEngineDeps,
-  type ExecutionsSink,
-} from './engine/check.engine.ts';
+export { CheckEngine, type ApplySummary, type CheckEngineDeps, type ExecutionsSink } from './engine/check.engine.ts';
 export type {
   CheckResult,
   ClaimedCheck,
