@@ -1,13 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/index.ts';
-import { createTocsin, type Tocsin } from '../../src/main.ts';
-import { SCOPES } from '../../src/modules/auth/index.ts';
-import { createLogger } from '../../src/platform/logger.ts';
-import { createTestDatabase, testDialects, type TestDatabase } from '../support/databases.ts';
+import type { Tocsin } from '../../src/main.ts';
+import { testDialects, type TestDatabase } from '../support/databases.ts';
+import { openSharedDatabase } from '../support/shared-database.ts';
 import { WEBHOOKS } from './helpers.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -53,35 +48,14 @@ describe.each(testDialects())('monitor ↔ destination links across two processe
   });
 
   it('loses no attach and no detach', { timeout: 90_000 }, async () => {
-    db = await createTestDatabase(dialect);
-    const dir = mkdtempSync(join(tmpdir(), 'tocsin-links-'));
-    const env: Record<string, string> = {
-      ...(process.env as Record<string, string>),
-      TOCSIN_DATA_DIR: dialect === 'sqlite' ? dirname(db.url) : dir,
-      DATABASE_URL: dialect === 'postgres' ? db.url : '',
-      LOG_LEVEL: 'error',
-      NODE_ENV: 'production',
-    };
-    tocsin = await createTocsin(loadConfig({ env, isTty: false }), {
-      logger: createLogger({ level: 'error', pretty: false }),
-      background: false,
-    });
-    const org = await tocsin.services.orgs.createOrganization({ name: 'links', plan: 'enterprise' });
-    const user = await tocsin.services.orgs.ensureUser({ email: 'links@example.com' });
-    await tocsin.services.orgs.addMember(org.id, user.id, 'owner');
-    const key = await tocsin.services.auth.issueKey({
-      organizationId: org.id,
-      name: 'k',
-      scopes: [...SCOPES],
-      environments: ['production'],
-      userId: user.id,
-      createdBy: user.id,
-    });
+    const shared = await openSharedDatabase(dialect, { name: 'links' });
+    ({ db, tocsin } = shared);
+    const { env } = shared;
     const call = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
       const res = await tocsin!.app.inject({
         method,
         url,
-        headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${shared.apiKey}`, 'content-type': 'application/json' },
         ...(body !== undefined && { payload: JSON.stringify(body) }),
       });
       return { status: res.statusCode, body: res.json() as Record<string, unknown> };
@@ -101,7 +75,9 @@ describe.each(testDialects())('monitor ↔ destination links across two processe
       existing.push(d.body.id as string);
     }
 
-    const processes = await Promise.all([0, 1].map(() => startChild({ ...env, CHILD_API_KEY: key.key }, children)));
+    const processes = await Promise.all(
+      [0, 1].map(() => startChild({ ...env, CHILD_API_KEY: shared.apiKey }, children)),
+    );
     processes.forEach((child, p) =>
       child.send([
         ...Array.from({ length: 10 }, (_, i) => ({

@@ -1,13 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/index.ts';
-import { createTocsin, type Tocsin } from '../../src/main.ts';
-import { SCOPES } from '../../src/modules/auth/index.ts';
-import { createLogger } from '../../src/platform/logger.ts';
-import { createTestDatabase, testDialects, type TestDatabase } from '../support/databases.ts';
+import type { Tocsin } from '../../src/main.ts';
+import { testDialects, type TestDatabase } from '../support/databases.ts';
+import { openSharedDatabase } from '../support/shared-database.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const CHILD = new URL('./plan-limits.child.ts', import.meta.url).pathname;
@@ -25,40 +23,19 @@ describe.each(testDialects())('plan limits across two processes (%s)', (dialect)
   });
 
   it('stores exactly the limit', { timeout: 60_000 }, async () => {
-    db = await createTestDatabase(dialect);
     const dir = mkdtempSync(join(tmpdir(), 'tocsin-plan-limits-'));
     const configPath = join(dir, 'tocsin.json');
     writeFileSync(
       configPath,
       JSON.stringify({ plans: { enterprise: { interval_floor_seconds: 1, monitors: LIMIT } } }),
     );
-    const env: Record<string, string> = {
-      ...(process.env as Record<string, string>),
-      TOCSIN_CONFIG: configPath,
-      TOCSIN_DATA_DIR: dialect === 'sqlite' ? dirname(db.url) : dir,
-      DATABASE_URL: dialect === 'postgres' ? db.url : '',
-      LOG_LEVEL: 'error',
-      NODE_ENV: 'production',
-    };
-    tocsin = await createTocsin(loadConfig({ env, isTty: false }), {
-      logger: createLogger({ level: 'error', pretty: false }),
-      background: false,
-    });
-    const org = await tocsin.services.orgs.createOrganization({ name: 'limits', plan: 'enterprise' });
-    const user = await tocsin.services.orgs.ensureUser({ email: 'limits@example.com' });
-    await tocsin.services.orgs.addMember(org.id, user.id, 'owner');
-    const key = await tocsin.services.auth.issueKey({
-      organizationId: org.id,
-      name: 'k',
-      scopes: [...SCOPES],
-      environments: ['production'],
-      userId: user.id,
-      createdBy: user.id,
-    });
+    const shared = await openSharedDatabase(dialect, { name: 'limits', configFile: configPath });
+    ({ db, tocsin } = shared);
+    const { env } = shared;
     const outputs = [0, 1].map(() => {
       const child = spawn(process.execPath, [CHILD], {
         cwd: ROOT,
-        env: { ...env, PLAN_LIMITS_API_KEY: key.key, PLAN_LIMITS_ATTEMPTS: '6' },
+        env: { ...env, PLAN_LIMITS_API_KEY: shared.apiKey, PLAN_LIMITS_ATTEMPTS: '6' },
         stdio: ['pipe', 'pipe', 'inherit'],
       });
       children.push(child);
@@ -81,7 +58,7 @@ describe.each(testDialects())('plan limits across two processes (%s)', (dialect)
     const outcomes = (await Promise.all(outputs.map((o) => o.done))).flat();
     expect(outcomes.filter((o) => o === 'stored')).toHaveLength(LIMIT);
     expect(outcomes.filter((o) => o !== 'stored')).toEqual(Array(12 - LIMIT).fill('plan_limit_exceeded'));
-    const actor = (await tocsin.services.auth.authenticate(key.key))!;
+    const actor = (await tocsin.services.auth.authenticate(shared.apiKey))!;
     const listed = await tocsin.services.monitors.list(
       { actor, db: tocsin.database, clock: tocsin.clock },
       {},
