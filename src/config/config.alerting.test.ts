@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './index.ts';
-
-function load(file: unknown) {
-  return loadConfig({
-    env: { TOCSIN_CONFIG: '/virtual/tocsin.json' },
-    readFile: () => JSON.stringify(file),
-    isTty: false,
-  });
-}
+import { loadConfigFile as load } from '../../test/support/config-file.ts';
+import { ConfigError } from './index.ts';
 
 describe('config: alerting keys', () => {
   it('defaults the alert delivery settings', () => {

@@ -1,23 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config/index.ts';
-
-function load(file: unknown) {
-  return loadConfig({
-    env: { TOCSIN_CONFIG: '/virtual/tocsin.json' },
-    readFile: () => JSON.stringify(file),
-    isTty: false,
-  });
-}
-
-function errorOf(file: unknown): ConfigError {
-  try {
-    load(file);
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    return err as ConfigError;
-  }
-  throw new Error('expected a ConfigError');
-}
+import { loadConfig } from '../../src/config/index.ts';
+import { configErrorOf as errorOf, loadConfigFile as load } from '../support/config-file.ts';
 
 describe('config: intelligence', () => {
   it('is on by default', () => {
