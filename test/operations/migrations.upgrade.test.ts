@@ -52,6 +52,7 @@ const W = {
   slaTargetId: newId('sla', NOW - 2 * DAY),
   invitationId: newId('inv', NOW - DAY),
   invitationToken: 'invitation-token-from-an-old-release',
+  customReportId: newId('crp', NOW - DAY),
 };
 const ms = (daysAgo: number) => NOW - daysAgo * DAY;
 const json = (v: unknown) => JSON.stringify(v);
@@ -843,6 +844,34 @@ const FIXTURES: Record<string, StepFixture> = {
         expect.objectContaining({ email: 'invitee@upgrade.example.com', role: 'admin', email_verified: true }),
       );
       expect(after.body.data.some((m: Json) => m.invitation_id === W.invitationId)).toBe(false);
+    },
+  },
+  '202611240317_reports_custom_reports': {
+    async fill(db) {
+      await db
+        .insertInto('custom_report')
+        .values({
+          id: W.customReportId,
+          organization_id: W.orgId,
+          owner_id: W.userId,
+          name: 'Upgraded custom report',
+          period: json('last_7_days'),
+          timezone: 'Europe/Berlin',
+          widgets: json([{ kind: 'availability', title: 'Shop', monitor_ids: [W.monitorId] }]),
+          visibility: 'private',
+          shared_with_user_ids: json([]),
+          created_at: ms(1),
+          updated_at: ms(1),
+        })
+        .execute();
+    },
+    async check(u) {
+      const report = await u.call('GET', `/api/v1/custom-reports/${W.customReportId}`);
+      expect(report.status).toBe(200);
+      expect(report.body).toMatchObject({ name: 'Upgraded custom report', owner_id: W.userId, visibility: 'private' });
+      const rendered = await u.call('GET', `/api/v1/custom-reports/${W.customReportId}/render`);
+      expect(rendered.status).toBe(200);
+      expect(rendered.body.sections[0].report.monitors[0].monitor_id).toBe(W.monitorId);
     },
   },
 };

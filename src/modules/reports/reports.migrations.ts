@@ -6,7 +6,8 @@ import { col } from '../../platform/db/index.ts';
  * Tables of the reports module:
  * - `report_monitor`: each monitor's name, target, environment and tags, and when it was created and deleted;
  * - `monitor_timeline`: the changes the accounting counts (lifecycle and up/down verdicts), in order;
- * - `sla_target`: SLA targets (DECISIONS §8).
+ * - `sla_target`: SLA targets (DECISIONS §8);
+ * - `custom_report`: custom reports (DECISIONS §8), added by a later migration.
  * The first migration fills the first two from what was already recorded (monitors, their status-change log),
  * so an upgraded installation reports on its history.
  */
@@ -71,6 +72,30 @@ export const reportsMigrations: SchemaMigration[] = [
         where c.to_status in ('up', 'down') order by c.at`.execute(db);
       await sql`insert into monitor_timeline (monitor_id, at, kind, since)
         select id, status_changed_at, 'paused', null from monitor where paused = 1`.execute(db);
+    },
+  },
+  {
+    name: '202611240317_reports_custom_reports',
+    async up(db) {
+      await db.schema
+        .createTable('custom_report')
+        .addColumn('id', col.id, (c) => c.primaryKey())
+        .addColumn('organization_id', col.id, (c) => c.notNull())
+        .addColumn('owner_id', col.id, (c) => c.notNull())
+        .addColumn('name', col.text, (c) => c.notNull())
+        .addColumn('period', col.json, (c) => c.notNull())
+        .addColumn('timezone', col.text, (c) => c.notNull())
+        .addColumn('widgets', col.json, (c) => c.notNull())
+        .addColumn('visibility', col.text, (c) => c.notNull())
+        .addColumn('shared_with_user_ids', col.json, (c) => c.notNull())
+        .addColumn('created_at', col.time, (c) => c.notNull())
+        .addColumn('updated_at', col.time, (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('custom_report_org_idx')
+        .on('custom_report')
+        .columns(['organization_id', 'id'])
+        .execute();
     },
   },
 ];

@@ -39,8 +39,28 @@ export interface SlaTargetRow {
   updated_at: number;
 }
 
+/** A custom report (DECISIONS §8): a named page of widgets over a period, with who may see it. */
+export interface CustomReportRow {
+  id: string;
+  organization_id: string;
+  /** The user who created it, or the service account whose key did. */
+  owner_id: string;
+  name: string;
+  /** JSON: a preset name (string) or {from, to}. */
+  period: string;
+  timezone: string;
+  /** JSON array of widgets as the API shows them. */
+  widgets: string;
+  visibility: string;
+  /** JSON array of user ids (visibility `shared`). */
+  shared_with_user_ids: string;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface ReportsTables {
   report_monitor: ReportMonitorRow;
   monitor_timeline: MonitorTimelineRow;
   sla_target: SlaTargetRow;
+  custom_report: CustomReportRow;
 }
