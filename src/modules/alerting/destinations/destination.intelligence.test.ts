@@ -187,8 +187,9 @@ describe('intelligence events: the shared message', () => {
 });
 
 /**
- * What a provider deliberately renders without text: incident tools open incidents only for `down`, monitor-less
- * `incident_opened` and `test` (destination.skip.ts), and a PagerDuty resolve carries no payload by the Events API.
+ * What a provider deliberately renders without text: incident tools create incidents only (for `down`, `test` and an
+ * `incident_opened` that produced no `down`, such as an intelligence incident: destination.skip.ts), never for the
+ * intelligence event itself; and a PagerDuty resolve carries no payload by the Events API.
  */
 function noTextByDesign(destinationType: string, type: EventType): 'null' | 'resolve' | null {
   if (destinationType === 'incident_tool1' || destinationType === 'incident_tool2') return 'null';

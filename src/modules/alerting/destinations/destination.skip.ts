@@ -6,10 +6,16 @@ export const INCIDENT_TOOL_SKIP_REFERENCE = 'skipped: incident tools are not aut
 export const skippedResult: SendResult = { outcome: 'ok', provider_reference: INCIDENT_TOOL_SKIP_REFERENCE };
 
 /**
- * Incident tools open an incident on `down`, on `incident_opened` when no monitor is involved (a monitor's incident
- * already produced a `down`), and on `test`. Every other event (recovered, reminders, …) renders to null: the
- * tool's incident is left for humans to resolve.
+ * Incident tools create incidents and never resolve them (interface spec: "Creates an incident on down"). They open
+ * one on `down`, on `test`, and on `incident_opened` when that incident produced no `down`: no monitor involved, or a
+ * source other than `monitor` (an `intelligence` incident opened by an anomaly or a grade drop with
+ * `config.intelligence_incidents`, an `api` or `manual` incident naming a monitor). A monitor's own incident already
+ * produced its `down`, so its `incident_opened` is skipped. Every other event (recovered, reminders, intelligence
+ * events themselves, …) renders to null: the tool's incident is left for humans to resolve.
  */
 export function opensIncident(event: AlertEvent): boolean {
-  return event.type === 'down' || event.type === 'test' || (event.type === 'incident_opened' && event.monitor === null);
+  if (event.type === 'down' || event.type === 'test') return true;
+  if (event.type !== 'incident_opened') return false;
+  const source = event.data.source;
+  return event.monitor === null || (typeof source === 'string' && source !== 'monitor');
 }

@@ -15,6 +15,14 @@ import type { EventType, SendOutcome } from '../destination.contract.ts';
 import { INCIDENT_TOOL_SKIP_REFERENCE } from '../destination.skip.ts';
 import { incidentTool1Provider as provider } from './incident_tool1.provider.ts';
 
+const INTELLIGENCE_INCIDENT = {
+  id: 'inc_7',
+  number: 13,
+  url: 'https://tocsin.example.com/incidents/inc_7',
+  title: 'Latency anomaly: API health',
+  opened_at: Date.parse('2026-03-01T12:03:00Z'),
+};
+
 describe('incident_tool1 render', () => {
   const dest = destinationRecord('incident_tool1', { api_key: 'secret', severity_id: 'sev_1' });
   it.each([
@@ -29,8 +37,14 @@ describe('incident_tool1 render', () => {
     expect(req?.mode ?? null).toBe(mode);
     if (req) expect(req).toMatchObject({ idempotency_key: 'dlv_42', visibility: 'public', severity_id: 'sev_1' });
   });
-  it('incident_opened creates only for incidents without a monitor', () => {
+  it('incident_opened creates only for incidents that produced no down (no monitor, or not source monitor)', () => {
     expect(provider.render(alertEvent('incident_opened'), dest, delivery(), renderCtx)).toBeNull();
+    const opened = (source: string) => alertEvent('incident_opened', { data: { source } });
+    expect(provider.render(opened('monitor'), dest, delivery(), renderCtx)).toBeNull();
+    for (const source of ['intelligence', 'api', 'manual'])
+      expect(provider.render(opened(source), dest, delivery(), renderCtx)).toMatchObject({ mode: 'standard' });
+    for (const type of ['anomaly_alert', 'performance_anomaly', 'security_grade_downgraded'] as EventType[])
+      expect(provider.render(alertEvent(type), dest, delivery(), renderCtx)).toBeNull();
     expect(
       provider.render(alertEvent('incident_opened', { monitor: null }), dest, delivery(), renderCtx),
     ).toMatchObject({ name: 'Incident #12 opened: API health is down' });
@@ -101,6 +115,25 @@ describe('incident_tool1 send (against the incident.io fake)', () => {
   it('429 → retry with Retry-After', async () => {
     fake.failNext('rate_limited');
     expect(await send()).toMatchObject({ outcome: 'retry', retry_after_ms: 12_000 });
+  });
+
+  it('an intelligence incident (anomaly with intelligence_incidents) creates an incident; the event itself does not', async () => {
+    const dest = destinationRecord('incident_tool1', { api_key: fake.apiKey, severity_id: fake.severityIds[0] });
+    const ctx = providerContext({ providers: { incident_tool1: { base_url: fake.url } } });
+    const opened = alertEvent('incident_opened', {
+      incident: INTELLIGENCE_INCIDENT,
+      cause: 'Latency 840 ms, usually 120 ms ± 15 ms since 12:03.',
+      data: { source: 'intelligence', title: INTELLIGENCE_INCIDENT.title },
+    });
+    const before = fake.incidents.length; // the fake keeps incidents across reset()
+    for (const event of [alertEvent('anomaly_alert'), opened])
+      await provider.send(provider.render(event, dest, delivery(event.id), ctx), dest, delivery(event.id), ctx);
+    expect(fake.incidents.slice(before)).toHaveLength(1);
+    expect(fake.incidents[before]!.body).toMatchObject({
+      name: 'Incident #13 opened: Latency anomaly: API health',
+      summary: expect.stringContaining('Latency 840 ms'),
+      mode: 'standard',
+    });
   });
 
   it('timeout → retry', async () => {

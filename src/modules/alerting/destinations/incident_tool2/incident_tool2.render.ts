@@ -27,6 +27,8 @@ export function renderIncidentTool2(
   const msg = messageFor(event);
   const labels: Record<string, string> = { source: 'tocsin', tocsin_delivery: delivery.id };
   if (event.monitor) labels.tocsin_monitor = event.monitor.id;
+  if (event.type === 'incident_opened' && typeof event.data.source === 'string')
+    labels.tocsin_incident_source = event.data.source;
   return {
     data: {
       type: 'incidents',

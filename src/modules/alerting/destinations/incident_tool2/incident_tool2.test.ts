@@ -15,6 +15,14 @@ import type { EventType, SendOutcome } from '../destination.contract.ts';
 import { INCIDENT_TOOL_SKIP_REFERENCE } from '../destination.skip.ts';
 import { incidentTool2Provider as provider } from './incident_tool2.provider.ts';
 
+const INTELLIGENCE_INCIDENT = {
+  id: 'inc_7',
+  number: 13,
+  url: 'https://tocsin.example.com/incidents/inc_7',
+  title: 'Slow responses: API health',
+  opened_at: Date.parse('2026-03-01T12:03:00Z'),
+};
+
 describe('incident_tool2 render', () => {
   const dest = destinationRecord('incident_tool2', { api_key: 'secret' });
   it.each([
@@ -89,6 +97,26 @@ describe('incident_tool2 send (against the Rootly fake)', () => {
       body: { errors: [{ title: 'Request Limit Exceeded' }] },
     });
     expect(await send()).toMatchObject({ outcome: 'retry', retry_after_ms: 20_000 });
+  });
+
+  it('an intelligence incident creates a Rootly incident labelled with its source; the event itself does not', async () => {
+    const dest = destinationRecord('incident_tool2', { api_key: fake.apiKey });
+    const ctx = providerContext({ providers: { incident_tool2: { base_url: fake.url } } });
+    const opened = alertEvent('incident_opened', {
+      incident: INTELLIGENCE_INCIDENT,
+      cause: '3 checks above alert_latency_ms 800 ms (2,400 ms).',
+      data: { source: 'intelligence', title: INTELLIGENCE_INCIDENT.title },
+    });
+    const before = fake.incidents.length; // the fake keeps incidents across reset()
+    for (const event of [alertEvent('performance_anomaly'), opened])
+      await provider.send(provider.render(event, dest, delivery(event.id), ctx), dest, delivery(event.id), ctx);
+    expect(fake.incidents.slice(before)).toHaveLength(1);
+    expect(fake.incidents[before]!.attributes).toMatchObject({
+      title: 'Incident #13 opened: Slow responses: API health',
+      summary: expect.stringContaining('alert_latency_ms 800 ms'),
+      kind: 'normal',
+      labels: { source: 'tocsin', tocsin_monitor: 'mon_1', tocsin_incident_source: 'intelligence' },
+    });
   });
 
   it('timeout → retry', async () => {
