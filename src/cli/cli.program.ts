@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { registerAdminCommands } from './admin.command.ts';
 import { registerBackupCommand } from './backup.command.ts';
+import { registerDemoCommand } from './demo.command.ts';
 import { registerKeysCommands } from './keys.command.ts';
 import { registerMigrateCommand } from './migrate.command.ts';
 import { registerRunnerCommand } from './runner.command.ts';
@@ -17,6 +18,7 @@ export function buildProgram(): Command {
   registerMigrateCommand(program);
   registerBackupCommand(program);
   registerAdminCommands(program);
+  registerDemoCommand(program);
   registerKeysCommands(program);
   registerRunnerCommand(program);
   registerRunnerTokenCommands(program.commands.find((c) => c.name() === 'admin')!);
