@@ -203,6 +203,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     incidents,
     anomalies: intelligence,
     transitionsNext: incidents,
+    organizationName: async (organizationId) => (await orgs.getOrganization(organizationId)).name,
   });
   monitors.addListener(reports.timeline);
   roles.push(new IncidentRemindersRole({ incidents, monitors, clock, logger }));
@@ -281,6 +282,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
       statusPages,
       reports: reports.reports,
       slaTargets: reports.slaTargets,
+      reportRenderer: reports.renderer,
     },
     roles,
     metrics,

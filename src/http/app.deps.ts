@@ -9,7 +9,7 @@ import type { IncidentsService } from '../modules/incidents/index.ts';
 import type { IntelligenceService } from '../modules/intelligence/index.ts';
 import type { MonitorsService } from '../modules/monitors/index.ts';
 import type { OrgsService, Plans } from '../modules/orgs/index.ts';
-import type { ReportsService, SlaTargetsService } from '../modules/reports/index.ts';
+import type { ReportRenderer, ReportsService, SlaTargetsService } from '../modules/reports/index.ts';
 import type { StatusPagesService } from '../modules/status-pages/index.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/index.ts';
@@ -43,6 +43,8 @@ export interface AppServices {
   reports: ReportsService;
   /** SLA targets CRUD. */
   slaTargets: SlaTargetsService;
+  /** Every report kind as JSON, CSV or PDF. */
+  reportRenderer: ReportRenderer;
 }
 
 export interface AppDeps {

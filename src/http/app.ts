@@ -126,7 +126,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerHistoryRoutes(app, deps.services);
   registerIncidentRoutes(app, deps.services);
   registerStatusPageRoutes(app, { statusPages: deps.services.statusPages, publicUrl: deps.config.publicUrl });
-  registerReportRoutes(app, { reports: deps.services.reports });
+  registerReportRoutes(app, { renderer: deps.services.reportRenderer });
   registerSlaTargetRoutes(app, { slaTargets: deps.services.slaTargets });
   registerApiKeyRoutes(app, { apiKeys: deps.services.apiAccess.apiKeys, clock: deps.clock });
   registerServiceAccountRoutes(app, deps.services.apiAccess);

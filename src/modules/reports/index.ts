@@ -21,4 +21,22 @@ export {
   SLA_CSV_COLUMNS,
 } from './report.csv.ts';
 export type * from './report.types.ts';
+export {
+  ReportRenderer,
+  REPORT_KINDS,
+  type ReportKind,
+  type ReportFormat,
+  type ReportOf,
+  type ReportBuilders,
+  type ReportSection,
+  type RenderedReport,
+  type CsvTable,
+  type PdfLayout,
+} from './report.render.ts';
+export type {
+  IncidentsReportShape,
+  IntelligenceReportShape,
+  MonitorHealthReportShape,
+  IntelligenceEventShape,
+} from './report.shapes.ts';
 export { createReports, type Reports, type ReportsModuleDeps } from './reports.module.ts';

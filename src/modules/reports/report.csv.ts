@@ -3,7 +3,7 @@ import type { AvailabilityReport, PerformanceReport, SlaReport } from './report.
 /** UTF-8 byte-order mark: spreadsheets then read non-ASCII names correctly. */
 const BOM = '\uFEFF';
 
-type Cell = string | number | boolean | null;
+export type Cell = string | number | boolean | null;
 
 /** RFC 4180: fields with a comma, quote, CR or LF are quoted, quotes doubled; CRLF line ends; null is empty. */
 function field(v: Cell): string {
@@ -39,28 +39,29 @@ export const AVAILABILITY_CSV_COLUMNS = [
 
 /** One row per monitor; the same figures as the JSON. */
 export function availabilityCsv(r: AvailabilityReport): string {
-  return toCsv(
-    AVAILABILITY_CSV_COLUMNS,
-    r.monitors.map((m) => [
-      m.monitor_id,
-      m.name,
-      m.target,
-      m.uptime_percent,
-      m.downtime_seconds,
-      m.paused_seconds,
-      m.no_data_seconds,
-      m.unmonitored_seconds,
-      m.monitored_seconds,
-      m.coverage_percent,
-      m.checks,
-      m.failed_checks,
-      m.incident_count,
-      m.longest_incident_seconds,
-      r.period.from,
-      r.period.to,
-      r.period.timezone,
-    ]),
-  );
+  return toCsv(AVAILABILITY_CSV_COLUMNS, availabilityRows(r));
+}
+
+export function availabilityRows(r: AvailabilityReport): Cell[][] {
+  return r.monitors.map((m) => [
+    m.monitor_id,
+    m.name,
+    m.target,
+    m.uptime_percent,
+    m.downtime_seconds,
+    m.paused_seconds,
+    m.no_data_seconds,
+    m.unmonitored_seconds,
+    m.monitored_seconds,
+    m.coverage_percent,
+    m.checks,
+    m.failed_checks,
+    m.incident_count,
+    m.longest_incident_seconds,
+    r.period.from,
+    r.period.to,
+    r.period.timezone,
+  ]);
 }
 
 export const PERFORMANCE_CSV_COLUMNS = [
@@ -86,30 +87,31 @@ export const PERFORMANCE_CSV_COLUMNS = [
 ] as const;
 
 export function performanceCsv(r: PerformanceReport): string {
-  return toCsv(
-    PERFORMANCE_CSV_COLUMNS,
-    r.monitors.map((m) => [
-      m.monitor_id,
-      m.name,
-      m.target,
-      m.checks,
-      m.successful_checks,
-      m.mean_ms,
-      m.min_ms,
-      m.max_ms,
-      m.p50_ms,
-      m.p95_ms,
-      m.p99_ms,
-      m.previous.p50_ms,
-      m.previous.p95_ms,
-      m.previous.p99_ms,
-      m.trend_percent,
-      m.anomalies.length,
-      r.period.from,
-      r.period.to,
-      r.period.timezone,
-    ]),
-  );
+  return toCsv(PERFORMANCE_CSV_COLUMNS, performanceRows(r));
+}
+
+export function performanceRows(r: PerformanceReport): Cell[][] {
+  return r.monitors.map((m) => [
+    m.monitor_id,
+    m.name,
+    m.target,
+    m.checks,
+    m.successful_checks,
+    m.mean_ms,
+    m.min_ms,
+    m.max_ms,
+    m.p50_ms,
+    m.p95_ms,
+    m.p99_ms,
+    m.previous.p50_ms,
+    m.previous.p95_ms,
+    m.previous.p99_ms,
+    m.trend_percent,
+    m.anomalies.length,
+    r.period.from,
+    r.period.to,
+    r.period.timezone,
+  ]);
 }
 
 export const SLA_CSV_COLUMNS = [
@@ -134,6 +136,10 @@ export const SLA_CSV_COLUMNS = [
 
 /** One row per target period: the earlier periods, then the current one (`current` true, with its budget). */
 export function slaCsv(r: SlaReport): string {
+  return toCsv(SLA_CSV_COLUMNS, slaRows(r));
+}
+
+export function slaRows(r: SlaReport): Cell[][] {
   const rows: Cell[][] = [];
   for (const t of r.targets) {
     const head = [t.sla_target_id, t.name, t.target_percent, t.period, t.combine];
@@ -171,5 +177,5 @@ export function slaCsv(r: SlaReport): string {
       r.period.timezone,
     ]);
   }
-  return toCsv(SLA_CSV_COLUMNS, rows);
+  return rows;
 }

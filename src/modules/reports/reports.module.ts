@@ -1,5 +1,7 @@
 import type { Clock } from '../../platform/clock.ts';
 import type { Plans } from '../orgs/index.ts';
+import { ReportFonts } from './report-pdf.fonts.ts';
+import { ReportRenderer } from './report.render.ts';
 import { MonitorTimelineRecorder, type TransitionHandlerLike } from './monitor-timeline.recorder.ts';
 import type { ReportAnomalies, ReportIncidents, ReportRollups } from './report.sources.ts';
 import { ReportsService } from './reports.service.ts';
@@ -13,6 +15,8 @@ export interface ReportsModuleDeps {
   anomalies: ReportAnomalies | null;
   /** Where the check engine's transitions go once the timeline has them (the incidents module). */
   transitionsNext: TransitionHandlerLike | null;
+  /** The organization's display name (the first page of a PDF). */
+  organizationName: (organizationId: string) => Promise<string>;
 }
 
 export interface Reports {
@@ -20,6 +24,8 @@ export interface Reports {
   slaTargets: SlaTargetsService;
   /** Register with the monitors service (MonitorListener) and give to the check engine as its transition handler. */
   timeline: MonitorTimelineRecorder;
+  /** Every report kind as JSON, CSV or PDF, and documents of several sections (report.render.ts). */
+  renderer: ReportRenderer;
 }
 
 export function createReports(deps: ReportsModuleDeps): Reports {
@@ -31,5 +37,19 @@ export function createReports(deps: ReportsModuleDeps): Reports {
     anomalies: deps.anomalies,
     slaTargets,
   });
-  return { reports, slaTargets, timeline: new MonitorTimelineRecorder(deps.clock, deps.transitionsNext) };
+  return {
+    reports,
+    slaTargets,
+    renderer: new ReportRenderer({
+      fonts: new ReportFonts(),
+      organizationName: deps.organizationName,
+      // one line per report kind: its generator
+      builders: {
+        availability: (ctx, input) => reports.availability(ctx, input),
+        performance: (ctx, input) => reports.performance(ctx, input),
+        sla: (ctx, input) => reports.sla(ctx, input),
+      },
+    }),
+    timeline: new MonitorTimelineRecorder(deps.clock, deps.transitionsNext),
+  };
 }

@@ -4,8 +4,7 @@ import { Nullable, NullableTimestamp, Timestamp } from '../../schemas/common.sch
 
 const lit = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
 
-/** Formats of this release; `pdf` comes with the PDF renderer. */
-export const REPORT_FORMATS = ['json', 'csv'] as const;
+export const REPORT_FORMATS = ['json', 'csv', 'pdf'] as const;
 
 export const ReportQuery = Type.Object({
   format: Type.Optional(lit(REPORT_FORMATS)),

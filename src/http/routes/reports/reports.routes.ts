@@ -1,13 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import {
-  availabilityCsv,
-  performanceCsv,
-  slaCsv,
-  type ReportInput,
-  type ReportsService,
-} from '../../../modules/reports/index.ts';
-import type { ServiceContext } from '../../../modules/auth/index.ts';
+import type { ReportInput, ReportKind, ReportRenderer } from '../../../modules/reports/index.ts';
 import { contextOf } from '../../request-context.ts';
 import { AvailabilityReportSchema, PerformanceReportSchema, ReportQuery, SlaReportSchema } from './report.schemas.ts';
 
@@ -35,23 +28,18 @@ function inputOf(q: Query): ReportInput {
   };
 }
 
-const CSV_NOTE =
+const FORMAT_NOTE =
   ' `format=csv` answers `text/csv; charset=utf-8` instead: UTF-8 with a byte-order mark, RFC 4180, a header row ' +
-  '(columns in docs/reports.md), the same figures as the JSON.';
+  '(columns in docs/reports.md), the same figures as the JSON. `format=pdf` answers `application/pdf`: an A4 ' +
+  'document with the key figures on its first page, charts and tables (pages in docs/reports.md). Both come as an ' +
+  'attachment with a file name.';
 
-/** GET /api/v1/reports/{availability|performance|sla}: JSON or CSV (DECISIONS §8, §11). */
-export function registerReportRoutes(app: FastifyInstance, deps: { reports: ReportsService }): void {
-  const { reports } = deps;
+/** GET /api/v1/reports/{availability|performance|sla}: JSON, CSV or PDF (DECISIONS §8, §11). */
+export function registerReportRoutes(app: FastifyInstance, deps: { renderer: ReportRenderer }): void {
+  const { renderer } = deps;
   for (const schema of [AvailabilityReportSchema, PerformanceReportSchema, SlaReportSchema]) app.addSchema(schema);
 
-  const route = <R>(
-    path: string,
-    operationId: string,
-    summary: string,
-    schema: TSchema & { $id?: string },
-    build: (ctx: ServiceContext, input: ReportInput) => Promise<R>,
-    csv: (report: R) => string,
-  ) =>
+  const route = (path: string, operationId: string, summary: string, schema: TSchema, kind: ReportKind) =>
     app.get<{ Querystring: Query }>(
       path,
       {
@@ -59,22 +47,23 @@ export function registerReportRoutes(app: FastifyInstance, deps: { reports: Repo
         schema: {
           tags,
           summary,
-          description: `Needs the reports:read scope and a plan with reports.${CSV_NOTE}`,
+          description: `Needs the reports:read scope and a plan with reports.${FORMAT_NOTE}`,
           operationId,
           querystring: ReportQuery,
-          produces: ['application/json', 'text/csv'],
+          produces: ['application/json', 'text/csv', 'application/pdf'],
           response: { 200: Type.Ref(schema) },
         },
       },
       async (request, reply: FastifyReply) => {
-        const report = await build(contextOf(request), inputOf(request.query));
-        if (request.query.format === 'csv') {
-          return reply
-            .type('text/csv; charset=utf-8')
-            .header('content-disposition', `attachment; filename="${operationId}.csv"`)
-            .send(csv(report));
-        }
-        return report;
+        const ctx = contextOf(request);
+        const report = await renderer.build(ctx, kind, inputOf(request.query));
+        const format = request.query.format ?? 'json';
+        if (format === 'json') return report;
+        const file = await renderer.encode(ctx, kind, report, format);
+        return reply
+          .type(file.contentType)
+          .header('content-disposition', `attachment; filename="${file.filename}"`)
+          .send(file.body);
       },
     );
 
@@ -83,23 +72,20 @@ export function registerReportRoutes(app: FastifyInstance, deps: { reports: Repo
     'availabilityReport',
     'Availability per monitor: uptime, downtime, paused and unmonitored time, incidents, days',
     AvailabilityReportSchema,
-    (ctx, input) => reports.availability(ctx, input),
-    availabilityCsv,
+    'availability',
   );
   route(
     '/api/v1/reports/performance',
     'performanceReport',
     'Response times per monitor: percentiles from merged sketches, trend, anomalies, days',
     PerformanceReportSchema,
-    (ctx, input) => reports.performance(ctx, input),
-    performanceCsv,
+    'performance',
   );
   route(
     '/api/v1/reports/sla',
     'slaReport',
     'SLA targets: current period with error budget and burn rate, earlier periods in the range',
     SlaReportSchema,
-    (ctx, input) => reports.sla(ctx, input),
-    slaCsv,
+    'sla',
   );
 }

@@ -1,0 +1,88 @@
+import { barChart, dayLabel, uptimeAxis } from './report-pdf.charts.ts';
+import type { ReportPdf, TableColumn } from './report-pdf.document.ts';
+import { formatCount, formatDuration, formatInstantOrDash, formatNumber, formatPercent } from './report-pdf.format.ts';
+import type { PdfLayout } from './report.render.ts';
+import type { AvailabilityMonitor, AvailabilityReport } from './report.types.ts';
+
+/** The mean of the monitors' uptime on each day (monitors without monitored time that day left out). */
+export function meanDailyUptime(r: AvailabilityReport): { dates: string[]; values: Array<number | null> } {
+  const sums = new Map<string, { sum: number; n: number }>();
+  for (const m of r.monitors) {
+    for (const d of m.daily) {
+      const s = sums.get(d.date) ?? { sum: 0, n: 0 };
+      if (d.uptime_percent !== null) {
+        s.sum += d.uptime_percent;
+        s.n++;
+      }
+      sums.set(d.date, s);
+    }
+  }
+  const dates = [...sums.keys()].sort();
+  return { dates, values: dates.map((d) => (sums.get(d)!.n > 0 ? sums.get(d)!.sum / sums.get(d)!.n : null)) };
+}
+
+export const AVAILABILITY_COLUMNS: ReadonlyArray<TableColumn<AvailabilityMonitor>> = [
+  { header: 'Monitor', width: 0.27, value: (m) => m.name },
+  { header: 'Uptime %', width: 0.12, align: 'right', value: (m) => formatNumber(m.uptime_percent) },
+  { header: 'Downtime', width: 0.12, align: 'right', value: (m) => formatDuration(m.downtime_seconds) },
+  { header: 'Paused', width: 0.09, align: 'right', value: (m) => formatDuration(m.paused_seconds) },
+  { header: 'Coverage %', width: 0.12, align: 'right', value: (m) => formatNumber(m.coverage_percent) },
+  { header: 'Checks', width: 0.09, align: 'right', value: (m) => formatCount(m.checks) },
+  { header: 'Failed', width: 0.08, align: 'right', value: (m) => formatCount(m.failed_checks) },
+  { header: 'Incidents', width: 0.11, align: 'right', value: (m) => formatCount(m.incident_count) },
+];
+
+function body(pdf: ReportPdf, r: AvailabilityReport): void {
+  const tz = r.period.timezone;
+  const daily = meanDailyUptime(r);
+  barChart(pdf, pdf.box(190), {
+    title: 'Uptime per day (mean of the monitors, %)',
+    labels: daily.dates.map(dayLabel),
+    values: daily.values,
+    axis: uptimeAxis(daily.values),
+    format: (v) => `${v}`,
+    nullNote: 'Dashed outline: no monitored time that day.',
+  });
+  const worst = r.monitors
+    .filter((m) => m.downtime_seconds > 0)
+    .sort((a, b) => b.downtime_seconds - a.downtime_seconds || a.name.localeCompare(b.name))
+    .slice(0, 10);
+  pdf.heading('Most downtime');
+  pdf.table(AVAILABILITY_COLUMNS, worst, { empty: 'No downtime in this period.' });
+  pdf.heading(`All monitors (${r.monitors.length})`);
+  pdf.table(AVAILABILITY_COLUMNS, r.monitors, { empty: 'No monitors in this report.' });
+  const names = new Map(r.monitors.map((m) => [m.monitor_id, m.name]));
+  const longest = r.monitors
+    .flatMap((m) => m.incidents.map((i) => ({ ...i, monitor_id: m.monitor_id })))
+    .sort((a, b) => b.duration_seconds - a.duration_seconds || a.down_since.localeCompare(b.down_since))
+    .slice(0, 25);
+  pdf.heading('Longest incidents');
+  pdf.table(
+    [
+      { header: 'Monitor', width: 0.26, value: (i) => names.get(i.monitor_id) ?? i.monitor_id },
+      { header: '#', width: 0.07, align: 'right', value: (i) => String(i.number) },
+      { header: `Down since (${tz})`, width: 0.18, value: (i) => formatInstantOrDash(i.down_since, tz) },
+      { header: 'Resolved', width: 0.16, value: (i) => formatInstantOrDash(i.resolved_at, tz) },
+      { header: 'Duration', width: 0.12, align: 'right', value: (i) => formatDuration(i.duration_seconds) },
+      { header: 'Cause', width: 0.21, value: (i) => i.cause ?? '—' },
+    ],
+    longest,
+    { empty: 'No incidents in this period.' },
+  );
+}
+
+export const availabilityLayout: PdfLayout<AvailabilityReport> = {
+  title: 'Availability report',
+  figures: (r) => {
+    const longest = Math.max(0, ...r.monitors.map((m) => m.longest_incident_seconds));
+    return [
+      { label: 'Uptime', value: formatPercent(r.summary.uptime_percent), note: 'up time ÷ monitored time' },
+      { label: 'Downtime', value: formatDuration(r.summary.downtime_seconds), note: 'all monitors together' },
+      { label: 'Incidents', value: formatCount(r.summary.incidents) },
+      { label: 'Monitors', value: formatCount(r.summary.monitors) },
+      { label: 'Monitored time', value: formatDuration(r.summary.monitored_seconds), note: 'sum over monitors' },
+      { label: 'Longest incident', value: formatDuration(longest) },
+    ];
+  },
+  body,
+};

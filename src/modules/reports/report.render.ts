@@ -1,0 +1,269 @@
+/**
+ * One renderer for every report and format.
+ *
+ *   const renderer = reports.renderer;                       // from createReports(...)
+ *   const report = await renderer.build(ctx, 'availability', input);          // the JSON document (an object)
+ *   const file = await renderer.encode('availability', report, 'pdf');        // { contentType, filename, body }
+ *   const same = await renderer.render(ctx, 'availability', input, 'csv');    // build + encode in one call
+ *
+ * Several reports in one document (custom reports, one section per widget):
+ *
+ *   await renderer.renderSections(ctx, {
+ *     title: 'Weekly customer report',
+ *     period: { from, to, timezone, preset },            // shown on the first page and in the running header
+ *     sections: [{ title: 'Uptime of the API', kind: 'availability', report }, ...],  // reports from build()
+ *   }, 'pdf' | 'csv');
+ *
+ * CSV of sections: a first column `section` (the section's title), then the union of the sections' columns in the
+ * order they first appear; a row leaves the columns of other kinds empty, so every row has the same number of
+ * fields. PDF of sections: a first page with the sections' key figures, then each section under its title with its
+ * own charts and tables, then the methodology.
+ *
+ * Registering a kind: its generator goes into `ReportBuilders` (createReports in reports.module.ts), its CSV table
+ * into CSV_TABLES below (one line each); its PDF layout is in LAYOUTS. A kind without a generator or CSV throws an
+ * internal error naming what is missing.
+ */
+import { DomainError } from '../../platform/errors.ts';
+import type { ServiceContext } from '../auth/index.ts';
+import { availabilityLayout } from './availability.pdf.ts';
+import { incidentsLayout } from './incidents.pdf.ts';
+import { intelligenceLayout } from './intelligence.pdf.ts';
+import { monitorHealthLayout } from './monitor-health.pdf.ts';
+import { performanceLayout } from './performance.pdf.ts';
+import {
+  AVAILABILITY_CSV_COLUMNS,
+  PERFORMANCE_CSV_COLUMNS,
+  SLA_CSV_COLUMNS,
+  availabilityRows,
+  performanceRows,
+  slaRows,
+  toCsv,
+  type Cell,
+} from './report.csv.ts';
+import { ReportPdf, type KeyFigure, type PdfMeta } from './report-pdf.document.ts';
+import type { ReportFonts } from './report-pdf.fonts.ts';
+import { localDate } from './report-pdf.format.ts';
+import type { ReportInput } from './report.request.ts';
+import type { IncidentsReportShape, IntelligenceReportShape, MonitorHealthReportShape } from './report.shapes.ts';
+import type { AvailabilityReport, PerformanceReport, ReportPeriod, SlaReport } from './report.types.ts';
+import { slaLayout } from './sla.pdf.ts';
+import { METHODOLOGY } from './reports.service.ts';
+
+export const REPORT_KINDS = [
+  'availability',
+  'performance',
+  'sla',
+  'incidents',
+  'intelligence',
+  'monitor_health',
+] as const;
+export type ReportKind = (typeof REPORT_KINDS)[number];
+export type ReportFormat = 'json' | 'csv' | 'pdf';
+
+/** The JSON document of each kind. */
+export interface ReportOf {
+  availability: AvailabilityReport;
+  performance: PerformanceReport;
+  sla: SlaReport;
+  incidents: IncidentsReportShape;
+  intelligence: IntelligenceReportShape;
+  monitor_health: MonitorHealthReportShape;
+}
+
+export type ReportBuilders = { [K in ReportKind]?: (ctx: ServiceContext, input: ReportInput) => Promise<ReportOf[K]> };
+
+export interface CsvTable<R> {
+  columns: readonly string[];
+  rows: (report: R) => Cell[][];
+}
+
+/** How a kind draws itself: the key figures (first page, or a section's head) and the body (charts, tables). */
+export interface PdfLayout<R> {
+  title: string;
+  figures: (report: R) => KeyFigure[];
+  body: (pdf: ReportPdf, report: R) => void;
+}
+
+export interface RenderedReport {
+  contentType: string;
+  filename: string;
+  body: Buffer;
+}
+
+export interface ReportSection {
+  title: string;
+  kind: ReportKind;
+  report: ReportOf[ReportKind];
+}
+
+const CSV_TABLES: { [K in ReportKind]: CsvTable<ReportOf[K]> | null } = {
+  availability: { columns: AVAILABILITY_CSV_COLUMNS, rows: availabilityRows },
+  performance: { columns: PERFORMANCE_CSV_COLUMNS, rows: performanceRows },
+  sla: { columns: SLA_CSV_COLUMNS, rows: slaRows },
+  incidents: null,
+  intelligence: null,
+  monitor_health: null,
+};
+
+const LAYOUTS: { [K in ReportKind]: PdfLayout<ReportOf[K]> } = {
+  availability: availabilityLayout,
+  performance: performanceLayout,
+  sla: slaLayout,
+  incidents: incidentsLayout,
+  intelligence: intelligenceLayout,
+  monitor_health: monitorHealthLayout,
+};
+
+export interface ReportRendererDeps {
+  builders: ReportBuilders;
+  fonts: ReportFonts;
+  /** The organization's display name, for the first page. */
+  organizationName: (organizationId: string) => Promise<string>;
+}
+
+export class ReportRenderer {
+  private readonly deps: ReportRendererDeps;
+  constructor(deps: ReportRendererDeps) {
+    this.deps = deps;
+  }
+
+  /** The kinds that have a generator (the others throw in build). */
+  get kinds(): ReportKind[] {
+    return REPORT_KINDS.filter((k) => this.deps.builders[k] !== undefined);
+  }
+
+  async build<K extends ReportKind>(ctx: ServiceContext, kind: K, input: ReportInput): Promise<ReportOf[K]> {
+    const builder = this.deps.builders[kind] as
+      ((ctx: ServiceContext, input: ReportInput) => Promise<ReportOf[K]>) | undefined;
+    if (!builder) throw missing(`the ${kind} report has no generator registered with the ReportRenderer`);
+    return builder(ctx, input);
+  }
+
+  async render<K extends ReportKind>(
+    ctx: ServiceContext,
+    kind: K,
+    input: ReportInput,
+    format: ReportFormat,
+  ): Promise<RenderedReport> {
+    const report = await this.build(ctx, kind, input);
+    return this.encode(ctx, kind, report, format);
+  }
+
+  /** A built report as a file. The organization's name is read for the PDF's first page. */
+  async encode<K extends ReportKind>(
+    ctx: ServiceContext,
+    kind: K,
+    report: ReportOf[K],
+    format: ReportFormat,
+  ): Promise<RenderedReport> {
+    const filename = fileName(kind, report.period, format);
+    if (format === 'json') {
+      return { contentType: 'application/json; charset=utf-8', filename, body: Buffer.from(JSON.stringify(report)) };
+    }
+    if (format === 'csv') {
+      const table = csvTable(kind);
+      return {
+        contentType: 'text/csv; charset=utf-8',
+        filename,
+        body: Buffer.from(toCsv(table.columns, table.rows(report))),
+      };
+    }
+    const layout = LAYOUTS[kind] as PdfLayout<ReportOf[K]>;
+    const pdf = new ReportPdf(this.deps.fonts, {
+      organization: await this.deps.organizationName(ctx.actor.organizationId),
+      title: layout.title,
+      period: report.period,
+      generatedAt: report.generated_at,
+    });
+    pdf.cover(layout.figures(report));
+    layout.body(pdf, report);
+    return { contentType: 'application/pdf', filename, body: await pdf.finish(methodologyOf(report)) };
+  }
+
+  /** Several built reports as one CSV (leading `section` column) or one PDF (a section each). */
+  async renderSections(
+    ctx: ServiceContext,
+    doc: { title: string; period: ReportPeriod; generatedAt?: string; sections: readonly ReportSection[] },
+    format: 'csv' | 'pdf',
+  ): Promise<RenderedReport> {
+    const filename = fileName(doc.title, doc.period, format);
+    if (format === 'csv') return { contentType: 'text/csv; charset=utf-8', filename, body: sectionsCsv(doc.sections) };
+    const meta: PdfMeta = {
+      organization: await this.deps.organizationName(ctx.actor.organizationId),
+      title: doc.title,
+      period: doc.period,
+      generatedAt: doc.generatedAt ?? doc.sections[0]?.report.generated_at ?? new Date(ctx.clock.now()).toISOString(),
+    };
+    const pdf = new ReportPdf(this.deps.fonts, meta);
+    const layoutOf = (s: ReportSection) => LAYOUTS[s.kind] as PdfLayout<ReportSection['report']>;
+    pdf.cover(doc.sections.map((s) => sectionFigure(s, layoutOf(s))));
+    for (const s of doc.sections) {
+      pdf.newPage();
+      pdf.heading(s.title, 16);
+      pdf.paragraph(layoutOf(s).title, { size: 9 });
+      pdf.figures(layoutOf(s).figures(s.report));
+      layoutOf(s).body(pdf, s.report);
+    }
+    const note = doc.sections.find((s) => s.report.methodology !== undefined)?.report.methodology ?? METHODOLOGY;
+    return { contentType: 'application/pdf', filename, body: await pdf.finish(note) };
+  }
+}
+
+/** A report kind or format that is not wired yet: a fault of the deployment, not of the request. */
+function missing(message: string): DomainError {
+  return new DomainError('internal_error', message);
+}
+
+function csvTable<K extends ReportKind>(kind: K): CsvTable<ReportOf[K]> {
+  const table = CSV_TABLES[kind] as CsvTable<ReportOf[K]> | null;
+  if (!table) throw missing(`the ${kind} report has no CSV table registered with the ReportRenderer`);
+  return table;
+}
+
+function methodologyOf(report: { methodology?: string }): string {
+  return report.methodology ?? METHODOLOGY;
+}
+
+/** The first figure of a section stands for it on a custom report's first page. */
+function sectionFigure(s: ReportSection, layout: PdfLayout<ReportSection['report']>): KeyFigure {
+  const first = layout.figures(s.report)[0];
+  return { label: s.title, value: first?.value ?? '—', note: first?.label ?? layout.title };
+}
+
+function sectionsCsv(sections: readonly ReportSection[]): Buffer {
+  const columns: string[] = [];
+  const seen = new Set<string>();
+  for (const s of sections) {
+    for (const c of csvTable(s.kind).columns) {
+      if (!seen.has(c)) {
+        seen.add(c);
+        columns.push(c);
+      }
+    }
+  }
+  const index = new Map(columns.map((c, i) => [c, i]));
+  const rows: Cell[][] = [];
+  for (const s of sections) {
+    const table = csvTable(s.kind) as CsvTable<ReportSection['report']>;
+    const at = table.columns.map((c) => index.get(c)!);
+    for (const r of table.rows(s.report)) {
+      const row: Cell[] = new Array<Cell>(columns.length).fill(null);
+      r.forEach((v, i) => (row[at[i]!] = v));
+      rows.push([s.title, ...row]);
+    }
+  }
+  return Buffer.from(toCsv(['section', ...columns], rows));
+}
+
+/** `tocsin-availability-2026-10-01-2026-10-31.pdf`: the local dates of the period's first and last day. */
+function fileName(name: string, period: ReportPeriod, format: ReportFormat): string {
+  const last = new Date(Date.parse(period.to) - 1).toISOString();
+  const slug =
+    name
+      .normalize('NFKD')
+      .replace(/[^A-Za-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .toLowerCase()
+      .slice(0, 60) || 'report';
+  return `tocsin-${slug}-${localDate(period.from, period.timezone)}-${localDate(last, period.timezone)}.${format}`;
+}

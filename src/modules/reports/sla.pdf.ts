@@ -1,0 +1,100 @@
+import { hbarChart } from './report-pdf.charts.ts';
+import type { ReportPdf } from './report-pdf.document.ts';
+import { formatCount, formatDuration, formatInstant, formatPercent } from './report-pdf.format.ts';
+import type { PdfLayout } from './report.render.ts';
+import type { SlaReport, SlaReportTarget } from './report.types.ts';
+
+const met = (v: boolean | null) => (v === null ? 'no data' : v ? 'met' : 'missed');
+
+/** Share of the current period's error budget already used, in % (null without a budget). */
+export function budgetUsedPercent(t: SlaReportTarget): number | null {
+  const c = t.current;
+  return c.error_budget_seconds > 0
+    ? Math.round((10_000 * c.error_budget_used_seconds) / c.error_budget_seconds) / 100
+    : null;
+}
+
+function target(pdf: ReportPdf, r: SlaReport, t: SlaReportTarget): void {
+  const tz = r.period.timezone;
+  const c = t.current;
+  pdf.heading(`${t.name} — ${t.target_percent} % ${t.period}`, 12);
+  const rows: Array<[string, string]> = [
+    ['Current period', `${formatInstant(c.from, tz)} – ${formatInstant(c.to, tz)}`],
+    ['Achieved so far', formatPercent(c.achieved_percent)],
+    ['Target met', met(c.met)],
+    ['Downtime', formatDuration(c.downtime_seconds)],
+    ['Error budget', `${formatDuration(c.error_budget_seconds)} (${c.error_budget_seconds} s)`],
+    ['Budget used', `${formatDuration(c.error_budget_used_seconds)} (${c.error_budget_used_seconds} s)`],
+    [
+      'Budget remaining',
+      `${formatDuration(c.error_budget_remaining_seconds)} (${c.error_budget_remaining_seconds} s, ` +
+        `${formatPercent(c.error_budget_remaining_percent)})`,
+    ],
+    ['Burn rate', c.burn_rate === null ? '—' : `${c.burn_rate} × (1 = the budget lasts exactly the period)`],
+  ];
+  pdf.table(
+    [
+      { header: 'Current period', width: 0.3, value: (row: [string, string]) => row[0] },
+      { header: '', width: 0.7, value: (row: [string, string]) => row[1] },
+    ],
+    rows,
+  );
+  if (t.periods.length > 0) {
+    pdf.table(
+      [
+        { header: `Earlier periods: from (${tz})`, width: 0.3, value: (p) => formatInstant(p.from, tz) },
+        { header: 'to', width: 0.22, value: (p) => formatInstant(p.to, tz) },
+        { header: 'Downtime', width: 0.16, align: 'right', value: (p) => formatDuration(p.downtime_seconds) },
+        { header: 'Achieved', width: 0.18, align: 'right', value: (p) => formatPercent(p.achieved_percent) },
+        { header: 'Met', width: 0.14, value: (p) => met(p.met) },
+      ],
+      t.periods,
+    );
+  }
+  pdf.table(
+    [
+      { header: 'Monitor', width: 0.5, value: (m) => m.name },
+      { header: 'Achieved', width: 0.25, align: 'right', value: (m) => formatPercent(m.achieved_percent) },
+      { header: 'Downtime', width: 0.25, align: 'right', value: (m) => formatDuration(m.downtime_seconds) },
+    ],
+    t.monitors,
+    { empty: 'No monitors.' },
+  );
+}
+
+function body(pdf: ReportPdf, r: SlaReport): void {
+  const shown = r.targets.slice(0, 30);
+  const used = shown.map((t) => budgetUsedPercent(t) ?? 0);
+  if (shown.length > 0) {
+    hbarChart(pdf, pdf.box(30 + shown.length * 16), {
+      title: 'Error budget used in the current period',
+      max: Math.min(200, Math.max(100, ...used)),
+      reference: { value: 100, label: 'whole budget' },
+      bars: shown.map((t, i) => ({
+        label: t.name,
+        value: used[i]!,
+        text: budgetUsedPercent(t) === null ? 'no budget' : `${budgetUsedPercent(t)} %`,
+      })),
+    });
+    if (r.targets.length > shown.length)
+      pdf.paragraph(`The chart shows the first ${shown.length} of ${r.targets.length} targets.`);
+  }
+  for (const t of r.targets) target(pdf, r, t);
+}
+
+export const slaLayout: PdfLayout<SlaReport> = {
+  title: 'SLA report',
+  figures: (r) => {
+    const burns = r.targets.flatMap((t) => (t.current.burn_rate === null ? [] : [t.current.burn_rate]));
+    const overspent = r.targets.filter((t) => t.current.error_budget_remaining_seconds < 0).length;
+    return [
+      { label: 'SLA targets', value: formatCount(r.summary.targets) },
+      { label: 'Met', value: formatCount(r.summary.met), note: 'current period' },
+      { label: 'Missed', value: formatCount(r.summary.missed), note: 'current period' },
+      { label: 'No data', value: formatCount(r.summary.no_data), note: 'no monitored time yet' },
+      { label: 'Budget overspent', value: formatCount(overspent), note: 'remaining below zero' },
+      { label: 'Highest burn rate', value: burns.length > 0 ? `${Math.max(...burns)} ×` : '—' },
+    ];
+  },
+  body,
+};
