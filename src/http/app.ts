@@ -22,6 +22,7 @@ import { registerIntelligenceRoutes } from './routes/intelligence/intelligence.r
 import { registerExecutionRoutes } from './routes/executions/executions.routes.ts';
 import { registerHistoryRoutes } from './routes/history/history.routes.ts';
 import { registerMonitorRoutes } from './routes/monitors/monitors.routes.ts';
+import { registerOpenApiImportRoutes } from './routes/imports/openapi-import.routes.ts';
 import { registerStatusPageRoutes } from './routes/status-pages/status-pages.routes.ts';
 import { registerReportRoutes } from './routes/reports/reports.routes.ts';
 import { registerSlaTargetRoutes } from './routes/sla-targets/sla-targets.routes.ts';
@@ -122,6 +123,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerSystemRoutes(app, deps);
   registerMonitorRoutes(app, deps.services);
+  registerOpenApiImportRoutes(app, {
+    monitors: deps.services.monitors,
+    bodyLimitBytes: deps.config.http.openapiParseBodyLimitBytes,
+  });
   registerExecutionRoutes(app, deps.services);
   registerHistoryRoutes(app, deps.services);
   registerIncidentRoutes(app, deps.services);

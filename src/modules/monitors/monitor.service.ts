@@ -73,6 +73,12 @@ function userFieldsOf(m: Monitor): string {
   ]);
 }
 
+/** A detail of one item of a batch, named under the item's field. */
+function under(field: string, detail: string): string {
+  if (field === '') return detail;
+  return detail === 'body' ? field : detail.startsWith('[') ? `${field}${detail}` : `${field}.${detail}`;
+}
+
 function sameIds(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((id, i) => id === b[i]);
 }
@@ -98,19 +104,74 @@ export class MonitorsService {
    * the rules a schema cannot say find in the rest (one 422 names every field at fault).
    */
   async create(ctx: ServiceContext, input: MonitorInput, shapeDetails: readonly ErrorDetail[] = []): Promise<Monitor> {
+    const [monitor] = await this.createMany(ctx, [{ input, shapeDetails, field: '' }]);
+    return monitor!;
+  }
+
+  /**
+   * Creates every monitor or none, in one transaction: each input is judged as `create` judges one (its details
+   * named under its `field`, e.g. `operations[3].monitor.target`), and the plan's monitor count is checked for all
+   * of them together (the message says how many fit).
+   */
+  async createMany(
+    ctx: ServiceContext,
+    items: ReadonlyArray<{ input: MonitorInput; shapeDetails: readonly ErrorDetail[]; field: string }>,
+  ): Promise<Monitor[]> {
     const { actor } = ctx;
     const plan = this.deps.plans.limitsOf(actor.plan);
     const defaultEnvironment = actor.environments.includes('production')
       ? 'production'
       : (actor.environments[0] ?? 'production');
-    if (shapeDetails.length > 0) {
-      const judged = wellShapedPart<MonitorInput>(input, shapeDetails);
-      throw this.shapeAndDomain(judged, shapeDetails, plan.interval_floor_seconds, defaultEnvironment);
+    const details: ErrorDetail[] = [];
+    const valid: ValidMonitorFields[] = [];
+    for (const { input, shapeDetails, field } of items) {
+      try {
+        if (shapeDetails.length > 0) {
+          const judged = wellShapedPart<MonitorInput>(input, shapeDetails);
+          throw this.shapeAndDomain(judged, shapeDetails, plan.interval_floor_seconds, defaultEnvironment);
+        }
+        valid.push(await this.validated(ctx, input, plan.interval_floor_seconds, defaultEnvironment));
+      } catch (error) {
+        if (!(error instanceof DomainError) || error.code !== 'validation_failed' || items.length === 1) throw error;
+        for (const d of error.details ?? []) details.push({ field: under(field, d.field), issue: d.issue });
+      }
     }
-    const fields = await this.validated(ctx, input, plan.interval_floor_seconds, defaultEnvironment);
+    if (details.length > 0) throw validationFailed(details);
     const now = ctx.clock.now();
+    const monitors = valid.map((fields) => this.newMonitor(actor, fields, now));
+    await ctx.db.transaction(async (tx) => {
+      // Count and insert under the organization's lock: concurrent creates at the limit accept exactly the rest.
+      await this.deps.lockOrganization(tx, actor.organizationId);
+      const repository = new MonitorsRepository(tx);
+      const count = await repository.count(actor.organizationId);
+      const max = plan.monitors;
+      if (monitors.length > 1 && max !== null && count + monitors.length > max) {
+        throw new DomainError(
+          'plan_limit_exceeded',
+          `The ${actor.plan} plan allows ${max} monitors and ${count} exist: ${Math.max(0, max - count)} of the ` +
+            `${monitors.length} requested fit.`,
+        );
+      }
+      this.deps.plans.requireWithin(actor.plan, 'monitors', count + monitors.length, 'monitors');
+      for (const monitor of monitors) {
+        await repository.insert({ ...monitor, config: storedConfig(monitor.config) });
+        if (monitor.config.alert_destination_ids.length > 0) {
+          await this.deps.alertLinks.replaceForMonitor(
+            tx,
+            actor.organizationId,
+            monitor.id,
+            monitor.config.alert_destination_ids,
+          );
+        }
+        for (const l of this.listeners) await l.monitorSaved(tx, monitor, null);
+      }
+    });
+    return monitors;
+  }
+
+  private newMonitor(actor: Actor, fields: ValidMonitorFields, now: number): Monitor {
     const token = fields.type === 'heartbeat' ? randomToken(18) : null;
-    const monitor: Monitor = {
+    return {
       id: newId('mon', now),
       organizationId: actor.organizationId,
       name: fields.name,
@@ -129,24 +190,6 @@ export class MonitorsService {
       createdAt: now,
       updatedAt: now,
     };
-    await ctx.db.transaction(async (tx) => {
-      // Count and insert under the organization's lock: concurrent creates at the limit accept exactly the rest.
-      await this.deps.lockOrganization(tx, actor.organizationId);
-      const repository = new MonitorsRepository(tx);
-      const count = await repository.count(actor.organizationId);
-      this.deps.plans.requireWithin(actor.plan, 'monitors', count + 1, 'monitors');
-      await repository.insert({ ...monitor, config: storedConfig(monitor.config) });
-      if (monitor.config.alert_destination_ids.length > 0) {
-        await this.deps.alertLinks.replaceForMonitor(
-          tx,
-          actor.organizationId,
-          monitor.id,
-          monitor.config.alert_destination_ids,
-        );
-      }
-      for (const l of this.listeners) await l.monitorSaved(tx, monitor, null);
-    });
-    return monitor;
   }
 
   async get(ctx: ServiceContext, id: string): Promise<Monitor> {

@@ -310,7 +310,8 @@ export const MONITOR_SHARED_SCHEMAS = [Assertion, ...Object.values(CONFIGS)];
 
 const unknownForMonitors = { additionalProperties: 'is not a known field for monitors' };
 
-const fields = {
+/** The top-level fields of a monitor body, for routes that take some of them (the OpenAPI import's defaults). */
+export const MONITOR_FIELD_SCHEMAS = {
   name: str({
     minLength: 1,
     maxLength: 200,
@@ -347,6 +348,7 @@ const fields = {
   }),
   paused: bool({ default: false }),
 };
+const fields = MONITOR_FIELD_SCHEMAS;
 
 const createBranches = MONITOR_TYPES.map((type) =>
   Type.Object(
