@@ -1,0 +1,285 @@
+/**
+ * Reports at scale (issue 13 item 7): `tocsin demo`'s generator writes N monitors × D days of history through the
+ * check engine (cached between runs: /tmp/tocsin-bench-reports/<key>/ for SQLite, database tocsin_bench_reports_<key>
+ * for PostgreSQL), then this times over HTTP (app.inject, auth included):
+ *   - availability and performance JSON (and PDF when the renderer answers format=pdf) over the whole history, in
+ *     UTC, Europe/Berlin and America/New_York (non-UTC days are the slow path);
+ *   - the SLA report (the demo's 2 targets plus --sla-targets − 2 more);
+ *   - lateness of a running check engine (--lateness-monitors http monitors every 10 s against loopback servers in a
+ *     child process, run by a CheckRunner in this process, as in `tocsin serve`) without, then with, reports being
+ *     generated in a loop.
+ * Usage: node bench/reports/reports.bench.ts [--dialect sqlite|postgres] [--monitors 1000] [--days 90]
+ *        [--interval 600] [--sla-targets 100] [--runs 3] [--lateness-seconds 40] [--lateness-monitors 300] [--reseed]
+ * PostgreSQL: TOCSIN_TEST_POSTGRES_URL or DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres).
+ */
+import { fork } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { generateDemo } from '../../src/cli/demo/demo.generator.ts';
+import { loadConfig } from '../../src/config/index.ts';
+import { createTocsin } from '../../src/main.ts';
+import { SCOPES } from '../../src/modules/auth/index.ts';
+import { CheckRunner, createProbeRegistry, LocalWorkSource } from '../../src/modules/checks/index.ts';
+import { ManualClock, systemClock } from '../../src/platform/clock.ts';
+import { createLogger } from '../../src/platform/logger.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    dialect: { type: 'string', default: 'sqlite' },
+    monitors: { type: 'string', default: '1000' },
+    days: { type: 'string', default: '90' },
+    interval: { type: 'string', default: '600' },
+    'sla-targets': { type: 'string', default: '100' },
+    runs: { type: 'string', default: '3' },
+    'lateness-seconds': { type: 'string', default: '40' },
+    'lateness-monitors': { type: 'string', default: '300' },
+    reseed: { type: 'boolean', default: false },
+  },
+});
+const dialect = args.dialect === 'postgres' ? 'postgres' : 'sqlite';
+const MONITORS = Number(args.monitors);
+const DAYS = Number(args.days);
+const INTERVAL = Number(args.interval);
+const SLA_TARGETS = Number(args['sla-targets']);
+const RUNS = Number(args.runs);
+const LATENESS_MS = Number(args['lateness-seconds']) * 1000;
+const LATENESS_MONITORS = Number(args['lateness-monitors']);
+
+const key = `m${MONITORS}-d${DAYS}-i${INTERVAL}-t${SLA_TARGETS}`;
+const root = '/tmp/tocsin-bench-reports';
+const dataDir = join(root, `${key}-${dialect}`);
+const metaPath = join(dataDir, 'meta.json');
+const logger = createLogger({ level: 'warn', pretty: false, destination: process.stderr });
+
+interface Meta {
+  organization_id: string;
+  api_key: string;
+  from: string;
+  to: string;
+  checks: number;
+  seed_seconds: number;
+}
+
+const env: Record<string, string> = {
+  ...(process.env as Record<string, string>),
+  TOCSIN_DATA_DIR: dataDir,
+  TOCSIN_CONFIG: join(dataDir, 'tocsin.json'),
+  NODE_ENV: 'production',
+};
+delete env.DATABASE_URL;
+let pgUrl: string | null = null;
+if (dialect === 'postgres') {
+  const base =
+    process.env.DATABASE_URL ?? process.env.TOCSIN_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const u = new URL(base);
+  u.pathname = `/tocsin_bench_reports_${key.replace(/-/g, '_')}`;
+  pgUrl = u.toString();
+  env.DATABASE_URL = pgUrl;
+}
+
+async function pgAdmin(sql: string): Promise<void> {
+  const base =
+    process.env.DATABASE_URL ?? process.env.TOCSIN_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  try {
+    await admin.query(sql);
+  } finally {
+    await admin.end();
+  }
+}
+
+async function seed(): Promise<Meta> {
+  rmSync(dataDir, { recursive: true, force: true });
+  mkdirSync(dataDir, { recursive: true });
+  writeConfig();
+  if (pgUrl) {
+    const name = new URL(pgUrl).pathname.slice(1);
+    await pgAdmin(`DROP DATABASE IF EXISTS ${name}`);
+    await pgAdmin(`CREATE DATABASE ${name}`);
+  }
+  const started = Date.now();
+  const clock = new ManualClock(started);
+  const tocsin = await createTocsin(loadConfig({ env, isTty: false }), { logger, clock, background: false });
+  try {
+    const demo = await generateDemo(
+      { services: tocsin.services, database: tocsin.database, clock, logger },
+      {
+        monitors: MONITORS,
+        days: DAYS,
+        intervalSeconds: INTERVAL,
+        now: started,
+        seed: 1,
+        extraSlaTargets: Math.max(0, SLA_TARGETS - 2),
+        organizationName: 'Bench demo',
+        email: 'bench@example.com',
+        progress: (done, total) => {
+          if (done % 5000 === 0) process.stderr.write(`seed: ${Math.round((100 * done) / total)} %\n`);
+        },
+      },
+    );
+    const meta: Meta = {
+      organization_id: demo.organization_id,
+      api_key: demo.api_key,
+      from: demo.from,
+      to: demo.to,
+      checks: demo.checks,
+      seed_seconds: (Date.now() - started) / 1000,
+    };
+    writeFileSync(metaPath, JSON.stringify(meta));
+    return meta;
+  } finally {
+    await tocsin.close();
+  }
+}
+
+function writeConfig(): void {
+  writeFileSync(
+    env.TOCSIN_CONFIG!,
+    JSON.stringify({
+      regions: ['local', 'bench'],
+      plans: { enterprise: { interval_floor_seconds: 1, monitors: null } },
+    }),
+  );
+}
+
+const pct = (sorted: number[], p: number) =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const r1 = (v: number) => Math.round(v * 10) / 10;
+
+let meta: Meta;
+if (!args.reseed && existsSync(metaPath)) {
+  meta = JSON.parse(readFileSync(metaPath, 'utf8')) as Meta;
+  writeConfig();
+  console.log(`using the cached history in ${pgUrl ? new URL(pgUrl).pathname.slice(1) : dataDir}`);
+} else {
+  meta = await seed();
+  console.log(
+    `seeded ${MONITORS} monitors × ${DAYS} days (${meta.checks} checks every ${INTERVAL} s) in ${meta.seed_seconds} s`,
+  );
+}
+
+const tocsin = await createTocsin(loadConfig({ env, isTty: false }), { logger, clock: systemClock, background: false });
+const headers = { authorization: `Bearer ${meta.api_key}` };
+const range = `from=${meta.from}&to=${meta.to}`;
+
+async function timeOne(url: string): Promise<{ ms: number; status: number; bytes: number }> {
+  const t0 = performance.now();
+  const res = await tocsin.app.inject({ method: 'GET', url, headers });
+  return { ms: performance.now() - t0, status: res.statusCode, bytes: res.rawPayload.length };
+}
+
+const rows: string[] = [];
+async function measure(label: string, url: string): Promise<void> {
+  const samples: number[] = [];
+  let status = 0;
+  let bytes = 0;
+  for (let i = 0; i < RUNS; i++) {
+    const r = await timeOne(url);
+    status = r.status;
+    bytes = r.bytes;
+    if (status !== 200) break;
+    samples.push(r.ms);
+  }
+  if (status !== 200) {
+    rows.push(`| ${label} | answered ${status} | | |`);
+    console.log(`${label}: answered ${status}`);
+    return;
+  }
+  const sorted = [...samples].sort((a, b) => a - b);
+  const line = `| ${label} | ${r1(samples[0]!)} | ${r1(pct(sorted, 50))} | ${Math.round(bytes / 1024)} KiB |`;
+  rows.push(line);
+  console.log(line);
+}
+
+console.log(`\n${dialect}, ${MONITORS} monitors × ${DAYS} days, ${RUNS} runs each (first, median)`);
+console.log('| report | first ms | median ms | size |');
+for (const tz of ['UTC', 'Europe/Berlin', 'America/New_York']) {
+  for (const report of ['availability', 'performance']) {
+    await measure(`${report} json ${tz}`, `/api/v1/reports/${report}?${range}&timezone=${tz}`);
+  }
+}
+for (const report of ['availability', 'performance']) {
+  await measure(`${report} pdf Europe/Berlin`, `/api/v1/reports/${report}?${range}&timezone=Europe/Berlin&format=pdf`);
+}
+await measure(`sla json (${SLA_TARGETS} targets) UTC`, `/api/v1/reports/sla?${range}`);
+await measure(`sla json (${SLA_TARGETS} targets) Europe/Berlin`, `/api/v1/reports/sla?${range}&timezone=Europe/Berlin`);
+
+// Lateness of a running engine, without and with reports being generated.
+const targets = fork(new URL('../engine/targets.child.ts', import.meta.url), ['4'], { stdio: 'inherit' });
+const { ports } = await new Promise<{ ports: number[] }>((resolve) =>
+  targets.once('message', (m) => resolve(m as { ports: number[] })),
+);
+const org = await tocsin.services.orgs.createOrganization({ name: 'lateness', plan: 'enterprise' });
+const user = await tocsin.services.orgs.ensureUser({ email: 'lateness@example.com' });
+await tocsin.services.orgs.addMember(org.id, user.id, 'owner');
+const key2 = await tocsin.services.auth.issueKey({
+  organizationId: org.id,
+  name: 'lateness',
+  scopes: [...SCOPES],
+  environments: ['production'],
+  userId: user.id,
+  createdBy: user.id,
+});
+const actor = (await tocsin.services.auth.authenticate(key2.key))!;
+const ctx = { actor, db: tocsin.database, clock: systemClock };
+const engineMonitors: string[] = [];
+for (let i = 0; i < LATENESS_MONITORS; i++) {
+  const m = await tocsin.services.monitors.create(ctx, {
+    name: `lateness ${i}`,
+    target: `http://127.0.0.1:${ports[i % ports.length]}/`,
+    interval_seconds: 10,
+    region_codes: ['bench'],
+  });
+  engineMonitors.push(m.id);
+}
+let phase: 'warmup' | 'quiet' | 'reports' | 'done' = 'warmup';
+const lateness: Record<'quiet' | 'reports', number[]> = { quiet: [], reports: [] };
+const runner = new CheckRunner({
+  source: new LocalWorkSource(tocsin.services.checks.engine, 'bench-reports', ['bench']),
+  probes: createProbeRegistry(),
+  clock: systemClock,
+  logger,
+  concurrency: 100,
+  allowPrivateTargets: true,
+  onResult: (check, o) => {
+    if (phase === 'quiet' || phase === 'reports') lateness[phase].push(o.started_at - check.dueAt);
+  },
+});
+runner.start();
+await new Promise((r) => setTimeout(r, 15_000));
+phase = 'quiet';
+await new Promise((r) => setTimeout(r, LATENESS_MS));
+phase = 'reports';
+const until = Date.now() + LATENESS_MS;
+let generated = 0;
+const loopUrls = [
+  `/api/v1/reports/availability?${range}&timezone=Europe/Berlin`,
+  `/api/v1/reports/performance?${range}&timezone=Europe/Berlin`,
+  `/api/v1/reports/sla?${range}`,
+];
+while (Date.now() < until) {
+  await timeOne(loopUrls[generated % loopUrls.length]!);
+  generated++;
+  // Requests arrive one by one: the event loop turns between them, as between two HTTP requests.
+  await new Promise((r) => setImmediate(r));
+}
+phase = 'done';
+await runner.stop();
+targets.kill();
+for (const id of engineMonitors) await tocsin.services.monitors.delete(ctx, id);
+
+console.log(
+  `\nengine: ${LATENESS_MONITORS} http monitors every 10 s on loopback, ${LATENESS_MS / 1000} s per phase; lateness ms`,
+);
+console.log('| phase | checks | p50 | p99 | max |');
+for (const p of ['quiet', 'reports'] as const) {
+  const s = [...lateness[p]].sort((a, b) => a - b);
+  console.log(`| ${p} | ${s.length} | ${pct(s, 50)} | ${pct(s, 99)} | ${s[s.length - 1]} |`);
+}
+console.log(`reports generated during the reports phase: ${generated}`);
+console.log(`RSS ${Math.round(process.memoryUsage().rss / 1048576)} MiB`);
+await tocsin.close();
+process.exit(0);
