@@ -204,6 +204,9 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     anomalies: intelligence,
     transitionsNext: incidents,
     organizationName: async (organizationId) => (await orgs.getOrganization(organizationId)).name,
+    members: {
+      memberIdsOf: async (organizationId) => new Set((await orgs.listMembers(organizationId)).map((m) => m.user.id)),
+    },
   });
   monitors.addListener(reports.timeline);
   roles.push(new IncidentRemindersRole({ incidents, monitors, clock, logger }));
@@ -283,6 +286,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
       reports: reports.reports,
       slaTargets: reports.slaTargets,
       reportRenderer: reports.renderer,
+      customReports: reports.customReports,
     },
     roles,
     metrics,

@@ -9,7 +9,12 @@ import type { IncidentsService } from '../modules/incidents/index.ts';
 import type { IntelligenceService } from '../modules/intelligence/index.ts';
 import type { MonitorsService } from '../modules/monitors/index.ts';
 import type { OrgsService, Plans } from '../modules/orgs/index.ts';
-import type { ReportRenderer, ReportsService, SlaTargetsService } from '../modules/reports/index.ts';
+import type {
+  CustomReportsService,
+  ReportRenderer,
+  ReportsService,
+  SlaTargetsService,
+} from '../modules/reports/index.ts';
 import type { StatusPagesService } from '../modules/status-pages/index.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/index.ts';
@@ -45,6 +50,8 @@ export interface AppServices {
   slaTargets: SlaTargetsService;
   /** Every report kind as JSON, CSV or PDF. */
   reportRenderer: ReportRenderer;
+  /** Custom reports CRUD and render. */
+  customReports: CustomReportsService;
 }
 
 export interface AppDeps {

@@ -22,10 +22,10 @@ import { registerIntelligenceRoutes } from './routes/intelligence/intelligence.r
 import { registerExecutionRoutes } from './routes/executions/executions.routes.ts';
 import { registerHistoryRoutes } from './routes/history/history.routes.ts';
 import { registerMonitorRoutes } from './routes/monitors/monitors.routes.ts';
-import { registerOpenApiImportRoutes } from './routes/imports/openapi-import.routes.ts';
 import { registerStatusPageRoutes } from './routes/status-pages/status-pages.routes.ts';
 import { registerReportRoutes } from './routes/reports/reports.routes.ts';
 import { registerSlaTargetRoutes } from './routes/sla-targets/sla-targets.routes.ts';
+import { registerCustomReportRoutes } from './routes/custom-reports/custom-reports.routes.ts';
 import { registerRunnerRoutes } from './routes/runners/runners.routes.ts';
 import { registerMetricsRoute } from './routes/system/metrics.routes.ts';
 import { registerSystemRoutes } from './routes/system/system.routes.ts';
@@ -123,16 +123,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerSystemRoutes(app, deps);
   registerMonitorRoutes(app, deps.services);
-  registerOpenApiImportRoutes(app, {
-    monitors: deps.services.monitors,
-    bodyLimitBytes: deps.config.http.openapiParseBodyLimitBytes,
-  });
   registerExecutionRoutes(app, deps.services);
   registerHistoryRoutes(app, deps.services);
   registerIncidentRoutes(app, deps.services);
   registerStatusPageRoutes(app, { statusPages: deps.services.statusPages, publicUrl: deps.config.publicUrl });
   registerReportRoutes(app, { renderer: deps.services.reportRenderer });
   registerSlaTargetRoutes(app, { slaTargets: deps.services.slaTargets });
+  registerCustomReportRoutes(app, { customReports: deps.services.customReports });
   registerApiKeyRoutes(app, { apiKeys: deps.services.apiAccess.apiKeys, clock: deps.clock });
   registerServiceAccountRoutes(app, deps.services.apiAccess);
   registerDestinationRoutes(app, deps.services);

@@ -7,6 +7,9 @@ export {
   type SlaTargetPatch,
 } from './sla-target.service.ts';
 export type { SlaTarget } from './sla-targets.repository.ts';
+export { CustomReportsService, type CustomReportMembers } from './custom-report.service.ts';
+export type { CustomReportDocument, CustomReportSection } from './custom-report.document.ts';
+export * from './custom-report.types.ts';
 export { MonitorTimelineRecorder, type TransitionHandlerLike } from './monitor-timeline.recorder.ts';
 export { reportsMigrations } from './reports.migrations.ts';
 export { PERIOD_PRESETS, SLA_PERIODS, type PeriodPreset, type SlaPeriod } from './report.period.ts';

@@ -6,6 +6,8 @@ import { MonitorTimelineRecorder, type TransitionHandlerLike } from './monitor-t
 import type { ReportAnomalies, ReportIncidents, ReportRollups } from './report.sources.ts';
 import { ReportsService } from './reports.service.ts';
 import { SlaTargetsService } from './sla-target.service.ts';
+import { CustomReportsService, type CustomReportMembers } from './custom-report.service.ts';
+import type { KindReport } from './custom-report.document.ts';
 
 export interface ReportsModuleDeps {
   clock: Clock;
@@ -17,11 +19,14 @@ export interface ReportsModuleDeps {
   transitionsNext: TransitionHandlerLike | null;
   /** The organization's display name (the first page of a PDF). */
   organizationName: (organizationId: string) => Promise<string>;
+  /** The organization's member ids (custom reports shared with users). */
+  members: CustomReportMembers;
 }
 
 export interface Reports {
   reports: ReportsService;
   slaTargets: SlaTargetsService;
+  customReports: CustomReportsService;
   /** Register with the monitors service (MonitorListener) and give to the check engine as its transition handler. */
   timeline: MonitorTimelineRecorder;
   /** Every report kind as JSON, CSV or PDF, and documents of several sections (report.render.ts). */
@@ -37,19 +42,32 @@ export function createReports(deps: ReportsModuleDeps): Reports {
     anomalies: deps.anomalies,
     slaTargets,
   });
+  const renderer = new ReportRenderer({
+    fonts: new ReportFonts(),
+    organizationName: deps.organizationName,
+    // one line per report kind: its generator
+    builders: {
+      availability: (ctx, input) => reports.availability(ctx, input),
+      performance: (ctx, input) => reports.performance(ctx, input),
+      sla: (ctx, input) => reports.sla(ctx, input),
+    },
+  });
+  // Custom reports see the renderer through their own port: any kind's report as a plain document.
+  const customReports = new CustomReportsService({
+    plans: deps.plans,
+    members: deps.members,
+    slaTargets,
+    renderer: {
+      build: async (ctx, kind, input) => (await renderer.build(ctx, kind, input)) as unknown as KindReport,
+      renderSections: (ctx, doc, format) =>
+        renderer.renderSections(ctx, doc as unknown as Parameters<ReportRenderer['renderSections']>[1], format),
+    },
+  });
   return {
     reports,
     slaTargets,
-    renderer: new ReportRenderer({
-      fonts: new ReportFonts(),
-      organizationName: deps.organizationName,
-      // one line per report kind: its generator
-      builders: {
-        availability: (ctx, input) => reports.availability(ctx, input),
-        performance: (ctx, input) => reports.performance(ctx, input),
-        sla: (ctx, input) => reports.sla(ctx, input),
-      },
-    }),
+    customReports,
+    renderer,
     timeline: new MonitorTimelineRecorder(deps.clock, deps.transitionsNext),
   };
 }

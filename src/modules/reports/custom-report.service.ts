@@ -1,0 +1,328 @@
+import { decodeIdCursor, pageOf } from '../../platform/cursor.ts';
+import { DomainError, notFound, validationFailed, type ErrorDetail } from '../../platform/errors.ts';
+import { isId, newId } from '../../platform/ids.ts';
+import { canSeeEnvironment, type ServiceContext } from '../auth/index.ts';
+import type { Page } from '../monitors/index.ts';
+import type { Plans } from '../orgs/index.ts';
+import { canChange, canSee, ownerIdOf } from './custom-report.access.ts';
+import type {
+  CustomReport,
+  CustomReportInput,
+  CustomReportPatch,
+  CustomReportPeriod,
+  CustomReportWidget,
+  Visibility,
+} from './custom-report.types.ts';
+import {
+  customReportDocument,
+  type CustomReportDocument,
+  type CustomReportRenderer,
+  type RenderableSection,
+  type RenderedFile,
+} from './custom-report.document.ts';
+import { CustomReportsRepository } from './custom-reports.repository.ts';
+import { MonitorTimelineRepository } from './monitor-timeline.repository.ts';
+import { isTimeZone } from './report.period.ts';
+import { resolvePeriod } from './report.request.ts';
+import type { SlaTargetsService } from './sla-target.service.ts';
+
+/** The organization's members, to check `shared_with_user_ids` (the orgs module's, through main.ts). */
+export interface CustomReportMembers {
+  memberIdsOf(organizationId: string): Promise<ReadonlySet<string>>;
+}
+
+export interface CustomReportsServiceDeps {
+  plans: Plans;
+  members: CustomReportMembers;
+  slaTargets: SlaTargetsService;
+  /** Each widget kind's JSON report, and sections as one CSV or PDF. */
+  renderer: CustomReportRenderer;
+}
+
+/** Validated fields of a create or patch body (only those given). */
+interface Fields {
+  name?: string;
+  period?: CustomReportPeriod;
+  timezone?: string;
+  widgets?: CustomReportWidget[];
+  visibility?: Visibility;
+  sharedWithUserIds?: string[];
+}
+
+/**
+ * Custom reports (DECISIONS §8): named pages of widgets over a period, seen by whom their visibility allows. A
+ * report the actor may not see is `not_found` on every verb; one it sees but may not change is `forbidden`.
+ */
+export class CustomReportsService {
+  private readonly deps: CustomReportsServiceDeps;
+  constructor(deps: CustomReportsServiceDeps) {
+    this.deps = deps;
+  }
+
+  async create(ctx: ServiceContext, input: CustomReportInput): Promise<CustomReport> {
+    this.deps.plans.requireReports(ctx.actor.plan);
+    const fields = await this.validated(ctx, input);
+    const now = ctx.clock.now();
+    const report: CustomReport = {
+      id: newId('crp', now),
+      organizationId: ctx.actor.organizationId,
+      ownerId: ownerIdOf(ctx.actor),
+      name: fields.name!,
+      period: fields.period!,
+      timezone: fields.timezone ?? 'UTC',
+      widgets: fields.widgets!,
+      visibility: fields.visibility ?? (ctx.actor.userId === null ? 'organization' : 'private'),
+      sharedWithUserIds: fields.sharedWithUserIds ?? [],
+      createdAt: now,
+      updatedAt: now,
+    };
+    checkConsistent(ctx, report);
+    await ctx.db.transaction((tx) => new CustomReportsRepository(tx).insert(report));
+    return report;
+  }
+
+  /** The report as the actor may see it (monitors of environments its key cannot see left out of the widgets). */
+  async get(ctx: ServiceContext, id: string): Promise<CustomReport> {
+    this.deps.plans.requireReports(ctx.actor.plan);
+    const report = await this.findVisible(ctx, id);
+    return (await this.forViewer(ctx, [report]))[0]!;
+  }
+
+  /** The reports the actor sees, oldest first. */
+  async list(ctx: ServiceContext, page: { limit: number; cursor?: string }): Promise<Page<CustomReport>> {
+    this.deps.plans.requireReports(ctx.actor.plan);
+    const rows = await new CustomReportsRepository(ctx.db).listVisible(
+      ctx.actor.organizationId,
+      { userId: ctx.actor.userId },
+      decodeIdCursor(page.cursor),
+      page.limit + 1,
+    );
+    const out = pageOf(rows, page.limit, (r) => r.id);
+    return { data: await this.forViewer(ctx, out.data), next_cursor: out.next_cursor };
+  }
+
+  async update(ctx: ServiceContext, id: string, patch: CustomReportPatch): Promise<CustomReport> {
+    this.deps.plans.requireReports(ctx.actor.plan);
+    this.mayChange(ctx, await this.findVisible(ctx, id));
+    const fields = await this.validated(ctx, patch);
+    const updated = await ctx.db.transaction(async (tx) => {
+      // Merged with the row as it is now, under its lock: a change committed meanwhile is kept.
+      const repo = new CustomReportsRepository(tx);
+      const current = await repo.findForUpdate(ctx.actor.organizationId, id);
+      if (!current || !canSee(ctx.actor, current)) throw notFound('Custom report');
+      this.mayChange(ctx, current);
+      const visibility = fields.visibility ?? current.visibility;
+      const next: CustomReport = {
+        ...current,
+        name: fields.name ?? current.name,
+        period: fields.period ?? current.period,
+        timezone: fields.timezone ?? current.timezone,
+        widgets: fields.widgets ?? current.widgets,
+        visibility,
+        // Leaving `shared` ends the sharing unless the same request gives a list (which is then refused).
+        sharedWithUserIds: fields.sharedWithUserIds ?? (visibility === 'shared' ? current.sharedWithUserIds : []),
+        updatedAt: ctx.clock.now(),
+      };
+      checkConsistent(ctx, next);
+      if (fields.period !== undefined || fields.timezone !== undefined) checkPeriod(next.period, next.timezone);
+      await repo.update(next);
+      return next;
+    });
+    return (await this.forViewer(ctx, [updated]))[0]!;
+  }
+
+  async delete(ctx: ServiceContext, id: string): Promise<void> {
+    this.deps.plans.requireReports(ctx.actor.plan);
+    await ctx.db.transaction(async (tx) => {
+      const repo = new CustomReportsRepository(tx);
+      const current = isId(id, 'crp') ? await repo.findForUpdate(ctx.actor.organizationId, id) : null;
+      if (!current || !canSee(ctx.actor, current)) throw notFound('Custom report');
+      this.mayChange(ctx, current);
+      await repo.delete(ctx.actor.organizationId, id);
+    });
+  }
+
+  /** Every widget's report over the report's own period, as the actor may see them. */
+  async document(ctx: ServiceContext, id: string): Promise<CustomReportDocument> {
+    this.deps.plans.requireReports(ctx.actor.plan);
+    return customReportDocument(ctx, await this.findVisible(ctx, id), this.deps.renderer);
+  }
+
+  /**
+   * The report over its own period as a file: the JSON document, or its sections as one CSV (a leading `section`
+   * column: the widget's title) or one PDF (a section per widget). Sections without a report (none of their
+   * monitors can be shown to this actor) have no rows and no pages.
+   */
+  async render(ctx: ServiceContext, id: string, format: 'json' | 'csv' | 'pdf'): Promise<RenderedFile> {
+    const doc = await this.document(ctx, id);
+    if (format === 'json') {
+      return {
+        contentType: 'application/json; charset=utf-8',
+        filename: `tocsin-custom-${doc.id}.json`,
+        body: Buffer.from(JSON.stringify(doc)),
+      };
+    }
+    const sections = doc.sections.flatMap((s): RenderableSection[] =>
+      s.report === null ? [] : [{ title: s.title, kind: s.kind, report: s.report }],
+    );
+    return this.deps.renderer.renderSections(
+      ctx,
+      { title: doc.name, period: doc.period, generatedAt: doc.generated_at, sections },
+      format,
+    );
+  }
+
+  /** The stored report if the actor may see it (nothing left out), else not_found. */
+  async findVisible(ctx: ServiceContext, id: string): Promise<CustomReport> {
+    const report = isId(id, 'crp')
+      ? await new CustomReportsRepository(ctx.db).find(ctx.actor.organizationId, id)
+      : null;
+    if (!report || !canSee(ctx.actor, report)) throw notFound('Custom report');
+    return report;
+  }
+
+  private mayChange(ctx: ServiceContext, report: CustomReport): void {
+    if (!canChange(ctx.actor, report)) {
+      throw new DomainError(
+        'forbidden',
+        'Only the report’s owner or an owner or admin of the organization may change or delete it.',
+      );
+    }
+  }
+
+  /** The widgets without monitors of environments the actor's key cannot see. */
+  private async forViewer(ctx: ServiceContext, reports: CustomReport[]): Promise<CustomReport[]> {
+    const ids = [...new Set(reports.flatMap((r) => r.widgets.flatMap((w) => w.monitor_ids ?? [])))];
+    if (ids.length === 0) return reports;
+    const found = await new MonitorTimelineRepository(ctx.db).monitorsByIds(ctx.actor.organizationId, ids);
+    const hidden = new Set(found.filter((m) => !canSeeEnvironment(ctx.actor, m.environment)).map((m) => m.id));
+    if (hidden.size === 0) return reports;
+    return reports.map((r) => ({
+      ...r,
+      widgets: r.widgets.map((w) =>
+        w.monitor_ids === undefined ? w : { ...w, monitor_ids: w.monitor_ids.filter((m) => !hidden.has(m)) },
+      ),
+    }));
+  }
+
+  /**
+   * The rules the route schema cannot say: names not only spaces, a valid range and time zone, widget monitors of
+   * the organization in the key's environments, SLA targets it sees, shared users who are members.
+   */
+  private async validated(ctx: ServiceContext, input: CustomReportPatch): Promise<Fields> {
+    const details: ErrorDetail[] = [];
+    const out: Fields = {};
+    if (input.name !== undefined) out.name = input.name.trim();
+    if (input.timezone !== undefined) out.timezone = input.timezone;
+    if (input.period !== undefined) out.period = input.period;
+    if (input.period !== undefined || input.timezone !== undefined) {
+      details.push(...periodIssues(input.period ?? 'last_30_days', input.timezone ?? 'UTC'));
+    }
+    if (input.visibility !== undefined) out.visibility = input.visibility;
+    if (input.widgets !== undefined) {
+      out.widgets = input.widgets.map(normalizedWidget);
+      details.push(...(await this.widgetIssues(ctx, out.widgets)));
+    }
+    if (input.shared_with_user_ids !== undefined) {
+      out.sharedWithUserIds = input.shared_with_user_ids;
+      if (input.shared_with_user_ids.length > 0) {
+        const members = await this.deps.members.memberIdsOf(ctx.actor.organizationId);
+        input.shared_with_user_ids.forEach((userId, i) => {
+          if (!members.has(userId)) {
+            details.push({
+              field: `shared_with_user_ids[${i}]`,
+              issue: `user ${userId} is not a member of this organization`,
+            });
+          }
+        });
+      }
+    }
+    if (details.length > 0) throw validationFailed(details);
+    return out;
+  }
+
+  private async widgetIssues(ctx: ServiceContext, widgets: readonly CustomReportWidget[]): Promise<ErrorDetail[]> {
+    const details: ErrorDetail[] = [];
+    const monitorIds = [...new Set(widgets.flatMap((w) => w.monitor_ids ?? []))];
+    const found =
+      monitorIds.length === 0
+        ? []
+        : await new MonitorTimelineRepository(ctx.db).monitorsByIds(ctx.actor.organizationId, monitorIds);
+    const usable = new Set(
+      found.filter((m) => m.deletedAt === null && canSeeEnvironment(ctx.actor, m.environment)).map((m) => m.id),
+    );
+    const wantsTargets = widgets.some((w) => w.options?.sla_target_ids !== undefined);
+    const targets = wantsTargets ? new Set((await this.deps.slaTargets.all(ctx)).map((t) => t.id)) : new Set();
+    widgets.forEach((w, i) => {
+      (w.monitor_ids ?? []).forEach((id, j) => {
+        if (!usable.has(id)) {
+          details.push({
+            field: `widgets[${i}].monitor_ids[${j}]`,
+            issue: `monitor ${id} does not exist in this organization`,
+          });
+        }
+      });
+      const targetIds = w.options?.sla_target_ids;
+      if (targetIds === undefined) return;
+      if (w.kind !== 'sla') {
+        details.push({ field: `widgets[${i}].options.sla_target_ids`, issue: 'applies to sla widgets only' });
+        return;
+      }
+      targetIds.forEach((id, j) => {
+        if (!targets.has(id)) {
+          details.push({
+            field: `widgets[${i}].options.sla_target_ids[${j}]`,
+            issue: `SLA target ${id} does not exist in this organization`,
+          });
+        }
+      });
+    });
+    return details;
+  }
+}
+
+function normalizedWidget(w: CustomReportWidget): CustomReportWidget {
+  return {
+    kind: w.kind,
+    title: w.title.trim(),
+    ...(w.monitor_ids !== undefined && { monitor_ids: w.monitor_ids }),
+    ...(w.tags !== undefined && { tags: w.tags }),
+    ...(w.options !== undefined && { options: w.options }),
+  };
+}
+
+/** The range and zone as a report would resolve them; fields named as in the custom report's body. */
+function periodIssues(period: CustomReportPeriod, timezone: string): ErrorDetail[] {
+  if (typeof period === 'string') {
+    return isTimeZone(timezone)
+      ? []
+      : [{ field: 'timezone', issue: 'must be an IANA time zone such as Europe/Berlin' }];
+  }
+  try {
+    resolvePeriod({ from: period.from, to: period.to, timezone }, 0);
+    return [];
+  } catch (err) {
+    if (!(err instanceof DomainError) || !err.details) throw err;
+    return err.details.map((d) => ({ ...d, field: d.field === 'timezone' ? 'timezone' : `period.${d.field}` }));
+  }
+}
+
+function checkPeriod(period: CustomReportPeriod, timezone: string): void {
+  const details = periodIssues(period, timezone);
+  if (details.length > 0) throw validationFailed(details);
+}
+
+/** Rules across fields, checked on the merged record: who may hold which visibility, and the shared list. */
+function checkConsistent(ctx: ServiceContext, r: CustomReport): void {
+  const details: ErrorDetail[] = [];
+  if (ctx.actor.userId === null && r.visibility !== 'organization') {
+    details.push({
+      field: 'visibility',
+      issue: 'a service account’s key can only make organization reports (it acts as no person)',
+    });
+  }
+  if (r.visibility !== 'shared' && r.sharedWithUserIds.length > 0) {
+    details.push({ field: 'shared_with_user_ids', issue: 'applies only with visibility shared' });
+  }
+  if (details.length > 0) throw validationFailed(details);
+}
