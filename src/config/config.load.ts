@@ -36,6 +36,7 @@ const FILE_KEYS = [
   'alerting',
   'metrics',
   'intelligence',
+  'scheduled_reports',
 ];
 
 function isObject(v: unknown): v is Json {
@@ -253,6 +254,9 @@ export function loadConfig(options: LoadConfigOptions = {}): TocsinConfig {
   const intelligence = file.intelligence ?? {};
   if (!isObject(intelligence)) throw new ConfigError('intelligence', 'an object', intelligence);
   rejectUnknownKeys('intelligence', intelligence, ['enabled']);
+  const scheduledReports = file.scheduled_reports ?? {};
+  if (!isObject(scheduledReports)) throw new ConfigError('scheduled_reports', 'an object', scheduledReports);
+  rejectUnknownKeys('scheduled_reports', scheduledReports, ['lease_seconds']);
   const logFormat = env.LOG_FORMAT ? oneOf('LOG_FORMAT', env.LOG_FORMAT, ['json', 'pretty'] as const) : null;
 
   const masterKey = env.TOCSIN_MASTER_KEY ?? file.master_key;
@@ -309,6 +313,12 @@ export function loadConfig(options: LoadConfigOptions = {}): TocsinConfig {
     metrics,
     intelligence: {
       enabled: intelligence.enabled === undefined ? true : boolFrom('intelligence.enabled', intelligence.enabled),
+    },
+    scheduledReports: {
+      leaseSeconds:
+        scheduledReports.lease_seconds === undefined
+          ? 300
+          : intFrom('scheduled_reports.lease_seconds', scheduledReports.lease_seconds, 2, 86_400),
     },
   };
 }

@@ -46,6 +46,8 @@ export interface TocsinConfig {
   scheduler: { enabled: boolean; leaseSeconds: number; concurrency: number; localRegions: string[] };
   /** Alert delivery: worker lease, per-request send timeout, idle poll interval. */
   alerting: { leaseSeconds: number; sendTimeoutMs: number; pollMs: number };
+  /** How long a process holds a scheduled report's run (rendering it) before another may take it over. */
+  scheduledReports: { leaseSeconds: number };
   /** `tocsin runner`: the runner token when --token is not given (TOCSIN_RUNNER_TOKEN). */
   runnerToken: string | null;
   http: { bodyLimitBytes: number; openapiParseBodyLimitBytes: number };

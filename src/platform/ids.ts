@@ -14,6 +14,7 @@ export type IdPrefix =
   | 'sla'
   | 'crp'
   | 'srp'
+  | 'rpf'
   | 'stp'
   | 'ine'
   | 'run'

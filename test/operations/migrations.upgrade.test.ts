@@ -874,6 +874,66 @@ const FIXTURES: Record<string, StepFixture> = {
       expect(rendered.body.sections[0].report.monitors[0].monitor_id).toBe(W.monitorId);
     },
   },
+  '202611240541_scheduledreports_init': {
+    async fill(db) {
+      const srp = 'srp_00000000000000000000000001';
+      await db
+        .insertInto('scheduled_report')
+        .values({
+          id: srp,
+          organization_id: W.orgId,
+          report_type: 'availability',
+          custom_report_id: null,
+          frequency: 'weekly',
+          day_of_week: 1,
+          day_of_month: null,
+          time_of_day: '08:00',
+          timezone: 'Europe/Berlin',
+          destination_ids: json([W.destinationId]),
+          enabled: 0,
+          next_run_at: NOW + 3 * DAY,
+          last_run_at: ms(4),
+          last_status: 'delivered',
+          run_requested_at: null,
+          lease_owner: null,
+          lease_until: null,
+          created_by_user_id: W.userId,
+          created_by_key_id: W.keyId,
+          environments: json(['production']),
+          created_at: ms(5),
+          updated_at: ms(5),
+        })
+        .execute();
+      await db
+        .insertInto('report_file')
+        .values({
+          id: 'rpf_00000000000000000000000001',
+          organization_id: W.orgId,
+          scheduled_report_id: srp,
+          event_id: W.eventId,
+          kind: 'csv',
+          filename: 'upgraded.csv',
+          content_type: 'text/csv; charset=utf-8',
+          size_bytes: 4,
+          body: Buffer.from('a,b\n'),
+          token_hash: sha256('upgrade-report-file-token'),
+          expires_at: NOW + 100 * DAY,
+          created_at: ms(4),
+        })
+        .execute();
+    },
+    async check(u) {
+      const s = await u.call('GET', '/api/v1/scheduled-reports/srp_00000000000000000000000001');
+      expect(s.status).toBe(200);
+      expect(s.body).toMatchObject({ frequency: 'weekly', day_of_week: 1, enabled: false, last_status: 'delivered' });
+      const file = await u.tocsin.app.inject({
+        method: 'GET',
+        url: '/api/v1/report-files/rpf_00000000000000000000000001?token=upgrade-report-file-token',
+      });
+      expect(file.statusCode).toBe(200);
+      expect(file.body).toBe('a,b\n');
+    },
+  },
 };
 
 describe('migrations: every migration has upgrade fixtures', () => {

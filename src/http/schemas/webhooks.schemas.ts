@@ -32,7 +32,9 @@ const WHAT_HAPPENED: Record<WebhookEvent, string> = {
   anomaly_recovered: 'A baseline anomaly closed.',
   anomaly_flapping: 'A baseline anomaly is flapping.',
   scheduled_report:
-    'A scheduled report ran; `data` carries the report (ids, period, summary, file links). `monitor` and `incident` are null.',
+    'A scheduled report ran. `data`: `scheduled_report_id`, `report_type`, `period {from, to, timezone}`, `summary` ' +
+    '(the report’s headline figures), `files {json, csv, pdf}` each `{id, url, filename, content_type, size_bytes, ' +
+    'expires_at}` (the url works without an API key for 7 days). `monitor` and `incident` are null.',
   test: 'Sent by POST /api/v1/auth/organization/webhooks/{id}/test. `monitor` and `incident` are null.',
 };
 

@@ -9,7 +9,13 @@ import type { EventsService } from '../events/index.ts';
 import type { MonitorsService } from '../monitors/index.ts';
 import type { OrgsService } from '../orgs/index.ts';
 import { Chatapp1ChannelInstall } from './destinations/chatapp1_channel/chatapp1_channel.install.ts';
-import { createMailer, createProviderContext, createProviderRegistry, type Mailer } from './destinations/index.ts';
+import {
+  createMailer,
+  createProviderContext,
+  createProviderRegistry,
+  type Mailer,
+  type ReportFileSource,
+} from './destinations/index.ts';
 import { Chatapp1InstallRecords } from './chatapp1-install.store.ts';
 import { DestinationChecks } from './destination.checks.ts';
 import type { MonitorFactsOf } from './destination.inputs.ts';
@@ -34,6 +40,8 @@ export interface AlertingDeps {
   masterKey: Buffer;
   /** Counts delivery attempts; null or absent when metrics are off. */
   metrics?: TocsinMetrics | null;
+  /** The stored report files mails attach (the scheduled-reports module's files). */
+  reportFiles?: ReportFileSource;
   /** Overrides for tests. */
   mailer?: Mailer;
   resolveHost?: HostResolver;
@@ -83,6 +91,7 @@ export function createAlerting(deps: AlertingDeps): Alerting {
     version: deps.version,
     now: () => deps.clock.now(),
     mailer,
+    ...(deps.reportFiles && { reportFiles: deps.reportFiles }),
     timeoutMs: config.alerting.sendTimeoutMs,
   });
   const pipeline = new AlertPipeline({

@@ -20,7 +20,8 @@ export {
   type MembersList,
   type Invitation,
 } from './members.service.ts';
-export type { AlertPipeline } from './pipeline/pipeline.ts';
+export type { AlertPipeline, DeliveryEnded } from './pipeline/pipeline.ts';
+export { ReportDeliveryFacts } from './report-delivery.facts.ts';
 export {
   DELIVERY_STATUSES,
   type DeliveryRecord,
@@ -29,4 +30,4 @@ export {
   type Destination,
 } from './alerting.types.ts';
 export type { HostResolver } from './network.guard.ts';
-export { DESTINATION_TYPES, type DestinationType, type Mailer } from './destinations/index.ts';
+export { DESTINATION_TYPES, type DestinationType, type Mailer, type ReportFileSource } from './destinations/index.ts';

@@ -63,6 +63,12 @@ export class EventsRepository {
     }));
   }
 
+  /** The outbox position of one event, or null when there is no such event. */
+  async seqOf(id: string): Promise<number | null> {
+    const row = await this.db.selectFrom('domain_event').select('seq').where('id', '=', id).executeTakeFirst();
+    return row ? Number(row.seq) : null;
+  }
+
   async consumerPosition(name: string): Promise<number> {
     const row = await this.db
       .selectFrom('event_consumer')

@@ -37,6 +37,13 @@ export class EventsService {
     return new EventsRepository(this.database).readAfter(seq, limit);
   }
 
+  /** True once the consumer `name` has read past the event `eventId` (false while it has not, or no such event). */
+  async consumedBy(name: string, eventId: string, tx: Database = this.database): Promise<boolean> {
+    const repo = new EventsRepository(tx);
+    const seq = await repo.seqOf(eventId);
+    return seq !== null && seq <= (await repo.consumerPosition(name));
+  }
+
   consumerPosition(name: string, tx: Database = this.database): Promise<number> {
     return new EventsRepository(tx).consumerPosition(name);
   }

@@ -1,4 +1,4 @@
-import type { DestinationType, Mailer, ProviderContext } from './destination.contract.ts';
+import type { DestinationType, Mailer, ProviderContext, ReportFileSource } from './destination.contract.ts';
 
 /** The vendors' real endpoints; `providers.<type>.base_url` / `base_url_eu` override them (tests point them at fakes). */
 export const DEFAULT_BASE_URLS: Partial<Record<DestinationType, { base_url: string; base_url_eu?: string }>> = {
@@ -33,6 +33,7 @@ export interface ProviderContextOptions {
   version: string;
   now: () => number;
   mailer?: Mailer;
+  reportFiles?: ReportFileSource;
   timeoutMs?: number;
   fetch?: typeof fetch;
 }
@@ -48,5 +49,6 @@ export function createProviderContext(options: ProviderContextOptions): Provider
     timeoutMs: options.timeoutMs ?? 15_000,
   };
   if (options.mailer) ctx.mailer = options.mailer;
+  if (options.reportFiles) ctx.reportFiles = options.reportFiles;
   return ctx;
 }

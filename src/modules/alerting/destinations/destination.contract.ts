@@ -82,6 +82,22 @@ export interface MailMessage {
   html: string;
   /** Message-ID, In-Reply-To, References, Auto-Submitted, X-Tocsin-… */
   headers: Record<string, string>;
+  /** Files to attach (a scheduled report's PDF and CSV): named by `file_id` in render, read into `content` by send. */
+  attachments?: MailAttachment[];
+}
+
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  /** The stored report file (`ProviderContext.reportFiles`); the bytes are read when the mail is sent. */
+  fileId: string;
+  content?: Buffer;
+}
+
+/** Where the bytes of stored report files are read from when a mail attaches them. */
+export interface ReportFileSource {
+  /** The file's bytes, or null when it no longer exists (removed after its links expired). */
+  read(fileId: string): Promise<Buffer | null>;
 }
 
 export interface MailResult {
@@ -110,6 +126,8 @@ export interface ProviderContext {
   userAgent: string;
   now(): number;
   mailer?: Mailer;
+  /** Stored report files that mails attach (scheduled reports). */
+  reportFiles?: ReportFileSource;
   /** generic_webhook only: the destination's unsealed signing secret. */
   signingSecret?: string;
   /** Per-request timeout; a timeout is a `retry`. */

@@ -1,4 +1,5 @@
 import type { AlertEvent, EventType } from './destination.contract.ts';
+import { reportFilesOf, scheduledReportLines } from './destination.report.ts';
 
 export type Severity = 'critical' | 'warning' | 'info' | 'ok';
 
@@ -198,19 +199,15 @@ export function messageFor(event: AlertEvent): AlertMessage {
     case 'test':
       lines.push(`This is a test notification sent at ${rfc3339(at)}. If you can read it, the destination works.`);
       break;
-    case 'scheduled_report': {
-      const period = str(d.period);
-      if (period) lines.push(`Period: ${period}`);
-      const url = str(d.report_url);
-      if (url) lines.push(`Report: ${url}`);
+    case 'scheduled_report':
+      lines.push(...scheduledReportLines(event));
       break;
-    }
     default:
       if (event.cause) lines.push(`Cause: ${event.cause}`);
   }
   const region = str(d.region_code);
   if (region && typeof d.intelligence_event_id === 'string') lines.push(`Region: ${region}`);
-  const summary = str(d.summary);
+  const summary = event.type === 'scheduled_report' ? null : str(d.summary);
   if (summary) lines.push(summary);
   if (event.incident) lines.push(`Incident #${event.incident.number}: ${event.incident.url}`);
   lines.push(`Organization: ${event.organization.name} · ${rfc3339(at)}`);
@@ -302,5 +299,7 @@ export function linkFor(event: AlertEvent, publicUrl: string): string {
   if (event.monitor) return `${base}/monitors/${event.monitor.id}`;
   const report = event.data.report_url;
   if (typeof report === 'string' && report !== '') return report;
+  const file = reportFilesOf(event).pdf ?? reportFilesOf(event).csv;
+  if (file) return file.url;
   return base;
 }

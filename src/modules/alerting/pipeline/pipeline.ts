@@ -19,6 +19,13 @@ import { OutboxGaps } from './outbox-gaps.ts';
 import { recordAttempt } from './record.stage.ts';
 import { Wake } from './wake.ts';
 
+/** A delivery that will not be attempted again. */
+export interface DeliveryEnded {
+  eventId: string;
+  eventType: DeliveryRecord['eventType'];
+  status: 'delivered' | 'failed';
+}
+
 /** The outbox consumer name of the alert pipeline (its row in `event_consumer`). */
 export const CONSUMER = 'alerting';
 
@@ -79,6 +86,7 @@ export class AlertPipeline {
   private readonly stages: readonly AttemptStage[];
   readonly dispatcherWake = new Wake();
   readonly workerWake = new Wake();
+  private readonly endedListeners: Array<(ended: DeliveryEnded) => void> = [];
 
   constructor(deps: AlertPipelineDeps) {
     this.deps = deps;
@@ -95,6 +103,14 @@ export class AlertPipeline {
 
   get idlePollMs(): number {
     return this.pollMs;
+  }
+
+  /**
+   * Called (after the commit) whenever a delivery this process attempted has ended, delivered or failed for good;
+   * a listener must not throw and must not hold the caller up (the scheduled reports settle their runs this way).
+   */
+  onDeliveryEnded(listener: (ended: DeliveryEnded) => void): void {
+    this.endedListeners.push(listener);
   }
 
   /** An event was written in this process: fan it out now rather than at the next poll. */
@@ -173,6 +189,14 @@ export class AlertPipeline {
       attempt: delivery.attempts,
       outcome: result.outcome,
     };
+    if (kept && (verdict.delivery.status === 'delivered' || verdict.delivery.status === 'failed')) {
+      const ended: DeliveryEnded = {
+        eventId: delivery.eventId,
+        eventType: delivery.eventType,
+        status: verdict.delivery.status,
+      };
+      for (const listener of this.endedListeners) listener(ended);
+    }
     if (!kept) logger.warn(log, 'alerting: lease lost before the attempt was recorded; another worker retries it');
     else if (result.outcome === 'ok') logger.debug(log, 'alert delivered');
     else

@@ -70,6 +70,13 @@ export function createMailer(options: CreateMailerOptions): Mailer {
         text: message.text,
         html: message.html,
         headers,
+        ...(message.attachments?.length && {
+          attachments: message.attachments.map((a) => ({
+            filename: a.filename,
+            contentType: a.contentType,
+            content: a.content ?? Buffer.alloc(0),
+          })),
+        }),
         ...(messageId ? { messageId } : {}),
         ...(inReplyTo ? { inReplyTo } : {}),
         ...(references ? { references } : {}),

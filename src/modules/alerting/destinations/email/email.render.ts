@@ -1,5 +1,6 @@
 import type { AlertEvent, Delivery, DestinationRecord, MailMessage, RenderContext } from '../destination.contract.ts';
 import { colourFor, escapeHtml, linkFor, messageFor } from '../destination.message.ts';
+import { reportAttachments } from '../destination.report.ts';
 
 function mailDomain(publicUrl: string): string {
   try {
@@ -66,5 +67,14 @@ export function renderEmail(
     'X-Tocsin-Event': event.type,
   };
   if (event.incident) headers['X-Entity-Ref-ID'] = event.incident.id;
-  return { to: String(destination.config.address), subject, text, html, headers };
+  const message: MailMessage = { to: String(destination.config.address), subject, text, html, headers };
+  if (event.type !== 'scheduled_report') return message;
+  const { attachments, linkedOnly } = reportAttachments(event);
+  if (attachments.length > 0) message.attachments = attachments;
+  for (const f of linkedOnly) {
+    const note = `${f.filename} is too large to attach (${(f.size_bytes / 1048576).toFixed(1)} MB): ${f.url}`;
+    message.text += `\n${note}\n`;
+    message.html = message.html.replace('</body>', `<p>${escapeHtml(note)}</p></body>`);
+  }
+  return message;
 }

@@ -49,7 +49,9 @@ export async function sendEmail(
     timer = setTimeout(() => resolve('timeout'), ctx.timeoutMs);
   });
   try {
-    const info = await Promise.race([ctx.mailer.sendMail(request), timeout]);
+    const message = await withAttachmentBytes(request, ctx);
+    if (typeof message === 'string') return { outcome: 'payload_rejected', reason: message };
+    const info = await Promise.race([ctx.mailer.sendMail(message), timeout]);
     if (info === 'timeout') return { outcome: 'retry', reason: `SMTP timed out after ${ctx.timeoutMs} ms` };
     if (info.rejected.length > 0)
       return { outcome: 'destination_broken', reason: `SMTP server refused the recipient ${info.rejected.join(', ')}` };
@@ -59,4 +61,17 @@ export async function sendEmail(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The mail with its attachments' bytes read from the stored report files, or why it cannot be sent. */
+async function withAttachmentBytes(request: MailMessage, ctx: ProviderContext): Promise<MailMessage | string> {
+  if (!request.attachments?.length) return request;
+  if (!ctx.reportFiles) return 'report files cannot be read on this server';
+  const attachments = [];
+  for (const a of request.attachments) {
+    const content = await ctx.reportFiles.read(a.fileId);
+    if (content === null) return `the report file ${a.filename} no longer exists (its links expired)`;
+    attachments.push({ ...a, content });
+  }
+  return { ...request, attachments };
 }

@@ -1,0 +1,40 @@
+import type { Database } from '../../platform/db/index.ts';
+import type { EventsService } from '../events/index.ts';
+import type { DeliveryStatus } from './alerting.types.ts';
+import { DeliveriesRepository } from './deliveries.repository.ts';
+import type { DestinationType } from './destinations/index.ts';
+import { DestinationsRepository } from './destinations.repository.ts';
+import { CONSUMER } from './pipeline/pipeline.ts';
+
+/** What the scheduled reports need to know from alerting: destinations' types, and how an event's deliveries went. */
+export class ReportDeliveryFacts {
+  private readonly events: EventsService;
+  constructor(deps: { events: EventsService }) {
+    this.events = deps.events;
+  }
+
+  /** The types of those of `ids` that are destinations of the organization (others are absent from the map). */
+  async destinationTypes(
+    db: Database,
+    organizationId: string,
+    ids: readonly string[],
+  ): Promise<Map<string, DestinationType>> {
+    const repo = new DestinationsRepository(db);
+    const out = new Map<string, DestinationType>();
+    for (const id of new Set(ids)) {
+      const d = await repo.find(organizationId, id);
+      if (d) out.set(id, d.type);
+    }
+    return out;
+  }
+
+  /**
+   * Whether the pipeline has fanned the event out yet, and the status of each delivery it made (one per destination
+   * that still existed then).
+   */
+  async outcome(db: Database, eventId: string): Promise<{ fannedOut: boolean; statuses: DeliveryStatus[] }> {
+    const fannedOut = await this.events.consumedBy(CONSUMER, eventId, db);
+    const deliveries = await new DeliveriesRepository(db).listByEvent(eventId);
+    return { fannedOut, statuses: deliveries.map((d) => d.status) };
+  }
+}

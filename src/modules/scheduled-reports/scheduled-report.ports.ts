@@ -1,0 +1,39 @@
+import type { Database } from '../../platform/db/index.ts';
+import type { PlanName } from '../../config/index.ts';
+import type { ServiceContext } from '../auth/index.ts';
+import type { RunPeriod } from './scheduled-report.period.ts';
+import type { FileKind, ScheduledReportType } from './scheduled-report.types.ts';
+
+/** One rendered report file (the reports module's renderer answers in this shape). */
+export interface RenderedReport {
+  contentType: string;
+  filename: string;
+  body: Buffer;
+}
+
+/** Renders the reports a schedule delivers (the reports module's ReportRenderer and custom reports, wired in main). */
+export interface ReportRendering {
+  render(
+    ctx: ServiceContext,
+    type: Exclude<ScheduledReportType, 'custom'>,
+    period: RunPeriod,
+    format: FileKind,
+  ): Promise<RenderedReport>;
+  /** A custom report over its own period; null when it does not exist or the actor cannot see it. */
+  renderCustom(ctx: ServiceContext, customReportId: string, format: FileKind): Promise<RenderedReport | null>;
+  /** Whether the actor can see the custom report (checked when a schedule names it). */
+  customReportExists(ctx: ServiceContext, customReportId: string): Promise<boolean>;
+}
+
+/** The destination facts the module needs from alerting. */
+export interface ReportDestinations {
+  destinationTypes(db: Database, organizationId: string, ids: readonly string[]): Promise<Map<string, string>>;
+  outcome(db: Database, eventId: string): Promise<{ fannedOut: boolean; statuses: string[] }>;
+}
+
+export interface ReportPlans {
+  requireReports(plan: PlanName): void;
+}
+
+/** The organization's current plan (a run reports with the plan the organization has at run time). */
+export type PlanOf = (organizationId: string) => Promise<PlanName | null>;

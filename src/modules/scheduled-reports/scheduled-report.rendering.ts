@@ -1,0 +1,107 @@
+import { DomainError } from '../../platform/errors.ts';
+import type { ServiceContext } from '../auth/index.ts';
+import type { RunPeriod } from './scheduled-report.period.ts';
+import type { RenderedReport, ReportRendering } from './scheduled-report.ports.ts';
+import type { FileKind, ScheduledReportType } from './scheduled-report.types.ts';
+
+/** The reports module's ReportRenderer as this module uses it. */
+export interface ReportRendererLike {
+  render(
+    ctx: ServiceContext,
+    kind: Exclude<ScheduledReportType, 'custom'>,
+    input: { from: string; to: string; timezone: string },
+    format: FileKind,
+  ): Promise<RenderedReport>;
+}
+
+/** Custom reports as this module uses them: read one (visibility applies) and render it over its own period. */
+export interface CustomReportsLike {
+  get(ctx: ServiceContext, id: string): Promise<unknown>;
+  render(ctx: ServiceContext, id: string, format: FileKind): Promise<RenderedReport>;
+}
+
+/** ReportRendering over the reports module's renderer and custom reports (null until custom reports exist). */
+export function reportRendering(
+  renderer: ReportRendererLike,
+  customReports: CustomReportsLike | null,
+): ReportRendering {
+  const notFound = (err: unknown) => err instanceof DomainError && err.code === 'not_found';
+  return {
+    render: (ctx, type, period: RunPeriod, format) =>
+      renderer.render(
+        ctx,
+        type,
+        { from: new Date(period.from).toISOString(), to: new Date(period.to).toISOString(), timezone: period.timezone },
+        format,
+      ),
+    async renderCustom(ctx, id, format) {
+      if (!customReports) return null;
+      try {
+        return await customReports.render(ctx, id, format);
+      } catch (err) {
+        if (notFound(err)) return null;
+        throw err;
+      }
+    },
+    async customReportExists(ctx, id) {
+      if (!customReports) return false;
+      try {
+        await customReports.get(ctx, id);
+        return true;
+      } catch (err) {
+        if (notFound(err)) return false;
+        throw err;
+      }
+    },
+  };
+}
+
+interface SectionsDocument {
+  name: string;
+  period: { from: string; to: string; timezone: string };
+  generated_at: string;
+  sections: ReadonlyArray<{ title: string; kind: string; report: unknown }>;
+}
+
+/** The reports module's custom reports and renderer, as far as rendering a custom report by id goes. */
+export interface CustomReportSources<D extends SectionsDocument, S> {
+  customReports: {
+    get(ctx: ServiceContext, id: string): Promise<unknown>;
+    document(ctx: ServiceContext, id: string): Promise<D>;
+  };
+  renderer: {
+    renderSections(
+      ctx: ServiceContext,
+      doc: { title: string; period: D['period']; generatedAt?: string; sections: readonly S[] },
+      format: 'csv' | 'pdf',
+    ): Promise<RenderedReport>;
+  };
+}
+
+/**
+ * A custom report by id over its own period: the JSON document, or its sections as one CSV (leading `section`
+ * column) or one PDF. Sections without a report (none of their monitors can be shown) are left out of CSV and PDF.
+ */
+export function customReportRendering<D extends SectionsDocument, S>(
+  sources: CustomReportSources<D, S>,
+): CustomReportsLike {
+  return {
+    get: (ctx, id) => sources.customReports.get(ctx, id),
+    async render(ctx, id, format) {
+      const doc = await sources.customReports.document(ctx, id);
+      if (format === 'json') {
+        return {
+          contentType: 'application/json; charset=utf-8',
+          filename: `tocsin-custom-${id}.json`,
+          body: Buffer.from(JSON.stringify(doc)),
+        };
+      }
+      const sections = doc.sections.filter((s) => s.report !== null) as unknown as S[];
+      return sources.renderer.renderSections(
+        ctx,
+        { title: doc.name, period: doc.period, generatedAt: doc.generated_at, sections },
+        format,
+      );
+    },
+  };
+}

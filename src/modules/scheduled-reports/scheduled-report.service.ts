@@ -1,0 +1,250 @@
+import { Temporal } from 'temporal-polyfill';
+import { decodeIdCursor, pageOf } from '../../platform/cursor.ts';
+import { notFound, validationFailed, type ErrorDetail } from '../../platform/errors.ts';
+import { isId, newId } from '../../platform/ids.ts';
+import type { ServiceContext } from '../auth/index.ts';
+import type { ReportDestinations, ReportPlans, ReportRendering } from './scheduled-report.ports.ts';
+import { nextRunAt, parseTimeOfDay, type Frequency } from './scheduled-report.schedule.ts';
+import type { ScheduledReport, ScheduledReportType } from './scheduled-report.types.ts';
+import { ScheduledReportsRepository } from './scheduled-reports.repository.ts';
+
+/** A create body as the route schema admits it (types, ranges and the HH:MM pattern are checked there). */
+export interface ScheduledReportInput {
+  report_type: ScheduledReportType;
+  custom_report_id?: string | null;
+  frequency: Frequency;
+  day_of_week?: number | null;
+  day_of_month?: number | null;
+  time_of_day: string;
+  timezone: string;
+  destination_ids: string[];
+  enabled?: boolean;
+}
+
+/** A PATCH body: any subset; null clears day_of_week, day_of_month or custom_report_id. */
+export type ScheduledReportPatch = Partial<ScheduledReportInput>;
+
+/** Destination types a report never goes to: pagers and incident tools are for alerts (DECISIONS §12). */
+export const REFUSED_DESTINATION_TYPES: ReadonlySet<string> = new Set([
+  'oncall_pager1',
+  'oncall_pager2',
+  'incident_tool1',
+  'incident_tool2',
+]);
+
+export interface ScheduledReportsServiceDeps {
+  plans: ReportPlans;
+  destinations: ReportDestinations;
+  rendering: ReportRendering;
+  /** Wakes this process's runner (a run was asked for, or a due time moved earlier). */
+  wake: () => void;
+}
+
+const SCAN_LIMIT = 200;
+
+function isTimeZone(zone: string): boolean {
+  try {
+    Temporal.Now.zonedDateTimeISO(zone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Scheduled reports (DECISIONS §8, §12): CRUD, run-now and the validation rules a schema cannot say. */
+export class ScheduledReportsService {
+  private readonly deps: ScheduledReportsServiceDeps;
+  constructor(deps: ScheduledReportsServiceDeps) {
+    this.deps = deps;
+  }
+
+  async create(ctx: ServiceContext, input: ScheduledReportInput): Promise<ScheduledReport> {
+    this.deps.plans.requireReports(ctx.actor.plan);
+    const now = ctx.clock.now();
+    const draft: ScheduledReport = {
+      id: newId('srp', now),
+      organizationId: ctx.actor.organizationId,
+      reportType: input.report_type,
+      customReportId: input.custom_report_id ?? null,
+      frequency: input.frequency,
+      dayOfWeek: input.day_of_week ?? null,
+      dayOfMonth: input.day_of_month ?? null,
+      timeOfDay: input.time_of_day,
+      timezone: input.timezone,
+      destinationIds: input.destination_ids,
+      enabled: input.enabled ?? true,
+      nextRunAt: 0,
+      lastRunAt: null,
+      lastStatus: 'never_run',
+      runRequestedAt: null,
+      createdByUserId: ctx.actor.userId,
+      createdByKeyId: ctx.actor.keyId,
+      environments: [...ctx.actor.environments],
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.validate(ctx, draft);
+    draft.nextRunAt = nextRunAt(draft, now);
+    await ctx.db.transaction((tx) => new ScheduledReportsRepository(tx).insert(draft));
+    this.deps.wake();
+    return draft;
+  }
+
+  async get(ctx: ServiceContext, id: string): Promise<ScheduledReport> {
+    this.deps.plans.requireReports(ctx.actor.plan);
+    return this.find(ctx, id);
+  }
+
+  async list(
+    ctx: ServiceContext,
+    page: { limit: number; cursor?: string },
+  ): Promise<{ data: ScheduledReport[]; next_cursor: string | null }> {
+    this.deps.plans.requireReports(ctx.actor.plan);
+    const after = decodeIdCursor(page.cursor) ?? null;
+    const rows = await new ScheduledReportsRepository(ctx.db).list(
+      ctx.actor.organizationId,
+      after,
+      Math.min(page.limit, SCAN_LIMIT) + 1,
+    );
+    return pageOf(rows, page.limit, (s) => s.id);
+  }
+
+  /**
+   * Validates the merged record before the transaction, then writes it inside one on the row read again under a
+   * lock, so a run finishing meanwhile keeps its last_run_at and last_status. next_run_at is recomputed from now when
+   * the frequency, a day, the time, the zone change, or when a paused schedule is enabled again (a pause does not
+   * leave a backlog to catch up).
+   */
+  async update(ctx: ServiceContext, id: string, patch: ScheduledReportPatch): Promise<ScheduledReport> {
+    this.deps.plans.requireReports(ctx.actor.plan);
+    const existing = await this.find(ctx, id);
+    const merged = merge(existing, patch);
+    await this.validate(ctx, merged);
+    const now = ctx.clock.now();
+    const updated = await ctx.db.transaction(async (tx) => {
+      const repo = new ScheduledReportsRepository(tx);
+      const current = await repo.findForUpdate(ctx.actor.organizationId, id);
+      if (!current) throw notFound('Scheduled report');
+      const next = merge(current, patch);
+      next.updatedAt = now;
+      const reschedule =
+        next.frequency !== current.frequency ||
+        next.dayOfWeek !== current.dayOfWeek ||
+        next.dayOfMonth !== current.dayOfMonth ||
+        next.timeOfDay !== current.timeOfDay ||
+        next.timezone !== current.timezone ||
+        (next.enabled && !current.enabled);
+      if (reschedule) next.nextRunAt = nextRunAt(next, now);
+      await repo.update(next);
+      return next;
+    });
+    this.deps.wake();
+    return updated;
+  }
+
+  async delete(ctx: ServiceContext, id: string): Promise<void> {
+    this.deps.plans.requireReports(ctx.actor.plan);
+    await ctx.db.transaction(async (tx) => {
+      const ok = isId(id, 'srp') && (await new ScheduledReportsRepository(tx).delete(ctx.actor.organizationId, id));
+      if (!ok) throw notFound('Scheduled report');
+    });
+  }
+
+  /** POST /{id}/run: a run now, made by whichever process's runner takes it first; next_run_at stays. */
+  async requestRun(ctx: ServiceContext, id: string): Promise<ScheduledReport> {
+    this.deps.plans.requireReports(ctx.actor.plan);
+    const now = ctx.clock.now();
+    await ctx.db.transaction(async (tx) => {
+      const ok =
+        isId(id, 'srp') && (await new ScheduledReportsRepository(tx).requestRun(ctx.actor.organizationId, id, now));
+      if (!ok) throw notFound('Scheduled report');
+    });
+    this.deps.wake();
+    return this.find(ctx, id);
+  }
+
+  private async find(ctx: ServiceContext, id: string): Promise<ScheduledReport> {
+    const found = isId(id, 'srp')
+      ? await new ScheduledReportsRepository(ctx.db).find(ctx.actor.organizationId, id)
+      : null;
+    if (!found) throw notFound('Scheduled report');
+    return found;
+  }
+
+  /** DECISIONS §8 and §12: each frequency's days, the custom pairing, the zone, the destinations. */
+  private async validate(ctx: ServiceContext, s: ScheduledReport): Promise<void> {
+    const details: ErrorDetail[] = [];
+    const needs = (field: string, value: unknown, wanted: boolean, what: string) => {
+      if (wanted && (value === null || value === undefined))
+        details.push({ field, issue: `is required with frequency ${s.frequency} (${what})` });
+      if (!wanted && value !== null && value !== undefined)
+        details.push({ field, issue: `is not used with frequency ${s.frequency}; leave it out` });
+    };
+    needs('day_of_week', s.dayOfWeek, s.frequency === 'weekly', '0 = Sunday … 6 = Saturday');
+    needs('day_of_month', s.dayOfMonth, s.frequency === 'monthly' || s.frequency === 'quarterly', '1 to 28');
+    if (s.dayOfWeek !== null && (!Number.isInteger(s.dayOfWeek) || s.dayOfWeek < 0 || s.dayOfWeek > 6))
+      details.push({ field: 'day_of_week', issue: 'must be an integer from 0 (Sunday) to 6 (Saturday)' });
+    if (s.dayOfMonth !== null && (!Number.isInteger(s.dayOfMonth) || s.dayOfMonth < 1 || s.dayOfMonth > 28))
+      details.push({ field: 'day_of_month', issue: 'must be an integer from 1 to 28' });
+    if (!parseTimeOfDay(s.timeOfDay))
+      details.push({ field: 'time_of_day', issue: 'must be a local time HH:MM from 00:00 to 23:59' });
+    if (!isTimeZone(s.timezone))
+      details.push({ field: 'timezone', issue: 'must be an IANA time zone such as Europe/Berlin' });
+    if (s.reportType === 'custom') {
+      if (s.customReportId === null)
+        details.push({ field: 'custom_report_id', issue: 'is required with report_type custom' });
+      else if (!(await this.deps.rendering.customReportExists(ctx, s.customReportId)))
+        details.push({
+          field: 'custom_report_id',
+          issue: `custom report ${s.customReportId} does not exist in this organization`,
+        });
+    } else if (s.customReportId !== null) {
+      details.push({ field: 'custom_report_id', issue: 'is only used with report_type custom; leave it out' });
+    }
+    const types = await this.deps.destinations.destinationTypes(ctx.db, ctx.actor.organizationId, s.destinationIds);
+    s.destinationIds.forEach((id, i) => {
+      const type = types.get(id);
+      if (type === undefined)
+        details.push({
+          field: `destination_ids[${i}]`,
+          issue: `destination ${id} does not exist in this organization`,
+        });
+      else if (REFUSED_DESTINATION_TYPES.has(type))
+        details.push({
+          field: `destination_ids[${i}]`,
+          issue: `a ${type} destination cannot receive reports (pagers and incident tools are for alerts)`,
+        });
+    });
+    if (details.length > 0) throw validationFailed(details);
+  }
+}
+
+/**
+ * The record with the patch applied. A day that the new frequency does not use is dropped when the patch changes
+ * the frequency without naming the day; a day the patch names explicitly is validated as given.
+ */
+function merge(current: ScheduledReport, patch: ScheduledReportPatch): ScheduledReport {
+  const frequency = patch.frequency ?? current.frequency;
+  const changedFrequency = frequency !== current.frequency;
+  const keepDay = (value: number | null, usedBy: readonly Frequency[]) =>
+    changedFrequency && !usedBy.includes(frequency) ? null : value;
+  const reportType = patch.report_type ?? current.reportType;
+  return {
+    ...current,
+    reportType,
+    customReportId:
+      patch.custom_report_id !== undefined
+        ? patch.custom_report_id
+        : reportType === 'custom'
+          ? current.customReportId
+          : null,
+    frequency,
+    dayOfWeek: patch.day_of_week !== undefined ? patch.day_of_week : keepDay(current.dayOfWeek, ['weekly']),
+    dayOfMonth:
+      patch.day_of_month !== undefined ? patch.day_of_month : keepDay(current.dayOfMonth, ['monthly', 'quarterly']),
+    timeOfDay: patch.time_of_day ?? current.timeOfDay,
+    timezone: patch.timezone ?? current.timezone,
+    destinationIds: patch.destination_ids ?? current.destinationIds,
+    enabled: patch.enabled ?? current.enabled,
+  };
+}
