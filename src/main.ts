@@ -202,6 +202,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     },
     incidents,
     anomalies: intelligence,
+    monitors,
     transitionsNext: incidents,
     organizationName: async (organizationId) => (await orgs.getOrganization(organizationId)).name,
     members: {

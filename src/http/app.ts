@@ -24,6 +24,7 @@ import { registerHistoryRoutes } from './routes/history/history.routes.ts';
 import { registerMonitorRoutes } from './routes/monitors/monitors.routes.ts';
 import { registerStatusPageRoutes } from './routes/status-pages/status-pages.routes.ts';
 import { registerReportRoutes } from './routes/reports/reports.routes.ts';
+import { registerMoreReportRoutes } from './routes/reports/reports-more.routes.ts';
 import { registerSlaTargetRoutes } from './routes/sla-targets/sla-targets.routes.ts';
 import { registerCustomReportRoutes } from './routes/custom-reports/custom-reports.routes.ts';
 import { registerRunnerRoutes } from './routes/runners/runners.routes.ts';
@@ -128,6 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerIncidentRoutes(app, deps.services);
   registerStatusPageRoutes(app, { statusPages: deps.services.statusPages, publicUrl: deps.config.publicUrl });
   registerReportRoutes(app, { renderer: deps.services.reportRenderer });
+  registerMoreReportRoutes(app, { reports: deps.services.reports });
   registerSlaTargetRoutes(app, { slaTargets: deps.services.slaTargets });
   registerCustomReportRoutes(app, { customReports: deps.services.customReports });
   registerApiKeyRoutes(app, { apiKeys: deps.services.apiAccess.apiKeys, clock: deps.clock });

@@ -846,6 +846,15 @@ const FIXTURES: Record<string, StepFixture> = {
       expect(after.body.data.some((m: Json) => m.invitation_id === W.invitationId)).toBe(false);
     },
   },
+  '202611240453_incidents_opened_index': {
+    // An index only: the incident of 202611220010 is found again in opening order by the incidents report.
+    async fill() {},
+    async check(u) {
+      const r = await u.call('GET', '/api/v1/reports/incidents/export?format=json&period=last_90_days');
+      if (r.status === 200) expect(r.body.map((i: Json) => i.id)).toContain(W.incidentId);
+      else expect(r.body.error.code).toBe('plan_upgrade_required');
+    },
+  },
   '202611240317_reports_custom_reports': {
     async fill(db) {
       await db

@@ -7,7 +7,7 @@ import { newId } from '../../platform/ids.ts';
 import { actorRef, canSeeEnvironment, type Actor, type ServiceContext } from '../auth/index.ts';
 import type { EventType, EventsService } from '../events/index.ts';
 import type { Monitor, MonitorListener, Page } from '../monitors/index.ts';
-import { IncidentsRepository } from './incidents.repository.ts';
+import { IncidentsRepository, type IncidentKey } from './incidents.repository.ts';
 import {
   durationSeconds,
   type Incident,
@@ -205,6 +205,27 @@ export class IncidentsService implements MonitorListener {
       await this.resolveWith(tx, repo, incident, actorRef(actor), ctx.clock.now(), null);
     });
     return this.get(ctx, id);
+  }
+
+  /**
+   * One keyset page of the incidents overlapping [from, to) that this actor may see, in opening order (reports and
+   * the streamed export). `last` is the last row read, visible or not: pass it as `after` for the next page; null
+   * when there is none. `monitorIds` (at most a few hundred) narrows the read to those monitors' incidents.
+   */
+  async pageOverlapping(
+    ctx: ServiceContext,
+    window: { from: number; to: number; monitorIds?: readonly string[] },
+    after: IncidentKey | undefined,
+    limit: number,
+  ): Promise<{ data: Incident[]; last: IncidentKey | null }> {
+    if (window.monitorIds !== undefined && window.monitorIds.length === 0) return { data: [], last: null };
+    const rows = await new IncidentsRepository(ctx.db).pageOverlapping(ctx.actor.organizationId, window, after, limit);
+    const allowed = await this.visibleSet(ctx.actor, rows);
+    const tail = rows[rows.length - 1];
+    return {
+      data: rows.filter(allowed),
+      last: rows.length < limit || !tail ? null : { openedAt: tail.openedAt, id: tail.id },
+    };
   }
 
   /** Open incidents (any source) tied to these monitors, oldest first; for status pages. */

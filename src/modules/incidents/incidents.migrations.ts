@@ -64,4 +64,15 @@ export const incidentsMigrations: SchemaMigration[] = [
         .execute();
     },
   },
+  {
+    // Reports and the export page through an organization's incidents in opening order (keyset, no OFFSET).
+    name: '202611240453_incidents_opened_index',
+    async up(db) {
+      await db.schema
+        .createIndex('incident_org_opened_idx')
+        .on('incident')
+        .columns(['organization_id', 'opened_at', 'id'])
+        .execute();
+    },
+  },
 ];

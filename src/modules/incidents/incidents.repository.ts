@@ -51,6 +51,12 @@ function toRow(i: Incident): IncidentRow {
   };
 }
 
+/** Where a keyset page of incidents in opening order ends. */
+export interface IncidentKey {
+  openedAt: number;
+  id: string;
+}
+
 /** Storage of incidents, their timelines and per-organization numbers. Build it from a transaction handle. */
 export class IncidentsRepository {
   private readonly db;
@@ -94,6 +100,17 @@ export class IncidentsRepository {
 
   async insert(incident: Incident): Promise<void> {
     await this.db.insertInto('incident').values(toRow(incident)).execute();
+  }
+
+  /** Many incidents in multi-row inserts (imports and benchmark seeding); numbers must already be allocated. */
+  async insertMany(incidents: readonly Incident[]): Promise<void> {
+    // 500 rows × 16 columns stays under both dialects' bound-parameter limits.
+    for (let i = 0; i < incidents.length; i += 500) {
+      await this.db
+        .insertInto('incident')
+        .values(incidents.slice(i, i + 500).map(toRow))
+        .execute();
+    }
   }
 
   async find(organizationId: string, id: string): Promise<Incident | null> {
@@ -184,6 +201,36 @@ export class IncidentsRepository {
     if (filter.to !== undefined) q = q.where('opened_at', '<', filter.to);
     if (before) q = q.where('id', '<', before);
     const rows = await q.orderBy('id', 'desc').limit(limit).execute();
+    return rows.map(toIncident);
+  }
+
+  /**
+   * Incidents of the organization whose time overlaps [from, to) (opened before `to`, not resolved at or before
+   * `from`), in opening order (opened_at, then id), after the row `after` (keyset on the (organization_id,
+   * opened_at, id) index, no OFFSET). For reports and the export.
+   */
+  async pageOverlapping(
+    organizationId: string,
+    window: { from: number; to: number; monitorIds?: readonly string[] },
+    after: IncidentKey | undefined,
+    limit: number,
+  ): Promise<Incident[]> {
+    let q = this.db
+      .selectFrom('incident')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('opened_at', '<', window.to)
+      .where((eb) => eb.or([eb('resolved_at', 'is', null), eb('resolved_at', '>', window.from)]));
+    if (window.monitorIds !== undefined) q = q.where('monitor_id', 'in', [...window.monitorIds]);
+    if (after !== undefined) {
+      q = q.where((eb) =>
+        eb.or([
+          eb('opened_at', '>', after.openedAt),
+          eb.and([eb('opened_at', '=', after.openedAt), eb('id', '>', after.id)]),
+        ]),
+      );
+    }
+    const rows = await q.orderBy('opened_at').orderBy('id').limit(limit).execute();
     return rows.map(toIncident);
   }
 

@@ -8,6 +8,7 @@ export {
 } from './incident.service.ts';
 export { IncidentRemindersRole, type IncidentRemindersDeps } from './incident-reminders.role.ts';
 export { incidentsMigrations } from './incidents.migrations.ts';
+export type { IncidentKey } from './incidents.repository.ts';
 export {
   INCIDENT_SOURCES,
   INCIDENT_STATUSES,

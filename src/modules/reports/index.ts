@@ -43,3 +43,15 @@ export type {
   IntelligenceEventShape,
 } from './report.shapes.ts';
 export { createReports, type Reports, type ReportsModuleDeps } from './reports.module.ts';
+export { incidentsCsv, incidentsRows, INCIDENTS_CSV_COLUMNS } from './incidents.export.ts';
+export {
+  intelligenceCsv,
+  intelligenceRows,
+  monitorHealthCsv,
+  monitorHealthRows,
+  INTELLIGENCE_CSV_COLUMNS,
+  MONITOR_HEALTH_CSV_COLUMNS,
+} from './insight.csv.ts';
+export type { IncidentsReport, IncidentReportRow } from './incidents.report.types.ts';
+export type { IntelligenceReport, IntelligenceReportEvent } from './intelligence.report.types.ts';
+export { HEALTH_FINDING_KINDS, type MonitorHealthReport, type MonitorHealthFinding } from './monitor-health.types.ts';

@@ -99,6 +99,44 @@ export class MonitorTimelineRepository {
     return out;
   }
 
+  /** The monitors among `monitorIds` with at least one up verdict at or before `until`. */
+  async everUp(monitorIds: readonly string[], until: number): Promise<Set<string>> {
+    const out = new Set<string>();
+    const unique = [...new Set(monitorIds)];
+    for (let i = 0; i < unique.length; i += CHUNK) {
+      const rows = await this.db
+        .selectFrom('monitor_timeline')
+        .select('monitor_id')
+        .distinct()
+        .where('monitor_id', 'in', unique.slice(i, i + CHUNK))
+        .where('kind', '=', 'up')
+        .where('at', '<=', until)
+        .execute();
+      for (const r of rows) out.add(r.monitor_id);
+    }
+    return out;
+  }
+
+  /**
+   * The `since` (first failing check) of the down verdicts recorded at exactly these (monitor, at) pairs: an
+   * incident of a monitor is opened by the verdict at its `opened_at`. Keyed `${monitorId}@${at}`.
+   */
+  async downSince(pairs: ReadonlyArray<{ monitorId: string; at: number }>): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    for (let i = 0; i < pairs.length; i += CHUNK) {
+      const chunk = pairs.slice(i, i + CHUNK);
+      const rows = await this.db
+        .selectFrom('monitor_timeline')
+        .select(['monitor_id', 'at', 'since'])
+        .where('kind', '=', 'down')
+        .where('monitor_id', 'in', [...new Set(chunk.map((p) => p.monitorId))])
+        .where('at', 'in', [...new Set(chunk.map((p) => p.at))])
+        .execute();
+      for (const r of rows) if (r.since !== null) out.set(`${r.monitor_id}@${Number(r.at)}`, Number(r.since));
+    }
+    return out;
+  }
+
   /**
    * Each monitor's timeline as far as [from, until] needs it, in recorded order: the entries in that range, after
    * the last lifecycle entry and the last verdict before `from` (which decide the state at `from`). A report thus

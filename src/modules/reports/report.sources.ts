@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../auth/index.ts';
-import type { Incident } from '../incidents/index.ts';
-import type { IntelligenceEvent, IntelligenceEventFilter } from '../intelligence/index.ts';
+import type { Incident, IncidentKey } from '../incidents/index.ts';
+import type { IntelligenceEvent, IntelligenceEventFilter, StoredCorrelation } from '../intelligence/index.ts';
 
 /** One rollup row (checks module): a monitor's checks in one hour or one UTC day, in one region. */
 export interface ReportRollupRow {
@@ -22,6 +22,15 @@ export interface ReportRollups {
     to: number,
     resolution: 'hour' | 'day',
   ): Promise<ReportRollupRow[]>;
+  /**
+   * Daily rows with their UTC day in [days.from, days.to) and hourly rows at `hourStarts` (the hours local days add to
+   * or take from UTC days), read in one snapshot: each daily row is exactly the sum of its hourly rows.
+   */
+  rollupSnapshot(
+    monitorKeys: readonly number[],
+    days: { from: number; to: number } | null,
+    hourStarts: readonly number[],
+  ): Promise<{ days: ReportRollupRow[]; hours: ReportRollupRow[] }>;
 }
 
 interface PageOf<T> {
@@ -36,6 +45,13 @@ export interface ReportIncidents {
     filter: { source?: 'monitor'; from?: number; to?: number },
     page: { limit: number; cursor?: string },
   ): Promise<PageOf<Incident>>;
+  /** One keyset page (in opening order) of the incidents overlapping [from, to) the actor may see. */
+  pageOverlapping(
+    ctx: ServiceContext,
+    window: { from: number; to: number; monitorIds?: readonly string[] },
+    after: IncidentKey | undefined,
+    limit: number,
+  ): Promise<{ data: Incident[]; last: IncidentKey | null }>;
 }
 
 /** Intelligence events visible to the actor (IntelligenceService fits). */
@@ -45,6 +61,8 @@ export interface ReportAnomalies {
     filter: IntelligenceEventFilter,
     page: { limit: number; cursor?: string },
   ): Promise<PageOf<IntelligenceEvent>>;
+  /** Correlations seen in [from, to), with the monitors the actor may see. */
+  correlations(ctx: ServiceContext, from: number, to: number): Promise<StoredCorrelation[]>;
 }
 
 /** Reads every page of a cursor-paged list. */

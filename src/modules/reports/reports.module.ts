@@ -5,6 +5,7 @@ import { ReportRenderer } from './report.render.ts';
 import { MonitorTimelineRecorder, type TransitionHandlerLike } from './monitor-timeline.recorder.ts';
 import type { ReportAnomalies, ReportIncidents, ReportRollups } from './report.sources.ts';
 import { ReportsService } from './reports.service.ts';
+import type { ReportMonitorSettings } from './monitor-health.report.ts';
 import { SlaTargetsService } from './sla-target.service.ts';
 import { CustomReportsService, type CustomReportMembers } from './custom-report.service.ts';
 import type { KindReport } from './custom-report.document.ts';
@@ -15,6 +16,8 @@ export interface ReportsModuleDeps {
   rollups: ReportRollups;
   incidents: ReportIncidents;
   anomalies: ReportAnomalies | null;
+  /** Monitors' intervals and timeouts (the monitor-health report); MonitorsService fits. */
+  monitors?: ReportMonitorSettings | null;
   /** Where the check engine's transitions go once the timeline has them (the incidents module). */
   transitionsNext: TransitionHandlerLike | null;
   /** The organization's display name (the first page of a PDF). */
@@ -41,6 +44,7 @@ export function createReports(deps: ReportsModuleDeps): Reports {
     incidents: deps.incidents,
     anomalies: deps.anomalies,
     slaTargets,
+    monitors: deps.monitors ?? null,
   });
   const renderer = new ReportRenderer({
     fonts: new ReportFonts(),

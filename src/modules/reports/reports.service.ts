@@ -18,6 +18,14 @@ import type {
   SlaReport,
 } from './report.types.ts';
 import type { SlaTargetsService } from './sla-target.service.ts';
+import { IncidentsReports } from './incidents.report.ts';
+import type { IncidentsReport } from './incidents.report.types.ts';
+import { incidentsExportStream, type ExportFormat } from './incidents.export.ts';
+import { IntelligenceReports } from './intelligence.report.ts';
+import type { IntelligenceReport } from './intelligence.report.types.ts';
+import { MonitorHealthReports, type ReportMonitorSettings } from './monitor-health.report.ts';
+import type { MonitorHealthReport } from './monitor-health.types.ts';
+import type { Readable } from 'node:stream';
 
 export interface ReportsServiceDeps {
   plans: Plans;
@@ -26,6 +34,8 @@ export interface ReportsServiceDeps {
   /** Intelligence anomalies for the performance report; null when the intelligence module is not wired. */
   anomalies: ReportAnomalies | null;
   slaTargets: SlaTargetsService;
+  /** Monitors' intervals and timeouts for the monitor-health report; null: 60 s intervals, timeouts not judged. */
+  monitors?: ReportMonitorSettings | null;
 }
 
 export const METHODOLOGY =
@@ -44,8 +54,40 @@ const ms1 = (v: number | null) => (v === null ? null : Math.round(v * 10) / 10);
 /** Availability, performance and SLA reports (DECISIONS §8, §11). */
 export class ReportsService {
   private readonly deps: ReportsServiceDeps;
+  private readonly incidentReports: IncidentsReports;
+  private readonly intelligenceReports: IntelligenceReports;
+  private readonly healthReports: MonitorHealthReports;
   constructor(deps: ReportsServiceDeps) {
     this.deps = deps;
+    this.incidentReports = new IncidentsReports({ plans: deps.plans, incidents: deps.incidents });
+    this.intelligenceReports = new IntelligenceReports({ plans: deps.plans, intelligence: deps.anomalies });
+    this.healthReports = new MonitorHealthReports({
+      plans: deps.plans,
+      rollups: deps.rollups,
+      incidents: deps.incidents,
+      monitors: deps.monitors ?? null,
+    });
+  }
+
+  /** Incidents overlapping the period with MTTA/MTTR (incidents.report.ts). */
+  incidents(ctx: ServiceContext, input: ReportInput): Promise<IncidentsReport> {
+    return this.incidentReports.report(ctx, input);
+  }
+
+  /** Every incident of the period as a stream (CSV or a JSON array); bad input throws before the first byte. */
+  async incidentsExport(ctx: ServiceContext, input: ReportInput, format: ExportFormat): Promise<Readable> {
+    const scope = await this.incidentReports.scope(ctx, input);
+    return incidentsExportStream(this.incidentReports, ctx, scope, format);
+  }
+
+  /** Intelligence events, their counts and correlations of the period (intelligence.report.ts). */
+  intelligence(ctx: ServiceContext, input: ReportInput): Promise<IntelligenceReport> {
+    return this.intelligenceReports.report(ctx, input);
+  }
+
+  /** Noisy, flapping, misconfigured and never-succeeded monitors (monitor-health.report.ts). */
+  monitorHealth(ctx: ServiceContext, input: ReportInput): Promise<MonitorHealthReport> {
+    return this.healthReports.report(ctx, input);
   }
 
   async availability(ctx: ServiceContext, input: ReportInput): Promise<AvailabilityReport> {
@@ -124,7 +166,8 @@ export class ReportsService {
     const previousWindow = { from: period.from - (period.to - period.from), to: period.from };
     const [current, previous, anomalies] = await Promise.all([
       figuresFromRollups(this.deps.rollups, ids, period, period.timezone),
-      figuresFromRollups(this.deps.rollups, ids, previousWindow, period.timezone),
+      // The previous window gives totals only (its days are never shown): whole UTC days from the daily rollups.
+      figuresFromRollups(this.deps.rollups, ids, previousWindow, period.timezone, { days: false }),
       this.anomaliesOf(ctx, ids, period),
     ]);
     const days = localDays(period, period.timezone);

@@ -1,0 +1,147 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import {
+  incidentsCsv,
+  intelligenceCsv,
+  monitorHealthCsv,
+  type ReportInput,
+  type ReportsService,
+} from '../../../modules/reports/index.ts';
+import type { ServiceContext } from '../../../modules/auth/index.ts';
+import { contextOf } from '../../request-context.ts';
+import {
+  ExportQuery,
+  IncidentReportRowSchema,
+  IncidentsExportSchema,
+  IncidentsReportSchema,
+  IntelligenceReportSchema,
+  MonitorHealthReportSchema,
+} from './report-more.schemas.ts';
+import { ReportQuery } from './report.schemas.ts';
+
+const tags = ['reports'];
+type Query = Static<typeof ReportQuery>;
+
+function listOf(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+function inputOf(q: Omit<Query, 'format'>): ReportInput {
+  const monitorIds = listOf(q.monitor_ids);
+  const tagList = listOf(q.tags);
+  return {
+    ...(q.period !== undefined && { period: q.period }),
+    ...(q.from !== undefined && { from: q.from }),
+    ...(q.to !== undefined && { to: q.to }),
+    ...(q.timezone !== undefined && { timezone: q.timezone }),
+    ...(monitorIds !== undefined && { monitorIds }),
+    ...(tagList !== undefined && { tags: tagList }),
+  };
+}
+
+const CSV_NOTE =
+  ' `format=csv` answers `text/csv; charset=utf-8` instead: UTF-8 with a byte-order mark, RFC 4180, a header row ' +
+  '(columns in docs/reports.md), the same figures as the JSON.';
+
+/** GET /api/v1/reports/{incidents|incidents/export|intelligence|monitor-health} (DECISIONS §8, §11). */
+export function registerMoreReportRoutes(app: FastifyInstance, deps: { reports: ReportsService }): void {
+  const { reports } = deps;
+  for (const schema of [
+    IncidentReportRowSchema,
+    IncidentsReportSchema,
+    IncidentsExportSchema,
+    IntelligenceReportSchema,
+    MonitorHealthReportSchema,
+  ])
+    app.addSchema(schema);
+
+  const route = <R>(
+    path: string,
+    operationId: string,
+    summary: string,
+    schema: { $id?: string },
+    build: (ctx: ServiceContext, input: ReportInput) => Promise<R>,
+    csv: (report: R) => string,
+  ) =>
+    app.get<{ Querystring: Query }>(
+      path,
+      {
+        config: { scope: 'reports:read' },
+        schema: {
+          tags,
+          summary,
+          description: `Needs the reports:read scope and a plan with reports.${CSV_NOTE}`,
+          operationId,
+          querystring: ReportQuery,
+          produces: ['application/json', 'text/csv'],
+          response: { 200: Type.Ref(schema.$id!) },
+        },
+      },
+      async (request, reply) => {
+        const report = await build(contextOf(request), inputOf(request.query));
+        if (request.query.format === 'csv') {
+          return reply
+            .type('text/csv; charset=utf-8')
+            .header('content-disposition', `attachment; filename="${operationId}.csv"`)
+            .send(csv(report));
+        }
+        return report;
+      },
+    );
+
+  route(
+    '/api/v1/reports/incidents',
+    'incidentsReport',
+    'Incidents overlapping the period: counts by source, MTTA and MTTR (mean and median), incidents per day',
+    IncidentsReportSchema,
+    (ctx, input) => reports.incidents(ctx, input),
+    incidentsCsv,
+  );
+  route(
+    '/api/v1/reports/intelligence',
+    'intelligenceReport',
+    'Intelligence events of the period by category and monitor, and the correlations between monitors',
+    IntelligenceReportSchema,
+    (ctx, input) => reports.intelligence(ctx, input),
+    intelligenceCsv,
+  );
+  route(
+    '/api/v1/reports/monitor-health',
+    'monitorHealthReport',
+    'Noisy, flapping, misconfigured and never-succeeded monitors, each finding with its reason and figures',
+    MonitorHealthReportSchema,
+    (ctx, input) => reports.monitorHealth(ctx, input),
+    monitorHealthCsv,
+  );
+
+  app.get<{ Querystring: Static<typeof ExportQuery> }>(
+    '/api/v1/reports/incidents/export',
+    {
+      config: { scope: 'reports:read' },
+      schema: {
+        tags,
+        summary: 'Every incident of the period, streamed (CSV by default, or one JSON array)',
+        description:
+          'Needs the reports:read scope and a plan with reports. Streams in constant memory whatever the number of ' +
+          'incidents (keyset pages of 500 read as the client takes them). `format=csv` (default): `text/csv; ' +
+          'charset=utf-8`, UTF-8 with a byte-order mark, RFC 4180, the incidents report’s columns. `format=json`: ' +
+          '`application/json`, one array of the incidents report’s rows, an incident per line. Oldest first (by id). ' +
+          'Bad input is refused before the first byte; a failure while streaming cuts the response short.',
+        operationId: 'incidentsExport',
+        querystring: ExportQuery,
+        produces: ['text/csv', 'application/json'],
+        response: { 200: Type.Ref('IncidentsExport') },
+      },
+    },
+    async (request, reply) => {
+      const format = request.query.format ?? 'csv';
+      const stream = await reports.incidentsExport(contextOf(request), inputOf(request.query), format);
+      const type = format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8';
+      return reply.type(type).header('content-disposition', `attachment; filename="incidents.${format}"`).send(stream);
+    },
+  );
+}
