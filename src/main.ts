@@ -5,7 +5,7 @@ import type { TocsinConfig } from './config/index.ts';
 import { buildApp } from './http/app.ts';
 import type { AppServices } from './http/app.deps.ts';
 import { AlertLinks, alertingMigrations, createAlerting } from './modules/alerting/index.ts';
-import { authMigrations, createApiAccess, createAuth, type Actor } from './modules/auth/index.ts';
+import { authMigrations, createApiAccess, createAuth, SessionService, type Actor } from './modules/auth/index.ts';
 import {
   checkEngineMigrations,
   createCheckEngineModule,
@@ -25,7 +25,7 @@ import { IntelligenceService, SecurityGradesRole, intelligenceMigrations } from 
 import { StatusPagesService, statusPagesMigrations } from './modules/status-pages/index.ts';
 import { createReports, reportsMigrations } from './modules/reports/index.ts';
 import { MonitorsService, createMonitorTargetGuard, monitorsMigrations } from './modules/monitors/index.ts';
-import { createOrgs, Plans, orgsMigrations } from './modules/orgs/index.ts';
+import { createCredentials, createOrgs, Plans, orgsMigrations } from './modules/orgs/index.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import {
   databaseStartupError,
@@ -187,6 +187,20 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     masterKey,
     metrics,
   });
+  const sessions = new SessionService({
+    database,
+    clock,
+    logger,
+    orgs,
+    credentials: createCredentials({
+      database,
+      clock,
+      defaultPlan: config.defaultPlan,
+      defaultRegion: config.defaultRegion,
+    }),
+    mailer: alerting.mailer,
+    publicUrl: config.publicUrl,
+  });
   const incidents = new IncidentsService({ database, clock, events, monitors });
   // Checks, observations and gradings → intelligence events (+ outbox, + incidents when a monitor asks for them).
   const intelligence = new IntelligenceService({ database, clock, events, monitors, incidents });
@@ -273,6 +287,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     services: {
       orgs,
       auth,
+      sessions,
       apiAccess: apiAccess.services,
       plans,
       monitors,

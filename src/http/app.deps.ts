@@ -1,6 +1,6 @@
 import type { TocsinConfig } from '../config/index.ts';
 import type { Alerting } from '../modules/alerting/index.ts';
-import type { ApiAccessServices, AuthService } from '../modules/auth/index.ts';
+import type { ApiAccessServices, AuthService, SessionService } from '../modules/auth/index.ts';
 import type { CheckEngineModule } from '../modules/checks/index.ts';
 import type { ExecutionsService } from '../modules/checks/index.ts';
 import type { RollupsService } from '../modules/checks/index.ts';
@@ -25,6 +25,8 @@ import type { TocsinMetrics } from '../platform/metrics/index.ts';
 export interface AppServices {
   orgs: OrgsService;
   auth: AuthService;
+  /** People in the web app: first run, sign-in, sessions, password reset and invitation links. */
+  sessions: SessionService;
   /** API access: key management, service accounts, rate limits, idempotency, usage. */
   apiAccess: ApiAccessServices;
   plans: Plans;

@@ -30,6 +30,9 @@ import { registerCustomReportRoutes } from './routes/custom-reports/custom-repor
 import { registerRunnerRoutes } from './routes/runners/runners.routes.ts';
 import { registerMetricsRoute } from './routes/system/metrics.routes.ts';
 import { registerSystemRoutes } from './routes/system/system.routes.ts';
+import { registerAuthLinkRoutes } from './routes/sessions/auth-links.routes.ts';
+import { registerSessionRoutes } from './routes/sessions/sessions.routes.ts';
+import { registerMemberRoleRoutes } from './routes/sessions/member-role.routes.ts';
 
 type LogMethod = FastifyBaseLogger['info'];
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -106,6 +109,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await installOpenApi(app, { version: deps.version, publicUrl: deps.config.publicUrl });
   installAuth(app, {
     auth: deps.services.auth,
+    sessions: deps.services.sessions,
     plans: deps.services.plans,
     rateLimit: installRateLimit(app, {
       limiter: deps.services.apiAccess.rateLimiter,
@@ -136,6 +140,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerServiceAccountRoutes(app, deps.services.apiAccess);
   registerDestinationRoutes(app, deps.services);
   registerMemberRoutes(app, deps.services);
+  const sessionRoutes = { sessions: deps.services.sessions, clock: deps.clock, publicUrl: deps.config.publicUrl };
+  registerSessionRoutes(app, sessionRoutes);
+  registerAuthLinkRoutes(app, sessionRoutes);
+  registerMemberRoleRoutes(app, sessionRoutes);
   registerRunnerRoutes(app, { checks: deps.services.checks, clock: deps.clock });
   registerHeartbeatRoutes(app, deps.services);
   registerIntelligenceRoutes(app, deps.services);

@@ -23,6 +23,10 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   reflection_unavailable: 422,
   rate_limited: 429,
   request_header_fields_too_large: 431,
+  already_set_up: 409,
+  invalid_credentials: 401,
+  csrf_failed: 403,
+  invalid_token: 400,
   internal_error: 500,
   service_unavailable: 503,
 };

@@ -21,6 +21,10 @@ export type ErrorCode =
   | 'reflection_unavailable'
   | 'rate_limited'
   | 'request_header_fields_too_large'
+  | 'already_set_up'
+  | 'invalid_credentials'
+  | 'csrf_failed'
+  | 'invalid_token'
   | 'internal_error'
   | 'service_unavailable';
 

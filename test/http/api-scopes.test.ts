@@ -43,7 +43,10 @@ describe('scopes', () => {
     }
     expect(missing).toEqual([]);
     expect(checked).toBeGreaterThanOrEqual(20);
-    expect(doc.paths['/api/v1/api-keys']?.post?.security).toEqual([{ bearerAuth: ['keys:write'] }]);
+    expect(doc.paths['/api/v1/api-keys']?.post?.security).toEqual([
+      { bearerAuth: ['keys:write'] },
+      { sessionCookie: [] },
+    ]);
   });
 
   it('insufficient_scope names the scope; monitors:write implies monitors:create', async () => {

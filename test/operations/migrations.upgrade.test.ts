@@ -14,7 +14,7 @@ import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.ts';
 import { ALL_MIGRATIONS, createTocsin, type Tocsin } from '../../src/main.ts';
-import { generateApiKey, hashApiKey, SCOPES } from '../../src/modules/auth/index.ts';
+import { generateApiKey, hashApiKey, hashPassword, SCOPES } from '../../src/modules/auth/index.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { migrateToLatest, openDatabase, type Database, type Dialect } from '../../src/platform/db/index.ts';
 import { newId } from '../../src/platform/ids.ts';
@@ -52,6 +52,10 @@ const W = {
   slaTargetId: newId('sla', NOW - 2 * DAY),
   invitationId: newId('inv', NOW - DAY),
   invitationToken: 'invitation-token-from-an-old-release',
+  password: 'password from an old release',
+  resetToken: 'reset-token-from-an-old-release',
+  sessionToken: 'session-token-from-an-old-release',
+  sessionId: newId('ses', NOW - DAY),
   customReportId: newId('crp', NOW - DAY),
 };
 const ms = (daysAgo: number) => NOW - daysAgo * DAY;
@@ -941,6 +945,78 @@ const FIXTURES: Record<string, StepFixture> = {
       });
       expect(file.statusCode).toBe(200);
       expect(file.body).toBe('a,b\n');
+    },
+  },
+  '202611240037_orgs_passwords': {
+    async fill(db) {
+      await db
+        .updateTable('app_user')
+        .set({ password_hash: await hashPassword(W.password) })
+        .where('id', '=', W.userId)
+        .execute();
+      await db
+        .insertInto('password_reset')
+        .values({
+          token_hash: sha256(W.resetToken),
+          user_id: W.userId,
+          expires_at: NOW + HOUR,
+          used_at: null,
+          created_at: ms(0),
+        })
+        .execute();
+    },
+    async check(u) {
+      const signedIn = await u.tocsin.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/sessions',
+        payload: { email: W.email, password: W.password },
+      });
+      expect(signedIn.statusCode).toBe(201);
+      // The reset link of before the upgrade is used in the check of 202611240041_auth_sessions.
+    },
+  },
+  '202611240041_auth_sessions': {
+    async fill(db) {
+      await db
+        .insertInto('user_session')
+        .values({
+          id: W.sessionId,
+          token_hash: sha256(W.sessionToken),
+          user_id: W.userId,
+          organization_id: W.orgId,
+          created_at: ms(1),
+          last_seen_at: ms(1),
+          expires_at: NOW + 29 * DAY,
+          ended_at: null,
+          user_agent: 'Old browser',
+          ip: '192.0.2.1',
+        })
+        .execute();
+      await db
+        .insertInto('sign_in_throttle')
+        .values({ subject: 'ip:192.0.2.1', failures: 2, last_failure_at: ms(0), blocked_until: 0 })
+        .execute();
+    },
+    async check(u) {
+      const session = await u.tocsin.app.inject({
+        method: 'GET',
+        url: '/api/v1/auth/session',
+        headers: { cookie: `tocsin_session=${W.sessionToken}` },
+      });
+      expect(session.statusCode).toBe(200);
+      expect(session.json()).toMatchObject({ user: { id: W.userId }, organization: { id: W.orgId }, role: 'owner' });
+      const reset = await u.tocsin.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/password-reset/confirm',
+        payload: { token: W.resetToken, password: 'a new password after the upgrade' },
+      });
+      expect(reset.statusCode).toBe(204);
+      const ended = await u.tocsin.app.inject({
+        method: 'GET',
+        url: '/api/v1/auth/session',
+        headers: { cookie: `tocsin_session=${W.sessionToken}` },
+      });
+      expect(ended.statusCode).toBe(401);
     },
   },
 };

@@ -30,7 +30,10 @@ function asObject(value: unknown): Json {
 }
 
 function requiresKey(op: Json): boolean {
-  return Array.isArray(op.security) && op.security.some((requirement) => 'bearerAuth' in asObject(requirement));
+  return (
+    Array.isArray(op.security) &&
+    op.security.some((requirement) => 'bearerAuth' in asObject(requirement) || 'sessionCookie' in asObject(requirement))
+  );
 }
 
 function headersFor(status: string, authenticated: boolean, idempotent: boolean): Json {

@@ -30,9 +30,10 @@ function describeRoute(route: RouteOptions): void {
   const mutating = methods.some((m) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(m));
   const hasBody = methods.some((m) => ['POST', 'PUT', 'PATCH'].includes(m));
   const scope = route.config?.scope;
+  const sessionOnly = route.config?.session === true;
   // Every route may meet the errors written before routing or by the HTTP parser (docs/api.md).
   const statuses = [400, 431, 500, 503];
-  if (scope) statuses.push(401, 403, 429);
+  if (scope || sessionOnly) statuses.push(401, 403, 429);
   if (route.url.includes(':')) statuses.push(404, 414);
   if (schema.querystring || schema.body || schema.params) statuses.push(422);
   if (hasBody) statuses.push(413, 415);
@@ -41,8 +42,11 @@ function describeRoute(route: RouteOptions): void {
   for (const status of statuses.sort()) {
     response[status] ??= { description: ERROR_DESCRIPTIONS[status], ...errorRef };
   }
-  if (scope) {
-    schema.security = [{ bearerAuth: [scope] }];
+  if (sessionOnly) {
+    schema.security = [{ sessionCookie: [] }];
+  } else if (scope) {
+    // A key with the scope, or a session whose role allows the operation (DECISIONS §14).
+    schema.security = [{ bearerAuth: [scope] }, { sessionCookie: [] }];
     const note = `Requires scope \`${scope}\`.`;
     const text = typeof schema.description === 'string' ? schema.description : '';
     if (!text.includes(note)) schema.description = text ? `${text}\n\n${note}` : note;
@@ -76,6 +80,15 @@ export async function installOpenApi(
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: tsk_…' },
+          sessionCookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'tocsin_session',
+            description:
+              'A web-app session (POST /api/v1/auth/sessions). It acts with the person’s role instead of scopes; ' +
+              'every POST, PUT, PATCH and DELETE in a session carries the header `X-CSRF-Token` (the session’s ' +
+              '`csrf_token`), else 403 `csrf_failed`.',
+          },
         },
       },
     },

@@ -19,10 +19,17 @@ export interface Actor {
   scopes: ReadonlySet<Scope>;
   environments: readonly string[];
   rateLimits: RateBudgets;
+  /**
+   * Set for a person signed in through the web app (a session, not a key): such an actor is bound by its role
+   * instead of scopes, and sees every environment of the organization (`allEnvironments`).
+   */
+  sessionId?: string;
+  /** Every environment, not only `environments` (sessions; keys always list theirs). */
+  allEnvironments?: boolean;
 }
 
 export function canSeeEnvironment(actor: Actor, environment: string): boolean {
-  return actor.environments.includes(environment);
+  return actor.allEnvironments === true || actor.environments.includes(environment);
 }
 
 export function isAdmin(actor: Actor): boolean {

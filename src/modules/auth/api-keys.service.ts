@@ -2,7 +2,7 @@ import type { Clock } from '../../platform/clock.ts';
 import { decodeIdCursor, pageOf } from '../../platform/cursor.ts';
 import { DomainError, notFound, validationFailed, type ErrorDetail } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { actorRef, isAdmin, type Actor } from './actor.ts';
+import { actorRef, canSeeEnvironment, isAdmin, type Actor } from './actor.ts';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key.format.ts';
 import type { ApiKey, KeyUsage, RateLimitSettings, ServiceAccount, UsageBucket } from './api-key.types.ts';
 import type { ApiKeysRepository } from './api-keys.repository.ts';
@@ -85,7 +85,7 @@ export function serviceAccountOf(row: ServiceAccountRow): ServiceAccount {
 export function mayManage(actor: Actor, key: Pick<ApiKeyRow, 'scopes' | 'environments'>): boolean {
   const scopes = (JSON.parse(key.scopes) as string[]).filter(isScope);
   for (const scope of expandScopes(scopes)) if (!actor.scopes.has(scope)) return false;
-  return (JSON.parse(key.environments) as string[]).every((e) => actor.environments.includes(e));
+  return (JSON.parse(key.environments) as string[]).every((e) => canSeeEnvironment(actor, e));
 }
 
 /** The detail for a scope name that does not exist: says so and lists the ones that do. */
@@ -137,7 +137,7 @@ export class ApiKeysService {
       }
     });
     (input.environments ?? ['production']).forEach((e, i) => {
-      if (!actor.environments.includes(e)) {
+      if (!canSeeEnvironment(actor, e)) {
         beyondCreator = true;
         details.push({
           field: `environments[${i}]`,

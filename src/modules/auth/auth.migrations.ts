@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { SchemaMigration } from '../../platform/db/index.ts';
 import type { AuthTables } from './auth.tables.ts';
 import { col } from '../../platform/db/index.ts';
+import { sessionsMigrations } from './sessions.migrations.ts';
 
 export const authMigrations: SchemaMigration[] = [
   {
@@ -117,4 +118,5 @@ export const authMigrations: SchemaMigration[] = [
         .execute();
     },
   },
+  ...sessionsMigrations,
 ];

@@ -36,3 +36,16 @@ export { withDatabase, type ServiceContext } from './service-context.ts';
 export { generateApiKey, isWellFormedApiKey, hashApiKey } from './api-key.format.ts';
 export { createApiAccess, type ApiAccessServices, type ApiAccessOptions } from './api-access.module.ts';
 export { apiKeyView } from './api-key.view.ts';
+export { SessionService, type SessionServiceDeps } from './session.service.ts';
+export {
+  SESSION_LIFETIMES,
+  type ClientInfo,
+  type SessionInfo,
+  type SessionListItem,
+  type SessionMailer,
+  type SignedIn,
+  type SessionLifetimes,
+} from './session.types.ts';
+export { SignInThrottle, RetryLaterError, DEFAULT_THROTTLE, type ThrottlePolicy } from './sign-in.throttle.ts';
+export { csrfMatches } from './csrf.ts';
+export { hashPassword, verifyPassword } from './password.hash.ts';

@@ -3,7 +3,7 @@ import { decodeIdCursor, pageOf } from '../../platform/cursor.ts';
 import type { Database } from '../../platform/db/index.ts';
 import { DomainError, notFound, validationFailed, type ErrorDetail } from '../../platform/errors.ts';
 import { isId, newId, randomToken } from '../../platform/ids.ts';
-import type { Actor, ServiceContext } from '../auth/index.ts';
+import { canSeeEnvironment, type Actor, type ServiceContext } from '../auth/index.ts';
 import type { Plans } from '../orgs/index.ts';
 import type { LockOrganization, MonitorAlertLinks } from './monitor.ports.ts';
 import { mergePatch } from './monitor.patch.ts';
@@ -46,7 +46,10 @@ export interface Page<T> {
 }
 
 function scopeOf(actor: Actor): MonitorScope {
-  return { organizationId: actor.organizationId, environments: actor.environments };
+  // A session sees every environment: no environment filter at all.
+  return actor.allEnvironments
+    ? { organizationId: actor.organizationId }
+    : { organizationId: actor.organizationId, environments: actor.environments };
 }
 
 /** The config as stored: the destination links are the alerting module's rows, written through `alertLinks`. */
@@ -405,7 +408,7 @@ export class MonitorsService {
         })),
       );
     }
-    if (!actor.environments.includes(fields.environment)) {
+    if (!canSeeEnvironment(actor, fields.environment)) {
       throw new DomainError('forbidden', `This key may not use the environment ${fields.environment}.`);
     }
     this.deps.plans.requireIntervalAtLeastFloor(actor.plan, fields.interval_seconds);

@@ -3,3 +3,10 @@ export type { IssuedInvitation, OrgsService } from './orgs.service.ts';
 export { Plans } from './plans.policy.ts';
 export { orgsMigrations } from './orgs.migrations.ts';
 export { ROLES, type Role, type Organization, type User, type Membership, type Invitation } from './orgs.types.ts';
+export {
+  createCredentials,
+  CredentialsService,
+  type CredentialsDeps,
+  type InvitationPreview,
+  type AcceptedInvitation,
+} from './credentials.service.ts';

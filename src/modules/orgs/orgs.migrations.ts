@@ -69,4 +69,21 @@ export const orgsMigrations: SchemaMigration[] = [
         .execute();
     },
   },
+  {
+    name: '202611240037_orgs_passwords',
+    async up(db) {
+      // A user's sign-in password (a self-describing scrypt string; null for users who never set one) and the
+      // one-time password reset links: only a hash of the token is stored; single use, expiring.
+      await db.schema.alterTable('app_user').addColumn('password_hash', col.text).execute();
+      await db.schema
+        .createTable('password_reset')
+        .addColumn('token_hash', col.text, (c) => c.primaryKey())
+        .addColumn('user_id', col.id, (c) => c.notNull().references('app_user.id').onDelete('cascade'))
+        .addColumn('expires_at', col.time, (c) => c.notNull())
+        .addColumn('used_at', col.time)
+        .addColumn('created_at', col.time, (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('password_reset_user_idx').on('password_reset').column('user_id').execute();
+    },
+  },
 ];

@@ -7,14 +7,14 @@ import type { Database } from '../../platform/db/index.ts';
 import { OrgsRepository } from './orgs.repository.ts';
 import type { Invitation, Membership, Organization, Role, User } from './orgs.types.ts';
 
-function hashToken(token: string): string {
+export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
 const WEEK_MS = 7 * 24 * 3_600_000;
 
 /** Lower-cased and trimmed; a validation error on `email` when it is not an address. */
-function normalizeEmail(raw: string): string {
+export function normalizeEmail(raw: string): string {
   const email = raw.trim().toLowerCase();
   if (!/^[^\s@]+@[^\s@]+$/.test(email)) {
     throw new DomainError('validation_failed', 'The email address is not valid.', [

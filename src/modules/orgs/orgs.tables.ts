@@ -14,6 +14,8 @@ export interface UserRow {
   name: string | null;
   email_verified_at: number | null;
   created_at: number;
+  /** Added by 202611240037_orgs_passwords: a self-describing password hash, or null (no password set). */
+  password_hash?: string | null;
 }
 
 export interface MembershipRow {
@@ -43,7 +45,16 @@ export interface InvitationRow {
   created_at: number;
 }
 
+export interface PasswordResetRow {
+  token_hash: string;
+  user_id: string;
+  expires_at: number;
+  used_at: number | null;
+  created_at: number;
+}
+
 export interface OrgsTables {
+  password_reset: PasswordResetRow;
   email_verification: EmailVerificationRow;
   invitation: InvitationRow;
   organization: OrganizationRow;

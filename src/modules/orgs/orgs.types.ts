@@ -1,6 +1,7 @@
 import type { PlanName } from '../../config/index.ts';
 
-export const ROLES = ['owner', 'admin', 'member'] as const;
+/** `viewer` is read-only: every GET, no writes (DECISIONS §14). */
+export const ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
 
 export interface Organization {

@@ -1,0 +1,311 @@
+import { createHash } from 'node:crypto';
+import type { PlanName } from '../../config/index.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Database } from '../../platform/db/index.ts';
+import { DomainError, validationFailed, type ErrorDetail } from '../../platform/errors.ts';
+import { newId, randomToken } from '../../platform/ids.ts';
+import type { Logger } from '../../platform/logger.ts';
+import type { CredentialsService, Organization, OrgsService, Role, User } from '../orgs/index.ts';
+import type { Actor } from './actor.ts';
+import { DEFAULT_RATE_LIMITS } from './auth.service.ts';
+import { csrfTokenOf } from './csrf.ts';
+import { DummyPassword, hashPassword, passwordIssue, verifyPassword } from './password.hash.ts';
+import { expandScopes, SCOPES } from './scopes.ts';
+import {
+  LAST_SEEN_RESOLUTION_MS,
+  SESSION_LIFETIMES,
+  type ClientInfo,
+  type SessionInfo,
+  type SessionLifetimes,
+  type SessionListItem,
+  type SessionMailer,
+  type SignedIn,
+} from './session.types.ts';
+import { SessionsRepository } from './sessions.repository.ts';
+import { SignInThrottle } from './sign-in.throttle.ts';
+
+export interface SessionServiceDeps {
+  database: Database;
+  clock: Clock;
+  logger: Logger;
+  orgs: OrgsService;
+  credentials: CredentialsService;
+  mailer: SessionMailer;
+  /** Links in mails start with it. */
+  publicUrl: string;
+  throttle?: SignInThrottle;
+  lifetimes?: SessionLifetimes;
+}
+
+const ALL_SCOPES = expandScopes(SCOPES);
+
+function sha256(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+function invalidCredentials(): DomainError {
+  return new DomainError('invalid_credentials', 'The email address or the password is wrong.');
+}
+
+function requirePassword(password: string, details: ErrorDetail[], field = 'password'): void {
+  const issue = passwordIssue(password);
+  if (issue) details.push({ field, issue });
+}
+
+/**
+ * People signing in to the web app (DECISIONS §14): first run, sign-in with a slow-down of repeated failures,
+ * sessions (only a hash of the cookie's token is stored; idle and absolute expiry), the actor a session acts as,
+ * password reset and invitation links.
+ */
+export class SessionService {
+  private readonly deps: SessionServiceDeps;
+  private readonly throttle: SignInThrottle;
+  private readonly lifetimes: SessionLifetimes;
+  private readonly dummy = new DummyPassword();
+  constructor(deps: SessionServiceDeps) {
+    this.deps = deps;
+    this.throttle = deps.throttle ?? new SignInThrottle({ database: deps.database, clock: deps.clock });
+    this.lifetimes = deps.lifetimes ?? SESSION_LIFETIMES;
+  }
+
+  setupNeeded(): Promise<boolean> {
+    return this.deps.credentials.setupNeeded();
+  }
+
+  /** First run: the organization, its owner (password set, address verified) and a session for them. */
+  async setup(
+    input: { organization_name: string; name: string; email: string; password: string },
+    client: ClientInfo,
+  ): Promise<SignedIn> {
+    const details: ErrorDetail[] = [];
+    if (input.organization_name.trim() === '') details.push({ field: 'organization_name', issue: 'must not be empty' });
+    if (input.name.trim() === '') details.push({ field: 'name', issue: 'must not be empty' });
+    if (!/^[^\s@]+@[^\s@]+$/.test(input.email.trim()))
+      details.push({ field: 'email', issue: 'must be an email address' });
+    requirePassword(input.password, details);
+    if (details.length > 0) throw validationFailed(details);
+    if (!(await this.setupNeeded()))
+      throw new DomainError('already_set_up', 'This Tocsin is already set up; sign in instead.');
+    const passwordHash = await hashPassword(input.password);
+    return this.deps.database.transaction(async (tx) => {
+      const { organization, user } = await this.deps.credentials.setup(
+        { organizationName: input.organization_name.trim(), name: input.name.trim(), email: input.email, passwordHash },
+        tx,
+      );
+      return this.open(user, organization, 'owner', client, tx);
+    });
+  }
+
+  /**
+   * Email and password → a session in the user's first organization. A wrong password and an unknown address
+   * give the same 401 after the same work (a dummy hash is checked); repeated failures → 429 with a delay.
+   */
+  async signIn(email: string, password: string, client: ClientInfo): Promise<SignedIn> {
+    const account = email.trim().toLowerCase();
+    await this.throttle.check(account, client.ip);
+    const found = await this.deps.credentials.findCredentials(account);
+    const matches = await verifyPassword(password, found?.passwordHash ?? (await this.dummy.get()));
+    const memberships = found && matches ? await this.deps.credentials.membershipsOf(found.userId) : [];
+    const user = found && matches ? await this.deps.orgs.findUser(found.userId) : null;
+    if (!found?.passwordHash || !matches || !user || memberships.length === 0) {
+      await this.throttle.recordFailure(account, client.ip);
+      throw invalidCredentials();
+    }
+    await this.throttle.recordSuccess(account);
+    const first = memberships[0]!;
+    return this.open(user, await this.deps.orgs.getOrganization(first.organizationId), first.role, client);
+  }
+
+  /** Records a new session (in `tx` when given, so it commits with the change that signs the person in). */
+  private async open(
+    user: User,
+    organization: Organization,
+    role: Role,
+    client: ClientInfo,
+    tx?: Database,
+  ): Promise<SignedIn> {
+    const now = this.deps.clock.now();
+    const token = randomToken(32);
+    const id = newId('ses', now);
+    const expiresAt = now + this.lifetimes.absoluteMs;
+    await new SessionsRepository(tx ?? this.deps.database).insert({
+      id,
+      token_hash: sha256(token),
+      user_id: user.id,
+      organization_id: organization.id,
+      created_at: now,
+      last_seen_at: now,
+      expires_at: expiresAt,
+      ended_at: null,
+      user_agent: client.userAgent?.slice(0, 300) ?? null,
+      ip: client.ip,
+    });
+    return { token, expiresAt, info: { sessionId: id, user, organization, role, csrfToken: csrfTokenOf(token) } };
+  }
+
+  /**
+   * The actor of a session cookie, or null when the token is unknown, ended, idle too long, past its absolute
+   * end, or its membership is gone. Records the request as `last_seen_at` (at most once a minute).
+   */
+  async authenticate(token: string): Promise<Actor | null> {
+    if (token.length === 0 || token.length > 200) return null;
+    const now = this.deps.clock.now();
+    const repository = new SessionsRepository(this.deps.database);
+    const row = await repository.findLive(sha256(token));
+    if (!row) return null;
+    if (Number(row.expires_at) <= now || Number(row.last_seen_at) + this.lifetimes.idleMs <= now) return null;
+    if (now - Number(row.last_seen_at) >= LAST_SEEN_RESOLUTION_MS) await repository.touch(row.id, now);
+    return {
+      organizationId: row.organization_id,
+      plan: row.plan as PlanName,
+      // Budgets and idempotency keys are per person for sessions ("rate limits per user").
+      keyId: row.user_id,
+      userId: row.user_id,
+      serviceAccountId: null,
+      role: row.role as Role,
+      scopes: ALL_SCOPES,
+      environments: ['production'],
+      allEnvironments: true,
+      rateLimits: {
+        read: DEFAULT_RATE_LIMITS.read_per_minute,
+        write: DEFAULT_RATE_LIMITS.write_per_minute,
+        delete: DEFAULT_RATE_LIMITS.delete_per_minute,
+      },
+      sessionId: row.id,
+    };
+  }
+
+  /** What `GET /auth/session` answers for a session actor and its token. */
+  async describe(actor: Actor, token: string): Promise<SessionInfo> {
+    const user = actor.userId ? await this.deps.orgs.findUser(actor.userId) : null;
+    if (!user || !actor.sessionId) throw new DomainError('unauthorized', 'Sign in first.');
+    return {
+      sessionId: actor.sessionId,
+      user,
+      organization: await this.deps.orgs.getOrganization(actor.organizationId),
+      role: actor.role,
+      csrfToken: csrfTokenOf(token),
+    };
+  }
+
+  async signOut(actor: Actor): Promise<void> {
+    if (actor.userId && actor.sessionId)
+      await new SessionsRepository(this.deps.database).end(actor.userId, actor.sessionId, this.deps.clock.now());
+  }
+
+  /** The person's live sessions, most recently used first. */
+  async list(actor: Actor): Promise<SessionListItem[]> {
+    if (!actor.userId) return [];
+    const now = this.deps.clock.now();
+    const rows = await new SessionsRepository(this.deps.database).listLive(
+      actor.userId,
+      now,
+      now - this.lifetimes.idleMs,
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      createdAt: Number(r.created_at),
+      lastSeenAt: Number(r.last_seen_at),
+      userAgent: r.user_agent,
+      ip: r.ip,
+      current: r.id === actor.sessionId,
+    }));
+  }
+
+  /** Ends one of the person's own sessions; 404 for another person's or an ended one. */
+  async end(actor: Actor, id: string): Promise<void> {
+    const ended = actor.userId
+      ? await new SessionsRepository(this.deps.database).end(actor.userId, id, this.deps.clock.now())
+      : false;
+    if (!ended) throw new DomainError('not_found', 'Session not found.');
+  }
+
+  /** Mails a one-time reset link when the address has a user; says nothing either way (the route answers 202). */
+  async requestPasswordReset(email: string): Promise<void> {
+    const found = await this.deps.credentials.findCredentials(email);
+    const user = found ? await this.deps.orgs.findUser(found.userId) : null;
+    if (!user) return;
+    const token = await this.deps.credentials.createPasswordReset(user.id);
+    const link = `${this.deps.publicUrl.replace(/\/+$/, '')}/reset-password?token=${encodeURIComponent(token)}`;
+    const intro = 'Someone (hopefully you) asked to reset your Tocsin password. Choose a new one here:';
+    const outro = 'The link works once and is valid for 1 hour. If you did not ask for it, ignore this email.';
+    try {
+      await this.deps.mailer.sendMail({
+        to: user.email,
+        subject: '[Tocsin] Reset your password',
+        text: `${intro}\n\n${link}\n\n${outro}`,
+        html: `<p>${escapeHtml(intro)}</p><p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p><p>${escapeHtml(outro)}</p>`,
+        headers: { 'Auto-Submitted': 'auto-generated' },
+      });
+    } catch (err) {
+      this.deps.logger.warn({ err: (err as Error).message, user: user.id }, 'could not send the password reset email');
+    }
+  }
+
+  /** Sets the new password from a reset link and ends the user's sessions (but the caller's own, if any). */
+  async confirmPasswordReset(token: string, password: string, currentSessionId: string | null): Promise<void> {
+    const details: ErrorDetail[] = [];
+    requirePassword(password, details);
+    if (details.length > 0) throw validationFailed(details);
+    const hash = await hashPassword(password);
+    const now = this.deps.clock.now();
+    const userId = await this.deps.credentials.resetPassword(token, hash, (tx, id) =>
+      new SessionsRepository(tx).endAllOf(id, now, currentSessionId),
+    );
+    const found = await this.deps.orgs.findUser(userId);
+    if (found) await this.throttle.recordSuccess(found.email);
+  }
+
+  /** A member's new role (see CredentialsService.changeRole); their sessions act with it from the next request. */
+  changeRole(actor: Actor, userId: string, role: Role): Promise<{ user: User; role: Role }> {
+    return this.deps.credentials.changeRole(actor, userId, role);
+  }
+
+  lookupInvitation(token: string) {
+    return this.deps.credentials.lookupInvitation(token);
+  }
+
+  /**
+   * Accepts an invitation and signs in: a new address gets a user with `password` (required); an existing user
+   * must prove it is them with their password (throttled like a sign-in). The membership and the session commit
+   * together.
+   */
+  async acceptInvitation(
+    input: { token: string; name?: string; password?: string },
+    client: ClientInfo,
+  ): Promise<SignedIn> {
+    const preview = await this.deps.credentials.lookupInvitation(input.token);
+    const password = input.password ?? '';
+    let passwordHash: string | null = null;
+    if (preview.existingUserId) {
+      await this.throttle.check(preview.email, client.ip);
+      const stored = await this.deps.credentials.passwordHashOf(preview.existingUserId);
+      const matches = await verifyPassword(password, stored ?? (await this.dummy.get()));
+      if (!stored || !matches) {
+        await this.throttle.recordFailure(preview.email, client.ip);
+        throw invalidCredentials();
+      }
+    } else {
+      const details: ErrorDetail[] = [];
+      if (input.password === undefined) details.push({ field: 'password', issue: 'is required for a new account' });
+      else requirePassword(password, details);
+      if (input.name !== undefined && input.name.trim() === '')
+        details.push({ field: 'name', issue: 'must not be empty' });
+      if (details.length > 0) throw validationFailed(details);
+      passwordHash = await hashPassword(password);
+    }
+    return this.deps.database.transaction(async (tx) => {
+      const accepted = await this.deps.credentials.acceptInvitation(
+        input.token,
+        preview.existingUserId,
+        { name: input.name?.trim() ?? null, passwordHash },
+        tx,
+      );
+      return this.open(accepted.user, accepted.organization, accepted.role, client, tx);
+    });
+  }
+}
