@@ -61,7 +61,7 @@ function body(pdf: ReportPdf, r: AvailabilityReport): void {
     [
       { header: 'Monitor', width: 0.26, value: (i) => names.get(i.monitor_id) ?? i.monitor_id },
       { header: '#', width: 0.07, align: 'right', value: (i) => String(i.number) },
-      { header: `Down since (${tz})`, width: 0.18, value: (i) => formatInstantOrDash(i.down_since, tz) },
+      { header: 'Down since', width: 0.18, value: (i) => formatInstantOrDash(i.down_since, tz) },
       { header: 'Resolved', width: 0.16, value: (i) => formatInstantOrDash(i.resolved_at, tz) },
       { header: 'Duration', width: 0.12, align: 'right', value: (i) => formatDuration(i.duration_seconds) },
       { header: 'Cause', width: 0.21, value: (i) => i.cause ?? '—' },

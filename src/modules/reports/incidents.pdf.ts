@@ -57,7 +57,7 @@ function body(pdf: ReportPdf, r: IncidentsReportShape): void {
       { header: 'Title', width: 0.3, value: (i) => i.title },
       { header: 'Source', width: 0.1, value: (i) => i.source },
       { header: 'Status', width: 0.11, value: (i) => i.status },
-      { header: `Opened (${tz})`, width: 0.17, value: (i) => formatInstant(i.opened_at, tz) },
+      { header: 'Opened', width: 0.17, value: (i) => formatInstant(i.opened_at, tz) },
       { header: 'To ack', width: 0.1, align: 'right', value: (i) => formatDuration(i.time_to_acknowledge_seconds) },
       { header: 'To resolve', width: 0.15, align: 'right', value: (i) => formatDuration(i.time_to_resolve_seconds) },
     ],

@@ -35,7 +35,7 @@ function body(pdf: ReportPdf, r: IntelligenceReportShape): void {
   pdf.heading(`Events (${r.events.length})`);
   pdf.table(
     [
-      { header: `Started (${tz})`, width: 0.17, value: (e) => formatInstant(e.started_at, tz) },
+      { header: 'Started', width: 0.17, value: (e) => formatInstant(e.started_at, tz) },
       { header: 'Monitor', width: 0.18, value: (e) => monitorOf(e) },
       { header: 'Category', width: 0.12, value: (e) => e.category },
       { header: 'Severity', width: 0.1, value: (e) => e.severity },
@@ -47,7 +47,7 @@ function body(pdf: ReportPdf, r: IntelligenceReportShape): void {
   pdf.heading(`Correlations (${r.correlations.length})`);
   pdf.table(
     [
-      { header: `From (${tz})`, width: 0.2, value: (c) => formatInstant(c.window.from, tz) },
+      { header: 'From', width: 0.2, value: (c) => formatInstant(c.window.from, tz) },
       { header: 'To', width: 0.2, value: (c) => formatInstant(c.window.to, tz) },
       {
         header: 'Monitors',

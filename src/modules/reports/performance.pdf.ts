@@ -68,7 +68,7 @@ function body(pdf: ReportPdf, r: PerformanceReport): void {
     .filter((m) => m.p95_ms !== null)
     .sort((a, b) => b.p95_ms! - a.p95_ms! || a.name.localeCompare(b.name))
     .slice(0, r.monitors.length === 1 ? 0 : 4);
-  if (slowest.length > 0) pdf.heading('Slowest monitors by p95');
+  if (slowest.length > 0) pdf.heading('Slowest monitors by p95', 14, 160);
   for (const m of slowest) {
     lineChart(pdf, pdf.box(150), {
       title: `${m.name} (ms)`,
@@ -87,7 +87,7 @@ function body(pdf: ReportPdf, r: PerformanceReport): void {
   pdf.table(
     [
       { header: 'Monitor', width: 0.22, value: (a) => a.monitor },
-      { header: `Started (${tz})`, width: 0.18, value: (a) => formatInstant(a.started_at, tz) },
+      { header: 'Started', width: 0.18, value: (a) => formatInstant(a.started_at, tz) },
       { header: 'Severity', width: 0.1, value: (a) => a.severity },
       { header: 'What happened', width: 0.5, wrap: true, value: (a) => a.summary },
     ],
@@ -107,7 +107,7 @@ export const performanceLayout: PdfLayout<PerformanceReport> = {
     return [
       { label: 'Monitors', value: formatCount(r.summary.monitors) },
       { label: 'Checks', value: formatCount(r.summary.checks) },
-      { label: 'Anomalies', value: formatCount(anomalies), note: 'performance events of intelligence' },
+      { label: 'Anomalies', value: formatCount(anomalies), note: 'from intelligence' },
       { label: 'Median p50', value: formatMs(p('p50_ms')), note: 'median over the monitors' },
       { label: 'Median p95', value: formatMs(p('p95_ms')), note: 'median over the monitors' },
       { label: 'Slower than before', value: formatCount(slower), note: 'monitors with p95 up > 10 %' },

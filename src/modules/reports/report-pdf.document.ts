@@ -90,35 +90,25 @@ export class ReportPdf {
         ModDate: created,
       },
     });
-    this.doc.registerFont('regular', fonts.regular);
-    this.doc.registerFont('bold', fonts.bold);
-    this.doc.registerFont('fallback', fonts.fallback);
+    // pdfkit takes a parsed fontkit font as well as bytes (its types only say bytes): parsed once per renderer
+    for (const face of ['regular', 'bold', 'fallback'] as const) {
+      this.doc.registerFont(face, fonts.faces[face] as unknown as Buffer);
+    }
     this.doc.on('data', (chunk: Buffer) => this.chunks.push(chunk));
   }
 
   // ---- text ---------------------------------------------------------------------------------------------------
 
-  /** Width of `text` in points, summed over its font runs. */
+  /** Width of `text` in points. */
   measure(text: string, size: number, face: Face = 'regular'): number {
-    let w = 0;
-    for (const run of this.fonts.runs(text, face)) {
-      w += this.doc.font(run.face).fontSize(size).widthOfString(run.text);
-    }
-    return w;
+    return this.fonts.width(text, face) * size;
   }
 
   /** `text` cut with an ellipsis so that it fits `width`. */
   fit(text: string, width: number, size: number, face: Face = 'regular'): string {
-    if (this.measure(text, size, face) <= width) return text;
-    const chars = [...text];
-    let lo = 0;
-    let hi = chars.length;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.measure(chars.slice(0, mid).join('') + ELLIPSIS, size, face) <= width) lo = mid;
-      else hi = mid - 1;
-    }
-    return chars.slice(0, lo).join('').trimEnd() + ELLIPSIS;
+    if (this.fonts.width(text, face) * size <= width) return text;
+    const room = width / size - this.fonts.width(ELLIPSIS, face);
+    return this.fonts.prefix(text, face, Math.max(room, 0)).text.trimEnd() + ELLIPSIS;
   }
 
   /** One line whose baseline is at `baseline`; `align` right puts its end at x + width. */
@@ -141,7 +131,7 @@ export class ReportPdf {
     this.doc.fillColor(opts.colour ?? COLOURS.text);
     for (const run of this.fonts.runs(s, face)) {
       this.drawRun(run.face, run.text, at, baseline, opts.size);
-      at += this.doc.widthOfString(run.text);
+      at += this.fonts.runWidth(run) * opts.size;
     }
   }
 
@@ -185,8 +175,9 @@ export class ReportPdf {
     return BOTTOM - this.y;
   }
 
-  heading(text: string, size = 14): void {
-    this.ensure(size * 3 + 40); // never a heading alone at the foot of a page
+  /** A heading kept on one page with the first `keepWith` points of what follows it. */
+  heading(text: string, size = 14, keepWith = 40): void {
+    this.ensure(size * 3 + keepWith);
     this.y += size * 0.6;
     this.line(text, this.left, this.y + size, { size, face: 'bold', width: this.width });
     this.y += size * 1.7;

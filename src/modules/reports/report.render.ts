@@ -47,6 +47,16 @@ import type { ReportInput } from './report.request.ts';
 import type { IncidentsReportShape, IntelligenceReportShape, MonitorHealthReportShape } from './report.shapes.ts';
 import type { AvailabilityReport, PerformanceReport, ReportPeriod, SlaReport } from './report.types.ts';
 import { slaLayout } from './sla.pdf.ts';
+import { INCIDENTS_CSV_COLUMNS, incidentsRows } from './incidents.export.ts';
+import type { IncidentsReport } from './incidents.report.types.ts';
+import {
+  INTELLIGENCE_CSV_COLUMNS,
+  MONITOR_HEALTH_CSV_COLUMNS,
+  intelligenceRows,
+  monitorHealthRows,
+} from './insight.csv.ts';
+import type { IntelligenceReport } from './intelligence.report.types.ts';
+import type { MonitorHealthReport } from './monitor-health.types.ts';
 import { METHODOLOGY } from './reports.service.ts';
 
 export const REPORT_KINDS = [
@@ -65,9 +75,9 @@ export interface ReportOf {
   availability: AvailabilityReport;
   performance: PerformanceReport;
   sla: SlaReport;
-  incidents: IncidentsReportShape;
-  intelligence: IntelligenceReportShape;
-  monitor_health: MonitorHealthReportShape;
+  incidents: IncidentsReport;
+  intelligence: IntelligenceReport;
+  monitor_health: MonitorHealthReport;
 }
 
 export type ReportBuilders = { [K in ReportKind]?: (ctx: ServiceContext, input: ReportInput) => Promise<ReportOf[K]> };
@@ -100,9 +110,9 @@ const CSV_TABLES: { [K in ReportKind]: CsvTable<ReportOf[K]> | null } = {
   availability: { columns: AVAILABILITY_CSV_COLUMNS, rows: availabilityRows },
   performance: { columns: PERFORMANCE_CSV_COLUMNS, rows: performanceRows },
   sla: { columns: SLA_CSV_COLUMNS, rows: slaRows },
-  incidents: null,
-  intelligence: null,
-  monitor_health: null,
+  incidents: { columns: INCIDENTS_CSV_COLUMNS, rows: incidentsRows },
+  intelligence: { columns: INTELLIGENCE_CSV_COLUMNS, rows: intelligenceRows },
+  monitor_health: { columns: MONITOR_HEALTH_CSV_COLUMNS, rows: monitorHealthRows },
 };
 
 const LAYOUTS: { [K in ReportKind]: PdfLayout<ReportOf[K]> } = {

@@ -42,7 +42,7 @@ function target(pdf: ReportPdf, r: SlaReport, t: SlaReportTarget): void {
   if (t.periods.length > 0) {
     pdf.table(
       [
-        { header: `Earlier periods: from (${tz})`, width: 0.3, value: (p) => formatInstant(p.from, tz) },
+        { header: 'Earlier period from', width: 0.3, value: (p) => formatInstant(p.from, tz) },
         { header: 'to', width: 0.22, value: (p) => formatInstant(p.to, tz) },
         { header: 'Downtime', width: 0.16, align: 'right', value: (p) => formatDuration(p.downtime_seconds) },
         { header: 'Achieved', width: 0.18, align: 'right', value: (p) => formatPercent(p.achieved_percent) },
