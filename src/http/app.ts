@@ -33,6 +33,8 @@ import { registerSystemRoutes } from './routes/system/system.routes.ts';
 import { registerAuthLinkRoutes } from './routes/sessions/auth-links.routes.ts';
 import { registerSessionRoutes } from './routes/sessions/sessions.routes.ts';
 import { registerMemberRoleRoutes } from './routes/sessions/member-role.routes.ts';
+import { loadWebBuild, WEB_DIST_DIR } from './routes/web/web.assets.ts';
+import { registerWebRoutes } from './routes/web/web.routes.ts';
 
 type LogMethod = FastifyBaseLogger['info'];
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -147,6 +149,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerRunnerRoutes(app, { checks: deps.services.checks, clock: deps.clock });
   registerHeartbeatRoutes(app, deps.services);
   registerIntelligenceRoutes(app, deps.services);
+  registerWebRoutes(app, loadWebBuild(WEB_DIST_DIR));
 
   await app.ready();
   return app;

@@ -1,0 +1,88 @@
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo } from 'react';
+import type { components } from './schema';
+import { unwrap } from './client';
+import { useApi } from './context';
+
+export type Monitor = components['schemas']['Monitor'];
+export type HistoryBucket = components['schemas']['HistoryBucket'];
+export type MonitorStatus = Monitor['status'];
+export type MonitorType = Monitor['type'];
+
+export interface MonitorFilters {
+  q?: string;
+  status?: MonitorStatus;
+  type?: MonitorType;
+  tag?: string;
+  environment?: string;
+}
+
+/**
+ * Every monitor matching the filters: the first page (200) shows at once, the rest follow page by page in the
+ * background, so a list of 10,000 is usable before it has all arrived.
+ */
+export function useAllMonitors(filters: MonitorFilters) {
+  const api = useApi();
+  const query = useInfiniteQuery({
+    queryKey: ['monitors', 'all', filters],
+    initialPageParam: undefined as string | undefined,
+    queryFn: async ({ pageParam }) =>
+      unwrap(
+        await api.client.GET('/api/v1/monitors', {
+          params: { query: { ...filters, limit: 200, ...(pageParam ? { cursor: pageParam } : {}) } },
+        }),
+      ),
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
+  });
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
+  useEffect(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  const monitors = useMemo(() => query.data?.pages.flatMap((p) => p.data) ?? [], [query.data]);
+  return { ...query, monitors, complete: query.isSuccess && !hasNextPage };
+}
+
+const DAY = 86_400_000;
+
+/** A monitor's last 90 days (daily uptime) and last 24 h (hourly p95), for the list's bar and sparkline. */
+export function useRowStats(id: string, enabled: boolean) {
+  const api = useApi();
+  return useQuery({
+    queryKey: ['monitor', id, 'row-stats'],
+    enabled,
+    staleTime: 5 * 60_000,
+    queryFn: async () => {
+      const now = Date.now();
+      const [days, hours] = await Promise.all([
+        api.client.GET('/api/v1/monitors/{id}/history', {
+          params: {
+            path: { id },
+            query: { resolution: 'day', from: new Date(now - 90 * DAY).toISOString(), to: new Date(now).toISOString() },
+          },
+        }),
+        api.client.GET('/api/v1/monitors/{id}/history', {
+          params: {
+            path: { id },
+            query: { resolution: 'hour', from: new Date(now - DAY).toISOString(), to: new Date(now).toISOString() },
+          },
+        }),
+      ]);
+      const daily = unwrap(days).data;
+      const hourly = unwrap(hours).data;
+      const checks = hourly.reduce((n, b) => n + b.checks, 0);
+      const failures = hourly.reduce((n, b) => n + b.failures, 0);
+      return {
+        daily,
+        hourly,
+        uptime24h: checks > 0 ? ((checks - failures) / checks) * 100 : null,
+      };
+    },
+  });
+}
+
+/** Summary of buckets: uptime weighted by checks. */
+export function uptimeOf(buckets: HistoryBucket[]): number | null {
+  const checks = buckets.reduce((n, b) => n + b.checks, 0);
+  const failures = buckets.reduce((n, b) => n + b.failures, 0);
+  return checks > 0 ? ((checks - failures) / checks) * 100 : null;
+}

@@ -1,0 +1,276 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { ApiError, unwrap } from '../api/client';
+import { useApi } from '../api/context';
+import FIELDS from '../api/destination-config.fields.json';
+import type { components } from '../api/schema';
+import { can, useSession } from '../api/session';
+import { asText, dateTime } from '../lib/format';
+import { Field, focusFirstInvalid, FormError } from '../ui/form';
+import { StatusBadge } from '../ui/status';
+
+type Destination = components['schemas']['Destination'];
+type DestinationType = Destination['type'];
+type TestResult = components['schemas']['DestinationTestResult'];
+interface ConfigKey {
+  key: string;
+  required: boolean;
+  secret: boolean;
+  description: string | null;
+}
+const TYPES = Object.keys(FIELDS) as DestinationType[];
+const EVENTS = [
+  'down',
+  'recovered',
+  'still_down',
+  'incident_opened',
+  'incident_acknowledged',
+  'incident_resolved',
+  'cert_expiring',
+  'security_grade_downgraded',
+  'security_grade_recovered',
+  'significant_change',
+  'performance_anomaly',
+  'performance_recovered',
+  'anomaly_alert',
+  'anomaly_recovered',
+  'anomaly_flapping',
+  'scheduled_report',
+];
+
+/** One form per type (from the API's document); secrets are write-only: never shown, replaced when typed. */
+export default function DestinationEditPage() {
+  const { id } = useParams();
+  const api = useApi();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { session } = useSession();
+  const form = useRef<HTMLFormElement>(null);
+  const existing = useQuery({
+    queryKey: ['destination', id],
+    enabled: id !== undefined,
+    queryFn: async () =>
+      unwrap(await api.client.GET('/api/v1/auth/organization/webhooks/{id}', { params: { path: { id: id! } } })),
+  });
+  const [type, setType] = useState<DestinationType>('generic_webhook');
+  const [name, setName] = useState('');
+  const [config, setConfig] = useState<Record<string, string>>({});
+  const [events, setEvents] = useState<string[]>(['down', 'recovered']);
+  const [test, setTest] = useState<TestResult | null>(null);
+  useEffect(() => {
+    if (existing.data) {
+      setType(existing.data.type);
+      setName(existing.data.name);
+      setEvents(existing.data.events);
+      const fields = (FIELDS as Record<string, ConfigKey[]>)[existing.data.type] ?? [];
+      setConfig(
+        Object.fromEntries(fields.filter((f) => !f.secret).map((f) => [f.key, asText(existing.data.config[f.key])])),
+      );
+    }
+  }, [existing.data]);
+  const fields = (FIELDS as Record<string, ConfigKey[]>)[type] ?? [];
+  const save = useMutation({
+    mutationFn: async () => {
+      const cfg = Object.fromEntries(Object.entries(config).filter(([, v]) => v !== ''));
+      const header = { 'Idempotency-Key': crypto.randomUUID() };
+      // The body follows the chosen type's schema; the server validates it and names what is wrong.
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- union body checked by the server's schema
+      const body: any = { name: name || undefined, events, config: cfg, ...(id ? {} : { type }) };
+      return id
+        ? unwrap(
+            await api.client.PATCH('/api/v1/auth/organization/webhooks/{id}', {
+              params: { path: { id }, header },
+              body,
+            }),
+          )
+        : unwrap(await api.client.POST('/api/v1/auth/organization/webhooks', { params: { header }, body }));
+    },
+    onSuccess: (d) => {
+      void queryClient.invalidateQueries({ queryKey: ['destinations'] });
+      queryClient.setQueryData(['destination', d.id], d);
+      if (!id) void navigate(`/destinations/${d.id}`, { replace: true });
+    },
+    onError: () => setTimeout(() => focusFirstInvalid(form.current)),
+  });
+  const runTest = useMutation({
+    mutationFn: async () =>
+      unwrap(
+        await api.client.POST('/api/v1/auth/organization/webhooks/{id}/test', {
+          params: { path: { id: id! }, header: { 'Idempotency-Key': crypto.randomUUID() } },
+        }),
+      ),
+    onSuccess: (result) => {
+      setTest(result);
+      queryClient.setQueryData(['destination', id], result.destination);
+    },
+  });
+  const remove = useMutation({
+    mutationFn: async () =>
+      unwrap(await api.client.DELETE('/api/v1/auth/organization/webhooks/{id}', { params: { path: { id: id! } } })),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ['destinations'] });
+      void navigate('/destinations');
+    },
+  });
+  const install = useMutation({
+    mutationFn: async () =>
+      unwrap(
+        await api.client.GET('/api/v1/auth/organization/webhooks/slack/install', {
+          params: { query: { ...(name ? { name } : {}), ...(id ? { destination_id: id } : {}) } },
+        }),
+      ),
+    onSuccess: (answer) => {
+      window.location.assign(answer.install_url);
+    },
+  });
+  if (!can(session.role).admin) {
+    return (
+      <>
+        <h1>Destination</h1>
+        <p role="alert">Only owners and admins manage destinations.</p>
+      </>
+    );
+  }
+  const error = save.error instanceof ApiError ? save.error : null;
+  const d = existing.data;
+  return (
+    <>
+      <h1>{id ? `Destination: ${d?.name ?? ''}` : 'New destination'}</h1>
+      {d && (
+        <dl className="facts">
+          <div>
+            <dt>Last success</dt>
+            <dd>{dateTime(d.last_success_at)}</dd>
+          </div>
+          <div>
+            <dt>Last failure</dt>
+            <dd>{d.last_failure_at ? `${dateTime(d.last_failure_at)}: ${d.last_failure_reason ?? ''}` : 'never'}</dd>
+          </div>
+        </dl>
+      )}
+      <form
+        ref={form}
+        onSubmit={(e) => {
+          e.preventDefault();
+          save.mutate();
+        }}
+      >
+        <FormError error={save.error} fields={['type', 'name', 'config', 'events']} />
+        <Field label="Type" name="type" error={error} required>
+          {({ id: i, describedBy }) => (
+            <select
+              id={i}
+              value={type}
+              disabled={id !== undefined}
+              aria-describedby={describedBy}
+              onChange={(e) => {
+                setType(e.target.value as DestinationType);
+                setConfig({});
+              }}
+            >
+              {TYPES.map((t) => (
+                <option key={t} value={t}>
+                  {t}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Name" name="name" error={error} hint="Default: the type.">
+          {({ id: i, describedBy, invalid }) => (
+            <input
+              id={i}
+              value={name}
+              aria-describedby={describedBy}
+              aria-invalid={invalid}
+              onChange={(e) => setName(e.target.value)}
+            />
+          )}
+        </Field>
+        {type === 'chatapp1_channel' && (
+          <p>
+            <button type="button" onClick={() => install.mutate()} disabled={install.isPending}>
+              Install the chat app in your workspace
+            </button>{' '}
+            <span className="muted">Fills the installation and token; then choose the channel.</span>
+            {install.error && <span role="alert"> {install.error.message}</span>}
+          </p>
+        )}
+        {fields.map((f) => (
+          <Field
+            key={f.key}
+            label={f.key.replace(/_/g, ' ')}
+            name={`config.${f.key}`}
+            error={error}
+            required={f.required && !(f.secret && id)}
+            hint={[f.description, f.secret ? 'Write-only: stored, never shown again.' : null].filter(Boolean).join(' ')}
+          >
+            {({ id: i, describedBy, invalid }) => (
+              <input
+                id={i}
+                type={f.secret ? 'password' : 'text'}
+                autoComplete="off"
+                placeholder={f.secret && id ? 'stored — type to replace' : ''}
+                value={config[f.key] ?? ''}
+                aria-describedby={describedBy}
+                aria-invalid={invalid}
+                onChange={(e) => setConfig({ ...config, [f.key]: e.target.value })}
+              />
+            )}
+          </Field>
+        ))}
+        <fieldset className="field" data-field="events">
+          <legend>Events</legend>
+          <div className="check-grid">
+            {EVENTS.map((ev) => (
+              <label key={ev} className="check-label">
+                <input
+                  type="checkbox"
+                  checked={events.includes(ev)}
+                  onChange={(e) => setEvents(e.target.checked ? [...events, ev] : events.filter((x) => x !== ev))}
+                />{' '}
+                {ev.replace(/_/g, ' ')}
+              </label>
+            ))}
+          </div>
+          {error?.issueFor('events') && (
+            <p className="field-error" role="alert">
+              {error.issueFor('events')}
+            </p>
+          )}
+        </fieldset>
+        <div className="actions">
+          <button type="submit" className="primary" disabled={save.isPending}>
+            {id ? 'Save' : 'Create'}
+          </button>
+          {id && (
+            <>
+              <button type="button" disabled={runTest.isPending} onClick={() => runTest.mutate()}>
+                {runTest.isPending ? 'Sending test…' : 'Test'}
+              </button>
+              <button
+                type="button"
+                className="danger"
+                onClick={() => {
+                  if (window.confirm('Delete this destination?')) remove.mutate();
+                }}
+              >
+                Delete
+              </button>
+            </>
+          )}
+        </div>
+      </form>
+      <div role="status" aria-live="polite" className="test-result">
+        {test && (
+          <p>
+            Test: <StatusBadge status={test.outcome} /> after {test.attempts} attempt{test.attempts === 1 ? '' : 's'}
+            {test.error ? ` — ${test.error}` : ''}
+          </p>
+        )}
+        {runTest.error && <p className="form-error">{runTest.error.message}</p>}
+      </div>
+    </>
+  );
+}

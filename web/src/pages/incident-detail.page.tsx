@@ -1,0 +1,134 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router';
+import { ApiError, unwrap } from '../api/client';
+import { useApi } from '../api/context';
+import { can, useSession } from '../api/session';
+import { dateTime, duration } from '../lib/format';
+import { StatusBadge } from '../ui/status';
+
+const EVENT_LABELS: Record<string, string> = {
+  opened: 'Opened',
+  acknowledged: 'Acknowledged',
+  resolved: 'Resolved',
+  monitor_down: 'Monitor down',
+  monitor_up: 'Monitor up again',
+  still_down: 'Reminder: still down',
+  monitor_deleted: 'Monitor deleted',
+  comment: 'Comment',
+};
+
+export default function IncidentDetailPage() {
+  const { id } = useParams() as { id: string };
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const { session } = useSession();
+  const allowed = can(session.role);
+  const incident = useQuery({
+    queryKey: ['incident', id],
+    queryFn: async () => unwrap(await api.client.GET('/api/v1/incidents/{id}', { params: { path: { id } } })),
+  });
+  const act = useMutation({
+    mutationFn: async (action: 'acknowledge' | 'resolve') => {
+      const options = { params: { path: { id }, header: { 'Idempotency-Key': crypto.randomUUID() } } };
+      return unwrap(
+        action === 'acknowledge'
+          ? await api.client.POST('/api/v1/incidents/{id}/acknowledge', options)
+          : await api.client.POST('/api/v1/incidents/{id}/resolve', options),
+      );
+    },
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ['incident', id] });
+      void queryClient.invalidateQueries({ queryKey: ['incidents'] });
+    },
+  });
+  if (incident.isError) {
+    return (
+      <>
+        <h1>Incident</h1>
+        <p role="alert">
+          {incident.error instanceof ApiError && incident.error.status === 404
+            ? 'No such incident.'
+            : incident.error.message}
+        </p>
+      </>
+    );
+  }
+  if (!incident.data) return <p role="status">Loading…</p>;
+  const i = incident.data;
+  return (
+    <>
+      <div className="page-head">
+        <h1>
+          #{i.number} {i.title}
+        </h1>
+        <StatusBadge status={i.status} />
+        {allowed.write && i.status !== 'resolved' && (
+          <div className="actions">
+            {i.status === 'opened' && (
+              <button
+                type="button"
+                className="primary"
+                disabled={act.isPending}
+                onClick={() => act.mutate('acknowledge')}
+              >
+                Acknowledge
+              </button>
+            )}
+            <button type="button" disabled={act.isPending} onClick={() => act.mutate('resolve')}>
+              Resolve
+            </button>
+          </div>
+        )}
+      </div>
+      {act.error && (
+        <p role="alert" className="form-error">
+          {act.error.message}
+        </p>
+      )}
+      <dl className="facts">
+        <div>
+          <dt>Source</dt>
+          <dd>{i.source}</dd>
+        </div>
+        {i.monitor_id && (
+          <div>
+            <dt>Monitor</dt>
+            <dd>
+              <Link to={`/monitors/${i.monitor_id}`}>Open the monitor</Link>
+            </dd>
+          </div>
+        )}
+        <div>
+          <dt>Cause</dt>
+          <dd>{i.cause ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>Duration</dt>
+          <dd>{duration(i.duration_seconds)}</dd>
+        </div>
+      </dl>
+      <section aria-labelledby="timeline">
+        <h2 id="timeline">Timeline</h2>
+        <ol className="timeline">
+          {i.timeline.map((e, n) => (
+            <li key={`${e.at}-${n}`} data-type={e.type}>
+              <time dateTime={e.at}>{dateTime(e.at)}</time> <strong>{EVENT_LABELS[e.type] ?? e.type}</strong>
+              {e.actor && <span className="muted"> by {e.actor}</span>}
+              {e.message && <p>{e.message}</p>}
+            </li>
+          ))}
+        </ol>
+      </section>
+      {i.correlations.length > 0 && (
+        <section aria-labelledby="correlations">
+          <h2 id="correlations">Related</h2>
+          <ul>
+            {i.correlations.map((c) => (
+              <li key={c.id}>{c.summary}</li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </>
+  );
+}

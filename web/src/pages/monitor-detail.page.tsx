@@ -1,0 +1,313 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { ApiError, unwrap } from '../api/client';
+import { useApi } from '../api/context';
+import { uptimeOf, type HistoryBucket } from '../api/monitors';
+import { can, useSession } from '../api/session';
+import { dateTime, ms, percent, relativeTime } from '../lib/format';
+import { StatusBadge } from '../ui/status';
+
+const LatencyChart = lazy(() => import('../ui/latency-chart').then((m) => ({ default: m.LatencyChart })));
+
+const PERIODS = {
+  '1h': { ms: 3_600_000, resolution: 'minute', label: '1 hour' },
+  '24h': { ms: 86_400_000, resolution: 'minute', label: '24 hours' },
+  '7d': { ms: 7 * 86_400_000, resolution: 'hour', label: '7 days' },
+  '30d': { ms: 30 * 86_400_000, resolution: 'hour', label: '30 days' },
+  '90d': { ms: 90 * 86_400_000, resolution: 'hour', label: '90 days' },
+} as const;
+type Period = keyof typeof PERIODS;
+
+export default function MonitorDetailPage() {
+  const { id } = useParams() as { id: string };
+  const api = useApi();
+  const { session } = useSession();
+  const allowed = can(session.role);
+  const queryClient = useQueryClient();
+  const [params, setParams] = useSearchParams();
+  const period: Period = (params.get('period') as Period) in PERIODS ? (params.get('period') as Period) : '24h';
+  const spec = PERIODS[period];
+
+  const monitor = useQuery({
+    queryKey: ['monitor', id, 'detail'],
+    queryFn: async () => unwrap(await api.client.GET('/api/v1/monitors/{id}', { params: { path: { id } } })),
+  });
+  // The window is fixed per fetch (not per render) so the query key stays stable.
+  const [now, setNow] = useState(() => Date.now());
+  const from = new Date(now - spec.ms).toISOString();
+  const to = new Date(now).toISOString();
+  const regions = monitor.data?.region_codes ?? [];
+  const history = useQuery({
+    queryKey: ['monitor', id, 'history', period, now, regions.join(',')],
+    enabled: monitor.isSuccess,
+    queryFn: async () => {
+      const all = unwrap(
+        await api.client.GET('/api/v1/monitors/{id}/history', {
+          params: { path: { id }, query: { from, to, resolution: spec.resolution } },
+        }),
+      ).data;
+      const perRegion =
+        regions.length > 1
+          ? await Promise.all(
+              regions.map(async (region_code) => ({
+                region: region_code,
+                data: unwrap(
+                  await api.client.GET('/api/v1/monitors/{id}/history', {
+                    params: { path: { id }, query: { from, to, resolution: spec.resolution, region_code } },
+                  }),
+                ).data,
+              })),
+            )
+          : [{ region: regions[0] ?? 'all regions', data: all }];
+      return { all, perRegion };
+    },
+  });
+  const performance = useQuery({
+    queryKey: ['monitor', id, 'performance', period, now],
+    retry: false,
+    queryFn: async () => {
+      const report = unwrap(
+        await api.client.GET('/api/v1/reports/performance', { params: { query: { monitor_ids: id, from, to } } }),
+      );
+      return report.monitors[0] ?? null;
+    },
+  });
+  const executions = useQuery({
+    queryKey: ['monitor', id, 'executions'],
+    queryFn: async () =>
+      unwrap(
+        await api.client.GET('/api/v1/monitors/{id}/executions', { params: { path: { id }, query: { limit: 25 } } }),
+      ),
+  });
+  const incidents = useQuery({
+    queryKey: ['incidents', 'monitor', id],
+    queryFn: async () =>
+      unwrap(await api.client.GET('/api/v1/incidents', { params: { query: { monitor_id: id, limit: 20 } } })),
+  });
+  const toggle = useMutation({
+    mutationFn: async (paused: boolean) => {
+      const options = { params: { path: { id }, header: { 'Idempotency-Key': crypto.randomUUID() } } };
+      return unwrap(
+        paused
+          ? await api.client.POST('/api/v1/monitors/{id}/resume', options)
+          : await api.client.POST('/api/v1/monitors/{id}/pause', options),
+      );
+    },
+    onSuccess: (m) => {
+      queryClient.setQueryData(['monitor', id, 'detail'], m);
+      void queryClient.invalidateQueries({ queryKey: ['monitors'] });
+    },
+  });
+
+  const series = useMemo(
+    () =>
+      (history.data?.perRegion ?? []).map((r) => ({
+        label: r.region,
+        times: r.data.map((b) => Date.parse(b.start) / 1000),
+        values: r.data.map((b) => b.p95_ms),
+      })),
+    [history.data],
+  );
+  const timings = useMemo(() => averageTimings(executions.data?.data ?? []), [executions.data]);
+
+  if (monitor.isError) {
+    return (
+      <>
+        <h1>Monitor</h1>
+        <p role="alert">
+          {monitor.error instanceof ApiError && monitor.error.status === 404
+            ? 'No such monitor.'
+            : monitor.error.message}
+        </p>
+      </>
+    );
+  }
+  if (!monitor.data) return <p role="status">Loading…</p>;
+  const m = monitor.data;
+  const buckets: HistoryBucket[] = history.data?.all ?? [];
+  const uptime = uptimeOf(buckets);
+  const checks = buckets.reduce((n, b) => n + b.checks, 0);
+  const perf = performance.data;
+  return (
+    <>
+      <div className="page-head">
+        <h1>{m.name}</h1>
+        <StatusBadge status={m.status} />
+        {allowed.write && (
+          <div className="actions">
+            <button type="button" disabled={toggle.isPending} onClick={() => toggle.mutate(m.paused)}>
+              {m.paused ? 'Resume' : 'Pause'}
+            </button>
+            <Link className="button" to={`/monitors/${m.id}/edit`}>
+              Edit
+            </Link>
+          </div>
+        )}
+      </div>
+      <p className="muted">
+        {m.type} · <span className="target">{m.target}</span> · every {m.interval_seconds} s · {m.environment} · regions{' '}
+        {m.region_codes.join(', ')} · last check {relativeTime(m.last_checked_at)}
+      </p>
+      {m.heartbeat_url && (
+        <p>
+          Ping URL: <code>{m.heartbeat_url}</code>
+        </p>
+      )}
+      {toggle.error && (
+        <p role="alert" className="form-error">
+          {toggle.error.message}
+        </p>
+      )}
+      <nav aria-label="Period" className="segmented">
+        {(Object.keys(PERIODS) as Period[]).map((p) => (
+          <button
+            key={p}
+            type="button"
+            aria-pressed={p === period}
+            onClick={() => {
+              setNow(Date.now());
+              const next = new URLSearchParams(params);
+              next.set('period', p);
+              setParams(next, { replace: true });
+            }}
+          >
+            {p}
+          </button>
+        ))}
+      </nav>
+      <section aria-labelledby="figures" className="cards">
+        <h2 id="figures" className="visually-hidden">
+          Figures for the last {spec.label}
+        </h2>
+        <Card label="Uptime" value={percent(uptime, 3)} note={`${checks} checks`} />
+        <Card label="p50" value={ms(perf?.p50_ms)} note={trend(perf?.p50_ms, perf?.previous.p50_ms)} />
+        <Card label="p95" value={ms(perf?.p95_ms)} note={trend(perf?.p95_ms, perf?.previous.p95_ms)} />
+        <Card label="p99" value={ms(perf?.p99_ms)} note={trend(perf?.p99_ms, perf?.previous.p99_ms)} />
+      </section>
+      {performance.isError && (
+        <p className="muted">
+          Percentiles: {performance.error instanceof ApiError ? performance.error.message : 'not available'}
+        </p>
+      )}
+      <section aria-labelledby="latency">
+        <h2 id="latency">Latency (p95) per region</h2>
+        {history.isPending ? (
+          <p role="status">Loading history…</p>
+        ) : (
+          <Suspense fallback={<p role="status">Loading chart…</p>}>
+            <LatencyChart
+              series={series}
+              label={`p95 latency over the last ${spec.label} for ${series.map((s) => s.label).join(', ')}`}
+            />
+          </Suspense>
+        )}
+      </section>
+      <section aria-labelledby="phases">
+        <h2 id="phases">Phase timings (average of the last {executions.data?.data.length ?? 0} checks)</h2>
+        {timings ? (
+          <dl className="phases">
+            {Object.entries(timings).map(([phase, value]) => (
+              <div key={phase}>
+                <dt>{phase}</dt>
+                <dd>{ms(value)}</dd>
+              </div>
+            ))}
+          </dl>
+        ) : (
+          <p className="muted">No checks yet.</p>
+        )}
+      </section>
+      <section aria-labelledby="executions">
+        <h2 id="executions">Recent checks</h2>
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Result</th>
+                <th scope="col">Region</th>
+                <th scope="col">Duration</th>
+                <th scope="col">HTTP</th>
+                <th scope="col">Assertions / error</th>
+              </tr>
+            </thead>
+            <tbody>
+              {executions.data?.data.map((e) => (
+                <tr key={e.id}>
+                  <td>
+                    <time dateTime={e.started_at}>{dateTime(e.started_at)}</time>
+                  </td>
+                  <td>
+                    <StatusBadge status={e.status} />
+                  </td>
+                  <td>{e.region_code}</td>
+                  <td>{ms(e.duration_ms)}</td>
+                  <td>{e.http_status ?? '—'}</td>
+                  <td>
+                    {e.error && <span>{e.error.message}</span>}
+                    {e.assertions.length > 0 && (
+                      <ul className="assertion-results">
+                        {e.assertions.map((a, i) => (
+                          <li key={i}>
+                            {a.passed ? '✔ passed' : '✖ failed'}: {a.type}{' '}
+                            <span className="muted">(got {JSON.stringify(a.actual)})</span>
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+      <section aria-labelledby="incidents">
+        <h2 id="incidents">Incidents</h2>
+        {incidents.data?.data.length === 0 && <p className="muted">None.</p>}
+        <ul className="plain">
+          {incidents.data?.data.map((i) => (
+            <li key={i.id}>
+              <StatusBadge status={i.status} />{' '}
+              <Link to={`/incidents/${i.id}`}>
+                #{i.number} {i.title}
+              </Link>{' '}
+              <span className="muted">opened {relativeTime(i.opened_at)}</span>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </>
+  );
+}
+
+function Card({ label, value, note }: { label: string; value: string; note?: string }) {
+  return (
+    <div className="card stat">
+      <p className="stat-label">{label}</p>
+      <p className="stat-value">{value}</p>
+      {note && <p className="muted small">{note}</p>}
+    </div>
+  );
+}
+
+function trend(current: number | null | undefined, previous: number | null | undefined): string {
+  if (current === null || current === undefined || !previous) return 'no previous period';
+  const change = ((current - previous) / previous) * 100;
+  const arrow = change > 0 ? '▲' : change < 0 ? '▼' : '=';
+  return `${arrow} ${Math.abs(change).toFixed(1)} % vs previous period`;
+}
+
+type Timings = { timings: Record<string, number | null> };
+
+function averageTimings(list: Timings[]): Record<string, number | null> | null {
+  if (list.length === 0) return null;
+  const phases = ['dns_ms', 'connect_ms', 'tls_ms', 'ttfb_ms', 'download_ms', 'total_ms'];
+  return Object.fromEntries(
+    phases.map((p) => {
+      const values = list.map((e) => e.timings[p]).filter((v): v is number => typeof v === 'number');
+      return [p.replace('_ms', ''), values.length ? values.reduce((a, b) => a + b, 0) / values.length : null];
+    }),
+  );
+}

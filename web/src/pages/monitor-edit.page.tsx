@@ -1,0 +1,268 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { ApiError, unwrap } from '../api/client';
+import { useApi } from '../api/context';
+import type { Monitor, MonitorType } from '../api/monitors';
+import { can, useSession } from '../api/session';
+import { Field, focusFirstInvalid, FormError } from '../ui/form';
+import { ConfigFields, configFromDraft, draftFromConfig, type ConfigDraft } from './monitor-edit.config';
+
+const TYPES: [MonitorType, string][] = [
+  ['http', 'HTTP(S) request'],
+  ['tls', 'TLS certificate'],
+  ['tcp', 'TCP port'],
+  ['dns', 'DNS record'],
+  ['grpc', 'gRPC health'],
+  ['heartbeat', 'Heartbeat (pinged by your job)'],
+];
+const TARGET_HINT: Record<MonitorType, string> = {
+  http: 'A URL, e.g. https://example.com/health. Nothing else is needed.',
+  tls: 'host or host:port whose certificate is checked.',
+  tcp: 'host:port that must accept a connection.',
+  dns: 'The name to resolve, e.g. example.com.',
+  grpc: 'host:port of a gRPC server with the health service.',
+  heartbeat: 'Not needed: the monitor gets its own ping URL.',
+};
+
+interface Draft {
+  type: MonitorType;
+  target: string;
+  name: string;
+  interval_seconds: string;
+  environment: string;
+  tags: string;
+  region_codes: string[];
+  config: ConfigDraft;
+}
+
+function draftOf(m: Monitor): Draft {
+  return {
+    type: m.type,
+    target: m.type === 'heartbeat' ? '' : m.target,
+    name: m.name,
+    interval_seconds: String(m.interval_seconds),
+    environment: m.environment,
+    tags: m.tags.join(', '),
+    region_codes: m.region_codes,
+    config: draftFromConfig(m.type, m.config),
+  };
+}
+
+const EMPTY: Draft = {
+  type: 'http',
+  target: '',
+  name: '',
+  interval_seconds: '',
+  environment: '',
+  tags: '',
+  region_codes: [],
+  config: {},
+};
+
+const TOP_FIELDS = ['type', 'target', 'name', 'interval_seconds', 'environment', 'tags', 'region_codes', 'config'];
+
+/** Create (a URL alone is enough) and edit; every field as the API describes it, its issues next to it. */
+export default function MonitorEditPage() {
+  const { id } = useParams();
+  const api = useApi();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { session } = useSession();
+  const form = useRef<HTMLFormElement>(null);
+  const existing = useQuery({
+    queryKey: ['monitor', id, 'detail'],
+    enabled: id !== undefined,
+    queryFn: async () => unwrap(await api.client.GET('/api/v1/monitors/{id}', { params: { path: { id: id! } } })),
+  });
+  const regions = useQuery({
+    queryKey: ['regions'],
+    queryFn: async () => unwrap(await api.client.GET('/api/v1/regions', {})),
+    staleTime: 5 * 60_000,
+  });
+  const [draft, setDraft] = useState<Draft>(EMPTY);
+  const [loadedFor, setLoadedFor] = useState<string | null>(null);
+  useEffect(() => {
+    if (existing.data && loadedFor !== existing.data.id) {
+      setDraft(draftOf(existing.data));
+      setLoadedFor(existing.data.id);
+    }
+  }, [existing.data, loadedFor]);
+
+  const save = useMutation({
+    mutationFn: async () => {
+      const body: Record<string, unknown> = {};
+      if (!id) body.type = draft.type;
+      if (draft.target.trim()) body.target = draft.target.trim();
+      if (draft.name.trim()) body.name = draft.name.trim();
+      if (draft.interval_seconds.trim()) {
+        const n = Number(draft.interval_seconds);
+        body.interval_seconds = Number.isInteger(n) ? n : draft.interval_seconds;
+      }
+      if (draft.environment.trim()) body.environment = draft.environment.trim();
+      const tags = draft.tags
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean);
+      if (tags.length || id) body.tags = tags;
+      if (draft.region_codes.length) body.region_codes = draft.region_codes;
+      const config = configFromDraft(draft.type, draft.config, id !== undefined);
+      if (Object.keys(config).length) body.config = config;
+      const headers = { 'Idempotency-Key': crypto.randomUUID() };
+      // The body is built from the form; the API's schema is the one that judges it (its issues come back).
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- free-form body checked by the server's schema
+      const payload = body as any;
+      return id
+        ? unwrap(
+            await api.client.PATCH('/api/v1/monitors/{id}', {
+              params: { path: { id }, header: headers },
+              body: payload,
+            }),
+          )
+        : unwrap(await api.client.POST('/api/v1/monitors', { params: { header: headers }, body: payload }));
+    },
+    onSuccess: (monitor) => {
+      void queryClient.invalidateQueries({ queryKey: ['monitors'] });
+      void queryClient.invalidateQueries({ queryKey: ['monitor', monitor.id] });
+      void navigate(`/monitors/${monitor.id}`);
+    },
+    onError: () => setTimeout(() => focusFirstInvalid(form.current)),
+  });
+  const error = save.error instanceof ApiError ? save.error : null;
+
+  if (!can(session.role).write) {
+    return (
+      <>
+        <h1>{id ? 'Edit monitor' : 'New monitor'}</h1>
+        <p role="alert">Your role ({session.role}) can look at monitors but not change them.</p>
+      </>
+    );
+  }
+  if (id && existing.isError) {
+    return (
+      <>
+        <h1>Edit monitor</h1>
+        <p role="alert">{existing.error.message}</p>
+      </>
+    );
+  }
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft({ ...draft, [key]: value });
+  const text = (key: 'target' | 'name' | 'interval_seconds' | 'environment' | 'tags') =>
+    function TextInput({ id: inputId, describedBy, invalid }: { id: string; describedBy?: string; invalid: boolean }) {
+      return (
+        <input
+          id={inputId}
+          value={draft[key]}
+          aria-describedby={describedBy}
+          aria-invalid={invalid}
+          required={key === 'target' && draft.type !== 'heartbeat'}
+          inputMode={key === 'interval_seconds' ? 'numeric' : undefined}
+          onChange={(e) => set(key, e.target.value)}
+        />
+      );
+    };
+  return (
+    <>
+      <h1>{id ? `Edit ${existing.data?.name ?? 'monitor'}` : 'New monitor'}</h1>
+      <form
+        ref={form}
+        className="monitor-form"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          save.mutate();
+        }}
+      >
+        <p className="muted">
+          Fields marked <span aria-hidden="true">*</span>
+          <span className="visually-hidden">required</span> are required.
+        </p>
+        <FormError error={save.error} fields={TOP_FIELDS} />
+        <Field label="Type" name="type" error={error} hint={id ? 'The type of a monitor cannot change.' : undefined}>
+          {({ id: inputId, describedBy }) => (
+            <select
+              id={inputId}
+              value={draft.type}
+              disabled={id !== undefined}
+              aria-describedby={describedBy}
+              onChange={(e) => setDraft({ ...draft, type: e.target.value as MonitorType, config: {} })}
+            >
+              {TYPES.map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field
+          label="Target"
+          name="target"
+          error={error}
+          required={draft.type !== 'heartbeat'}
+          hint={TARGET_HINT[draft.type]}
+        >
+          {text('target')}
+        </Field>
+        <Field label="Name" name="name" error={error} hint="Default: taken from the target.">
+          {text('name')}
+        </Field>
+        <Field
+          label="Check every (seconds)"
+          name="interval_seconds"
+          error={error}
+          hint="Default: your plan's shortest interval."
+        >
+          {text('interval_seconds')}
+        </Field>
+        <Field label="Environment" name="environment" error={error} hint="Default: production.">
+          {text('environment')}
+        </Field>
+        <Field label="Tags" name="tags" error={error} hint="Comma-separated.">
+          {text('tags')}
+        </Field>
+        <fieldset className="field" data-field="region_codes">
+          <legend>Regions</legend>
+          {regions.data?.data.map((r) => (
+            <label key={r.region_code} className="check-label">
+              <input
+                type="checkbox"
+                checked={draft.region_codes.includes(r.region_code)}
+                onChange={(e) =>
+                  set(
+                    'region_codes',
+                    e.target.checked
+                      ? [...draft.region_codes, r.region_code]
+                      : draft.region_codes.filter((c) => c !== r.region_code),
+                  )
+                }
+              />{' '}
+              {r.region_code} <span className="muted">({r.state === 'live' ? 'live' : 'no data'})</span>
+            </label>
+          ))}
+          <p className="hint">None chosen: the organization's default region.</p>
+          {error?.issueFor('region_codes') && (
+            <p className="field-error" role="alert">
+              {error.issueFor('region_codes')}
+            </p>
+          )}
+        </fieldset>
+        <details className="advanced" open={Boolean(error?.details.some((d) => d.field.startsWith('config')))}>
+          <summary>{draft.type.toUpperCase()} settings, assertions and alerting</summary>
+          <ConfigFields
+            type={draft.type}
+            draft={draft.config}
+            error={error}
+            onChange={(config) => set('config', config)}
+          />
+        </details>
+        <div className="actions">
+          <button type="submit" className="primary" disabled={save.isPending}>
+            {save.isPending ? 'Saving…' : id ? 'Save changes' : 'Create monitor'}
+          </button>
+          <Link to={id ? `/monitors/${id}` : '/monitors'}>Cancel</Link>
+        </div>
+      </form>
+    </>
+  );
+}

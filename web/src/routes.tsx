@@ -1,0 +1,59 @@
+import { lazy, Suspense, type ComponentType } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { RequireSession } from './ui/require-session';
+import { Layout } from './ui/layout';
+import { RouteError } from './ui/route-error';
+
+// Every page is its own chunk: the first page loads only the shell and itself.
+function page(load: () => Promise<{ default: ComponentType }>): RouteObject['element'] {
+  const Page = lazy(load);
+  return (
+    <Suspense
+      fallback={
+        <p className="loading" role="status">
+          Loading…
+        </p>
+      }
+    >
+      <Page />
+    </Suspense>
+  );
+}
+
+export function createAppRouter() {
+  return createBrowserRouter([
+    { path: '/setup', element: page(() => import('./pages/setup.page')), errorElement: <RouteError /> },
+    { path: '/sign-in', element: page(() => import('./pages/sign-in.page')), errorElement: <RouteError /> },
+    { path: '/reset-password', element: page(() => import('./pages/reset-password.page')) },
+    { path: '/accept-invitation', element: page(() => import('./pages/accept-invitation.page')) },
+    {
+      element: (
+        <RequireSession>
+          <Layout />
+        </RequireSession>
+      ),
+      errorElement: <RouteError />,
+      children: [
+        { path: '/', element: page(() => import('./pages/overview.page')) },
+        { path: '/monitors', element: page(() => import('./pages/monitors.page')) },
+        { path: '/monitors/new', element: page(() => import('./pages/monitor-edit.page')) },
+        { path: '/monitors/:id', element: page(() => import('./pages/monitor-detail.page')) },
+        { path: '/monitors/:id/edit', element: page(() => import('./pages/monitor-edit.page')) },
+        { path: '/incidents', element: page(() => import('./pages/incidents.page')) },
+        { path: '/incidents/:id', element: page(() => import('./pages/incident-detail.page')) },
+        { path: '/status-pages', element: page(() => import('./pages/status-pages.page')) },
+        { path: '/status-pages/new', element: page(() => import('./pages/status-page-edit.page')) },
+        { path: '/status-pages/:id', element: page(() => import('./pages/status-page-edit.page')) },
+        { path: '/destinations', element: page(() => import('./pages/destinations.page')) },
+        { path: '/destinations/new', element: page(() => import('./pages/destination-edit.page')) },
+        { path: '/destinations/:id', element: page(() => import('./pages/destination-edit.page')) },
+        { path: '/members', element: page(() => import('./pages/members.page')) },
+        { path: '/api-keys', element: page(() => import('./pages/api-keys.page')) },
+        { path: '/api-keys/:id', element: page(() => import('./pages/api-key-detail.page')) },
+        { path: '/settings', element: page(() => import('./pages/settings.page')) },
+        { path: '/profile', element: page(() => import('./pages/profile.page')) },
+        { path: '*', element: page(() => import('./pages/not-found.page')) },
+      ],
+    },
+  ]);
+}

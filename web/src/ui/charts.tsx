@@ -1,0 +1,60 @@
+/** Small charts drawn as plain SVG (no chart library on the list pages). Each carries a text alternative. */
+
+export interface DayUptime {
+  day: string;
+  uptime: number | null;
+}
+
+function barClass(uptime: number | null): string {
+  if (uptime === null) return 'bar-none';
+  if (uptime >= 99.9) return 'bar-up';
+  if (uptime >= 95) return 'bar-degraded';
+  return 'bar-down';
+}
+
+/** One bar per day (oldest first); the label sums it up for screen readers. */
+export function UptimeBar({ days, label }: { days: DayUptime[]; label: string }) {
+  const width = 3;
+  const gap = 1;
+  return (
+    <svg
+      className="uptime-bar"
+      role="img"
+      aria-label={label}
+      viewBox={`0 0 ${Math.max(1, days.length * (width + gap))} 20`}
+      preserveAspectRatio="none"
+    >
+      {days.map((d, i) => (
+        <rect key={d.day} className={barClass(d.uptime)} x={i * (width + gap)} y={0} width={width} height={20}>
+          <title>{`${d.day}: ${d.uptime === null ? 'no data' : `${d.uptime.toFixed(2)} %`}`}</title>
+        </rect>
+      ))}
+    </svg>
+  );
+}
+
+/** A line of values (nulls are gaps); the label says what it shows. */
+export function Sparkline({ values, label }: { values: (number | null)[]; label: string }) {
+  const present = values.filter((v): v is number => v !== null);
+  const max = present.length ? Math.max(...present) : 1;
+  const min = present.length ? Math.min(...present) : 0;
+  const span = max - min || 1;
+  const step = values.length > 1 ? 100 / (values.length - 1) : 100;
+  let path = '';
+  let pen = false;
+  values.forEach((v, i) => {
+    if (v === null) {
+      pen = false;
+      return;
+    }
+    const x = (i * step).toFixed(1);
+    const y = (22 - ((v - min) / span) * 20).toFixed(1);
+    path += `${pen ? 'L' : 'M'}${x} ${y}`;
+    pen = true;
+  });
+  return (
+    <svg className="sparkline" role="img" aria-label={label} viewBox="0 0 100 24" preserveAspectRatio="none">
+      {path && <path d={path} vectorEffect="non-scaling-stroke" />}
+    </svg>
+  );
+}

@@ -1,0 +1,77 @@
+import { useId, type ReactNode } from 'react';
+import { ApiError } from '../api/client';
+
+/** A labelled control with its hint and the API's issue for it (announced and tied by aria-describedby). */
+export function Field(props: {
+  label: string;
+  name: string;
+  error?: ApiError | null;
+  required?: boolean;
+  hint?: string;
+  children: (ids: { id: string; describedBy: string | undefined; invalid: boolean }) => ReactNode;
+}) {
+  const id = useId();
+  const issue = props.error?.issueFor(props.name);
+  const hintId = props.hint ? `${id}-hint` : undefined;
+  const errorId = issue ? `${id}-error` : undefined;
+  const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className={`field${issue ? ' field-invalid' : ''}`} data-field={props.name}>
+      <label htmlFor={id}>
+        {props.label}
+        {props.required && (
+          <span className="required" aria-hidden="true">
+            {' '}
+            *
+          </span>
+        )}
+      </label>
+      {props.children({ id, describedBy, invalid: Boolean(issue) })}
+      {props.hint && (
+        <p className="hint" id={hintId}>
+          {props.hint}
+        </p>
+      )}
+      {issue && (
+        <p className="field-error" id={errorId} role="alert">
+          {issue}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The envelope's message above a form, with the issues no field on the form names. */
+export function FormError({ error, fields = [] }: { error: unknown; fields?: string[] }) {
+  if (!error) return null;
+  if (!(error instanceof ApiError)) {
+    return (
+      <div className="form-error" role="alert">
+        {error instanceof Error ? error.message : 'Something went wrong.'}
+      </div>
+    );
+  }
+  const unplaced = error.details.filter((d) => !fields.some((f) => d.field === f || d.field.startsWith(`${f}.`)));
+  return (
+    <div className="form-error" role="alert" data-code={error.code}>
+      <p>{error.message}</p>
+      {unplaced.length > 0 && (
+        <ul>
+          {unplaced.map((d) => (
+            <li key={`${d.field}:${d.issue}`}>
+              <code>{d.field}</code>: {d.issue}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** Moves focus to the first field the API named, so keyboard and screen-reader users land on it. */
+export function focusFirstInvalid(form: HTMLFormElement | null): void {
+  const first = form?.querySelector<HTMLElement>(
+    '.field-invalid input, .field-invalid select, .field-invalid textarea',
+  );
+  first?.focus();
+}
