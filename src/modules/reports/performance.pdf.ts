@@ -42,14 +42,14 @@ export function fleetDaily(r: PerformanceReport): {
 const trend = (v: number | null) => (v === null ? '—' : `${v > 0 ? '+' : ''}${v} %`);
 
 export const PERFORMANCE_COLUMNS: ReadonlyArray<TableColumn<PerformanceMonitor>> = [
-  { header: 'Monitor', width: 0.28, value: (m) => m.name },
-  { header: 'Checks', width: 0.09, align: 'right', value: (m) => formatCount(m.checks) },
-  { header: 'Mean', width: 0.1, align: 'right', value: (m) => formatMs(m.mean_ms) },
-  { header: 'p50', width: 0.1, align: 'right', value: (m) => formatMs(m.p50_ms) },
-  { header: 'p95', width: 0.1, align: 'right', value: (m) => formatMs(m.p95_ms) },
-  { header: 'p99', width: 0.1, align: 'right', value: (m) => formatMs(m.p99_ms) },
-  { header: 'Trend p95', width: 0.12, align: 'right', value: (m) => trend(m.trend_percent) },
-  { header: 'Anomalies', width: 0.11, align: 'right', value: (m) => String(m.anomalies.length) },
+  { header: 'Monitor', width: 0.22, value: (m) => m.name },
+  { header: 'Checks', width: 0.08, align: 'right', value: (m) => formatCount(m.checks) },
+  { header: 'Mean', width: 0.11, align: 'right', value: (m) => formatMs(m.mean_ms) },
+  { header: 'p50', width: 0.11, align: 'right', value: (m) => formatMs(m.p50_ms) },
+  { header: 'p95', width: 0.11, align: 'right', value: (m) => formatMs(m.p95_ms) },
+  { header: 'p99', width: 0.11, align: 'right', value: (m) => formatMs(m.p99_ms) },
+  { header: 'Trend p95', width: 0.13, align: 'right', value: (m) => trend(m.trend_percent) },
+  { header: 'Anomalies', width: 0.13, align: 'right', value: (m) => String(m.anomalies.length) },
 ];
 
 function body(pdf: ReportPdf, r: PerformanceReport): void {

@@ -139,6 +139,12 @@ export class ReportPdf {
     this.doc.font(face).fontSize(size).text(text, x, baseline, { lineBreak: false, baseline: 'alphabetic' });
   }
 
+  /** The largest size up to `size` at which `text` (bold) fits `width`: a key figure is never cut. */
+  private shrink(text: string, size: number, width: number): number {
+    const w = this.measure(text, size, 'bold');
+    return w <= width ? size : Math.max(7, Math.floor((size * width * 10) / w) / 10);
+  }
+
   /** Greedy word wrap of `text` into lines no wider than `width` (a word longer than a line is cut). */
   wrap(text: string, width: number, size: number, face: Face = 'regular'): string[] {
     const lines: string[] = [];
@@ -232,7 +238,7 @@ export class ReportPdf {
       const top = y + Math.floor(i / cols) * (h + gap);
       this.doc.lineWidth(0.8).roundedRect(x, top, w, h, 4).strokeColor(COLOURS.grid).stroke();
       this.line(f.label, x + 10, top + 18, { size: 9, colour: COLOURS.muted, width: w - 20 });
-      this.line(f.value, x + 10, top + 48, { size: 22, face: 'bold', width: w - 20 });
+      this.line(f.value, x + 10, top + 48, { size: this.shrink(f.value, 22, w - 20), face: 'bold', width: w - 20 });
       if (f.note) this.line(f.note, x + 10, top + 64, { size: 8, colour: COLOURS.muted, width: w - 20 });
     });
     this.y = y + Math.ceil(figures.length / cols) * (h + gap) + 10;
@@ -252,7 +258,7 @@ export class ReportPdf {
       const top = this.y + Math.floor(i / cols) * (h + gap);
       this.doc.lineWidth(0.6).roundedRect(x, top, w, h, 3).strokeColor(COLOURS.grid).stroke();
       this.line(f.label, x + 8, top + 14, { size: 8, colour: COLOURS.muted, width: w - 16 });
-      this.line(f.value, x + 8, top + 36, { size: 15, face: 'bold', width: w - 16 });
+      this.line(f.value, x + 8, top + 36, { size: this.shrink(f.value, 15, w - 16), face: 'bold', width: w - 16 });
     });
     this.y += rows * (h + gap) + 6;
   }

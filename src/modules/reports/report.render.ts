@@ -44,7 +44,6 @@ import { ReportPdf, type KeyFigure, type PdfMeta } from './report-pdf.document.t
 import type { ReportFonts } from './report-pdf.fonts.ts';
 import { localDate } from './report-pdf.format.ts';
 import type { ReportInput } from './report.request.ts';
-import type { IncidentsReportShape, IntelligenceReportShape, MonitorHealthReportShape } from './report.shapes.ts';
 import type { AvailabilityReport, PerformanceReport, ReportPeriod, SlaReport } from './report.types.ts';
 import { slaLayout } from './sla.pdf.ts';
 import { INCIDENTS_CSV_COLUMNS, incidentsRows } from './incidents.export.ts';
