@@ -1,92 +1,160 @@
 import { describe, expect, it } from 'vitest';
 import { LatencySketch } from '../checks/index.ts';
+import { localDays } from './report.period.ts';
 import { figuresFromRollups } from './report.rollups.ts';
 import type { ReportRollupRow, ReportRollups } from './report.sources.ts';
 
 const H = 3_600_000;
+const DAY = 24 * H;
 const at = (iso: string) => Date.parse(iso);
 
-function source(rows: (resolution: 'hour' | 'day', from: number, to: number) => ReportRollupRow[]): ReportRollups & {
-  reads: string[];
-} {
+/** Hourly rows of one monitor (key 1), and the daily rows the executions store keeps beside them (their sums). */
+function store(hourly: ReportRollupRow[]): ReportRollups & { reads: string[] } {
+  const daily = new Map<number, { checks: number; failures: number; sketch: LatencySketch }>();
+  for (const r of hourly) {
+    const day = Math.floor(r.hour_start / DAY) * DAY;
+    const d = daily.get(day) ?? { checks: 0, failures: 0, sketch: new LatencySketch() };
+    d.checks += r.checks;
+    d.failures += r.failures;
+    d.sketch.mergeEncoded(r.sketch);
+    daily.set(day, d);
+  }
+  const days: ReportRollupRow[] = [...daily].map(([day, d]) => ({
+    monitor_key: 1,
+    hour_start: day,
+    region_key: 1,
+    checks: d.checks,
+    failures: d.failures,
+    downtime_ms: 0,
+    sketch: d.sketch.encode(),
+  }));
   const reads: string[] = [];
   return {
     reads,
     monitorKeys: async (ids) => new Map(ids.map((id, i) => [id, i + 1])),
-    rollupRows: async (_keys, from, to, resolution) => {
-      reads.push(`${resolution} ${new Date(from).toISOString()} ${new Date(to).toISOString()}`);
-      return rows(resolution, from, to);
+    rollupRows: async () => {
+      throw new Error('reports read days and hours in one snapshot');
+    },
+    rollupSnapshot: async (_keys, range, starts) => {
+      const wanted = new Set(starts);
+      reads.push(
+        `${range ? `days ${new Date(range.from).toISOString()} ${new Date(range.to).toISOString()}` : 'no days'}, hours ${starts.length}`,
+      );
+      return {
+        days: range ? days.filter((r) => r.hour_start >= range.from && r.hour_start < range.to) : [],
+        hours: hourly.filter((r) => wanted.has(r.hour_start)),
+      };
     },
   };
 }
 
-function row(hourStart: number, checks: number, latency: number): ReportRollupRow {
+function row(hourStart: number, latencies: number[]): ReportRollupRow {
   const sketch = new LatencySketch();
-  for (let i = 0; i < checks; i++) sketch.add(latency);
+  for (const l of latencies) sketch.add(l);
   return {
     monitor_key: 1,
     hour_start: hourStart,
     region_key: 1,
-    checks,
+    checks: latencies.length,
     failures: 0,
     downtime_ms: 0,
     sketch: sketch.encode(),
   };
 }
 
+function hours(from: string, to: string, latencies: (h: number) => number[]): ReportRollupRow[] {
+  const out: ReportRollupRow[] = [];
+  for (let h = at(from); h < at(to); h += H) out.push(row(h, latencies(h)));
+  return out;
+}
+
 describe('figures from rollups', () => {
   it('UTC: whole days from the daily rollups, the edges from the hourly ones', async () => {
-    const s = source((resolution, from) => [row(from, resolution === 'day' ? 10 : 1, 100)]);
+    const s = store(hours('2026-04-30T00:00:00Z', '2026-05-06T00:00:00Z', () => [100]));
     const f = await figuresFromRollups(
       s,
       ['m'],
       { from: at('2026-05-01T22:00:00Z'), to: at('2026-05-04T02:00:00Z') },
       'UTC',
     );
-    expect(s.reads).toEqual([
-      'hour 2026-05-01T22:00:00.000Z 2026-05-02T00:00:00.000Z',
-      'day 2026-05-02T00:00:00.000Z 2026-05-04T00:00:00.000Z',
-      'hour 2026-05-04T00:00:00.000Z 2026-05-04T02:00:00.000Z',
+    // May 1: 2 hours; May 2 and 3 whole; May 4: 2 hours.
+    expect(s.reads).toEqual(['days 2026-05-02T00:00:00.000Z 2026-05-04T00:00:00.000Z, hours 4']);
+    expect(f.get('m')!.total.checks).toBe(52);
+    expect([...f.get('m')!.days].map(([d, x]) => [d, x.checks])).toEqual([
+      ['2026-05-01', 2],
+      ['2026-05-02', 24],
+      ['2026-05-03', 24],
+      ['2026-05-04', 2],
     ]);
-    expect(f.get('m')!.total.checks).toBe(12);
-    expect([...f.get('m')!.days.keys()]).toEqual(['2026-05-01', '2026-05-02', '2026-05-04']);
   });
 
-  it('another zone: hourly rollups grouped by the local day each hour starts in', async () => {
-    const s = source((_r, from, to) => {
-      const out: ReportRollupRow[] = [];
-      for (let h = from; h < to; h += H) out.push(row(h, 1, 100));
-      return out;
-    });
-    // 2026-11-01 in New York is 25 hours long.
+  it('another zone: a 25-hour day in New York is its UTC day less 4 hours plus 5 of the next', async () => {
+    const s = store(hours('2026-10-30T00:00:00Z', '2026-11-04T00:00:00Z', () => [100]));
     const f = await figuresFromRollups(
       s,
       ['m'],
       { from: at('2026-11-01T04:00:00Z'), to: at('2026-11-02T05:00:00Z') },
       'America/New_York',
     );
-    expect(s.reads).toHaveLength(1);
     expect(f.get('m')!.days.get('2026-11-01')!.checks).toBe(25);
+    expect(f.get('m')!.total.checks).toBe(25);
   });
 
   it('totals only (availability): whole UTC days from the daily rollups in any zone', async () => {
-    const s = source((resolution, from) => [row(from, resolution === 'day' ? 10 : 1, 100)]);
+    const s = store(hours('2026-04-30T00:00:00Z', '2026-05-06T00:00:00Z', () => [100]));
     const window = { from: at('2026-05-01T22:00:00Z'), to: at('2026-05-04T02:00:00Z') };
     const f = await figuresFromRollups(s, ['m'], window, 'Europe/Berlin', { days: false });
-    expect(s.reads.map((r) => r.split(' ')[0])).toEqual(['hour', 'day', 'hour']);
-    expect(f.get('m')!.total.checks).toBe(12);
+    expect(s.reads).toEqual(['days 2026-05-02T00:00:00.000Z 2026-05-04T00:00:00.000Z, hours 4']);
+    expect(f.get('m')!.total.checks).toBe(52);
     expect(f.get('m')!.days.size).toBe(0);
   });
 
-  it('folds any number of rows (90 days of hourly rows for many monitors) without holding them in one array', async () => {
-    const many = Array.from({ length: 200_000 }, (_, i) => row(at('2026-01-01T00:00:00Z') + (i % 2000) * H, 1, 50));
-    const s = source(() => many);
+  it.each(['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kathmandu', 'Australia/Lord_Howe'])(
+    'in %s every day and the total are exactly what grouping the hours one by one gives',
+    async (timezone) => {
+      let seed = 11;
+      const rnd = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+      const hourly = hours('2026-02-20T00:00:00Z', '2026-04-10T00:00:00Z', () =>
+        Array.from({ length: 1 + Math.floor(rnd() * 12) }, () => 5 + rnd() * rnd() * 2000),
+      );
+      const window = { from: at('2026-02-25T13:30:00Z'), to: at('2026-04-02T07:10:00Z') };
+      const f = (await figuresFromRollups(store(hourly), ['m'], window, timezone)).get('m')!;
+      // By hand: each hour that starts in the window's hours goes to the local day in which it starts.
+      const days = localDays(window, timezone);
+      const expected = new Map<string, { checks: number; sketch: LatencySketch }>();
+      const total = new LatencySketch();
+      for (const r of hourly) {
+        if (r.hour_start < Math.floor(window.from / H) * H || r.hour_start >= window.to) continue;
+        const when = Math.max(r.hour_start, window.from);
+        const day = days.find((d) => when >= d.from && when < d.to)!;
+        const e = expected.get(day.date) ?? { checks: 0, sketch: new LatencySketch() };
+        e.checks += r.checks;
+        e.sketch.mergeEncoded(r.sketch);
+        expected.set(day.date, e);
+        total.mergeEncoded(r.sketch);
+      }
+      expect([...f.days.keys()]).toEqual([...expected.keys()]);
+      for (const [date, e] of expected) {
+        expect(f.days.get(date)!.checks, date).toBe(e.checks);
+        expect(f.days.get(date)!.sketch.encode(), date).toEqual(e.sketch.encode());
+      }
+      expect(f.total.sketch.encode()).toEqual(total.encode());
+    },
+  );
+
+  it('a Berlin day is its UTC day less one hour plus one hour of the day before: 3 rows, not 24', async () => {
+    const s = store(hours('2026-01-01T00:00:00Z', '2026-04-01T00:00:00Z', () => [100]));
+    // January 2026 in Berlin (CET): 2025-12-31T23:00Z → 2026-01-31T23:00Z.
     const f = await figuresFromRollups(
       s,
       ['m'],
-      { from: at('2026-01-01T00:00:00Z'), to: at('2026-04-01T00:00:00Z') },
+      { from: at('2025-12-31T23:00:00Z'), to: at('2026-01-31T23:00:00Z') },
       'Europe/Berlin',
     );
-    expect(f.get('m')!.total.checks).toBe(200_000);
+    // Days Jan 1–31 of UTC (Jan 31 less its 23:00), and the 23:00 hours of Dec 31 … Jan 30 added, Jan 1 … 31 taken.
+    expect(s.reads).toEqual(['days 2026-01-01T00:00:00.000Z 2026-02-01T00:00:00.000Z, hours 32']);
+    expect(f.get('m')!.days.get('2026-01-01')!.checks).toBe(23); // no row for Dec 31 23:00 in this store
+    expect(f.get('m')!.days.get('2026-01-02')!.checks).toBe(24);
+    expect(f.get('m')!.total.checks).toBe(743);
   });
 });

@@ -4,8 +4,8 @@ import type { ReportRollupRow, ReportRollups } from './report.sources.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
-/** Monitors whose rollups are read in one query (90 days of hourly rows for 20 monitors: 43,200 rows). */
-const MONITORS_PER_READ = 20;
+/** Monitors whose rollups are read together (90 days: 90 daily rows and one to five edge hours a day each). */
+const MONITORS_PER_READ = 50;
 
 /** Checks, failures and the merged latency sketch of one monitor over some buckets. */
 export interface CheckFigures {
@@ -18,18 +18,74 @@ export function emptyFigures(): CheckFigures {
   return { checks: 0, failures: 0, sketch: new LatencySketch() };
 }
 
-function add(into: CheckFigures, row: ReportRollupRow): void {
-  into.checks += row.checks;
-  into.failures += row.failures;
-  into.sketch.mergeEncoded(row.sketch);
+function add(into: CheckFigures, row: ReportRollupRow, sign: 1 | -1): void {
+  into.checks += sign * row.checks;
+  into.failures += sign * row.failures;
+  into.sketch.mergeEncoded(row.sketch, sign);
 }
+
+function mergeFigures(into: CheckFigures, part: CheckFigures): void {
+  into.checks += part.checks;
+  into.failures += part.failures;
+  into.sketch.merge(part.sketch);
+}
+
+/** A group of hours the figures are asked for (a local day, or the whole window): hour starts in [from, to). */
+interface HourGroup {
+  date: string | null;
+  from: number;
+  to: number;
+}
+
+/** Which groups a rollup bucket adds to (+1) or is taken from (−1). */
+interface Term {
+  group: number;
+  sign: 1 | -1;
+}
+
+/**
+ * Writes each group as UTC days and hours: a UTC day the group covers whole is its daily rollup; one it covers for
+ * at most 12 hours is those hours; one it covers for more is the daily rollup less the hours it does not cover
+ * (exact: a daily rollup is the sum of its hours, and bin counts are integers). A Berlin day is then 3 rows instead
+ * of 24, a New York day 11.
+ */
+function decompose(groups: readonly HourGroup[]): { days: Map<number, Term[]>; hours: Map<number, Term[]> } {
+  const days = new Map<number, Term[]>();
+  const hours = new Map<number, Term[]>();
+  const push = (map: Map<number, Term[]>, at: number, term: Term) => {
+    const list = map.get(at);
+    if (list) list.push(term);
+    else map.set(at, [term]);
+  };
+  groups.forEach((g, group) => {
+    for (let day = Math.floor(g.from / DAY_MS) * DAY_MS; day < g.to; day += DAY_MS) {
+      const a = Math.max(day, g.from);
+      const b = Math.min(day + DAY_MS, g.to);
+      const covered = (b - a) / HOUR_MS;
+      if (covered <= 0) continue;
+      if (covered === 24) {
+        push(days, day, { group, sign: 1 });
+      } else if (covered <= 12) {
+        for (let h = a; h < b; h += HOUR_MS) push(hours, h, { group, sign: 1 });
+      } else {
+        push(days, day, { group, sign: 1 });
+        for (let h = day; h < a; h += HOUR_MS) push(hours, h, { group, sign: -1 });
+        for (let h = b; h < day + DAY_MS; h += HOUR_MS) push(hours, h, { group, sign: -1 });
+      }
+    }
+  });
+  return { days, hours };
+}
+
+const ceilHour = (ms: number) => Math.ceil(ms / HOUR_MS) * HOUR_MS;
 
 /**
  * Per monitor id: the figures of the window and (unless `options.days` is false) of each local day, merged from
  * rollups (never raw executions).
- * Buckets are UTC hours (or whole UTC days where the window and every local day boundary allow it); a bucket
- * belongs to the window and to the local day in which it starts, so a window edge inside an hour counts that
- * hour whole (and zones with a non-whole-hour offset place an hour in the day where it starts).
+ * Buckets are UTC hours; a bucket belongs to the window and to the local day in which it starts, so a window edge
+ * inside an hour counts that hour whole (and zones with a non-whole-hour offset place an hour in the day where it
+ * starts). Each day is read as daily rollups plus or minus a few hourly ones (decompose above), daily and hourly rows
+ * of a part of the monitors in one snapshot; the window's total is the sum of its days.
  */
 export async function figuresFromRollups(
   source: ReportRollups,
@@ -42,54 +98,52 @@ export async function figuresFromRollups(
   const idOfKey = new Map([...keys].map(([id, key]) => [key, id]));
   const out = new Map(monitorIds.map((id) => [id, { total: emptyFigures(), days: new Map<string, CheckFigures>() }]));
   if (keys.size === 0) return out;
-  const days = localDays(window, timezone);
-  // Daily rollups serve for the totals, and for the days when every local day begins at a UTC midnight (UTC).
-  const alignedToUtcDays = !options.days || days.every((d, i) => i === 0 || d.from % DAY_MS === 0);
-  const firstWholeDay = Math.ceil(window.from / DAY_MS) * DAY_MS;
-  const lastWholeDay = Math.floor(window.to / DAY_MS) * DAY_MS;
   const hourFrom = Math.floor(window.from / HOUR_MS) * HOUR_MS;
-  const dayOf = dayLocator(days);
-  const fold = (rows: readonly ReportRollupRow[]) => {
-    for (const row of rows) {
-      const id = idOfKey.get(row.monitor_key);
-      if (id === undefined) continue;
-      const entry = out.get(id)!;
-      add(entry.total, row);
-      if (!options.days) continue;
-      const date = dayOf(Math.max(Number(row.hour_start), window.from));
-      if (date === null) continue;
-      let day = entry.days.get(date);
-      if (!day) entry.days.set(date, (day = emptyFigures()));
-      add(day, row);
-    }
-  };
-  // A few monitors at a time: rows are folded as they arrive, never all held at once.
+  const hourTo = ceilHour(window.to);
+  let groups: HourGroup[];
+  if (options.days) {
+    const days = localDays(window, timezone);
+    groups = days.map((d, i) => ({
+      date: d.date,
+      from: i === 0 ? hourFrom : ceilHour(d.from),
+      to: i === days.length - 1 ? hourTo : ceilHour(d.to),
+    }));
+  } else {
+    groups = [{ date: null, from: hourFrom, to: hourTo }];
+  }
+  const { days: dayTerms, hours: hourTerms } = decompose(groups);
+  const dayStarts = [...dayTerms.keys()].sort((a, b) => a - b);
+  const hourStarts = [...hourTerms.keys()].sort((a, b) => a - b);
   const keyList = [...keys.values()];
   for (let i = 0; i < keyList.length; i += MONITORS_PER_READ) {
     const part = keyList.slice(i, i + MONITORS_PER_READ);
-    if (alignedToUtcDays && lastWholeDay > firstWholeDay) {
-      fold(await source.rollupRows(part, hourFrom, firstWholeDay, 'hour'));
-      fold(await source.rollupRows(part, firstWholeDay, lastWholeDay, 'day'));
-      fold(await source.rollupRows(part, lastWholeDay, window.to, 'hour'));
-    } else {
-      fold(await source.rollupRows(part, hourFrom, window.to, 'hour'));
+    const perGroup = new Map<number, Array<CheckFigures | undefined>>(part.map((k) => [k, []]));
+    const fold = (rows: readonly ReportRollupRow[], terms: ReadonlyMap<number, Term[]>) => {
+      for (const row of rows) {
+        const figures = perGroup.get(row.monitor_key);
+        const list = terms.get(Number(row.hour_start));
+        if (!figures || !list) continue;
+        for (const t of list) add((figures[t.group] ??= emptyFigures()), row, t.sign);
+      }
+    };
+    const rows = await source.rollupSnapshot(
+      part,
+      dayStarts.length > 0 ? { from: dayStarts[0]!, to: dayStarts[dayStarts.length - 1]! + DAY_MS } : null,
+      hourStarts,
+    );
+    fold(rows.days, dayTerms);
+    fold(rows.hours, hourTerms);
+    for (const [key, figures] of perGroup) {
+      const entry = out.get(idOfKey.get(key)!)!;
+      for (let g = 0; g < groups.length; g++) {
+        const f = figures[g];
+        if (!f) continue;
+        mergeFigures(entry.total, f);
+        if (options.days) entry.days.set(groups[g]!.date!, f);
+      }
     }
+    // Let checks and requests run between two parts: a report over many monitors must not hold the event loop.
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
   return out;
-}
-
-/** The local date whose [from, to) holds the instant. */
-function dayLocator(days: ReadonlyArray<{ date: string; from: number; to: number }>): (at: number) => string | null {
-  return (at) => {
-    let lo = 0;
-    let hi = days.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const d = days[mid]!;
-      if (at < d.from) hi = mid - 1;
-      else if (at >= d.to) lo = mid + 1;
-      else return d.date;
-    }
-    return null;
-  };
 }

@@ -59,8 +59,11 @@ export class LatencySketch {
     this.total += other.total;
   }
 
-  /** Adds an encoded sketch's counts to this one (no intermediate object). */
-  mergeEncoded(bytes: Uint8Array | null | undefined): void {
+  /**
+   * Adds an encoded sketch's counts to this one (no intermediate object); `sign` −1 takes them away instead, which is
+   * exact when they are part of this sketch (a UTC day's rollup less one of its hours: bin counts are integers).
+   */
+  mergeEncoded(bytes: Uint8Array | null | undefined, sign: 1 | -1 = 1): void {
     if (!bytes || bytes.length === 0) return;
     if (bytes[0] !== FORMAT_VERSION) throw new Error(`unknown latency sketch format ${bytes[0]}`);
     const reader = { bytes, pos: 1 };
@@ -71,11 +74,11 @@ export class LatencySketch {
     for (let i = 0; i < n; i++) {
       key += unzigzag(readVarint(reader));
       const count = readVarint(reader);
-      this.addKey(key, count);
+      this.addKey(key, sign * count);
       added += count;
     }
-    this.zero += zero;
-    this.total += added;
+    this.zero += sign * zero;
+    this.total += sign * added;
   }
 
   /** The mean of the values as the bins represent them (each within the sketch's relative accuracy); null when empty. */

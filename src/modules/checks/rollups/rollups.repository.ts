@@ -85,3 +85,45 @@ export class RollupsRepository {
     return q.orderBy('monitor_key').orderBy('hour_start').execute();
   }
 }
+
+/**
+ * Daily rows of some monitors with their day in [days.from, days.to) and their hourly rows at `hourStarts`, read in
+ * one snapshot (REPEATABLE READ on PostgreSQL; on SQLite one transaction on the process's one connection), so that a
+ * daily row is exactly the sum of the hours read with it even while checks are being recorded: a report takes hours
+ * away from days.
+ */
+export async function readDaysAndHours(
+  database: Database,
+  monitorKeys: readonly number[],
+  days: { from: number; to: number } | null,
+  hourStarts: readonly number[],
+): Promise<{ days: RollupRow[]; hours: RollupRow[] }> {
+  if (monitorKeys.length === 0) return { days: [], hours: [] };
+  let tx = database.tables<RollupsTables>().transaction();
+  if (database.dialect === 'postgres') tx = tx.setIsolationLevel('repeatable read').setAccessMode('read only');
+  return tx.execute(async (trx) => {
+    const keys = [...monitorKeys];
+    const dayRows = days
+      ? await trx
+          .selectFrom('execution_rollup_day')
+          .selectAll()
+          .where('monitor_key', 'in', keys)
+          .where('hour_start', '>=', days.from)
+          .where('hour_start', '<', days.to)
+          .execute()
+      : [];
+    const hours: RollupRow[] = [];
+    // A few hundred instants per statement; each is a seek on the primary key.
+    for (let i = 0; i < hourStarts.length; i += CHUNK) {
+      hours.push(
+        ...(await trx
+          .selectFrom('execution_rollup')
+          .selectAll()
+          .where('monitor_key', 'in', keys)
+          .where('hour_start', 'in', hourStarts.slice(i, i + CHUNK))
+          .execute()),
+      );
+    }
+    return { days: dayRows, hours };
+  });
+}

@@ -4,7 +4,7 @@ import type { Database } from '../../../platform/db/index.ts';
 import { validationFailed } from '../../../platform/errors.ts';
 import { LatencySketch } from './latency.sketch.ts';
 import { DAY_MS, HOUR_MS, hourOf } from './rollups.compute.ts';
-import { RollupsRepository } from './rollups.repository.ts';
+import { readDaysAndHours, RollupsRepository } from './rollups.repository.ts';
 import type { RollupRow } from './rollups.tables.ts';
 
 export type HistoryResolution = 'minute' | 'hour' | 'day';
@@ -125,6 +125,18 @@ export class RollupsService {
     resolution: 'hour' | 'day',
   ): Promise<RollupRow[]> {
     return (resolution === 'day' ? this.daily : this.repo).range(monitorKeys, from, to);
+  }
+
+  /**
+   * For reports: daily rows of monitors (by monitor key) whose UTC day starts in [days.from, days.to) and hourly rows
+   * whose hour starts at one of `hourStarts`, read in one snapshot (a daily row is the sum of its hours).
+   */
+  rollupSnapshot(
+    monitorKeys: readonly number[],
+    days: { from: number; to: number } | null,
+    hourStarts: readonly number[],
+  ): Promise<{ days: RollupRow[]; hours: RollupRow[] }> {
+    return readDaysAndHours(this.deps.database, monitorKeys, days, hourStarts);
   }
 
   /** Buckets oldest first; every bucket of the range is present (empty ones have checks 0 and nulls). */
