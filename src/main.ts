@@ -213,6 +213,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     rollups: {
       monitorKeys: (ids) => executions.monitorKeys(ids),
       rollupRows: (keys, from, to, resolution) => rollups.rollupRows(keys, from, to, resolution),
+      rollupSnapshot: (keys, days, hourStarts) => rollups.rollupSnapshot(keys, days, hourStarts),
     },
     incidents,
     anomalies: intelligence,
