@@ -223,6 +223,90 @@ for (const dialect of testDialects()) {
       expect((await outbox(mon)).map((e) => e.type)).toEqual(['performance_anomaly']);
     });
 
+    /** The hot state row's version (`updated_at`) of the monitor in eu-west. */
+    async function stateVersion(monitorId: string): Promise<number> {
+      const row = await db.database
+        .tables<{ intelligence_state: { monitor_id: string; region_code: string; updated_at: number } }>()
+        .selectFrom('intelligence_state')
+        .select('updated_at')
+        .where('monitor_id', '=', monitorId)
+        .where('region_code', '=', 'eu-west')
+        .executeTakeFirstOrThrow();
+      return Number(row.updated_at);
+    }
+
+    it('writes a region state back only when what decides events changed, or after stateWriteMs', async () => {
+      const mon = monitor(org);
+      const wobble = (at: number) => 50 + ((at / 20_000) % 5);
+      // Half past: the minutes below stay inside one hour (an hour closing is written at once).
+      const from = T0 + 50 * HOUR + 30 * MIN;
+      await run(mon, from, from + 3 * HOUR, wobble);
+      const written = await stateVersion(mon);
+      // Two more minutes of ordinary checks in the same hour: the samples move, nothing that decides an event does.
+      const next = from + 3 * HOUR;
+      await run(mon, next, next + 2 * MIN, wobble);
+      expect(await stateVersion(mon)).toBe(written);
+      // A slow check starts a pending anomaly: written in that batch.
+      await run(mon, next + 2 * MIN, next + 2 * MIN + 20_000, () => 900);
+      const pending = await stateVersion(mon);
+      expect(pending).toBeGreaterThan(written);
+      await run(mon, next + 2 * MIN + 20_000, next + 3 * MIN, wobble);
+      const back = await stateVersion(mon);
+      expect(back).toBeGreaterThan(pending);
+      // Quiet again: written once stateWriteMs (5 min) has passed since the last write.
+      await run(mon, next + 3 * MIN, next + 7 * MIN, wobble);
+      expect(await stateVersion(mon)).toBe(back);
+      await run(mon, next + 7 * MIN, next + 9 * MIN, wobble);
+      expect(await stateVersion(mon)).toBeGreaterThan(back);
+    });
+
+    it('a process whose copy is older than the row (another process judged meanwhile) reads the row again', async () => {
+      const mon = monitor(org);
+      const wobble = (at: number) => 50 + ((at / 20_000) % 5);
+      const from = T0 + 60 * HOUR;
+      await run(mon, from, from + 3 * HOUR, wobble);
+      const first = service;
+      service = new IntelligenceService({
+        database: db.database,
+        clock,
+        events,
+        monitors: { findManyAnywhere: async (ids) => ids.map((id) => monitors.get(id)!).filter(Boolean) },
+        incidents,
+      });
+      const step = from + 3 * HOUR;
+      try {
+        // The second process sees the anomaly open.
+        await run(mon, step, step + 10 * MIN, () => 600);
+      } finally {
+        service = first;
+      }
+      // Back to the first: its decoded copy (no anomaly) is stale; it must close the anomaly the second opened.
+      await run(mon, step + 10 * MIN, step + 20 * MIN, wobble);
+      expect((await outbox(mon)).map((e) => e.type)).toEqual(['anomaly_alert', 'anomaly_recovered']);
+    });
+
+    it('a rolled-back batch leaves no judgement in the process copy of a known region', async () => {
+      const mon = monitor(org);
+      const wobble = (at: number) => 50 + ((at / 20_000) % 5);
+      const from = T0 + 70 * HOUR;
+      await run(mon, from, from + 3 * HOUR, wobble);
+      const step = from + 3 * HOUR;
+      const slow = Array.from({ length: 20 }, (_, n) => check(mon, step + n * 20_000, 600));
+      clock.set(step + 7 * MIN);
+      await expect(
+        db.database.transaction(async (tx) => {
+          await service.applyChecks(tx, slow);
+          throw new Error('engine failed later in the batch');
+        }),
+      ).rejects.toThrow('engine failed');
+      expect(await outbox(mon)).toEqual([]);
+      // The same checks again: the anomaly opens now, once (the rolled-back batch had opened it in memory).
+      await db.database.transaction((tx) => service.applyChecks(tx, slow));
+      expect((await outbox(mon)).map((e) => [e.type, e.payload.started_at])).toEqual([
+        ['anomaly_alert', new Date(step).toISOString()],
+      ]);
+    });
+
     it('records grades with history, raises a drop and a recovery, and shows the current grades', async () => {
       const mon = monitor(org);
       const m = { organizationId: org, id: mon, name: 'API', target: 'https://api.example.com/', openIncidents: false };
@@ -308,7 +392,8 @@ for (const dialect of testDialects()) {
     it('pages newest first with a cursor, filters, and hides other environments and organizations', async () => {
       const prod = monitor(org);
       const staging = monitor(org, 'staging');
-      const from = T0 + 50 * HOUR;
+      // Half past: the minutes below stay inside one hour (an hour closing is written at once).
+      const from = T0 + 50 * HOUR + 30 * MIN;
       for (const [mon, n] of [
         [prod, 0],
         [staging, 1],

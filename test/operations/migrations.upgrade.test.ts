@@ -813,6 +813,32 @@ const FIXTURES: Record<string, StepFixture> = {
       expect(correlations.status).toBe(200);
     },
   },
+  '202611240142_intelligence_drop_correlation_incident_ids': {
+    async fill(db) {
+      await db
+        .insertInto('intelligence_correlation')
+        .values({
+          id: 'cor_upgrade_row',
+          organization_id: W.orgId,
+          attribute: 'address',
+          value: '203.0.113.7',
+          monitor_ids: json([W.monitorId, W.secondMonitorId]),
+          coverage: 1,
+          summary: '2 monitors on 203.0.113.7 failed together',
+          started_at: ms(0.01),
+          last_seen_at: ms(0.005),
+        })
+        .execute();
+    },
+    async check(u) {
+      const [row] = await u.raw.selectFrom('intelligence_correlation').selectAll().execute();
+      expect(row).toMatchObject({ id: 'cor_upgrade_row', attribute: 'address' });
+      expect(row).not.toHaveProperty('incident_ids');
+      const window = `from=${new Date(ms(1)).toISOString()}&to=${new Date(NOW + DAY).toISOString()}`;
+      const listed = await u.call('GET', `/api/v1/intelligence/correlations?${window}`);
+      expect(listed.body.data.map((c: Json) => c.id)).toContain('cor_upgrade_row');
+    },
+  },
   '202611232200_orgs_invitations': {
     async fill(db) {
       await db
@@ -841,8 +867,15 @@ const FIXTURES: Record<string, StepFixture> = {
         invited_at: new Date(ms(1)).toISOString(),
         expires_at: new Date(NOW + 6 * DAY).toISOString(),
       });
+      // A GET of the old link accepts nothing; the web page's POST does (a new user chooses a password).
       const page = await u.tocsin.app.inject({ method: 'GET', url: `/verify-email?token=${W.invitationToken}` });
-      expect(page.statusCode).toBe(200);
+      expect(page.statusCode).toBe(400);
+      const accepted = await u.tocsin.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/invitations/accept',
+        payload: { token: W.invitationToken, password: 'invitee password' },
+      });
+      expect(accepted.statusCode).toBe(201);
       const after = await u.call('GET', '/api/v1/auth/organization/members');
       expect(after.body.data).toContainEqual(
         expect.objectContaining({ email: 'invitee@upgrade.example.com', role: 'admin', email_verified: true }),
@@ -885,66 +918,6 @@ const FIXTURES: Record<string, StepFixture> = {
       const rendered = await u.call('GET', `/api/v1/custom-reports/${W.customReportId}/render`);
       expect(rendered.status).toBe(200);
       expect(rendered.body.sections[0].report.monitors[0].monitor_id).toBe(W.monitorId);
-    },
-  },
-  '202611240541_scheduledreports_init': {
-    async fill(db) {
-      const srp = 'srp_00000000000000000000000001';
-      await db
-        .insertInto('scheduled_report')
-        .values({
-          id: srp,
-          organization_id: W.orgId,
-          report_type: 'availability',
-          custom_report_id: null,
-          frequency: 'weekly',
-          day_of_week: 1,
-          day_of_month: null,
-          time_of_day: '08:00',
-          timezone: 'Europe/Berlin',
-          destination_ids: json([W.destinationId]),
-          enabled: 0,
-          next_run_at: NOW + 3 * DAY,
-          last_run_at: ms(4),
-          last_status: 'delivered',
-          run_requested_at: null,
-          lease_owner: null,
-          lease_until: null,
-          created_by_user_id: W.userId,
-          created_by_key_id: W.keyId,
-          environments: json(['production']),
-          created_at: ms(5),
-          updated_at: ms(5),
-        })
-        .execute();
-      await db
-        .insertInto('report_file')
-        .values({
-          id: 'rpf_00000000000000000000000001',
-          organization_id: W.orgId,
-          scheduled_report_id: srp,
-          event_id: W.eventId,
-          kind: 'csv',
-          filename: 'upgraded.csv',
-          content_type: 'text/csv; charset=utf-8',
-          size_bytes: 4,
-          body: Buffer.from('a,b\n'),
-          token_hash: sha256('upgrade-report-file-token'),
-          expires_at: NOW + 100 * DAY,
-          created_at: ms(4),
-        })
-        .execute();
-    },
-    async check(u) {
-      const s = await u.call('GET', '/api/v1/scheduled-reports/srp_00000000000000000000000001');
-      expect(s.status).toBe(200);
-      expect(s.body).toMatchObject({ frequency: 'weekly', day_of_week: 1, enabled: false, last_status: 'delivered' });
-      const file = await u.tocsin.app.inject({
-        method: 'GET',
-        url: '/api/v1/report-files/rpf_00000000000000000000000001?token=upgrade-report-file-token',
-      });
-      expect(file.statusCode).toBe(200);
-      expect(file.body).toBe('a,b\n');
     },
   },
   '202611240037_orgs_passwords': {
@@ -1017,6 +990,66 @@ const FIXTURES: Record<string, StepFixture> = {
         headers: { cookie: `tocsin_session=${W.sessionToken}` },
       });
       expect(ended.statusCode).toBe(401);
+    },
+  },
+  '202611240541_scheduledreports_init': {
+    async fill(db) {
+      const srp = 'srp_00000000000000000000000001';
+      await db
+        .insertInto('scheduled_report')
+        .values({
+          id: srp,
+          organization_id: W.orgId,
+          report_type: 'availability',
+          custom_report_id: null,
+          frequency: 'weekly',
+          day_of_week: 1,
+          day_of_month: null,
+          time_of_day: '08:00',
+          timezone: 'Europe/Berlin',
+          destination_ids: json([W.destinationId]),
+          enabled: 0,
+          next_run_at: NOW + 3 * DAY,
+          last_run_at: ms(4),
+          last_status: 'delivered',
+          run_requested_at: null,
+          lease_owner: null,
+          lease_until: null,
+          created_by_user_id: W.userId,
+          created_by_key_id: W.keyId,
+          environments: json(['production']),
+          created_at: ms(5),
+          updated_at: ms(5),
+        })
+        .execute();
+      await db
+        .insertInto('report_file')
+        .values({
+          id: 'rpf_00000000000000000000000001',
+          organization_id: W.orgId,
+          scheduled_report_id: srp,
+          event_id: W.eventId,
+          kind: 'csv',
+          filename: 'upgraded.csv',
+          content_type: 'text/csv; charset=utf-8',
+          size_bytes: 4,
+          body: Buffer.from('a,b\n'),
+          token_hash: sha256('upgrade-report-file-token'),
+          expires_at: NOW + 100 * DAY,
+          created_at: ms(4),
+        })
+        .execute();
+    },
+    async check(u) {
+      const s = await u.call('GET', '/api/v1/scheduled-reports/srp_00000000000000000000000001');
+      expect(s.status).toBe(200);
+      expect(s.body).toMatchObject({ frequency: 'weekly', day_of_week: 1, enabled: false, last_status: 'delivered' });
+      const file = await u.tocsin.app.inject({
+        method: 'GET',
+        url: '/api/v1/report-files/rpf_00000000000000000000000001?token=upgrade-report-file-token',
+      });
+      expect(file.statusCode).toBe(200);
+      expect(file.body).toBe('a,b\n');
     },
   },
 };

@@ -135,4 +135,11 @@ export const intelligenceMigrations: SchemaMigration[] = [
         .execute();
     },
   },
+  {
+    name: '202611240142_intelligence_drop_correlation_incident_ids',
+    async up(db) {
+      // Never filled: the incidents a correlation explains are found on read (IntelligenceService.incidentCorrelations).
+      await db.schema.alterTable('intelligence_correlation').dropColumn('incident_ids').execute();
+    },
+  },
 ];

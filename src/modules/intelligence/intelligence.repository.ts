@@ -134,42 +134,17 @@ export class IntelligenceRepository {
     return out;
   }
 
-  /**
-   * The state rows of the monitors, without the text of the rows whose region ends with `textlessSuffix` (their
-   * `updated_at` is a version: the caller fetches the text with `loadStateTexts` only when its copy is stale).
-   */
-  async loadHotStateRows(
+  /** The versions (`updated_at`) of every state row of the monitors, without their texts. */
+  async stateVersions(
     monitorIds: readonly string[],
-    textlessSuffix: string,
-  ): Promise<Array<{ monitorId: string; regionCode: string; text: string | null; updatedAt: number }>> {
+  ): Promise<Array<{ monitorId: string; regionCode: string; updatedAt: number }>> {
     if (monitorIds.length === 0) return [];
-    const ids = [...new Set(monitorIds)];
-    const hot = await this.db
-      .selectFrom('intelligence_state')
-      .select(['monitor_id', 'region_code', 'state', 'updated_at'])
-      .where('monitor_id', 'in', ids)
-      .where('region_code', 'not like', `%${textlessSuffix}`)
-      .execute();
-    const versions = await this.db
+    const rows = await this.db
       .selectFrom('intelligence_state')
       .select(['monitor_id', 'region_code', 'updated_at'])
-      .where('monitor_id', 'in', ids)
-      .where('region_code', 'like', `%${textlessSuffix}`)
+      .where('monitor_id', 'in', [...new Set(monitorIds)])
       .execute();
-    return [
-      ...hot.map((r) => ({
-        monitorId: r.monitor_id,
-        regionCode: r.region_code,
-        text: r.state,
-        updatedAt: Number(r.updated_at),
-      })),
-      ...versions.map((r) => ({
-        monitorId: r.monitor_id,
-        regionCode: r.region_code,
-        text: null,
-        updatedAt: Number(r.updated_at),
-      })),
-    ];
+    return rows.map((r) => ({ monitorId: r.monitor_id, regionCode: r.region_code, updatedAt: Number(r.updated_at) }));
   }
 
   /** The texts of the given state rows, by `stateKey`. */
@@ -424,7 +399,6 @@ export class IntelligenceRepository {
       attribute: c.attribute,
       value: c.value,
       monitor_ids: toJson(c.monitorIds),
-      incident_ids: toJson(c.incidentIds),
       coverage: c.coverage,
       summary: c.summary,
       started_at: c.startedAt,
@@ -476,7 +450,6 @@ function toCorrelation(r: IntelligenceTables['intelligence_correlation']): Store
     attribute: r.attribute,
     value: r.value,
     monitorIds: fromJson<string[]>(r.monitor_ids),
-    incidentIds: fromJson<string[]>(r.incident_ids),
     coverage: Number(r.coverage),
     summary: r.summary,
     startedAt: Number(r.started_at),

@@ -75,11 +75,20 @@ export interface IntelligenceMonitors {
 export interface IntelligenceSettings {
   latency: LatencySettings;
   changes: ChangeSettings;
+  /**
+   * A region's state is written back when something that decides an event changed (a finding, a phase, a streak,
+   * a new observation, an hour closing) and otherwise at most this often: between writes only the current hour's
+   * samples and the last-seen times of known values move, and a process that dies loses at most this much of them.
+   */
+  stateWriteMs?: number;
 }
+
+export const DEFAULT_STATE_WRITE_MS = 5 * 60_000;
 
 export const DEFAULT_INTELLIGENCE_SETTINGS: IntelligenceSettings = {
   latency: DEFAULT_LATENCY_SETTINGS,
   changes: DEFAULT_CHANGE_SETTINGS,
+  stateWriteMs: DEFAULT_STATE_WRITE_MS,
 };
 
 export interface IntelligenceServiceDeps {
@@ -99,6 +108,24 @@ interface RegionState {
   snapshotDigest: string | null;
   /** The last check failed (a correlation signal is raised when a region starts failing). */
   failing?: boolean;
+}
+
+/**
+ * A region's state as this process holds it between batches. The row's `updated_at` is its version: while the
+ * database still has the version this process wrote or read, the decoded copy is current (no other process
+ * judged that monitor and region since), and its text is not read again.
+ */
+interface CachedRegion {
+  state: RegionState;
+  /** `updated_at` of the hot row as this process last wrote or read it (null: no row yet). */
+  version: number | null;
+  learntVersion: number | null;
+  /** controlOf(state) at the last write, and when that was. */
+  written: string;
+  writtenAt: number;
+  /** False while a batch that changed it has not committed: a rollback leaves it for the database's copy. */
+  committed: boolean;
+  usedAt: number;
 }
 
 /** Per monitor (region ''): the grade tracks. */
@@ -143,6 +170,9 @@ export class IntelligenceService {
   private readonly settings: IntelligenceSettings;
   /** Decoded learnt baselines by state key, with the version they were decoded at (see loadRegionStates). */
   private readonly learnt = new Map<string, { version: number; value: Learnt }>();
+  /** Decoded region states by state key (see CachedRegion). */
+  private readonly regions = new Map<string, CachedRegion>();
+  private lastSweep = 0;
   /** Decoded correlation populations by organization, with the attributes version they were read at. */
   private readonly populations = new Map<string, { version: string; population: Map<string, MonitorAttributes> }>();
   constructor(deps: IntelligenceServiceDeps) {
@@ -154,20 +184,22 @@ export class IntelligenceService {
   async applyChecks(tx: Database, checks: readonly IntelligenceCheck[]): Promise<void> {
     if (checks.length === 0) return;
     const repo = new IntelligenceRepository(tx);
-    const states = await this.loadRegionStates(repo, checks);
+    const now = this.deps.clock.now();
+    const states = await this.loadRegionStates(repo, checks, now);
     const touched = new Map<string, StateKey>();
+    const withFindings = new Set<string>();
     const signals: Array<CorrelationSignal & { organizationId: string }> = [];
     for (const check of checks) {
       const key = { monitorId: check.monitorId, regionCode: check.regionCode };
       const id = stateKey(key);
       let entry = states.get(id);
       if (!entry) {
-        entry = {
-          state: { latency: newLatencyState(), changes: newChangeState(), snapshotDigest: null },
-          learntVersion: null,
-        };
+        const state: RegionState = { latency: newLatencyState(), changes: newChangeState(), snapshotDigest: null };
+        entry = { state, version: null, learntVersion: null, written: '', writtenAt: 0, committed: false, usedAt: now };
         states.set(id, entry);
+        this.regions.set(id, entry);
       }
+      entry.committed = false;
       const state = entry.state;
       touched.set(id, key);
       const findings = observeCheck(
@@ -189,25 +221,53 @@ export class IntelligenceService {
       if (!check.up && !state.failing) signals.push({ ...signalOf(check), reason: 'down' });
       state.failing = !check.up;
       if (findings.some((f) => f.kind === 'anomaly_alert')) signals.push({ ...signalOf(check), reason: 'anomaly' });
+      if (findings.length > 0) withFindings.add(id);
       for (const f of findings) await this.store(tx, repo, subjectOf(check), f, check.at);
     }
     if (signals.length > 0) await this.correlate(repo, signals);
-    const now = this.deps.clock.now();
+    const writeEvery = this.settings.stateWriteMs ?? DEFAULT_STATE_WRITE_MS;
     const rows: Array<{ key: StateKey; text: string; updatedAt: number }> = [];
+    const entries: CachedRegion[] = [];
     for (const [id, key] of touched) {
       const entry = states.get(id)!;
+      entries.push(entry);
       const { hours, seasonal, ...hot } = entry.state.latency.baseline;
+      const learntVersion = learntVersionOf(hours);
+      const control = controlOf(entry.state);
+      const due =
+        entry.version === null ||
+        withFindings.has(id) ||
+        learntVersion !== entry.learntVersion ||
+        control !== entry.written ||
+        now - entry.writtenAt >= writeEvery;
+      if (!due) continue;
       const latency = { ...entry.state.latency, baseline: { ...hot, hours: [], seasonal: [] } };
-      rows.push({ key, text: JSON.stringify({ ...entry.state, latency }), updatedAt: now });
+      // The version must change with every write, or another process could keep a copy older than the row.
+      const version = entry.version !== null && now <= entry.version ? entry.version + 1 : now;
+      rows.push({ key, text: JSON.stringify({ ...entry.state, latency }), updatedAt: version });
+      entry.version = version;
+      entry.written = control;
+      entry.writtenAt = now;
       // The learnt part (hourly summaries, hour-of-week buckets) changes once an hour: written only then.
-      const version = learntVersionOf(hours);
-      if (version !== entry.learntVersion) {
+      if (learntVersion !== entry.learntVersion) {
         const learntKey = { monitorId: key.monitorId, regionCode: learntRegionOf(key.regionCode) };
-        rows.push({ key: learntKey, text: JSON.stringify({ hours, seasonal }), updatedAt: version });
-        this.learnt.set(stateKey(learntKey), { version, value: { hours, seasonal } });
+        rows.push({ key: learntKey, text: JSON.stringify({ hours, seasonal }), updatedAt: learntVersion });
+        this.learnt.set(stateKey(learntKey), { version: learntVersion, value: { hours, seasonal } });
+        entry.learntVersion = learntVersion;
       }
     }
     await repo.saveStateTexts(rows);
+    tx.afterCommit(() => {
+      for (const entry of entries) entry.committed = true;
+    });
+    this.sweep(now);
+  }
+
+  /** Forgets regions this process has not judged for an hour (their monitor moved to another process, or stopped). */
+  private sweep(now: number): void {
+    if (now - this.lastSweep < 10 * 60_000) return;
+    this.lastSweep = now;
+    for (const [id, entry] of this.regions) if (now - entry.usedAt > 3_600_000) this.regions.delete(id);
   }
 
   /** Records the signals and the correlations they complete (reference §6), per organization. */
@@ -296,7 +356,6 @@ export class IntelligenceService {
           attribute: c.attribute,
           value: c.value,
           monitorIds: c.monitorIds,
-          incidentIds: [],
           coverage: c.coverage,
           summary: c.summary,
           startedAt: c.from,
@@ -346,43 +405,67 @@ export class IntelligenceService {
   }
 
   /**
-   * The batch's states. The learnt part is decoded only when its version (the start of its last closed hour)
-   * differs from the copy this process holds: decoding a week of buckets per check would cost more than the check.
+   * The batch's states. Only the versions (`updated_at`) of the monitors' state rows are read; a row's text is
+   * fetched and decoded only when this process's copy is missing or older than the row: decoding the state (and a
+   * week of learnt buckets) per check would cost more than the check.
    */
   private async loadRegionStates(
     repo: IntelligenceRepository,
     checks: readonly IntelligenceCheck[],
-  ): Promise<Map<string, { state: RegionState; learntVersion: number | null }>> {
-    // The learnt rows (a week of hourly summaries and buckets each) are read as versions only: their text crosses
-    // from the database only when this process's decoded copy is stale (once an hour per monitor and region).
-    const rows = await repo.loadHotStateRows(
-      checks.map((c) => c.monitorId),
-      LEARNT_SUFFIX,
-    );
-    const out = new Map<string, { state: RegionState; learntVersion: number | null }>();
+    now: number,
+  ): Promise<Map<string, CachedRegion>> {
+    const rows = await repo.stateVersions(checks.map((c) => c.monitorId));
+    const out = new Map<string, CachedRegion>();
     const learntVersions = new Map<string, number>();
     const stale: StateKey[] = [];
+    const staleHot: Array<{ key: StateKey; version: number }> = [];
     for (const r of rows) {
-      if (!r.regionCode.endsWith(LEARNT_SUFFIX)) continue;
+      if (r.regionCode === MONITOR_REGION) continue;
       const key = { monitorId: r.monitorId, regionCode: r.regionCode };
-      learntVersions.set(stateKey(key), r.updatedAt);
-      if (this.learnt.get(stateKey(key))?.version !== r.updatedAt) stale.push(key);
+      const id = stateKey(key);
+      if (r.regionCode.endsWith(LEARNT_SUFFIX)) {
+        learntVersions.set(id, r.updatedAt);
+        if (this.learnt.get(id)?.version !== r.updatedAt) stale.push(key);
+        continue;
+      }
+      const cached = this.regions.get(id);
+      if (cached?.committed && cached.version === r.updatedAt) {
+        cached.usedAt = now;
+        out.set(id, cached);
+      } else {
+        stale.push(key);
+        staleHot.push({ key, version: r.updatedAt });
+      }
     }
-    for (const [id, row] of await repo.loadStateTexts(stale))
+    if (stale.length === 0) return out;
+    const texts = await repo.loadStateTexts(stale);
+    for (const [id, row] of texts)
       if (learntVersions.has(id))
         this.learnt.set(id, { version: row.updatedAt, value: JSON.parse(row.text) as Learnt });
-    for (const r of rows) {
-      if (r.text === null || r.regionCode === MONITOR_REGION || r.regionCode.endsWith(LEARNT_SUFFIX)) continue;
-      const state = JSON.parse(r.text) as RegionState;
-      const learntId = stateKey({ monitorId: r.monitorId, regionCode: learntRegionOf(r.regionCode) });
+    for (const { key } of staleHot) {
+      const id = stateKey(key);
+      const row = texts.get(id);
+      if (!row) continue;
+      const state = JSON.parse(row.text) as RegionState;
+      const learntId = stateKey({ monitorId: key.monitorId, regionCode: learntRegionOf(key.regionCode) });
       let learntVersion: number | null = null;
-      const cached = learntVersions.has(learntId) ? this.learnt.get(learntId) : undefined;
-      if (cached) {
-        state.latency.baseline.hours = cached.value.hours;
-        state.latency.baseline.seasonal = cached.value.seasonal;
-        learntVersion = cached.version;
+      const learnt = learntVersions.has(learntId) ? this.learnt.get(learntId) : undefined;
+      if (learnt) {
+        state.latency.baseline.hours = learnt.value.hours;
+        state.latency.baseline.seasonal = learnt.value.seasonal;
+        learntVersion = learnt.version;
       }
-      out.set(stateKey({ monitorId: r.monitorId, regionCode: r.regionCode }), { state, learntVersion });
+      const entry: CachedRegion = {
+        state,
+        version: row.updatedAt,
+        learntVersion,
+        written: controlOf(state),
+        writtenAt: row.updatedAt,
+        committed: true,
+        usedAt: now,
+      };
+      this.regions.set(id, entry);
+      out.set(id, entry);
     }
     return out;
   }
@@ -570,6 +653,19 @@ function attributesOf(snapshot: ObservationSnapshot): Record<string, unknown> {
     dns_provider: snapshot.infrastructure?.dns_provider ?? null,
     certificate_issuer: snapshot.tls?.issuer ?? null,
   };
+}
+
+/**
+ * What decides events in a region's state, as one string: when it differs from the last write, the state is written
+ * in this batch. Left out (written at least every `stateWriteMs`): the current hour's samples, the last-seen times of
+ * known values and the flapping history (which shifts on every check for a while after each failure) — losing a few
+ * minutes of them in a crash delays a judgement at most; what would repeat or lose an event is always written.
+ */
+function controlOf(s: RegionState): string {
+  const b = s.latency.baseline;
+  const f = s.latency.flapping;
+  const t = s.latency.threshold;
+  return `${b.firstAt}|${b.hourStart}|${b.phase}|${b.phaseSince}|${b.openedAt}|${b.peakMs}|${b.alerted}|${f.flapping}|${t.above}|${t.streak}|${t.streakSince}|${t.peakMs}|${s.failing === true}|${s.snapshotDigest}`;
 }
 
 function digestOf(snapshot: ObservationSnapshot): string {

@@ -43,7 +43,6 @@ export interface IntelligenceTables {
     attribute: string;
     value: string;
     monitor_ids: string;
-    incident_ids: string;
     coverage: number;
     summary: string;
     started_at: number;

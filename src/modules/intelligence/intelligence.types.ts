@@ -109,7 +109,6 @@ export interface StoredCorrelation {
   attribute: string;
   value: string;
   monitorIds: string[];
-  incidentIds: string[];
   coverage: number;
   summary: string;
   startedAt: number;
