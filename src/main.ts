@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TocsinConfig } from './config/index.ts';
 import { buildApp } from './http/app.ts';
 import type { AppServices } from './http/app.deps.ts';
-import { AlertLinks, alertingMigrations, createAlerting } from './modules/alerting/index.ts';
+import { AlertLinks, alertingMigrations, createAlerting, ReportDeliveryFacts } from './modules/alerting/index.ts';
 import { authMigrations, createApiAccess, createAuth, SessionService, type Actor } from './modules/auth/index.ts';
 import {
   checkEngineMigrations,
@@ -24,6 +24,13 @@ import { IncidentRemindersRole, IncidentsService, incidentsMigrations } from './
 import { IntelligenceService, SecurityGradesRole, intelligenceMigrations } from './modules/intelligence/index.ts';
 import { StatusPagesService, statusPagesMigrations } from './modules/status-pages/index.ts';
 import { createReports, reportsMigrations } from './modules/reports/index.ts';
+import {
+  createReportFiles,
+  createScheduledReports,
+  customReportRendering,
+  reportRendering,
+  scheduledReportsMigrations,
+} from './modules/scheduled-reports/index.ts';
 import { MonitorsService, createMonitorTargetGuard, monitorsMigrations } from './modules/monitors/index.ts';
 import { createCredentials, createOrgs, Plans, orgsMigrations } from './modules/orgs/index.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
@@ -55,6 +62,7 @@ export const ALL_MIGRATIONS: SchemaMigration[] = [
   ...statusPagesMigrations,
   ...intelligenceMigrations,
   ...reportsMigrations,
+  ...scheduledReportsMigrations,
 ];
 
 export const VERSION: string = (
@@ -175,7 +183,10 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
   /** For modules that check a monitor's visibility to an actor (executions, history). */
   const monitorLookup = { get: (actor: Actor, id: string) => monitors.get({ actor, db: database, clock }, id) };
   const events = new EventsService({ database, clock });
+  // Stored files of scheduled report runs: mails attach them, GET /report-files serves them.
+  const reportFiles = createReportFiles({ database, clock });
   const alerting = createAlerting({
+    reportFiles,
     config,
     database,
     clock,
@@ -260,6 +271,21 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
   });
   roles.push(...checks.roles);
   roles.push(...alerting.roles);
+  const scheduledReports = createScheduledReports({
+    database,
+    clock,
+    logger,
+    events,
+    plans,
+    planOf: async (organizationId) => (await orgs.findOrganization(organizationId))?.plan ?? null,
+    destinations: new ReportDeliveryFacts({ events }),
+    rendering: reportRendering(reports.renderer, customReportRendering(reports)),
+    publicUrl: config.publicUrl,
+    leaseMs: config.scheduledReports.leaseSeconds * 1000,
+    files: reportFiles,
+  });
+  alerting.pipeline.onDeliveryEnded((ended) => scheduledReports.deliveryEnded(ended));
+  roles.push(scheduledReports.role);
   const executions = new ExecutionsService({ database, monitors: monitorLookup });
   const rollups = new RollupsService({
     database,
@@ -302,6 +328,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
       statusPages,
       reports: reports.reports,
       slaTargets: reports.slaTargets,
+      scheduledReports,
       reportRenderer: reports.renderer,
       customReports: reports.customReports,
     },

@@ -15,6 +15,7 @@ import type {
   ReportsService,
   SlaTargetsService,
 } from '../modules/reports/index.ts';
+import type { ScheduledReports } from '../modules/scheduled-reports/index.ts';
 import type { StatusPagesService } from '../modules/status-pages/index.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/index.ts';
@@ -50,6 +51,8 @@ export interface AppServices {
   reports: ReportsService;
   /** SLA targets CRUD. */
   slaTargets: SlaTargetsService;
+  /** Scheduled reports: CRUD and run-now (service), the files of runs (files), the runner and its role. */
+  scheduledReports: ScheduledReports;
   /** Every report kind as JSON, CSV or PDF. */
   reportRenderer: ReportRenderer;
   /** Custom reports CRUD and render. */

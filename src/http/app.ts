@@ -26,6 +26,7 @@ import { registerStatusPageRoutes } from './routes/status-pages/status-pages.rou
 import { registerReportRoutes } from './routes/reports/reports.routes.ts';
 import { registerMoreReportRoutes } from './routes/reports/reports-more.routes.ts';
 import { registerSlaTargetRoutes } from './routes/sla-targets/sla-targets.routes.ts';
+import { registerScheduledReportRoutes } from './routes/scheduled-reports/scheduled-reports.routes.ts';
 import { registerCustomReportRoutes } from './routes/custom-reports/custom-reports.routes.ts';
 import { registerRunnerRoutes } from './routes/runners/runners.routes.ts';
 import { registerMetricsRoute } from './routes/system/metrics.routes.ts';
@@ -137,6 +138,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerReportRoutes(app, { renderer: deps.services.reportRenderer });
   registerMoreReportRoutes(app, { reports: deps.services.reports });
   registerSlaTargetRoutes(app, { slaTargets: deps.services.slaTargets });
+  registerScheduledReportRoutes(app, {
+    scheduledReports: deps.services.scheduledReports.service,
+    reportFiles: deps.services.scheduledReports.files,
+  });
   registerCustomReportRoutes(app, { customReports: deps.services.customReports });
   registerApiKeyRoutes(app, { apiKeys: deps.services.apiAccess.apiKeys, clock: deps.clock });
   registerServiceAccountRoutes(app, deps.services.apiAccess);

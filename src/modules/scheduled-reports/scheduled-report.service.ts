@@ -42,7 +42,9 @@ export interface ScheduledReportsServiceDeps {
 
 const SCAN_LIMIT = 200;
 
+/** An IANA zone name (Temporal also takes UTC offsets such as +02:00, which do not follow DST: refused). */
 function isTimeZone(zone: string): boolean {
+  if (!/^[A-Za-z]/.test(zone)) return false;
   try {
     Temporal.Now.zonedDateTimeISO(zone);
     return true;
