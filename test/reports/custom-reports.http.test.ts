@@ -358,6 +358,22 @@ describe.each(testDialects())('custom reports API on %s', (dialect) => {
     expect((await owner.call('GET', `/api/v1/custom-reports/${existing.id}`)).body).toEqual(existing);
   });
 
+  it('changes at the same time to different fields are both kept', async () => {
+    const report = await create(owner, { visibility: 'organization' });
+    for (let round = 0; round < 5; round++) {
+      const name = `renamed ${round}`;
+      const widgets = [{ kind: 'performance', title: `latency ${round}`, monitor_ids: [api] }];
+      const results = await Promise.all([
+        owner.call('PATCH', `/api/v1/custom-reports/${report.id}`, { name }),
+        admin.call('PATCH', `/api/v1/custom-reports/${report.id}`, { widgets }),
+        owner.call('PATCH', `/api/v1/custom-reports/${report.id}`, { timezone: round % 2 ? 'Asia/Tokyo' : 'UTC' }),
+      ]);
+      expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
+      const now = (await owner.call('GET', `/api/v1/custom-reports/${report.id}`)).body;
+      expect(now).toMatchObject({ name, widgets, timezone: round % 2 ? 'Asia/Tokyo' : 'UTC' });
+    }
+  });
+
   it('POST with an Idempotency-Key creates one report; the replay answers the same', async () => {
     const before = (await listIds(owner)).length;
     const send = () =>
