@@ -4,22 +4,18 @@ import { testDialects } from '../support/databases.ts';
 import { call } from '../api-access/helpers.ts';
 import { startSmtpServer, type FakeSmtpServer } from '../fakes/smtp.fake.ts';
 import { createMonitor, recordEvent } from '../alerting/helpers.ts';
+import { acceptInvitation, mailedToken, setPassword } from '../support/sessions.ts';
 
 const MEMBERS = '/api/v1/auth/organization/members';
 const INVITATIONS = '/api/v1/auth/organization/invitations';
 const WEEK = 7 * 24 * 3_600_000;
+const PASSWORD = 'a password of ten';
 
 type Entry = Record<string, unknown>;
 
-/** The path and query of the one-time link in the last mail to `address` (quoted-printable undone). */
+/** The token of the one-time invitation link in the last mail to `address`. */
 function lastLinkTo(smtp: FakeSmtpServer, address: string): string {
-  const mails = smtp.messages.filter((m) => m.to.includes(address));
-  expect(mails.length, `a mail to ${address}`).toBeGreaterThan(0);
-  const raw = mails
-    .at(-1)!
-    .raw.replace(/=\r?\n/g, '')
-    .replace(/=3D/g, '=');
-  return /\/verify-email\?token=[\w%-]+/.exec(raw)![0];
+  return mailedToken(smtp.messages, address, '/accept-invitation');
 }
 
 describe.each(testDialects())('member invitations (%s)', (dialect) => {
@@ -38,7 +34,8 @@ describe.each(testDialects())('member invitations (%s)', (dialect) => {
     return (res.json() as { data: Entry[] }).data;
   };
   const entryOf = async (email: string) => (await list()).find((e) => e.email === email);
-  const follow = (link: string) => t.tocsin.app.inject({ method: 'GET', url: link });
+  // What the web page's button does: the existing user gives their password, a new one chooses it.
+  const follow = (token: string) => acceptInvitation(t, { token, password: PASSWORD });
 
   beforeAll(async () => {
     smtp = await startSmtpServer();
@@ -52,6 +49,7 @@ describe.each(testDialects())('member invitations (%s)', (dialect) => {
     const user = await orgs.ensureUser({ email: `someone-${other.organizationId}@elsewhere.example`, name: 'Own' });
     await orgs.addMember(other.organizationId, user.id, 'member');
     await orgs.markEmailVerified(user.id);
+    await setPassword(t, user.id, PASSWORD);
     known = { id: user.id, email: user.email };
     inviter = await t.createOrg();
     smtp.reset();
@@ -116,9 +114,9 @@ describe.each(testDialects())('member invitations (%s)', (dialect) => {
     expect(await t.tocsin.services.orgs.findMembership(inviter.organizationId, known.id)).toBeNull();
 
     const joined = await follow(lastLinkTo(smtp, known.email));
-    expect(joined.statusCode).toBe(200);
-    expect(joined.body).toContain('Invitation accepted');
-    expect(await follow(lastLinkTo(smtp, unknown))).toMatchObject({ statusCode: 200 });
+    expect(joined.statusCode).toBe(201);
+    expect(joined.json()).toMatchObject({ role: 'admin', organization: { id: inviter.organizationId } });
+    expect(await follow(lastLinkTo(smtp, unknown))).toMatchObject({ statusCode: 201 });
 
     const created = await t.tocsin.services.orgs.ensureUser({ email: unknown });
     expect(await entryOf(known.email)).toEqual({
@@ -148,17 +146,17 @@ describe.each(testDialects())('member invitations (%s)', (dialect) => {
     const used = `used-${inviter.organizationId}@example.com`;
     await invite(used);
     const usedLink = lastLinkTo(smtp, used);
-    expect((await follow(usedLink)).statusCode).toBe(200);
+    expect((await follow(usedLink)).statusCode).toBe(201);
     const again = await follow(usedLink);
     expect(again.statusCode).toBe(400);
-    expect(again.body).toContain('Link not valid');
+    expect(again.json().error.code).toBe('invalid_token');
 
     // Two clicks at once: one membership, one refusal.
     const raced = `raced-${inviter.organizationId}@example.com`;
     await invite(raced);
     const racedLink = lastLinkTo(smtp, raced);
     const codes = (await Promise.all([follow(racedLink), follow(racedLink)])).map((r) => r.statusCode).sort();
-    expect(codes).toEqual([200, 400]);
+    expect(codes).toEqual([201, 400]);
     expect((await list()).filter((e) => e.email === raced)).toMatchObject([{ status: 'active' }]);
 
     const replaced = `replaced-${inviter.organizationId}@example.com`;
@@ -185,7 +183,7 @@ describe.each(testDialects())('member invitations (%s)', (dialect) => {
     expect(stillPending.status).toBe('invited');
     // A resend renews an expired invitation.
     await call(t, inviter.apiKey, 'POST', `${INVITATIONS}/${String(stillPending.invitation_id)}/resend`);
-    expect((await follow(lastLinkTo(smtp, late))).statusCode).toBe(200);
+    expect((await follow(lastLinkTo(smtp, late))).statusCode).toBe(201);
     expect((await entryOf(late))!.status).toBe('active');
     expect((await entryOf(replaced))!.status).toBe('invited');
   });
@@ -228,7 +226,7 @@ describe.each(testDialects())('member invitations (%s)', (dialect) => {
     const accepted = `accepted-${inviter.organizationId}@example.com`;
     await invite(accepted);
     await invite(known.email); // verified elsewhere, but has not accepted here
-    expect((await follow(lastLinkTo(smtp, accepted))).statusCode).toBe(200);
+    expect((await follow(lastLinkTo(smtp, accepted))).statusCode).toBe(201);
 
     const monitorId = await createMonitor(t, inviter.apiKey);
     smtp.reset();

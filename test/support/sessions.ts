@@ -65,12 +65,38 @@ export async function createPerson(
   const user = await orgs.ensureUser({ email, name: email.split('@')[0]! });
   await orgs.addMember(organizationId, user.id, role);
   await orgs.markEmailVerified(user.id);
+  await setPassword(t, user.id, password);
+  return { userId: user.id };
+}
+
+/** Gives an existing user a password (as a reset would). */
+export async function setPassword(t: TestApp, userId: string, password: string): Promise<void> {
   const hash = await hashPassword(password);
   await t.tocsin.database
     .tables<{ app_user: { id: string; password_hash: string | null } }>()
     .updateTable('app_user')
     .set({ password_hash: hash })
-    .where('id', '=', user.id)
+    .where('id', '=', userId)
     .execute();
-  return { userId: user.id };
+}
+
+/** The token of the last mailed link with this path (`/accept-invitation`, `/reset-password`) to `address`. */
+export function mailedToken(messages: Array<{ to: string[]; raw: string }>, address: string, path: string): string {
+  const mails = messages.filter((m) => m.to.includes(address));
+  if (mails.length === 0) throw new Error(`no mail to ${address}`);
+  const raw = mails
+    .at(-1)!
+    .raw.replace(/=\r?\n/g, '')
+    .replace(/=3D/g, '=');
+  const found = new RegExp(`${path}\\?token=([\\w%-]+)`).exec(raw);
+  if (!found) throw new Error(`no ${path} link in the mail to ${address}`);
+  return decodeURIComponent(found[1]!);
+}
+
+/** Accepts an invitation by its token, as the web page's button does (POST). */
+export function acceptInvitation(
+  t: TestApp,
+  body: { token: string; name?: string; password?: string },
+): Promise<LightMyRequestResponse> {
+  return inSession(t, null, 'POST', '/api/v1/auth/invitations/accept', { body });
 }

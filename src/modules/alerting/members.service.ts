@@ -35,9 +35,11 @@ export interface MembersList {
   invitations: PendingInvitation[];
 }
 
-/** What following a mailed link did. */
-export type FollowedLink =
-  { kind: 'invitation_accepted'; user: User; organization: Organization } | { kind: 'email_verified'; user: User };
+/** What following a verification link did (invitation links are accepted by POST /auth/invitations/accept). */
+export interface FollowedLink {
+  kind: 'email_verified';
+  user: User;
+}
 
 /**
  * What an invitation answers: only what the inviter sent. Nothing about the person behind the address (their
@@ -147,8 +149,10 @@ export class MembersService {
   /** Mails the one-time link of an invitation; the same mail whoever has the address. */
   private async sendInvitation(invitation: PendingInvitation, token: string): Promise<void> {
     const organization = await this.deps.orgs.getOrganization(invitation.organizationId);
-    const link = this.linkFor(token);
-    const intro = `You are invited to join ${organization.name} on Tocsin and receive its alert emails. Follow this link to accept:`;
+    // A web-app page that shows the invitation and accepts it only when the person confirms (a POST): mail
+    // scanners that fetch links accept nothing.
+    const link = `${this.baseUrl()}/accept-invitation?token=${encodeURIComponent(token)}`;
+    const intro = `You are invited to join ${organization.name} on Tocsin and receive its alert emails. Open this link to accept (you choose a password, or sign in if you already have an account):`;
     try {
       await this.deps.mailer.sendMail({
         to: invitation.email,
@@ -165,8 +169,12 @@ export class MembersService {
     }
   }
 
+  private baseUrl(): string {
+    return this.deps.publicUrl.replace(/\/+$/, '');
+  }
+
   private linkFor(token: string): string {
-    return `${this.deps.publicUrl.replace(/\/+$/, '')}/verify-email?token=${encodeURIComponent(token)}`;
+    return `${this.baseUrl()}/verify-email?token=${encodeURIComponent(token)}`;
   }
 
   /** Mails the user a single-use link to GET /verify-email (or logs it when no SMTP is configured). */
@@ -189,12 +197,10 @@ export class MembersService {
   }
 
   /**
-   * Follows a mailed link (GET /verify-email): an invitation's link makes the membership; a member's
-   * verification link verifies the address. Null when the token is unknown, used, replaced or expired.
+   * Follows a member's verification link (GET /verify-email): verifies the address. Null when the token is
+   * unknown, used or expired. An invitation's token does nothing here: invitations are accepted by a POST.
    */
   async followLink(token: string): Promise<FollowedLink | null> {
-    const accepted = await this.deps.orgs.acceptInvitation(token);
-    if (accepted) return { kind: 'invitation_accepted', ...accepted };
     const user = await this.deps.orgs.verifyEmail(token);
     return user ? { kind: 'email_verified', user } : null;
   }

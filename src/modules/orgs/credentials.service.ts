@@ -184,13 +184,16 @@ export class CredentialsService {
       if (!userId) {
         if (newUser.passwordHash === null) throw validationFailed([{ field: 'password', issue: 'is required' }]);
         userId = newId('usr', now);
-        await orgs.insertUser({
+        // Another transaction may create a user with this address at the same moment: then nothing is made here.
+        await orgs.insertUserIfAbsent({
           id: userId,
           email: invitation.email,
           name: newUser.name ?? invitation.name,
           emailVerifiedAt: now,
           createdAt: now,
         });
+        if ((await orgs.findUserByEmail(invitation.email))?.id !== userId)
+          throw new DomainError('conflict', 'The invited address changed hands meanwhile; open the link again.');
         await new CredentialsRepository(tx).setPasswordHash(userId, newUser.passwordHash);
       }
       await orgs.setUserEmailVerifiedIfNot(userId, now);

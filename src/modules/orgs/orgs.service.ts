@@ -217,36 +217,4 @@ export class OrgsService {
   async revokeInvitation(organizationId: string, id: string): Promise<void> {
     if (!(await this.deps.repository.deleteInvitation(organizationId, id))) throw notFound('Invitation');
   }
-
-  /**
-   * Follows an invitation link, in one transaction: the invitation is used up, the user is created when the
-   * address is new (with the name sent), the membership made with the role sent, and the address marked verified
-   * (following the mailed link proves it). Null when the token is unknown, used, replaced, revoked or expired.
-   */
-  async acceptInvitation(token: string): Promise<{ user: User; organization: Organization } | null> {
-    const now = this.deps.clock.now();
-    return this.deps.database.transaction(async (tx) => {
-      const repository = new OrgsRepository(tx);
-      const invitation = await repository.takeInvitation(hashToken(token), now);
-      if (!invitation) return null;
-      await repository.insertUserIfAbsent({
-        id: newId('usr', now),
-        email: invitation.email,
-        name: invitation.name,
-        emailVerifiedAt: now,
-        createdAt: now,
-      });
-      const user = await repository.findUserByEmail(invitation.email);
-      const organization = await repository.findOrganization(invitation.organizationId);
-      if (!user || !organization) return null;
-      await repository.setUserEmailVerifiedIfNot(user.id, now);
-      await repository.insertMembershipIfAbsent({
-        organizationId: invitation.organizationId,
-        userId: user.id,
-        role: invitation.role,
-        createdAt: now,
-      });
-      return { user: (await repository.findUser(user.id))!, organization };
-    });
-  }
 }

@@ -125,12 +125,6 @@ function presentPendingInvitation(i: PendingInvitation): Record<string, unknown>
 }
 
 function followedPage(followed: FollowedLink): string {
-  if (followed.kind === 'invitation_accepted') {
-    return htmlPage(
-      'Invitation accepted',
-      `${followed.user.email} is now a member of ${followed.organization.name} and will receive its alert emails.`,
-    );
-  }
   return htmlPage('Email confirmed', `${followed.user.email} is confirmed; you will receive alert emails.`);
 }
 
