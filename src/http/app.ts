@@ -136,7 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerIncidentRoutes(app, deps.services);
   registerStatusPageRoutes(app, { statusPages: deps.services.statusPages, publicUrl: deps.config.publicUrl });
   registerReportRoutes(app, { renderer: deps.services.reportRenderer });
-  registerMoreReportRoutes(app, { reports: deps.services.reports });
+  registerMoreReportRoutes(app, { reports: deps.services.reports, renderer: deps.services.reportRenderer });
   registerSlaTargetRoutes(app, { slaTargets: deps.services.slaTargets });
   registerScheduledReportRoutes(app, {
     scheduledReports: deps.services.scheduledReports.service,

@@ -85,7 +85,7 @@ export function flappingOf(spans: readonly Span[], intervalMs: number, from: num
       } else if (flapping && psc <= HEALTH_RULES.flappingLowPercent) flapping = false;
     }
   }
-  return { maxPercent: Math.round(maxPercent * 10) / 10, episodes };
+  return { maxPercent, episodes };
 }
 
 /** One incident as the rules see it. */
@@ -189,7 +189,7 @@ export function findingsOf(f: HealthFacts): MonitorHealthFinding[] {
     const parts: string[] = [];
     if (highPsc)
       parts.push(
-        `its up/down state changed ${f.flapping.maxPercent} % of the time over 21 checks (flapping starts at ${HEALTH_RULES.flappingHighPercent} %)`,
+        `its up/down state changed ${round1(f.flapping.maxPercent)} % of the time over 21 checks (flapping starts at ${HEALTH_RULES.flappingHighPercent} %)`,
       );
     if (manyEpisodes)
       parts.push(`it flapped ${f.flapping.episodes} times, at least ${round1(episodeLimit)} (3 a week)`);
@@ -197,7 +197,7 @@ export function findingsOf(f: HealthFacts): MonitorHealthFinding[] {
       kind: 'flapping',
       reason: `${capitalize(parts.join(', and '))}.`,
       evidence: {
-        max_percent_state_change: f.flapping.maxPercent,
+        max_percent_state_change: round1(f.flapping.maxPercent),
         high_percent: HEALTH_RULES.flappingHighPercent,
         low_percent: HEALTH_RULES.flappingLowPercent,
         episodes: f.flapping.episodes,

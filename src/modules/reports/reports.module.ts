@@ -54,6 +54,9 @@ export function createReports(deps: ReportsModuleDeps): Reports {
       availability: (ctx, input) => reports.availability(ctx, input),
       performance: (ctx, input) => reports.performance(ctx, input),
       sla: (ctx, input) => reports.sla(ctx, input),
+      incidents: (ctx, input) => reports.incidents(ctx, input),
+      intelligence: (ctx, input) => reports.intelligence(ctx, input),
+      monitor_health: (ctx, input) => reports.monitorHealth(ctx, input),
     },
   });
   // Custom reports see the renderer through their own port: any kind's report as a plain document.

@@ -1,13 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import {
-  incidentsCsv,
-  intelligenceCsv,
-  monitorHealthCsv,
-  type ReportInput,
-  type ReportsService,
-} from '../../../modules/reports/index.ts';
-import type { ServiceContext } from '../../../modules/auth/index.ts';
+import type { ReportInput, ReportKind, ReportRenderer, ReportsService } from '../../../modules/reports/index.ts';
 import { contextOf } from '../../request-context.ts';
 import {
   ExportQuery,
@@ -43,13 +36,17 @@ function inputOf(q: Omit<Query, 'format'>): ReportInput {
   };
 }
 
-const CSV_NOTE =
+const FORMAT_NOTE =
   ' `format=csv` answers `text/csv; charset=utf-8` instead: UTF-8 with a byte-order mark, RFC 4180, a header row ' +
-  '(columns in docs/reports.md), the same figures as the JSON.';
+  '(columns in docs/reports.md), the same figures as the JSON. `format=pdf` answers `application/pdf` (an A4 ' +
+  'document: key figures, charts, tables). Both come as an attachment with a file name.';
 
 /** GET /api/v1/reports/{incidents|incidents/export|intelligence|monitor-health} (DECISIONS §8, §11). */
-export function registerMoreReportRoutes(app: FastifyInstance, deps: { reports: ReportsService }): void {
-  const { reports } = deps;
+export function registerMoreReportRoutes(
+  app: FastifyInstance,
+  deps: { reports: ReportsService; renderer: ReportRenderer },
+): void {
+  const { reports, renderer } = deps;
   for (const schema of [
     IncidentReportRowSchema,
     IncidentsReportSchema,
@@ -59,14 +56,7 @@ export function registerMoreReportRoutes(app: FastifyInstance, deps: { reports: 
   ])
     app.addSchema(schema);
 
-  const route = <R>(
-    path: string,
-    operationId: string,
-    summary: string,
-    schema: { $id?: string },
-    build: (ctx: ServiceContext, input: ReportInput) => Promise<R>,
-    csv: (report: R) => string,
-  ) =>
+  const route = (path: string, operationId: string, summary: string, schema: { $id?: string }, kind: ReportKind) =>
     app.get<{ Querystring: Query }>(
       path,
       {
@@ -74,22 +64,23 @@ export function registerMoreReportRoutes(app: FastifyInstance, deps: { reports: 
         schema: {
           tags,
           summary,
-          description: `Needs the reports:read scope and a plan with reports.${CSV_NOTE}`,
+          description: `Needs the reports:read scope and a plan with reports.${FORMAT_NOTE}`,
           operationId,
           querystring: ReportQuery,
-          produces: ['application/json', 'text/csv'],
+          produces: ['application/json', 'text/csv', 'application/pdf'],
           response: { 200: Type.Ref(schema.$id!) },
         },
       },
       async (request, reply) => {
-        const report = await build(contextOf(request), inputOf(request.query));
-        if (request.query.format === 'csv') {
-          return reply
-            .type('text/csv; charset=utf-8')
-            .header('content-disposition', `attachment; filename="${operationId}.csv"`)
-            .send(csv(report));
-        }
-        return report;
+        const ctx = contextOf(request);
+        const report = await renderer.build(ctx, kind, inputOf(request.query));
+        const format = request.query.format ?? 'json';
+        if (format === 'json') return report;
+        const file = await renderer.encode(ctx, kind, report, format);
+        return reply
+          .type(file.contentType)
+          .header('content-disposition', `attachment; filename="${file.filename}"`)
+          .send(file.body);
       },
     );
 
@@ -98,24 +89,21 @@ export function registerMoreReportRoutes(app: FastifyInstance, deps: { reports: 
     'incidentsReport',
     'Incidents overlapping the period: counts by source, MTTA and MTTR (mean and median), incidents per day',
     IncidentsReportSchema,
-    (ctx, input) => reports.incidents(ctx, input),
-    incidentsCsv,
+    'incidents',
   );
   route(
     '/api/v1/reports/intelligence',
     'intelligenceReport',
     'Intelligence events of the period by category and monitor, and the correlations between monitors',
     IntelligenceReportSchema,
-    (ctx, input) => reports.intelligence(ctx, input),
-    intelligenceCsv,
+    'intelligence',
   );
   route(
     '/api/v1/reports/monitor-health',
     'monitorHealthReport',
     'Noisy, flapping, misconfigured and never-succeeded monitors, each finding with its reason and figures',
     MonitorHealthReportSchema,
-    (ctx, input) => reports.monitorHealth(ctx, input),
-    monitorHealthCsv,
+    'monitor_health',
   );
 
   app.get<{ Querystring: Static<typeof ExportQuery> }>(
