@@ -334,6 +334,11 @@ describe.each(testDialects())('custom reports API on %s', (dialect) => {
         'widgets[0].options.sla_target_ids[0]',
       ],
       [{ widgets: [{ kind: 'sla', title: 'x', options: { burn: true } }] }, 'widgets[0].options.burn'],
+      [
+        { widgets: [{ kind: 'sla', title: 'x', options: { sla_target_ids: [] } }] },
+        'widgets[0].options.sla_target_ids',
+      ],
+      [{ widgets: [{ kind: 'availability', title: 'x', monitor_ids: [] }] }, 'widgets[0].monitor_ids'],
       [{ visibility: 'shared', shared_with_user_ids: [strangerId] }, 'shared_with_user_ids[0]'],
       [{ visibility: 'shared', shared_with_user_ids: ['usr_00000000000000000000000000'] }, 'shared_with_user_ids[0]'],
       [{ visibility: 'organization', shared_with_user_ids: [memberId] }, 'shared_with_user_ids'],

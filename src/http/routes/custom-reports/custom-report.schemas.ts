@@ -31,22 +31,23 @@ const text = (max: number, what: string, description?: string) => {
   });
 };
 
-const idList = (prefix: string, what: string, max: number, description: string) =>
-  Type.Array(
+/** Ids of one kind, distinct; `minItems` 1 where an empty list would read as "all" and so must be left out instead. */
+const idList = (prefix: string, what: string, max: number, description: string, minItems = 0) => {
+  const issue = `must be an array of ${minItems} to ${max} ids (leave it out for all)`;
+  return Type.Array(
     Type.String({
       pattern: `^${prefix}_[0-9a-z]{26}$`,
       'x-issues': { type: `must be ${what}`, pattern: `must be ${what}` },
     }),
     {
+      minItems,
       maxItems: max,
       uniqueItems: true,
       description,
-      'x-issues': {
-        type: `must be an array of at most ${max} ids`,
-        maxItems: `must be an array of at most ${max} ids`,
-      },
+      'x-issues': { type: issue, minItems: issue, maxItems: issue },
     },
   );
+};
 
 const RFC3339 = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$';
 const instant = (description: string) =>
@@ -78,7 +79,7 @@ const timezone = Type.String({
 const WidgetOptions = Type.Object(
   {
     sla_target_ids: Type.Optional(
-      idList('sla', 'an SLA target id', 100, 'sla widgets only: the targets shown (default: every target).'),
+      idList('sla', 'an SLA target id', 100, 'sla widgets only: the targets shown (default: every target).', 1),
     ),
   },
   {
@@ -98,6 +99,7 @@ const Widget = Type.Object(
         'a monitor id',
         WIDGET_MONITORS_MAX,
         'Monitors of this organization in the key’s environments (default: every monitor the viewer sees).',
+        1,
       ),
     ),
     tags: Type.Optional(
