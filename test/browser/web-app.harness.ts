@@ -1,0 +1,197 @@
+/**
+ * A real `tocsin serve` child process (SQLite or PostgreSQL) with a real check engine, a target that can be
+ * switched between up and down, a mail sink, a webhook receiver and Debian's Chromium: what the web-app browser
+ * tests drive. The process's public URL is its own origin, so mailed links open the web app.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Dialect } from '../../src/platform/db/index.ts';
+import { startSmtpServer, type FakeSmtpServer } from '../fakes/smtp.fake.ts';
+import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
+import { testServices } from '../support/services.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const BIN = join(ROOT, 'bin/tocsin.js');
+
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const srv = createNetServer();
+    srv.once('error', fail);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as AddressInfo;
+      srv.close(() => done(port));
+    });
+  });
+}
+
+/** An HTTP target whose answer the test switches (200 "ok" or 503). */
+export interface SwitchableTarget {
+  url: string;
+  up: boolean;
+  close(): Promise<void>;
+}
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+export async function startTarget(): Promise<SwitchableTarget> {
+  const state = { up: true };
+  const server = createServer((_req, res) => {
+    res.writeHead(state.up ? 200 : 503, { 'content-type': 'text/plain' });
+    res.end(state.up ? 'ok' : 'unavailable');
+  });
+  const url = await listen(server);
+  return {
+    url: `${url}/health`,
+    get up() {
+      return state.up;
+    },
+    set up(value: boolean) {
+      state.up = value;
+    },
+    close: () => new Promise<void>((done) => server.close(() => done())),
+  };
+}
+
+/** Records the JSON bodies POSTed to it; answers 200. */
+export interface Receiver {
+  url: string;
+  bodies: unknown[];
+  close(): Promise<void>;
+}
+
+export async function startReceiver(): Promise<Receiver> {
+  const bodies: unknown[] = [];
+  const server = createServer((req: IncomingMessage, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      try {
+        bodies.push(JSON.parse(text));
+      } catch {
+        bodies.push(text);
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"ok":true}');
+    });
+  });
+  const url = await listen(server);
+  return { url: `${url}/hook`, bodies, close: () => new Promise<void>((done) => server.close(() => done())) };
+}
+
+export interface WebAppServer {
+  origin: string;
+  smtp: FakeSmtpServer;
+  stop(): Promise<void>;
+  output(): string;
+}
+
+/** Starts `tocsin serve` on a free port with its engine running checks every second on loopback targets. */
+export async function startServe(dialect: Dialect): Promise<WebAppServer> {
+  const smtp = await startSmtpServer();
+  const dataDir = mkdtempSync(join(tmpdir(), 'tocsin-web-'));
+  let db: TestDatabase | null = null;
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const config = join(dataDir, 'tocsin.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      public_url: origin,
+      default_plan: 'enterprise',
+      plans: { enterprise: { interval_floor_seconds: 1 } },
+      smtp: smtp.url,
+      network: { allow_private_targets: true },
+    }),
+  );
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '/tmp',
+    LOG_FORMAT: 'json',
+    LOG_LEVEL: 'warn',
+    TOCSIN_DATA_DIR: dataDir,
+    TOCSIN_CONFIG: config,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+  };
+  if (dialect === 'postgres') {
+    db = await createTestDatabase('postgres', { migrate: false });
+    env.DATABASE_URL = db.url;
+  }
+  const child: ChildProcess = spawn(process.execPath, [BIN, 'serve'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise((done) => child.once('exit', done));
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline && child.exitCode === null) {
+    try {
+      if ((await fetch(`${origin}/readyz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  if (child.exitCode !== null) throw new Error(`tocsin serve exited: ${out}`);
+  return {
+    origin,
+    smtp,
+    output: () => out,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+      await smtp.close();
+      await db?.drop();
+    },
+  };
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: testServices.chromiumPath!,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  });
+}
+
+export const OWNER = {
+  organization: 'Acme',
+  name: 'Olive Owner',
+  email: 'olive@example.com',
+  password: 'correct horse battery',
+};
+
+/** The first-run page: creates the organization and its owner and lands on the overview. */
+export async function firstRun(page: Page, origin: string): Promise<void> {
+  await page.goto(`${origin}/`);
+  await page.waitForURL(`${origin}/setup`);
+  await page.getByLabel('Organization name').fill(OWNER.organization);
+  await page.getByLabel('Your name').fill(OWNER.name);
+  await page.getByLabel('Email').fill(OWNER.email);
+  await page.getByLabel('Password').fill(OWNER.password);
+  await page.getByRole('button', { name: 'Create organization' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+}
+
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
