@@ -519,6 +519,63 @@ describe.each(testDialects())('custom reports API on %s', (dialect) => {
     expect(new Set(starts).size).toBe(3);
   });
 
+  it('every kind of widget: incidents, intelligence and monitor health sections equal their single reports', async () => {
+    clock.set('2026-05-02T06:00:00Z');
+    const report = await create(owner, {
+      timezone: 'Europe/Berlin',
+      widgets: [
+        { kind: 'incidents', title: 'Shop incidents', monitor_ids: [shop] },
+        { kind: 'intelligence', title: 'What changed', tags: ['api'] },
+        { kind: 'monitor_health', title: 'Monitor health' },
+        { kind: 'availability', title: 'Uptime' },
+        { kind: 'performance', title: 'Latency', monitor_ids: [api] },
+        { kind: 'sla', title: 'SLAs' },
+      ],
+    });
+    const r = await owner.call('GET', `/api/v1/custom-reports/${report.id}/render`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const q = `from=${FROM}&to=${TO}&timezone=Europe/Berlin`;
+    const single = async (path: string) => (await owner.call('GET', `/api/v1/reports/${path}`)).body;
+    const expected = [
+      await single(`incidents?${q}&monitor_ids=${shop}`),
+      await single(`intelligence?${q}&tags=api`),
+      await single(`monitor-health?${q}`),
+      await single(`availability?${q}`),
+      await single(`performance?${q}&monitor_ids=${api}`),
+      await single(`sla?${q}`),
+    ];
+    expect(r.body.sections.map((s: Json) => s.report.report)).toEqual([
+      'incidents',
+      'intelligence',
+      'monitor_health',
+      'availability',
+      'performance',
+      'sla',
+    ]);
+    r.body.sections.forEach((s: Json, i: number) => expect(s.report, s.title).toEqual(expected[i]));
+    expect(r.body.sections[0].report.summary.count).toBe(1);
+
+    // CSV: every section's rows under its title; PDF: a section per widget.
+    const csv = await owner.call('GET', `/api/v1/custom-reports/${report.id}/render?format=csv`);
+    expect(csv.status).toBe(200);
+    const [header, ...rows] = parseCsv(csv.raw.rawPayload.toString('utf8').slice(1));
+    expect(new Set(rows.map((row) => row.length))).toEqual(new Set([header!.length]));
+    const incidentRows = rows.filter((row) => row[0] === 'Shop incidents');
+    expect(incidentRows.map((row) => row[header!.indexOf('id')])).toEqual(
+      r.body.sections[0].report.incidents.map((i: Json) => i.id),
+    );
+    expect(rows.filter((row) => row[0] === 'Uptime')).toHaveLength(r.body.sections[3].report.monitors.length);
+    const pdf = await owner.call('GET', `/api/v1/custom-reports/${report.id}/render?format=pdf`);
+    expect(pdf.status).toBe(200);
+    const pages = pdfPages(pdf.raw.rawPayload);
+    for (const title of ['Shop incidents', 'What changed', 'Monitor health', 'Uptime', 'Latency', 'SLAs']) {
+      expect(
+        pages.some((p, i) => i > 0 && p.includes(title)),
+        title,
+      ).toBe(true);
+    }
+  });
+
   it("a key's environments narrow what it sees of an organization report; deleted monitors drop out", async () => {
     const report = await create(owner, {
       visibility: 'organization',
