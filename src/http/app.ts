@@ -22,6 +22,10 @@ import { registerIntelligenceRoutes } from './routes/intelligence/intelligence.r
 import { registerExecutionRoutes } from './routes/executions/executions.routes.ts';
 import { registerHistoryRoutes } from './routes/history/history.routes.ts';
 import { registerMonitorRoutes } from './routes/monitors/monitors.routes.ts';
+import { registerOpenApiImportRoutes } from './routes/imports/openapi-import.routes.ts';
+import { registerGrpcDiscoverRoutes } from './routes/imports/grpc-discover.routes.ts';
+import { GrpcDiscovery } from '../modules/imports/index.ts';
+import { systemResolver } from '../platform/net/index.ts';
 import { registerStatusPageRoutes } from './routes/status-pages/status-pages.routes.ts';
 import { registerReportRoutes } from './routes/reports/reports.routes.ts';
 import { registerMoreReportRoutes } from './routes/reports/reports-more.routes.ts';
@@ -131,6 +135,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerSystemRoutes(app, deps);
   registerMonitorRoutes(app, deps.services);
+  registerOpenApiImportRoutes(app, {
+    monitors: deps.services.monitors,
+    bodyLimitBytes: deps.config.http.openapiParseBodyLimitBytes,
+  });
+  registerGrpcDiscoverRoutes(app, {
+    discovery: new GrpcDiscovery({
+      allowPrivateTargets: deps.config.network.allowPrivateTargets,
+      resolver: systemResolver,
+    }),
+  });
   registerExecutionRoutes(app, deps.services);
   registerHistoryRoutes(app, deps.services);
   registerIncidentRoutes(app, deps.services);
