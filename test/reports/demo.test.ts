@@ -172,6 +172,20 @@ describe.each(testDialects())('tocsin demo on %s', (dialect) => {
     }
   });
 
+  it('the custom report renders the demo as sections, CSV with its section column', async () => {
+    const c = api();
+    const json = await c.call('GET', `/api/v1/custom-reports/${demo.custom_report_id}/render?format=json`);
+    expect(json.status).toBe(200);
+    const csv = await c.call('GET', `/api/v1/custom-reports/${demo.custom_report_id}/render?format=csv`);
+    expect(csv.status).toBe(200);
+    expect(
+      csv.raw.body
+        .replace(/^\uFEFF/, '')
+        .split('\r\n')[0]!
+        .startsWith('section,'),
+    ).toBe(true);
+  });
+
   it('the SLA report judges the checkout target on the union of its two monitors’ outages', async () => {
     const { plan } = demo;
     const res = await api().call('GET', `/api/v1/reports/sla?period=last_30_days`);

@@ -36,6 +36,7 @@ export interface DemoResult {
   api_key: string;
   monitor_ids: string[];
   sla_target_ids: string[];
+  custom_report_id: string;
   from: string;
   to: string;
   interval_seconds: number;
@@ -54,7 +55,7 @@ const MAX_BATCH = 2_000;
  * created, paused and resumed through MonitorsService, every check result goes through CheckEngine.applyResults
  * (executions, hourly and daily rollups, check state, the monitor timeline, incidents, intelligence, outbox), incidents
  * are acknowledged through IncidentsService and reminded by the reminders role, all with the clock set to the moment
- * each happens. Quiet stretches (no outage, no change) go to the engine several ticks per batch.
+ * each happens. SLA targets and a custom report (shared with the organization) are made through their services. Quiet stretches (no outage, no change) go to the engine several ticks per batch.
  */
 export async function generateDemo(deps: DemoGeneratorDeps, options: DemoOptions): Promise<DemoResult> {
   const { services, clock } = deps;
@@ -180,6 +181,21 @@ export async function generateDemo(deps: DemoGeneratorDeps, options: DemoOptions
   await flush();
   clock.set(Math.max(plan.end - plan.intervalMs, plan.start));
   await createSlaTargets();
+  const customReport = await services.customReports.create(ctx, {
+    name: 'Monthly service review',
+    period: 'last_30_days',
+    timezone: 'Europe/Berlin',
+    visibility: 'organization',
+    widgets: [
+      { kind: 'availability', title: 'Customer-facing availability', tags: ['web', 'payments'] },
+      { kind: 'performance', title: 'API latency', tags: ['api'] },
+      ...(slaIds.length > 0
+        ? [{ kind: 'sla' as const, title: 'Checkout SLA', options: { sla_target_ids: [slaIds[0]!] } }]
+        : []),
+      { kind: 'incidents', title: 'Incidents' },
+      { kind: 'monitor_health', title: 'Monitors that need attention' },
+    ],
+  });
   const incidents = plan.monitors.reduce((n, m) => n + m.outages.length, 0);
   return {
     organization_id: org.id,
@@ -187,6 +203,7 @@ export async function generateDemo(deps: DemoGeneratorDeps, options: DemoOptions
     api_key: key.key,
     monitor_ids: plan.monitors.map((m) => ids.get(m.index)!),
     sla_target_ids: slaIds,
+    custom_report_id: customReport.id,
     from: new Date(plan.start).toISOString(),
     to: new Date(plan.end).toISOString(),
     interval_seconds: plan.intervalMs / 1000,
