@@ -10,7 +10,10 @@ export interface DomainFacts {
   spf?: string | null;
   /** The `v=DMARC1` TXT record at `_dmarc.`; null = none. */
   dmarc?: string | null;
+  /** Signed zone with a DS at the parent / not signed or not anchored / DS without keys or signatures. */
   dnssec?: 'secure' | 'insecure' | 'bogus' | null;
+  /** What was seen, for the reasons (dnssec.measure.ts). */
+  dnssecDetail?: string;
   /** CAA records as "flags tag value"; empty = none. */
   caa?: string[] | null;
   /** `_mta-sts` TXT present, and the policy's mode when it could be fetched. */
@@ -128,7 +131,7 @@ export function gradeDomain(f: DomainFacts): GradeResult<DomainLetter> {
   else {
     dns.max += 10;
     dns.earned += f.dnssec === 'secure' ? 10 : f.dnssec === 'insecure' ? 2 : 0;
-    reasons.push(`DNSSEC ${f.dnssec}`);
+    reasons.push(f.dnssecDetail ?? `DNSSEC ${f.dnssec}`);
   }
   if (f.caa === undefined || f.caa === null) notTested.push('CAA');
   else {

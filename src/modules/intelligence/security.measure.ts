@@ -1,7 +1,7 @@
 /**
  * What a single Node.js client can measure for the security grades (reference §1.3): one TLS handshake per
  * protocol version, a CBC-only and an RSA-key-exchange-only handshake, the certificate, and the response
- * headers of the HTTPS page; for the domain, SPF/DMARC/CAA/MTA-STS/TLS-RPT records over DNS.
+ * headers of the HTTPS page; for the domain, SPF/DMARC/CAA/MTA-STS/TLS-RPT records over DNS and DNSSEC.
  */
 import { Resolver } from 'node:dns/promises';
 import { request as httpsRequest } from 'node:https';
@@ -9,6 +9,7 @@ import { request as httpRequest } from 'node:http';
 import { X509Certificate } from 'node:crypto';
 import { checkServerIdentity, connect, type DetailedPeerCertificate, type TLSSocket } from 'node:tls';
 import type { DomainFacts } from './domain.grade.ts';
+import { measureDnssec } from './dnssec.measure.ts';
 import { TLS_PROTOCOLS, type NegotiatedSuite, type TlsFacts, type TlsProtocol } from './tls.grade.ts';
 
 export interface MeasureOptions {
@@ -198,7 +199,7 @@ async function txt(resolver: Resolver, name: string, prefix: RegExp): Promise<st
   }
 }
 
-/** DNS facts of a domain (the monitored host, without a leading www.). DNSSEC needs a validating resolver's AD bit and is not measured. */
+/** DNS facts of a domain (the monitored host, without a leading www.); DNSSEC as dnssec.measure.ts says. */
 export async function measureDomain(domain: string, o: MeasureOptions): Promise<DomainFacts> {
   const resolver = new Resolver({ timeout: o.timeoutMs, tries: 1 });
   if (o.resolver) resolver.setServers([o.resolver]);
@@ -227,6 +228,11 @@ export async function measureDomain(domain: string, o: MeasureOptions): Promise<
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code === 'ENOTFOUND' || code === 'ENODATA') facts.caa = [];
+  }
+  const dnssec = await measureDnssec(domain, o);
+  if (dnssec) {
+    facts.dnssec = dnssec.status;
+    facts.dnssecDetail = dnssec.detail;
   }
   return facts;
 }
