@@ -3,7 +3,8 @@
  * --monitors monitors and --days days of history is written through the check engine into a throw-away SQLite
  * database (a fixed clock and seed make the same history every time), then each report route is asked for
  * `format=pdf` over HTTP with the demo's API key, for the previous calendar month in Europe/Berlin (October 2026:
- * its DST change included). A report the server cannot make yet stops the script with its error.
+ * its DST change included), and the demo's custom report over its own period (custom.pdf). A report the server
+ * cannot make yet stops the script with its error.
  * Usage: node tools/examples/reports.ts [--out docs/examples] [--monitors 12] [--days 40]
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -61,6 +62,15 @@ try {
     writeFileSync(file, res.rawPayload);
     console.log(`${file}: ${res.rawPayload.length} bytes (${res.headers['content-disposition']})`);
   }
+  // The demo's custom report (a section per widget) over its own period, as its render route answers.
+  const custom = await tocsin.app.inject({
+    method: 'GET',
+    url: `/api/v1/custom-reports/${demo.custom_report_id}/render?format=pdf`,
+    headers: { authorization: `Bearer ${demo.api_key}` },
+  });
+  if (custom.statusCode !== 200) throw new Error(`custom report: ${custom.statusCode} ${custom.body.slice(0, 300)}`);
+  writeFileSync(join(args.out, 'custom.pdf'), custom.rawPayload);
+  console.log(`${join(args.out, 'custom.pdf')}: ${custom.rawPayload.length} bytes`);
 } finally {
   await tocsin.close();
   rmSync(dataDir, { recursive: true, force: true });
