@@ -119,7 +119,7 @@ describe('DNSSEC in the domain grade (a local resolver over UDP and TCP)', () =>
       socket.on('data', (chunk: Buffer) => {
         buffer = Buffer.concat([buffer, chunk]);
         if (buffer.length < 2 || buffer.length < 2 + buffer.readUInt16BE(0)) return;
-        const q = dnsPacket.streamDecode(buffer);
+        const q = dnsPacket.streamDecode(buffer) as dnsPacket.DecodedPacket;
         record(q, true);
         socket.end(dnsPacket.streamEncode(answer(q, true)));
       });

@@ -55,7 +55,18 @@ function queryPacket(name: string, type: dnsPacket.RecordType, id: number): dnsP
     id,
     flags: dnsPacket.RECURSION_DESIRED | dnsPacket.CHECKING_DISABLED,
     questions: [{ type, name, class: 'IN' }],
-    additionals: [{ type: 'OPT', name: '.', udpPayloadSize: EDNS_PAYLOAD, flags: dnsPacket.DNSSEC_OK }],
+    additionals: [
+      {
+        type: 'OPT',
+        name: '.',
+        udpPayloadSize: EDNS_PAYLOAD,
+        extendedRcode: 0,
+        ednsVersion: 0,
+        flags: dnsPacket.DNSSEC_OK,
+        flag_do: true,
+        options: [],
+      },
+    ],
   };
 }
 
@@ -110,7 +121,8 @@ function askTcp(
       if (buffer.length < 2 || buffer.length < 2 + buffer.readUInt16BE(0)) return;
       socket.end();
       try {
-        resolve(dnsPacket.streamDecode(buffer));
+        // The typings say Packet; the library returns the decoded form (flag_* fields included).
+        resolve(dnsPacket.streamDecode(buffer) as dnsPacket.DecodedPacket);
       } catch (err) {
         reject(err as Error);
       }
