@@ -292,6 +292,9 @@ describe.each(testDialects())('incidents report and export on %s', (dialect) => 
         expect(r.body.error.details.map((d: Json) => d.field)).toContain(field);
       }
     }
+    // The export is a list, not a document: no PDF.
+    const pdf = await c.call('GET', '/api/v1/reports/incidents/export?format=pdf');
+    expect([pdf.status, pdf.body.error.details[0].field]).toEqual([422, 'format']);
     const team = clientOf(t, await t.createOrg({ plan: 'team' }));
     expect((await team.call('GET', '/api/v1/reports/incidents/export')).body.error.code).toBe('plan_upgrade_required');
     const noScope = clientOf(t, await t.createOrg({ scopes: ['incidents:read'] }));

@@ -110,6 +110,33 @@ export class IntelligenceRepository {
     return rows.map(toEvent);
   }
 
+  /**
+   * Events of [from, to) for reports, newest first: started inside it, or started before and ended at or after
+   * `from`, or still open (anomalies, flapping, grade drops); a change (a point in time, never ended) only inside.
+   */
+  async listDuring(
+    organizationId: string,
+    window: { from: number; to: number },
+    before: string | undefined,
+    limit: number,
+  ): Promise<IntelligenceEvent[]> {
+    let q = this.db
+      .selectFrom('intelligence_event')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('started_at', '<', window.to)
+      .where((eb) =>
+        eb.or([
+          eb('started_at', '>=', window.from),
+          eb('ended_at', '>=', window.from),
+          eb.and([eb('ended_at', 'is', null), eb('kind', '<>', 'significant_change')]),
+        ]),
+      );
+    if (before) q = q.where('id', '<', before);
+    const rows = await q.orderBy('id', 'desc').limit(limit).execute();
+    return rows.map(toEvent);
+  }
+
   async find(organizationId: string, id: string): Promise<IntelligenceEvent | null> {
     const row = await this.db
       .selectFrom('intelligence_event')

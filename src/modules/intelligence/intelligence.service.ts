@@ -591,6 +591,26 @@ export class IntelligenceService {
     return pageOf(visible, page.limit, (e) => e.id);
   }
 
+  /**
+   * Every event of [from, to) the key may see (reports): started inside, or lasting into it; changes only inside.
+   * Read 200 at a time, newest first; environment scoping as in `list`.
+   */
+  async listDuring(ctx: ServiceContext, window: { from: number; to: number }): Promise<IntelligenceEvent[]> {
+    const repo = new IntelligenceRepository(ctx.db);
+    const out: IntelligenceEvent[] = [];
+    let before: string | undefined;
+    for (;;) {
+      const rows = await repo.listDuring(ctx.actor.organizationId, window, before, SCAN_BATCH);
+      const allowed = await this.visibleMonitors(
+        ctx.actor,
+        rows.map((r) => r.monitorId),
+      );
+      out.push(...rows.filter((r) => allowed(r.monitorId)));
+      if (rows.length < SCAN_BATCH) return out;
+      before = rows[rows.length - 1]!.id;
+    }
+  }
+
   async get(ctx: ServiceContext, id: string): Promise<IntelligenceEvent> {
     const event = await new IntelligenceRepository(ctx.db).find(ctx.actor.organizationId, id);
     if (!event || !(await this.visibleMonitors(ctx.actor, [event.monitorId]))(event.monitorId))

@@ -4,7 +4,7 @@ import { INTELLIGENCE_CATEGORIES, INTELLIGENCE_SEVERITIES, type IntelligenceEven
 import type { Plans } from '../orgs/index.ts';
 import { MonitorTimelineRepository } from './monitor-timeline.repository.ts';
 import { resolvePeriod, selectMonitors, type ReportInput } from './report.request.ts';
-import { readAll, type ReportAnomalies } from './report.sources.ts';
+import type { ReportAnomalies } from './report.sources.ts';
 import type { IntelligenceReport, IntelligenceReportEvent } from './intelligence.report.types.ts';
 import { periodView } from './report.view.ts';
 import type { Window } from './report.period.ts';
@@ -39,13 +39,7 @@ export class IntelligenceReports {
     const source = this.intelligence;
     const [rawEvents, rawCorrelations] = source
       ? await Promise.all([
-          readAll((cursor) =>
-            source.list(
-              ctx,
-              { from: period.from, to: period.to },
-              { limit: 200, ...(cursor !== undefined && { cursor }) },
-            ),
-          ),
+          source.listDuring(ctx, { from: period.from, to: period.to }),
           source.correlations(ctx, period.from, period.to),
         ])
       : [[], []];

@@ -61,6 +61,8 @@ export interface ReportAnomalies {
     filter: IntelligenceEventFilter,
     page: { limit: number; cursor?: string },
   ): Promise<PageOf<IntelligenceEvent>>;
+  /** Every event of [from, to): started inside or lasting into it (changes only inside). */
+  listDuring(ctx: ServiceContext, window: { from: number; to: number }): Promise<IntelligenceEvent[]>;
   /** Correlations seen in [from, to), with the monitors the actor may see. */
   correlations(ctx: ServiceContext, from: number, to: number): Promise<StoredCorrelation[]>;
 }
