@@ -1012,7 +1012,7 @@ const FIXTURES: Record<string, StepFixture> = {
           next_run_at: NOW + 3 * DAY,
           last_run_at: ms(4),
           last_status: 'delivered',
-          run_requested_at: null,
+          run_requests: 0,
           lease_owner: null,
           lease_until: null,
           created_by_user_id: W.userId,

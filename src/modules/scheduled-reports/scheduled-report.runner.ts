@@ -82,7 +82,8 @@ export class ScheduledReportRunner {
     const end = {
       nextRunAt: due ? nextRunAt(schedule, startedAt) : null,
       lastRunAt: startedAt,
-      clearRequestAt: schedule.runRequestedAt,
+      // A run-now request is answered by a run that was not due; a due run leaves the requests for the next round.
+      consumeRequest: !due,
     };
     const log = { scheduled_report: schedule.id, organization: schedule.organizationId, manual: !due };
     let rendered: { period: RunPeriod; files: Record<FileKind, RenderedReport> } | null;

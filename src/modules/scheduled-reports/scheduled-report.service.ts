@@ -78,7 +78,7 @@ export class ScheduledReportsService {
       nextRunAt: 0,
       lastRunAt: null,
       lastStatus: 'never_run',
-      runRequestedAt: null,
+      runRequests: 0,
       createdByUserId: ctx.actor.userId,
       createdByKeyId: ctx.actor.keyId,
       environments: [...ctx.actor.environments],
@@ -155,10 +155,8 @@ export class ScheduledReportsService {
   /** POST /{id}/run: a run now, made by whichever process's runner takes it first; next_run_at stays. */
   async requestRun(ctx: ServiceContext, id: string): Promise<ScheduledReport> {
     this.deps.plans.requireReports(ctx.actor.plan);
-    const now = ctx.clock.now();
     await ctx.db.transaction(async (tx) => {
-      const ok =
-        isId(id, 'srp') && (await new ScheduledReportsRepository(tx).requestRun(ctx.actor.organizationId, id, now));
+      const ok = isId(id, 'srp') && (await new ScheduledReportsRepository(tx).requestRun(ctx.actor.organizationId, id));
       if (!ok) throw notFound('Scheduled report');
     });
     this.deps.wake();

@@ -31,7 +31,8 @@ export interface ScheduledReport {
   nextRunAt: number;
   lastRunAt: number | null;
   lastStatus: LastStatus;
-  runRequestedAt: number | null;
+  /** Run-now requests not yet answered (each POST /{id}/run is one run). */
+  runRequests: number;
   createdByUserId: string | null;
   createdByKeyId: string;
   environments: string[];

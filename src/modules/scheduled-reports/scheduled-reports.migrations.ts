@@ -26,7 +26,7 @@ export const scheduledReportsMigrations: SchemaMigration[] = [
         .addColumn('next_run_at', col.time, (c) => c.notNull())
         .addColumn('last_run_at', col.time)
         .addColumn('last_status', col.text, (c) => c.notNull())
-        .addColumn('run_requested_at', col.time)
+        .addColumn('run_requests', col.int, (c) => c.notNull())
         .addColumn('lease_owner', col.text)
         .addColumn('lease_until', col.time)
         .addColumn('created_by_user_id', col.id)

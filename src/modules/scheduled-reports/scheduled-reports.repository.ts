@@ -36,7 +36,7 @@ function toSchedule(r: ScheduledReportRow): ScheduledReport {
     nextRunAt: Number(r.next_run_at),
     lastRunAt: num(r.last_run_at),
     lastStatus: r.last_status as LastStatus,
-    runRequestedAt: num(r.run_requested_at),
+    runRequests: Number(r.run_requests),
     createdByUserId: r.created_by_user_id,
     createdByKeyId: r.created_by_key_id,
     environments: fromJson<string[]>(r.environments),
@@ -61,7 +61,7 @@ function toRow(s: ScheduledReport): Omit<ScheduledReportRow, 'lease_owner' | 'le
     next_run_at: s.nextRunAt,
     last_run_at: s.lastRunAt,
     last_status: s.lastStatus,
-    run_requested_at: s.runRequestedAt,
+    run_requests: s.runRequests,
     created_by_user_id: s.createdByUserId,
     created_by_key_id: s.createdByKeyId,
     environments: toJson(s.environments),
@@ -107,7 +107,7 @@ export interface RunEnd {
   nextRunAt: number | null;
   lastRunAt: number;
   /** A manual run clears the request it answered. */
-  clearRequestAt: number | null;
+  consumeRequest: boolean;
 }
 
 export class ScheduledReportsRepository {
@@ -207,10 +207,10 @@ export class ScheduledReportsRepository {
     return Number(r.numDeletedRows) === 1;
   }
 
-  async requestRun(organizationId: string, id: string, now: number): Promise<boolean> {
+  async requestRun(organizationId: string, id: string): Promise<boolean> {
     const r = await this.db
       .updateTable('scheduled_report')
-      .set({ run_requested_at: now })
+      .set({ run_requests: sql<number>`run_requests + 1` })
       .where('id', '=', id)
       .where('organization_id', '=', organizationId)
       .executeTakeFirst();
@@ -226,10 +226,7 @@ export class ScheduledReportsRepository {
       .select('id')
       .where((eb) =>
         eb.and([
-          eb.or([
-            eb.and([eb('enabled', '=', 1), eb('next_run_at', '<=', now)]),
-            eb('run_requested_at', 'is not', null),
-          ]),
+          eb.or([eb.and([eb('enabled', '=', 1), eb('next_run_at', '<=', now)]), eb('run_requests', '>', 0)]),
           eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]),
         ]),
       )
@@ -250,10 +247,7 @@ export class ScheduledReportsRepository {
       .where('id', '=', id)
       .where((eb) =>
         eb.and([
-          eb.or([
-            eb.and([eb('enabled', '=', 1), eb('next_run_at', '<=', now)]),
-            eb('run_requested_at', 'is not', null),
-          ]),
+          eb.or([eb.and([eb('enabled', '=', 1), eb('next_run_at', '<=', now)]), eb('run_requests', '>', 0)]),
           eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]),
         ]),
       )
@@ -274,13 +268,8 @@ export class ScheduledReportsRepository {
       })
       .where('id', '=', id)
       .where('lease_owner', '=', owner);
-    if (end.clearRequestAt !== null) {
-      // Only the request this run answered: one made while it rendered asks for another run.
-      q = q.set({
-        run_requested_at: sql<
-          number | null
-        >`case when run_requested_at = ${end.clearRequestAt} then null else run_requested_at end`,
-      });
+    if (end.consumeRequest) {
+      q = q.set({ run_requests: sql<number>`case when run_requests > 0 then run_requests - 1 else 0 end` });
     }
     const r = await q.executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
@@ -301,9 +290,7 @@ export class ScheduledReportsRepository {
       .selectFrom('scheduled_report')
       .select((eb) => [
         eb.fn.min(sql<number>`case when enabled = 1 and lease_until is null then next_run_at end`).as('due'),
-        eb.fn
-          .min(sql<number>`case when run_requested_at is not null and lease_until is null then ${now} end`)
-          .as('requested'),
+        eb.fn.min(sql<number>`case when run_requests > 0 and lease_until is null then ${now} end`).as('requested'),
         eb.fn.min(sql<number>`case when lease_until is not null then lease_until + 1 end`).as('lease'),
       ])
       .executeTakeFirst();

@@ -14,8 +14,8 @@ export interface ScheduledReportRow {
   next_run_at: number;
   last_run_at: number | null;
   last_status: string;
-  /** A run asked for by POST /{id}/run and not yet made (it does not move next_run_at). */
-  run_requested_at: number | null;
+  /** Runs asked for by POST /{id}/run and not yet made (they do not move next_run_at). */
+  run_requests: number;
   lease_owner: string | null;
   lease_until: number | null;
   /** Whose view of the organization a run reports with: the creator's user and key, and the key's environments. */

@@ -1,0 +1,78 @@
+/** Real `tocsin serve` child processes for the multi-process and kill -9 tests of scheduled reports. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Waits (real time: these tests watch other processes) until `check` holds. */
+export async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export interface Served {
+  child: ChildProcess;
+  port: number;
+  output(): string;
+  /** An API call to this process. */
+  call(key: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }>;
+  kill9(): Promise<void>;
+}
+
+/** Starts `tocsin serve` with `env` on a free port and waits until it answers /healthz. */
+export async function serve(env: Record<string, string>, children: ChildProcess[]): Promise<Served> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['bin/tocsin.js', 'serve'], {
+    cwd: ROOT,
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let out = '';
+  child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
+  await until(`serve to listen (${out.slice(-500)})`, async () => {
+    if (child.exitCode !== null) throw new Error(`serve exited ${child.exitCode}: ${out.slice(-2000)}`);
+    try {
+      return (await fetch(`http://127.0.0.1:${port}/healthz`)).ok;
+    } catch {
+      return false;
+    }
+  });
+  return {
+    child,
+    port,
+    output: () => out,
+    async call(key, method, path, body) {
+      const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${key}`,
+          ...(body !== undefined && { 'content-type': 'application/json' }),
+        },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      });
+      const text = await res.text();
+      return { status: res.status, body: text ? (JSON.parse(text) as unknown) : null };
+    },
+    async kill9() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
