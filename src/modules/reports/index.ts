@@ -7,7 +7,8 @@ export {
   type SlaTargetPatch,
 } from './sla-target.service.ts';
 export type { SlaTarget } from './sla-targets.repository.ts';
-export { CustomReportsService, type CustomReportMembers } from './custom-report.service.ts';
+export { CustomReportsService } from './custom-report.service.ts';
+export type { CustomReportMembers } from './custom-report.validation.ts';
 export type { CustomReportDocument, CustomReportSection } from './custom-report.document.ts';
 export * from './custom-report.types.ts';
 export { MonitorTimelineRecorder, type TransitionHandlerLike } from './monitor-timeline.recorder.ts';

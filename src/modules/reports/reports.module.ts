@@ -1,13 +1,14 @@
 import type { Clock } from '../../platform/clock.ts';
 import type { Plans } from '../orgs/index.ts';
-import { ReportFonts } from './report-pdf.fonts.ts';
+import { PdfWorkerPool } from './report-pdf.pool.ts';
 import { ReportRenderer } from './report.render.ts';
 import { MonitorTimelineRecorder, type TransitionHandlerLike } from './monitor-timeline.recorder.ts';
 import type { ReportAnomalies, ReportIncidents, ReportRollups } from './report.sources.ts';
 import { ReportsService } from './reports.service.ts';
 import type { ReportMonitorSettings } from './monitor-health.report.ts';
 import { SlaTargetsService } from './sla-target.service.ts';
-import { CustomReportsService, type CustomReportMembers } from './custom-report.service.ts';
+import { CustomReportsService } from './custom-report.service.ts';
+import type { CustomReportMembers } from './custom-report.validation.ts';
 import type { KindReport } from './custom-report.document.ts';
 
 export interface ReportsModuleDeps {
@@ -47,7 +48,7 @@ export function createReports(deps: ReportsModuleDeps): Reports {
     monitors: deps.monitors ?? null,
   });
   const renderer = new ReportRenderer({
-    fonts: new ReportFonts(),
+    pdf: new PdfWorkerPool(),
     organizationName: deps.organizationName,
     // one line per report kind: its generator
     builders: {
