@@ -309,6 +309,15 @@ describe.each(testDialects())('custom reports API on %s', (dialect) => {
       [{ widgets: [{ kind: 'availability' }] }, 'widgets[0].title'],
       [{ widgets: [{ kind: 'availability', title: '   ' }] }, 'widgets[0].title'],
       [{ widgets: [{ kind: 'availability', title: 'x', colour: 'red' }] }, 'widgets[0].colour'],
+      [
+        {
+          widgets: [
+            { kind: 'availability', title: 'Same' },
+            { kind: 'performance', title: ' Same ' },
+          ],
+        },
+        'widgets[1].title',
+      ],
       [{ widgets: [] }, 'widgets'],
       [{ widgets: tooMany }, 'widgets'],
       [{ visibility: 'public' }, 'visibility'],

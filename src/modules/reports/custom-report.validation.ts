@@ -88,7 +88,12 @@ async function widgetIssues(
   );
   const wantsTargets = widgets.some((w) => w.options?.sla_target_ids !== undefined);
   const targets = wantsTargets ? new Set((await deps.slaTargets.all(ctx)).map((t) => t.id)) : new Set();
+  // The title names the section (the CSV `section` column): two sections of one name could not be told apart.
+  const firstWithTitle = new Map<string, number>();
   widgets.forEach((w, i) => {
+    const first = firstWithTitle.get(w.title);
+    if (first === undefined) firstWithTitle.set(w.title, i);
+    else details.push({ field: `widgets[${i}].title`, issue: `is already the title of widgets[${first}]` });
     (w.monitor_ids ?? []).forEach((id, j) => {
       if (!usable.has(id)) {
         details.push({

@@ -92,7 +92,11 @@ const WidgetOptions = Type.Object(
 const Widget = Type.Object(
   {
     kind: oneOf(WIDGET_KINDS),
-    title: text(WIDGET_TITLE_MAX, 'string', 'The section’s heading; the `section` column in CSV. Trimmed.'),
+    title: text(
+      WIDGET_TITLE_MAX,
+      'string',
+      'The section’s heading; the `section` column in CSV. Trimmed; distinct within the report.',
+    ),
     monitor_ids: Type.Optional(
       idList(
         'mon',
@@ -207,7 +211,10 @@ const Section = Type.Object({
       {},
       {
         additionalProperties: true,
-        description: 'That kind’s JSON report (as GET /reports/{kind} answers it) over the widget’s monitors and tags.',
+        description:
+          'That kind’s JSON report, as GET /reports/{kind} answers it over the widget’s monitors and tags: an ' +
+          'AvailabilityReport, PerformanceReport, SlaReport, IncidentsReport, IntelligenceReport or ' +
+          'MonitorHealthReport (by `kind`).',
       },
     ),
   ),
