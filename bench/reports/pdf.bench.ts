@@ -5,7 +5,11 @@
  * measured by reports.bench.ts). Each kind runs once cold (first document of the process: fonts parsed) and then
  * --runs times warm; prints pages, bytes, median and max wall milliseconds, the median CPU milliseconds (about
  * what an idle machine would take), the load average and the process's peak RSS.
- * Usage: node bench/reports/pdf.bench.ts [--monitors 1000] [--days 90] [--runs 3] [--out DIR (writes the PDFs)]
+ * --where thread draws on the main thread (its CPU column is the drawing's cost); --where worker as the service does,
+ * on the PDF worker thread. CPU is the whole process's (every thread). The last column is the longest the main
+ * thread's event loop was held up during the warm runs: what checks and requests would have waited.
+ * Usage: node bench/reports/pdf.bench.ts [--monitors 1000] [--days 90] [--runs 3] [--where thread|worker]
+ *        [--out DIR (writes the PDFs)]
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -13,7 +17,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ServiceContext } from '../../src/modules/auth/index.ts';
 import type { ReportKind } from '../../src/modules/reports/index.ts';
-import { ReportFonts } from '../../src/modules/reports/report-pdf.fonts.ts';
+import { InThreadPdf, PdfWorkerPool } from '../../src/modules/reports/report-pdf.pool.ts';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { ReportRenderer } from '../../src/modules/reports/report.render.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import {
@@ -31,6 +36,7 @@ const { values: args } = parseArgs({
     days: { type: 'string', default: '90' },
     runs: { type: 'string', default: '3' },
     out: { type: 'string' },
+    where: { type: 'string', default: 'thread' },
   },
 });
 const monitors = Number(args.monitors);
@@ -40,7 +46,7 @@ const o = { monitors, days, timezone: 'Europe/Berlin' };
 
 // The renderer alone: its generators are never called here (the documents are given).
 const renderer = new ReportRenderer({
-  fonts: new ReportFonts(),
+  pdf: args.where === 'worker' ? new PdfWorkerPool() : new InThreadPdf(),
   organizationName: async () => 'Bench Organization',
   builders: {},
 });
@@ -58,13 +64,19 @@ const docs: Array<[ReportKind, object]> = [
 const pagesOf = (pdf: Buffer) => (pdf.toString('latin1').match(/\/Type \/Page\b/g) ?? []).length;
 if (args.out) mkdirSync(args.out, { recursive: true });
 console.log(`PDF rendering, ${monitors} monitors × ${days} days (synthetic JSON), Node ${process.version}`);
-console.log('kind            pages   KiB   cold ms  warm median ms  warm max ms  warm median CPU ms');
+console.log(`drawn on the ${args.where === 'worker' ? 'PDF worker thread (as the service does)' : 'main thread'}`);
+console.log(
+  'kind            pages   KiB   cold ms  warm median ms  warm max ms  warm median CPU ms  main-thread stall max ms',
+);
 for (const [kind, doc] of docs) {
   const t0 = performance.now();
   const first = await renderer.encode(ctx, kind, doc as never, 'pdf');
   const cold = performance.now() - t0;
   const warm: number[] = [];
   const cpu: number[] = [];
+  // how long the main thread's event loop could not run (checks and requests would wait that long)
+  const stall = monitorEventLoopDelay({ resolution: 5 });
+  stall.enable();
   for (let i = 0; i < runs; i++) {
     const t = performance.now();
     const c = process.cpuUsage();
@@ -73,6 +85,7 @@ for (const [kind, doc] of docs) {
     warm.push(performance.now() - t);
     cpu.push((used.user + used.system) / 1000);
   }
+  stall.disable();
   warm.sort((a, b) => a - b);
   cpu.sort((a, b) => a - b);
   if (args.out) writeFileSync(join(args.out, first.filename), first.body);
@@ -85,6 +98,7 @@ for (const [kind, doc] of docs) {
       (warm[warm.length >> 1] ?? NaN).toFixed(0).padStart(15),
       (warm.at(-1) ?? NaN).toFixed(0).padStart(12),
       (cpu[cpu.length >> 1] ?? NaN).toFixed(0).padStart(20),
+      (stall.max / 1e6).toFixed(0).padStart(25),
     ].join(' '),
   );
 }
@@ -95,3 +109,4 @@ console.log(
     .join(' ')} on ${os.cpus().length} CPUs`,
 );
 console.log(`peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MiB`);
+await renderer.close();

@@ -20,7 +20,7 @@ import {
 } from '../../bench/reports/report.fixtures.ts';
 import type { ServiceContext } from '../../src/modules/auth/index.ts';
 import type { ReportKind } from '../../src/modules/reports/index.ts';
-import { ReportFonts } from '../../src/modules/reports/report-pdf.fonts.ts';
+import { PdfWorkerPool } from '../../src/modules/reports/report-pdf.pool.ts';
 import { formatDuration, formatInstant } from '../../src/modules/reports/report-pdf.format.ts';
 import { ReportRenderer } from '../../src/modules/reports/report.render.ts';
 import { ManualClock } from '../support/app.ts';
@@ -76,9 +76,12 @@ const TITLES: Record<ReportKind, string> = {
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'tocsin-pdf-'));
-  renderer = new ReportRenderer({ fonts: new ReportFonts(), organizationName: async () => ORG, builders: {} });
+  renderer = new ReportRenderer({ pdf: new PdfWorkerPool(), organizationName: async () => ORG, builders: {} });
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  await renderer.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 describe('report PDFs', () => {
   it.each(Object.keys(docs) as ReportKind[])(
@@ -166,13 +169,16 @@ describe('report PDFs', () => {
   });
 
   it('incidents, intelligence and monitor health: their counts and rows', async () => {
-    const inc = pages((await renderer.encode(ctx, 'incidents', docs.incidents, 'pdf')).body, 'inc').join('\n');
+    const inc = pages((await renderer.encode(ctx, 'incidents', docs.incidents as never, 'pdf')).body, 'inc').join('\n');
     expect(inc).toContain(`Incidents (${docs.incidents.incidents.length})`);
     expect(inc).toContain(formatDuration(docs.incidents.summary.mttr_seconds));
     for (const i of docs.incidents.incidents) expect(inc).toMatch(new RegExp(`\\b${i.number}\\s`));
-    const intel = pages((await renderer.encode(ctx, 'intelligence', docs.intelligence, 'pdf')).body, 'intel');
+    const intel = pages((await renderer.encode(ctx, 'intelligence', docs.intelligence as never, 'pdf')).body, 'intel');
     expect(intel.join('\n')).toContain(`Events (${docs.intelligence.events.length})`);
-    const health = pages((await renderer.encode(ctx, 'monitor_health', docs.monitor_health, 'pdf')).body, 'health');
+    const health = pages(
+      (await renderer.encode(ctx, 'monitor_health', docs.monitor_health as never, 'pdf')).body,
+      'health',
+    );
     const findings = docs.monitor_health.monitors.flatMap((m) => m.findings);
     expect(health.join('\n')).toContain(`Findings (${findings.length})`);
     // the reason is wrapped over lines, never cut: its last word is there

@@ -20,16 +20,13 @@
  * own charts and tables, then the methodology.
  *
  * Registering a kind: its generator goes into `ReportBuilders` (createReports in reports.module.ts), its CSV table
- * into CSV_TABLES below (one line each); its PDF layout is in LAYOUTS. A kind without a generator or CSV throws an
- * internal error naming what is missing.
+ * into CSV_TABLES below (one line each); its PDF layout is in LAYOUTS of report-pdf.compose.ts. A kind without a
+ * generator or CSV throws an internal error naming what is missing. PDFs are drawn from the JSON document on a
+ * worker thread (PdfWorkerPool: report-pdf.pool.ts, report-pdf.worker.ts), so a long one does not hold up checks
+ * and requests; `close()` stops that thread.
  */
 import { DomainError } from '../../platform/errors.ts';
 import type { ServiceContext } from '../auth/index.ts';
-import { availabilityLayout } from './availability.pdf.ts';
-import { incidentsLayout } from './incidents.pdf.ts';
-import { intelligenceLayout } from './intelligence.pdf.ts';
-import { monitorHealthLayout } from './monitor-health.pdf.ts';
-import { performanceLayout } from './performance.pdf.ts';
 import {
   AVAILABILITY_CSV_COLUMNS,
   PERFORMANCE_CSV_COLUMNS,
@@ -40,12 +37,11 @@ import {
   toCsv,
   type Cell,
 } from './report.csv.ts';
-import { ReportPdf, type KeyFigure, type PdfMeta } from './report-pdf.document.ts';
-import type { ReportFonts } from './report-pdf.fonts.ts';
+import type { KeyFigure, ReportPdf } from './report-pdf.document.ts';
+import type { PdfComposer } from './report-pdf.pool.ts';
 import { localDate } from './report-pdf.format.ts';
 import type { ReportInput } from './report.request.ts';
 import type { AvailabilityReport, PerformanceReport, ReportPeriod, SlaReport } from './report.types.ts';
-import { slaLayout } from './sla.pdf.ts';
 import { INCIDENTS_CSV_COLUMNS, incidentsRows } from './incidents.export.ts';
 import type { IncidentsReport } from './incidents.report.types.ts';
 import {
@@ -114,18 +110,10 @@ const CSV_TABLES: { [K in ReportKind]: CsvTable<ReportOf[K]> | null } = {
   monitor_health: { columns: MONITOR_HEALTH_CSV_COLUMNS, rows: monitorHealthRows },
 };
 
-const LAYOUTS: { [K in ReportKind]: PdfLayout<ReportOf[K]> } = {
-  availability: availabilityLayout,
-  performance: performanceLayout,
-  sla: slaLayout,
-  incidents: incidentsLayout,
-  intelligence: intelligenceLayout,
-  monitor_health: monitorHealthLayout,
-};
-
 export interface ReportRendererDeps {
   builders: ReportBuilders;
-  fonts: ReportFonts;
+  /** Where PDFs are drawn: PdfWorkerPool (a worker thread) in the service. */
+  pdf: PdfComposer;
   /** The organization's display name, for the first page. */
   organizationName: (organizationId: string) => Promise<string>;
 }
@@ -177,16 +165,14 @@ export class ReportRenderer {
         body: Buffer.from(toCsv(table.columns, table.rows(report))),
       };
     }
-    const layout = LAYOUTS[kind] as PdfLayout<ReportOf[K]>;
-    const pdf = new ReportPdf(this.deps.fonts, {
+    const body = await this.deps.pdf.compose({
+      type: 'report',
       organization: await this.deps.organizationName(ctx.actor.organizationId),
-      title: layout.title,
-      period: report.period,
-      generatedAt: report.generated_at,
+      kind,
+      report,
+      methodology: methodologyOf(report),
     });
-    pdf.cover(layout.figures(report));
-    layout.body(pdf, report);
-    return { contentType: 'application/pdf', filename, body: await pdf.finish(methodologyOf(report)) };
+    return { contentType: 'application/pdf', filename, body };
   }
 
   /** Several built reports as one CSV (leading `section` column) or one PDF (a section each). */
@@ -197,24 +183,21 @@ export class ReportRenderer {
   ): Promise<RenderedReport> {
     const filename = fileName(doc.title, doc.period, format);
     if (format === 'csv') return { contentType: 'text/csv; charset=utf-8', filename, body: sectionsCsv(doc.sections) };
-    const meta: PdfMeta = {
+    const body = await this.deps.pdf.compose({
+      type: 'sections',
       organization: await this.deps.organizationName(ctx.actor.organizationId),
       title: doc.title,
       period: doc.period,
       generatedAt: doc.generatedAt ?? doc.sections[0]?.report.generated_at ?? new Date(ctx.clock.now()).toISOString(),
-    };
-    const pdf = new ReportPdf(this.deps.fonts, meta);
-    const layoutOf = (s: ReportSection) => LAYOUTS[s.kind] as PdfLayout<ReportSection['report']>;
-    pdf.cover(doc.sections.map((s) => sectionFigure(s, layoutOf(s))));
-    for (const s of doc.sections) {
-      pdf.newPage();
-      pdf.heading(s.title, 16);
-      pdf.paragraph(layoutOf(s).title, { size: 9 });
-      pdf.figures(layoutOf(s).figures(s.report));
-      layoutOf(s).body(pdf, s.report);
-    }
-    const note = doc.sections.find((s) => s.report.methodology !== undefined)?.report.methodology ?? METHODOLOGY;
-    return { contentType: 'application/pdf', filename, body: await pdf.finish(note) };
+      sections: doc.sections,
+      methodology: doc.sections.find((s) => s.report.methodology !== undefined)?.report.methodology ?? METHODOLOGY,
+    });
+    return { contentType: 'application/pdf', filename, body };
+  }
+
+  /** Stops the PDF worker thread (if one was started). */
+  close(): Promise<void> {
+    return this.deps.pdf.close();
   }
 }
 
@@ -231,12 +214,6 @@ function csvTable<K extends ReportKind>(kind: K): CsvTable<ReportOf[K]> {
 
 function methodologyOf(report: { methodology?: string }): string {
   return report.methodology ?? METHODOLOGY;
-}
-
-/** The first figure of a section stands for it on a custom report's first page. */
-function sectionFigure(s: ReportSection, layout: PdfLayout<ReportSection['report']>): KeyFigure {
-  const first = layout.figures(s.report)[0];
-  return { label: s.title, value: first?.value ?? '—', note: first?.label ?? layout.title };
 }
 
 function sectionsCsv(sections: readonly ReportSection[]): Buffer {

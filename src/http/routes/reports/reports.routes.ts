@@ -37,6 +37,8 @@ const FORMAT_NOTE =
 /** GET /api/v1/reports/{availability|performance|sla}: JSON, CSV or PDF (DECISIONS §8, §11). */
 export function registerReportRoutes(app: FastifyInstance, deps: { renderer: ReportRenderer }): void {
   const { renderer } = deps;
+  // the PDF worker thread goes with the app
+  app.addHook('onClose', () => renderer.close());
   for (const schema of [AvailabilityReportSchema, PerformanceReportSchema, SlaReportSchema]) app.addSchema(schema);
 
   const route = (path: string, operationId: string, summary: string, schema: TSchema, kind: ReportKind) =>
