@@ -195,3 +195,95 @@ export async function signIn(page: Page, email: string, password: string): Promi
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
+
+/** API calls with the page's session (its cookie and CSRF token), for arranging data around a flow. */
+export async function sessionApi(
+  page: Page,
+  origin: string,
+): Promise<(method: string, path: string, body?: unknown) => Promise<{ status: number; body: unknown }>> {
+  const session = await page.request.get(`${origin}/api/v1/auth/session`);
+  const { csrf_token } = (await session.json()) as { csrf_token: string };
+  return async (method, path, body) => {
+    const res = await page.request.fetch(`${origin}${path}`, {
+      method,
+      headers: { 'x-csrf-token': csrf_token, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(body !== undefined ? { data: JSON.stringify(body) } : {}),
+    });
+    const text = await res.text();
+    return { status: res.status(), body: text ? (JSON.parse(text) as unknown) : null };
+  };
+}
+
+/** Every page of the app with what a test needs to reach it (ids filled in by the caller's data). */
+export function appPages(ids: {
+  monitor: string;
+  incident: string;
+  statusPage: string;
+  destination: string;
+  key: string;
+}): [string, string][] {
+  return [
+    ['overview', '/'],
+    ['monitors', '/monitors'],
+    ['monitor-new', '/monitors/new'],
+    ['monitor-detail', `/monitors/${ids.monitor}?period=24h`],
+    ['monitor-edit', `/monitors/${ids.monitor}/edit`],
+    ['incidents', '/incidents'],
+    ['incident-detail', `/incidents/${ids.incident}`],
+    ['status-pages', '/status-pages'],
+    ['status-page-edit', `/status-pages/${ids.statusPage}`],
+    ['destinations', '/destinations'],
+    ['destination-new', '/destinations/new'],
+    ['destination-edit', `/destinations/${ids.destination}`],
+    ['members', '/members'],
+    ['api-keys', '/api-keys'],
+    ['api-key-detail', `/api-keys/${ids.key}`],
+    ['settings', '/settings'],
+    ['profile', '/profile'],
+  ];
+}
+
+/** Monitors (one failing), an incident, a status page, a destination and a key, made through the session. */
+export async function seedThroughSession(
+  page: Page,
+  origin: string,
+  urls: { up: string; down: string; hook: string },
+): Promise<{ monitor: string; downMonitor: string; statusPage: string; destination: string; key: string }> {
+  const call = await sessionApi(page, origin);
+  const made = async (path: string, body: unknown) => {
+    const res = await call('POST', path, body);
+    if (res.status !== 201) throw new Error(`POST ${path} → ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body as { id: string };
+  };
+  const monitor = await made('/api/v1/monitors', { name: 'Website', target: urls.up, tags: ['web', 'public'] });
+  const downMonitor = await made('/api/v1/monitors', { name: 'Payments API', target: urls.down, tags: ['api'] });
+  await made('/api/v1/monitors', { name: 'Docs', target: urls.up, environment: 'staging' });
+  const statusPage = await made('/api/v1/status-pages', {
+    slug: 'acme',
+    title: 'Acme status',
+    monitor_ids: [monitor.id, downMonitor.id],
+  });
+  const destination = await made('/api/v1/auth/organization/webhooks', {
+    type: 'generic_webhook',
+    name: 'Ops webhook',
+    config: { url: urls.hook },
+  });
+  const key = await made('/api/v1/api-keys', { name: 'CI', scopes: ['monitors:read'] });
+  return {
+    monitor: monitor.id,
+    downMonitor: downMonitor.id,
+    statusPage: statusPage.id,
+    destination: destination.id,
+    key: key.id,
+  };
+}
+
+/**
+ * Waits until a page has drawn its data: no "Loading…" left and the network quiet for a moment. (Not
+ * Playwright's networkidle: the page keeps its event stream open.)
+ */
+export async function settle(page: Page): Promise<void> {
+  await page.locator('h1').first().waitFor();
+  await page.waitForFunction(() => !document.body.innerText.includes('Loading'), undefined, { timeout: 15_000 });
+  await page.waitForTimeout(400);
+}

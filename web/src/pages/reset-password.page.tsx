@@ -76,7 +76,7 @@ function ChoosePassword({ token }: { token: string }) {
         }}
       >
         <FormError error={confirm.error} fields={['password']} />
-        <Field label="New password" name="password" error={error} required>
+        <Field label="New password" name="password" error={error} required hint="At least 10 characters.">
           {({ id, describedBy, invalid }) => (
             <input
               id={id}

@@ -46,7 +46,14 @@ export default function SetupPage() {
       >
         <FormError error={setup.error} fields={[...FIELDS]} />
         {FIELDS.map((name) => (
-          <Field key={name} label={LABELS[name][0]} name={name} error={error} required>
+          <Field
+            key={name}
+            label={LABELS[name][0]}
+            name={name}
+            error={error}
+            required
+            hint={name === 'password' ? 'At least 10 characters.' : undefined}
+          >
             {({ id, describedBy, invalid }) => (
               <input
                 id={id}

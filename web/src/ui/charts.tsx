@@ -42,6 +42,8 @@ export function Sparkline({ values, label }: { values: (number | null)[]; label:
   const step = values.length > 1 ? 100 / (values.length - 1) : 100;
   let path = '';
   let pen = false;
+  // A lone value between gaps is drawn as a short dash, so that one hour of data still shows.
+  const dash = step > 0 ? Math.min(step, 4) / 2 : 2;
   values.forEach((v, i) => {
     if (v === null) {
       pen = false;
@@ -49,8 +51,11 @@ export function Sparkline({ values, label }: { values: (number | null)[]; label:
     }
     const x = (i * step).toFixed(1);
     const y = (22 - ((v - min) / span) * 20).toFixed(1);
-    path += `${pen ? 'L' : 'M'}${x} ${y}`;
-    pen = true;
+    const alone = !pen && (i + 1 >= values.length || values[i + 1] === null);
+    path += alone
+      ? `M${(Number(x) - dash).toFixed(1)} ${y}L${(Number(x) + dash).toFixed(1)} ${y}`
+      : `${pen ? 'L' : 'M'}${x} ${y}`;
+    pen = !alone;
   });
   return (
     <svg className="sparkline" role="img" aria-label={label} viewBox="0 0 100 24" preserveAspectRatio="none">
