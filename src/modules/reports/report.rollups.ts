@@ -1,5 +1,5 @@
 import { LatencySketch } from '../checks/index.ts';
-import { localDays, type Window } from './report.period.ts';
+import { localDays, type LocalDay, type Window } from './report.period.ts';
 import type { ReportRollupRow, ReportRollups } from './report.sources.ts';
 
 const HOUR_MS = 3_600_000;
@@ -92,7 +92,7 @@ export async function figuresFromRollups(
   monitorIds: readonly string[],
   window: Window,
   timezone: string,
-  options: { days: boolean } = { days: true },
+  options: { days: boolean; localDays?: readonly LocalDay[] } = { days: true },
 ): Promise<Map<string, { total: CheckFigures; days: Map<string, CheckFigures> }>> {
   const keys = await source.monitorKeys(monitorIds);
   const idOfKey = new Map([...keys].map(([id, key]) => [key, id]));
@@ -102,7 +102,8 @@ export async function figuresFromRollups(
   const hourTo = ceilHour(window.to);
   let groups: HourGroup[];
   if (options.days) {
-    const days = localDays(window, timezone);
+    // The caller's days when it has them: zone arithmetic (temporal-polyfill) is slow enough to do once.
+    const days = options.localDays ?? localDays(window, timezone);
     groups = days.map((d, i) => ({
       date: d.date,
       from: i === 0 ? hourFrom : ceilHour(d.from),

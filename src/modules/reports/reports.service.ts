@@ -164,13 +164,13 @@ export class ReportsService {
     const monitors = await selectMonitors(new MonitorTimelineRepository(ctx.db), ctx.actor, input, period);
     const ids = monitors.map((m) => m.id);
     const previousWindow = { from: period.from - (period.to - period.from), to: period.from };
+    const days = localDays(period, period.timezone);
     const [current, previous, anomalies] = await Promise.all([
-      figuresFromRollups(this.deps.rollups, ids, period, period.timezone),
+      figuresFromRollups(this.deps.rollups, ids, period, period.timezone, { days: true, localDays: days }),
       // The previous window gives totals only (its days are never shown): whole UTC days from the daily rollups.
       figuresFromRollups(this.deps.rollups, ids, previousWindow, period.timezone, { days: false }),
       this.anomaliesOf(ctx, ids, period),
     ]);
-    const days = localDays(period, period.timezone);
     const rows: PerformanceMonitor[] = monitors.map((m) => {
       const f = current.get(m.id)!;
       const p = previous.get(m.id)!.total;
