@@ -839,6 +839,29 @@ const FIXTURES: Record<string, StepFixture> = {
       expect(listed.body.data.map((c: Json) => c.id)).toContain('cor_upgrade_row');
     },
   },
+  '202611240157_intelligence_recent_indexes': {
+    async fill(db) {
+      await db
+        .insertInto('intelligence_correlation')
+        .values({
+          id: 'cor_upgrade_indexed',
+          organization_id: W.orgId,
+          attribute: 'cdn',
+          value: 'cloudfront',
+          monitor_ids: json([W.monitorId, W.secondMonitorId]),
+          coverage: 1,
+          summary: '2 monitors on cloudfront failed together',
+          started_at: ms(0.02),
+          last_seen_at: ms(0.015),
+        })
+        .execute();
+    },
+    async check(u) {
+      const window = `from=${new Date(ms(1)).toISOString()}&to=${new Date(NOW + DAY).toISOString()}`;
+      const listed = await u.call('GET', `/api/v1/intelligence/correlations?${window}`);
+      expect(listed.body.data.map((c: Json) => c.id)).toContain('cor_upgrade_indexed');
+    },
+  },
   '202611232200_orgs_invitations': {
     async fill(db) {
       await db

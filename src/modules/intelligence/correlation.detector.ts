@@ -106,10 +106,13 @@ export function findCorrelations(
         timesBy.set(v, [...(timesBy.get(v) ?? []), sig.at]);
       }
     }
+    // How many monitors of the population have each value: counted once per attribute, and only when some value
+    // has enough failing monitors to be judged (a count per value would walk the population for each of them).
+    let havingBy: Map<string, number> | null = null;
     for (const [value, failing] of failingBy) {
       if (failing.size < s.minSupport) continue;
-      let having = 0;
-      for (const attrs of population.values()) if (valuesOf(attrs, attribute).includes(value)) having++;
+      havingBy ??= countValues(population, attribute);
+      const having = havingBy.get(value) ?? 0;
       const coverage = having === 0 ? 0 : failing.size / having;
       if (coverage < s.minCoverage) continue;
       const ids = [...failing].sort();
@@ -134,4 +137,14 @@ export function findCorrelations(
     }
   }
   return out;
+}
+
+function countValues(
+  population: ReadonlyMap<string, MonitorAttributes>,
+  attribute: CorrelationAttribute,
+): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const attrs of population.values())
+    for (const v of new Set(valuesOf(attrs, attribute))) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return counts;
 }

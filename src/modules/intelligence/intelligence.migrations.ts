@@ -142,4 +142,21 @@ export const intelligenceMigrations: SchemaMigration[] = [
       await db.schema.alterTable('intelligence_correlation').dropColumn('incident_ids').execute();
     },
   },
+  {
+    name: '202611240157_intelligence_recent_indexes',
+    async up(db) {
+      // A batch with failures reads the organization's correlations still in their window, and the attributes'
+      // version (count and latest write): both from the index alone, however long the history grows.
+      await db.schema
+        .createIndex('intelligence_correlation_recent_idx')
+        .on('intelligence_correlation')
+        .columns(['organization_id', 'last_seen_at'])
+        .execute();
+      await db.schema
+        .createIndex('intelligence_attributes_version_idx')
+        .on('intelligence_attributes')
+        .columns(['organization_id', 'updated_at'])
+        .execute();
+    },
+  },
 ];

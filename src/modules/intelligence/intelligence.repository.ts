@@ -400,23 +400,21 @@ export class IntelligenceRepository {
     }));
   }
 
-  /** The correlation of the same attribute value still within its window, to extend instead of repeating it. */
-  async findRecentCorrelation(
-    organizationId: string,
-    attribute: string,
-    value: string,
-    seenSince: number,
-  ): Promise<StoredCorrelation | null> {
-    const row = await this.db
+  /**
+   * The organization's correlations seen since `seenSince`, by `attribute value` (the newest of each): those to
+   * extend instead of repeating them.
+   */
+  async recentCorrelations(organizationId: string, seenSince: number): Promise<Map<string, StoredCorrelation>> {
+    const rows = await this.db
       .selectFrom('intelligence_correlation')
       .selectAll()
       .where('organization_id', '=', organizationId)
-      .where('attribute', '=', attribute)
-      .where('value', '=', value)
       .where('last_seen_at', '>=', seenSince)
-      .orderBy('last_seen_at', 'desc')
-      .executeTakeFirst();
-    return row ? toCorrelation(row) : null;
+      .orderBy('last_seen_at', 'asc')
+      .execute();
+    const out = new Map<string, StoredCorrelation>();
+    for (const r of rows) out.set(`${r.attribute} ${r.value}`, toCorrelation(r));
+    return out;
   }
 
   async saveCorrelation(c: StoredCorrelation, isNew: boolean): Promise<void> {

@@ -292,7 +292,9 @@ export class IntelligenceService {
         population,
         now,
       );
-      for (const c of found) await this.recordCorrelation(repo, organizationId, c, now, window);
+      if (found.length === 0) continue;
+      const open = await repo.recentCorrelations(organizationId, now - window);
+      for (const c of found) await this.recordCorrelation(repo, organizationId, c, now, open);
     }
   }
 
@@ -334,14 +336,15 @@ export class IntelligenceService {
     return population;
   }
 
+  /** `open`: the organization's correlations still within their window, by `attribute value` (updated in place). */
   private async recordCorrelation(
     repo: IntelligenceRepository,
     organizationId: string,
     c: Correlation,
     now: number,
-    window: number,
+    open: Map<string, StoredCorrelation>,
   ): Promise<void> {
-    const existing = await repo.findRecentCorrelation(organizationId, c.attribute, c.value, now - window);
+    const existing = open.get(`${c.attribute} ${c.value}`) ?? null;
     const record: StoredCorrelation = existing
       ? {
           ...existing,
@@ -362,6 +365,7 @@ export class IntelligenceService {
           lastSeenAt: c.to,
         };
     await repo.saveCorrelation(record, !existing);
+    open.set(`${c.attribute} ${c.value}`, record);
   }
 
   /** Correlations seen in [from, to), restricted to the monitors the key can see (none visible: left out). */
