@@ -287,6 +287,11 @@ describe.each(testDialects())('custom reports API on %s', (dialect) => {
     const toPrivate = await robot.call('PATCH', `/api/v1/custom-reports/${made.id}`, { visibility: 'private' });
     expect(toPrivate.status).toBe(422);
     expect(toPrivate.body.error.details[0].field).toBe('visibility');
+    // Nor may an admin hide it from its owning service account.
+    const hidden = await admin.call('PATCH', `/api/v1/custom-reports/${made.id}`, { visibility: 'private' });
+    expect(hidden.status).toBe(422);
+    expect(hidden.body.error.details[0].field).toBe('visibility');
+    expect((await robot.call('GET', `/api/v1/custom-reports/${made.id}`)).body.visibility).toBe('organization');
     // A person's report made private by its owner disappears for the service account.
     const theirs = await create(owner, { visibility: 'organization' });
     expect((await robot.call('GET', `/api/v1/custom-reports/${theirs.id}`)).status).toBe(200);

@@ -159,6 +159,9 @@ export function checkConsistent(ctx: ServiceContext, r: CustomReport): void {
       field: 'visibility',
       issue: 'a service account’s key can only make organization reports (it acts as no person)',
     });
+  } else if (!r.ownerId.startsWith('usr_') && r.visibility !== 'organization') {
+    // Its owner sees organization reports only: private or shared, it would be nobody's.
+    details.push({ field: 'visibility', issue: 'a report owned by a service account stays organization-wide' });
   }
   if (r.visibility !== 'shared' && r.sharedWithUserIds.length > 0) {
     details.push({ field: 'shared_with_user_ids', issue: 'applies only with visibility shared' });
