@@ -524,6 +524,11 @@ describe.each(testDialects())('custom reports API on %s', (dialect) => {
     const pages = pdfPages(pdf.raw.rawPayload);
     const all = pages.join('\n');
     expect(all).toContain('Zürich – Łódź, "weekly"');
+    // The figures are the JSON's: the Shop section's uptime and its one incident's downtime.
+    expect(json.sections[0].report.summary.uptime_percent).toBe(99.30556);
+    expect(pages.find((p) => p.includes('Shop, "uptime"') && p.includes('Availability report'))).toContain(
+      '99.30556 %',
+    );
     // Each widget starts its own section, in order, after the first page.
     const starts = ['Shop, "uptime"', 'API latency', 'Every monitor we run'].map((title) =>
       pages.findIndex((p, i) => i > 0 && p.includes(title)),
