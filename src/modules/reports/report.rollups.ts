@@ -4,8 +4,9 @@ import type { ReportRollupRow, ReportRollups } from './report.sources.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
-/** Monitors whose rollups are read together (90 days: 90 daily rows and one to five edge hours a day each). */
-const MONITORS_PER_READ = 50;
+/** Monitors whose rollups are read together (90 days: 90 daily rows and one to five edge hours a day each); small
+ * enough that one part blocks the event loop for tens of milliseconds, not the whole report. */
+const MONITORS_PER_READ = 25;
 
 /** Checks, failures and the merged latency sketch of one monitor over some buckets. */
 export interface CheckFigures {
