@@ -357,6 +357,14 @@ describe.each(testDialects())('custom reports API on %s', (dialect) => {
       [{ visibility: 'shared', shared_with_user_ids: ['usr_00000000000000000000000000'] }, 'shared_with_user_ids[0]'],
       [{ visibility: 'organization', shared_with_user_ids: [memberId] }, 'shared_with_user_ids'],
       [{ shared_with_user_ids: ['me'] }, 'shared_with_user_ids[0]'],
+      [
+        {
+          visibility: 'shared',
+          shared_with_user_ids: Array.from({ length: 101 }, (_, i) => `usr_${String(i).padStart(26, '0')}`),
+        },
+        'shared_with_user_ids',
+      ],
+      [{ widgets: [{ kind: 'availability', title: 't'.repeat(201) }] }, 'widgets[0].title'],
       [{ owner_id: memberId }, 'owner_id'],
     ];
     const before = await listIds(owner);
