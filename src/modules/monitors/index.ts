@@ -13,6 +13,7 @@ export {
   MONITOR_TYPES,
   MONITOR_STATUSES,
   HTTP_METHODS,
+  GRPC_STATUS_NAMES,
   DNS_RECORD_TYPES,
   type Monitor,
   type MonitorInput,

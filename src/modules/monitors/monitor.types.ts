@@ -49,7 +49,38 @@ export interface DnsConfig extends CommonConfig {
 export interface GrpcConfig extends CommonConfig {
   tls: boolean;
   service: string;
+  /** `package.Service/Method`: call this unary method instead of the health check. */
+  method?: string;
+  /** The request (JSON, field names as in the .proto file); with `method`. */
+  request?: Record<string, unknown>;
+  /** Metadata sent with the call (health check or method). */
+  metadata?: Record<string, string>;
+  /** The gRPC status name that counts as up; with `method`. */
+  expected_status?: string;
+  /** JSON-path (`json`) and `response_time` assertions on the response; with `method`. */
+  assertions?: Array<Record<string, unknown>>;
 }
+
+/** gRPC status codes by name, in code order (0 = OK … 16 = UNAUTHENTICATED). */
+export const GRPC_STATUS_NAMES = [
+  'OK',
+  'CANCELLED',
+  'UNKNOWN',
+  'INVALID_ARGUMENT',
+  'DEADLINE_EXCEEDED',
+  'NOT_FOUND',
+  'ALREADY_EXISTS',
+  'PERMISSION_DENIED',
+  'RESOURCE_EXHAUSTED',
+  'FAILED_PRECONDITION',
+  'ABORTED',
+  'OUT_OF_RANGE',
+  'UNIMPLEMENTED',
+  'INTERNAL',
+  'UNAVAILABLE',
+  'DATA_LOSS',
+  'UNAUTHENTICATED',
+] as const;
 export interface HeartbeatConfig extends CommonConfig {
   grace_seconds: number;
 }

@@ -54,7 +54,7 @@ const TYPE_KEYS: Record<MonitorType, readonly string[]> = {
   tls: ['alert_days_before_expiry', 'verify_tls', 'ca_certificate'],
   tcp: [],
   dns: ['record_type', 'resolver', 'expected'],
-  grpc: ['tls', 'service'],
+  grpc: ['tls', 'service', 'method', 'request', 'metadata', 'expected_status', 'assertions'],
   heartbeat: ['grace_seconds'],
 };
 
@@ -138,6 +138,50 @@ function httpConfig(c: Record<string, unknown>, ctx: ValidationContext, details:
   };
 }
 
+/** gRPC metadata keys: lower case (HTTP/2), not binary (`-bin`), not the protocol's own. */
+const METADATA_KEY = /^[0-9a-z_.-]{1,128}$/;
+const RESERVED_METADATA = /^(grpc-|:)|^(content-type|te|user-agent|host|authority)$|-bin$/;
+const REQUEST_MAX_CHARS = 65_536;
+/** Assertions a method's response can answer (no HTTP status, headers or raw body). */
+const GRPC_ASSERTION_TYPES = new Set(['json', 'response_time']);
+
+function grpcConfig(c: Record<string, unknown>, ctx: ValidationContext, details: ErrorDetail[]) {
+  const method = valueOr<string | null>(c, 'method', null);
+  for (const key of ['request', 'expected_status', 'assertions']) {
+    if (given(c, key) && method === null) details.push({ field: `config.${key}`, issue: 'needs config.method' });
+  }
+  const metadata = valueOr<Record<string, string>>(c, 'metadata', {});
+  for (const key of Object.keys(metadata)) {
+    if (!METADATA_KEY.test(key)) {
+      details.push({ field: `config.metadata.${key}`, issue: 'must be a lower-case metadata key (a-z 0-9 _ . -)' });
+    } else if (RESERVED_METADATA.test(key)) {
+      details.push({ field: `config.metadata.${key}`, issue: 'is set by the gRPC protocol, or binary' });
+    }
+  }
+  const request = valueOr<Record<string, unknown>>(c, 'request', {});
+  if (JSON.stringify(request).length > REQUEST_MAX_CHARS) {
+    details.push({ field: 'config.request', issue: `must be at most ${REQUEST_MAX_CHARS} characters as JSON` });
+  }
+  const assertions = valueOr<Array<Record<string, unknown>>>(c, 'assertions', []);
+  assertions.forEach((a, i) => {
+    const field = `config.assertions[${i}]`;
+    if (!GRPC_ASSERTION_TYPES.has(String(a.type))) {
+      details.push({ field: `${field}.type`, issue: 'must be json or response_time for a gRPC method' });
+    } else details.push(...ctx.validateAssertion(a, field));
+  });
+  return {
+    tls: valueOr(c, 'tls', false),
+    service: valueOr(c, 'service', ''),
+    ...(method !== null && {
+      method,
+      request,
+      expected_status: valueOr(c, 'expected_status', 'OK'),
+      assertions,
+    }),
+    ...optionalKeys(c, ['metadata']),
+  };
+}
+
 function typeConfig(
   type: MonitorType,
   c: Record<string, unknown>,
@@ -164,7 +208,7 @@ function typeConfig(
       return { record_type: valueOr(c, 'record_type', 'A'), resolver, expected: valueOr(c, 'expected', []) };
     }
     case 'grpc':
-      return { tls: valueOr(c, 'tls', false), service: valueOr(c, 'service', '') };
+      return grpcConfig(c, ctx, details);
     case 'heartbeat':
       return { grace_seconds: valueOr(c, 'grace_seconds', Math.max(60, Math.round(interval * 0.2))) };
   }

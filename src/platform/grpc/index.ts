@@ -10,5 +10,6 @@ export {
   type EnumDescriptor,
   type TypeIndex,
 } from './descriptor.files.ts';
+export { mapsToEntries, entriesToMaps } from './json-mapping.ts';
 export { reflectServer, ReflectionError, type ServerReflection, type ReflectionFailure } from './reflection.client.ts';
 export { reflectionPackage, type ReflectionVersion } from './reflection.proto.ts';

@@ -14,6 +14,7 @@ import {
 } from '@grpc/grpc-js';
 import { fromJSON, loadSync, type PackageDefinition } from '@grpc/proto-loader';
 import { fileURLToPath } from 'node:url';
+import descriptor from 'protobufjs/ext/descriptor/index.js';
 import { HEALTH_PROTO_JSON } from '../../../src/modules/checks/probes/grpc/grpc.health.ts';
 import { decodeProtoFile, reflectionPackage } from '../../../src/platform/grpc/index.ts';
 
@@ -117,31 +118,70 @@ function defaultItem(request: Record<string, unknown>): { code?: number; item?: 
   };
 }
 
-/** Every .proto file (serialized) of the packages by name, and which file defines each symbol. */
-function filesOf(packages: PackageDefinition[]): { byName: Map<string, Buffer>; bySymbol: Map<string, string> } {
+/**
+ * Every .proto file (serialized) of the packages by name, and the files each symbol needs: the file that defines it
+ * first, then the files it depends on (what real servers send; protobufjs-made descriptors do not list imports).
+ */
+function filesOf(packages: PackageDefinition[]): { byName: Map<string, Buffer>; bySymbol: Map<string, string[]> } {
   const byName = new Map<string, Buffer>();
-  const bySymbol = new Map<string, string>();
+  const bySymbol = new Map<string, string[]>();
   for (const pkg of packages) {
     for (const definition of Object.values(pkg)) {
       const protos =
         'fileDescriptorProtos' in definition
           ? (definition.fileDescriptorProtos as Buffer[])
           : Object.values(definition as LoadedService).flatMap((m) => m.requestType.fileDescriptorProtos);
-      for (const bytes of protos) {
+      const names = protos.map((raw) => {
+        const bytes = asProtocWouldWrite(raw);
         const file = decodeProtoFile(bytes);
         byName.set(file.name, bytes);
+        return file.name;
+      });
+      for (const raw of protos) {
+        const file = decodeProtoFile(raw);
         const scope = file.package ? `${file.package}.` : '';
-        for (const s of file.service ?? []) bySymbol.set(`${scope}${s.name}`, file.name);
-        for (const m of file.messageType ?? []) bySymbol.set(`${scope}${m.name}`, file.name);
+        const needed = [file.name, ...new Set(names.filter((n) => n !== file.name))];
+        for (const s of file.service ?? []) bySymbol.set(`${scope}${s.name}`, needed);
+        for (const m of file.messageType ?? [])
+          if (!bySymbol.has(`${scope}${m.name}`)) bySymbol.set(`${scope}${m.name}`, needed);
       }
     }
   }
   return { byName, bySymbol };
 }
 
+/**
+ * protobufjs describes a map field's entry type by the field's name (`Weights`) where protoc writes `WeightsEntry`
+ * (what readers such as protobufjs's own `fromDescriptor` look for): rename them, as a protoc-built server sends them.
+ */
+function asProtocWouldWrite(bytes: Buffer): Buffer {
+  const Files = descriptor.FileDescriptorProto;
+  const file = Files.toObject(Files.decode(bytes)) as { messageType?: DescribedMessage[] };
+  const visit = (message: DescribedMessage) => {
+    for (const nested of message.nestedType ?? []) {
+      if (!nested.options?.mapEntry) continue;
+      const field = (message.field ?? []).find((f) => f.typeName === nested.name);
+      if (!field) continue;
+      const entry = `${field.name.replace(/(^|_)([a-z])/g, (_m, _u, c: string) => c.toUpperCase())}Entry`;
+      field.typeName = entry;
+      nested.name = entry;
+    }
+    for (const nested of message.nestedType ?? []) visit(nested);
+  };
+  for (const message of file.messageType ?? []) visit(message);
+  return Buffer.from(Files.encode(Files.fromObject(file)).finish());
+}
+
+interface DescribedMessage {
+  name: string;
+  field?: Array<{ name: string; typeName?: string }>;
+  nestedType?: DescribedMessage[];
+  options?: { mapEntry?: boolean };
+}
+
 function serveReflection(
   call: ServerDuplexStream<Record<string, unknown>, object>,
-  files: { byName: Map<string, Buffer>; bySymbol: Map<string, string> },
+  files: { byName: Map<string, Buffer>; bySymbol: Map<string, string[]> },
   services: string[],
 ): void {
   call.on('data', (request: Record<string, unknown>) => {
@@ -150,17 +190,16 @@ function serveReflection(
       call.write({ original_request, list_services_response: { service: services.map((name) => ({ name })) } });
       return;
     }
-    const name =
+    const names =
       typeof request.file_by_filename === 'string'
-        ? request.file_by_filename
-        : files.bySymbol.get(String(request.file_containing_symbol));
-    const bytes = name === undefined ? undefined : files.byName.get(name);
-    if (!bytes) {
+        ? [request.file_by_filename]
+        : (files.bySymbol.get(String(request.file_containing_symbol)) ?? []);
+    const protos = names.map((n) => files.byName.get(n)).filter((b): b is Buffer => b !== undefined);
+    if (protos.length === 0) {
       call.write({ original_request, error_response: { error_code: status.NOT_FOUND, error_message: 'not found' } });
       return;
     }
-    // Like real servers, send the file alone: the client asks for its imports by name.
-    call.write({ original_request, file_descriptor_response: { file_descriptor_proto: [bytes] } });
+    call.write({ original_request, file_descriptor_response: { file_descriptor_proto: protos } });
   });
   call.on('end', () => call.end());
 }

@@ -2,6 +2,7 @@ import { Type, type Static, type TSchema, type TUnsafe } from '@sinclair/typebox
 import {
   DNS_RECORD_TYPES,
   HTTP_METHODS,
+  GRPC_STATUS_NAMES,
   MONITOR_STATUSES,
   MONITOR_TYPES,
   type MonitorType,
@@ -264,6 +265,45 @@ const typeKeys = {
     tls: Type.Optional(orNull(bool({ default: false }))),
     service: Type.Optional(
       orNull(str({ maxLength: 255, default: '', description: '"" = the server\'s overall health.' })),
+    ),
+    method: Type.Optional(
+      orNull(
+        str({
+          maxLength: 512,
+          pattern: '^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*/[A-Za-z_][A-Za-z0-9_]*$',
+          'x-issues': { pattern: 'must be package.Service/Method' },
+          description: 'A unary method to call instead of the health check (descriptors come by reflection).',
+        }),
+      ),
+    ),
+    request: Type.Optional(
+      orNull(
+        Type.Object(
+          {},
+          {
+            additionalProperties: true,
+            description: 'The request, field names as in the .proto file (see POST /monitors/grpc/discover).',
+            'x-issues': objectIssue,
+          },
+        ),
+      ),
+    ),
+    metadata: Type.Optional(
+      orNull(
+        Type.Record(
+          Type.String(),
+          str({ maxLength: 8192, pattern: HEADER_VALUE, 'x-issues': { maxLength: oneLine, pattern: oneLine } }),
+          {
+            maxProperties: 50,
+            description: 'Metadata sent with the call (at most 50 entries, lower-case keys).',
+            'x-issues': { ...objectIssue, maxProperties: 'must have at most 50 entries' },
+          },
+        ),
+      ),
+    ),
+    expected_status: Type.Optional(orNull(oneOfText(GRPC_STATUS_NAMES, { default: 'OK' }))),
+    assertions: Type.Optional(
+      orNull(list(Type.Ref(Assertion), 20, { description: 'json and response_time assertions on the response.' })),
     ),
   },
   heartbeat: {

@@ -1,19 +1,41 @@
-/** gRPC probe: calls grpc.health.v1.Health/Check on a fresh channel. SERVING is up. */
-import { credentials, status as grpcStatus, type Client, type ServiceError } from '@grpc/grpc-js';
+/**
+ * gRPC probe: calls grpc.health.v1.Health/Check on a fresh channel (SERVING is up), or, when `config.method` is
+ * set, that unary method (grpc.method.ts).
+ */
+import { credentials, Metadata, status as grpcStatus, type Client, type ServiceError } from '@grpc/grpc-js';
 import { isIP } from 'node:net';
 import type { Observation, Probe, ProbeContext, ProbeError, ProbeTarget } from '../probe.contract.ts';
 import { num, parseHostPort, resolveHost, round } from '../probe.net.ts';
 import { runProbeWithin, type Outcome } from '../probe.run.ts';
 import { loadHealthDefinition, type HealthDefinition, type ServingStatus } from './grpc.health.ts';
+import { createGrpcMethodCaller, type MethodCall } from './grpc.method.ts';
 
 type CheckFn = (
   req: { service: string },
+  metadata: Metadata,
   options: Record<string, unknown>,
   cb: (err: ServiceError | null, res?: { status: ServingStatus }) => void,
 ) => { cancel(): void };
 
+/** The method call a monitor's config asks for, or null for the health check. */
+function methodCallOf(config: Record<string, unknown>): MethodCall | null {
+  if (typeof config.method !== 'string' || config.method === '') return null;
+  return {
+    method: config.method,
+    request: (config.request as Record<string, unknown> | null | undefined) ?? {},
+    metadata: metadataOf(config),
+    expectedStatus: typeof config.expected_status === 'string' ? config.expected_status : 'OK',
+    assertions: (config.assertions as Array<Record<string, unknown>> | null | undefined) ?? [],
+  };
+}
+
+function metadataOf(config: Record<string, unknown>): Record<string, string> {
+  return (config.metadata as Record<string, string> | null | undefined) ?? {};
+}
+
 export function createGrpcProbe(): Probe {
   let definition: HealthDefinition | undefined;
+  const callMethod = createGrpcMethodCaller();
 
   /** A fresh channel to the vetted address that still names the host (authority, TLS server name). */
   function clientFor(address: string, family: 4 | 6, host: string, port: number, useTls: boolean, ctx: ProbeContext) {
@@ -42,10 +64,19 @@ export function createGrpcProbe(): Probe {
       try {
         const { host, port } = parseHostPort(target.target, useTls ? 443 : 80);
         const vetted = await run.race(resolveHost(host, ctx, run.timings));
+        const methodCall = methodCallOf(target.config);
+        if (methodCall) {
+          const endpoint = { address: vetted.address, family: vetted.family, host, port, tls: useTls, ca: ctx.tlsCa };
+          const outcome = await callMethod(endpoint, methodCall, timeoutMs, run);
+          run.timings.ttfb_ms = round(run.elapsed() - (run.timings.dns_ms ?? 0));
+          return run.observation(outcome);
+        }
         client = clientFor(vetted.address, vetted.family, host, port, useTls, ctx);
         const check = (client as unknown as { Check: CheckFn }).Check.bind(client);
         const result = await new Promise<{ err: ServiceError | null; status?: ServingStatus }>((resolve) => {
-          const call = check({ service }, {}, (err, res) => resolve({ err, status: res?.status }));
+          const metadata = new Metadata();
+          for (const [key, value] of Object.entries(metadataOf(target.config))) metadata.set(key, value);
+          const call = check({ service }, metadata, {}, (err, res) => resolve({ err, status: res?.status }));
           run.onAbort(() => call.cancel());
         });
         // A call cancelled by the timeout or the check's abort fails as that (runProbeWithin reads the reason).
