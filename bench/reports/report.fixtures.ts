@@ -314,14 +314,17 @@ export function intelligenceFixture(o: FixtureOptions & { events: number }): Int
     methodology: 'Synthetic data.',
     summary: { by_category, by_monitor },
     events,
-    correlations: [
-      {
-        monitor_ids: ['mon_000000', 'mon_000003'],
-        shared: 'ip 203.0.113.7',
-        window: { from: events[0]?.started_at ?? p.from, to: events[1]?.started_at ?? p.to },
-        events: events.slice(0, 2).map((e) => e.id),
-      },
-    ],
+    correlations:
+      events.length < 2
+        ? []
+        : [
+            {
+              monitor_ids: ['mon_000000', 'mon_000003'],
+              shared: 'ip 203.0.113.7',
+              window: { from: events[0]!.started_at, to: events[1]!.started_at },
+              events: events.slice(0, 2).map((e) => e.id),
+            },
+          ],
   };
 }
 

@@ -209,6 +209,32 @@ describe('report PDFs', () => {
     p.forEach((x, i) => expect(x).toContain(`Page ${i + 1} of ${p.length}`));
   });
 
+  it('empty reports (no monitors, targets, incidents or events) are documents that say so', async () => {
+    const e = { monitors: 0, days: 1, timezone: 'America/New_York' };
+    const empty = {
+      availability: { ...availabilityFixture(e), summary: { ...availabilityFixture(e).summary, uptime_percent: null } },
+      performance: performanceFixture(e),
+      sla: slaFixture({ ...e, targets: 0 }),
+      incidents: incidentsFixture({ ...e, incidents: 0 }),
+      intelligence: intelligenceFixture({ ...e, events: 0 }),
+      monitor_health: monitorHealthFixture(e),
+    };
+    const says: Record<ReportKind, string[]> = {
+      availability: ['No data in this period.', 'No monitors in this report.', 'No incidents in this period.'],
+      performance: ['No data in this period.', 'No monitors in this report.'],
+      sla: ['SLA targets'],
+      incidents: ['No incidents in this period.'],
+      intelligence: ['No events in this period.', 'No correlated events in this period.'],
+      monitor_health: ['No monitor was flagged in this period.', '0 of 0 monitors have no finding.'],
+    };
+    for (const kind of Object.keys(empty) as ReportKind[]) {
+      const text = pages((await renderer.encode(ctx, kind, empty[kind] as never, 'pdf')).body, `empty-${kind}`);
+      const all = text.join('\n');
+      for (const s of says[kind]) expect(all, kind).toContain(s);
+      text.forEach((p, i) => expect(p).toContain(`Page ${i + 1} of ${text.length}`));
+    }
+  });
+
   it('a kind without a generator or CSV table is an internal error that says so', async () => {
     await expect(renderer.build(ctx, 'incidents', {})).rejects.toMatchObject({
       code: 'internal_error',

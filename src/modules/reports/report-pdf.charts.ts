@@ -92,6 +92,18 @@ function frame(
   return { ...plot, sy, sx, slot } satisfies Plot;
 }
 
+/** Says so in the middle of a plot that has nothing to draw (rather than an empty frame that reads as zero). */
+function noData(pdf: ReportPdf, p: Plot, values: ReadonlyArray<number | null>): boolean {
+  if (values.some((v) => v !== null)) return false;
+  pdf.line('No data in this period.', p.x, p.y + p.h / 2 + 3, {
+    size: 9,
+    colour: COLOURS.muted,
+    width: p.w,
+    align: 'center',
+  });
+  return true;
+}
+
 /** `2026-10-07` → `10-07` (the year is on the first page). */
 export function dayLabel(date: string): string {
   return date.length === 10 ? date.slice(5) : date;
@@ -110,6 +122,7 @@ export interface BarChart {
 export function barChart(pdf: ReportPdf, box: Box, c: BarChart): void {
   const { doc } = pdf;
   const p = frame(pdf, box, c.title, c.axis, c.labels, c.format);
+  if (c.values.length === 0 && noData(pdf, p, c.values)) return;
   const bw = Math.max(p.slot * 0.7, 0.8);
   let nulls = 0;
   c.values.forEach((v, i) => {
@@ -152,6 +165,7 @@ export function lineChart(pdf: ReportPdf, box: Box, c: LineChart): void {
   const all = c.series.flatMap((s) => s.values.filter((v): v is number => v !== null));
   const axis = niceAxis(0, all.length > 0 ? Math.max(...all) : 1, 4);
   const p = frame(pdf, { ...box, h: box.h - 12 }, c.title, axis, c.labels, c.format);
+  if (noData(pdf, p, all)) return;
   for (const s of c.series) {
     doc.lineWidth(s.width ?? 1.2).strokeColor(COLOURS.text);
     if (s.dash) doc.dash(s.dash[0], { space: s.dash[1] });
