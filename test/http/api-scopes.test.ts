@@ -9,6 +9,8 @@ const PUBLIC = new Set([
   'POST /api/v1/heartbeats/{token}',
   'GET /api/v1/heartbeats/{token}',
   'HEAD /api/v1/heartbeats/{token}',
+  // A scheduled report's file: the token in the link is the credential (7 days).
+  'GET /api/v1/report-files/{id}',
   // Runners authenticate with their own runner token, not an API key.
   'POST /api/v1/runners/claim',
   'POST /api/v1/runners/results',
