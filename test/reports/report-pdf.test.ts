@@ -206,6 +206,12 @@ describe('report PDFs', () => {
     expect(p[0]).toContain('Uptime, API');
     expect(p.some((x, i) => i > 0 && x.includes('Availability report'))).toBe(true);
     expect(p.some((x) => x.includes('SLA report'))).toBe(true);
+    // the first page lists the sections with the page each starts on, and that page starts with its title
+    for (const section of sections) {
+      const entry = new RegExp(`${section.title}\\s+\\S.*report\\s+page (\\d+)`).exec(p[0]!);
+      expect(entry, section.title).not.toBeNull();
+      expect(p[Number(entry![1]) - 1]).toContain(section.title);
+    }
     p.forEach((x, i) => expect(x).toContain(`Page ${i + 1} of ${p.length}`));
   });
 

@@ -67,13 +67,16 @@ export async function composePdf(fonts: ReportFonts, job: PdfJob): Promise<Buffe
     generatedAt: job.generatedAt,
   });
   pdf.cover(job.sections.map(sectionFigure));
+  const parts: Array<{ title: string; note: string; page: number }> = [];
   for (const s of job.sections) {
     const layout = layoutOf(s.kind);
     pdf.newPage();
+    parts.push({ title: s.title, note: layout.title, page: pdf.page });
     pdf.heading(s.title, 16);
     pdf.paragraph(layout.title, { size: 9 });
     pdf.figures(layout.figures(s.report));
     layout.body(pdf, s.report);
   }
+  pdf.contents(parts);
   return pdf.finish(job.methodology);
 }

@@ -68,6 +68,7 @@ export class ReportPdf {
   private readonly meta: PdfMeta;
   private readonly chunks: Buffer[] = [];
   private pageStarted = false;
+  private coverEnd = TOP;
 
   constructor(fonts: ReportFonts, meta: PdfMeta) {
     this.fonts = fonts;
@@ -242,6 +243,42 @@ export class ReportPdf {
       if (f.note) this.line(f.note, x + 10, top + 64, { size: 8, colour: COLOURS.muted, width: w - 20 });
     });
     this.y = y + Math.ceil(figures.length / cols) * (h + gap) + 10;
+    this.coverEnd = this.y;
+  }
+
+  /** The number of the page being drawn (1 for the first). */
+  get page(): number {
+    return this.doc.bufferedPageRange().count;
+  }
+
+  /**
+   * A list of parts with the page each starts on, drawn on the first page under the key figures (called once the
+   * parts are drawn, when their pages are known).
+   */
+  contents(entries: ReadonlyArray<{ title: string; note: string; page: number }>): void {
+    const { start, count } = this.doc.bufferedPageRange();
+    const [y, last] = [this.y, start + count - 1];
+    this.doc.switchToPage(start);
+    this.y = this.coverEnd + 6;
+    this.line('Contents', this.left, this.y + 12, { size: 12, face: 'bold' });
+    this.y += 22;
+    for (const e of entries) {
+      if (this.y + 14 > BOTTOM) break; // a first page holds about 35 parts; the rest are listed by their pages
+      this.line(e.title, this.left, this.y + 10, { size: 10, width: this.width * 0.55 });
+      this.line(e.note, this.left + this.width * 0.57, this.y + 10, {
+        size: 9,
+        colour: COLOURS.muted,
+        width: this.width * 0.3,
+      });
+      this.line(`page ${e.page}`, this.left + this.width * 0.87, this.y + 10, {
+        size: 10,
+        width: this.width * 0.13,
+        align: 'right',
+      });
+      this.y += 15;
+    }
+    this.doc.switchToPage(last);
+    this.y = y;
   }
 
   /** Key figures as a compact row of tiles (a section's head in a document of several reports). */
