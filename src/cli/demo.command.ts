@@ -21,7 +21,8 @@ export function registerDemoCommand(program: Command): void {
     .command('demo')
     .description(
       'Create a demo organization with monitors and days of history (outages, incidents, slow days, a pause, SLA ' +
-        'targets) recorded through the check engine; prints the organization, owner and API key once as JSON',
+        'targets, a custom report) recorded through the check engine; prints the organization, owner and API key ' +
+        'once as JSON',
     )
     .option('--monitors <n>', 'how many monitors', positiveInt('monitors', 5_000), 25)
     .option('--days <n>', 'days of history, ending now', positiveInt('days', 400), 90)

@@ -3,7 +3,13 @@
  * back. Every expected figure here is computed from the plan (ticks, outages, pauses, latencies), independently of
  * what was stored, on SQLite and PostgreSQL.
  */
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/index.ts';
+import { createTocsin } from '../../src/main.ts';
 import { generateDemo, type DemoResult } from '../../src/cli/demo/demo.generator.ts';
 import { checkedAt, latencyAt, outageAt, type PlannedMonitor } from '../../src/cli/demo/demo.plan.ts';
 import { createLogger } from '../../src/platform/logger.ts';
@@ -202,3 +208,52 @@ describe.each(testDialects())('tocsin demo on %s', (dialect) => {
     expect(target.current.achieved_percent).toBeCloseTo((100 * (monitored - down)) / monitored, 4);
   });
 });
+
+it(
+  'npx tocsin demo prints the organization and key once as JSON, and the reports serve its history',
+  { timeout: 120_000 },
+  async () => {
+    const root = resolve(import.meta.dirname, '../..');
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'tocsin-demo-')), 'data');
+    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', TOCSIN_DATA_DIR: dataDir };
+    const res = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
+      const child = spawn(process.execPath, [join(root, 'bin/tocsin.js'), 'demo', '--monitors', '3', '--days', '4'], {
+        cwd: root,
+        env,
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      child.on('exit', (code) => done({ code, stdout, stderr }));
+    });
+    expect(res.code, res.stderr).toBe(0);
+    const printed = JSON.parse(res.stdout) as {
+      api_key: string;
+      monitor_ids: string[];
+      incidents: number;
+      from: string;
+    };
+    expect(printed.api_key).toMatch(/^tsk_/);
+    expect(printed.monitor_ids).toHaveLength(3);
+    expect(printed.incidents).toBeGreaterThanOrEqual(3);
+    const tocsin = await createTocsin(loadConfig({ env, isTty: false }), {
+      logger: createLogger({ level: 'silent', pretty: false }),
+      background: false,
+    });
+    try {
+      const report = await tocsin.app.inject({
+        method: 'GET',
+        url: `/api/v1/reports/availability?from=${printed.from}&to=${new Date().toISOString()}`,
+        headers: { authorization: `Bearer ${printed.api_key}` },
+      });
+      expect(report.statusCode).toBe(200);
+      const body = report.json<{ summary: { monitors: number; incidents: number; downtime_seconds: number } }>();
+      expect(body.summary.monitors).toBe(3);
+      expect(body.summary.incidents).toBe(printed.incidents);
+      expect(body.summary.downtime_seconds).toBeGreaterThan(0);
+    } finally {
+      await tocsin.close();
+    }
+  },
+);
