@@ -42,6 +42,8 @@ describe.skipIf(!testServices.chromiumPath).each(testDialects())('web app flows 
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));
       await firstRun(page, server.origin);
+      // The page follows the API's event stream (not polling).
+      await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
 
       // A URL alone is enough.
       await page.getByRole('link', { name: 'Monitors' }).click();
@@ -50,7 +52,7 @@ describe.skipIf(!testServices.chromiumPath).each(testDialects())('web app flows 
       await page.getByRole('button', { name: 'Create monitor' }).click();
       await page.waitForURL(/\/monitors\/mon_[0-9a-z]+$/);
       const monitorPath = new URL(page.url()).pathname;
-      await expect.poll(() => page.locator('h1').textContent()).toBeTruthy();
+      await expect.poll(() => page.locator('h1').textContent(), { timeout: 15_000 }).toBeTruthy();
       // It turns up in the list, and is checked (up) by the engine.
       await page.getByRole('link', { name: 'Monitors' }).click();
       const row = page.locator('table.monitors tbody tr', { has: page.locator(`a[href="${monitorPath}"]`) });
@@ -60,7 +62,7 @@ describe.skipIf(!testServices.chromiumPath).each(testDialects())('web app flows 
       // The target fails: the incident list shows the incident without a reload.
       await page.getByRole('link', { name: 'Incidents' }).click();
       await page.getByRole('heading', { level: 1, name: 'Incidents' }).waitFor();
-      await expect.poll(() => page.getByText('No incidents').count()).toBe(1);
+      await expect.poll(() => page.getByText('No incidents').count(), { timeout: 15_000 }).toBe(1);
       target.up = false;
       const incidentLink = page.locator('table a[href^="/incidents/inc_"]').first();
       await incidentLink.waitFor({ timeout: 45_000 });
@@ -68,16 +70,18 @@ describe.skipIf(!testServices.chromiumPath).each(testDialects())('web app flows 
       await incidentLink.click();
       await page.getByRole('button', { name: 'Acknowledge' }).click();
       await expect
-        .poll(() => page.locator('.page-head [data-status]').getAttribute('data-status'))
+        .poll(() => page.locator('.page-head [data-status]').getAttribute('data-status'), { timeout: 15_000 })
         .toBe('acknowledged');
-      await expect.poll(() => page.locator('.timeline li[data-type="acknowledged"]').count()).toBe(1);
+      await expect
+        .poll(() => page.locator('.timeline li[data-type="acknowledged"]').count(), { timeout: 15_000 })
+        .toBe(1);
 
       // The target recovers: the open page turns resolved by itself.
       target.up = true;
       await expect
         .poll(() => page.locator('.page-head [data-status]').getAttribute('data-status'), { timeout: 60_000 })
         .toBe('resolved');
-      await expect.poll(() => page.locator('.timeline li[data-type="resolved"]').count()).toBe(1);
+      await expect.poll(() => page.locator('.timeline li[data-type="resolved"]').count(), { timeout: 15_000 }).toBe(1);
       expect(errors).toEqual([]);
       await context.close();
     },
@@ -96,7 +100,18 @@ describe.skipIf(!testServices.chromiumPath).each(testDialects())('web app flows 
       .waitFor();
     await signIn(page, OWNER.email, OWNER.password);
     await page.waitForURL(`${server.origin}${incidentPath}`);
-    await expect.poll(() => page.locator('h1').textContent()).toMatch(/^#1 /);
+    await expect.poll(() => page.locator('h1').textContent(), { timeout: 15_000 }).toMatch(/^#1 /);
+    await context.close();
+  });
+
+  it('falls back to polling when the event stream is unavailable', { timeout: 60_000 }, async () => {
+    const context = await browser.newContext();
+    await context.route('**/api/v1/events/stream', (route) => route.fulfill({ status: 503, body: '' }));
+    const page = await context.newPage();
+    await page.goto(`${server.origin}/sign-in`);
+    await signIn(page, OWNER.email, OWNER.password);
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Polling' }).waitFor();
     await context.close();
   });
 });

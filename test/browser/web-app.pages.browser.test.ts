@@ -69,7 +69,7 @@ describe.skipIf(!testServices.chromiumPath)('web app pages (sqlite)', () => {
       const res = await fetch(`${server.origin}/api/v1/monitors`, { headers: { authorization: `Bearer ${value}` } });
       expect(res.status).toBe(200);
       await dialog.getByRole('button', { name: 'I have stored it' }).click();
-      await expect.poll(() => page.getByText(value).count()).toBe(0);
+      await expect.poll(() => page.getByText(value).count(), { timeout: 15_000 }).toBe(0);
       await page.getByRole('link', { name: 'Deploy bot' }).waitFor();
       await page.reload();
       await page.getByRole('link', { name: 'Deploy bot' }).waitFor();
@@ -86,7 +86,7 @@ describe.skipIf(!testServices.chromiumPath)('web app pages (sqlite)', () => {
     expect(receiver.bodies.some((b) => (b as { event?: string }).event === 'test')).toBe(true);
     // The last success is shown after the test.
     await page.reload();
-    await expect.poll(() => page.locator('.facts dd').first().textContent()).toMatch(/\d{4}/);
+    await expect.poll(() => page.locator('.facts dd').first().textContent(), { timeout: 15_000 }).toMatch(/\d{4}/);
   });
 
   it('an invitation accepted from the mail makes a viewer who cannot edit', { timeout: 90_000 }, async () => {

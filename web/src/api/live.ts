@@ -1,27 +1,64 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import type { Monitor } from './monitors';
 
 export type LiveMode = 'connecting' | 'live' | 'polling';
 
 const POLL_MS = 15_000;
-const EVENTS = [
-  'monitor.status',
-  'incident.opened',
-  'incident.acknowledged',
-  'incident.resolved',
-  'execution.recorded',
-];
+const FLUSH_MS = 1_000;
+/** At most this often, the lists are read again because a pending monitor got its first checks. */
+const REFETCH_PENDING_MS = 5_000;
 
 interface LiveEvent {
   monitor_id?: string;
   incident_id?: string;
+  status?: string;
+  at?: string;
+}
+
+type MonitorPatch = Partial<Pick<Monitor, 'status' | 'status_changed_at' | 'last_checked_at'>>;
+type MonitorPages = InfiniteData<{ data: Monitor[]; next_cursor: string | null }>;
+
+/**
+ * Applies a second's worth of monitor changes to every cached monitor list at once (with 10,000 monitors the
+ * stream brings many executions a second: one pass per flush, not one per event). A list filtered by status is
+ * fetched again instead, since a changed status may move a monitor in or out of it.
+ */
+function patchLists(queryClient: QueryClient, patches: Map<string, MonitorPatch>): boolean {
+  // The stream tells down and recovered, not a new monitor's first verdict: a pending monitor that was checked
+  // is read again from the API.
+  let pendingChecked = false;
+  for (const query of queryClient.getQueryCache().findAll({ queryKey: ['monitors', 'all'] })) {
+    const filters = query.queryKey[2] as { status?: string } | undefined;
+    const statusChanged = [...patches.values()].some((p) => p.status !== undefined);
+    if (filters?.status && statusChanged) {
+      void queryClient.invalidateQueries({ queryKey: query.queryKey, exact: true });
+      continue;
+    }
+    queryClient.setQueryData<MonitorPages>(query.queryKey, (old) =>
+      old
+        ? {
+            ...old,
+            pages: old.pages.map((page) => ({
+              ...page,
+              data: page.data.map((m) => {
+                const patch = patches.get(m.id);
+                if (patch && m.status === 'pending' && patch.status === undefined) pendingChecked = true;
+                return patch ? { ...m, ...patch } : m;
+              }),
+            })),
+          }
+        : old,
+    );
+  }
+  return pendingChecked;
 }
 
 /**
- * Keeps the cached pages current: the API's event stream invalidates what an event touches; when the stream
- * cannot be had (closed by the server, a proxy that buffers), every active query is refetched every 15 s instead.
- * After sleep or a network change the browser fires `visibilitychange`/`online`: everything is refetched then,
- * and the stream is reopened (EventSource resumes with Last-Event-ID by itself).
+ * Keeps the cached pages current: the API's event stream (GET /api/v1/events/stream) patches or invalidates what
+ * an event touches; when the stream cannot be had (closed by the server, a proxy that buffers), every active query
+ * is refetched every 15 s instead. After sleep or a network change the browser fires `visibilitychange`/`online`:
+ * everything is refetched then, and the stream is reopened (EventSource resumes with Last-Event-ID by itself).
  */
 export function useLiveUpdates(enabled: boolean): LiveMode {
   const queryClient = useQueryClient();
@@ -32,6 +69,9 @@ export function useLiveUpdates(enabled: boolean): LiveMode {
     let source: EventSource | null = null;
     let poll: ReturnType<typeof setInterval> | null = null;
     let retry: ReturnType<typeof setTimeout> | null = null;
+    let flush: ReturnType<typeof setTimeout> | null = null;
+    let lastRefetch = 0;
+    const pending = new Map<string, MonitorPatch>();
 
     const startPolling = () => {
       setMode('polling');
@@ -41,6 +81,18 @@ export function useLiveUpdates(enabled: boolean): LiveMode {
       if (poll) clearInterval(poll);
       poll = null;
     };
+    const queue = (id: string, patch: MonitorPatch) => {
+      pending.set(id, { ...pending.get(id), ...patch });
+      flush ??= setTimeout(() => {
+        flush = null;
+        const batch = new Map(pending);
+        pending.clear();
+        if (patchLists(queryClient, batch) && Date.now() - lastRefetch > REFETCH_PENDING_MS) {
+          lastRefetch = Date.now();
+          void queryClient.invalidateQueries({ queryKey: ['monitors', 'all'] });
+        }
+      }, FLUSH_MS);
+    };
     const onEvent = (type: string, raw: string) => {
       let data: LiveEvent;
       try {
@@ -48,38 +100,49 @@ export function useLiveUpdates(enabled: boolean): LiveMode {
       } catch {
         return;
       }
-      if (type === 'monitor.status' || type === 'execution.recorded') {
-        void queryClient.invalidateQueries({ queryKey: ['monitors'] });
-        if (data.monitor_id) void queryClient.invalidateQueries({ queryKey: ['monitor', data.monitor_id] });
-        void queryClient.invalidateQueries({ queryKey: ['overview'] });
+      const monitorId = data.monitor_id;
+      if (type === 'monitor.status' && monitorId) {
+        queue(monitorId, { status: data.status as Monitor['status'], status_changed_at: data.at });
+        void queryClient.invalidateQueries({ queryKey: ['monitor', monitorId, 'detail'] });
+      }
+      if (type === 'execution.recorded' && monitorId) {
+        queue(monitorId, { last_checked_at: data.at });
+        void queryClient.invalidateQueries({ queryKey: ['monitor', monitorId, 'executions'] });
+        void queryClient.invalidateQueries({ queryKey: ['monitor', monitorId, 'detail'] });
       }
       if (type.startsWith('incident.')) {
         void queryClient.invalidateQueries({ queryKey: ['incidents'] });
         if (data.incident_id) void queryClient.invalidateQueries({ queryKey: ['incident', data.incident_id] });
-        if (data.monitor_id) void queryClient.invalidateQueries({ queryKey: ['monitor', data.monitor_id] });
-        void queryClient.invalidateQueries({ queryKey: ['overview'] });
       }
     };
     const open = () => {
       source?.close();
       source = new EventSource('/api/v1/events/stream', { withCredentials: true });
-      source.onopen = () => {
+      source.addEventListener('ready', () => {
         stopPolling();
         setMode('live');
-      };
+      });
+      // Too much was missed to replay: start over from the server's current state.
+      source.addEventListener('resync', () => void queryClient.invalidateQueries());
       source.onerror = () => {
+        startPolling();
         // The browser retries by itself while the stream is CONNECTING; a CLOSED one (an HTTP error) stays closed.
         if (source?.readyState === EventSource.CLOSED) {
-          startPolling();
           retry ??= setTimeout(() => {
             retry = null;
             open();
           }, 60_000);
-        } else {
-          startPolling();
         }
       };
-      for (const type of EVENTS) source.addEventListener(type, (e) => onEvent(type, (e as MessageEvent<string>).data));
+      for (const type of [
+        'monitor.status',
+        'incident.opened',
+        'incident.acknowledged',
+        'incident.resolved',
+        'execution.recorded',
+      ]) {
+        source.addEventListener(type, (e) => onEvent(type, (e as MessageEvent<string>).data));
+      }
     };
     const wake = () => {
       if (document.visibilityState !== 'visible') return;
@@ -93,6 +156,7 @@ export function useLiveUpdates(enabled: boolean): LiveMode {
       source?.close();
       stopPolling();
       if (retry) clearTimeout(retry);
+      if (flush) clearTimeout(flush);
       document.removeEventListener('visibilitychange', wake);
       window.removeEventListener('online', wake);
     };

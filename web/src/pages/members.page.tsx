@@ -49,6 +49,16 @@ export default function MembersPage() {
           ),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['members'] }),
   });
+  const changeRole = useMutation({
+    mutationFn: async ({ userId, role: next }: { userId: string; role: (typeof ROLES)[number] }) =>
+      unwrap(
+        await api.client.PATCH('/api/v1/auth/organization/members/{user_id}', {
+          params: { path: { user_id: userId } },
+          body: { role: next },
+        }),
+      ),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['members'] }),
+  });
   const error = invite.error instanceof ApiError ? invite.error : null;
   return (
     <>
@@ -71,7 +81,30 @@ export default function MembersPage() {
                 <tr key={'user_id' in m ? m.user_id : m.invitation_id}>
                   <td>{m.name ?? '—'}</td>
                   <td>{m.email}</td>
-                  <td>{m.role}</td>
+                  <td>
+                    {admin && 'user_id' in m && m.user_id !== session.user.id ? (
+                      <label>
+                        <span className="visually-hidden">Role of {m.email}</span>
+                        <select
+                          value={m.role}
+                          disabled={changeRole.isPending}
+                          onChange={(e) =>
+                            changeRole.mutate({ userId: m.user_id, role: e.target.value as (typeof ROLES)[number] })
+                          }
+                        >
+                          {ROLES.filter((r) => r !== 'owner' || session.role === 'owner' || m.role === 'owner').map(
+                            (r) => (
+                              <option key={r} value={r}>
+                                {r}
+                              </option>
+                            ),
+                          )}
+                        </select>
+                      </label>
+                    ) : (
+                      m.role
+                    )}
+                  </td>
                   <td>
                     {m.status === 'active'
                       ? 'email_verified' in m && m.email_verified
@@ -107,6 +140,7 @@ export default function MembersPage() {
         </div>
       )}
       {invitationAction.error && <p role="alert">{invitationAction.error.message}</p>}
+      {changeRole.error && <p role="alert">{changeRole.error.message}</p>}
       {admin && (
         <section aria-labelledby="invite">
           <h2 id="invite">Invite someone</h2>

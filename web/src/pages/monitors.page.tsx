@@ -1,5 +1,5 @@
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useAllMonitors, useRowStats, type Monitor, type MonitorFilters } from '../api/monitors';
 import { can, useSession } from '../api/session';
@@ -69,6 +69,14 @@ export default function MonitorsPage() {
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const selectedMonitors = useMemo(() => sorted.filter((m) => selected.has(m.id)), [sorted, selected]);
   const allSelected = sorted.length > 0 && selectedMonitors.length === sorted.length;
+  const toggle = useCallback((id: string) => {
+    setSelected((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  }, []);
 
   return (
     <>
@@ -156,12 +164,7 @@ export default function MonitorsPage() {
           selectable={allowed.write}
           selected={selected}
           allSelected={allSelected}
-          onToggle={(id) => {
-            const next = new Set(selected);
-            if (next.has(id)) next.delete(id);
-            else next.add(id);
-            setSelected(next);
-          }}
+          onToggle={toggle}
           onToggleAll={() => setSelected(allSelected ? new Set() : new Set(sorted.map((m) => m.id)))}
         />
       )}
@@ -251,7 +254,8 @@ function MonitorTable(props: {
   );
 }
 
-function MonitorRow(props: {
+// Scrolling mounts only the rows coming into view: the others keep their props and are not rendered again.
+const MonitorRow = memo(function MonitorRow(props: {
   index: number;
   monitor: Monitor;
   selectable: boolean;
@@ -326,4 +330,4 @@ function MonitorRow(props: {
       </td>
     </tr>
   );
-}
+});
