@@ -15,6 +15,22 @@ const PUBLIC = new Set([
   'POST /api/v1/runners/claim',
   'POST /api/v1/runners/results',
   'POST /api/v1/runners/heartbeat',
+  // People signing in (DECISIONS §14): no key and no session yet.
+  'GET /api/v1/auth/setup',
+  'POST /api/v1/auth/setup',
+  'POST /api/v1/auth/sessions',
+  'POST /api/v1/auth/password-reset',
+  'POST /api/v1/auth/password-reset/confirm',
+  'GET /api/v1/auth/invitations/lookup',
+  'POST /api/v1/auth/invitations/accept',
+]);
+
+/** Operations about the caller's own browser sessions: a session cookie, never a key. */
+const SESSION_ONLY = new Set([
+  'GET /api/v1/auth/session',
+  'DELETE /api/v1/auth/session',
+  'GET /api/v1/auth/sessions',
+  'DELETE /api/v1/auth/sessions/{id}',
 ]);
 
 describe('scopes', () => {
@@ -38,6 +54,10 @@ describe('scopes', () => {
       for (const [method, op] of Object.entries(ops)) {
         const name = `${method.toUpperCase()} ${path}`;
         if (PUBLIC.has(name)) continue;
+        if (SESSION_ONLY.has(name)) {
+          if (JSON.stringify(op.security) !== JSON.stringify([{ sessionCookie: [] }])) missing.push(name);
+          continue;
+        }
         const scope = op.security?.[0]?.bearerAuth?.[0];
         if (!scope || !isScope(scope) || op['x-required-scope'] !== scope) missing.push(name);
         checked += 1;

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/modules/auth/index.ts';
 import { createTestApp, type TestApp, type TestOrg } from '../support/app.ts';
 import { testDialects } from '../support/databases.ts';
+import { createPerson, signIn, type Browser } from '../support/sessions.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON schemas and documents read back from the API
 type Json = Record<string, any>;
@@ -373,9 +374,22 @@ function invalidQueryValue(doc: Json, param: Json): fc.Arbitrary<string> | null 
   return fc.oneof(...options);
 }
 
-function requestFor(doc: Json, operation: Operation, ids: SeededIds, key: string): fc.Arbitrary<FuzzRequest> {
+/** An operation about the caller's own browser sessions: called with a session cookie, never a key. */
+function sessionOnly(operation: Operation): boolean {
+  return JSON.stringify(operation.op.security) === JSON.stringify([{ sessionCookie: [] }]);
+}
+
+function requestFor(
+  doc: Json,
+  operation: Operation,
+  ids: SeededIds,
+  key: string,
+  browser: Browser,
+): fc.Arbitrary<FuzzRequest> {
   const bearer = operation.path.startsWith('/api/v1/runners/') ? ids.runnerToken : key;
-  const headers = { authorization: `Bearer ${bearer}` };
+  const headers: Record<string, string> = sessionOnly(operation)
+    ? { cookie: browser.cookie, 'x-csrf-token': browser.csrf }
+    : { authorization: `Bearer ${bearer}` };
   const faults: Array<fc.Arbitrary<FuzzRequest>> = [];
   const canUseRealIds = operation.body !== null || operation.query.length > 0;
   const pathWith = (values: Record<string, string>) =>
@@ -633,6 +647,12 @@ for (const dialect of testDialects()) {
         [
           'GET /api/v1/auth/organization',
           'GET /api/v1/auth/organization/members',
+          'GET /api/v1/auth/setup',
+          'GET /api/v1/auth/session',
+          'DELETE /api/v1/auth/session',
+          'GET /api/v1/auth/sessions',
+          // Its one input is the Last-Event-ID header, which the fuzzer does not vary.
+          'GET /api/v1/events/stream',
           'GET /api/v1/openapi.json',
           'GET /api/v1/regions',
           'GET /healthz',
@@ -674,6 +694,9 @@ for (const dialect of testDialects()) {
         userId: org.userId,
         createdBy: org.userId,
       });
+      // The operations on one's own sessions are called in a session.
+      await createPerson(t, org.organizationId, 'owner', 'fuzz-owner@example.com', 'fuzz password 1');
+      const browser = await signIn(t, 'fuzz-owner@example.com', 'fuzz password 1');
       /** One entry per operation and kind of fault that failed, with the first example. */
       const failures = new Map<string, string>();
       let sent = 0;
@@ -683,7 +706,7 @@ for (const dialect of testDialects()) {
         const before = await snapshot(t);
         // Every generated request is sent (no stop at the first failure), so one known failure does not hide others.
         await fc.assert(
-          fc.asyncProperty(requestFor(doc, operation, ids, fuzzKey.key), async (request) => {
+          fc.asyncProperty(requestFor(doc, operation, ids, fuzzKey.key, browser), async (request) => {
             sent += 1;
             const res = await t.tocsin.app.inject({
               method: request.method as 'GET',

@@ -35,7 +35,7 @@ function describeRoute(route: RouteOptions): void {
   const statuses = [400, 431, 500, 503];
   if (scope || sessionOnly) statuses.push(401, 403, 429);
   if (route.url.includes(':')) statuses.push(404, 414);
-  if (schema.querystring || schema.body || schema.params) statuses.push(422);
+  if (schema.querystring || schema.body || schema.params || schema.headers) statuses.push(422);
   if (hasBody) statuses.push(413, 415);
   if (mutating && scope) statuses.push(409);
   const response = (schema.response ??= {}) as Record<string, unknown>;

@@ -39,6 +39,7 @@ export { apiKeyView } from './api-key.view.ts';
 export { SessionService, type SessionServiceDeps } from './session.service.ts';
 export {
   SESSION_LIFETIMES,
+  SESSION_RATE_LIMITS,
   type ClientInfo,
   type SessionInfo,
   type SessionListItem,

@@ -7,13 +7,13 @@ import { newId, randomToken } from '../../platform/ids.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { CredentialsService, Organization, OrgsService, Role, User } from '../orgs/index.ts';
 import type { Actor } from './actor.ts';
-import { DEFAULT_RATE_LIMITS } from './auth.service.ts';
 import { csrfTokenOf } from './csrf.ts';
 import { DummyPassword, hashPassword, passwordIssue, verifyPassword } from './password.hash.ts';
 import { expandScopes, SCOPES } from './scopes.ts';
 import {
   LAST_SEEN_RESOLUTION_MS,
   SESSION_LIFETIMES,
+  SESSION_RATE_LIMITS,
   type ClientInfo,
   type SessionInfo,
   type SessionLifetimes,
@@ -170,11 +170,7 @@ export class SessionService {
       scopes: ALL_SCOPES,
       environments: ['production'],
       allEnvironments: true,
-      rateLimits: {
-        read: DEFAULT_RATE_LIMITS.read_per_minute,
-        write: DEFAULT_RATE_LIMITS.write_per_minute,
-        delete: DEFAULT_RATE_LIMITS.delete_per_minute,
-      },
+      rateLimits: SESSION_RATE_LIMITS,
       sessionId: row.id,
     };
   }

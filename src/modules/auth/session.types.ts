@@ -11,6 +11,12 @@ export const SESSION_LIFETIMES: SessionLifetimes = {
   absoluteMs: 30 * 24 * 3_600_000,
 };
 
+/**
+ * Per-person budgets of a session, per minute (all of the person's sessions share them): above a key's defaults,
+ * since one page of the app makes several calls and bulk actions one per monitor.
+ */
+export const SESSION_RATE_LIMITS = { read: 6000, write: 1200, delete: 600 } as const;
+
 /** `last_seen_at` is written at most this often per session. */
 export const LAST_SEEN_RESOLUTION_MS = 60_000;
 
