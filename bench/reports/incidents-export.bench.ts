@@ -8,7 +8,7 @@
  * Usage: node --expose-gc bench/reports/incidents-export.bench.ts [incidents=100000]
  * (PostgreSQL too when TOCSIN_TEST_POSTGRES_URL is set). Prints one JSON line per dialect and format.
  */
-import { request } from 'node:http';
+import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import type { Dialect } from '../../src/platform/db/index.ts';
 import { bearer, createTestApp, ManualClock } from '../../test/support/app.ts';
@@ -22,6 +22,16 @@ const MIB = 1024 * 1024;
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
+/** The reader: GET with the key, counts bytes and line feeds (a record per line: the titles have none). */
+const CLIENT = `
+const http = require('node:http');
+http.get(process.argv[1], { headers: { authorization: 'Bearer ' + process.argv[2] } }, (res) => {
+  let bytes = 0, records = 0;
+  res.on('data', (c) => { bytes += c.length; for (let i = c.indexOf(10); i !== -1; i = c.indexOf(10, i + 1)) records++; });
+  res.on('end', () => process.stdout.write(JSON.stringify({ status: res.statusCode, bytes, records })));
+}).on('error', (e) => { console.error(e); process.exit(1); });
+`;
+
 interface Result {
   status: number;
   bytes: number;
@@ -33,7 +43,7 @@ interface Result {
   heapPeakMiB: number;
 }
 
-/** Streams the export through a real socket, counting bytes and records, sampling RSS every 20 ms. */
+/** Streams the export through a real socket to another process, sampling this (the server's) RSS every 20 ms. */
 async function streamExport(port: number, key: string, format: 'csv' | 'json'): Promise<Result> {
   gc?.();
   gc?.();
@@ -48,29 +58,19 @@ async function streamExport(port: number, key: string, format: 'csv' | 'json'): 
   const started = process.hrtime.bigint();
   const from = new Date(NOW - 90 * DAY).toISOString();
   const to = new Date(NOW).toISOString();
+  // The client runs in a child process, so the figures are the server's alone (not the reader's buffers).
+  const url = `http://127.0.0.1:${port}/api/v1/reports/incidents/export?format=${format}&from=${from}&to=${to}`;
   const { status, bytes, records } = await new Promise<{ status: number; bytes: number; records: number }>(
     (resolve, reject) => {
-      const req = request(
-        {
-          host: '127.0.0.1',
-          port,
-          path: `/api/v1/reports/incidents/export?format=${format}&from=${from}&to=${to}`,
-          headers: bearer(key),
-        },
-        (res) => {
-          let bytes = 0;
-          let records = 0;
-          res.on('data', (chunk: Buffer) => {
-            bytes += chunk.length;
-            // CSV: a CRLF per record (the titles have none); JSON: an object per line.
-            for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) records++;
-          });
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, records }));
-          res.on('error', reject);
-        },
+      const child = spawn(process.execPath, ['-e', CLIENT, url, key], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.on('error', reject);
+      child.on('close', (code) =>
+        code === 0
+          ? resolve(JSON.parse(out) as { status: number; bytes: number; records: number })
+          : reject(new Error(out)),
       );
-      req.on('error', reject);
-      req.end();
     },
   );
   const ms = Number(process.hrtime.bigint() - started) / 1e6;

@@ -219,9 +219,9 @@ describe.each(testDialects())('incidents report and export on %s', (dialect) => 
     const org = await t.createOrg();
     const c = clientOf(t, org);
     const start = at('2026-04-01T00:00:00Z');
-    // 1,234 incidents (three pages of 500), one every 30 minutes; every third acknowledged after 60 s, every second
+    // 4,321 incidents (three keyset pages of 2,000), one every 30 minutes; every third acknowledged after 60 s, every second
     // resolved after 600 s; titles with commas, quotes and line breaks.
-    await seedIncidents(t.tocsin.database, org.organizationId, 1234, (i) => ({
+    await seedIncidents(t.tocsin.database, org.organizationId, 4321, (i) => ({
       openedAt: start + i * 1_800_000,
       title: `Outage ${i}, "db", line\nbreak`,
       ...(i % 3 === 0 && { acknowledgedAt: start + i * 1_800_000 + 60_000, status: 'acknowledged' as const }),
@@ -231,12 +231,12 @@ describe.each(testDialects())('incidents report and export on %s', (dialect) => 
         status: 'resolved' as const,
       }),
     }));
-    clock.set('2026-06-01T00:00:00Z');
-    const q = 'from=2026-04-01T00:00:00Z&to=2026-06-01T00:00:00Z';
+    clock.set('2026-07-01T00:00:00Z');
+    const q = 'from=2026-04-01T00:00:00Z&to=2026-07-01T00:00:00Z';
     const report = await c.call('GET', `/api/v1/reports/incidents?${q}`);
-    expect(report.body.summary.count).toBe(1234);
-    expect(report.body.summary.acknowledged).toBe(412); // i = 0, 3, …, 1233
-    expect(report.body.summary.resolved).toBe(617);
+    expect(report.body.summary.count).toBe(4321);
+    expect(report.body.summary.acknowledged).toBe(1441); // i = 0, 3, …, 4320
+    expect(report.body.summary.resolved).toBe(2161);
     expect(report.body.summary.mtta_seconds).toBe(60);
     expect(report.body.summary.mttr_seconds).toBe(600);
 
@@ -247,8 +247,8 @@ describe.each(testDialects())('incidents report and export on %s', (dialect) => 
     const text = csv.raw.rawPayload.toString('utf8');
     expect(text.startsWith('\uFEFF')).toBe(true);
     const table = parseCsv(text.slice(1));
-    expect(table).toHaveLength(1235);
-    expect(new Set(table.slice(1).map((r) => r[0])).size).toBe(1234);
+    expect(table).toHaveLength(4322);
+    expect(new Set(table.slice(1).map((r) => r[0])).size).toBe(4321);
     expect(table.slice(1).map((r) => r[0])).toEqual(report.body.incidents.map((i: Json) => i.id));
     expect(table[1]![2]).toBe('Outage 0, "db", line\nbreak');
     const sum = (col: number) => table.slice(1).reduce((s, r) => s + (r[col] === '' ? 0 : Number(r[col])), 0);

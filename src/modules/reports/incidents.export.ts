@@ -66,7 +66,7 @@ export function incidentsCsv(r: IncidentsReport): string {
 export type ExportFormat = 'csv' | 'json';
 
 /**
- * The export as a byte stream: every incident of the scope, one keyset page (500 rows) read only when the
+ * The export as a byte stream: every incident of the scope, one keyset page (2,000 rows) read only when the
  * consumer has taken the previous one (Readable.from pulls the generator as the socket drains), so memory stays
  * flat whatever the number of incidents. CSV: BOM, header, a row per incident. JSON: one array, an incident per
  * line. A read that fails after the first bytes ends the stream with an error (the response is cut short).

@@ -22,7 +22,7 @@ export interface IncidentScope {
 }
 
 /** Rows read per round trip of the keyset paging. */
-export const INCIDENT_PAGE = 500;
+export const INCIDENT_PAGE = 2000;
 /** A monitor filter up to this size goes into the query; a longer one is applied to the rows read. */
 const IN_QUERY_MAX = 500;
 

@@ -115,7 +115,7 @@ export function registerMoreReportRoutes(
         summary: 'Every incident of the period, streamed (CSV by default, or one JSON array)',
         description:
           'Needs the reports:read scope and a plan with reports. Streams in constant memory whatever the number of ' +
-          'incidents (keyset pages of 500 read as the client takes them). `format=csv` (default): `text/csv; ' +
+          'incidents (keyset pages of 2,000 read as the client takes them). `format=csv` (default): `text/csv; ' +
           'charset=utf-8`, UTF-8 with a byte-order mark, RFC 4180, the incidents report’s columns. `format=json`: ' +
           '`application/json`, one array of the incidents report’s rows, an incident per line. Oldest first (by id). ' +
           'Bad input is refused before the first byte; a failure while streaming cuts the response short.',
