@@ -383,6 +383,10 @@ describe.each(testDialects())('custom reports API on %s', (dialect) => {
     }
     expect(await listIds(owner)).toEqual(before);
     expect((await owner.call('GET', `/api/v1/custom-reports/${existing.id}`)).body).toEqual(existing);
+    const format = await owner.call('GET', `/api/v1/custom-reports/${existing.id}/render?format=xlsx`);
+    expect(format.status).toBe(422);
+    expect(format.body.error.details.map((d: Json) => d.field)).toEqual(['format']);
+    expect((await owner.call('GET', '/api/v1/custom-reports/crp_nope')).status).toBe(404);
   });
 
   it('changes at the same time to different fields are both kept', async () => {
