@@ -294,6 +294,32 @@ describe.each(testDialects())('intelligence and monitor-health reports on %s', (
     expect(tagged.body.monitors.map((m: Json) => m.name)).toEqual(['Never', 'Paused']);
   });
 
+  it('bad input answers 422 naming the field; plan gate and scope', async () => {
+    const c = clientOf(t, await t.createOrg());
+    const foreign = await clientOf(t, await t.createOrg()).createMonitor({ name: 'Other' });
+    const cases: Array<[string, string]> = [
+      ['format=xml', 'format'],
+      ['period=last_year', 'period'],
+      ['timezone=Mars/Olympus', 'timezone'],
+      ['from=2026-05-02T00:00:00Z&to=2026-05-01T00:00:00Z', 'from'],
+      ['from=2025-01-01T00:00:00Z&to=2026-05-01T00:00:00Z', 'to'],
+      [`monitor_ids=${foreign}`, 'monitor_ids[0]'],
+    ];
+    for (const path of ['intelligence', 'monitor-health']) {
+      for (const [query, field] of cases) {
+        const r = await c.call('GET', `/api/v1/reports/${path}?${query}`);
+        expect([path, query, r.status]).toEqual([path, query, 422]);
+        expect(r.body.error.details.map((d: Json) => d.field)).toContain(field);
+      }
+    }
+    const team = clientOf(t, await t.createOrg({ plan: 'team' }));
+    const noScope = clientOf(t, await t.createOrg({ scopes: ['intelligence:read'] }));
+    for (const path of ['intelligence', 'monitor-health']) {
+      expect((await team.call('GET', `/api/v1/reports/${path}`)).body.error.code).toBe('plan_upgrade_required');
+      expect((await noScope.call('GET', `/api/v1/reports/${path}`)).body.error.code).toBe('insufficient_scope');
+    }
+  });
+
   it('PDF of the three reports comes from the report renderer', async () => {
     const c = clientOf(t, await t.createOrg());
     for (const kind of ['incidents', 'intelligence', 'monitor-health']) {
