@@ -228,7 +228,7 @@ describe('report PDFs', () => {
     const says: Record<ReportKind, string[]> = {
       availability: ['No data in this period.', 'No monitors in this report.', 'No incidents in this period.'],
       performance: ['No data in this period.', 'No monitors in this report.'],
-      sla: ['SLA targets'],
+      sla: ['No SLA targets in this report.', '0 of 0'],
       incidents: ['No incidents in this period.'],
       intelligence: ['No events in this period.', 'No correlated events in this period.'],
       monitor_health: ['No monitor was flagged in this period.', '0 of 0 monitors have no finding.'],

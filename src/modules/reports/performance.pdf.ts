@@ -104,12 +104,13 @@ export const performanceLayout: PdfLayout<PerformanceReport> = {
     const p = (k: keyof Percentiles) => median(r.monitors.flatMap((m) => (m[k] === null ? [] : [m[k]])));
     const slower = r.monitors.filter((m) => m.trend_percent !== null && m.trend_percent > 10).length;
     const anomalies = r.monitors.reduce((n, m) => n + m.anomalies.length, 0);
+    // the first figure stands for the report where it is one section of several
     return [
+      { label: 'Median p95', value: formatMs(p('p95_ms')), note: 'median over the monitors' },
+      { label: 'Median p50', value: formatMs(p('p50_ms')), note: 'median over the monitors' },
+      { label: 'Anomalies', value: formatCount(anomalies), note: 'from intelligence' },
       { label: 'Monitors', value: formatCount(r.summary.monitors) },
       { label: 'Checks', value: formatCount(r.summary.checks) },
-      { label: 'Anomalies', value: formatCount(anomalies), note: 'from intelligence' },
-      { label: 'Median p50', value: formatMs(p('p50_ms')), note: 'median over the monitors' },
-      { label: 'Median p95', value: formatMs(p('p95_ms')), note: 'median over the monitors' },
       { label: 'Slower than before', value: formatCount(slower), note: 'monitors with p95 up > 10 %' },
     ];
   },

@@ -1,5 +1,5 @@
 import { hbarChart } from './report-pdf.charts.ts';
-import type { ReportPdf } from './report-pdf.document.ts';
+import { COLOURS, type ReportPdf } from './report-pdf.document.ts';
 import { formatCount, formatDuration, formatInstant, formatPercent } from './report-pdf.format.ts';
 import type { PdfLayout } from './report.render.ts';
 import type { SlaReport, SlaReportTarget } from './report.types.ts';
@@ -63,6 +63,10 @@ function target(pdf: ReportPdf, r: SlaReport, t: SlaReportTarget): void {
 }
 
 function body(pdf: ReportPdf, r: SlaReport): void {
+  if (r.targets.length === 0) {
+    pdf.paragraph('No SLA targets in this report.', { colour: COLOURS.muted });
+    return;
+  }
   const shown = r.targets.slice(0, 30);
   const used = shown.map((t) => budgetUsedPercent(t) ?? 0);
   if (shown.length > 0) {
@@ -87,13 +91,21 @@ export const slaLayout: PdfLayout<SlaReport> = {
   figures: (r) => {
     const burns = r.targets.flatMap((t) => (t.current.burn_rate === null ? [] : [t.current.burn_rate]));
     const overspent = r.targets.filter((t) => t.current.error_budget_remaining_seconds < 0).length;
+    const achieved = r.targets.flatMap((t) =>
+      t.current.achieved_percent === null ? [] : [t.current.achieved_percent],
+    );
     return [
-      { label: 'SLA targets', value: formatCount(r.summary.targets) },
-      { label: 'Met', value: formatCount(r.summary.met), note: 'current period' },
+      // the first figure stands for the report where it is one section of several
+      {
+        label: 'Targets met',
+        value: `${r.summary.met} of ${r.summary.targets}`,
+        note: 'in their current period',
+      },
       { label: 'Missed', value: formatCount(r.summary.missed), note: 'current period' },
       { label: 'No data', value: formatCount(r.summary.no_data), note: 'no monitored time yet' },
       { label: 'Budget overspent', value: formatCount(overspent), note: 'remaining below zero' },
       { label: 'Highest burn rate', value: burns.length > 0 ? `${Math.max(...burns)} ×` : '—' },
+      { label: 'Lowest achieved', value: formatPercent(achieved.length > 0 ? Math.min(...achieved) : null) },
     ];
   },
   body,
