@@ -266,6 +266,25 @@ describe.each(testDialects())('scheduled reports API on %s', (dialect) => {
     expect((await api(t, org.apiKey, 'GET', url)).body).toEqual(created);
   });
 
+  it('a key sees only schedules whose environments are all its own (a run reports on those)', async () => {
+    const created = (await api(t, org.apiKey, 'POST', BASE, weekly())).body as Json;
+    const staging = await t.tocsin.services.auth.issueKey({
+      organizationId: org.organizationId,
+      name: 'staging only',
+      scopes: [...SCOPES],
+      environments: ['staging'],
+      userId: org.userId,
+      createdBy: org.userId,
+    });
+    const url = `${BASE}/${created.id}`;
+    expect((await api(t, staging.key, 'GET', url)).status).toBe(404);
+    expect((await api(t, staging.key, 'POST', `${url}/run`)).status).toBe(404);
+    expect((await api(t, staging.key, 'DELETE', url)).status).toBe(404);
+    const list = (await api(t, staging.key, 'GET', `${BASE}?limit=200`)).body.data as Json[];
+    expect(list.map((s) => s.id)).not.toContain(created.id);
+    expect((await api(t, org.apiKey, 'GET', url)).status).toBe(200);
+  });
+
   it('needs the scheduled_reports scopes and a plan with reports', async () => {
     const reader = await t.createOrg({ scopes: ['scheduled_reports:read'] });
     expect((await api(t, reader.apiKey, 'GET', BASE)).status).toBe(200);

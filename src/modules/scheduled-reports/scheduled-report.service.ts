@@ -108,7 +108,9 @@ export class ScheduledReportsService {
       after,
       Math.min(page.limit, SCAN_LIMIT) + 1,
     );
-    return pageOf(rows, page.limit, (s) => s.id);
+    // Hidden ones are skipped: the cursor still moves past them (a page may then hold fewer than `limit`).
+    const page1 = pageOf(rows, page.limit, (s) => s.id);
+    return { data: page1.data.filter((s) => visibleTo(ctx, s)), next_cursor: page1.next_cursor };
   }
 
   /**
@@ -146,6 +148,8 @@ export class ScheduledReportsService {
 
   async delete(ctx: ServiceContext, id: string): Promise<void> {
     this.deps.plans.requireReports(ctx.actor.plan);
+    // Environments are fixed at creation: checking them before the transaction cannot race.
+    await this.find(ctx, id);
     await ctx.db.transaction(async (tx) => {
       const ok = isId(id, 'srp') && (await new ScheduledReportsRepository(tx).delete(ctx.actor.organizationId, id));
       if (!ok) throw notFound('Scheduled report');
@@ -155,6 +159,7 @@ export class ScheduledReportsService {
   /** POST /{id}/run: a run now, made by whichever process's runner takes it first; next_run_at stays. */
   async requestRun(ctx: ServiceContext, id: string): Promise<ScheduledReport> {
     this.deps.plans.requireReports(ctx.actor.plan);
+    await this.find(ctx, id);
     await ctx.db.transaction(async (tx) => {
       const ok = isId(id, 'srp') && (await new ScheduledReportsRepository(tx).requestRun(ctx.actor.organizationId, id));
       if (!ok) throw notFound('Scheduled report');
@@ -167,7 +172,7 @@ export class ScheduledReportsService {
     const found = isId(id, 'srp')
       ? await new ScheduledReportsRepository(ctx.db).find(ctx.actor.organizationId, id)
       : null;
-    if (!found) throw notFound('Scheduled report');
+    if (!found || !visibleTo(ctx, found)) throw notFound('Scheduled report');
     return found;
   }
 
@@ -217,6 +222,14 @@ export class ScheduledReportsService {
     });
     if (details.length > 0) throw validationFailed(details);
   }
+}
+
+/**
+ * A run reports on the monitors of the environments of the key that created the schedule: a key sees (and may change
+ * or run) only schedules whose environments are all among its own, as it sees only those monitors in reports.
+ */
+function visibleTo(ctx: ServiceContext, s: ScheduledReport): boolean {
+  return s.environments.every((e) => ctx.actor.environments.includes(e));
 }
 
 /**
