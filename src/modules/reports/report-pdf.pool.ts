@@ -12,8 +12,8 @@ type Pending = { resolve: (body: Buffer) => void; reject: (err: Error) => void }
 
 /**
  * PDFs drawn on one worker thread, started at the first PDF and kept (its fonts parsed once); jobs queue there in
- * order. The thread does not keep the process alive. If it dies, the jobs it had fail and the next job starts a
- * new one.
+ * order. The thread keeps the process alive only while a job is out. If it dies, the jobs it had fail and the next
+ * job starts a new one.
  */
 export class PdfWorkerPool implements PdfComposer {
   private worker: Worker | null = null;
@@ -23,6 +23,8 @@ export class PdfWorkerPool implements PdfComposer {
   compose(job: PdfJob): Promise<Buffer> {
     const worker = this.worker ?? this.start();
     const id = this.nextId++;
+    // while a job is out the thread keeps the process alive (a script awaiting its PDF), idle it does not
+    worker.ref();
     return new Promise<Buffer>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       worker.postMessage({ id, job });
@@ -36,6 +38,7 @@ export class PdfWorkerPool implements PdfComposer {
       const p = this.pending.get(m.id);
       if (!p) return;
       this.pending.delete(m.id);
+      if (this.pending.size === 0) worker.unref();
       if (m.body) p.resolve(Buffer.from(m.body.buffer, m.body.byteOffset, m.body.byteLength));
       else p.reject(new Error(`PDF rendering failed: ${m.error ?? 'no reason given'}`));
     });
