@@ -223,6 +223,13 @@ describe.each(testDialects())('intelligence and monitor-health reports on %s', (
     for (let m = 0; m < 3; m++) await apply(never, t0 + m * MIN, { status: 'down' });
     await apply(healthy, t0, { status: 'up' });
     for (let m = 0; m < 20; m++) await apply(tight, t0 + m * MIN, { status: 'up', duration_ms: 900 });
+    // Every monitor but the paused one alerts a destination.
+    const destination = await c.call('POST', '/api/v1/auth/organization/webhooks', {
+      type: 'email',
+      config: { address: 'ops@example.com' },
+      monitor_ids: [flappy, missing, never, healthy, tight],
+    });
+    expect(destination.status).toBe(201);
     clock.set('2026-05-08T00:00:00Z');
 
     const q = 'from=2026-05-01T00:00:00Z&to=2026-05-08T00:00:00Z';
@@ -231,9 +238,9 @@ describe.each(testDialects())('intelligence and monitor-health reports on %s', (
     const found = r.body.monitors.map((m: Json) => [m.name, m.findings.map((f: Json) => f.kind)]);
     expect(found).toEqual([
       ['Flappy', ['noisy', 'flapping']],
+      ['Paused', ['misconfigured', 'misconfigured']],
       ['Missing page', ['misconfigured']],
       ['Never', ['never_succeeded']],
-      ['Paused', ['misconfigured']],
       ['Tight timeout', ['misconfigured']],
       ['Healthy', []],
     ]);
@@ -255,13 +262,17 @@ describe.each(testDialects())('intelligence and monitor-health reports on %s', (
       reason: 'Paused for 96 days (more than 60): resume it or delete it.',
       evidence: { rule: 'paused_too_long', paused_days: 96 },
     });
+    expect((byName.get('Paused') as Json[])[1]!).toMatchObject({
+      reason: 'No alert destination is linked to it: its outages reach nobody.',
+      evidence: { rule: 'no_notification_channel', destinations: 0 },
+    });
     const timeout = (byName.get('Tight timeout') as Json[])[0]!;
     expect(timeout.evidence.rule).toBe('timeout_below_latency');
     expect(Math.abs(timeout.evidence.p95_ms - 900)).toBeLessThanOrEqual(9); // the sketch: within 1 %
     expect(r.body.summary).toEqual({
       monitors: 6,
       flagged: 5,
-      findings: { noisy: 1, flapping: 1, misconfigured: 3, never_succeeded: 1 },
+      findings: { noisy: 1, flapping: 1, misconfigured: 4, never_succeeded: 1 },
     });
 
     // CSV: one row per finding, evidence as JSON text.
@@ -280,18 +291,18 @@ describe.each(testDialects())('intelligence and monitor-health reports on %s', (
     expect(table.slice(1).map((row) => [row[1], row[2]])).toEqual([
       ['Flappy', 'noisy'],
       ['Flappy', 'flapping'],
+      ['Paused', 'misconfigured'],
+      ['Paused', 'misconfigured'],
       ['Missing page', 'misconfigured'],
       ['Never', 'never_succeeded'],
-      ['Paused', 'misconfigured'],
       ['Tight timeout', 'misconfigured'],
     ]);
     expect(JSON.parse(table[2]![4]!)).toEqual(flapping.evidence);
-    void healthy;
 
     // Bad input and filters as for every report.
     expect((await c.call('GET', '/api/v1/reports/monitor-health?timezone=Nowhere/City')).status).toBe(422);
     const tagged = await c.call('GET', `/api/v1/reports/monitor-health?${q}&monitor_ids=${never},${paused}`);
-    expect(tagged.body.monitors.map((m: Json) => m.name)).toEqual(['Never', 'Paused']);
+    expect(tagged.body.monitors.map((m: Json) => m.name)).toEqual(['Paused', 'Never']); // 2 findings, then 1
   });
 
   it('bad input answers 422 naming the field; plan gate and scope', async () => {

@@ -195,6 +195,11 @@ export class MonitorsService {
     };
   }
 
+  /** Destination ids per monitor (monitors without links are absent): for reports on monitors without alerts. */
+  alertDestinationIdsOf(organizationId: string, monitorIds: readonly string[]): Promise<Map<string, string[]>> {
+    return this.deps.alertLinks.destinationIdsOf(this.deps.database, organizationId, monitorIds);
+  }
+
   async get(ctx: ServiceContext, id: string): Promise<Monitor> {
     const monitor = await this.findVisible(ctx.db, ctx.actor, id);
     const links = await this.deps.alertLinks.destinationIdsOf(ctx.db, monitor.organizationId, [monitor.id]);

@@ -16,13 +16,15 @@ import { periodView } from './report.view.ts';
 /** The monitors' settings (interval, timeout) as the monitors module keeps them (MonitorsService fits). */
 export interface ReportMonitorSettings {
   findManyAnywhere(ids: readonly string[]): Promise<Monitor[]>;
+  /** Destination ids per monitor; monitors without any are absent. */
+  alertDestinationIdsOf(organizationId: string, monitorIds: readonly string[]): Promise<Map<string, string[]>>;
 }
 
 export interface MonitorHealthDeps {
   plans: Plans;
   rollups: ReportRollups;
   incidents: ReportIncidentPages;
-  /** Null: intervals default to 60 s and timeouts are not judged. */
+  /** Null: intervals default to 60 s; timeouts and alert destinations are not judged. */
   monitors: ReportMonitorSettings | null;
 }
 
@@ -50,6 +52,9 @@ export class MonitorHealthReports {
     const settings = new Map(
       (this.deps.monitors ? await this.deps.monitors.findManyAnywhere(ids) : []).map((m) => [m.id, m]),
     );
+    const links = this.deps.monitors
+      ? await this.deps.monitors.alertDestinationIdsOf(ctx.actor.organizationId, ids)
+      : null;
     const intervalMs = (id: string) => (settings.get(id)?.intervalSeconds ?? DEFAULT_INTERVAL_S) * 1000;
     const lookback = Math.min(MAX_LOOKBACK_MS, 21 * Math.max(0, ...ids.map(intervalMs)));
     const judged = period.from < end;
@@ -99,6 +104,7 @@ export class MonitorHealthReports {
             createdAt: m.createdAt,
             everSucceeded: everUp.has(m.id) || checks - failures > 0,
             checksSinceCreation: checks,
+            destinations: links === null ? null : (links.get(m.id)?.length ?? 0),
           })
         : [];
       return { monitor_id: m.id, name: m.name, findings };
@@ -150,7 +156,8 @@ export const HEALTH_METHODOLOGY =
   'incidents a week opened by the system, or more than half of them resolved automatically within 5 minutes. ' +
   'Flapping: the Nagios percent state change of the confirmed up/down state (one state per check interval, ' +
   'last 21 states) reaches 30 % at some check, or flapping (30 % on, 25 % off) started at least 3 times a week. ' +
-  'Misconfigured: paused for more than 60 days, a timeout below 1.5 × the p95 latency, or every incident caused ' +
+  'Misconfigured: paused for more than 60 days, no alert destination, a timeout below 1.5 × the p95 latency, or ' +
+  'every incident caused ' +
   'by a redirect, 401/403, 404, a certificate for another host name or a failing content assertion. Never ' +
   'succeeded: no successful check since creation, after 24 hours or 20 checks. Figures come from the timeline, ' +
   'the incidents and the rollups, never from raw executions.';

@@ -27,6 +27,7 @@ function facts(over: Partial<HealthFacts> = {}): HealthFacts {
     createdAt: FROM - 30 * DAY,
     everSucceeded: true,
     checksSinceCreation: 1000,
+    destinations: 1,
     ...over,
   };
 }
@@ -188,6 +189,9 @@ describe('monitor-health rules (reference/intelligence.md §7) at their threshol
     expect(auth.map((x) => x.evidence.rule)).toEqual(['authentication']);
     const mixed = [...incidents(1, HOUR, 'auto', 'HTTP 404 (expected 200)'), ...incidents(1, HOUR, 'auto', 'HTTP 503')];
     expect(kinds(facts({ incidents: mixed }))).toEqual([]);
+    const alone = findingsOf(facts({ destinations: 0 }));
+    expect(alone.map((x) => [x.kind, x.evidence.rule])).toEqual([['misconfigured', 'no_notification_channel']]);
+    expect(kinds(facts({ destinations: null }))).toEqual([]);
     const content = findingsOf(facts({ incidents: incidents(1, HOUR, 'auto', 'body assertion failed: got "x"') }));
     expect(content.map((x) => x.evidence.rule)).toEqual(['content_assertion']);
   });

@@ -22,7 +22,7 @@ export const HEALTH_RULES = {
   neverSucceededAfterChecks: 20,
   /** Misconfigured: paused for more than 60 days (Datadog's muted_duration_over_sixty_days). */
   pausedMs: 60 * 86_400_000,
-  /** Misconfigured: a timeout below 1.5 × the p95 latency. */
+  /** Misconfigured (also): no alert destination linked. A timeout below 1.5 × the p95 latency. */
   timeoutToP95: 1.5,
 } as const;
 
@@ -113,6 +113,8 @@ export interface HealthFacts {
   /** Since creation until `end`: whether any check or verdict succeeded, and the checks counted by the rollups. */
   everSucceeded: boolean;
   checksSinceCreation: number;
+  /** Alert destinations linked to the monitor; null when not known. */
+  destinations: number | null;
 }
 
 /** A failure cause that says the monitor, not the target, is set up wrong (§7's misconfigured list). */
@@ -217,6 +219,13 @@ export function findingsOf(f: HealthFacts): MonitorHealthFinding[] {
         paused_days: days(f.end - f.pausedSince),
         limit_days: HEALTH_RULES.pausedMs / DAY_MS,
       },
+    });
+  }
+  if (f.destinations === 0) {
+    out.push({
+      kind: 'misconfigured',
+      reason: 'No alert destination is linked to it: its outages reach nobody.',
+      evidence: { rule: 'no_notification_channel', destinations: 0 },
     });
   }
   if (f.timeoutMs !== null && f.p95Ms !== null && f.timeoutMs < HEALTH_RULES.timeoutToP95 * f.p95Ms) {
