@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { PdfWorkerPool } from './report-pdf.pool.ts';
+import type { PdfJob } from './report-pdf.compose.ts';
+
+const job = (kind: string): PdfJob =>
+  ({
+    type: 'report',
+    organization: 'Org',
+    kind,
+    report: {
+      report: 'monitor_health',
+      period: { from: '2026-11-01T00:00:00Z', to: '2026-11-02T00:00:00Z', timezone: 'UTC', preset: null },
+      generated_at: '2026-11-02T00:00:00Z',
+      methodology: 'm',
+      monitors: [],
+    },
+    methodology: 'How it was counted.',
+  }) as unknown as PdfJob;
+
+describe('PdfWorkerPool', () => {
+  it('draws on its thread, passes a failure back as an error, and starts again after close', async () => {
+    const pool = new PdfWorkerPool();
+    try {
+      const [a, b] = await Promise.all([pool.compose(job('monitor_health')), pool.compose(job('monitor_health'))]);
+      expect(a.subarray(0, 5).toString()).toBe('%PDF-');
+      expect(b.length).toBe(a.length);
+      await expect(pool.compose(job('no_such_kind'))).rejects.toThrow(/PDF rendering failed: /);
+      await pool.close();
+      const again = await pool.compose(job('monitor_health'));
+      expect(again.subarray(0, 5).toString()).toBe('%PDF-');
+    } finally {
+      await pool.close();
+    }
+  });
+});
