@@ -284,6 +284,6 @@ export async function seedThroughSession(
  */
 export async function settle(page: Page): Promise<void> {
   await page.locator('h1').first().waitFor();
-  await page.waitForFunction(() => !document.body.innerText.includes('Loading'), undefined, { timeout: 15_000 });
+  await page.waitForFunction("!document.body.innerText.includes('Loading')", undefined, { timeout: 15_000 });
   await page.waitForTimeout(400);
 }

@@ -15,16 +15,24 @@ const SORTS = { status: 'Status (down first)', name: 'Name', last_checked: 'Last
 type Sort = keyof typeof SORTS;
 const STATUS_ORDER: Record<string, number> = { down: 0, pending: 1, up: 2, paused: 3 };
 
+// One collator for every comparison: String.localeCompare builds one per call, too slow for 10,000 rows.
+const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+
 function compare(sort: Sort): (a: Monitor, b: Monitor) => number {
   switch (sort) {
     case 'name':
-      return (a, b) => a.name.localeCompare(b.name);
+      return (a, b) => collator.compare(a.name, b.name);
     case 'type':
-      return (a, b) => a.type.localeCompare(b.type) || a.name.localeCompare(b.name);
+      return (a, b) => collator.compare(a.type, b.type) || collator.compare(a.name, b.name);
     case 'last_checked':
-      return (a, b) => (b.last_checked_at ?? '').localeCompare(a.last_checked_at ?? '');
+      return (a, b) =>
+        (b.last_checked_at ?? '') < (a.last_checked_at ?? '')
+          ? -1
+          : (b.last_checked_at ?? '') > (a.last_checked_at ?? '')
+            ? 1
+            : 0;
     case 'status':
-      return (a, b) => STATUS_ORDER[a.status]! - STATUS_ORDER[b.status]! || a.name.localeCompare(b.name);
+      return (a, b) => STATUS_ORDER[a.status]! - STATUS_ORDER[b.status]! || collator.compare(a.name, b.name);
   }
 }
 
