@@ -64,7 +64,7 @@ function body(pdf: ReportPdf, r: AvailabilityReport): void {
       { header: 'Down since', width: 0.18, value: (i) => formatInstantOrDash(i.down_since, tz) },
       { header: 'Resolved', width: 0.16, value: (i) => formatInstantOrDash(i.resolved_at, tz) },
       { header: 'Duration', width: 0.12, align: 'right', value: (i) => formatDuration(i.duration_seconds) },
-      { header: 'Cause', width: 0.21, value: (i) => i.cause ?? '—' },
+      { header: 'Cause', width: 0.21, wrap: true, value: (i) => i.cause ?? '—' },
     ],
     longest,
     { empty: 'No incidents in this period.' },

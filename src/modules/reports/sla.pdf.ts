@@ -1,6 +1,6 @@
 import { hbarChart } from './report-pdf.charts.ts';
 import { COLOURS, type ReportPdf } from './report-pdf.document.ts';
-import { formatCount, formatDuration, formatInstant, formatPercent } from './report-pdf.format.ts';
+import { formatCount, formatDuration, formatInstant, formatNumber, formatPercent } from './report-pdf.format.ts';
 import type { PdfLayout } from './report.render.ts';
 import type { SlaReport, SlaReportTarget } from './report.types.ts';
 
@@ -23,14 +23,17 @@ function target(pdf: ReportPdf, r: SlaReport, t: SlaReportTarget): void {
     ['Achieved so far', formatPercent(c.achieved_percent)],
     ['Target met', met(c.met)],
     ['Downtime', formatDuration(c.downtime_seconds)],
-    ['Error budget', `${formatDuration(c.error_budget_seconds)} (${c.error_budget_seconds} s)`],
-    ['Budget used', `${formatDuration(c.error_budget_used_seconds)} (${c.error_budget_used_seconds} s)`],
+    ['Error budget', `${formatDuration(c.error_budget_seconds)} (${formatNumber(c.error_budget_seconds)} s)`],
+    ['Budget used', `${formatDuration(c.error_budget_used_seconds)} (${formatNumber(c.error_budget_used_seconds)} s)`],
     [
       'Budget remaining',
-      `${formatDuration(c.error_budget_remaining_seconds)} (${c.error_budget_remaining_seconds} s, ` +
+      `${formatDuration(c.error_budget_remaining_seconds)} (${formatNumber(c.error_budget_remaining_seconds)} s, ` +
         `${formatPercent(c.error_budget_remaining_percent)})`,
     ],
-    ['Burn rate', c.burn_rate === null ? '—' : `${c.burn_rate} × (1 = the budget lasts exactly the period)`],
+    [
+      'Burn rate',
+      c.burn_rate === null ? '—' : `${formatNumber(c.burn_rate)} × (1 = the budget lasts exactly the period)`,
+    ],
   ];
   pdf.table(
     [
@@ -104,7 +107,7 @@ export const slaLayout: PdfLayout<SlaReport> = {
       { label: 'Missed', value: formatCount(r.summary.missed), note: 'current period' },
       { label: 'No data', value: formatCount(r.summary.no_data), note: 'no monitored time yet' },
       { label: 'Budget overspent', value: formatCount(overspent), note: 'remaining below zero' },
-      { label: 'Highest burn rate', value: burns.length > 0 ? `${Math.max(...burns)} ×` : '—' },
+      { label: 'Highest burn rate', value: burns.length > 0 ? `${formatNumber(Math.max(...burns))} ×` : '—' },
       { label: 'Lowest achieved', value: formatPercent(achieved.length > 0 ? Math.min(...achieved) : null) },
     ];
   },
