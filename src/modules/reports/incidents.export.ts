@@ -72,7 +72,7 @@ export type ExportFormat = 'csv' | 'json';
  * line. A read that fails after the first bytes ends the stream with an error (the response is cut short).
  */
 export function incidentsExportStream(
-  reports: IncidentsReports,
+  reports: Pick<IncidentsReports, 'pages'>,
   ctx: ServiceContext,
   scope: IncidentScope,
   format: ExportFormat,

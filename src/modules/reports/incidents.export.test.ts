@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import type { ServiceContext } from '../auth/index.ts';
+import { incidentsExportStream } from './incidents.export.ts';
+import type { IncidentScope } from './incidents.report.ts';
+import type { IncidentReportRow } from './incidents.report.types.ts';
+
+const scope: IncidentScope = {
+  period: {
+    from: Date.parse('2026-05-01T00:00:00Z'),
+    to: Date.parse('2026-05-02T00:00:00Z'),
+    timezone: 'UTC',
+    preset: null,
+  },
+  monitorIds: null,
+  now: Date.parse('2026-05-02T00:00:00Z'),
+};
+
+function row(i: number): IncidentReportRow {
+  return {
+    id: `inc_${i}`,
+    number: i,
+    title: `Outage ${i}, "db"`,
+    source: 'api',
+    monitor_id: null,
+    cause: null,
+    status: 'opened',
+    opened_at: '2026-05-01T00:00:00.000Z',
+    down_since: '2026-05-01T00:00:00.000Z',
+    acknowledged_at: null,
+    resolved_at: null,
+    duration_seconds: 60,
+    time_to_acknowledge_seconds: null,
+    time_to_resolve_seconds: null,
+  };
+}
+
+/** A source of `pages` pages of 100 rows that counts how many pages were read. */
+function source(pages: number) {
+  const read = { pages: 0 };
+  return {
+    read,
+    reports: {
+      async *pages(): AsyncGenerator<IncidentReportRow[]> {
+        for (let p = 0; p < pages; p++) {
+          read.pages++;
+          yield Array.from({ length: 100 }, (_, i) => row(p * 100 + i));
+        }
+      },
+    },
+  };
+}
+
+const ctx = {} as ServiceContext;
+
+describe('incidents export stream', () => {
+  it('reads a page only when the reader has taken the previous one (backpressure)', async () => {
+    const { read, reports } = source(1000);
+    const stream = incidentsExportStream(reports, ctx, scope, 'csv');
+    const it = stream[Symbol.asyncIterator]();
+    await it.next(); // BOM and header
+    await it.next(); // page 1
+    await new Promise((r) => setTimeout(r, 20));
+    // Nobody reads: the generator is not driven ahead (a page in flight at most), not to the 1,000th page.
+    expect(read.pages).toBeLessThanOrEqual(2);
+    stream.destroy();
+    await new Promise((r) => setTimeout(r, 5));
+    expect(read.pages).toBeLessThanOrEqual(2);
+  });
+
+  it('CSV: BOM, header, a CRLF row per incident; JSON: one array', async () => {
+    const csv: string[] = [];
+    for await (const chunk of incidentsExportStream(source(3).reports, ctx, scope, 'csv')) csv.push(String(chunk));
+    const text = csv.join('');
+    expect(text.startsWith('\uFEFFid,number,title,')).toBe(true);
+    expect(text.split('\r\n')).toHaveLength(1 + 300 + 1);
+    expect(text).toContain('inc_7,7,"Outage 7, ""db""",api,,,opened,');
+    const json: string[] = [];
+    for await (const chunk of incidentsExportStream(source(3).reports, ctx, scope, 'json')) json.push(String(chunk));
+    const parsed = JSON.parse(json.join('')) as IncidentReportRow[];
+    expect(parsed.map((r) => r.number)).toEqual(Array.from({ length: 300 }, (_, i) => i));
+    const empty: string[] = [];
+    for await (const chunk of incidentsExportStream(source(0).reports, ctx, scope, 'json')) empty.push(String(chunk));
+    expect(JSON.parse(empty.join(''))).toEqual([]);
+  });
+});
