@@ -55,7 +55,7 @@ const ctx = {} as ServiceContext;
 describe('incidents export stream', () => {
   it('reads a page only when the reader has taken the previous one (backpressure)', async () => {
     const { read, reports } = source(1000);
-    const stream = incidentsExportStream(reports, ctx, scope, 'csv');
+    const stream = await incidentsExportStream(reports, ctx, scope, 'csv');
     const it = stream[Symbol.asyncIterator]();
     await it.next(); // BOM and header
     await it.next(); // page 1
@@ -67,19 +67,32 @@ describe('incidents export stream', () => {
     expect(read.pages).toBeLessThanOrEqual(2);
   });
 
+  it('a read failing at the start is an error of the call, before any stream exists', async () => {
+    const failing = {
+      // eslint-disable-next-line require-yield -- a source that fails before its first page
+      async *pages(): AsyncGenerator<IncidentReportRow[]> {
+        throw new Error('database gone');
+      },
+    };
+    await expect(incidentsExportStream(failing, ctx, scope, 'csv')).rejects.toThrow('database gone');
+  });
+
   it('CSV: BOM, header, a CRLF row per incident; JSON: one array', async () => {
     const csv: string[] = [];
-    for await (const chunk of incidentsExportStream(source(3).reports, ctx, scope, 'csv')) csv.push(String(chunk));
+    for await (const chunk of await incidentsExportStream(source(3).reports, ctx, scope, 'csv'))
+      csv.push(String(chunk));
     const text = csv.join('');
     expect(text.startsWith('\uFEFFid,number,title,')).toBe(true);
     expect(text.split('\r\n')).toHaveLength(1 + 300 + 1);
     expect(text).toContain('inc_7,7,"Outage 7, ""db""",api,,,opened,');
     const json: string[] = [];
-    for await (const chunk of incidentsExportStream(source(3).reports, ctx, scope, 'json')) json.push(String(chunk));
+    for await (const chunk of await incidentsExportStream(source(3).reports, ctx, scope, 'json'))
+      json.push(String(chunk));
     const parsed = JSON.parse(json.join('')) as IncidentReportRow[];
     expect(parsed.map((r) => r.number)).toEqual(Array.from({ length: 300 }, (_, i) => i));
     const empty: string[] = [];
-    for await (const chunk of incidentsExportStream(source(0).reports, ctx, scope, 'json')) empty.push(String(chunk));
+    for await (const chunk of await incidentsExportStream(source(0).reports, ctx, scope, 'json'))
+      empty.push(String(chunk));
     expect(JSON.parse(empty.join(''))).toEqual([]);
   });
 });

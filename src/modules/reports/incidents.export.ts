@@ -69,30 +69,36 @@ export type ExportFormat = 'csv' | 'json';
  * The export as a byte stream: every incident of the scope, one keyset page (2,000 rows) read only when the
  * consumer has taken the previous one (Readable.from pulls the generator as the socket drains), so memory stays
  * flat whatever the number of incidents. CSV: BOM, header, a row per incident. JSON: one array, an incident per
- * line. A read that fails after the first bytes ends the stream with an error (the response is cut short).
+ * line. The first page is read before the stream is handed out, so a failing read at the start is an ordinary
+ * error response; one that fails later ends the stream with an error (the response is cut short).
  */
-export function incidentsExportStream(
+export async function incidentsExportStream(
   reports: Pick<IncidentsReports, 'pages'>,
   ctx: ServiceContext,
   scope: IncidentScope,
   format: ExportFormat,
-): Readable {
+): Promise<Readable> {
   const period: PeriodCells = {
     from: new Date(scope.period.from).toISOString(),
     to: new Date(scope.period.to).toISOString(),
     timezone: scope.period.timezone,
   };
+  const pages = reports.pages(ctx, scope);
+  const head = await pages.next();
+  async function* all(): AsyncGenerator<IncidentReportRow[]> {
+    if (head.done === true) return;
+    yield head.value;
+    yield* pages;
+  }
   async function* chunks(): AsyncGenerator<string> {
     if (format === 'csv') {
       yield BOM + line(INCIDENTS_CSV_COLUMNS);
-      for await (const page of reports.pages(ctx, scope)) {
-        yield page.map((r) => line(incidentCells(r, period))).join('');
-      }
+      for await (const page of all()) yield page.map((r) => line(incidentCells(r, period))).join('');
       return;
     }
     let first = true;
     yield '[';
-    for await (const page of reports.pages(ctx, scope)) {
+    for await (const page of all()) {
       const text = page.map((r) => JSON.stringify(r)).join(',\n');
       yield (first ? '\n' : ',\n') + text;
       first = false;
