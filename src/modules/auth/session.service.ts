@@ -21,7 +21,7 @@ import {
   type SessionMailer,
   type SignedIn,
 } from './session.types.ts';
-import { SessionsRepository } from './sessions.repository.ts';
+import { SessionsRepository, type ResolvedSessionRow } from './sessions.repository.ts';
 import { SignInThrottle } from './sign-in.throttle.ts';
 
 export interface SessionServiceDeps {
@@ -38,6 +38,9 @@ export interface SessionServiceDeps {
 }
 
 const ALL_SCOPES = expandScopes(SCOPES);
+
+/** How long a resolved session is reused without reading it again (like a key's cache). */
+const SESSION_CACHE_MS = 1000;
 
 function sha256(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -66,6 +69,7 @@ export class SessionService {
   private readonly throttle: SignInThrottle;
   private readonly lifetimes: SessionLifetimes;
   private readonly dummy = new DummyPassword();
+  private readonly cache = new Map<string, { row: ResolvedSessionRow | null; until: number }>();
   constructor(deps: SessionServiceDeps) {
     this.deps = deps;
     this.throttle = deps.throttle ?? new SignInThrottle({ database: deps.database, clock: deps.clock });
@@ -149,16 +153,28 @@ export class SessionService {
 
   /**
    * The actor of a session cookie, or null when the token is unknown, ended, idle too long, past its absolute
-   * end, or its membership is gone. Records the request as `last_seen_at` (at most once a minute).
+   * end, or its membership is gone. Records the request as `last_seen_at` (at most once a minute). A resolved
+   * session is reused for up to `SESSION_CACHE_MS` without asking the database (as keys are): an end or a role
+   * change made by this process applies at once, one made by another process within that time.
    */
   async authenticate(token: string): Promise<Actor | null> {
     if (token.length === 0 || token.length > 200) return null;
     const now = this.deps.clock.now();
-    const repository = new SessionsRepository(this.deps.database);
-    const row = await repository.findLive(sha256(token));
+    const hash = sha256(token);
+    let cached = this.cache.get(hash);
+    if (!cached || cached.until <= now) {
+      const row = await new SessionsRepository(this.deps.database).findLive(hash);
+      if (this.cache.size >= 10_000) this.cache.clear();
+      cached = { row, until: now + SESSION_CACHE_MS };
+      this.cache.set(hash, cached);
+    }
+    const row = cached.row;
     if (!row) return null;
     if (Number(row.expires_at) <= now || Number(row.last_seen_at) + this.lifetimes.idleMs <= now) return null;
-    if (now - Number(row.last_seen_at) >= LAST_SEEN_RESOLUTION_MS) await repository.touch(row.id, now);
+    if (now - Number(row.last_seen_at) >= LAST_SEEN_RESOLUTION_MS) {
+      row.last_seen_at = now;
+      await new SessionsRepository(this.deps.database).touch(row.id, now);
+    }
     return {
       organizationId: row.organization_id,
       plan: row.plan as PlanName,
@@ -173,6 +189,11 @@ export class SessionService {
       rateLimits: SESSION_RATE_LIMITS,
       sessionId: row.id,
     };
+  }
+
+  /** Forgets resolved sessions: a session ended or a role changed in this process applies to the next request. */
+  private forget(): void {
+    this.cache.clear();
   }
 
   /** What `GET /auth/session` answers for a session actor and its token. */
@@ -191,6 +212,7 @@ export class SessionService {
   async signOut(actor: Actor): Promise<void> {
     if (actor.userId && actor.sessionId)
       await new SessionsRepository(this.deps.database).end(actor.userId, actor.sessionId, this.deps.clock.now());
+    this.forget();
   }
 
   /** The person's live sessions, most recently used first. */
@@ -217,6 +239,7 @@ export class SessionService {
     const ended = actor.userId
       ? await new SessionsRepository(this.deps.database).end(actor.userId, id, this.deps.clock.now())
       : false;
+    this.forget();
     if (!ended) throw new DomainError('not_found', 'Session not found.');
   }
 
@@ -252,13 +275,16 @@ export class SessionService {
     const userId = await this.deps.credentials.resetPassword(token, hash, (tx, id) =>
       new SessionsRepository(tx).endAllOf(id, now, currentSessionId),
     );
+    this.forget();
     const found = await this.deps.orgs.findUser(userId);
     if (found) await this.throttle.recordSuccess(found.email);
   }
 
   /** A member's new role (see CredentialsService.changeRole); their sessions act with it from the next request. */
-  changeRole(actor: Actor, userId: string, role: Role): Promise<{ user: User; role: Role }> {
-    return this.deps.credentials.changeRole(actor, userId, role);
+  async changeRole(actor: Actor, userId: string, role: Role): Promise<{ user: User; role: Role }> {
+    const changed = await this.deps.credentials.changeRole(actor, userId, role);
+    this.forget();
+    return changed;
   }
 
   lookupInvitation(token: string) {
