@@ -147,18 +147,21 @@ export const CustomReportRecord = Type.Object(
   {
     id: Type.String({ description: 'crp_…' }),
     name: Type.String(),
-    period: Type.Union([Type.String(), Type.Object({ from: Type.String(), to: Type.String() })]),
+    period: Type.Union([
+      Type.Unsafe<string>({ type: 'string', enum: [...PERIOD_PRESETS] }),
+      Type.Object({ from: Type.String(), to: Type.String() }),
+    ]),
     timezone: Type.String(),
     widgets: Type.Array(
       Type.Object({
-        kind: Type.String(),
+        kind: Type.Unsafe<string>({ type: 'string', enum: [...WIDGET_KINDS] }),
         title: Type.String(),
         monitor_ids: Type.Optional(Type.Array(Type.String())),
         tags: Type.Optional(Type.Array(Type.String())),
         options: Type.Optional(Type.Object({ sla_target_ids: Type.Optional(Type.Array(Type.String())) })),
       }),
     ),
-    visibility: Type.String(),
+    visibility: Type.Unsafe<string>({ type: 'string', enum: [...VISIBILITIES] }),
     shared_with_user_ids: Type.Array(Type.String()),
     owner_id: Type.String({ description: 'The user who created it (or the service account whose key did).' }),
     created_at: Timestamp(),
@@ -205,7 +208,7 @@ export const RenderQuery = Type.Object({
 
 const Section = Type.Object({
   title: Type.String(),
-  kind: Type.String(),
+  kind: Type.Unsafe<string>({ type: 'string', enum: [...WIDGET_KINDS] }),
   report: Nullable(
     Type.Object(
       {},
