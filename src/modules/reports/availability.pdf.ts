@@ -1,5 +1,5 @@
 import { barChart, dayLabel, uptimeAxis } from './report-pdf.charts.ts';
-import type { ReportPdf, TableColumn } from './report-pdf.document.ts';
+import { COLOURS, type Box, type ReportPdf, type TableColumn } from './report-pdf.document.ts';
 import { formatCount, formatDuration, formatInstantOrDash, formatNumber, formatPercent } from './report-pdf.format.ts';
 import type { PdfLayout } from './report.render.ts';
 import type { AvailabilityMonitor, AvailabilityReport } from './report.types.ts';
@@ -21,15 +21,52 @@ export function meanDailyUptime(r: AvailabilityReport): { dates: string[]; value
   return { dates, values: dates.map((d) => (sums.get(d)!.n > 0 ? sums.get(d)!.sum / sums.get(d)!.n : null)) };
 }
 
+/**
+ * "Days down": a monitor's days as a strip: a hairline for the period and, for each day with downtime, a bar whose height is that
+ * day's share of downtime (at least a visible tick); a day without monitored time is a gap in the hairline.
+ */
+function dayStrip(pdf: ReportPdf, m: AvailabilityMonitor, box: Box): void {
+  const { doc } = pdf;
+  const n = m.daily.length;
+  if (n === 0) return;
+  const step = box.w / n;
+  const base = box.y + box.h;
+  doc.lineWidth(0.4).strokeColor(COLOURS.grid);
+  let from = -1;
+  m.daily.forEach((d, i) => {
+    const monitored = d.uptime_percent !== null;
+    if (monitored && from < 0) from = i;
+    if ((!monitored || i === n - 1) && from >= 0) {
+      const to = monitored ? i + 1 : i;
+      doc.moveTo(box.x + from * step, base).lineTo(box.x + to * step, base);
+      from = -1;
+    }
+  });
+  doc.stroke();
+  m.daily.forEach((d, i) => {
+    if (d.downtime_seconds <= 0 || d.uptime_percent === null) return;
+    const h = Math.max(3, (box.h * (100 - d.uptime_percent)) / 100);
+    doc
+      .rect(box.x + i * step, base - h, Math.max(step * 0.8, 0.8), h)
+      .fillColor(COLOURS.text)
+      .fill();
+  });
+}
+
 export const AVAILABILITY_COLUMNS: ReadonlyArray<TableColumn<AvailabilityMonitor>> = [
-  { header: 'Monitor', width: 0.27, value: (m) => m.name },
-  { header: 'Uptime %', width: 0.12, align: 'right', value: (m) => formatNumber(m.uptime_percent) },
-  { header: 'Downtime', width: 0.12, align: 'right', value: (m) => formatDuration(m.downtime_seconds) },
-  { header: 'Paused', width: 0.09, align: 'right', value: (m) => formatDuration(m.paused_seconds) },
-  { header: 'Coverage %', width: 0.12, align: 'right', value: (m) => formatNumber(m.coverage_percent) },
-  { header: 'Checks', width: 0.09, align: 'right', value: (m) => formatCount(m.checks) },
-  { header: 'Failed', width: 0.08, align: 'right', value: (m) => formatCount(m.failed_checks) },
-  { header: 'Incidents', width: 0.11, align: 'right', value: (m) => formatCount(m.incident_count) },
+  { header: 'Monitor', width: 0.22, value: (m) => m.name },
+  { header: 'Uptime %', width: 0.095, align: 'right', value: (m) => formatNumber(m.uptime_percent) },
+  { header: 'Downtime', width: 0.105, align: 'right', value: (m) => formatDuration(m.downtime_seconds) },
+  { header: 'Paused', width: 0.095, align: 'right', value: (m) => formatDuration(m.paused_seconds) },
+  { header: 'Coverage %', width: 0.115, align: 'right', value: (m) => formatNumber(m.coverage_percent) },
+  {
+    header: 'Failed',
+    width: 0.135,
+    align: 'right',
+    value: (m) => `${formatCount(m.failed_checks)} / ${formatCount(m.checks)}`,
+  },
+  { header: 'Incidents', width: 0.095, align: 'right', value: (m) => formatCount(m.incident_count) },
+  { header: 'Days down', width: 0.14, value: () => '', draw: dayStrip },
 ];
 
 function body(pdf: ReportPdf, r: AvailabilityReport): void {
@@ -48,9 +85,9 @@ function body(pdf: ReportPdf, r: AvailabilityReport): void {
     .sort((a, b) => b.downtime_seconds - a.downtime_seconds || a.name.localeCompare(b.name))
     .slice(0, 10);
   pdf.heading('Most downtime');
-  pdf.table(AVAILABILITY_COLUMNS, worst, { empty: 'No downtime in this period.' });
+  pdf.table(AVAILABILITY_COLUMNS, worst, { size: 7.5, empty: 'No downtime in this period.' });
   pdf.heading(`All monitors (${r.monitors.length})`);
-  pdf.table(AVAILABILITY_COLUMNS, r.monitors, { empty: 'No monitors in this report.' });
+  pdf.table(AVAILABILITY_COLUMNS, r.monitors, { size: 7.5, empty: 'No monitors in this report.' });
   const names = new Map(r.monitors.map((m) => [m.monitor_id, m.name]));
   const longest = r.monitors
     .flatMap((m) => m.incidents.map((i) => ({ ...i, monitor_id: m.monitor_id })))
@@ -59,12 +96,12 @@ function body(pdf: ReportPdf, r: AvailabilityReport): void {
   pdf.heading('Longest incidents');
   pdf.table(
     [
-      { header: 'Monitor', width: 0.26, value: (i) => names.get(i.monitor_id) ?? i.monitor_id },
-      { header: '#', width: 0.07, align: 'right', value: (i) => String(i.number) },
-      { header: 'Down since', width: 0.18, value: (i) => formatInstantOrDash(i.down_since, tz) },
-      { header: 'Resolved', width: 0.16, value: (i) => formatInstantOrDash(i.resolved_at, tz) },
-      { header: 'Duration', width: 0.12, align: 'right', value: (i) => formatDuration(i.duration_seconds) },
-      { header: 'Cause', width: 0.21, wrap: true, value: (i) => i.cause ?? '—' },
+      { header: 'Monitor', width: 0.22, value: (i) => names.get(i.monitor_id) ?? i.monitor_id },
+      { header: '#', width: 0.05, align: 'right', value: (i) => String(i.number) },
+      { header: 'Down since', width: 0.165, value: (i) => formatInstantOrDash(i.down_since, tz) },
+      { header: 'Resolved', width: 0.165, value: (i) => formatInstantOrDash(i.resolved_at, tz) },
+      { header: 'Duration', width: 0.11, align: 'right', value: (i) => formatDuration(i.duration_seconds) },
+      { header: 'Cause', width: 0.29, wrap: true, value: (i) => i.cause ?? '—' },
     ],
     longest,
     { empty: 'No incidents in this period.' },

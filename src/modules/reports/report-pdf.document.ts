@@ -26,6 +26,8 @@ export interface TableColumn<R> {
   /** Long text wraps onto several lines in this column instead of being cut with an ellipsis. */
   wrap?: boolean;
   value: (row: R) => string;
+  /** Draws the cell instead of writing its value (a small chart); the box is the cell less its padding. */
+  draw?: (pdf: ReportPdf, row: R, box: Box) => void;
 }
 
 export interface Box {
@@ -341,9 +343,9 @@ export class ReportPdf {
     }
     rows.forEach((row, r) => {
       const cells = columns.map((c, i) =>
-        c.wrap ? this.wrap(c.value(row), widths[i]! - 2 * pad, size) : [c.value(row)],
+        c.draw ? [] : c.wrap ? this.wrap(c.value(row), widths[i]! - 2 * pad, size) : [c.value(row)],
       );
-      const height = Math.max(...cells.map((l) => l.length)) * lh;
+      const height = Math.max(1, ...cells.map((l) => l.length)) * lh;
       if (this.y + height > BOTTOM) {
         this.newPage();
         header();
@@ -358,6 +360,9 @@ export class ReportPdf {
           }),
         ),
       );
+      columns.forEach((c, i) => {
+        if (c.draw) c.draw(this, row, { x: xs[i]! + pad, y: this.y + 2, w: widths[i]! - 2 * pad, h: lh - 3 });
+      });
       this.y += height;
     });
     this.doc
