@@ -7,6 +7,7 @@ const DAY_MS = 24 * HOUR_MS;
 /** Monitors whose rollups are read together (90 days: 90 daily rows and one to five edge hours a day each); small
  * enough that one part blocks the event loop for tens of milliseconds, not the whole report. */
 const MONITORS_PER_READ = 25;
+const PARTS_IN_FLIGHT = 4;
 
 /** Checks, failures and the merged latency sketch of one monitor over some buckets. */
 export interface CheckFigures {
@@ -117,8 +118,7 @@ export async function figuresFromRollups(
   const dayStarts = [...dayTerms.keys()].sort((a, b) => a - b);
   const hourStarts = [...hourTerms.keys()].sort((a, b) => a - b);
   const keyList = [...keys.values()];
-  for (let i = 0; i < keyList.length; i += MONITORS_PER_READ) {
-    const part = keyList.slice(i, i + MONITORS_PER_READ);
+  const readPart = async (part: number[]) => {
     const perGroup = new Map<number, Array<CheckFigures | undefined>>(part.map((k) => [k, []]));
     const fold = (rows: readonly ReportRollupRow[], terms: ReadonlyMap<number, Term[]>) => {
       for (const row of rows) {
@@ -144,8 +144,18 @@ export async function figuresFromRollups(
         if (options.days) entry.days.set(groups[g]!.date!, f);
       }
     }
-    // Let checks and requests run between two parts: a report over many monitors must not hold the event loop.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
+  };
+  // A few parts in flight: on PostgreSQL each part is a few round trips, which then overlap (SQLite's one connection
+  // takes them in turn). Between two parts the event loop runs: a report over many monitors must not hold it.
+  let next = 0;
+  const worker = async () => {
+    while (next < keyList.length) {
+      const part = keyList.slice(next, next + MONITORS_PER_READ);
+      next += MONITORS_PER_READ;
+      await readPart(part);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  };
+  await Promise.all(Array.from({ length: PARTS_IN_FLIGHT }, worker));
   return out;
 }

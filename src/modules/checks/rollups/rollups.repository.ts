@@ -99,6 +99,20 @@ export async function readDaysAndHours(
   hourStarts: readonly number[],
 ): Promise<{ days: RollupRow[]; hours: RollupRow[] }> {
   if (monitorKeys.length === 0) return { days: [], hours: [] };
+  if (hourStarts.length === 0) {
+    // One statement is one snapshot by itself: no transaction (on PostgreSQL two round trips fewer).
+    const db = database.tables<RollupsTables>();
+    const dayRows = days
+      ? await db
+          .selectFrom('execution_rollup_day')
+          .selectAll()
+          .where('monitor_key', 'in', [...monitorKeys])
+          .where('hour_start', '>=', days.from)
+          .where('hour_start', '<', days.to)
+          .execute()
+      : [];
+    return { days: dayRows, hours: [] };
+  }
   let tx = database.tables<RollupsTables>().transaction();
   if (database.dialect === 'postgres') tx = tx.setIsolationLevel('repeatable read').setAccessMode('read only');
   return tx.execute(async (trx) => {
