@@ -73,7 +73,7 @@ describe.each(testDialects())('custom reports API on %s', (dialect) => {
   let staging: string;
 
   /** A key of a new member of the organization (its user id and a client). */
-  async function newMember(role: 'admin' | 'member', o: TestOrg = org) {
+  async function newMember(role: 'admin' | 'member' | 'viewer', o: TestOrg = org) {
     const { orgs, auth } = t.tocsin.services;
     const user = await orgs.ensureUser({ email: `${role}-${Math.random().toString(36).slice(2)}@example.com` });
     await orgs.addMember(o.organizationId, user.id, role);
@@ -297,6 +297,27 @@ describe.each(testDialects())('custom reports API on %s', (dialect) => {
     expect((await robot.call('GET', `/api/v1/custom-reports/${theirs.id}`)).status).toBe(200);
     await owner.call('PATCH', `/api/v1/custom-reports/${theirs.id}`, { visibility: 'private' });
     expect((await robot.call('GET', `/api/v1/custom-reports/${theirs.id}`)).status).toBe(404);
+  });
+
+  it('a viewer reads and renders what it may see, and changes nothing', async () => {
+    const { client: viewer } = await newMember('viewer');
+    const orgWide = await create(owner, { name: 'for everyone', visibility: 'organization' });
+    const priv = await create(owner, { name: 'mine' });
+    expect((await viewer.call('GET', `/api/v1/custom-reports/${orgWide.id}`)).status).toBe(200);
+    expect((await viewer.call('GET', `/api/v1/custom-reports/${orgWide.id}/render`)).status).toBe(200);
+    expect((await viewer.call('GET', `/api/v1/custom-reports/${priv.id}`)).status).toBe(404);
+    const before = await listIds(owner);
+    for (const [method, url, payload] of [
+      ['POST', '/api/v1/custom-reports', body()],
+      ['PATCH', `/api/v1/custom-reports/${orgWide.id}`, { name: 'x' }],
+      ['DELETE', `/api/v1/custom-reports/${orgWide.id}`, undefined],
+    ] as const) {
+      const r = await viewer.call(method, url, payload);
+      expect(r.status, `${method} ${url}`).toBe(403);
+      expect(r.body.error.code).toBe('forbidden');
+    }
+    expect(await listIds(owner)).toEqual(before);
+    expect((await owner.call('GET', `/api/v1/custom-reports/${orgWide.id}`)).body.name).toBe('for everyone');
   });
 
   it('bad input answers 422 naming the field and creates or changes nothing', async () => {
