@@ -4,8 +4,9 @@
  * end, one across the period's start), CSV against JSON, the export over several keyset pages, environments,
  * plan gate, scopes and the 422s.
  */
+import { request, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, ManualClock, type TestApp } from '../support/app.ts';
+import { bearer, createTestApp, ManualClock, type TestApp } from '../support/app.ts';
 import { testDialects } from '../support/databases.ts';
 import { seedIncidents } from '../support/incidents.seed.ts';
 import { at, clientOf } from './reports.helpers.ts';
@@ -269,6 +270,42 @@ describe.each(testDialects())('incidents report and export on %s', (dialect) => 
     expect(JSON.parse((await c.call('GET', `/api/v1/reports/incidents/export?${none}&format=json`)).raw.body)).toEqual(
       [],
     );
+  });
+
+  it('the export reads only as fast as its client takes the rows, and stops when the client goes away', async () => {
+    const org = await t.createOrg();
+    const start = at('2026-01-01T00:00:00Z');
+    // 30,000 incidents: 15 pages of 2,000, about 20 MiB of CSV (far more than the loopback socket buffers hold).
+    await seedIncidents(t.tocsin.database, org.organizationId, 30_000, (i) => ({
+      openedAt: start + i * 60_000,
+      title: `Incident ${i}: ${'a long title that fills the socket buffers sooner; '.repeat(8)}`,
+    }));
+    clock.set('2026-03-01T00:00:00Z');
+    const incidents = t.tocsin.services.incidents;
+    const original = incidents.pageOverlapping.bind(incidents);
+    let pagesRead = 0;
+    incidents.pageOverlapping = async (...args: Parameters<typeof original>) => {
+      pagesRead++;
+      return original(...args);
+    };
+    try {
+      const address = await t.tocsin.app.listen({ port: 0, host: '127.0.0.1' });
+      const url = `${address}/api/v1/reports/incidents/export?from=2026-01-01T00:00:00Z&to=2026-03-01T00:00:00Z`;
+      const req = request(url, { headers: bearer(org.apiKey) });
+      const response = await new Promise<IncomingMessage>((resolve) => req.on('response', resolve).end());
+      expect(response.statusCode).toBe(200);
+      await new Promise((resolve) => response.once('data', resolve));
+      response.pause(); // the client stops reading
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const whilePaused = pagesRead;
+      expect(whilePaused).toBeGreaterThan(0);
+      expect(whilePaused).toBeLessThan(15);
+      req.destroy(); // and goes away
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(pagesRead).toBeLessThanOrEqual(whilePaused + 1);
+    } finally {
+      incidents.pageOverlapping = original;
+    }
   });
 
   it('bad input answers 422 naming the field before anything is streamed; plan gate and scope', async () => {
