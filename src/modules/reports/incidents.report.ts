@@ -49,8 +49,8 @@ export class IncidentsReports {
   }
 
   /**
-   * The incidents of the scope as report rows, page by page (in opening order: opened_at, then id): one page of incidents, the
-   * environments of their monitors and the first failures of their outages in memory at a time.
+   * The incidents of the scope as report rows, page by page in opening order (opened_at, then id): one page of
+   * incidents, the environments of their monitors and the first failures of their outages in memory at a time.
    */
   async *pages(ctx: ServiceContext, scope: IncidentScope): AsyncGenerator<IncidentReportRow[]> {
     const ids = scope.monitorIds;
