@@ -260,6 +260,72 @@ describe.each(testDialects())('scheduled report delivery on %s', (dialect) => {
     expect((await get(created.id)).last_status).toBe('failed');
   });
 
+  it('a destination deleted since the schedule was made counts as not delivered', async () => {
+    const temp = await api(t, org.apiKey, 'POST', WEBHOOKS, {
+      type: 'email',
+      name: 'Temporary',
+      config: { address: 'temp@example.com' },
+    });
+    const created = (
+      await api(t, org.apiKey, 'POST', BASE, {
+        report_type: 'incidents',
+        frequency: 'daily',
+        time_of_day: '05:00',
+        timezone: 'UTC',
+        destination_ids: [ids.hook, temp.body.id],
+      })
+    ).body as Json;
+    expect((await api(t, org.apiKey, 'DELETE', `${WEBHOOKS}/${temp.body.id}`)).status).toBe(204);
+    await api(t, org.apiKey, 'POST', `${BASE}/${created.id}/run`);
+    expect(await runner().runDue()).toBe(1);
+    await deliver();
+    expect(hook.requests.filter((r) => (r.json as Json).data.scheduled_report_id === created.id)).toHaveLength(1);
+    expect(fakes.smtp.messages.filter((m) => m.to.includes('temp@example.com'))).toHaveLength(0);
+    expect((await get(created.id)).last_status).toBe('partially_delivered');
+  });
+
+  it('a custom report is delivered over its own period, as its own JSON, CSV (section column) and PDF', async () => {
+    const custom = await api(t, org.apiKey, 'POST', '/api/v1/custom-reports', {
+      name: 'Weekly customer report',
+      period: 'previous_month',
+      timezone: 'Asia/Kolkata',
+      widgets: [
+        { kind: 'availability', title: 'Uptime' },
+        { kind: 'incidents', title: 'Incidents' },
+      ],
+      visibility: 'organization',
+    });
+    expect(custom.status).toBe(201);
+    const created = await api(t, org.apiKey, 'POST', BASE, {
+      report_type: 'custom',
+      custom_report_id: custom.body.id,
+      frequency: 'quarterly',
+      day_of_month: 2,
+      time_of_day: '09:00',
+      timezone: 'UTC',
+      destination_ids: [ids.email, ids.hook],
+    });
+    expect(created.status).toBe(201);
+    await api(t, org.apiKey, 'POST', `${BASE}/${created.body.id}/run`);
+    expect(await runner().runDue()).toBe(1);
+    await deliver();
+    const payload = hook.requests
+      .map((r) => r.json as Json)
+      .find((p) => p.data.scheduled_report_id === created.body.id)!;
+    const now = new Date(clock.now());
+    const monthStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1) - 5.5 * 3_600_000;
+    expect(payload.data).toMatchObject({
+      report_type: 'custom',
+      period: { to: new Date(monthStart).toISOString(), timezone: 'Asia/Kolkata' },
+      summary: { sections: 2 },
+    });
+    const mail = fakes.smtp.messages.find((m) => m.to.includes('reports@example.com'))!;
+    const parts = mimeParts(mail.raw);
+    expect(pdfPages(parts.find((p) => p.contentType === 'application/pdf')!.body)).toBeGreaterThanOrEqual(2);
+    expect(parts.find((p) => p.contentType === 'text/csv')!.body.toString('utf8')).toMatch(/^(\uFEFF)?section,/);
+    expect((await get(created.body.id)).last_status).toBe('delivered');
+  });
+
   it('a schedule missed for weeks runs once, then waits for its next time; a paused one does not run', async () => {
     // Only this case's schedules: the earlier ones are paused.
     for (const s of (await api(t, org.apiKey, 'GET', `${BASE}?limit=200`)).body.data as Json[]) {

@@ -285,6 +285,22 @@ describe.each(testDialects())('scheduled reports API on %s', (dialect) => {
     expect((await api(t, org.apiKey, 'GET', url)).status).toBe(200);
   });
 
+  it('a destination deleted later does not block other changes; naming it again is refused', async () => {
+    const spare = await create(org.apiKey, 'email', { address: 'spare@example.com' });
+    const created = (await api(t, org.apiKey, 'POST', BASE, { ...weekly(), destination_ids: [email, spare] }))
+      .body as Json;
+    expect((await api(t, org.apiKey, 'DELETE', `${WEBHOOKS}/${spare}`)).status).toBe(204);
+    const url = `${BASE}/${created.id}`;
+    const paused = await api(t, org.apiKey, 'PATCH', url, { enabled: false, time_of_day: '07:00' });
+    expect(paused.status).toBe(200);
+    expect(paused.body.destination_ids).toEqual([email, spare]);
+    const again = await api(t, org.apiKey, 'PATCH', url, { destination_ids: [email, spare] });
+    expect(again.status).toBe(422);
+    expect(again.body.error.details).toEqual([
+      { field: 'destination_ids[1]', issue: expect.stringContaining('does not exist') },
+    ]);
+  });
+
   it('needs the scheduled_reports scopes and a plan with reports', async () => {
     const reader = await t.createOrg({ scopes: ['scheduled_reports:read'] });
     expect((await api(t, reader.apiKey, 'GET', BASE)).status).toBe(200);

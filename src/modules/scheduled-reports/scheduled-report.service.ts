@@ -123,7 +123,12 @@ export class ScheduledReportsService {
     this.deps.plans.requireReports(ctx.actor.plan);
     const existing = await this.find(ctx, id);
     const merged = merge(existing, patch);
-    await this.validate(ctx, merged);
+    // What the patch does not touch is not checked again: a destination or custom report deleted since does not block
+    // pausing or moving the schedule (its run then counts that destination as not delivered).
+    await this.validate(ctx, merged, {
+      destinations: patch.destination_ids !== undefined,
+      customReport: patch.custom_report_id !== undefined || patch.report_type !== undefined,
+    });
     const now = ctx.clock.now();
     const updated = await ctx.db.transaction(async (tx) => {
       const repo = new ScheduledReportsRepository(tx);
@@ -177,7 +182,11 @@ export class ScheduledReportsService {
   }
 
   /** DECISIONS §8 and §12: each frequency's days, the custom pairing, the zone, the destinations. */
-  private async validate(ctx: ServiceContext, s: ScheduledReport): Promise<void> {
+  private async validate(
+    ctx: ServiceContext,
+    s: ScheduledReport,
+    check: { destinations: boolean; customReport: boolean } = { destinations: true, customReport: true },
+  ): Promise<void> {
     const details: ErrorDetail[] = [];
     const needs = (field: string, value: unknown, wanted: boolean, what: string) => {
       if (wanted && (value === null || value === undefined))
@@ -198,7 +207,7 @@ export class ScheduledReportsService {
     if (s.reportType === 'custom') {
       if (s.customReportId === null)
         details.push({ field: 'custom_report_id', issue: 'is required with report_type custom' });
-      else if (!(await this.deps.rendering.customReportExists(ctx, s.customReportId)))
+      else if (check.customReport && !(await this.deps.rendering.customReportExists(ctx, s.customReportId)))
         details.push({
           field: 'custom_report_id',
           issue: `custom report ${s.customReportId} does not exist in this organization`,
@@ -206,20 +215,22 @@ export class ScheduledReportsService {
     } else if (s.customReportId !== null) {
       details.push({ field: 'custom_report_id', issue: 'is only used with report_type custom; leave it out' });
     }
-    const types = await this.deps.destinations.destinationTypes(ctx.db, ctx.actor.organizationId, s.destinationIds);
-    s.destinationIds.forEach((id, i) => {
-      const type = types.get(id);
-      if (type === undefined)
-        details.push({
-          field: `destination_ids[${i}]`,
-          issue: `destination ${id} does not exist in this organization`,
-        });
-      else if (REFUSED_DESTINATION_TYPES.has(type))
-        details.push({
-          field: `destination_ids[${i}]`,
-          issue: `a ${type} destination cannot receive reports (pagers and incident tools are for alerts)`,
-        });
-    });
+    if (check.destinations) {
+      const types = await this.deps.destinations.destinationTypes(ctx.db, ctx.actor.organizationId, s.destinationIds);
+      s.destinationIds.forEach((id, i) => {
+        const type = types.get(id);
+        if (type === undefined)
+          details.push({
+            field: `destination_ids[${i}]`,
+            issue: `destination ${id} does not exist in this organization`,
+          });
+        else if (REFUSED_DESTINATION_TYPES.has(type))
+          details.push({
+            field: `destination_ids[${i}]`,
+            issue: `a ${type} destination cannot receive reports (pagers and incident tools are for alerts)`,
+          });
+      });
+    }
     if (details.length > 0) throw validationFailed(details);
   }
 }
