@@ -42,6 +42,23 @@ export function registerAdminCommands(program: Command): void {
     });
 
   admin
+    .command('password-reset-link')
+    .description(
+      "Print a one-time link (valid 1 hour) that sets a user's password: for an owner made by bootstrap, or without SMTP",
+    )
+    .requiredOption('--email <email>', "the user's email address")
+    .action(async (opts: { email: string }) => {
+      const issued = await withTocsin(({ services }) => services.sessions.createResetLink(opts.email));
+      if (!issued) {
+        process.stderr.write(`tocsin: no user has the address ${opts.email}\n`);
+        process.exit(1);
+      }
+      process.stdout.write(
+        `${JSON.stringify({ user_id: issued.user.id, link: issued.link, expires_at: new Date(issued.expiresAt).toISOString() })}\n`,
+      );
+    });
+
+  admin
     .command('set-plan')
     .description("Change an organization's plan")
     .requiredOption('--org <id>', 'organization id (org_…)')

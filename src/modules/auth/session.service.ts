@@ -42,6 +42,9 @@ const ALL_SCOPES = expandScopes(SCOPES);
 /** How long a resolved session is reused without reading it again (like a key's cache). */
 const SESSION_CACHE_MS = 1000;
 
+/** How long a password reset link works. */
+const RESET_TTL_MS = 3_600_000;
+
 function sha256(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
@@ -243,13 +246,21 @@ export class SessionService {
     if (!ended) throw new DomainError('not_found', 'Session not found.');
   }
 
-  /** Mails a one-time reset link when the address has a user; says nothing either way (the route answers 202). */
-  async requestPasswordReset(email: string): Promise<void> {
+  /** A one-time reset link for the address's user (1 hour), or null when nobody has the address. */
+  async createResetLink(email: string): Promise<{ user: User; link: string; expiresAt: number } | null> {
     const found = await this.deps.credentials.findCredentials(email);
     const user = found ? await this.deps.orgs.findUser(found.userId) : null;
-    if (!user) return;
-    const token = await this.deps.credentials.createPasswordReset(user.id);
+    if (!user) return null;
+    const token = await this.deps.credentials.createPasswordReset(user.id, RESET_TTL_MS);
     const link = `${this.deps.publicUrl.replace(/\/+$/, '')}/reset-password?token=${encodeURIComponent(token)}`;
+    return { user, link, expiresAt: this.deps.clock.now() + RESET_TTL_MS };
+  }
+
+  /** Mails a one-time reset link when the address has a user; says nothing either way (the route answers 202). */
+  async requestPasswordReset(email: string): Promise<void> {
+    const issued = await this.createResetLink(email);
+    if (!issued) return;
+    const { user, link } = issued;
     const intro = 'Someone (hopefully you) asked to reset your Tocsin password. Choose a new one here:';
     const outro = 'The link works once and is valid for 1 hour. If you did not ask for it, ignore this email.';
     try {
