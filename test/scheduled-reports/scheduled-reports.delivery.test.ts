@@ -260,6 +260,50 @@ describe.each(testDialects())('scheduled report delivery on %s', (dialect) => {
     expect((await get(created.id)).last_status).toBe('failed');
   });
 
+  it('each chat type gets the summary with the period and links, in its own wire format', async () => {
+    const make = async (type: string, config: Json) => {
+      const res = await api(t, org.apiKey, 'POST', WEBHOOKS, { type, name: `${type} reports`, config });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.id as string;
+    };
+    const chats = [
+      await make('chatapp2_webhook', { url: fakes.chatapp2_webhook.webhookUrl }),
+      await make('chatapp3_webhook', { url: fakes.chatapp3_webhook.teamsUrl }),
+      await make('chatapp4_bot', { bot_token: fakes.chatapp4_bot.botToken, chat_id: '42' }),
+    ];
+    const created = (
+      await api(t, org.apiKey, 'POST', BASE, {
+        report_type: 'monitor_health',
+        frequency: 'daily',
+        time_of_day: '05:00',
+        timezone: 'Pacific/Chatham',
+        destination_ids: chats,
+      })
+    ).body as Json;
+    await api(t, org.apiKey, 'POST', `${BASE}/${created.id}/run`);
+    expect(await runner().runDue()).toBe(1);
+    await deliver();
+    const files = await t.tocsin.database
+      .tables<{ report_file: { id: string; kind: string; scheduled_report_id: string } }>()
+      .selectFrom('report_file')
+      .select(['id', 'kind'])
+      .where('scheduled_report_id', '=', created.id)
+      .execute();
+    const pdfId = files.find((f) => f.kind === 'pdf')!.id;
+    for (const fake of [fakes.chatapp2_webhook, fakes.chatapp3_webhook, fakes.chatapp4_bot]) {
+      expect(fake.requests).toHaveLength(1);
+      const body = fake.requests[0]!.rawBody;
+      expect(body).toContain('(Pacific/Chatham)');
+      expect(body).toContain(`/api/v1/report-files/${pdfId}?token=`);
+    }
+    const dest = await api(t, org.apiKey, 'GET', `${WEBHOOKS}?limit=200`);
+    const failures = (dest.body.data as Json[])
+      .filter((d) => chats.includes(d.id) && d.last_failure_reason)
+      .map((d) => `${d.type}: ${d.last_failure_reason}`);
+    expect(failures).toEqual([]);
+    expect((await get(created.id)).last_status).toBe('delivered');
+  });
+
   it('a destination deleted since the schedule was made counts as not delivered', async () => {
     const temp = await api(t, org.apiKey, 'POST', WEBHOOKS, {
       type: 'email',
