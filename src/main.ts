@@ -33,6 +33,7 @@ import {
 } from './modules/scheduled-reports/index.ts';
 import { MonitorsService, createMonitorTargetGuard, monitorsMigrations } from './modules/monitors/index.ts';
 import { createCredentials, createOrgs, Plans, orgsMigrations } from './modules/orgs/index.ts';
+import { LiveHub } from './modules/live/index.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import {
   databaseStartupError,
@@ -287,6 +288,20 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
   alerting.pipeline.onDeliveryEnded((ended) => scheduledReports.deliveryEnded(ended));
   roles.push(scheduledReports.role);
   const executions = new ExecutionsService({ database, monitors: monitorLookup });
+  // The live feed: one poller per process, woken after every local commit that recorded outbox events.
+  const live = new LiveHub({
+    logger,
+    sources: {
+      latestSeq: () => events.latestSeq(),
+      outboxAfter: (seq, limit) => events.readAfter(seq, limit),
+      latestExecutionKey: () => executions.latestKey(),
+      executionsAfter: (key, limit) => executions.recordedAfter(key, limit),
+      incident: (organizationId, id) => incidents.findAnywhere(organizationId, id),
+      monitorEnvironments: async (ids) =>
+        new Map((await monitors.findManyAnywhere(ids)).map((m) => [m.id, m.environment])),
+    },
+  });
+  events.onRecorded(() => live.nudge());
   const rollups = new RollupsService({
     database,
     clock,
@@ -315,6 +330,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
       orgs,
       auth,
       sessions,
+      live,
       apiAccess: apiAccess.services,
       plans,
       monitors,

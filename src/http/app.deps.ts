@@ -7,6 +7,7 @@ import type { RollupsService } from '../modules/checks/index.ts';
 import type { EventsService } from '../modules/events/index.ts';
 import type { IncidentsService } from '../modules/incidents/index.ts';
 import type { IntelligenceService } from '../modules/intelligence/index.ts';
+import type { LiveHub } from '../modules/live/index.ts';
 import type { MonitorsService } from '../modules/monitors/index.ts';
 import type { OrgsService, Plans } from '../modules/orgs/index.ts';
 import type {
@@ -28,6 +29,8 @@ export interface AppServices {
   auth: AuthService;
   /** People in the web app: first run, sign-in, sessions, password reset and invitation links. */
   sessions: SessionService;
+  /** The live feed of this process (GET /api/v1/events/stream): one shared poller. */
+  live: LiveHub;
   /** API access: key management, service accounts, rate limits, idempotency, usage. */
   apiAccess: ApiAccessServices;
   plans: Plans;

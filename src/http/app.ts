@@ -38,6 +38,7 @@ import { registerSystemRoutes } from './routes/system/system.routes.ts';
 import { registerAuthLinkRoutes } from './routes/sessions/auth-links.routes.ts';
 import { registerSessionRoutes } from './routes/sessions/sessions.routes.ts';
 import { registerMemberRoleRoutes } from './routes/sessions/member-role.routes.ts';
+import { registerEventStreamRoutes } from './routes/events/events-stream.routes.ts';
 import { loadWebBuild, WEB_DIST_DIR } from './routes/web/web.assets.ts';
 import { registerWebRoutes } from './routes/web/web.routes.ts';
 
@@ -165,6 +166,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerSessionRoutes(app, sessionRoutes);
   registerAuthLinkRoutes(app, sessionRoutes);
   registerMemberRoleRoutes(app, sessionRoutes);
+  registerEventStreamRoutes(app, { live: deps.services.live });
   registerRunnerRoutes(app, { checks: deps.services.checks, clock: deps.clock });
   registerHeartbeatRoutes(app, deps.services);
   registerIntelligenceRoutes(app, deps.services);

@@ -33,6 +33,7 @@ export {
   ExecutionsStore,
   executionsMigrations,
   type ExecutionRecord,
+  type RecordedExecution,
 } from './executions/index.ts';
 export { RollupsService, rollupsMigrations, LatencySketch, type HistoryBucket } from './rollups/index.ts';
 export { checkToWire, resultFromWire, type WireResult } from './runner/runner.wire.ts';

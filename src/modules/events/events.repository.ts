@@ -63,6 +63,15 @@ export class EventsRepository {
     }));
   }
 
+  /** The newest event's position (0 when the outbox is empty). */
+  async latestSeq(): Promise<number> {
+    const row = await this.db
+      .selectFrom('domain_event')
+      .select((eb) => eb.fn.max('seq').as('max'))
+      .executeTakeFirst();
+    return Number(row?.max ?? 0);
+  }
+
   /** The outbox position of one event, or null when there is no such event. */
   async seqOf(id: string): Promise<number | null> {
     const row = await this.db.selectFrom('domain_event').select('seq').where('id', '=', id).executeTakeFirst();

@@ -44,6 +44,11 @@ export class EventsService {
     return seq !== null && seq <= (await repo.consumerPosition(name));
   }
 
+  /** The newest event's position (0 when there is none): where a reader that wants only new events starts. */
+  latestSeq(): Promise<number> {
+    return new EventsRepository(this.database).latestSeq();
+  }
+
   consumerPosition(name: string, tx: Database = this.database): Promise<number> {
     return new EventsRepository(tx).consumerPosition(name);
   }

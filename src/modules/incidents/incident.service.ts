@@ -228,6 +228,11 @@ export class IncidentsService implements MonitorListener {
     };
   }
 
+  /** One incident of an organization, without an actor's visibility rules (the live feed's titles). */
+  findAnywhere(organizationId: string, id: string): Promise<Incident | null> {
+    return new IncidentsRepository(this.deps.database).find(organizationId, id);
+  }
+
   /** Open incidents (any source) tied to these monitors, oldest first; for status pages. */
   listOpenForMonitors(monitorIds: readonly string[]): Promise<Incident[]> {
     return new IncidentsRepository(this.deps.database).listOpenForMonitors(monitorIds);

@@ -4,7 +4,7 @@ import { decodeCursor } from '../../../platform/cursor.ts';
 import { encodeCursor } from '../../../platform/cursor.ts';
 import { notFound } from '../../../platform/errors.ts';
 import { fromRow } from './execution.codec.ts';
-import { decodeExecutionId } from './execution.ids.ts';
+import { decodeExecutionId, encodeExecutionId } from './execution.ids.ts';
 import type { ExecutionRecord } from './execution.types.ts';
 import { ExecutionsRepository, type ExecutionSample } from './executions.repository.ts';
 import type { ExecutionRow } from './executions.tables.ts';
@@ -12,6 +12,18 @@ import type { ExecutionRow } from './executions.tables.ts';
 /** Visibility of a monitor to an actor (organization + environment scoping; throws not_found). */
 export interface MonitorLookup {
   get(actor: Actor, id: string): Promise<{ id: string; organizationId: string }>;
+}
+
+/** A stored execution as the live feed tells it. */
+export interface RecordedExecution {
+  /** Its storage key: the feed's position. */
+  key: number;
+  id: string;
+  organizationId: string;
+  monitorId: string;
+  down: boolean;
+  durationMs: number;
+  startedAt: number;
 }
 
 export interface ExecutionsServiceDeps {
@@ -94,6 +106,25 @@ export class ExecutionsService {
   }
 
   // ---- lookups used by rollups / history ---------------------------------------------------------------
+
+  /** The newest stored execution's key (0 when none). */
+  latestKey(): Promise<number> {
+    return this.repo.latestKey();
+  }
+
+  /** Executions stored after `afterKey` (any organization), oldest first: the source of the live feed. */
+  async recordedAfter(afterKey: number, limit: number): Promise<RecordedExecution[]> {
+    const rows = await this.repo.recordedAfter(afterKey, limit);
+    return rows.map((r) => ({
+      key: Number(r.id),
+      id: encodeExecutionId(Number(r.id), Number(r.started_at)),
+      organizationId: r.organization_id,
+      monitorId: r.monitor_id,
+      down: Number(r.down) === 1,
+      durationMs: Number(r.duration_ms),
+      startedAt: Number(r.started_at),
+    }));
+  }
 
   async monitorKey(monitorId: string): Promise<number | undefined> {
     return (await this.repo.findMonitorKeys([monitorId])).get(monitorId);

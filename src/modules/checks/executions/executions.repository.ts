@@ -50,6 +50,34 @@ export class ExecutionsRepository {
       .execute();
   }
 
+  /** The newest execution's key (0 when none): where a live feed starts. */
+  async latestKey(): Promise<number> {
+    const row = await this.db
+      .selectFrom('execution')
+      .select((eb) => eb.fn.max('id').as('max'))
+      .executeTakeFirst();
+    return Number(row?.max ?? 0);
+  }
+
+  /** Executions stored after `afterKey`, in key order, with their monitor and organization (the live feed). */
+  recordedAfter(afterKey: number, limit: number) {
+    return this.db
+      .selectFrom('execution')
+      .innerJoin('monitor_key', 'monitor_key.id', 'execution.monitor_key')
+      .select([
+        'execution.id',
+        'execution.started_at',
+        'execution.down',
+        'execution.duration_ms',
+        'monitor_key.monitor_id',
+        'monitor_key.organization_id',
+      ])
+      .where('execution.id', '>', afterKey)
+      .orderBy('execution.id')
+      .limit(limit)
+      .execute();
+  }
+
   async monitorOfKey(key: number): Promise<{ monitor_id: string; organization_id: string } | undefined> {
     return this.db
       .selectFrom('monitor_key')

@@ -7,6 +7,7 @@ export {
   type ExecutionListQuery,
   type ExecutionPage,
   type MonitorLookup,
+  type RecordedExecution,
 } from './execution.service.ts';
 export { ExecutionsRetention, type ExecutionsRetentionDeps } from './executions.retention.ts';
 export { encodeExecutionId, decodeExecutionId } from './execution.ids.ts';

@@ -1,0 +1,145 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { LiveConnection, visibleTo } from '../../src/http/routes/events/live.connection.ts';
+import { expandScopes, SCOPES, type Actor } from '../../src/modules/auth/index.ts';
+import type { RecordedExecution } from '../../src/modules/checks/index.ts';
+import type { DomainEvent } from '../../src/modules/events/index.ts';
+import { LiveHub, type LiveEvent, type LiveSources, type LiveSubscriber } from '../../src/modules/live/index.ts';
+import { createLogger } from '../../src/platform/logger.ts';
+
+const actor = (over: Partial<Actor> = {}): Actor => ({
+  organizationId: 'org_a',
+  plan: 'enterprise',
+  keyId: 'key_a',
+  userId: 'usr_a',
+  serviceAccountId: null,
+  role: 'member',
+  scopes: expandScopes(SCOPES),
+  environments: ['production'],
+  rateLimits: { read: 600, write: 120, delete: 60 },
+  ...over,
+});
+
+const event = (n: number, over: Partial<LiveEvent> = {}): LiveEvent => ({
+  id: `${n}-0`,
+  type: 'monitor.status',
+  organizationId: 'org_a',
+  monitorId: 'mon_a',
+  environment: 'production',
+  scope: 'monitors:read',
+  data: { monitor_id: 'mon_a', status: 'down', at: '2026-11-24T00:00:00.000Z', padding: 'x'.repeat(100) },
+  ...over,
+});
+
+/** A reader that takes one chunk and then never finishes with it (a client that stopped reading). */
+function stalled(): Writable & { chunks: string[] } {
+  const chunks: string[] = [];
+  const w = new Writable({
+    highWaterMark: 64,
+    write(chunk: Buffer, _enc, _done) {
+      chunks.push(chunk.toString());
+    },
+  });
+  return Object.assign(w, { chunks });
+}
+
+describe('a live connection', () => {
+  it('cuts off a client that does not read once its queue passes the bound, instead of buffering for ever', () => {
+    const out = stalled();
+    const ends: string[] = [];
+    const c = new LiveConnection({ out, actor: actor(), maxQueuedBytes: 1000, onEnd: (r) => ends.push(r) });
+    c.start([], true, '0-0');
+    for (let i = 1; i <= 5; i += 1) c.deliver([event(i)]);
+    expect(ends).toEqual([]);
+    for (let i = 6; i <= 20; i += 1) c.deliver([event(i)]);
+    expect(ends).toEqual(['overflow']);
+    expect(out.destroyed).toBe(true);
+    expect(c.isEnded).toBe(true);
+    c.deliver([event(21)]); // nothing more is queued or written
+    expect(out.chunks).toHaveLength(1);
+  });
+
+  it('delivers everything, in order, to a client that reads slowly but keeps up', async () => {
+    const received: string[] = [];
+    const out = new Writable({
+      highWaterMark: 64,
+      write(chunk: Buffer, _enc, done) {
+        received.push(chunk.toString());
+        setImmediate(done);
+      },
+    });
+    const c = new LiveConnection({ out, actor: actor(), maxQueuedBytes: 100_000, onEnd: () => undefined });
+    c.deliver([event(1)]); // held until the stream starts
+    c.start([event(0)], true, '0-0');
+    for (let i = 2; i <= 50; i += 1) c.deliver([event(i)]);
+    while (!received.join('').includes('id: 50-0')) await new Promise((r) => setImmediate(r));
+    const ids = received.join('').match(/^id: .*$/gm)!;
+    expect(ids).toEqual(['id: 0-0', 'id: 0-0', ...Array.from({ length: 50 }, (_, i) => `id: ${i + 1}-0`)]);
+    expect(received.join('')).toContain('event: ready');
+  });
+
+  it('shows keys only their scopes and environments, sessions their whole organization', () => {
+    const key = actor({ scopes: expandScopes(['monitors:read']), environments: ['staging'] });
+    const session = actor({ sessionId: 'ses_a', allEnvironments: true });
+    const incident = event(1, { type: 'incident.opened', scope: 'incidents:read' });
+    expect(visibleTo(key, event(1))).toBe(false); // production monitor
+    expect(visibleTo(key, event(1, { environment: 'staging' }))).toBe(true);
+    expect(visibleTo(key, { ...incident, environment: 'staging' })).toBe(false); // no incidents:read
+    expect(visibleTo(key, event(1, { environment: null }))).toBe(false); // a monitor that is gone
+    expect(visibleTo(session, incident)).toBe(true);
+    expect(visibleTo(session, event(1, { organizationId: 'org_b' }))).toBe(false);
+  });
+});
+
+describe('the live hub', () => {
+  it('reads once per round for all its clients, and stops reading when the last one leaves', async () => {
+    const outbox: DomainEvent[] = [];
+    let reads = 0;
+    const sources: LiveSources = {
+      latestSeq: async () => outbox.length,
+      outboxAfter: async (seq) => {
+        reads += 1;
+        return outbox.filter((e) => e.seq > seq);
+      },
+      latestExecutionKey: async () => 0,
+      executionsAfter: async (): Promise<RecordedExecution[]> => [],
+      incident: async () => null,
+      monitorEnvironments: async (ids) => new Map(ids.map((id) => [id, 'production'])),
+    };
+    const hub = new LiveHub({ sources, logger: createLogger({ level: 'silent', pretty: false }), pollMs: 60_000 });
+    const got: LiveEvent[][] = [[], [], []];
+    const subscribers: LiveSubscriber[] = got.map((list) => ({
+      deliver: (events) => list.push(...events),
+      heartbeat: () => undefined,
+      close: () => undefined,
+    }));
+    const subs = await Promise.all(subscribers.map((s) => hub.subscribe(s)));
+    expect(subs.map((s) => s.position)).toEqual([
+      { seq: 0, executionKey: 0 },
+      { seq: 0, executionKey: 0 },
+      { seq: 0, executionKey: 0 },
+    ]);
+    outbox.push({
+      seq: 1,
+      id: 'evt_1',
+      organizationId: 'org_a',
+      type: 'down',
+      monitorId: 'mon_a',
+      incidentId: null,
+      occurredAt: 0,
+      payload: {},
+    });
+    const before = reads;
+    hub.nudge();
+    while (got[2]!.length === 0) await new Promise((r) => setImmediate(r));
+    expect(reads - before).toBe(1);
+    expect(got.map((l) => l.map((e) => e.type))).toEqual([['monitor.status'], ['monitor.status'], ['monitor.status']]);
+    for (const s of subs) s.unsubscribe();
+    expect(hub.clientCount).toBe(0);
+    const after = reads;
+    hub.nudge();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(reads).toBe(after);
+    hub.close();
+  });
+});
