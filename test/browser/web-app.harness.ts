@@ -278,12 +278,18 @@ export async function seedThroughSession(
   };
 }
 
+/** In the page: true once no "Loading…" is left (a function, not a string: the app's CSP forbids eval). */
+export function noLoadingText(): boolean {
+  const page = globalThis as unknown as { document: { body: { innerText: string } } };
+  return !page.document.body.innerText.includes('Loading');
+}
+
 /**
  * Waits until a page has drawn its data: no "Loading…" left and the network quiet for a moment. (Not
  * Playwright's networkidle: the page keeps its event stream open.)
  */
 export async function settle(page: Page): Promise<void> {
   await page.locator('h1').first().waitFor();
-  await page.waitForFunction("!document.body.innerText.includes('Loading')", undefined, { timeout: 15_000 });
+  await page.waitForFunction(noLoadingText, undefined, { timeout: 15_000 });
   await page.waitForTimeout(400);
 }

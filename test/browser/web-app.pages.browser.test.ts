@@ -139,6 +139,46 @@ describe.skipIf(!testServices.chromiumPath)('web app pages (sqlite)', () => {
   });
 
   it(
+    "puts the API's validation issues next to the fields they name and focuses the first",
+    { timeout: 60_000 },
+    async () => {
+      await page.goto(`${server.origin}/monitors/new`);
+      await page.getByLabel('Target').fill('not a url at all');
+      await page.getByLabel('Check every (seconds)').fill('0');
+      await page.getByText('HTTP settings, assertions and alerting').click();
+      await page.getByLabel('Timeout (ms)').fill('5');
+      await page.getByRole('button', { name: 'Create monitor' }).click();
+      const issue = (field: string) => page.locator(`[data-field="${field}"] .field-error`);
+      await issue('config.timeout_ms').waitFor();
+      expect(await issue('config.timeout_ms').textContent()).toMatch(/100 and 60000/);
+      expect(await issue('interval_seconds').count()).toBe(1);
+      expect(await page.locator('[data-field="config.timeout_ms"] input').getAttribute('aria-invalid')).toBe('true');
+      // Focus is on the first field the API named.
+      const first = await page.locator('.field-invalid').first().getAttribute('data-field');
+      await expect
+        .poll(
+          () =>
+            page.evaluate(() => {
+              const doc = globalThis as unknown as {
+                document: {
+                  activeElement: { closest(s: string): { getAttribute(n: string): string | null } | null } | null;
+                };
+              };
+              return doc.document.activeElement?.closest('[data-field]')?.getAttribute('data-field') ?? null;
+            }),
+          { timeout: 15_000 },
+        )
+        .toBe(first);
+      expect(await page.locator('.form-error').count()).toBe(1);
+      // Nothing was created.
+      const list = await page.request.get(`${server.origin}/api/v1/monitors`);
+      expect(((await list.json()) as { data: { target: string }[] }).data.map((m) => m.target)).not.toContain(
+        'not a url at all',
+      );
+    },
+  );
+
+  it(
     'every page passes an axe scan (no serious or critical violation), light and dark',
     { timeout: 240_000 },
     async () => {

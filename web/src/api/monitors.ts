@@ -33,6 +33,8 @@ export function useAllMonitors(filters: MonitorFilters) {
         }),
       ),
     getNextPageParam: (last) => last.next_cursor ?? undefined,
+    // Comparing 10,000 monitors deeply with the previous answer on every page costs more than it saves.
+    structuralSharing: false,
   });
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
   useEffect(() => {

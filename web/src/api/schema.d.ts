@@ -540,6 +540,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/events/stream': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Live events of the organization (server-sent events)
+     * @description A `text/event-stream` of `monitor.status` `{monitor_id, status, at}`, `incident.opened`, `incident.acknowledged`, `incident.resolved` `{incident_id, monitor_id, number, title, status, at}` and `execution.recorded` `{monitor_id, execution_id, status, duration_ms, at}`. A key receives incident events only with `incidents:read`, execution events only with `executions:read`, and only for monitors of its environments; a session receives all of its organization. Every event has an `id:`; reconnect with `Last-Event-ID` to receive what was missed (at most 1,000 events, else a `resync` event asks the client to reload). The first event is `ready`; a comment `: heartbeat` comes every 15 s. A client that does not read is disconnected once 256 KiB wait for it.
+     *
+     *     Requires scope `monitors:read`.
+     */
+    get: operations['streamEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/executions/{id}': {
     parameters: {
       query?: never;
@@ -880,6 +902,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/monitors/grpc/discover': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * List the services and methods of a gRPC server (reflection)
+     * @description Server reflection v1, or v1alpha when v1 is not implemented. 422 target_unreachable when the server cannot be reached, reflection_unavailable when it has no reflection service.
+     *
+     *     Requires scope `monitors:create`.
+     */
+    post: operations['discoverGrpc'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/monitors/openapi/import': {
     parameters: {
       query?: never;
@@ -1076,7 +1120,7 @@ export interface paths {
     };
     /**
      * Incidents overlapping the period: counts by source, MTTA and MTTR (mean and median), incidents per day
-     * @description Needs the reports:read scope and a plan with reports. `format=csv` answers `text/csv; charset=utf-8` instead: UTF-8 with a byte-order mark, RFC 4180, a header row (columns in docs/reports.md), the same figures as the JSON.
+     * @description Needs the reports:read scope and a plan with reports. `format=csv` answers `text/csv; charset=utf-8` instead: UTF-8 with a byte-order mark, RFC 4180, a header row (columns in docs/reports.md), the same figures as the JSON. `format=pdf` answers `application/pdf` (an A4 document: key figures, charts, tables). Both come as an attachment with a file name.
      *
      *     Requires scope `reports:read`.
      */
@@ -1098,7 +1142,7 @@ export interface paths {
     };
     /**
      * Every incident of the period, streamed (CSV by default, or one JSON array)
-     * @description Needs the reports:read scope and a plan with reports. Streams in constant memory whatever the number of incidents (keyset pages of 500 read as the client takes them). `format=csv` (default): `text/csv; charset=utf-8`, UTF-8 with a byte-order mark, RFC 4180, the incidents report’s columns. `format=json`: `application/json`, one array of the incidents report’s rows, an incident per line. Oldest first (by id). Bad input is refused before the first byte; a failure while streaming cuts the response short.
+     * @description Needs the reports:read scope and a plan with reports. Streams in constant memory whatever the number of incidents (keyset pages of 2,000 read as the client takes them). `format=csv` (default): `text/csv; charset=utf-8`, UTF-8 with a byte-order mark, RFC 4180, the incidents report’s columns. `format=json`: `application/json`, one array of the incidents report’s rows, an incident per line. Oldest first (by id). Bad input is refused before the first byte; a failure while streaming cuts the response short.
      *
      *     Requires scope `reports:read`.
      */
@@ -1120,7 +1164,7 @@ export interface paths {
     };
     /**
      * Intelligence events of the period by category and monitor, and the correlations between monitors
-     * @description Needs the reports:read scope and a plan with reports. `format=csv` answers `text/csv; charset=utf-8` instead: UTF-8 with a byte-order mark, RFC 4180, a header row (columns in docs/reports.md), the same figures as the JSON.
+     * @description Needs the reports:read scope and a plan with reports. `format=csv` answers `text/csv; charset=utf-8` instead: UTF-8 with a byte-order mark, RFC 4180, a header row (columns in docs/reports.md), the same figures as the JSON. `format=pdf` answers `application/pdf` (an A4 document: key figures, charts, tables). Both come as an attachment with a file name.
      *
      *     Requires scope `reports:read`.
      */
@@ -1142,7 +1186,7 @@ export interface paths {
     };
     /**
      * Noisy, flapping, misconfigured and never-succeeded monitors, each finding with its reason and figures
-     * @description Needs the reports:read scope and a plan with reports. `format=csv` answers `text/csv; charset=utf-8` instead: UTF-8 with a byte-order mark, RFC 4180, a header row (columns in docs/reports.md), the same figures as the JSON.
+     * @description Needs the reports:read scope and a plan with reports. `format=csv` answers `text/csv; charset=utf-8` instead: UTF-8 with a byte-order mark, RFC 4180, a header row (columns in docs/reports.md), the same figures as the JSON. `format=pdf` answers `application/pdf` (an A4 document: key figures, charts, tables). Both come as an attachment with a file name.
      *
      *     Requires scope `reports:read`.
      */
@@ -2250,7 +2294,16 @@ export interface components {
       /** @description The user who created it (or the service account whose key did). */
       owner_id: string;
       period:
-        | string
+        | (
+            | 'last_24_hours'
+            | 'last_7_days'
+            | 'last_30_days'
+            | 'last_90_days'
+            | 'month_to_date'
+            | 'previous_month'
+            | 'quarter_to_date'
+            | 'previous_quarter'
+          )
         | {
             from: string;
             to: string;
@@ -2259,9 +2312,11 @@ export interface components {
       timezone: string;
       /** Format: date-time */
       updated_at: string;
-      visibility: string;
+      /** @enum {string} */
+      visibility: 'private' | 'organization' | 'shared';
       widgets: {
-        kind: string;
+        /** @enum {string} */
+        kind: 'availability' | 'performance' | 'sla' | 'incidents' | 'intelligence' | 'monitor_health';
         monitor_ids?: string[];
         options?: {
           sla_target_ids?: string[];
@@ -2291,7 +2346,8 @@ export interface components {
       report: 'custom';
       /** @description One per widget, in order. */
       sections: {
-        kind: string;
+        /** @enum {string} */
+        kind: 'availability' | 'performance' | 'sla' | 'incidents' | 'intelligence' | 'monitor_health';
         notice: string | null;
         report: {
           [key: string]: unknown;
@@ -2460,6 +2516,25 @@ export interface components {
       total_ms: number;
       ttfb_ms: number | null;
     };
+    /** GrpcDiscoverResult */
+    GrpcDiscoverResult: {
+      services: {
+        methods: {
+          client_streaming: boolean;
+          /** @description Full message name, e.g. pkg.v1.GetItemRequest. */
+          input_type: string;
+          name: string;
+          output_type: string;
+          /** @description A request with every field at its zero value (field names as in the .proto file): a starting point for a grpc monitor’s config.request. */
+          request_template: {
+            [key: string]: unknown;
+          };
+          server_streaming: boolean;
+        }[];
+        /** @description Full service name. */
+        name: string;
+      }[];
+    };
     /**
      * GrpcMonitorConfig
      * @description config of a grpc monitor (grpc.health.v1 Check; target host:port)
@@ -2472,8 +2547,33 @@ export interface components {
       alert_destination_ids: string[] | null;
       /** @description Alert when a check takes longer (ms); default none. */
       alert_latency_ms?: number | null;
+      /** @description json and response_time assertions on the response. */
+      assertions?: components['schemas']['Assertion'][] | null;
       /** @description Regions that must agree (at most the number of regions); default 1 for one region, a majority. */
       confirm_regions?: number | null;
+      /**
+       * @default OK
+       * @enum {string|null}
+       */
+      expected_status:
+        | 'OK'
+        | 'CANCELLED'
+        | 'UNKNOWN'
+        | 'INVALID_ARGUMENT'
+        | 'DEADLINE_EXCEEDED'
+        | 'NOT_FOUND'
+        | 'ALREADY_EXISTS'
+        | 'PERMISSION_DENIED'
+        | 'RESOURCE_EXHAUSTED'
+        | 'FAILED_PRECONDITION'
+        | 'ABORTED'
+        | 'OUT_OF_RANGE'
+        | 'UNIMPLEMENTED'
+        | 'INTERNAL'
+        | 'UNAVAILABLE'
+        | 'DATA_LOSS'
+        | 'UNAUTHENTICATED'
+        | null;
       /**
        * @description Consecutive failures before the monitor goes down and an incident opens.
        * @default 2
@@ -2484,8 +2584,18 @@ export interface components {
        * @default false
        */
       intelligence_incidents: boolean | null;
+      /** @description Metadata sent with the call (at most 50 entries, lower-case keys). */
+      metadata?: {
+        [key: string]: string;
+      } | null;
+      /** @description A unary method to call instead of the health check (descriptors come by reflection). */
+      method?: string | null;
       /** @description Remind while still down, every so many minutes; default never. */
       reminder_interval_minutes?: number | null;
+      /** @description The request, field names as in the .proto file (see POST /monitors/grpc/discover). */
+      request?: {
+        [key: string]: unknown;
+      } | null;
       /**
        * @description "" = the server's overall health.
        * @default
@@ -9099,7 +9209,7 @@ export interface operations {
             };
             /** @description Monitors carrying at least one of these tags. */
             tags?: string[];
-            /** @description The section’s heading; the `section` column in CSV. Trimmed. */
+            /** @description The section’s heading; the `section` column in CSV. Trimmed; distinct within the report. */
             title: string;
           }[];
         };
@@ -9665,7 +9775,7 @@ export interface operations {
             };
             /** @description Monitors carrying at least one of these tags. */
             tags?: string[];
-            /** @description The section’s heading; the `section` column in CSV. Trimmed. */
+            /** @description The section’s heading; the `section` column in CSV. Trimmed; distinct within the report. */
             title: string;
           }[];
         };
@@ -10040,6 +10150,138 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
           'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  streamEvents: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The id of the last event received, to resume after it. */
+        'last-event-id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The event stream (text/event-stream). */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': string;
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
+      401: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
+      403: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: the budget is exhausted; see Retry-After. */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -12593,7 +12835,7 @@ export interface operations {
             alert_destination_ids?: string[] | null;
             /** @description Alert when a check takes longer (ms); default none. */
             alert_latency_ms?: number | null;
-            /** @default [] */
+            /** @description json and response_time assertions on the response. */
             assertions?: components['schemas']['Assertion'][] | null;
             /**
              * @description Request body.
@@ -12611,6 +12853,29 @@ export interface operations {
              * @default []
              */
             expected?: string[] | null;
+            /**
+             * @default OK
+             * @enum {string|null}
+             */
+            expected_status?:
+              | 'OK'
+              | 'CANCELLED'
+              | 'UNKNOWN'
+              | 'INVALID_ARGUMENT'
+              | 'DEADLINE_EXCEEDED'
+              | 'NOT_FOUND'
+              | 'ALREADY_EXISTS'
+              | 'PERMISSION_DENIED'
+              | 'RESOURCE_EXHAUSTED'
+              | 'FAILED_PRECONDITION'
+              | 'ABORTED'
+              | 'OUT_OF_RANGE'
+              | 'UNIMPLEMENTED'
+              | 'INTERNAL'
+              | 'UNAVAILABLE'
+              | 'DATA_LOSS'
+              | 'UNAUTHENTICATED'
+              | null;
             /**
              * @description Consecutive failures before the monitor goes down and an incident opens.
              * @default 2
@@ -12632,11 +12897,12 @@ export interface operations {
              * @default false
              */
             intelligence_incidents?: boolean | null;
-            /**
-             * @default GET
-             * @enum {string|null}
-             */
-            method?: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS' | null;
+            /** @description Metadata sent with the call (at most 50 entries, lower-case keys). */
+            metadata?: {
+              [key: string]: string;
+            } | null;
+            /** @description A unary method to call instead of the health check (descriptors come by reflection). */
+            method?: string | null;
             /**
              * @default A
              * @enum {string|null}
@@ -12644,6 +12910,10 @@ export interface operations {
             record_type?: 'A' | 'AAAA' | 'CNAME' | 'MX' | 'TXT' | 'NS' | null;
             /** @description Remind while still down, every so many minutes; default never. */
             reminder_interval_minutes?: number | null;
+            /** @description The request, field names as in the .proto file (see POST /monitors/grpc/discover). */
+            request?: {
+              [key: string]: unknown;
+            } | null;
             /**
              * @description IP[:port] of the resolver; default the system resolver.
              * @default null
@@ -13787,6 +14057,203 @@ export interface operations {
       };
     };
   };
+  discoverGrpc: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe: the first response (status < 500) is stored for 24 hours per key of the caller's organization, and a repeat with the same method, path and body returns it with `Idempotent-Replayed: true` without doing anything again. A repeat while the first still runs is 409 `idempotency_in_progress`; the same key with another method, path or body is 422 `idempotency_key_mismatch`.
+         * @example 3f1c9a7e-0b1d-4c55-9a57-6c0f0d4b8e21
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description host:port of the gRPC server. */
+          target: string;
+          /**
+           * @description For the whole discovery.
+           * @default 10000
+           */
+          timeout_ms?: number;
+          /** @description Connect with TLS. */
+          tls: boolean;
+          /**
+           * @description Accept any certificate (self-signed servers).
+           * @default false
+           */
+          tls_skip_verify?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GrpcDiscoverResult'];
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
+      401: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
+      403: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_in_progress: a request with the same Idempotency-Key is still running. */
+      409: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description payload_too_large: body over the limit. */
+      413: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported_media_type: the body is not JSON. */
+      415: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: the budget is exhausted; see Retry-After. */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   importOpenApi: {
     parameters: {
       query?: never;
@@ -14640,6 +15107,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['IncidentsReport'];
+          'application/pdf': components['schemas']['IncidentsReport'];
           'text/csv': components['schemas']['IncidentsReport'];
         };
       };
@@ -14654,6 +15122,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -14668,6 +15137,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -14682,6 +15152,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -14696,6 +15167,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -14711,6 +15183,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -14725,6 +15198,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -14739,6 +15213,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -14753,6 +15228,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -14958,6 +15434,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['IntelligenceReport'];
+          'application/pdf': components['schemas']['IntelligenceReport'];
           'text/csv': components['schemas']['IntelligenceReport'];
         };
       };
@@ -14972,6 +15449,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -14986,6 +15464,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -15000,6 +15479,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -15014,6 +15494,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -15029,6 +15510,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -15043,6 +15525,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -15057,6 +15540,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -15071,6 +15555,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -15117,6 +15602,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['MonitorHealthReport'];
+          'application/pdf': components['schemas']['MonitorHealthReport'];
           'text/csv': components['schemas']['MonitorHealthReport'];
         };
       };
@@ -15131,6 +15617,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -15145,6 +15632,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -15159,6 +15647,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -15173,6 +15662,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -15188,6 +15678,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -15202,6 +15693,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -15216,6 +15708,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -15230,6 +15723,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };

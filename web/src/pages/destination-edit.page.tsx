@@ -7,7 +7,7 @@ import FIELDS from '../api/destination-config.fields.json';
 import type { components } from '../api/schema';
 import { can, useSession } from '../api/session';
 import { asText, dateTime } from '../lib/format';
-import { Field, focusFirstInvalid, FormError } from '../ui/form';
+import { Field, FormError, useFocusFirstInvalid } from '../ui/form';
 import { StatusBadge } from '../ui/status';
 
 type Destination = components['schemas']['Destination'];
@@ -91,7 +91,6 @@ export default function DestinationEditPage() {
       queryClient.setQueryData(['destination', d.id], d);
       if (!id) void navigate(`/destinations/${d.id}`, { replace: true });
     },
-    onError: () => setTimeout(() => focusFirstInvalid(form.current)),
   });
   const runTest = useMutation({
     mutationFn: async () =>
@@ -133,6 +132,7 @@ export default function DestinationEditPage() {
     );
   }
   const error = save.error instanceof ApiError ? save.error : null;
+  useFocusFirstInvalid(form, save.error);
   const d = existing.data;
   return (
     <>

@@ -5,7 +5,7 @@ import { ApiError, unwrap } from '../api/client';
 import { useApi } from '../api/context';
 import type { Monitor, MonitorType } from '../api/monitors';
 import { can, useSession } from '../api/session';
-import { Field, focusFirstInvalid, FormError } from '../ui/form';
+import { Field, FormError, useFocusFirstInvalid } from '../ui/form';
 import { ConfigFields, configFromDraft, draftFromConfig, type ConfigDraft } from './monitor-edit.config';
 
 const TYPES: [MonitorType, string][] = [
@@ -126,9 +126,9 @@ export default function MonitorEditPage() {
       void queryClient.invalidateQueries({ queryKey: ['monitor', monitor.id] });
       void navigate(`/monitors/${monitor.id}`);
     },
-    onError: () => setTimeout(() => focusFirstInvalid(form.current)),
   });
   const error = save.error instanceof ApiError ? save.error : null;
+  useFocusFirstInvalid(form, save.error);
 
   if (!can(session.role).write) {
     return (

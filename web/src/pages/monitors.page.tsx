@@ -220,14 +220,22 @@ function MonitorTable(props: {
                 />
               </th>
             )}
-            <th scope="col">Status</th>
-            <th scope="col">Monitor</th>
+            <th scope="col" className="col-status">
+              Status
+            </th>
+            <th scope="col" className="col-name">
+              Monitor
+            </th>
             <th scope="col" className="hide-narrow">
               Tags
             </th>
-            <th scope="col">90 days</th>
-            <th scope="col">24 h</th>
-            <th scope="col" className="hide-narrow">
+            <th scope="col" className="col-bar">
+              90 days
+            </th>
+            <th scope="col" className="col-uptime">
+              24 h
+            </th>
+            <th scope="col" className="hide-narrow col-p95">
               p95 (24 h)
             </th>
             <th scope="col" className="hide-narrow">

@@ -5,7 +5,7 @@ import { ApiError } from '../api/client';
 import { useApi } from '../api/context';
 import type { SessionInfo } from '../api/session';
 import { useSignedIn } from '../api/sign-in';
-import { Field, focusFirstInvalid, FormError } from '../ui/form';
+import { Field, FormError, useFocusFirstInvalid } from '../ui/form';
 import { PublicPage } from '../ui/public-page';
 
 const FIELDS = ['organization_name', 'name', 'email', 'password'] as const;
@@ -30,10 +30,10 @@ export default function SetupPage() {
   const setup = useMutation({
     mutationFn: () => api.json<SessionInfo>('POST', '/api/v1/auth/setup', values),
     onSuccess: signedIn,
-    onError: () => setTimeout(() => focusFirstInvalid(form.current)),
   });
   if (needed.data && !needed.data.needed && !setup.isSuccess) return <Navigate to="/sign-in" replace />;
   const error = setup.error instanceof ApiError ? setup.error : null;
+  useFocusFirstInvalid(form, setup.error);
   return (
     <PublicPage title="Set up Tocsin">
       <p>Create your organization and its owner account. You can invite your team afterwards.</p>

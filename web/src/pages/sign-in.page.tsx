@@ -5,7 +5,7 @@ import { ApiError } from '../api/client';
 import { useApi } from '../api/context';
 import type { SessionInfo } from '../api/session';
 import { useSignedIn } from '../api/sign-in';
-import { Field, focusFirstInvalid, FormError } from '../ui/form';
+import { Field, FormError, useFocusFirstInvalid } from '../ui/form';
 import { PublicPage } from '../ui/public-page';
 
 export default function SignInPage() {
@@ -18,9 +18,9 @@ export default function SignInPage() {
   const signIn = useMutation({
     mutationFn: () => api.json<SessionInfo>('POST', '/api/v1/auth/sessions', { email, password }),
     onSuccess: signedIn,
-    onError: () => setTimeout(() => focusFirstInvalid(form.current)),
   });
   const error = signIn.error instanceof ApiError ? signIn.error : null;
+  useFocusFirstInvalid(form, signIn.error);
   return (
     <PublicPage title="Sign in">
       {params.get('reset') === 'done' && (

@@ -5,7 +5,7 @@ import { ApiError, unwrap } from '../api/client';
 import { useApi } from '../api/context';
 import { useAllMonitors } from '../api/monitors';
 import { can, useSession } from '../api/session';
-import { Field, focusFirstInvalid, FormError } from '../ui/form';
+import { Field, FormError, useFocusFirstInvalid } from '../ui/form';
 
 /** Editor (slug, title, monitors, visibility) with a preview of the public page as it is served. */
 export default function StatusPageEditPage() {
@@ -50,7 +50,6 @@ export default function StatusPageEditPage() {
       setPreviewKey((k) => k + 1);
       if (!id) void navigate(`/status-pages/${page.id}`, { replace: true });
     },
-    onError: () => setTimeout(() => focusFirstInvalid(form.current)),
   });
   const remove = useMutation({
     mutationFn: async () =>
@@ -61,6 +60,7 @@ export default function StatusPageEditPage() {
     },
   });
   const error = save.error instanceof ApiError ? save.error : null;
+  useFocusFirstInvalid(form, save.error);
   const shown = monitors.monitors.filter((m) => !filter || m.name.toLowerCase().includes(filter.toLowerCase()));
   return (
     <>

@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from 'react';
+import { useEffect, useId, type ReactNode, type RefObject } from 'react';
 import { ApiError } from '../api/client';
 
 /** A labelled control with its hint and the API's issue for it (announced and tied by aria-describedby). */
@@ -68,10 +68,18 @@ export function FormError({ error, fields = [] }: { error: unknown; fields?: str
   );
 }
 
-/** Moves focus to the first field the API named, so keyboard and screen-reader users land on it. */
-export function focusFirstInvalid(form: HTMLFormElement | null): void {
-  const first = form?.querySelector<HTMLElement>(
-    '.field-invalid input, .field-invalid select, .field-invalid textarea',
-  );
-  first?.focus();
+/**
+ * After a refusal has been drawn, moves focus to the first field the API named (or to the message above the form),
+ * so keyboard and screen-reader users land on it.
+ */
+export function useFocusFirstInvalid(form: RefObject<HTMLFormElement | null>, error: unknown): void {
+  useEffect(() => {
+    if (!error || !form.current) return;
+    const first =
+      form.current.querySelector<HTMLElement>(
+        '.field-invalid input, .field-invalid select, .field-invalid textarea, .field-invalid button',
+      ) ?? form.current.querySelector<HTMLElement>('.form-error');
+    if (first && !first.matches('input, select, textarea, button')) first.tabIndex = -1;
+    first?.focus();
+  }, [form, error]);
 }
