@@ -87,6 +87,11 @@ function body(pdf: ReportPdf, r: AvailabilityReport): void {
   pdf.heading('Most downtime');
   pdf.table(AVAILABILITY_COLUMNS, worst, { size: 7.5, empty: 'No downtime in this period.' });
   pdf.heading(`All monitors (${r.monitors.length})`);
+  pdf.paragraph(
+    'Days down: one mark per day with downtime, as high as that day’s share of downtime; a gap in the line is time ' +
+      'the monitor was not monitored (paused, not yet created, deleted).',
+    { size: 7.5, colour: COLOURS.muted },
+  );
   pdf.table(AVAILABILITY_COLUMNS, r.monitors, { size: 7.5, empty: 'No monitors in this report.' });
   const names = new Map(r.monitors.map((m) => [m.monitor_id, m.name]));
   const longest = r.monitors
