@@ -3,7 +3,7 @@
  *
  *   const renderer = reports.renderer;                       // from createReports(...)
  *   const report = await renderer.build(ctx, 'availability', input);          // the JSON document (an object)
- *   const file = await renderer.encode('availability', report, 'pdf');        // { contentType, filename, body }
+ *   const file = await renderer.encode(ctx, 'availability', report, 'pdf');   // { contentType, filename, body }
  *   const same = await renderer.render(ctx, 'availability', input, 'csv');    // build + encode in one call
  *
  * Several reports in one document (custom reports, one section per widget):
@@ -16,8 +16,8 @@
  *
  * CSV of sections: a first column `section` (the section's title), then the union of the sections' columns in the
  * order they first appear; a row leaves the columns of other kinds empty, so every row has the same number of
- * fields. PDF of sections: a first page with the sections' key figures, then each section under its title with its
- * own charts and tables, then the methodology.
+ * fields. PDF of sections: a first page with one key figure per section and a list of the sections with their
+ * pages, then each section under its title with its own charts and tables, then the methodology.
  *
  * Registering a kind: its generator goes into `ReportBuilders` (createReports in reports.module.ts), its CSV table
  * into CSV_TABLES below (one line each); its PDF layout is in LAYOUTS of report-pdf.compose.ts. A kind without a
