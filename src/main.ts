@@ -27,7 +27,6 @@ import { createReports, reportsMigrations } from './modules/reports/index.ts';
 import {
   createReportFiles,
   createScheduledReports,
-  customReportRendering,
   reportRendering,
   scheduledReportsMigrations,
 } from './modules/scheduled-reports/index.ts';
@@ -280,7 +279,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     plans,
     planOf: async (organizationId) => (await orgs.findOrganization(organizationId))?.plan ?? null,
     destinations: new ReportDeliveryFacts({ events }),
-    rendering: reportRendering(reports.renderer, customReportRendering(reports)),
+    rendering: reportRendering(reports.renderer, reports.customReports),
     publicUrl: config.publicUrl,
     leaseMs: config.scheduledReports.leaseSeconds * 1000,
     files: reportFiles,

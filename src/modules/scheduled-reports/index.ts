@@ -27,9 +27,4 @@ export {
   type FileKind,
   type ReportFile,
 } from './scheduled-report.types.ts';
-export {
-  reportRendering,
-  customReportRendering,
-  type ReportRendererLike,
-  type CustomReportsLike,
-} from './scheduled-report.rendering.ts';
+export { reportRendering, type ReportRendererLike, type CustomReportsLike } from './scheduled-report.rendering.ts';
