@@ -167,6 +167,23 @@ describe.each(testDialects())('sessions (%s)', (dialect) => {
     expect((await attempt(PASSWORD)).statusCode).toBe(201);
   });
 
+  it('counts attempts sent at once one after the other: only the free ones check a password', async () => {
+    const { organizationId } = await t.createOrg();
+    await createPerson(t, organizationId, 'member', 'burst-target@example.com', PASSWORD);
+    const burst = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        inSession(t, null, 'POST', '/api/v1/auth/sessions', {
+          body: { email: 'burst-target@example.com', password: `burst ${i}` },
+          headers: { 'x-forwarded-for': `198.51.100.${100 + i}` },
+        }),
+      ),
+    );
+    const codes = burst.map((r) => r.statusCode).sort();
+    expect(codes).toEqual([...Array(5).fill(401), ...Array(7).fill(429)]);
+    clock.advance(60_000);
+    expect((await signIn(t, 'burst-target@example.com', PASSWORD)).body.role).toBe('member');
+  });
+
   it('slows down many failures from one address across accounts', async () => {
     const attempt = (n: number) =>
       inSession(t, null, 'POST', '/api/v1/auth/sessions', {

@@ -113,16 +113,14 @@ export class SessionService {
    */
   async signIn(email: string, password: string, client: ClientInfo): Promise<SignedIn> {
     const account = email.trim().toLowerCase();
-    await this.throttle.check(account, client.ip);
+    await this.throttle.begin(account, client.ip);
     const found = await this.deps.credentials.findCredentials(account);
     const matches = await verifyPassword(password, found?.passwordHash ?? (await this.dummy.get()));
     const memberships = found && matches ? await this.deps.credentials.membershipsOf(found.userId) : [];
     const user = found && matches ? await this.deps.orgs.findUser(found.userId) : null;
-    if (!found?.passwordHash || !matches || !user || memberships.length === 0) {
-      await this.throttle.recordFailure(account, client.ip);
-      throw invalidCredentials();
-    }
-    await this.throttle.recordSuccess(account);
+    // The attempt was counted as a failure when it began; only a success takes it back.
+    if (!found?.passwordHash || !matches || !user || memberships.length === 0) throw invalidCredentials();
+    await this.throttle.succeeded(account, client.ip);
     const first = memberships[0]!;
     return this.open(user, await this.deps.orgs.getOrganization(first.organizationId), first.role, client);
   }
@@ -288,7 +286,7 @@ export class SessionService {
     );
     this.forget();
     const found = await this.deps.orgs.findUser(userId);
-    if (found) await this.throttle.recordSuccess(found.email);
+    if (found) await this.throttle.forgetAccount(found.email);
   }
 
   /** A member's new role (see CredentialsService.changeRole); their sessions act with it from the next request. */
@@ -315,13 +313,13 @@ export class SessionService {
     const password = input.password ?? '';
     let passwordHash: string | null = null;
     if (preview.existingUserId) {
-      await this.throttle.check(preview.email, client.ip);
+      await this.throttle.begin(preview.email, client.ip);
       const stored = await this.deps.credentials.passwordHashOf(preview.existingUserId);
       const matches = await verifyPassword(password, stored ?? (await this.dummy.get()));
       if (!stored || !matches) {
-        await this.throttle.recordFailure(preview.email, client.ip);
         throw invalidCredentials();
       }
+      await this.throttle.succeeded(preview.email, client.ip);
     } else {
       const details: ErrorDetail[] = [];
       if (input.password === undefined) details.push({ field: 'password', issue: 'is required for a new account' });

@@ -7,21 +7,15 @@ export class SignInThrottleRepository {
     this.db = database.tables<SessionsTables>();
   }
 
-  /** The latest end of a block among `subjects` (0 when none is blocked). */
-  async blockedUntil(subjects: string[]): Promise<number> {
-    const rows = await this.db
-      .selectFrom('sign_in_throttle')
-      .select('blocked_until')
-      .where('subject', 'in', subjects)
-      .execute();
-    return rows.reduce((max, r) => Math.max(max, Number(r.blocked_until)), 0);
-  }
-
   /**
-   * Counts one failure of `subject` atomically (failures older than `windowStart` are forgotten first) and
-   * returns the new count.
+   * Counts one failure of `subject` atomically (failures older than `windowStart` are forgotten first) and returns
+   * the new count with the block that was in force (the row stays locked until the transaction ends).
    */
-  async addFailure(subject: string, now: number, windowStart: number): Promise<number> {
+  async addFailure(
+    subject: string,
+    now: number,
+    windowStart: number,
+  ): Promise<{ failures: number; blockedUntil: number }> {
     const row = await this.db
       .insertInto('sign_in_throttle')
       .values({ subject, failures: 1, last_failure_at: now, blocked_until: 0 })
@@ -36,9 +30,9 @@ export class SignInThrottleRepository {
           last_failure_at: now,
         })),
       )
-      .returning('failures')
+      .returning(['failures', 'blocked_until'])
       .executeTakeFirstOrThrow();
-    return Number(row.failures);
+    return { failures: Number(row.failures), blockedUntil: Number(row.blocked_until) };
   }
 
   async block(subject: string, until: number): Promise<void> {
@@ -51,5 +45,18 @@ export class SignInThrottleRepository {
 
   async clear(subject: string): Promise<void> {
     await this.db.deleteFrom('sign_in_throttle').where('subject', '=', subject).execute();
+  }
+
+  /** Takes one counted failure back (a right password); below `free` failures no block stays. */
+  async takeBack(subject: string, free: number): Promise<void> {
+    const row = await this.db
+      .updateTable('sign_in_throttle')
+      .set((eb) => ({ failures: eb('failures', '-', 1) }))
+      .where('subject', '=', subject)
+      .where('failures', '>', 0)
+      .returning('failures')
+      .executeTakeFirst();
+    if (row && Number(row.failures) < free)
+      await this.db.updateTable('sign_in_throttle').set({ blocked_until: 0 }).where('subject', '=', subject).execute();
   }
 }

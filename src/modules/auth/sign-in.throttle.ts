@@ -34,6 +34,10 @@ export const DEFAULT_THROTTLE: ThrottlePolicy = {
  * Slows down repeated failed sign-ins per account and per client address: after the free failures each further
  * failure blocks the subject for 1 s, 2 s, 4 s … up to `maxDelayMs`. Rows in the database, so every process sees
  * the same counts; the clock is injected.
+ *
+ * An attempt is counted as a failure when it starts (`begin`), before the slow password check, and taken back when
+ * it succeeds (`succeeded`): so attempts sent all at once are counted as they arrive, and the ones after the free
+ * failures find the block instead of each checking a password.
  */
 export class SignInThrottle {
   private readonly database: Database;
@@ -45,28 +49,24 @@ export class SignInThrottle {
     this.policy = deps.policy ?? DEFAULT_THROTTLE;
   }
 
-  /** Throws `RetryLaterError` (429) while the account or the address is blocked. */
-  async check(account: string, ip: string): Promise<void> {
-    const now = this.clock.now();
-    const until = await new SignInThrottleRepository(this.database).blockedUntil([`account:${account}`, `ip:${ip}`]);
-    if (until > now) {
-      throw new RetryLaterError(
-        'Too many failed sign-ins; wait before trying again.',
-        Math.max(1, Math.ceil((until - now) / 1000)),
-      );
-    }
-  }
-
-  async recordFailure(account: string, ip: string): Promise<void> {
+  /**
+   * Counts the attempt, or throws `RetryLaterError` (429) while the account or the address is blocked (then nothing
+   * is counted). One transaction whose counter rows stay locked: attempts sent at once are counted one after the
+   * other, and those after the free failures find the block.
+   */
+  async begin(account: string, ip: string): Promise<void> {
     const now = this.clock.now();
     const windowStart = now - this.policy.windowMs;
     await this.database.transaction(async (tx) => {
       const repository = new SignInThrottleRepository(tx);
-      for (const [subject, free] of [
-        [`account:${account}`, this.policy.accountFreeFailures],
-        [`ip:${ip}`, this.policy.ipFreeFailures],
-      ] as const) {
-        const failures = await repository.addFailure(subject, now, windowStart);
+      for (const [subject, free] of this.subjects(account, ip)) {
+        const { failures, blockedUntil } = await repository.addFailure(subject, now, windowStart);
+        if (blockedUntil > now) {
+          throw new RetryLaterError(
+            'Too many failed sign-ins; wait before trying again.',
+            Math.max(1, Math.ceil((blockedUntil - now) / 1000)),
+          );
+        }
         if (failures >= free) {
           const delay = Math.min(this.policy.maxDelayMs, 1000 * 2 ** Math.min(30, failures - free));
           await repository.block(subject, now + delay);
@@ -75,8 +75,27 @@ export class SignInThrottle {
     });
   }
 
-  /** A successful sign-in forgets the account's failures (the address's stay: it may be guessing others). */
-  async recordSuccess(account: string): Promise<void> {
+  /**
+   * The attempt was right: the account's failures are forgotten, and the address's count loses this attempt again
+   * (with any block it alone caused). The address's other failures stay: it may be guessing other accounts.
+   */
+  async succeeded(account: string, ip: string): Promise<void> {
+    await this.database.transaction(async (tx) => {
+      const repository = new SignInThrottleRepository(tx);
+      await repository.clear(`account:${account}`);
+      await repository.takeBack(`ip:${ip}`, this.policy.ipFreeFailures);
+    });
+  }
+
+  /** A password set from a reset link: the account's failures are forgotten. */
+  async forgetAccount(account: string): Promise<void> {
     await new SignInThrottleRepository(this.database).clear(`account:${account}`);
+  }
+
+  private subjects(account: string, ip: string): Array<[string, number]> {
+    return [
+      [`account:${account}`, this.policy.accountFreeFailures],
+      [`ip:${ip}`, this.policy.ipFreeFailures],
+    ];
   }
 }
