@@ -12,10 +12,18 @@ function barClass(uptime: number | null): string {
   return 'bar-down';
 }
 
-/** One bar per day (oldest first); the label sums it up for screen readers. */
+/**
+ * One bar per day (oldest first), drawn as one path per kind of day (a few nodes, not 90: the list mounts rows
+ * while scrolling); the label sums it up for screen readers and as the tooltip.
+ */
 export function UptimeBar({ days, label }: { days: DayUptime[]; label: string }) {
   const width = 3;
   const gap = 1;
+  const paths = new Map<string, string>();
+  days.forEach((d, i) => {
+    const kind = barClass(d.uptime);
+    paths.set(kind, `${paths.get(kind) ?? ''}M${i * (width + gap)} 0h${width}v20h-${width}z`);
+  });
   return (
     <svg
       className="uptime-bar"
@@ -24,10 +32,9 @@ export function UptimeBar({ days, label }: { days: DayUptime[]; label: string })
       viewBox={`0 0 ${Math.max(1, days.length * (width + gap))} 20`}
       preserveAspectRatio="none"
     >
-      {days.map((d, i) => (
-        <rect key={d.day} className={barClass(d.uptime)} x={i * (width + gap)} y={0} width={width} height={20}>
-          <title>{`${d.day}: ${d.uptime === null ? 'no data' : `${d.uptime.toFixed(2)} %`}`}</title>
-        </rect>
+      <title>{label}</title>
+      {[...paths].map(([kind, d]) => (
+        <path key={kind} className={kind} d={d} />
       ))}
     </svg>
   );
