@@ -114,6 +114,54 @@ describe.each(testDialects())('check_schedule on %s', (dialect) => {
     ]);
   });
 
+  it("claims fairly across organizations: round-robin over each one's oldest due checks, then by due time", async () => {
+    const repo = new ScheduleRepository(db.database);
+    // Organization "big": 50 checks due since 10 s ago (one a 100 ms); "small": 3 checks due only just now.
+    await repo.upsert([
+      ...Array.from({ length: 50 }, (_, i) => ({
+        ...entry(`mon_big${String(i).padStart(2, '0')}`, 'fair', T0 - 10_000 + i * 100),
+        organizationId: 'org_big',
+      })),
+      ...[0, 1, 2].map((i) => ({ ...entry(`mon_small${i}`, 'fair', T0 - 300 + i * 100), organizationId: 'org_small' })),
+    ]);
+    // Four free slots: strictly oldest-first would give all four to org_big.
+    const first = await repo.claim('p', ['fair'], T0, 60_000, 4);
+    const order = (cs: typeof first) =>
+      [...cs].sort((a, b) => a.wasDueAt - b.wasDueAt).map((c) => `${c.organizationId}:${c.monitorId}`);
+    expect(order(first)).toEqual([
+      'org_big:mon_big00',
+      'org_big:mon_big01',
+      'org_small:mon_small0',
+      'org_small:mon_small1',
+    ]);
+    // How late each was: the claim at T0 minus its due time before the claim.
+    expect(first.map((c) => T0 - c.wasDueAt).sort((a, b) => b - a)).toEqual([10_000, 9_900, 300, 200]);
+    const second = await repo.claim('p', ['fair'], T0, 60_000, 4);
+    expect(order(second)).toEqual([
+      'org_big:mon_big02',
+      'org_big:mon_big03',
+      'org_big:mon_big04',
+      'org_small:mon_small2',
+    ]);
+    // Claimed rows (lease held: their check in flight) are not claimed again; the backlog is what is left.
+    expect(await repo.backlog(T0)).toEqual([{ regionCode: 'fair', count: 45, oldestDueAt: T0 - 10_000 + 500 }]);
+  });
+
+  it('a late row skips its missed slots: the claim runs the latest slot and tells the oldest one', async () => {
+    const repo = new ScheduleRepository(db.database);
+    const first = T0 + 1_000;
+    await repo.upsert([entry('mon_skip', 'skip', first)]);
+    const now = first + 3 * INTERVAL + 700; // three slots missed
+    const [c] = await repo.claim('p', ['skip'], now, 60_000, 10);
+    expect(c).toMatchObject({ wasDueAt: first, dueAt: first + 3 * INTERVAL });
+    expect((await repo.get('mon_skip', 'skip'))!.next_due_at).toBe(first + 4 * INTERVAL);
+    // Leased, so not backlog; once its lease ends unreleased and its slot is due, it is.
+    expect(await repo.backlog(now)).toEqual([]);
+    expect(await repo.backlog(now + 60_001)).toEqual([
+      { regionCode: 'skip', count: 1, oldestDueAt: first + 4 * INTERVAL },
+    ]);
+  });
+
   it('upsert keeps the due time unless the interval changed', async () => {
     const repo = new ScheduleRepository(db.database);
     await repo.upsert([entry('mon_up', 'local', T0 + 5000)]);

@@ -20,9 +20,20 @@ export interface ClaimedSlot {
   monitorId: string;
   regionCode: string;
   organizationId: string;
-  /** The slot this claim runs (the due time before the claim moved it on). */
+  /** The slot this claim runs: the latest slot at or before the claim (missed slots are not replayed). */
   dueAt: number;
+  /** The row's due time before this claim: its oldest unclaimed slot (earlier than `dueAt` when slots were missed). */
+  wasDueAt: number;
   monitorVersion: number;
+}
+
+/** Due checks of a region that no process has claimed yet. */
+export interface RegionBacklog {
+  regionCode: string;
+  /** Rows due at or before `now` and not leased. */
+  count: number;
+  /** The oldest such row's due time; null when there is none. */
+  oldestDueAt: number | null;
 }
 
 export interface ScheduleKey {
@@ -35,6 +46,7 @@ interface ClaimRow {
   region_code: string;
   organization_id: string;
   due_at: number | string;
+  was_due_at: number | string;
   monitor_version: number | string;
 }
 
@@ -124,8 +136,16 @@ export class ScheduleRepository {
   /**
    * Claims up to `limit` checks of `regions` due by `now + lookaheadMs` for `owner` until `now + lookaheadMs + leaseMs`
    * (a runner claims a little ahead and starts each check on its due time).
-   * PostgreSQL: `FOR UPDATE SKIP LOCKED` lets concurrent claimers pass each other; SQLite: the single
-   * UPDATE statement runs under the database's one writer lock.
+   *
+   * Fair across organizations: the due rows are ranked within their organization by due time, and the claim takes
+   * rank 1 of every organization (oldest first), then rank 2, …; so when more is due than the runner has free slots,
+   * an organization with a thousand overdue monitors gets one slot per round like one with three, instead of
+   * starving it. A row whose lease is held (its previous check still in flight) is not claimed again; its missed
+   * slots are skipped, never queued (the claim moves it to the slot after `now`), and `wasDueAt` tells how late.
+   *
+   * PostgreSQL: `FOR UPDATE SKIP LOCKED` on the candidate rows lets concurrent claimers pass each other (the window
+   * function is in a joined sub-select: a locking clause cannot be on the query level that has it); SQLite: the
+   * single UPDATE statement runs under the database's one writer lock.
    */
   async claim(
     owner: string,
@@ -136,36 +156,125 @@ export class ScheduleRepository {
     lookaheadMs = 0,
   ): Promise<ClaimedSlot[]> {
     if (regions.length === 0 || limit <= 0) return [];
-    const until = now + lookaheadMs + leaseMs;
-    const horizon = now + lookaheadMs;
-    // The slot after max(now, due): a row claimed ahead of its due time moves to its own next slot.
-    const base =
-      this.database.dialect === 'postgres' ? sql`greatest(${now}, next_due_at)` : sql`max(${now}, next_due_at)`;
-    const regionList = sql.join(regions.map((r) => sql`${r}`));
-    const lock = this.database.dialect === 'postgres' ? sql`for update skip locked` : sql``;
-    const result = await sql<ClaimRow>`
-      update check_schedule
-         set lease_owner = ${owner},
-             lease_until = ${until},
-             next_due_at = ${base} - ((${base} - phase_ms) % interval_ms) + interval_ms
-       where (monitor_id, region_code) in (
-             select monitor_id, region_code from check_schedule
-              where region_code in (${regionList})
-                and next_due_at <= ${horizon}
-                and (lease_until is null or lease_until < ${now})
-              order by next_due_at
-              limit ${limit}
-              ${lock})
-       returning monitor_id, region_code, organization_id, monitor_version, next_due_at - interval_ms as due_at`.execute(
-      this.db,
-    );
-    // The due slot returned is the latest slot at or before now; `lateness = now - slot` (see dueAt).
-    return result.rows.map((r) => ({
+    const rows =
+      this.database.dialect === 'postgres'
+        ? await this.claimPostgres(owner, regions, now, leaseMs, limit, lookaheadMs)
+        : await this.claimSqlite(owner, regions, now, leaseMs, limit, lookaheadMs);
+    return rows.map((r) => ({
       monitorId: r.monitor_id,
       regionCode: r.region_code,
       organizationId: r.organization_id,
       dueAt: Number(r.due_at),
+      wasDueAt: Number(r.was_due_at),
       monitorVersion: Number(r.monitor_version),
+    }));
+  }
+
+  /** The due, unleased rows ranked within their organization (1 = its oldest), for the fair claim order. */
+  private rankedDue(regions: readonly string[], now: number, horizon: number) {
+    const regionList = sql.join(regions.map((r) => sql`${r}`));
+    return sql`select monitor_id, region_code,
+                      row_number() over (partition by organization_id order by next_due_at, monitor_id) as rk
+                 from check_schedule
+                where region_code in (${regionList})
+                  and next_due_at <= ${horizon}
+                  and (lease_until is null or lease_until < ${now})`;
+  }
+
+  /**
+   * The slot after max(now, due), as the new `next_due_at`: a row claimed ahead of its due time moves to its own
+   * next slot, a late one to the first slot after now (its missed slots are skipped).
+   */
+  private nextSlot(now: number, column: ReturnType<typeof sql.ref>) {
+    const base = this.database.dialect === 'postgres' ? sql`greatest(${now}, ${column})` : sql`max(${now}, ${column})`;
+    return sql`${base} - ((${base} - phase_ms) % interval_ms) + interval_ms`;
+  }
+
+  /** One statement; the sub-select's `next_due_at` is the row's value before the update (`was_due_at`). */
+  private async claimPostgres(
+    owner: string,
+    regions: readonly string[],
+    now: number,
+    leaseMs: number,
+    limit: number,
+    lookaheadMs: number,
+  ): Promise<ClaimRow[]> {
+    const horizon = now + lookaheadMs;
+    const result = await sql<ClaimRow>`
+      update check_schedule as s
+         set lease_owner = ${owner},
+             lease_until = ${horizon + leaseMs},
+             next_due_at = ${this.nextSlot(now, sql.ref('s.next_due_at'))}
+        from (
+             select l.monitor_id, l.region_code, l.next_due_at
+               from check_schedule l
+               join (${this.rankedDue(regions, now, horizon)}) r
+                 on r.monitor_id = l.monitor_id and r.region_code = l.region_code
+              where l.next_due_at <= ${horizon}
+                and (l.lease_until is null or l.lease_until < ${now})
+              order by r.rk, l.next_due_at, l.monitor_id
+              limit ${limit}
+              for update of l skip locked) c
+       where s.monitor_id = c.monitor_id and s.region_code = c.region_code
+       returning s.monitor_id, s.region_code, s.organization_id, s.monitor_version,
+                 s.next_due_at - s.interval_ms as due_at, c.next_due_at as was_due_at`.execute(this.db);
+    return result.rows;
+  }
+
+  /**
+   * SQLite's RETURNING sees only the updated values, so the candidates (and their due times) are read first; the
+   * UPDATE then takes each only if it is unchanged (same due time, still unleased): a row another handle claimed in
+   * between is left out, never claimed twice.
+   */
+  private async claimSqlite(
+    owner: string,
+    regions: readonly string[],
+    now: number,
+    leaseMs: number,
+    limit: number,
+    lookaheadMs: number,
+  ): Promise<ClaimRow[]> {
+    const horizon = now + lookaheadMs;
+    const picked = await sql<{ monitor_id: string; region_code: string; next_due_at: number }>`
+      select s.monitor_id, s.region_code, s.next_due_at
+        from check_schedule s
+        join (${this.rankedDue(regions, now, horizon)}) r
+          on r.monitor_id = s.monitor_id and r.region_code = s.region_code
+       order by r.rk, s.next_due_at, s.monitor_id
+       limit ${limit}`.execute(this.db);
+    if (picked.rows.length === 0) return [];
+    const wasDue = new Map(picked.rows.map((p) => [`${p.monitor_id}\u0000${p.region_code}`, Number(p.next_due_at)]));
+    const keys = sql.join(picked.rows.map((p) => sql`(${p.monitor_id}, ${p.region_code}, ${p.next_due_at})`));
+    const result = await sql<Omit<ClaimRow, 'was_due_at'>>`
+      update check_schedule
+         set lease_owner = ${owner},
+             lease_until = ${horizon + leaseMs},
+             next_due_at = ${this.nextSlot(now, sql.ref('next_due_at'))}
+       where (monitor_id, region_code, next_due_at) in (values ${keys})
+         and (lease_until is null or lease_until < ${now})
+       returning monitor_id, region_code, organization_id, monitor_version, next_due_at - interval_ms as due_at`.execute(
+      this.db,
+    );
+    return result.rows.map((r) => ({ ...r, was_due_at: wasDue.get(`${r.monitor_id}\u0000${r.region_code}`)! }));
+  }
+
+  /**
+   * Per region (of every row, whatever the regions this process serves): how many checks are due at `now` and not
+   * claimed, and the oldest due time among them. One index range per region (`region_code, next_due_at`).
+   */
+  async backlog(now: number): Promise<RegionBacklog[]> {
+    const rows = await this.db
+      .selectFrom('check_schedule')
+      .select((eb) => ['region_code', eb.fn.countAll<number | string>().as('n'), eb.fn.min('next_due_at').as('oldest')])
+      .where('next_due_at', '<=', now)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+      .groupBy('region_code')
+      .orderBy('region_code')
+      .execute();
+    return rows.map((r) => ({
+      regionCode: r.region_code,
+      count: Number(r.n),
+      oldestDueAt: r.oldest === null || r.oldest === undefined ? null : Number(r.oldest),
     }));
   }
 
