@@ -135,6 +135,9 @@ export class ScheduledReportsService {
       const current = await repo.findForUpdate(ctx.actor.organizationId, id);
       if (!current) throw notFound('Scheduled report');
       const next = merge(current, patch);
+      // Another change may have committed since the checks above: the rules hold for what is written.
+      const issues = ruleIssues(next);
+      if (issues.length > 0) throw validationFailed(issues);
       next.updatedAt = now;
       const reschedule =
         next.frequency !== current.frequency ||
@@ -187,34 +190,17 @@ export class ScheduledReportsService {
     s: ScheduledReport,
     check: { destinations: boolean; customReport: boolean } = { destinations: true, customReport: true },
   ): Promise<void> {
-    const details: ErrorDetail[] = [];
-    const needs = (field: string, value: unknown, wanted: boolean, what: string) => {
-      if (wanted && (value === null || value === undefined))
-        details.push({ field, issue: `is required with frequency ${s.frequency} (${what})` });
-      if (!wanted && value !== null && value !== undefined)
-        details.push({ field, issue: `is not used with frequency ${s.frequency}; leave it out` });
-    };
-    needs('day_of_week', s.dayOfWeek, s.frequency === 'weekly', '0 = Sunday … 6 = Saturday');
-    needs('day_of_month', s.dayOfMonth, s.frequency === 'monthly' || s.frequency === 'quarterly', '1 to 28');
-    if (s.dayOfWeek !== null && (!Number.isInteger(s.dayOfWeek) || s.dayOfWeek < 0 || s.dayOfWeek > 6))
-      details.push({ field: 'day_of_week', issue: 'must be an integer from 0 (Sunday) to 6 (Saturday)' });
-    if (s.dayOfMonth !== null && (!Number.isInteger(s.dayOfMonth) || s.dayOfMonth < 1 || s.dayOfMonth > 28))
-      details.push({ field: 'day_of_month', issue: 'must be an integer from 1 to 28' });
-    if (!parseTimeOfDay(s.timeOfDay))
-      details.push({ field: 'time_of_day', issue: 'must be a local time HH:MM from 00:00 to 23:59' });
-    if (!isTimeZone(s.timezone))
-      details.push({ field: 'timezone', issue: 'must be an IANA time zone such as Europe/Berlin' });
-    if (s.reportType === 'custom') {
-      if (s.customReportId === null)
-        details.push({ field: 'custom_report_id', issue: 'is required with report_type custom' });
-      else if (check.customReport && !(await this.deps.rendering.customReportExists(ctx, s.customReportId)))
-        details.push({
-          field: 'custom_report_id',
-          issue: `custom report ${s.customReportId} does not exist in this organization`,
-        });
-    } else if (s.customReportId !== null) {
-      details.push({ field: 'custom_report_id', issue: 'is only used with report_type custom; leave it out' });
-    }
+    const details = ruleIssues(s);
+    if (
+      s.reportType === 'custom' &&
+      s.customReportId !== null &&
+      check.customReport &&
+      !(await this.deps.rendering.customReportExists(ctx, s.customReportId))
+    )
+      details.push({
+        field: 'custom_report_id',
+        issue: `custom report ${s.customReportId} does not exist in this organization`,
+      });
     if (check.destinations) {
       const types = await this.deps.destinations.destinationTypes(ctx.db, ctx.actor.organizationId, s.destinationIds);
       s.destinationIds.forEach((id, i) => {
@@ -233,6 +219,32 @@ export class ScheduledReportsService {
     }
     if (details.length > 0) throw validationFailed(details);
   }
+}
+
+/** The rules that need no lookup: each frequency's days, their ranges, the time, the zone, the custom pairing. */
+function ruleIssues(s: ScheduledReport): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  const needs = (field: string, value: unknown, wanted: boolean, what: string) => {
+    if (wanted && (value === null || value === undefined))
+      details.push({ field, issue: `is required with frequency ${s.frequency} (${what})` });
+    if (!wanted && value !== null && value !== undefined)
+      details.push({ field, issue: `is not used with frequency ${s.frequency}; leave it out` });
+  };
+  needs('day_of_week', s.dayOfWeek, s.frequency === 'weekly', '0 = Sunday … 6 = Saturday');
+  needs('day_of_month', s.dayOfMonth, s.frequency === 'monthly' || s.frequency === 'quarterly', '1 to 28');
+  if (s.dayOfWeek !== null && (!Number.isInteger(s.dayOfWeek) || s.dayOfWeek < 0 || s.dayOfWeek > 6))
+    details.push({ field: 'day_of_week', issue: 'must be an integer from 0 (Sunday) to 6 (Saturday)' });
+  if (s.dayOfMonth !== null && (!Number.isInteger(s.dayOfMonth) || s.dayOfMonth < 1 || s.dayOfMonth > 28))
+    details.push({ field: 'day_of_month', issue: 'must be an integer from 1 to 28' });
+  if (!parseTimeOfDay(s.timeOfDay))
+    details.push({ field: 'time_of_day', issue: 'must be a local time HH:MM from 00:00 to 23:59' });
+  if (!isTimeZone(s.timezone))
+    details.push({ field: 'timezone', issue: 'must be an IANA time zone such as Europe/Berlin' });
+  if (s.reportType === 'custom' && s.customReportId === null)
+    details.push({ field: 'custom_report_id', issue: 'is required with report_type custom' });
+  if (s.reportType !== 'custom' && s.customReportId !== null)
+    details.push({ field: 'custom_report_id', issue: 'is only used with report_type custom; leave it out' });
+  return details;
 }
 
 /**
