@@ -218,60 +218,64 @@ describe.each(testDialects())('sessions (%s)', (dialect) => {
 });
 
 describe.each(testDialects())('first run and slow-down across processes (%s)', (dialect) => {
-  it('sets up once when two set-ups race, and slows down failures seen by another process', async () => {
-    const clock = new ManualClock(Date.parse('2026-11-24T08:00:00.000Z'));
-    const t = await createTestApp({ dialect, clock });
-    // A second Tocsin process on the same database.
-    const other = await createTocsin(t.config, {
-      logger: createLogger({ level: 'error', pretty: false }),
-      clock,
-      background: false,
-      migrate: false,
-    });
-    try {
-      const setup = (app: typeof other.app, n: number) =>
-        app.inject({
-          method: 'POST',
-          url: '/api/v1/auth/setup',
-          headers: { 'content-type': 'application/json' },
-          payload: JSON.stringify({ ...SETUP, organization_name: `Race ${n}`, email: `racer${n}@example.com` }),
-        });
-      const answers = await Promise.all([setup(t.tocsin.app, 1), setup(other.app, 2)]);
-      expect(answers.map((r) => r.statusCode).sort()).toEqual([201, 409]);
-      expect(await t.tocsin.services.orgs.listOrganizations()).toHaveLength(1);
-
-      const winner = answers.find((r) => r.statusCode === 201)!.json().user.email as string;
-      const attempt = (app: typeof other.app, password: string) =>
-        app.inject({
-          method: 'POST',
-          url: '/api/v1/auth/sessions',
-          headers: { 'content-type': 'application/json' },
-          payload: JSON.stringify({ email: winner, password }),
-        });
-      for (let i = 0; i < 5; i += 1) {
-        const app = i % 2 === 0 ? t.tocsin.app : other.app;
-        expect((await attempt(app, `wrong ${i}`)).statusCode).toBe(401);
-      }
-      const blocked = await attempt(other.app, PASSWORD);
-      expect(blocked.statusCode).toBe(429);
-      expect(blocked.headers['retry-after']).toBe('1');
-      expect((await attempt(t.tocsin.app, PASSWORD)).statusCode).toBe(429);
-      clock.advance(1000);
-      expect((await attempt(other.app, PASSWORD)).statusCode).toBe(201);
-
-      // A user without any membership cannot sign in, with the same answer as a wrong password.
-      const loner = await t.tocsin.services.orgs.ensureUser({ email: 'loner@example.com' });
-      await setPassword(t, loner.id, PASSWORD);
-      const lonely = await inSession(t, null, 'POST', '/api/v1/auth/sessions', {
-        body: { email: 'loner@example.com', password: PASSWORD },
+  it(
+    'sets up once when two set-ups race, and slows down failures seen by another process',
+    { timeout: 60_000 },
+    async () => {
+      const clock = new ManualClock(Date.parse('2026-11-24T08:00:00.000Z'));
+      const t = await createTestApp({ dialect, clock });
+      // A second Tocsin process on the same database.
+      const other = await createTocsin(t.config, {
+        logger: createLogger({ level: 'error', pretty: false }),
+        clock,
+        background: false,
+        migrate: false,
       });
-      expect(lonely.statusCode).toBe(401);
-      expect(errorCode(lonely)).toBe('invalid_credentials');
-    } finally {
-      await other.close();
-      await t.close();
-    }
-  });
+      try {
+        const setup = (app: typeof other.app, n: number) =>
+          app.inject({
+            method: 'POST',
+            url: '/api/v1/auth/setup',
+            headers: { 'content-type': 'application/json' },
+            payload: JSON.stringify({ ...SETUP, organization_name: `Race ${n}`, email: `racer${n}@example.com` }),
+          });
+        const answers = await Promise.all([setup(t.tocsin.app, 1), setup(other.app, 2)]);
+        expect(answers.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+        expect(await t.tocsin.services.orgs.listOrganizations()).toHaveLength(1);
+
+        const winner = answers.find((r) => r.statusCode === 201)!.json().user.email as string;
+        const attempt = (app: typeof other.app, password: string) =>
+          app.inject({
+            method: 'POST',
+            url: '/api/v1/auth/sessions',
+            headers: { 'content-type': 'application/json' },
+            payload: JSON.stringify({ email: winner, password }),
+          });
+        for (let i = 0; i < 5; i += 1) {
+          const app = i % 2 === 0 ? t.tocsin.app : other.app;
+          expect((await attempt(app, `wrong ${i}`)).statusCode).toBe(401);
+        }
+        const blocked = await attempt(other.app, PASSWORD);
+        expect(blocked.statusCode).toBe(429);
+        expect(blocked.headers['retry-after']).toBe('1');
+        expect((await attempt(t.tocsin.app, PASSWORD)).statusCode).toBe(429);
+        clock.advance(1000);
+        expect((await attempt(other.app, PASSWORD)).statusCode).toBe(201);
+
+        // A user without any membership cannot sign in, with the same answer as a wrong password.
+        const loner = await t.tocsin.services.orgs.ensureUser({ email: 'loner@example.com' });
+        await setPassword(t, loner.id, PASSWORD);
+        const lonely = await inSession(t, null, 'POST', '/api/v1/auth/sessions', {
+          body: { email: 'loner@example.com', password: PASSWORD },
+        });
+        expect(lonely.statusCode).toBe(401);
+        expect(errorCode(lonely)).toBe('invalid_credentials');
+      } finally {
+        await other.close();
+        await t.close();
+      }
+    },
+  );
 });
 
 describe('session cookie behind https', () => {

@@ -9,6 +9,7 @@ import {
   PasswordResetBody,
   PasswordResetConfirmBody,
   SessionRecord,
+  refusals,
 } from './session.schemas.ts';
 import { withRetryAfter, type SessionRoutesDeps } from './sessions.routes.ts';
 
@@ -31,7 +32,7 @@ export function registerAuthLinkRoutes(app: FastifyInstance, deps: SessionRoutes
         summary: 'Mail a one-time password reset link (always 202: whether the address has a user is not told)',
         operationId: 'requestPasswordReset',
         body: PasswordResetBody,
-        response: { 202: Type.Object({ accepted: Type.Boolean() }) },
+        response: { 202: Type.Object({ accepted: Type.Boolean() }), ...refusals(403) },
       },
     },
     async (request, reply) => {
@@ -50,7 +51,10 @@ export function registerAuthLinkRoutes(app: FastifyInstance, deps: SessionRoutes
         summary: "Set a new password with the reset link's token; ends the user's other sessions",
         operationId: 'confirmPasswordReset',
         body: PasswordResetConfirmBody,
-        response: { 204: Type.Null({ description: 'The password is changed; sign in with it.' }) },
+        response: {
+          204: Type.Null({ description: 'The password is changed; sign in with it.' }),
+          ...refusals(400, 403),
+        },
       },
     },
     async (request, reply) => {
@@ -72,7 +76,7 @@ export function registerAuthLinkRoutes(app: FastifyInstance, deps: SessionRoutes
         summary: 'What an invitation link offers (uses nothing: accepting is the POST)',
         operationId: 'lookupInvitation',
         querystring: InvitationLookupQuery,
-        response: { 200: Type.Ref(InvitationPreviewRecord) },
+        response: { 200: Type.Ref(InvitationPreviewRecord), ...refusals(400) },
       },
     },
     async (request) => {
@@ -95,7 +99,7 @@ export function registerAuthLinkRoutes(app: FastifyInstance, deps: SessionRoutes
         summary: 'Accept an invitation and sign in (new user: name and password; existing user: their password)',
         operationId: 'acceptInvitation',
         body: InvitationAcceptBody,
-        response: { 201: Type.Ref(SessionRecord) },
+        response: { 201: Type.Ref(SessionRecord), ...refusals(400, 401, 403, 409, 429) },
       },
     },
     async (request, reply) => {

@@ -85,3 +85,16 @@ export const InvitationAcceptBody = Type.Object({
 });
 
 export const SessionIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+/** Documented refusals of the sign-in operations (describeRoute adds the ones every route has). */
+const REFUSALS: Record<number, string> = {
+  400: 'invalid_token: the link is unknown, already used, replaced by a newer one or expired.',
+  401: 'invalid_credentials: the email address or the password is wrong (the same answer for both).',
+  403: 'csrf_failed: the request came from another origin (Origin header).',
+  409: 'already_set_up (first run) or conflict.',
+  429: 'rate_limited: too many failed sign-ins for this account or from this address; wait Retry-After seconds.',
+};
+
+export function refusals(...statuses: number[]): Record<number, { description: string; $ref: string }> {
+  return Object.fromEntries(statuses.map((s) => [s, { description: REFUSALS[s]!, $ref: 'ErrorEnvelope#' }]));
+}

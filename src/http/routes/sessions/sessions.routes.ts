@@ -12,6 +12,7 @@ import {
   SetupBody,
   SetupStatus,
   SignInBody,
+  refusals,
 } from './session.schemas.ts';
 
 const tags = ['sessions'];
@@ -60,7 +61,7 @@ export function registerSessionRoutes(app: FastifyInstance, deps: SessionRoutesD
         summary: 'First run: create the organization, its owner and a session (409 already_set_up afterwards)',
         operationId: 'setup',
         body: SetupBody,
-        response: { 201: Type.Ref(SessionRecord) },
+        response: { 201: Type.Ref(SessionRecord), ...refusals(403, 409) },
       },
     },
     async (request, reply) => {
@@ -82,7 +83,7 @@ export function registerSessionRoutes(app: FastifyInstance, deps: SessionRoutesD
           'A wrong address and a wrong password give the same 401 invalid_credentials. Repeated failures for one account or from one address are slowed down: 429 with Retry-After.',
         operationId: 'signIn',
         body: SignInBody,
-        response: { 201: Type.Ref(SessionRecord) },
+        response: { 201: Type.Ref(SessionRecord), ...refusals(401, 403, 429) },
       },
     },
     async (request, reply) => {
