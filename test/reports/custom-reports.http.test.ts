@@ -628,6 +628,41 @@ describe.each(testDialects())('custom reports API on %s', (dialect) => {
     }
   });
 
+  it("the service's render gives other callers (scheduled reports) the files the route gives", async () => {
+    clock.set('2026-05-02T06:00:00Z');
+    const report = await create(owner, {
+      name: 'Für Kunden',
+      widgets: [
+        { kind: 'availability', title: 'Uptime', monitor_ids: [shop] },
+        { kind: 'incidents', title: 'Incidents' },
+      ],
+    });
+    const actor = await t.tocsin.services.auth.authenticate(org.apiKey);
+    const ctx = { actor: actor!, db: t.tocsin.database, clock };
+    const service = t.tocsin.services.customReports;
+    const json = await service.render(ctx, report.id, 'json');
+    expect(json.contentType).toBe('application/json; charset=utf-8');
+    expect(json.filename).toBe('tocsin-fur-kunden-2026-05-01-2026-05-01.json');
+    const route = await owner.call('GET', `/api/v1/custom-reports/${report.id}/render`);
+    expect(JSON.parse(json.body.toString('utf8'))).toEqual(route.body);
+    const csv = await service.render(ctx, report.id, 'csv');
+    const routeCsv = await owner.call('GET', `/api/v1/custom-reports/${report.id}/render?format=csv`);
+    expect(csv.filename).toBe('tocsin-fur-kunden-2026-05-01-2026-05-01.csv');
+    expect(csv.body.equals(routeCsv.raw.rawPayload)).toBe(true);
+    const pdf = await service.render(ctx, report.id, 'pdf');
+    expect(pdf.contentType).toBe('application/pdf');
+    expect(pdf.body.subarray(0, 5).toString()).toBe('%PDF-');
+    // Visibility holds for them too: another member's actor does not find a private report.
+    const memberKey = await t.tocsin.services.auth.issueKey({
+      organizationId: org.organizationId,
+      name: 'member',
+      scopes: [...SCOPES],
+      userId: memberId,
+    });
+    const memberCtx = { ...ctx, actor: (await t.tocsin.services.auth.authenticate(memberKey.key))! };
+    await expect(service.render(memberCtx, report.id, 'csv')).rejects.toMatchObject({ code: 'not_found' });
+  });
+
   it("a key's environments narrow what it sees of an organization report; deleted monitors drop out", async () => {
     const report = await create(owner, {
       visibility: 'organization',

@@ -16,6 +16,7 @@ import {
 import { CustomReportsRepository } from './custom-reports.repository.ts';
 import { checkConsistent, checkPeriod, validatedFields, type CustomReportMembers } from './custom-report.validation.ts';
 import { MonitorTimelineRepository } from './monitor-timeline.repository.ts';
+import { fileName } from './report.render.ts';
 import type { SlaTargetsService } from './sla-target.service.ts';
 
 export interface CustomReportsServiceDeps {
@@ -135,7 +136,7 @@ export class CustomReportsService {
     if (format === 'json') {
       return {
         contentType: 'application/json; charset=utf-8',
-        filename: `tocsin-custom-${doc.id}.json`,
+        filename: fileName(doc.name, doc.period, 'json'),
         body: Buffer.from(JSON.stringify(doc)),
       };
     }

@@ -242,11 +242,12 @@ function sectionsCsv(sections: readonly ReportSection[]): Buffer {
 }
 
 /** `tocsin-availability-2026-10-01-2026-10-31.pdf`: the local dates of the period's first and last day. */
-function fileName(name: string, period: ReportPeriod, format: ReportFormat): string {
+export function fileName(name: string, period: ReportPeriod, format: ReportFormat): string {
   const last = new Date(Date.parse(period.to) - 1).toISOString();
   const slug =
     name
       .normalize('NFKD')
+      .replace(/\p{M}/gu, '') // the accents NFKD split off: "Für" → "Fur", not "Fu-r"
       .replace(/[^A-Za-z0-9]+/g, '-')
       .replace(/^-+|-+$/g, '')
       .toLowerCase()
