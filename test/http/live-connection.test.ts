@@ -143,3 +143,47 @@ describe('the live hub', () => {
     hub.close();
   });
 });
+
+describe('resuming with Last-Event-ID', () => {
+  it('replays what was missed up to the limit, and asks for a reload (resync) beyond it', async () => {
+    const outbox: DomainEvent[] = Array.from({ length: 5 }, (_, i) => ({
+      seq: i + 1,
+      id: `evt_${i + 1}`,
+      organizationId: 'org_a',
+      type: i % 2 === 0 ? 'down' : 'recovered',
+      monitorId: 'mon_a',
+      incidentId: null,
+      occurredAt: 0,
+      payload: {},
+    }));
+    const sources: LiveSources = {
+      latestSeq: async () => outbox.length,
+      outboxAfter: async (seq, limit) => outbox.filter((e) => e.seq > seq).slice(0, limit),
+      latestExecutionKey: async () => 0,
+      executionsAfter: async (): Promise<RecordedExecution[]> => [],
+      incident: async () => null,
+      monitorEnvironments: async (ids) => new Map(ids.map((id) => [id, 'production'])),
+    };
+    const logger = createLogger({ level: 'silent', pretty: false });
+    const head = { seq: 5, executionKey: 0 };
+    const roomy = await new LiveHub({ sources, logger, catchUpLimit: 10 }).read({ seq: 2, executionKey: 0 }, head);
+    expect(roomy.complete).toBe(true);
+    expect(roomy.events.map((e) => e.id)).toEqual(['3-0', '4-0', '5-0']);
+    const tight = await new LiveHub({ sources, logger, catchUpLimit: 2 }).read({ seq: 0, executionKey: 0 }, head);
+    expect(tight.complete).toBe(false);
+    expect(tight.events.map((e) => e.id)).toEqual(['1-0', '2-0']);
+
+    const written: string[] = [];
+    const out = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        written.push(chunk.toString());
+        done();
+      },
+    });
+    const c = new LiveConnection({ out, actor: actor(), maxQueuedBytes: 100_000, onEnd: () => undefined });
+    c.start(tight.events, tight.complete, '5-0');
+    const events = written.join('').match(/^event: .*$/gm);
+    expect(events).toEqual(['event: monitor.status', 'event: monitor.status', 'event: resync', 'event: ready']);
+    expect(written.join('')).toMatch(/id: 5-0\nevent: ready/);
+  });
+});
