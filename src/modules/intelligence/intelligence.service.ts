@@ -125,6 +125,8 @@ interface CachedRegion {
   writtenAt: number;
   /** False while a batch that changed it has not committed: a rollback leaves it for the database's copy. */
   committed: boolean;
+  /** The last batch that changed it: only that batch's commit marks it committed (two batches may overlap). */
+  batch: object | null;
   usedAt: number;
 }
 
@@ -185,6 +187,7 @@ export class IntelligenceService {
     if (checks.length === 0) return;
     const repo = new IntelligenceRepository(tx);
     const now = this.deps.clock.now();
+    const batch = {};
     const states = await this.loadRegionStates(repo, checks, now);
     const touched = new Map<string, StateKey>();
     const withFindings = new Set<string>();
@@ -195,11 +198,21 @@ export class IntelligenceService {
       let entry = states.get(id);
       if (!entry) {
         const state: RegionState = { latency: newLatencyState(), changes: newChangeState(), snapshotDigest: null };
-        entry = { state, version: null, learntVersion: null, written: '', writtenAt: 0, committed: false, usedAt: now };
+        entry = {
+          state,
+          version: null,
+          learntVersion: null,
+          written: '',
+          writtenAt: 0,
+          committed: false,
+          batch,
+          usedAt: now,
+        };
         states.set(id, entry);
         this.regions.set(id, entry);
       }
       entry.committed = false;
+      entry.batch = batch;
       const state = entry.state;
       touched.set(id, key);
       const findings = observeCheck(
@@ -258,7 +271,7 @@ export class IntelligenceService {
     }
     await repo.saveStateTexts(rows);
     tx.afterCommit(() => {
-      for (const entry of entries) entry.committed = true;
+      for (const entry of entries) if (entry.batch === batch) entry.committed = true;
     });
     this.sweep(now);
   }
@@ -466,6 +479,7 @@ export class IntelligenceService {
         written: controlOf(state),
         writtenAt: row.updatedAt,
         committed: true,
+        batch: null,
         usedAt: now,
       };
       this.regions.set(id, entry);
