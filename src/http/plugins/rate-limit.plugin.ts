@@ -27,7 +27,7 @@ export interface RateLimitPluginDeps {
  * When the store does not answer the request is served without headers (fail open).
  */
 export function rateLimitGuard(deps: RateLimitPluginDeps): RateLimitGuard {
-  const apply = (reply: FastifyReply, budget: BudgetClass, decision: RateDecision | null): void => {
+  const apply = (reply: FastifyReply, budget: BudgetClass, decision: RateDecision | null, actor: Actor): void => {
     if (!decision) return;
     reply.header('ratelimit-limit', String(decision.limit));
     reply.header('ratelimit-remaining', String(decision.remaining));
@@ -37,15 +37,16 @@ export function rateLimitGuard(deps: RateLimitPluginDeps): RateLimitGuard {
       reply.header('retry-after', String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))));
       throw new DomainError(
         'rate_limited',
-        `This key's ${budget} budget of ${decision.limit} requests per minute is used up; retry after the Retry-After seconds.`,
+        // A session's budget is the person's (all of their sessions), not a key's.
+        `${actor.sessionId === undefined ? "This key's" : 'Your'} ${budget} budget of ${decision.limit} requests per minute is used up; retry after the Retry-After seconds.`,
       );
     }
   };
   return (request, reply, actor) => {
     const budget = budgetClassOf(request.method);
     const decided = deps.limiter.checkNow(actor, budget);
-    if (decided !== undefined) return apply(reply, budget, decided);
-    return deps.limiter.check(actor, budget).then((decision) => apply(reply, budget, decision));
+    if (decided !== undefined) return apply(reply, budget, decided, actor);
+    return deps.limiter.check(actor, budget).then((decision) => apply(reply, budget, decision, actor));
   };
 }
 
