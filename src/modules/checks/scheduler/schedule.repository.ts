@@ -137,10 +137,10 @@ export class ScheduleRepository {
    * Claims up to `limit` checks of `regions` due by `now + lookaheadMs` for `owner` until `now + lookaheadMs + leaseMs`
    * (a runner claims a little ahead and starts each check on its due time).
    *
-   * Fair across organizations: the due rows are ranked within their organization by due time, and the claim takes
-   * rank 1 of every organization (oldest first), then rank 2, …; so when more is due than the runner has free slots,
-   * an organization with a thousand overdue monitors gets one slot per round like one with three, instead of
-   * starving it. A row whose lease is held (its previous check still in flight) is not claimed again; its missed
+   * Fair across organizations: the due rows are ranked within their organization (after its checks in flight), and
+   * the claim takes rank 1 of every organization (oldest first), then rank 2, …; so when more is due than the runner
+   * has free slots, an organization with a thousand overdue monitors holding the slots does not starve one with
+   * three: theirs rank first. A row whose lease is held (its previous check still in flight) is not claimed again; its missed
    * slots are skipped, never queued (the claim moves it to the slot after `now`), and `wasDueAt` tells how late.
    *
    * PostgreSQL: `FOR UPDATE SKIP LOCKED` on the candidate rows lets concurrent claimers pass each other (the window
@@ -170,15 +170,24 @@ export class ScheduleRepository {
     }));
   }
 
-  /** The due, unleased rows ranked within their organization (1 = its oldest), for the fair claim order. */
+  /**
+   * The due, unleased rows ranked within their organization, counting its checks in flight first: an organization
+   * with 4 checks running ranks its oldest due row 5th, one with none ranks it 1st, so free slots go to the
+   * organizations holding fewest (ordering by due time alone would hand every freed slot to the biggest backlog).
+   * In flight = a lease not ended (released rows have none); that part is not on an index, but is one pass over
+   * the region's rows.
+   */
   private rankedDue(regions: readonly string[], now: number, horizon: number) {
     const regionList = sql.join(regions.map((r) => sql`${r}`));
-    return sql`select monitor_id, region_code,
-                      row_number() over (partition by organization_id order by next_due_at, monitor_id) as rk
-                 from check_schedule
-                where region_code in (${regionList})
-                  and next_due_at <= ${horizon}
-                  and (lease_until is null or lease_until < ${now})`;
+    return sql`select monitor_id, region_code, rk from (
+                 select monitor_id, region_code, lease_until,
+                        row_number() over (partition by organization_id
+                                           order by case when lease_until >= ${now} then 0 else 1 end,
+                                                    next_due_at, monitor_id) as rk
+                   from check_schedule
+                  where region_code in (${regionList})
+                    and (lease_until >= ${now} or next_due_at <= ${horizon})) ranked
+                where lease_until is null or lease_until < ${now}`;
   }
 
   /**
