@@ -321,6 +321,16 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
   roles.push(new ExecutionsRetention({ database, clock, logger, retentionDays: config.retention.executionsDays }));
   // Read when Prometheus scrapes, not kept up to date in between.
   metrics?.observeOpenIncidents(() => incidents.countOpenByStatus());
+  // Every configured region appears, with 0 when nothing is waiting there (an absent series would hide recovery).
+  metrics?.observeCheckBacklog(async () => {
+    const { regions } = await checks.engine.pressure();
+    const known = new Map(regions.map((r) => [r.regionCode, r]));
+    return [...new Set([...config.regions, ...known.keys()])].map((region) => ({
+      region,
+      count: known.get(region)?.backlog ?? 0,
+      oldestDueAgeSeconds: (known.get(region)?.oldestDueAgeMs ?? 0) / 1000,
+    }));
+  });
   metrics?.observeOutboxLag(async () =>
     (await events.consumerLags()).map((c) => ({ consumer: c.consumer, lagSeconds: c.lagMs / 1000 })),
   );

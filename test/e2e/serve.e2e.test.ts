@@ -189,7 +189,11 @@ for (const dialect of testDialects()) {
       server = new Server(env);
       await waitReady(base, server);
       const ready = await (await fetch(`${base}/readyz`)).json();
-      expect(ready).toEqual({ status: 'ready', database: dialect });
+      expect(ready).toEqual({
+        status: 'ready',
+        database: dialect,
+        checks: expect.objectContaining({ backlog: 0, oldest_due_age_ms: 0, shedding: false }),
+      });
       const readyLine = server.logLines().find((l) => typeof l.msg === 'string' && l.msg.startsWith('Tocsin ready'));
       expect(readyLine).toBeDefined();
       expect(String(readyLine!.storage)).toContain(dialect === 'postgres' ? 'PostgreSQL' : 'SQLite');

@@ -14,7 +14,18 @@ describe('system routes and error envelope', () => {
     expect(health.json()).toEqual({ status: 'ok' });
     expect(health.headers['x-request-id']).toMatch(/^req_/);
     const ready = await t.tocsin.app.inject({ method: 'GET', url: '/readyz' });
-    expect(ready.json()).toEqual({ status: 'ready', database: 'sqlite' });
+    expect(ready.json()).toEqual({
+      status: 'ready',
+      database: 'sqlite',
+      checks: {
+        lateness_p50_ms: null,
+        lateness_p99_ms: null,
+        claimed_last_minute: 0,
+        backlog: 0,
+        oldest_due_age_ms: 0,
+        shedding: false,
+      },
+    });
   });
 
   it('echoes a valid client request id and replaces an invalid one', async () => {

@@ -6,7 +6,14 @@ export {
   type CheckEngineModule,
   type CheckEngineModuleDeps,
 } from './engine/check-engine.module.ts';
-export { CheckEngine, type ApplySummary, type CheckEngineDeps, type ExecutionsSink } from './engine/check.engine.ts';
+export {
+  CheckEngine,
+  SHEDDING_AFTER_MS,
+  type ApplySummary,
+  type CheckEngineDeps,
+  type CheckPressure,
+  type ExecutionsSink,
+} from './engine/check.engine.ts';
 export type {
   CheckResult,
   ClaimedCheck,

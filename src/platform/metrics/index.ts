@@ -2,6 +2,7 @@ export {
   TocsinMetrics,
   type OpenIncidentsCount,
   type OutboxConsumerLag,
+  type RegionBacklogGauge,
   type ScrapeRead,
   type TocsinMetricsOptions,
 } from './tocsin.metrics.ts';

@@ -15,6 +15,14 @@ export interface OutboxConsumerLag {
   lagSeconds: number;
 }
 
+export interface RegionBacklogGauge {
+  region: string;
+  /** Checks due and not claimed by any process. */
+  count: number;
+  /** How long the oldest of them has waited past its due time; 0 when there is none. */
+  oldestDueAgeSeconds: number;
+}
+
 export interface TocsinMetricsOptions {
   /** Process and Node.js metrics (prom-client defaults); tests may leave them out. Default true. */
   processMetrics?: boolean;
@@ -41,6 +49,8 @@ export class TocsinMetrics {
   private readonly checks: Counter<'type' | 'region' | 'result'>;
   private readonly checkDuration: Histogram<'type' | 'region'>;
   private readonly checkLateness: Histogram<'region'>;
+  private readonly claimLateness: Histogram<'region'>;
+  private readonly slotsSkipped: Counter<'region'>;
   private readonly deliveries: Counter<'destination_type' | 'outcome'>;
   private readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
   private readonly apiRequests: Counter<'budget' | 'status'>;
@@ -75,6 +85,19 @@ export class TocsinMetrics {
       help: 'How long after its scheduled time a check started, by region.',
       labelNames: ['region'],
       buckets: LATENESS_BUCKETS,
+      registers,
+    });
+    this.claimLateness = new Histogram({
+      name: 'tocsin_check_claim_lateness_seconds',
+      help: 'How long after its oldest missed slot a check was claimed (the backlog wait), by region.',
+      labelNames: ['region'],
+      buckets: LATENESS_BUCKETS,
+      registers,
+    });
+    this.slotsSkipped = new Counter({
+      name: 'tocsin_check_slots_skipped_total',
+      help: 'Scheduled slots not run because the check was claimed later than its next slot (never queued), by region.',
+      labelNames: ['region'],
       registers,
     });
     this.deliveries = new Counter({
@@ -119,6 +142,12 @@ export class TocsinMetrics {
     this.histogram(this.checkDuration, 'd', type, region).observe(durationMs / 1000);
     // A check claimed with look-ahead may start a little before its slot: that is not lateness.
     this.histogram(this.checkLateness, 'l', region).observe(Math.max(0, latenessMs) / 1000);
+  }
+
+  /** A check claimed `latenessMs` after its oldest missed slot, `skippedSlots` slots too late to run. */
+  checkClaimed(region: string, latenessMs: number, skippedSlots: number): void {
+    this.histogram(this.claimLateness, 'k', region).observe(Math.max(0, latenessMs) / 1000);
+    if (skippedSlots > 0) this.counter(this.slotsSkipped, 's', region).inc(skippedSlots);
   }
 
   deliveryAttempted(destinationType: string, outcome: string): void {
@@ -186,6 +215,32 @@ export class TocsinMetrics {
         }
       },
     });
+  }
+
+  /** `tocsin_checks_backlog{region}` and `tocsin_checks_oldest_due_age_seconds{region}`, read at each scrape. */
+  observeCheckBacklog(read: ScrapeRead<RegionBacklogGauge>): void {
+    const onError = this.onCollectError;
+    const gauge = (name: string, help: string, value: (row: RegionBacklogGauge) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['region'],
+        registers: [this.registry],
+        async collect() {
+          this.reset();
+          try {
+            for (const row of await read()) this.set({ region: row.region }, value(row));
+          } catch (err) {
+            onError(name, err);
+          }
+        },
+      });
+    gauge('tocsin_checks_backlog', 'Checks due and not claimed by any process yet, by region.', (r) => r.count);
+    gauge(
+      'tocsin_checks_oldest_due_age_seconds',
+      'How long the oldest due, unclaimed check has waited past its due time (0 when none), by region.',
+      (r) => r.oldestDueAgeSeconds,
+    );
   }
 
   get contentType(): string {

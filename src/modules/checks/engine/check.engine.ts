@@ -15,6 +15,7 @@ import { applyResult, type RegionCounters } from '../state/monitor-state.machine
 import type { CheckResult, ClaimedCheck, MonitorTransition, TransitionHandler } from './check.types.ts';
 import { causeOf } from './failure.cause.ts';
 import { intelligenceChecksOf, type IntelligenceFeed } from './intelligence.feed.ts';
+import { LatenessWindow } from './lateness.window.ts';
 
 export interface ExecutionsSink {
   recordBatch(tx: Database, executions: ExecutionRecord[]): Promise<void>;
@@ -34,8 +35,29 @@ export interface CheckEngineDeps {
   monitors: Pick<MonitorsService, 'findManyAnywhere' | 'recordStatus' | 'recordChecked'>;
   leaseMs: number;
   /** `tocsin_checks_total` and the duration and lateness histograms; null when metrics are off. */
-  metrics?: Pick<TocsinMetrics, 'checkCompleted'> | null;
+  metrics?: Pick<TocsinMetrics, 'checkCompleted' | 'checkClaimed'> | null;
 }
+
+/** How far behind the checks are (`/readyz`, `/metrics`): see docs/operations.md, "Lateness, backlog, shedding". */
+export interface CheckPressure {
+  /** Lateness (claimed-at minus due-at) of the checks this process claimed over the last minute; null if none. */
+  latenessP50Ms: number | null;
+  latenessP99Ms: number | null;
+  claimedLastMinute: number;
+  /** Every region: checks due and not claimed by any process, and how long the oldest of them has waited. */
+  backlog: number;
+  oldestDueAgeMs: number;
+  /** A due check has waited longer than `SHEDDING_AFTER_MS` unclaimed: runners are saturated (or absent). */
+  shedding: boolean;
+  regions: Array<{ regionCode: string; backlog: number; oldestDueAgeMs: number }>;
+}
+
+/**
+ * A runner with free slots claims a due check within one idle wait (100 ms) plus a claim; a check still unclaimed
+ * a second after its due time means there were no free slots for it, so claims are choosing among more than they
+ * can take.
+ */
+export const SHEDDING_AFTER_MS = 1_000;
 
 export interface ApplySummary {
   recorded: number;
@@ -63,6 +85,7 @@ interface CachedMonitor {
 export class CheckEngine {
   private readonly deps: CheckEngineDeps;
   private readonly cache = new Map<string, CachedMonitor>();
+  private readonly lateness = new LatenessWindow();
   constructor(deps: CheckEngineDeps) {
     this.deps = deps;
   }
@@ -99,12 +122,14 @@ export class CheckEngine {
         : new Map<string, number>();
     const out: ClaimedCheck[] = [];
     const gone: ScheduleKey[] = [];
+    const now = clock.now();
     for (const s of slots) {
       const m = this.cache.get(s.monitorId)?.monitor;
-      if (!m || m.paused || this.awaitsFirstPing(m, pings, clock.now())) {
+      if (!m || m.paused || this.awaitsFirstPing(m, pings, now)) {
         gone.push(s);
         continue;
       }
+      this.claimed(s.regionCode, now, s.wasDueAt, s.dueAt, m.intervalSeconds * 1000);
       out.push({
         monitorId: m.id,
         organizationId: m.organizationId,
@@ -117,6 +142,39 @@ export class CheckEngine {
     }
     if (gone.length > 0) await new ScheduleRepository(database).release(owner, gone);
     return out;
+  }
+
+  /**
+   * Lateness counts from the oldest slot the check missed (`wasDueAt`), not the slot it runs: a check due 50 s ago
+   * on a 20 s interval is 50 s late, and two slots were skipped (never queued: the claim runs the latest one).
+   */
+  private claimed(regionCode: string, now: number, wasDueAt: number, dueAt: number, intervalMs: number): void {
+    const latenessMs = Math.max(0, now - wasDueAt);
+    this.lateness.record(now, latenessMs);
+    const skipped = intervalMs > 0 ? Math.max(0, Math.round((dueAt - wasDueAt) / intervalMs)) : 0;
+    this.deps.metrics?.checkClaimed(regionCode, latenessMs, skipped);
+  }
+
+  /** The lateness of this process's claims over the last minute and every region's unclaimed backlog. */
+  async pressure(): Promise<CheckPressure> {
+    const now = this.deps.clock.now();
+    const backlog = await new ScheduleRepository(this.deps.database).backlog(now);
+    const window = this.lateness.summary(now);
+    const regions = backlog.map((b) => ({
+      regionCode: b.regionCode,
+      backlog: b.count,
+      oldestDueAgeMs: b.oldestDueAt === null ? 0 : Math.max(0, now - b.oldestDueAt),
+    }));
+    const oldestDueAgeMs = Math.max(0, ...regions.map((r) => r.oldestDueAgeMs));
+    return {
+      latenessP50Ms: window?.p50Ms ?? null,
+      latenessP99Ms: window?.p99Ms ?? null,
+      claimedLastMinute: window?.count ?? 0,
+      backlog: regions.reduce((n, r) => n + r.backlog, 0),
+      oldestDueAgeMs,
+      shedding: oldestDueAgeMs > SHEDDING_AFTER_MS,
+      regions,
+    };
   }
 
   /**
