@@ -113,9 +113,12 @@ export class SessionService {
    */
   async signIn(email: string, password: string, client: ClientInfo): Promise<SignedIn> {
     const account = email.trim().toLowerCase();
+    // The dummy hash is made on the first sign-in of the process whoever signs in, so that its cost does not tell
+    // the first unknown address from a known one.
+    const dummy = await this.dummy.get();
     await this.throttle.begin(account, client.ip);
     const found = await this.deps.credentials.findCredentials(account);
-    const matches = await verifyPassword(password, found?.passwordHash ?? (await this.dummy.get()));
+    const matches = await verifyPassword(password, found?.passwordHash ?? dummy);
     const memberships = found && matches ? await this.deps.credentials.membershipsOf(found.userId) : [];
     const user = found && matches ? await this.deps.orgs.findUser(found.userId) : null;
     // The attempt was counted as a failure when it began; only a success takes it back.
