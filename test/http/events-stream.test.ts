@@ -129,11 +129,17 @@ describe.each(testDialects())('live events over server-sent events (%s)', (diale
     expect(elsewhere.messages.map((m) => m.event)).toEqual(['ready']);
 
     // The session's browser goes away; meanwhile the incident is acknowledged; it comes back with its last id.
+    // Another tab of the same person stays connected and shows when the feed has passed the acknowledgement.
+    const otherTab = await stream({ cookie: owner.cookie });
+    await otherTab.next(of('ready'));
     const lastId = session.lastId!;
     session.close();
+    // The server notices the closed connection and drops the client from the feed.
+    while (t.tocsin.services.live.clientCount !== 4) await new Promise((r) => setTimeout(r, 10));
     const incidentId = (opened.data as { incident_id: string }).incident_id;
     const ack = await call(t, org.apiKey, 'POST', `/api/v1/incidents/${incidentId}/acknowledge`);
     expect(ack.statusCode, ack.body).toBe(200);
+    await otherTab.next(of('incident.acknowledged'));
     // A change in this process wakes the feed at once; the returning client is sent what it missed first.
     const back = await stream({ cookie: owner.cookie, 'last-event-id': lastId });
     const acknowledged = await back.next(of('incident.acknowledged'));

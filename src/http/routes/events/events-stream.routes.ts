@@ -78,7 +78,7 @@ export function registerEventStreamRoutes(app: FastifyInstance, deps: EventStrea
           if (reason === 'overflow') request.log.warn({ actor: actor.keyId }, 'live feed: a slow client was cut off');
         },
       });
-      request.raw.on('close', () => connection.end('closed'));
+      // The response closes when the client goes away (the request's own 'close' only says its body was read).
       res.on('close', () => connection.end('closed'));
       try {
         const subscribed = await deps.live.subscribe(connection);
