@@ -273,6 +273,7 @@ function MonitorTable(props: {
               selectable={props.selectable}
               selected={props.selected.has(props.monitors[item.index]!.id)}
               onToggle={props.onToggle}
+              scrolling={virtualizer.isScrolling}
             />
           ))}
           {after > 0 && (
@@ -293,15 +294,17 @@ const MonitorRow = memo(function MonitorRow(props: {
   selectable: boolean;
   selected: boolean;
   onToggle: (id: string) => void;
+  scrolling: boolean;
 }) {
   const m = props.monitor;
-  // Rows only flying past while scrolling fetch nothing: the history is asked for after 250 ms on screen.
+  // Rows only flying past while scrolling fetch nothing: the history is asked for once scrolling has stopped and
+  // the row has been on screen for 250 ms.
   const [settled, setSettled] = useState(false);
   useEffect(() => {
     const t = setTimeout(() => setSettled(true), 250);
     return () => clearTimeout(t);
   }, []);
-  const stats = useRowStats(m.id, settled);
+  const stats = useRowStats(m.id, settled && !props.scrolling);
   const days = stats.data ? lastDays(stats.data.daily, 90) : [];
   const withData = days.filter((d) => d.uptime !== null);
   const p95 = stats.data?.hourly.map((b) => b.p95_ms) ?? [];
