@@ -1628,7 +1628,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Readiness: the database answers */
+    /**
+     * Readiness: the database answers; how far behind the checks are
+     * @description Ready (200) while the database answers, however late the checks are: an instance that is behind still serves the API and its runner is still working through the backlog; taking it out of rotation or restarting it would not make checks catch up. Alert on `checks.shedding` and the lateness instead (docs/operations.md). 503 only when the database does not answer.
+     */
     get: {
       parameters: {
         query?: never;
@@ -1646,6 +1649,21 @@ export interface paths {
           };
           content: {
             'application/json': {
+              /** @description How far behind the checks are. */
+              checks: {
+                /** @description Checks due and not claimed by any process, every region. */
+                backlog: number;
+                /** @description Checks this process claimed in the last minute. */
+                claimed_last_minute: number;
+                /** @description Median lateness (claimed-at minus due-at) of the checks this process claimed in the last minute. */
+                lateness_p50_ms: number | null;
+                /** @description 99th percentile of the same (within 10 %); null when this process claimed nothing. */
+                lateness_p99_ms: number | null;
+                /** @description How long the oldest of them has waited past its due time. */
+                oldest_due_age_ms: number;
+                /** @description A due check has waited more than a second unclaimed: runners are saturated (or none serves a region), and claims pick fairly across organizations among more checks than they can take. */
+                shedding: boolean;
+              };
               database: string;
               /** @enum {string} */
               status: 'ready';
@@ -4861,8 +4879,38 @@ export interface operations {
           'application/json': components['schemas']['Session'];
         };
       };
-      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      /** @description invalid_token: the link is unknown, already used, replaced by a newer one or expired. */
       400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description invalid_credentials: the email address or the password is wrong (the same answer for both). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description csrf_failed: the request came from another origin (Origin header). */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description already_set_up (first run) or conflict. */
+      409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -4894,6 +4942,17 @@ export interface operations {
       /** @description validation_failed (with details), or idempotency_key_mismatch. */
       422: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: too many failed sign-ins for this account or from this address; wait Retry-After seconds. */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -4955,7 +5014,7 @@ export interface operations {
           'application/json': components['schemas']['InvitationPreview'];
         };
       };
-      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      /** @description invalid_token: the link is unknown, already used, replaced by a newer one or expired. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8071,6 +8130,16 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description csrf_failed: the request came from another origin (Origin header). */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description payload_too_large: body over the limit. */
       413: {
         headers: {
@@ -8159,8 +8228,18 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      /** @description invalid_token: the link is unknown, already used, replaced by a newer one or expired. */
       400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description csrf_failed: the request came from another origin (Origin header). */
+      403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -8623,6 +8702,26 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description invalid_credentials: the email address or the password is wrong (the same answer for both). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description csrf_failed: the request came from another origin (Origin header). */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description payload_too_large: body over the limit. */
       413: {
         headers: {
@@ -8646,6 +8745,17 @@ export interface operations {
       /** @description validation_failed (with details), or idempotency_key_mismatch. */
       422: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: too many failed sign-ins for this account or from this address; wait Retry-After seconds. */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -8947,6 +9057,26 @@ export interface operations {
       };
       /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
       400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description csrf_failed: the request came from another origin (Origin header). */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description already_set_up (first run) or conflict. */
+      409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
