@@ -906,6 +906,15 @@ const FIXTURES: Record<string, StepFixture> = {
       expect(after.body.data.some((m: Json) => m.invitation_id === W.invitationId)).toBe(false);
     },
   },
+  '202611240629_checks_schedule_lease_index': {
+    // An index only: the schedule row of 202611230001 is still there, and the engine reads the schedule's pressure.
+    async fill() {},
+    async check(u) {
+      const rows = await u.raw.selectFrom('check_schedule').select('monitor_id').execute();
+      expect(rows).toContainEqual({ monitor_id: W.monitorId });
+      expect(await u.tocsin.services.checks.engine.pressure()).toMatchObject({ shedding: false });
+    },
+  },
   '202611240453_incidents_opened_index': {
     // An index only: the incident of 202611220010 is found again in opening order by the incidents report.
     async fill() {},

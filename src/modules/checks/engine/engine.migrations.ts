@@ -94,4 +94,15 @@ export const checkEngineMigrations: SchemaMigration[] = [
       await db.schema.alterTable('check_state').addColumn('failing_since', col.time).execute();
     },
   },
+  {
+    // The fair claim counts each organization's checks in flight (live leases): one index range, not a table pass.
+    name: '202611240629_checks_schedule_lease_index',
+    async up(db) {
+      await db.schema
+        .createIndex('check_schedule_lease_idx')
+        .on('check_schedule')
+        .columns(['region_code', 'lease_until'])
+        .execute();
+    },
+  },
 ];

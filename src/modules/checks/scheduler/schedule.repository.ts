@@ -174,20 +174,25 @@ export class ScheduleRepository {
    * The due, unleased rows ranked within their organization, counting its checks in flight first: an organization
    * with 4 checks running ranks its oldest due row 5th, one with none ranks it 1st, so free slots go to the
    * organizations holding fewest (ordering by due time alone would hand every freed slot to the biggest backlog).
-   * In flight = a lease not ended (released rows have none); that part is not on an index, but is one pass over
-   * the region's rows.
+   * In flight = a lease not ended (released rows have none). The two parts are disjoint and each reads one index
+   * range: `(region_code, lease_until)` and `(region_code, next_due_at)`.
    */
   private rankedDue(regions: readonly string[], now: number, horizon: number) {
     const regionList = sql.join(regions.map((r) => sql`${r}`));
     return sql`select monitor_id, region_code, rk from (
-                 select monitor_id, region_code, lease_until,
+                 select monitor_id, region_code, in_flight,
                         row_number() over (partition by organization_id
-                                           order by case when lease_until >= ${now} then 0 else 1 end,
-                                                    next_due_at, monitor_id) as rk
-                   from check_schedule
-                  where region_code in (${regionList})
-                    and (lease_until >= ${now} or next_due_at <= ${horizon})) ranked
-                where lease_until is null or lease_until < ${now}`;
+                                           order by in_flight desc, next_due_at, monitor_id) as rk
+                   from (select monitor_id, region_code, organization_id, next_due_at, 1 as in_flight
+                           from check_schedule
+                          where region_code in (${regionList}) and lease_until >= ${now}
+                         union all
+                         select monitor_id, region_code, organization_id, next_due_at, 0 as in_flight
+                           from check_schedule
+                          where region_code in (${regionList})
+                            and next_due_at <= ${horizon}
+                            and (lease_until is null or lease_until < ${now})) candidates) ranked
+                where in_flight = 0`;
   }
 
   /**
