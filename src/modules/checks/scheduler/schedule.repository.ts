@@ -249,13 +249,24 @@ export class ScheduleRepository {
     lookaheadMs: number,
   ): Promise<ClaimRow[]> {
     const horizon = now + lookaheadMs;
-    const picked = await sql<{ monitor_id: string; region_code: string; next_due_at: number }>`
-      select s.monitor_id, s.region_code, s.next_due_at
-        from check_schedule s
-        join (${this.rankedDue(regions, now, horizon)}) r
-          on r.monitor_id = s.monitor_id and r.region_code = s.region_code
-       order by r.rk, s.next_due_at, s.monitor_id
-       limit ${limit}`.execute(this.db);
+    type Picked = { monitor_id: string; region_code: string; next_due_at: number };
+    const regionList = sql.join(regions.map((r) => sql`${r}`));
+    // Usually everything due fits the free slots: then there is nothing to share and no ranking to pay for.
+    let picked = await sql<Picked>`
+      select monitor_id, region_code, next_due_at from check_schedule
+       where region_code in (${regionList})
+         and next_due_at <= ${horizon}
+         and (lease_until is null or lease_until < ${now})
+       limit ${limit + 1}`.execute(this.db);
+    if (picked.rows.length > limit) {
+      picked = await sql<Picked>`
+        select s.monitor_id, s.region_code, s.next_due_at
+          from check_schedule s
+          join (${this.rankedDue(regions, now, horizon)}) r
+            on r.monitor_id = s.monitor_id and r.region_code = s.region_code
+         order by r.rk, s.next_due_at, s.monitor_id
+         limit ${limit}`.execute(this.db);
+    }
     if (picked.rows.length === 0) return [];
     const wasDue = new Map(picked.rows.map((p) => [`${p.monitor_id}\u0000${p.region_code}`, Number(p.next_due_at)]));
     const keys = sql.join(picked.rows.map((p) => sql`(${p.monitor_id}, ${p.region_code}, ${p.next_due_at})`));
