@@ -2,7 +2,9 @@
  * The reports and SLA-target API: formats (JSON, CSV with the same totals), bad input (422 naming the field, nothing
  * changed), plan gate and scopes, environments and organizations of the key; on SQLite and PostgreSQL.
  */
+import fastJson from 'fast-json-stringify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { simplifyForSerializing } from '../../src/http/plugins/serialization.plugin.ts';
 import { createTestApp, ManualClock, type TestApp } from '../support/app.ts';
 import { testDialects } from '../support/databases.ts';
 import { at, clientOf } from './reports.helpers.ts';
@@ -121,6 +123,39 @@ describe.each(testDialects())('reports API on %s', (dialect) => {
     const csv = await c.call('GET', `/api/v1/reports/performance?${q}&format=csv`);
     const rows = parseCsv(csv.raw.rawPayload.toString('utf8').slice(1));
     expect(rows[1]![rows[0]!.indexOf('p50_ms')]).toBe(String(m.p50_ms));
+  });
+
+  it('availability and performance JSON of 130 monitors (written 50 rows at a time) are the bytes of one serialization', async () => {
+    const org = await t.createOrg();
+    const c = clientOf(t, org);
+    clock.set('2026-05-01T00:00:00Z');
+    for (let i = 0; i < 130; i++) {
+      // a key's write budget is 120 a minute
+      if (i === 60) clock.set('2026-05-01T00:02:00Z');
+      const id = await c.createMonitor({ name: `m${i} "ü", ${'x'.repeat(i % 7)}` });
+      if (i % 3 !== 0) await c.check(id, i % 5 === 0 ? 'down' : 'up', at('2026-05-01T01:00:00Z'), 'local', 50 + i);
+    }
+    clock.set('2026-05-03T00:00:00Z');
+    const schemas = t.tocsin.app.getSchemas() as Record<string, fastJson.Schema>;
+    for (const [kind, id] of [
+      ['availability', 'AvailabilityReport'],
+      ['performance', 'PerformanceReport'],
+    ] as const) {
+      const res = await c.call(
+        'GET',
+        `/api/v1/reports/${kind}?from=2026-05-01T00:00:00Z&to=2026-05-03T00:00:00Z&timezone=Europe/Berlin`,
+      );
+      expect(res.status).toBe(200);
+      expect(res.raw.headers['content-type']).toBe('application/json; charset=utf-8');
+      const body = res.raw.rawPayload.toString('utf8');
+      const external: Record<string, fastJson.Schema> = {};
+      for (const [k, v] of Object.entries(schemas))
+        if (k !== id) external[k] = simplifyForSerializing(v) as fastJson.Schema;
+      const whole = fastJson(simplifyForSerializing(schemas[id]) as fastJson.Schema, { schema: external });
+      const parsed = JSON.parse(body) as Json;
+      expect(parsed.monitors).toHaveLength(130);
+      expect(body).toBe(whole(parsed));
+    }
   });
 
   it('bad input answers 422 naming the field', async () => {

@@ -14,7 +14,7 @@ type Serializer = (data: unknown) => string;
  *   fast-json-stringify's handling of a missing body differs from JSON.stringify's.
  * Returns copies; the route schemas (validation, OpenAPI) are untouched.
  */
-function simplifyForSerializing(schema: unknown, nested = false): unknown {
+export function simplifyForSerializing(schema: unknown, nested = false): unknown {
   if (Array.isArray(schema)) return schema.map((s) => simplifyForSerializing(s, true));
   if (typeof schema !== 'object' || schema === null) return schema;
   const s = schema as Record<string, unknown>;

@@ -358,17 +358,16 @@ function periodView(p: ResolvedPeriod): ReportPeriod {
   return { from: toIso(p.from), to: toIso(p.to), timezone: p.timezone, preset: p.preset };
 }
 
+const PERCENTILES = [0.5, 0.95, 0.99] as const;
+
 function percentiles(f: CheckFigures | undefined): {
   p50_ms: number | null;
   p95_ms: number | null;
   p99_ms: number | null;
 } {
   if (!f) return { p50_ms: null, p95_ms: null, p99_ms: null };
-  return {
-    p50_ms: ms1(f.sketch.quantile(0.5)),
-    p95_ms: ms1(f.sketch.quantile(0.95)),
-    p99_ms: ms1(f.sketch.quantile(0.99)),
-  };
+  const [p50, p95, p99] = f.sketch.quantiles(PERCENTILES);
+  return { p50_ms: ms1(p50 ?? null), p95_ms: ms1(p95 ?? null), p99_ms: ms1(p99 ?? null) };
 }
 
 /**

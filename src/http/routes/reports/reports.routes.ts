@@ -2,6 +2,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ReportInput, ReportKind, ReportRenderer } from '../../../modules/reports/index.ts';
 import { contextOf } from '../../request-context.ts';
+import { ChunkedReportWriter } from './report.json-writer.ts';
 import { AvailabilityReportSchema, PerformanceReportSchema, ReportQuery, SlaReportSchema } from './report.schemas.ts';
 
 const tags = ['reports'];
@@ -41,8 +42,10 @@ export function registerReportRoutes(app: FastifyInstance, deps: { renderer: Rep
   app.addHook('onClose', () => renderer.close());
   for (const schema of [AvailabilityReportSchema, PerformanceReportSchema, SlaReportSchema]) app.addSchema(schema);
 
-  const route = (path: string, operationId: string, summary: string, schema: TSchema, kind: ReportKind) =>
-    app.get<{ Querystring: Query }>(
+  const route = (path: string, operationId: string, summary: string, schema: TSchema, kind: ReportKind) => {
+    // Availability and performance list every monitor with its days: megabytes, written in chunks (SLA is small).
+    const chunked = kind === 'sla' ? null : new ChunkedReportWriter(app, schema);
+    return app.get<{ Querystring: Query }>(
       path,
       {
         config: { scope: 'reports:read' },
@@ -60,7 +63,12 @@ export function registerReportRoutes(app: FastifyInstance, deps: { renderer: Rep
         const ctx = contextOf(request);
         const report = await renderer.build(ctx, kind, inputOf(request.query));
         const format = request.query.format ?? 'json';
-        if (format === 'json') return report;
+        if (format === 'json') {
+          if (!chunked) return report;
+          return reply
+            .type('application/json; charset=utf-8')
+            .send(await chunked.write(report as unknown as { monitors: readonly unknown[] }));
+        }
         const file = await renderer.encode(ctx, kind, report, format);
         return reply
           .type(file.contentType)
@@ -68,6 +76,7 @@ export function registerReportRoutes(app: FastifyInstance, deps: { renderer: Rep
           .send(file.body);
       },
     );
+  };
 
   route(
     '/api/v1/reports/availability',

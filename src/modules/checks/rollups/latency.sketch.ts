@@ -103,6 +103,26 @@ export class LatencySketch {
     return MAPPING.value(this.offset + this.bins.length - 1);
   }
 
+  /**
+   * `quantile(q)` for each of `qs` (ascending) in one pass over the bins: a report asks three per monitor and day.
+   */
+  quantiles(qs: readonly number[]): Array<number | null> {
+    if (this.total === 0) return qs.map(() => null);
+    const out: Array<number | null> = [];
+    let cumulative = this.zero;
+    let i = -1;
+    for (const q of qs) {
+      const rank = q * (this.total - 1);
+      if (rank < this.zero) {
+        out.push(0);
+        continue;
+      }
+      while (cumulative <= rank && i < this.bins.length - 1) cumulative += this.bins[++i]!;
+      out.push(MAPPING.value(this.offset + i));
+    }
+    return out;
+  }
+
   encode(): Uint8Array {
     const out: number[] = [FORMAT_VERSION];
     writeVarint(out, this.zero);

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { LatencySketch } from './latency.sketch.ts';
+
+/** A small deterministic generator: the same latencies on every run. */
+function values(seed: number, n: number): number[] {
+  let x = seed;
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    // Some zeros, a body around 40 ms and a long tail.
+    out.push(i % 17 === 0 ? 0 : (x % 1000 < 950 ? 20 + (x % 40) : 200 + (x % 5000)) + (x % 7) / 10);
+  }
+  return out;
+}
+
+describe('LatencySketch.quantiles', () => {
+  const qs = [0, 0.01, 0.25, 0.5, 0.9, 0.95, 0.99, 0.999, 1];
+
+  it('gives quantile(q) for each q in one pass', () => {
+    for (const [seed, n] of [
+      [1, 1],
+      [2, 2],
+      [3, 17],
+      [4, 500],
+      [5, 5000],
+    ] as const) {
+      const s = new LatencySketch();
+      for (const v of values(seed, n)) s.add(v);
+      expect(s.quantiles(qs)).toEqual(qs.map((q) => s.quantile(q)));
+    }
+  });
+
+  it('agrees on sketches merged with a part taken away again, only zeros, and empty', () => {
+    const day = new LatencySketch();
+    const hour = new LatencySketch();
+    for (const v of values(7, 300)) day.add(v);
+    for (const v of values(8, 40)) {
+      day.add(v);
+      hour.add(v);
+    }
+    const rest = new LatencySketch();
+    rest.mergeEncoded(day.encode());
+    rest.mergeEncoded(hour.encode(), -1);
+    expect(rest.count).toBe(300);
+    expect(rest.quantiles(qs)).toEqual(qs.map((q) => rest.quantile(q)));
+
+    const zeros = new LatencySketch();
+    zeros.add(0);
+    zeros.add(0);
+    expect(zeros.quantiles(qs)).toEqual(qs.map(() => 0));
+    expect(new LatencySketch().quantiles([0.5, 0.99])).toEqual([null, null]);
+  });
+});
