@@ -12,38 +12,10 @@ import { SCOPES, type Scope } from '../../src/modules/auth/index.ts';
 import { createTestApp, ManualClock, type TestApp, type TestOrg } from '../support/app.ts';
 import { testDialects } from '../support/databases.ts';
 import { at, clientOf } from './reports.helpers.ts';
+import { parseCsv } from './csv.parse.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies in assertions
 type Client = ReturnType<typeof clientOf>;
-
-/** RFC 4180 rows of a CSV body (after its byte-order mark). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(field);
-      field = '';
-    } else if (ch === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else field += ch;
-  }
-  return rows;
-}
 
 /** The text of a PDF, page by page (poppler's pdftotext). */
 function pdfPages(pdf: Buffer): string[] {
