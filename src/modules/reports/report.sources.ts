@@ -10,7 +10,8 @@ export interface ReportRollupRow {
   checks: number;
   failures: number;
   downtime_ms: number;
-  sketch: Uint8Array | null;
+  /** Encoded latency sketch, as bytes or as hexadecimal text ('' or null: none). */
+  sketch: Uint8Array | string | null;
 }
 
 /** What reports read from the checks module's rollups (RollupsService and ExecutionsService fit). */

@@ -50,4 +50,20 @@ describe('LatencySketch.quantiles', () => {
     expect(zeros.quantiles(qs)).toEqual(qs.map(() => 0));
     expect(new LatencySketch().quantiles([0.5, 0.99])).toEqual([null, null]);
   });
+
+  it('reads hexadecimal text (either case) as the bytes it spells', () => {
+    const s = new LatencySketch();
+    for (const v of values(9, 400)) s.add(v);
+    const bytes = s.encode();
+    const hex = Buffer.from(bytes).toString('hex');
+    for (const text of [hex, hex.toUpperCase()]) {
+      const t = new LatencySketch();
+      t.mergeEncoded(text);
+      expect(t.encode()).toEqual(bytes);
+      t.mergeEncoded(text, -1);
+      expect(t.count).toBe(0);
+    }
+    expect(() => new LatencySketch().mergeEncoded('01x0')).toThrow(/hexadecimal/);
+    new LatencySketch().mergeEncoded('');
+  });
 });

@@ -63,10 +63,19 @@ export class LatencySketch {
    * Adds an encoded sketch's counts to this one (no intermediate object); `sign` −1 takes them away instead, which is
    * exact when they are part of this sketch (a UTC day's rollup less one of its hours: bin counts are integers).
    */
-  mergeEncoded(bytes: Uint8Array | null | undefined, sign: 1 | -1 = 1): void {
-    if (!bytes || bytes.length === 0) return;
-    if (bytes[0] !== FORMAT_VERSION) throw new Error(`unknown latency sketch format ${bytes[0]}`);
-    const reader = { bytes, pos: 1 };
+  mergeEncoded(encoded: Uint8Array | string | null | undefined, sign: 1 | -1 = 1): void {
+    if (!encoded || encoded.length === 0) return;
+    // Hexadecimal text (as reports read sketches: no Buffer per row) is read two digits a byte.
+    let reader: { at: (i: number) => number; length: number; pos: number };
+    if (typeof encoded === 'string') {
+      if (encoded.length % 2 !== 0) throw new Error('latency sketch: odd hexadecimal length');
+      const at = (i: number) => hexDigit(encoded.charCodeAt(2 * i)) * 16 + hexDigit(encoded.charCodeAt(2 * i + 1));
+      reader = { at, length: encoded.length / 2, pos: 1 };
+    } else {
+      reader = { at: (i: number) => encoded[i]!, length: encoded.length, pos: 1 };
+    }
+    const version = reader.at(0);
+    if (version !== FORMAT_VERSION) throw new Error(`unknown latency sketch format ${version}`);
     const zero = readVarint(reader);
     const n = readVarint(reader);
     let key = 0;
@@ -166,12 +175,20 @@ function writeVarint(out: number[], value: number): void {
   out.push(v);
 }
 
-function readVarint(r: { bytes: Uint8Array; pos: number }): number {
+/** The value of one hexadecimal digit (character code), either case. */
+function hexDigit(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48;
+  const lower = code | 0x20;
+  if (lower >= 97 && lower <= 102) return lower - 87;
+  throw new Error('latency sketch: not hexadecimal');
+}
+
+function readVarint(r: { at: (i: number) => number; length: number; pos: number }): number {
   let result = 0;
   let scale = 1;
   for (;;) {
-    if (r.pos >= r.bytes.length) throw new Error('truncated latency sketch');
-    const b = r.bytes[r.pos++]!;
+    if (r.pos >= r.length) throw new Error('truncated latency sketch');
+    const b = r.at(r.pos++);
     result += (b & 0x7f) * scale;
     if (b < 0x80) return result;
     scale *= 0x80;

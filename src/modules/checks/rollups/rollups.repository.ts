@@ -1,6 +1,9 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database, Dialect } from '../../../platform/db/index.ts';
 import type { RollupRow, RollupsTables, RollupTable } from './rollups.tables.ts';
+
+/** A rollup row with its sketch as hexadecimal text (any case), '' or null when it has none. */
+export type RollupRowHex = Omit<RollupRow, 'sketch'> & { sketch: string | null };
 
 export interface RollupKey {
   monitor_key: number;
@@ -97,15 +100,20 @@ export async function readDaysAndHours(
   monitorKeys: readonly number[],
   days: { from: number; to: number } | null,
   hourStarts: readonly number[],
-): Promise<{ days: RollupRow[]; hours: RollupRow[] }> {
+): Promise<{ days: RollupRowHex[]; hours: RollupRowHex[] }> {
   if (monitorKeys.length === 0) return { days: [], hours: [] };
+  // Sketches come as hex text: better-sqlite3 and node-postgres make a Buffer per blob, which was about half of the
+  // reading cost of a report (≈ 180,000 rows for 1,000 monitors × 90 days in Berlin, ≈ 540,000 in New York).
+  const hex =
+    database.dialect === 'postgres' ? sql<string | null>`encode(sketch, 'hex')` : sql<string | null>`hex(sketch)`;
+  const columns = ['monitor_key', 'hour_start', 'region_key', 'checks', 'failures', 'downtime_ms'] as const;
   if (hourStarts.length === 0) {
     // One statement is one snapshot by itself: no transaction (on PostgreSQL two round trips fewer).
     const db = database.tables<RollupsTables>();
     const dayRows = days
       ? await db
           .selectFrom('execution_rollup_day')
-          .selectAll()
+          .select([...columns, hex.as('sketch')])
           .where('monitor_key', 'in', [...monitorKeys])
           .where('hour_start', '>=', days.from)
           .where('hour_start', '<', days.to)
@@ -120,19 +128,19 @@ export async function readDaysAndHours(
     const dayRows = days
       ? await trx
           .selectFrom('execution_rollup_day')
-          .selectAll()
+          .select([...columns, hex.as('sketch')])
           .where('monitor_key', 'in', keys)
           .where('hour_start', '>=', days.from)
           .where('hour_start', '<', days.to)
           .execute()
       : [];
-    const hours: RollupRow[] = [];
+    const hours: RollupRowHex[] = [];
     // A few hundred instants per statement; each is a seek on the primary key.
     for (let i = 0; i < hourStarts.length; i += CHUNK) {
       hours.push(
         ...(await trx
           .selectFrom('execution_rollup')
-          .selectAll()
+          .select([...columns, hex.as('sketch')])
           .where('monitor_key', 'in', keys)
           .where('hour_start', 'in', hourStarts.slice(i, i + CHUNK))
           .execute()),

@@ -4,7 +4,7 @@ import type { Database } from '../../../platform/db/index.ts';
 import { validationFailed } from '../../../platform/errors.ts';
 import { LatencySketch } from './latency.sketch.ts';
 import { DAY_MS, HOUR_MS, hourOf } from './rollups.compute.ts';
-import { readDaysAndHours, RollupsRepository } from './rollups.repository.ts';
+import { readDaysAndHours, RollupsRepository, type RollupRowHex } from './rollups.repository.ts';
 import type { RollupRow } from './rollups.tables.ts';
 
 export type HistoryResolution = 'minute' | 'hour' | 'day';
@@ -135,7 +135,7 @@ export class RollupsService {
     monitorKeys: readonly number[],
     days: { from: number; to: number } | null,
     hourStarts: readonly number[],
-  ): Promise<{ days: RollupRow[]; hours: RollupRow[] }> {
+  ): Promise<{ days: RollupRowHex[]; hours: RollupRowHex[] }> {
     return readDaysAndHours(this.deps.database, monitorKeys, days, hourStarts);
   }
 
