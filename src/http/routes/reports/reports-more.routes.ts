@@ -1,7 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { ReportInput, ReportKind, ReportRenderer, ReportsService } from '../../../modules/reports/index.ts';
+import type { ReportKind, ReportRenderer, ReportsService } from '../../../modules/reports/index.ts';
 import { contextOf } from '../../request-context.ts';
+import { reportInputOf } from './report.query.ts';
 import {
   ExportQuery,
   IncidentReportRowSchema,
@@ -14,27 +15,6 @@ import { ReportQuery } from './report.schemas.ts';
 
 const tags = ['reports'];
 type Query = Static<typeof ReportQuery>;
-
-function listOf(value: string | undefined): string[] | undefined {
-  if (value === undefined) return undefined;
-  return value
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
-}
-
-function inputOf(q: Omit<Query, 'format'>): ReportInput {
-  const monitorIds = listOf(q.monitor_ids);
-  const tagList = listOf(q.tags);
-  return {
-    ...(q.period !== undefined && { period: q.period }),
-    ...(q.from !== undefined && { from: q.from }),
-    ...(q.to !== undefined && { to: q.to }),
-    ...(q.timezone !== undefined && { timezone: q.timezone }),
-    ...(monitorIds !== undefined && { monitorIds }),
-    ...(tagList !== undefined && { tags: tagList }),
-  };
-}
 
 const FORMAT_NOTE =
   ' `format=csv` answers `text/csv; charset=utf-8` instead: UTF-8 with a byte-order mark, RFC 4180, a header row ' +
@@ -73,7 +53,7 @@ export function registerMoreReportRoutes(
       },
       async (request, reply) => {
         const ctx = contextOf(request);
-        const report = await renderer.build(ctx, kind, inputOf(request.query));
+        const report = await renderer.build(ctx, kind, reportInputOf(request.query));
         const format = request.query.format ?? 'json';
         if (format === 'json') return report;
         const file = await renderer.encode(ctx, kind, report, format);
@@ -127,7 +107,7 @@ export function registerMoreReportRoutes(
     },
     async (request, reply) => {
       const format = request.query.format ?? 'csv';
-      const stream = await reports.incidentsExport(contextOf(request), inputOf(request.query), format);
+      const stream = await reports.incidentsExport(contextOf(request), reportInputOf(request.query), format);
       const type = format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8';
       return reply.type(type).header('content-disposition', `attachment; filename="incidents.${format}"`).send(stream);
     },

@@ -1,33 +1,13 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { ReportInput, ReportKind, ReportRenderer } from '../../../modules/reports/index.ts';
+import type { ReportKind, ReportRenderer } from '../../../modules/reports/index.ts';
 import { contextOf } from '../../request-context.ts';
+import { reportInputOf } from './report.query.ts';
 import { ChunkedReportWriter } from './report.json-writer.ts';
 import { AvailabilityReportSchema, PerformanceReportSchema, ReportQuery, SlaReportSchema } from './report.schemas.ts';
 
 const tags = ['reports'];
 type Query = Static<typeof ReportQuery>;
-
-function listOf(value: string | undefined): string[] | undefined {
-  if (value === undefined) return undefined;
-  return value
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
-}
-
-function inputOf(q: Query): ReportInput {
-  const monitorIds = listOf(q.monitor_ids);
-  const tagList = listOf(q.tags);
-  return {
-    ...(q.period !== undefined && { period: q.period }),
-    ...(q.from !== undefined && { from: q.from }),
-    ...(q.to !== undefined && { to: q.to }),
-    ...(q.timezone !== undefined && { timezone: q.timezone }),
-    ...(monitorIds !== undefined && { monitorIds }),
-    ...(tagList !== undefined && { tags: tagList }),
-  };
-}
 
 const FORMAT_NOTE =
   ' `format=csv` answers `text/csv; charset=utf-8` instead: UTF-8 with a byte-order mark, RFC 4180, a header row ' +
@@ -61,7 +41,7 @@ export function registerReportRoutes(app: FastifyInstance, deps: { renderer: Rep
       },
       async (request, reply: FastifyReply) => {
         const ctx = contextOf(request);
-        const report = await renderer.build(ctx, kind, inputOf(request.query));
+        const report = await renderer.build(ctx, kind, reportInputOf(request.query));
         const format = request.query.format ?? 'json';
         if (format === 'json') {
           if (!chunked) return report;
