@@ -23,7 +23,7 @@ import { EventsService, eventsMigrations } from './modules/events/index.ts';
 import { IncidentRemindersRole, IncidentsService, incidentsMigrations } from './modules/incidents/index.ts';
 import { IntelligenceService, SecurityGradesRole, intelligenceMigrations } from './modules/intelligence/index.ts';
 import { StatusPagesService, statusPagesMigrations } from './modules/status-pages/index.ts';
-import { createReports, reportsMigrations } from './modules/reports/index.ts';
+import { createReports, reportsMigrations, StatusAvailability } from './modules/reports/index.ts';
 import {
   createReportFiles,
   createScheduledReports,
@@ -32,9 +32,10 @@ import {
 } from './modules/scheduled-reports/index.ts';
 import { MonitorsService, createMonitorTargetGuard, monitorsMigrations } from './modules/monitors/index.ts';
 import { createCredentials, createOrgs, Plans, orgsMigrations } from './modules/orgs/index.ts';
-import { LiveHub } from './modules/live/index.ts';
+import { LiveHub, MonitorPauseFeed } from './modules/live/index.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import {
+  createChangeSignals,
   databaseStartupError,
   migrateToLatest,
   openDatabase,
@@ -46,6 +47,7 @@ import type { BackgroundRole } from './platform/background-role.ts';
 import { createLogger, type Logger } from './platform/logger.ts';
 import { TocsinMetrics } from './platform/metrics/index.ts';
 import { systemResolver } from './platform/net/index.ts';
+import type { ReportWorkerSetup } from './report-worker.compose.ts';
 import { loadMasterKey, SecretBox } from './platform/secrets.ts';
 
 /** Every module's schema migrations; each module owns its own list. */
@@ -135,6 +137,10 @@ export interface Built {
 
 export function buildServices(config: TocsinConfig, database: Database, clock: Clock, logger: Logger): Built {
   const roles: BackgroundRole[] = [];
+  // Committed changes that idle loops wait on (schedule, outbox, deliveries); on PostgreSQL also other processes'
+  // (LISTEN/NOTIFY). Started first and stopped last, so every loop hears of changes while it runs.
+  const signals = createChangeSignals(database, config.databaseUrl, logger);
+  roles.push({ name: 'change-signals', start: () => signals.start(), stop: () => signals.stop() });
   const metrics = config.metrics.enabled
     ? new TocsinMetrics({
         onCollectError: (source, err) => logger.warn({ err, source }, 'metrics: a scrape-time read failed'),
@@ -182,7 +188,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
   });
   /** For modules that check a monitor's visibility to an actor (executions, history). */
   const monitorLookup = { get: (actor: Actor, id: string) => monitors.get({ actor, db: database, clock }, id) };
-  const events = new EventsService({ database, clock });
+  const events = new EventsService({ database, clock, signals });
   // Stored files of scheduled report runs: mails attach them, GET /report-files serves them.
   const reportFiles = createReportFiles({ database, clock });
   const alerting = createAlerting({
@@ -197,6 +203,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     version: VERSION,
     masterKey,
     metrics,
+    signals,
   });
   const sessions = new SessionService({
     database,
@@ -234,6 +241,17 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     members: {
       memberIdsOf: async (organizationId) => new Set((await orgs.listMembers(organizationId)).map((m) => m.user.id)),
     },
+    // The big reports are built, and PDFs drawn, on worker threads with database handles of their own.
+    isolation:
+      config.reports.workers > 0
+        ? {
+            workers: config.reports.workers,
+            timeoutMs: config.reports.timeoutSeconds * 1000,
+            idleMs: config.reports.workerIdleSeconds * 1000,
+            compose: new URL('./report-worker.compose.ts', import.meta.url),
+            setup: { config, database: { ...databaseOptionsOf(config), poolSize: 4 } } satisfies ReportWorkerSetup,
+          }
+        : null,
   });
   monitors.addListener(reports.timeline);
   roles.push(new IncidentRemindersRole({ incidents, monitors, clock, logger }));
@@ -268,6 +286,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     scheduler: config.scheduler,
     allowPrivateTargets: config.network.allowPrivateTargets,
     metrics,
+    signals,
   });
   roles.push(...checks.roles);
   roles.push(...alerting.roles);
@@ -301,6 +320,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     },
   });
   events.onRecorded(() => live.nudge());
+  monitors.addListener(new MonitorPauseFeed({ events }));
   const rollups = new RollupsService({
     database,
     clock,
@@ -315,6 +335,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     monitors,
     incidents,
     uptime: rollups,
+    availability: new StatusAvailability({ database }),
     lockOrganization: (tx, organizationId) => orgs.lockOrganization(tx, organizationId),
   });
   monitors.addListener(statusPages);
@@ -397,6 +418,8 @@ export async function createTocsin(config: TocsinConfig, options: TocsinOptions 
           logger.error({ err, role: role.name }, 'background role failed to stop cleanly');
         }
       }
+      // After the roles (scheduled reports render there): the report threads close their own database handles.
+      await services.reportRenderer.close();
       await database.close();
     },
   };

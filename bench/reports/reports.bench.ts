@@ -10,7 +10,10 @@
  *     generated in a loop.
  * Usage: node bench/reports/reports.bench.ts [--dialect sqlite|postgres] [--monitors 1000] [--days 90]
  *        [--interval 3600] [--intelligence off|on] [--sla-targets 100] [--runs 3] [--lateness-seconds 40]
- *        [--lateness-monitors 300] [--reseed]
+ *        [--lateness-monitors 300] [--report-workers 1] [--reseed]
+ * --report-workers: the `reports.workers` setting (0: reports built on the main thread, as before they had threads);
+ * --warm: start the report threads first (`tocsin serve` no longer does: the first request starts them, as without it);
+ * --first-pdf: time the availability PDF (Europe/Berlin) as the first request of the process, then go on as usual.
  * The default interval (one check an hour) keeps seeding 1,000 × 90 days at 2.2 M checks: every hourly and daily
  * rollup row a report reads exists, as at any interval; only the sketches hold fewer distinct latencies.
  * PostgreSQL: TOCSIN_TEST_POSTGRES_URL or DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres).
@@ -20,6 +23,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pg from 'pg';
 import { generateDemo } from '../../src/cli/demo/demo.generator.ts';
 import { loadConfig } from '../../src/config/index.ts';
@@ -43,6 +47,9 @@ const { values: args } = parseArgs({
     reseed: { type: 'boolean', default: false },
     'no-migrate': { type: 'boolean', default: false },
     'skip-lateness': { type: 'boolean', default: false },
+    'report-workers': { type: 'string', default: '1' },
+    warm: { type: 'boolean', default: false },
+    'first-pdf': { type: 'boolean', default: false },
   },
 });
 const dialect = args.dialect === 'postgres' ? 'postgres' : 'sqlite';
@@ -151,6 +158,7 @@ function writeConfig(): void {
       // Off by default: seeding is faster, and reports read intelligence only for the performance report's anomalies.
       intelligence: { enabled: INTELLIGENCE },
       plans: { enterprise: { interval_floor_seconds: 1, monitors: null } },
+      reports: { workers: Number(args['report-workers']) },
     }),
   );
 }
@@ -178,6 +186,11 @@ const tocsin = await createTocsin(loadConfig({ env, isTty: false }), {
   // --no-migrate: measure an older checkout against a history cached by a newer one.
   migrate: !args['no-migrate'],
 });
+if (args.warm) {
+  const t0 = performance.now();
+  await tocsin.services.reportRenderer.warm();
+  console.log(`report threads warmed in ${Math.round(performance.now() - t0)} ms`);
+}
 const headers = { authorization: `Bearer ${meta.api_key}` };
 const range = `from=${meta.from}&to=${meta.to}`;
 
@@ -221,13 +234,21 @@ async function measure(label: string, url: string): Promise<void> {
   console.log(line);
 }
 
-console.log(`\n${dialect}, ${MONITORS} monitors × ${DAYS} days, ${RUNS} runs each (first, median)`);
+console.log(
+  `\n${dialect}, ${MONITORS} monitors × ${DAYS} days, ${RUNS} runs each (first, median), report workers ${args['report-workers']}`,
+);
 console.log(
   `load average ${os
     .loadavg()
     .map((l) => l.toFixed(1))
     .join(' ')}`,
 );
+if (args['first-pdf']) {
+  const r = await timeOne(`/api/v1/reports/availability?${range}&timezone=Europe/Berlin&format=pdf`);
+  console.log(
+    `first request of the process, availability PDF Europe/Berlin: ${r.status}, ${r1(r.ms)} ms wall, ${r1(r.cpuMs)} ms CPU${args.warm ? ' (threads warmed before)' : ''}`,
+  );
+}
 console.log('| report | first ms | median ms | median CPU ms | size |');
 for (const tz of ['UTC', 'Europe/Berlin', 'America/New_York']) {
   for (const report of ['availability', 'performance']) {
@@ -288,9 +309,17 @@ const runner = new CheckRunner({
 });
 runner.start();
 await new Promise((r) => setTimeout(r, 15_000));
+// How long the main thread's event loop could not turn, per phase (what the engine's timers and I/O wait for).
+const loopDelay: Record<'quiet' | 'reports', ReturnType<typeof monitorEventLoopDelay>> = {
+  quiet: monitorEventLoopDelay({ resolution: 10 }),
+  reports: monitorEventLoopDelay({ resolution: 10 }),
+};
 phase = 'quiet';
+loopDelay.quiet.enable();
 await new Promise((r) => setTimeout(r, LATENESS_MS));
 phase = 'reports';
+loopDelay.quiet.disable();
+loopDelay.reports.enable();
 const until = Date.now() + LATENESS_MS;
 let generated = 0;
 const loopUrls = [
@@ -305,6 +334,7 @@ while (Date.now() < until) {
   await new Promise((r) => setImmediate(r));
 }
 phase = 'done';
+loopDelay.reports.disable();
 await runner.stop();
 targets.kill();
 for (const id of engineMonitors) await tocsin.services.monitors.delete(ctx, id);
@@ -312,10 +342,13 @@ for (const id of engineMonitors) await tocsin.services.monitors.delete(ctx, id);
 console.log(
   `\nengine: ${LATENESS_MONITORS} http monitors every 10 s on loopback, ${LATENESS_MS / 1000} s per phase; lateness ms`,
 );
-console.log('| phase | checks | p50 | p99 | max |');
+console.log('| phase | checks | p50 | p99 | max | main event loop delay p99 / max ms |');
 for (const p of ['quiet', 'reports'] as const) {
   const s = [...lateness[p]].sort((a, b) => a - b);
-  console.log(`| ${p} | ${s.length} | ${pct(s, 50)} | ${pct(s, 99)} | ${s[s.length - 1]} |`);
+  const d = loopDelay[p];
+  console.log(
+    `| ${p} | ${s.length} | ${pct(s, 50)} | ${pct(s, 99)} | ${s[s.length - 1]} | ${r1(d.percentile(99) / 1e6)} / ${r1(d.max / 1e6)} |`,
+  );
 }
 console.log(`reports generated during the reports phase: ${generated}`);
 console.log(

@@ -143,6 +143,13 @@ try {
       return (metrics.find((m) => m.name === 'TaskDuration')?.value ?? 0) * 1000;
     };
     const busyStart = await busy();
+    // History requests of the list (bars and sparklines), from navigation until the rows on screen after the
+    // scroll have settled and asked for theirs.
+    let historyRequests = 0;
+    const countHistory = (r: { url(): string }) => {
+      if (new URL(r.url()).pathname.endsWith('/history')) historyRequests += 1;
+    };
+    p.on('request', countHistory);
     // Monitors page: navigation → first rows drawn → a row's checkbox answers a click (interactive).
     const start = Date.now();
     await p.goto(`${origin}/monitors`);
@@ -192,6 +199,8 @@ try {
       };
     });
     const scrollBusy = (await busy()) - beforeScroll;
+    await p.waitForTimeout(1500);
+    p.off('request', countHistory);
     monitorsRuns.push({
       first_rows_ms: firstRows,
       interactive_ms: interactive,
@@ -200,6 +209,7 @@ try {
       all_loaded_main_thread_ms: completeBusy,
       ...scroll,
       main_thread_ms_per_frame: scrollBusy / (scroll.frames || 1),
+      history_requests: historyRequests,
     });
 
     // Monitor detail over 90 days.

@@ -267,11 +267,27 @@ describe('loadConfig TOCSIN_CONFIG file', () => {
     [{ scheduler: { local_regions: ['mars'] } }, 'scheduler.local_regions', 'an array of configured regions'],
     [{ scheduler: { local_regions: 'local' } }, 'scheduler.local_regions', 'an array of configured regions'],
     [{ redis_url: 'memcached://x' }, 'redis_url', 'a URL with scheme redis or rediss'],
+    [{ reports: 1 }, 'reports', 'an object'],
+    [{ reports: { workers: -1 } }, 'reports.workers', 'an integer from 0 to 16'],
+    [{ reports: { workers: 1.5 } }, 'reports.workers', 'an integer from 0 to 16'],
+    [{ reports: { timeout_seconds: 4 } }, 'reports.timeout_seconds', 'an integer from 5 to 3600'],
+    [{ reports: { worker_idle_seconds: -1 } }, 'reports.worker_idle_seconds', 'an integer from 0 to 86400'],
+    [{ reports: { worker_idle_seconds: '5m' } }, 'reports.worker_idle_seconds', 'an integer from 0 to 86400'],
+    [{ reports: { threads: 2 } }, 'reports.threads', 'a known key (workers, timeout_seconds, worker_idle_seconds)'],
   ])('rejects %j naming %s and what is allowed', (file, key, allowed) => {
     const err = configError(() => load({}, file));
     expect(err.key).toBe(key);
     expect(err.message).toContain(`configuration ${key}:`);
     expect(err.message).toContain(allowed);
+  });
+
+  it('reads the report threads, their time limit and idle stop (default 1 thread, 120 s, 300 s; 0 threads builds on the main thread)', () => {
+    expect(load().reports).toEqual({ workers: 1, timeoutSeconds: 120, workerIdleSeconds: 300 });
+    expect(load({}, { reports: { workers: 0, timeout_seconds: 30, worker_idle_seconds: 0 } }).reports).toEqual({
+      workers: 0,
+      timeoutSeconds: 30,
+      workerIdleSeconds: 0,
+    });
   });
 
   it('rejects an unknown top-level key, listing the known ones', () => {

@@ -37,6 +37,7 @@ const FILE_KEYS = [
   'metrics',
   'intelligence',
   'scheduled_reports',
+  'reports',
 ];
 
 function isObject(v: unknown): v is Json {
@@ -257,6 +258,9 @@ export function loadConfig(options: LoadConfigOptions = {}): TocsinConfig {
   const scheduledReports = file.scheduled_reports ?? {};
   if (!isObject(scheduledReports)) throw new ConfigError('scheduled_reports', 'an object', scheduledReports);
   rejectUnknownKeys('scheduled_reports', scheduledReports, ['lease_seconds']);
+  const reports = file.reports ?? {};
+  if (!isObject(reports)) throw new ConfigError('reports', 'an object', reports);
+  rejectUnknownKeys('reports', reports, ['workers', 'timeout_seconds', 'worker_idle_seconds']);
   const logFormat = env.LOG_FORMAT ? oneOf('LOG_FORMAT', env.LOG_FORMAT, ['json', 'pretty'] as const) : null;
 
   const masterKey = env.TOCSIN_MASTER_KEY ?? file.master_key;
@@ -319,6 +323,17 @@ export function loadConfig(options: LoadConfigOptions = {}): TocsinConfig {
         scheduledReports.lease_seconds === undefined
           ? 300
           : intFrom('scheduled_reports.lease_seconds', scheduledReports.lease_seconds, 2, 86_400),
+    },
+    reports: {
+      workers: reports.workers === undefined ? 1 : intFrom('reports.workers', reports.workers, 0, 16),
+      timeoutSeconds:
+        reports.timeout_seconds === undefined
+          ? 120
+          : intFrom('reports.timeout_seconds', reports.timeout_seconds, 5, 3600),
+      workerIdleSeconds:
+        reports.worker_idle_seconds === undefined
+          ? 300
+          : intFrom('reports.worker_idle_seconds', reports.worker_idle_seconds, 0, 86_400),
     },
   };
 }

@@ -48,6 +48,11 @@ export interface TocsinConfig {
   alerting: { leaseSeconds: number; sendTimeoutMs: number; pollMs: number };
   /** How long a process holds a scheduled report's run (rendering it) before another may take it over. */
   scheduledReports: { leaseSeconds: number };
+  /**
+   * Report worker threads (0: reports are built on the main thread), how long one report may take there before
+   * it is stopped (503), and how long a thread without a report is kept before it is stopped (0: until shutdown).
+   */
+  reports: { workers: number; timeoutSeconds: number; workerIdleSeconds: number };
   /** `tocsin runner`: the runner token when --token is not given (TOCSIN_RUNNER_TOKEN). */
   runnerToken: string | null;
   http: { bodyLimitBytes: number; openapiParseBodyLimitBytes: number };

@@ -90,6 +90,8 @@ export async function startReceiver(): Promise<Receiver> {
 export interface WebAppServer {
   origin: string;
   smtp: FakeSmtpServer;
+  /** The process's environment (data directory, config, database): `tocsin admin …` with it acts on this server. */
+  env: Record<string, string>;
   stop(): Promise<void>;
   output(): string;
 }
@@ -148,6 +150,7 @@ export async function startServe(dialect: Dialect): Promise<WebAppServer> {
   return {
     origin,
     smtp,
+    env,
     output: () => out,
     async stop() {
       child.kill('SIGTERM');

@@ -22,6 +22,7 @@ const actor = (over: Partial<Actor> = {}): Actor => ({
 
 const event = (n: number, over: Partial<LiveEvent> = {}): LiveEvent => ({
   id: `${n}-0`,
+  source: { outboxSeq: n },
   type: 'monitor.status',
   organizationId: 'org_a',
   monitorId: 'mon_a',
@@ -48,7 +49,7 @@ describe('a live connection', () => {
     const out = stalled();
     const ends: string[] = [];
     const c = new LiveConnection({ out, actor: actor(), maxQueuedBytes: 1000, onEnd: (r) => ends.push(r) });
-    c.start([], true, '0-0');
+    c.start([], true, { seq: 0, executionKey: 0 });
     for (let i = 1; i <= 5; i += 1) c.deliver([event(i)]);
     expect(ends).toEqual([]);
     for (let i = 6; i <= 20; i += 1) c.deliver([event(i)]);
@@ -70,7 +71,7 @@ describe('a live connection', () => {
     });
     const c = new LiveConnection({ out, actor: actor(), maxQueuedBytes: 100_000, onEnd: () => undefined });
     c.deliver([event(1)]); // held until the stream starts
-    c.start([event(0)], true, '0-0');
+    c.start([event(0)], true, { seq: 0, executionKey: 0 });
     for (let i = 2; i <= 50; i += 1) c.deliver([event(i)]);
     while (!received.join('').includes('id: 50-0')) await new Promise((r) => setImmediate(r));
     const ids = received.join('').match(/^id: .*$/gm)!;
@@ -123,11 +124,11 @@ describe('the live hub', () => {
       seq: 1,
       id: 'evt_1',
       organizationId: 'org_a',
-      type: 'down',
+      type: 'monitor_status_changed',
       monitorId: 'mon_a',
       incidentId: null,
       occurredAt: 0,
-      payload: {},
+      payload: { from: 'pending', to: 'up' },
     });
     const before = reads;
     hub.nudge();
@@ -150,11 +151,11 @@ describe('resuming with Last-Event-ID', () => {
       seq: i + 1,
       id: `evt_${i + 1}`,
       organizationId: 'org_a',
-      type: i % 2 === 0 ? 'down' : 'recovered',
+      type: 'monitor_status_changed',
       monitorId: 'mon_a',
       incidentId: null,
       occurredAt: 0,
-      payload: {},
+      payload: i % 2 === 0 ? { from: 'up', to: 'down' } : { from: 'down', to: 'up' },
     }));
     const sources: LiveSources = {
       latestSeq: async () => outbox.length,
@@ -181,9 +182,70 @@ describe('resuming with Last-Event-ID', () => {
       },
     });
     const c = new LiveConnection({ out, actor: actor(), maxQueuedBytes: 100_000, onEnd: () => undefined });
-    c.start(tight.events, tight.complete, '5-0');
+    c.start(tight.events, tight.complete, { seq: 5, executionKey: 0 });
     const events = written.join('').match(/^event: .*$/gm);
     expect(events).toEqual(['event: monitor.status', 'event: monitor.status', 'event: resync', 'event: ready']);
     expect(written.join('')).toMatch(/id: 5-0\nevent: ready/);
+  });
+});
+
+describe('a resumed client whose replay reached further than the feed', () => {
+  it('gets each event once: live events the replay carried are dropped, later ids never go back', () => {
+    const written: string[] = [];
+    const out = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        written.push(chunk.toString());
+        done();
+      },
+    });
+    const c = new LiveConnection({ out, actor: actor(), maxQueuedBytes: 100_000, onEnd: () => undefined });
+    // The feed's round (positions 3 and 4, and an execution) arrives while the replay up to 4-7 is being read.
+    c.deliver([event(3), event(4)]);
+    c.deliver([event(4, { id: '4-7', source: { executionKey: 7 }, type: 'execution.recorded' })]);
+    c.start([event(3, { id: '3-7' }), event(4, { id: '4-7' })], true, { seq: 4, executionKey: 7 });
+    c.deliver([
+      event(5, { id: '5-2' }),
+      event(5, { id: '5-8', source: { executionKey: 8 }, type: 'execution.recorded' }),
+    ]);
+    const text = written.join('');
+    expect(text.match(/^id: .*$/gm)).toEqual(['id: 3-7', 'id: 4-7', 'id: 4-7', 'id: 5-7', 'id: 5-8']);
+    expect(text.match(/^event: .*$/gm)).toEqual([
+      'event: monitor.status',
+      'event: monitor.status',
+      'event: ready',
+      'event: monitor.status',
+      'event: execution.recorded',
+    ]);
+  });
+
+  it('is replayed what the feed has not read yet, before ready (the stored head, not the feed position)', async () => {
+    const outbox: DomainEvent[] = [];
+    const sources: LiveSources = {
+      latestSeq: async () => outbox.length,
+      outboxAfter: async (seq, limit) => outbox.filter((e) => e.seq > seq).slice(0, limit),
+      latestExecutionKey: async () => 0,
+      executionsAfter: async (): Promise<RecordedExecution[]> => [],
+      incident: async () => null,
+      monitorEnvironments: async (ids) => new Map(ids.map((id) => [id, 'production'])),
+    };
+    const hub = new LiveHub({ sources, logger: createLogger({ level: 'silent', pretty: false }), pollMs: 60_000 });
+    const first = await hub.subscribe({ deliver: () => undefined, heartbeat: () => undefined, close: () => undefined });
+    outbox.push({
+      seq: 1,
+      id: 'evt_1',
+      organizationId: 'org_a',
+      type: 'monitor_status_changed',
+      monitorId: 'mon_a',
+      incidentId: null,
+      occurredAt: 0,
+      payload: { from: 'pending', to: 'up' },
+    });
+    // The feed has not polled yet: its position is still 0, the stored head is 1.
+    expect(first.position).toEqual({ seq: 0, executionKey: 0 });
+    expect(await hub.head()).toEqual({ seq: 1, executionKey: 0 });
+    const missed = await hub.read({ seq: 0, executionKey: 0 }, await hub.head());
+    expect(missed.events.map((e) => [e.type, e.data.status])).toEqual([['monitor.status', 'up']]);
+    first.unsubscribe();
+    hub.close();
   });
 });

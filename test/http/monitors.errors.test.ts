@@ -293,6 +293,8 @@ for (const dialect of testDialects()) {
           'plan_limit_exceeded',
         );
         expect(err.message).toBe("The team plan's interval floor is 30 seconds; 29 seconds is faster than that.");
+        // The field that asks for too much is named, so a form shows the message next to it.
+        expect(err.details).toEqual([{ field: 'interval_seconds', issue: err.message }]);
         expect(await count(o)).toBe(0);
         const m = (await send('POST', '/api/v1/monitors', { key: o.apiKey, body: { target: 'https://a.example.com' } }))
           .body;
@@ -317,6 +319,7 @@ for (const dialect of testDialects()) {
           'plan_limit_exceeded',
         );
         expect(err.message).toBe('The team plan allows 2 regions per monitor; this would make 3.');
+        expect(err.details).toEqual([{ field: 'region_codes', issue: err.message }]);
         const m = (
           await send('POST', '/api/v1/monitors', {
             key: o.apiKey,

@@ -77,6 +77,41 @@ describe.each(testDialects())('monitor ↔ destination links through the port (%
     expect((await json('GET', `/api/v1/monitors/${id}`)).body.config.alert_destination_ids).toEqual([]);
   });
 
+  it('reads one monitor with its links in one statement: destination id order, as the list, within the key environments', async () => {
+    const created = await json('POST', '/api/v1/monitors', {
+      target: 'https://order.example.com',
+      environment: 'staging',
+      config: { alert_destination_ids: [d2, d1] },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.id as string;
+    const read = (await json('GET', `/api/v1/monitors/${id}`)).body;
+    expect(read.config.alert_destination_ids).toEqual([d1, d2].sort());
+    const listed = (await json('GET', '/api/v1/monitors?limit=200')).body.data as Json[];
+    expect(listed.find((m) => m.id === id)!.config.alert_destination_ids).toEqual(read.config.alert_destination_ids);
+    const keyFor = async (environments: string[]) =>
+      (
+        await t.tocsin.services.auth.issueKey({
+          organizationId: org.organizationId,
+          name: environments.join(' '),
+          scopes: ['monitors:read'],
+          environments,
+          userId: org.userId,
+        })
+      ).key;
+    // Each environment count is its own compiled shape: none may answer with another's values.
+    const prodOnly = await keyFor(['production']);
+    const stagingOnly = await keyFor(['staging']);
+    expect((await call(t, prodOnly, 'GET', `/api/v1/monitors/${id}`)).statusCode).toBe(404);
+    const seen = await call(t, stagingOnly, 'GET', `/api/v1/monitors/${id}`);
+    expect(seen.statusCode).toBe(200);
+    expect((seen.json() as Json).config.alert_destination_ids).toEqual(read.config.alert_destination_ids);
+    const other = await t.createOrg();
+    expect((await call(t, other.apiKey, 'GET', `/api/v1/monitors/${id}`)).statusCode).toBe(404);
+    const bare = (await json('POST', '/api/v1/monitors', { target: 'https://bare.example.com' })).body.id as string;
+    expect((await json('GET', `/api/v1/monitors/${bare}`)).body.config.alert_destination_ids).toEqual([]);
+  });
+
   it('reads the links of a whole page in one call', async () => {
     const counted: string[][] = [];
     const links = new AlertLinks(t.clock);
@@ -85,6 +120,7 @@ describe.each(testDialects())('monitor ↔ destination links through the port (%
         counted.push([...ids]);
         return links.destinationIdsOf(db, organizationId, ids);
       },
+      destinationIdsOfMonitorRow: (dialect) => links.destinationIdsOfMonitorRow(dialect),
       replaceForMonitor: (tx, o, m, ids) => links.replaceForMonitor(tx, o, m, ids),
       missingDestinationIds: (db, o, ids) => links.missingDestinationIds(db, o, ids),
     };

@@ -37,6 +37,12 @@ describe('the web app served at /', () => {
       '/api-keys/key_1',
       '/settings',
       '/profile',
+      '/reports/availability?period=last_30_days',
+      '/sla-targets/sla_1',
+      '/custom-reports/new',
+      '/scheduled-reports',
+      '/imports/openapi',
+      '/intelligence?monitor_id=mon_1',
     ]) {
       const res = await get(path);
       expect(res.statusCode, path).toBe(200);

@@ -906,6 +906,26 @@ const FIXTURES: Record<string, StepFixture> = {
       expect(after.body.data.some((m: Json) => m.invitation_id === W.invitationId)).toBe(false);
     },
   },
+  '202611240730_events_incident_index': {
+    // An index only; the down event of 202611220004 is made the incident's (the column existed from the start), and
+    // its delivery of 202611220300 is then listed among the incident's deliveries.
+    async fill(db) {
+      await db.updateTable('domain_event').set({ incident_id: W.incidentId }).where('id', '=', W.eventId).execute();
+    },
+    async check(u) {
+      const r = await u.call('GET', `/api/v1/incidents/${W.incidentId}/deliveries`);
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      expect(r.body.data).toEqual([
+        expect.objectContaining({
+          id: W.deliveryId,
+          destination: expect.objectContaining({ id: W.destinationId }),
+          event: expect.objectContaining({ id: W.eventId, type: 'down' }),
+          status: 'delivered',
+          outcome: 'delivered',
+        }),
+      ]);
+    },
+  },
   '202611240629_checks_schedule_lease_index': {
     // An index only: the schedule row of 202611230001 is still there, and the engine reads the schedule's pressure.
     async fill() {},
@@ -1082,6 +1102,34 @@ const FIXTURES: Record<string, StepFixture> = {
       });
       expect(file.statusCode).toBe(200);
       expect(file.body).toBe('a,b\n');
+    },
+  },
+  '202611240700_status_pages_show_sla_targets': {
+    // The page of 202611220011 reads show_sla_targets false (the column's default); a page written with it on keeps it.
+    async fill(db) {
+      await db
+        .insertInto('status_page')
+        .values({
+          id: 'stp_00000000000000000000000002',
+          organization_id: W.orgId,
+          slug: 'upgrade-sla',
+          title: 'Upgrade SLA',
+          monitor_ids: json([W.monitorId]),
+          public: 1,
+          show_sla_targets: 1,
+          created_at: ms(3),
+          updated_at: ms(3),
+        })
+        .execute();
+    },
+    async check(u) {
+      const old = await u.call('GET', `/api/v1/status-pages/${W.statusPageId}`);
+      expect(old.body).toMatchObject({ show_sla_targets: false });
+      const page = await u.call('GET', '/api/v1/status-pages/stp_00000000000000000000000002');
+      expect(page.body).toMatchObject({ slug: 'upgrade-sla', show_sla_targets: true });
+      const publicView = await u.tocsin.app.inject({ method: 'GET', url: '/status/upgrade-sla.json' });
+      expect(publicView.statusCode).toBe(200);
+      expect(Array.isArray((publicView.json() as Json).sla_targets)).toBe(true);
     },
   },
 };

@@ -3,9 +3,11 @@
  * changed), plan gate and scopes, environments and organizations of the key; on SQLite and PostgreSQL.
  */
 import fastJson from 'fast-json-stringify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { createTocsin } from '../../src/main.ts';
+import { createLogger } from '../../src/platform/logger.ts';
 import { simplifyForSerializing } from '../../src/http/plugins/serialization.plugin.ts';
-import { createTestApp, ManualClock, type TestApp } from '../support/app.ts';
+import { bearer, createTestApp, ManualClock, type TestApp } from '../support/app.ts';
 import { testDialects } from '../support/databases.ts';
 import { at, clientOf } from './reports.helpers.ts';
 import { parseCsv } from './csv.parse.ts';
@@ -97,7 +99,7 @@ describe.each(testDialects())('reports API on %s', (dialect) => {
     expect(rows[1]![rows[0]!.indexOf('p50_ms')]).toBe(String(m.p50_ms));
   });
 
-  it('availability and performance JSON of 130 monitors (written 50 rows at a time) are the bytes of one serialization', async () => {
+  it('availability and performance JSON of 130 monitors (built on the report thread) are the bytes of one serialization of the report built here', async () => {
     const org = await t.createOrg();
     const c = clientOf(t, org);
     clock.set('2026-05-01T00:00:00Z');
@@ -109,14 +111,17 @@ describe.each(testDialects())('reports API on %s', (dialect) => {
     }
     clock.set('2026-05-03T00:00:00Z');
     const schemas = t.tocsin.app.getSchemas() as Record<string, fastJson.Schema>;
+    const onMainThread = await createTocsin(
+      { ...t.config, reports: { workers: 0, timeoutSeconds: 120, workerIdleSeconds: 300 } },
+      { clock, migrate: false, background: false, logger: createLogger({ level: 'silent', pretty: false }) },
+    );
+    onTestFinished(() => onMainThread.close());
     for (const [kind, id] of [
       ['availability', 'AvailabilityReport'],
       ['performance', 'PerformanceReport'],
     ] as const) {
-      const res = await c.call(
-        'GET',
-        `/api/v1/reports/${kind}?from=2026-05-01T00:00:00Z&to=2026-05-03T00:00:00Z&timezone=Europe/Berlin`,
-      );
+      const url = `/api/v1/reports/${kind}?from=2026-05-01T00:00:00Z&to=2026-05-03T00:00:00Z&timezone=Europe/Berlin`;
+      const res = await c.call('GET', url);
       expect(res.status).toBe(200);
       expect(res.raw.headers['content-type']).toBe('application/json; charset=utf-8');
       const body = res.raw.rawPayload.toString('utf8');
@@ -127,6 +132,20 @@ describe.each(testDialects())('reports API on %s', (dialect) => {
       const parsed = JSON.parse(body) as Json;
       expect(parsed.monitors).toHaveLength(130);
       expect(body).toBe(whole(parsed));
+      // Built on a report worker thread with its own database handle: the bytes of the same report built here.
+      const renderer = t.tocsin.services.reportRenderer;
+      expect(renderer.isolates(kind)).toBe(true);
+      const actor = (await t.tocsin.services.auth.authenticate(org.apiKey))!;
+      const here = await renderer.build({ actor, db: t.tocsin.database, clock }, kind, {
+        from: '2026-05-01T00:00:00Z',
+        to: '2026-05-03T00:00:00Z',
+        timezone: 'Europe/Berlin',
+      });
+      expect(body).toBe(whole(here));
+      // The same request to a process building reports on its main thread (reports.workers 0, the chunked writer).
+      const res0 = await onMainThread.app.inject({ method: 'GET', url, headers: bearer(org.apiKey) });
+      expect(res0.statusCode).toBe(200);
+      expect(res0.rawPayload.toString('utf8')).toBe(body);
     }
   });
 

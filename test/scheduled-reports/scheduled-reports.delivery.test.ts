@@ -265,6 +265,30 @@ describe.each(testDialects())('scheduled report delivery on %s', (dialect) => {
     expect(await runner().runDue()).toBe(1);
     await deliver();
     expect((await get(created.id)).last_status).toBe('failed');
+
+    // GET /runs: each delivery with its destination and outcome (both runs started at the same instant here, so
+    // their order is not asserted).
+    const runs = await api(t, org.apiKey, 'GET', `${BASE}/${created.id}/runs`);
+    expect(runs.status).toBe(200);
+    expect(runs.body.data).toHaveLength(2);
+    const first = (runs.body.data as Json[]).find((r) => r.status === 'partially_delivered')!;
+    const second = (runs.body.data as Json[]).find((r) => r.status === 'failed')!;
+    expect(first).toMatchObject({ manual: true, destination_count: 2, missing_destinations: 0 });
+    expect(second).toMatchObject({ manual: true, destination_count: 2, missing_destinations: 0 });
+    const byType = (run: Json) => Object.fromEntries((run.deliveries as Json[]).map((d) => [d.destination_type, d]));
+    expect(byType(first).generic_webhook).toMatchObject({
+      destination_id: ids.hook,
+      destination_name: 'Report hook',
+      status: 'delivered',
+      last_error: null,
+    });
+    expect(byType(first).generic_webhook.delivered_at).toEqual(expect.any(String));
+    expect(byType(first).chatapp1_webhook).toMatchObject({ destination_id: ids.slack, status: 'failed' });
+    expect(byType(first).chatapp1_webhook.last_error).toMatch(/invalid_token/);
+    expect(byType(second).generic_webhook.status).toBe('failed');
+    expect((await api(t, org.apiKey, 'GET', `${BASE}/${created.id}/runs?limit=1`)).body.data).toHaveLength(1);
+    expect((await api(t, org.apiKey, 'GET', `${BASE}/${created.id}/runs?limit=0`)).status).toBe(422);
+    expect((await api(t, org.apiKey, 'GET', `${BASE}/srp_00000000000000000000000000/runs`)).status).toBe(404);
   });
 
   it('each chat type gets the summary with the period and links, in its own wire format', async () => {
@@ -333,6 +357,9 @@ describe.each(testDialects())('scheduled report delivery on %s', (dialect) => {
     expect(hook.requests.filter((r) => (r.json as Json).data.scheduled_report_id === created.id)).toHaveLength(1);
     expect(fakes.smtp.messages.filter((m) => m.to.includes('temp@example.com'))).toHaveLength(0);
     expect((await get(created.id)).last_status).toBe('partially_delivered');
+    const [run] = (await api(t, org.apiKey, 'GET', `${BASE}/${created.id}/runs`)).body.data as Json[];
+    expect(run).toMatchObject({ status: 'partially_delivered', destination_count: 2, missing_destinations: 1 });
+    expect((run!.deliveries as Json[]).map((d) => d.destination_id)).toEqual([ids.hook]);
   });
 
   it('a custom report is delivered over its own period, as its own JSON, CSV (section column) and PDF', async () => {

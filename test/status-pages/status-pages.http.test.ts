@@ -157,6 +157,8 @@ for (const dialect of testDialects()) {
         failures: 0,
         downtime_seconds: 0,
         uptime_percent: null,
+        monitored_seconds: 0,
+        paused_seconds: 0,
       });
       expect(body.monitors[0].uptime_percent).toBeNull();
       expect(body.incidents).toEqual([
@@ -166,7 +168,10 @@ for (const dialect of testDialects()) {
           title: `${api.name} is down`,
           status: 'opened',
           monitor_id: api.id,
+          started_at: new Date(clock.now()).toISOString(),
           opened_at: new Date(clock.now()).toISOString(),
+          resolved_at: null,
+          duration_seconds: 0,
         },
       ]);
       expect(JSON.stringify(body)).not.toContain('HTTP 503');
@@ -178,13 +183,13 @@ for (const dialect of testDialects()) {
       const text = html.body;
       expect(text).toContain('<meta name="viewport"');
       expect(text).toContain('<main>');
-      expect(text).toContain('Some systems are degraded');
-      expect(text).toContain('<span class="st degraded">Degraded</span>');
-      expect(text).toContain('<span class="st operational">Operational</span>');
+      expect(text).toContain('! Partial outage<small>1 of 2 systems degraded</small>');
+      expect(text).toContain('<span class="st degraded">! Degraded</span>');
+      expect(text).toContain('<span class="st operational">✓ Operational</span>');
       expect(text).toContain('API &lt;script&gt;alert(1)&lt;/script&gt;');
       expect(text).not.toContain('<script>');
       expect(text).toContain('Acme &amp; Co');
-      expect(text).toContain('title="2026-05-10: no data"');
+      expect(text).toContain('<li class="none"><span>2026-05-10: no data</span></li>');
       expect(text.match(/<li class="none"/g)).toHaveLength(180);
       expect(text).toContain('Current incidents');
       expect(text.length).toBeLessThan(60_000);

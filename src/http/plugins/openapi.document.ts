@@ -71,12 +71,14 @@ function describePublicStatusPage(op: Json): void {
     '200': {
       description:
         'The page: `text/html` at /status/{slug} (no JavaScript, works at 360 px), `application/json` ' +
-        '(PublicStatusPage) at /status/{slug}.json. Cache-Control: public, max-age=30.',
+        '(PublicStatusPage) at /status/{slug}.json. Cache-Control: public, max-age=30; a weak ETag; gzip when ' +
+        'Accept-Encoding allows it (Vary: accept-encoding).',
       content: {
         'text/html': html('A complete HTML document.'),
         'application/json': { schema: { $ref: '#/components/schemas/PublicStatusPage' } },
       },
     },
+    '304': { description: "If-None-Match holds the page's current ETag: not modified, no body." },
     '404': {
       description: 'No public page with this slug: an HTML "not found" page, or the error envelope for .json.',
       content: { 'text/html': html('A complete HTML document.'), 'application/json': envelope },

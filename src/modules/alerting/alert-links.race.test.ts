@@ -43,6 +43,7 @@ for (const dialect of testDialects()) {
         validateAssertion,
         alertLinks: {
           destinationIdsOf: (db, organizationId, ids) => links.destinationIdsOf(db, organizationId, ids),
+          destinationIdsOfMonitorRow: (dialect) => links.destinationIdsOfMonitorRow(dialect),
           replaceForMonitor: (tx, organizationId, monitorId, ids) =>
             links.replaceForMonitor(tx, organizationId, monitorId, ids),
           missingDestinationIds: async (db, organizationId, ids) => {

@@ -1,4 +1,5 @@
-import type { Database } from '../../platform/db/index.ts';
+import { sql, type RawBuilder } from 'kysely';
+import type { Database, Dialect } from '../../platform/db/index.ts';
 import type { AlertingTables } from './alerting.tables.ts';
 
 /**
@@ -16,6 +17,21 @@ export function isMissingLinkEnd(err: unknown): boolean {
  * Build it from the transaction handle to join the caller's change.
  */
 export class AlertLinksRepository {
+  /**
+   * The destination ids of the row `monitor` of the surrounding query, in destination id order, as a JSON array
+   * (SQLite: its text; PostgreSQL: json, which pg parses): lets a monitor read bring its links in the same
+   * statement (one SQLite read transaction, one PostgreSQL round trip) while these rows stay alerting's.
+   */
+  static destinationIdsJsonOfMonitorRow(dialect: Dialect): RawBuilder<string | string[]> {
+    return dialect === 'postgres'
+      ? sql`(select coalesce(json_agg(md.destination_id order by md.destination_id), '[]'::json)
+          from monitor_destination md
+          where md.organization_id = monitor.organization_id and md.monitor_id = monitor.id)`
+      : sql`(select json_group_array(md.destination_id order by md.destination_id)
+          from monitor_destination md
+          where md.organization_id = monitor.organization_id and md.monitor_id = monitor.id)`;
+  }
+
   private readonly db;
   constructor(database: Database) {
     this.db = database.tables<AlertingTables>();

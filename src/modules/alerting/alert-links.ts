@@ -1,5 +1,5 @@
 import type { Clock } from '../../platform/clock.ts';
-import type { Database } from '../../platform/db/index.ts';
+import type { Database, Dialect } from '../../platform/db/index.ts';
 import { validationFailed } from '../../platform/errors.ts';
 import type { MonitorAlertLinks } from '../monitors/index.ts';
 import { AlertLinksRepository } from './alert-links.repository.ts';
@@ -17,6 +17,10 @@ export class AlertLinks implements MonitorAlertLinks {
 
   destinationIdsOf(db: Database, organizationId: string, monitorIds: readonly string[]) {
     return new AlertLinksRepository(db).destinationIdsOf(organizationId, monitorIds);
+  }
+
+  destinationIdsOfMonitorRow(dialect: Dialect) {
+    return AlertLinksRepository.destinationIdsJsonOfMonitorRow(dialect);
   }
 
   async replaceForMonitor(

@@ -1,7 +1,7 @@
 import type { TocsinConfig } from '../../config/index.ts';
 import type { BackgroundRole } from '../../platform/background-role.ts';
 import type { Clock } from '../../platform/clock.ts';
-import type { Database } from '../../platform/db/index.ts';
+import type { ChangeSignals, Database } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { TocsinMetrics } from '../../platform/metrics/index.ts';
 import { SecretBox } from '../../platform/secrets.ts';
@@ -23,9 +23,10 @@ import { DestinationSecrets } from './destination.secrets.ts';
 import { DestinationsService } from './destination.service.ts';
 import { DestinationTestSend } from './destination.test-send.ts';
 import { DestinationViews } from './destination.view.ts';
+import { IncidentDeliveries } from './incident-deliveries.ts';
 import { MembersService } from './members.service.ts';
 import type { HostResolver } from './network.guard.ts';
-import { AlertPipeline } from './pipeline/pipeline.ts';
+import { AlertPipeline, DELIVERIES_CHANGED } from './pipeline/pipeline.ts';
 
 export interface AlertingDeps {
   config: TocsinConfig;
@@ -42,6 +43,8 @@ export interface AlertingDeps {
   metrics?: TocsinMetrics | null;
   /** The stored report files mails attach (the scheduled-reports module's files). */
   reportFiles?: ReportFileSource;
+  /** Change signals (new outbox events and deliveries of other processes wake the idle loops); absent in some tests. */
+  signals?: ChangeSignals;
   /** Overrides for tests. */
   mailer?: Mailer;
   resolveHost?: HostResolver;
@@ -56,6 +59,8 @@ export interface Alerting {
   /** The Slack app (chatapp1_channel) install flow. */
   chatapp1Install: Chatapp1ChannelInstall;
   members: MembersService;
+  /** GET /incidents/{id}/deliveries. */
+  incidentDeliveries: IncidentDeliveries;
   mailer: Mailer;
   /** Background roles for main.ts: fan-out and delivery. */
   roles: BackgroundRole[];
@@ -111,9 +116,12 @@ export function createAlerting(deps: AlertingDeps): Alerting {
     ...(deps.resolveHost && { resolveHost: deps.resolveHost }),
     ...(deps.random && { random: deps.random }),
     metrics: deps.metrics ?? null,
+    ...(deps.signals && { signals: deps.signals }),
   });
-  // Events committed by any module of this process wake the dispatcher at once instead of at the next poll.
+  // Events committed by any module of this process (and, with change signals on PostgreSQL, of any process) wake
+  // the dispatcher at once instead of at the next poll; so do new deliveries the workers.
   deps.events.onRecorded(() => pipeline.nudge());
+  deps.signals?.on(DELIVERIES_CHANGED, () => pipeline.workerWake.nudge());
   const monitorFacts: MonitorFactsOf = async (ids, db) =>
     (await deps.monitors.findManyAnywhere(ids, db)).map((m) => ({
       id: m.id,
@@ -153,6 +161,7 @@ export function createAlerting(deps: AlertingDeps): Alerting {
     clock: deps.clock,
     logger,
     publicUrl: config.publicUrl,
+    regions: config.regions,
   });
   const roles = [
     loopRole(
@@ -169,5 +178,6 @@ export function createAlerting(deps: AlertingDeps): Alerting {
       },
     ),
   ];
-  return { pipeline, destinations, testSend, chatapp1Install, members, mailer, roles };
+  const incidentDeliveries = new IncidentDeliveries();
+  return { pipeline, destinations, testSend, chatapp1Install, members, incidentDeliveries, mailer, roles };
 }

@@ -120,6 +120,18 @@ export class DeliveriesRepository {
     return result.rows.map(toDelivery).sort((a, b) => a.eventSeq - b.eventSeq);
   }
 
+  /**
+   * When the next claim could find something: the earliest retry of a pending delivery or lease end of one in flight
+   * (null when there is neither). Two index reads (`status, next_attempt_at`; in-flight rows are few).
+   */
+  async nextDueAt(): Promise<number | null> {
+    const row = await sql<{ pending: number | string | null; leased: number | string | null }>`
+      select (select min(next_attempt_at) from delivery where status = 'pending') as pending,
+             (select min(lease_until) from delivery where status = 'in_flight') as leased`.execute(this.db);
+    const times = [row.rows[0]?.pending, row.rows[0]?.leased].filter((v) => v !== null && v !== undefined).map(Number);
+    return times.length > 0 ? Math.min(...times) : null;
+  }
+
   /** Ends the attempt only if this worker still holds the lease; false when the lease was lost meanwhile. */
   async finishAttempt(id: string, owner: string, end: AttemptEnd): Promise<boolean> {
     const base = { lease_owner: null, lease_until: null, updated_at: end.at };
@@ -179,16 +191,6 @@ export class DeliveriesRepository {
       .limit(limit)
       .execute();
     return rows.map(toDelivery);
-  }
-
-  /** The earliest time a pending delivery becomes due (for the workers' sleep), or null. */
-  async nextDueAt(): Promise<number | null> {
-    const row = await this.db
-      .selectFrom('delivery')
-      .select((eb) => eb.fn.min('next_attempt_at').as('at'))
-      .where('status', '=', 'pending')
-      .executeTakeFirst();
-    return row?.at === null || row?.at === undefined ? null : Number(row.at);
   }
 
   /** Locks the consumer's position row (PostgreSQL `FOR UPDATE`) and returns it; creates it at 0 the first time. */

@@ -21,7 +21,8 @@ export {
   type Invitation,
 } from './members.service.ts';
 export type { AlertPipeline, DeliveryEnded } from './pipeline/pipeline.ts';
-export { ReportDeliveryFacts } from './report-delivery.facts.ts';
+export { ReportDeliveryFacts, type ReportDelivery } from './report-delivery.facts.ts';
+export { IncidentDeliveries, type IncidentDelivery, type DeliveryOutcome } from './incident-deliveries.ts';
 export {
   DELIVERY_STATUSES,
   type DeliveryRecord,

@@ -22,6 +22,8 @@ export interface MembersServiceDeps {
   clock: Clock;
   logger: Logger;
   publicUrl: string;
+  /** The configured region catalogue: what an organization's default region may be. */
+  regions: readonly string[];
 }
 
 export interface MemberView {
@@ -76,14 +78,24 @@ export class MembersService {
     requireAdmin(actor, 'Changing organization settings');
     const patch = objectBody(body);
     const details: ErrorDetail[] = Object.keys(patch)
-      .filter((k) => k !== 'email_alerts_enabled')
+      .filter((k) => k !== 'email_alerts_enabled' && k !== 'default_region')
       .map((k) => ({ field: k, issue: 'is not a field that can be changed here' }));
     if (patch.email_alerts_enabled !== undefined && typeof patch.email_alerts_enabled !== 'boolean') {
       details.push({ field: 'email_alerts_enabled', issue: 'must be true or false' });
     }
+    const region = patch.default_region;
+    if (region !== undefined && (typeof region !== 'string' || !this.deps.regions.includes(region))) {
+      details.push({
+        field: 'default_region',
+        issue: `must be one of the configured regions: ${this.deps.regions.join(', ')}`,
+      });
+    }
     if (details.length > 0) throw validationFailed(details);
-    if (typeof patch.email_alerts_enabled === 'boolean')
-      return this.deps.orgs.setEmailAlertsEnabled(actor.organizationId, patch.email_alerts_enabled);
+    const settings = {
+      ...(typeof patch.email_alerts_enabled === 'boolean' && { emailAlertsEnabled: patch.email_alerts_enabled }),
+      ...(typeof region === 'string' && { defaultRegion: region }),
+    };
+    if (Object.keys(settings).length > 0) return this.deps.orgs.updateSettings(actor.organizationId, settings);
     return this.getOrganization(actor);
   }
 

@@ -37,4 +37,40 @@ export class ReportDeliveryFacts {
     const deliveries = await new DeliveriesRepository(db).listByEvent(eventId);
     return { fannedOut, statuses: deliveries.map((d) => d.status) };
   }
+
+  /**
+   * Each delivery of the event with its destination (name and type while it still exists) and how it went, for the
+   * runs a schedule shows; a delivery to a member's email (not made for reports) is left out.
+   */
+  async deliveries(db: Database, organizationId: string, eventId: string): Promise<ReportDelivery[]> {
+    const destinations = new DestinationsRepository(db);
+    const out: ReportDelivery[] = [];
+    for (const d of await new DeliveriesRepository(db).listByEvent(eventId)) {
+      if (d.target.kind !== 'destination') continue;
+      const destination = await destinations.find(organizationId, d.target.destinationId);
+      out.push({
+        destinationId: d.target.destinationId,
+        destinationName: destination?.name ?? null,
+        destinationType: destination?.type ?? null,
+        status: d.status,
+        attempts: d.attempts,
+        lastError: d.lastError,
+        deliveredAt: d.deliveredAt,
+      });
+    }
+    return out;
+  }
+}
+
+/** One delivery of a scheduled report's run. */
+export interface ReportDelivery {
+  destinationId: string;
+  /** Null once the destination has been deleted. */
+  destinationName: string | null;
+  destinationType: DestinationType | null;
+  status: DeliveryStatus;
+  attempts: number;
+  /** Why the last attempt failed (a retry still pending keeps it; a later success clears it). */
+  lastError: string | null;
+  deliveredAt: number | null;
 }

@@ -42,5 +42,11 @@ export {
   type ExecutionRecord,
   type RecordedExecution,
 } from './executions/index.ts';
-export { RollupsService, rollupsMigrations, LatencySketch, type HistoryBucket } from './rollups/index.ts';
+export {
+  RollupsService,
+  rollupsMigrations,
+  LatencySketch,
+  DecodedSketches,
+  type HistoryBucket,
+} from './rollups/index.ts';
 export { checkToWire, resultFromWire, type WireResult } from './runner/runner.wire.ts';

@@ -19,6 +19,23 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/**
+ * Outbox events that are not alerts: no destination can subscribe to them and the alert pipeline passes over them.
+ * `monitor_status_changed` (payload `{from, to}`) is every change of a monitor's status, pending → up and pause or
+ * resume included, for the live feed (alerts keep coming from `down`/`recovered`, which follow incidents).
+ */
+export const FEED_EVENT_TYPES = ['monitor_status_changed'] as const;
+export type FeedEventType = (typeof FEED_EVENT_TYPES)[number];
+export type DomainEventType = EventType | FeedEventType;
+
+/**
+ * Feed-only events, which the alert pipeline passes over. Not "outside EVENT_TYPES": the alerting module's own
+ * `test` event (a destination's Test button) is outside them and must still be delivered.
+ */
+export function isFeedEvent(type: string): type is FeedEventType {
+  return (FEED_EVENT_TYPES as readonly string[]).includes(type);
+}
+
 /** What a destination receives when nothing else is chosen. */
 export const DEFAULT_DESTINATION_EVENTS: EventType[] = ['down', 'recovered'];
 
@@ -27,7 +44,7 @@ export interface DomainEvent {
   seq: number;
   id: string;
   organizationId: string;
-  type: EventType;
+  type: DomainEventType;
   monitorId: string | null;
   incidentId: string | null;
   occurredAt: number;

@@ -34,4 +34,15 @@ export const eventsMigrations: SchemaMigration[] = [
         .execute();
     },
   },
+  {
+    // GET /incidents/{id}/deliveries finds an incident's events by it (then their deliveries by event id).
+    name: '202611240730_events_incident_index',
+    async up(db) {
+      await db.schema
+        .createIndex('domain_event_incident_idx')
+        .on('domain_event')
+        .columns(['incident_id', 'seq'])
+        .execute();
+    },
+  },
 ];

@@ -1,6 +1,6 @@
 import type { Database } from '../../platform/db/index.ts';
 import { fromJson, toJson } from '../../platform/db/index.ts';
-import type { DomainEvent, EventType } from './event.types.ts';
+import type { DomainEvent, DomainEventType } from './event.types.ts';
 
 interface EventsTables {
   domain_event: {
@@ -55,7 +55,7 @@ export class EventsRepository {
       seq: r.seq,
       id: r.id,
       organizationId: r.organization_id,
-      type: r.type as EventType,
+      type: r.type as DomainEventType,
       monitorId: r.monitor_id,
       incidentId: r.incident_id,
       occurredAt: r.occurred_at,

@@ -1,8 +1,11 @@
 import type { Clock } from '../../platform/clock.ts';
-import type { Database } from '../../platform/db/index.ts';
+import type { ChangeSignals, Database } from '../../platform/db/index.ts';
 import { newId } from '../../platform/ids.ts';
 import type { DomainEvent, NewDomainEvent } from './event.types.ts';
 import { EventsRepository } from './events.repository.ts';
+
+/** The change-signal topic of a committed outbox event. */
+export const OUTBOX_CHANGED = 'outbox';
 
 /**
  * The outbox. `record` must be called with the same transaction handle as the change that caused
@@ -12,22 +15,35 @@ export class EventsService {
   private readonly clock: Clock;
   private readonly database: Database;
   private readonly recordedListeners: Array<() => void> = [];
-  constructor(deps: { database: Database; clock: Clock }) {
+  private readonly signals: ChangeSignals | null;
+  /**
+   * `signals`: a committed event is signalled as `OUTBOX_CHANGED`, and the `onRecorded` listeners then hear of other
+   * processes' events too (PostgreSQL); without, only of this process's.
+   */
+  constructor(deps: { database: Database; clock: Clock; signals?: ChangeSignals }) {
     this.clock = deps.clock;
     this.database = deps.database;
+    this.signals = deps.signals ?? null;
+    this.signals?.on(OUTBOX_CHANGED, () => this.recorded());
+  }
+
+  private recorded(): void {
+    for (const listener of this.recordedListeners) listener();
   }
 
   async record(tx: Database, event: NewDomainEvent): Promise<DomainEvent> {
     const now = this.clock.now();
     const full = { ...event, id: event.id ?? newId('evt', now) };
     await new EventsRepository(tx).append(full, now);
-    tx.afterCommit(() => {
-      for (const listener of this.recordedListeners) listener();
-    });
+    if (this.signals) this.signals.signal(tx, OUTBOX_CHANGED);
+    else tx.afterCommit(() => this.recorded());
     return { ...full, seq: 0 };
   }
 
-  /** Called in this process after a transaction that recorded events commits (consumers wake at once). */
+  /**
+   * Called after a transaction that recorded events commits (consumers wake at once): in this process, and with
+   * change signals on PostgreSQL in every process.
+   */
   onRecorded(listener: () => void): void {
     this.recordedListeners.push(listener);
   }

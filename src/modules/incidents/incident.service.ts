@@ -238,6 +238,11 @@ export class IncidentsService implements MonitorListener {
     return new IncidentsRepository(this.deps.database).listOpenForMonitors(monitorIds);
   }
 
+  /** Resolved incidents tied to these monitors and open at `from` or later, newest first; for status pages. */
+  listResolvedForMonitorsSince(monitorIds: readonly string[], from: number, limit: number): Promise<Incident[]> {
+    return new IncidentsRepository(this.deps.database).listResolvedForMonitorsSince(monitorIds, from, limit);
+  }
+
   /** Internal: unresolved incidents of all organizations, counted by status (for GET /metrics). */
   countOpenByStatus(): Promise<Array<{ status: Incident['status']; count: number }>> {
     return new IncidentsRepository(this.deps.database).countOpenByStatus();

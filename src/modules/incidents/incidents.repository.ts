@@ -173,6 +173,22 @@ export class IncidentsRepository {
     return rows.map(toIncident);
   }
 
+  /** Resolved incidents (any source) tied to these monitors that were still open at `from` or later, newest first. */
+  async listResolvedForMonitorsSince(monitorIds: readonly string[], from: number, limit: number): Promise<Incident[]> {
+    if (monitorIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('incident')
+      .selectAll()
+      .where('monitor_id', 'in', [...monitorIds])
+      .where('status', '=', 'resolved')
+      .where('resolved_at', '>=', from)
+      .orderBy('opened_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map(toIncident);
+  }
+
   /** A page of open monitor incidents of every organization, by id (for the reminder role). */
   async listOpenMonitorIncidents(afterId: string | undefined, limit: number): Promise<Incident[]> {
     let q = this.db

@@ -1,7 +1,10 @@
+export { MonitorPauseFeed } from './monitor-pause.feed.ts';
 export { LiveHub, type LiveHubOptions, type CatchUp } from './live.hub.ts';
 export {
   LIVE_EVENT_TYPES,
+  coveredBy,
   formatPosition,
+  laterPosition,
   parsePosition,
   type LiveEvent,
   type LiveEventType,

@@ -113,6 +113,11 @@ export class LiveHub {
     this.subscribers.clear();
   }
 
+  /** The stored head: the newest outbox event and execution (a resuming client is replayed up to it). */
+  head(): Promise<LivePosition> {
+    return this.heads();
+  }
+
   private async heads(): Promise<LivePosition> {
     const [seq, executionKey] = await Promise.all([this.sources.latestSeq(), this.sources.latestExecutionKey()]);
     return { seq, executionKey };

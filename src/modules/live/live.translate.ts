@@ -31,13 +31,25 @@ export async function translate(
   for (const e of outbox) {
     seq = Math.max(seq, Number(e.seq));
     const id = formatPosition({ seq, executionKey: start.executionKey });
-    const base = { id, organizationId: e.organizationId, monitorId: e.monitorId, environment: envOf(e.monitorId) };
-    if ((e.type === 'down' || e.type === 'recovered') && e.monitorId) {
+    const base = {
+      id,
+      source: { outboxSeq: Number(e.seq) },
+      organizationId: e.organizationId,
+      monitorId: e.monitorId,
+      environment: envOf(e.monitorId),
+    };
+    // Every status change has its monitor_status_changed (down/recovered come with it and are not told twice).
+    if (e.type === 'monitor_status_changed' && e.monitorId) {
       events.push({
         ...base,
         type: 'monitor.status',
         scope: 'monitors:read',
-        data: { monitor_id: e.monitorId, status: e.type === 'down' ? 'down' : 'up', at: toIso(e.occurredAt) },
+        data: {
+          monitor_id: e.monitorId,
+          status: e.payload.to,
+          previous_status: e.payload.from,
+          at: toIso(e.occurredAt),
+        },
       });
     } else if (e.type in INCIDENT_STATUS && e.incidentId) {
       const [type, status] = INCIDENT_STATUS[e.type as keyof typeof INCIDENT_STATUS];
@@ -65,6 +77,7 @@ export async function translate(
     executionKey = Math.max(executionKey, x.key);
     events.push({
       id: formatPosition({ seq, executionKey }),
+      source: { executionKey: x.key },
       type: 'execution.recorded',
       organizationId: x.organizationId,
       monitorId: x.monitorId,

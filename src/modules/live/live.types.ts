@@ -20,6 +20,8 @@ export interface LivePosition {
 export interface LiveEvent {
   /** The feed position right after this event, `<seq>-<execution key>`: the SSE id a client resumes from. */
   id: string;
+  /** The row it comes from (outbox seq or execution key): what a client that was replayed up to a position has seen. */
+  source: { outboxSeq: number } | { executionKey: number };
   type: LiveEventType;
   organizationId: string;
   monitorId: string | null;
@@ -51,6 +53,18 @@ export interface LiveSubscriber {
 
 export function formatPosition(p: LivePosition): string {
   return `${p.seq}-${p.executionKey}`;
+}
+
+/** Whether the event's row is at or before `position` (a client replayed up to there has it already). */
+export function coveredBy(event: LiveEvent, position: LivePosition): boolean {
+  return 'outboxSeq' in event.source
+    ? event.source.outboxSeq <= position.seq
+    : event.source.executionKey <= position.executionKey;
+}
+
+/** The later of two positions, component by component. */
+export function laterPosition(a: LivePosition, b: LivePosition): LivePosition {
+  return { seq: Math.max(a.seq, b.seq), executionKey: Math.max(a.executionKey, b.executionKey) };
 }
 
 /** A `Last-Event-ID` back to a position; null when it is not one of ours. */

@@ -1,4 +1,5 @@
-import type { Database } from '../../platform/db/index.ts';
+import type { RawBuilder } from 'kysely';
+import type { Database, Dialect } from '../../platform/db/index.ts';
 
 /**
  * The monitor ↔ destination links. The rows belong to the alerting module (which implements this port);
@@ -8,6 +9,11 @@ import type { Database } from '../../platform/db/index.ts';
 export interface MonitorAlertLinks {
   /** Destination ids per monitor id (monitors without links are absent from the map). */
   destinationIdsOf(db: Database, organizationId: string, monitorIds: readonly string[]): Promise<Map<string, string[]>>;
+  /**
+   * The same ids for one monitor as a correlated SQL subquery on the row `monitor` (a JSON array: text on SQLite,
+   * parsed on PostgreSQL), for the monitors repository to select with the row: the single read is one statement.
+   */
+  destinationIdsOfMonitorRow(dialect: Dialect): RawBuilder<string | string[]>;
   /** Makes the monitor's links exactly `destinationIds` (inside the caller's transaction). */
   replaceForMonitor(
     tx: Database,

@@ -1,6 +1,6 @@
 import type { Clock } from '../../platform/clock.ts';
 import { decodeIdCursor, pageOf } from '../../platform/cursor.ts';
-import type { Database } from '../../platform/db/index.ts';
+import { PrecompiledQueries, type Database } from '../../platform/db/index.ts';
 import { DomainError, notFound, validationFailed, type ErrorDetail } from '../../platform/errors.ts';
 import { isId, newId, randomToken } from '../../platform/ids.ts';
 import { canSeeEnvironment, type Actor, type ServiceContext } from '../auth/index.ts';
@@ -89,6 +89,8 @@ function sameIds(a: readonly string[], b: readonly string[]): boolean {
 export class MonitorsService {
   private readonly deps: MonitorsServiceDeps;
   private readonly listeners: MonitorListener[];
+  /** The single read's SQL, compiled once per shape (dialect, number of environments) for this service. */
+  private readonly readQueries = new PrecompiledQueries();
   constructor(deps: MonitorsServiceDeps) {
     this.deps = deps;
     this.listeners = [...(deps.listeners ?? [])];
@@ -135,6 +137,13 @@ export class MonitorsService {
         }
         valid.push(await this.validated(ctx, input, plan.interval_floor_seconds, defaultEnvironment));
       } catch (error) {
+        // A plan limit of one of several items names that item's field (`monitors[2].interval_seconds`).
+        if (error instanceof DomainError && error.code === 'plan_limit_exceeded' && items.length > 1 && error.details)
+          throw new DomainError(
+            error.code,
+            error.message,
+            error.details.map((d) => ({ field: under(field, d.field), issue: d.issue })),
+          );
         if (!(error instanceof DomainError) || error.code !== 'validation_failed' || items.length === 1) throw error;
         for (const d of error.details ?? []) details.push({ field: under(field, d.field), issue: d.issue });
       }
@@ -201,9 +210,17 @@ export class MonitorsService {
   }
 
   async get(ctx: ServiceContext, id: string): Promise<Monitor> {
-    const monitor = await this.findVisible(ctx.db, ctx.actor, id);
-    const links = await this.deps.alertLinks.destinationIdsOf(ctx.db, monitor.organizationId, [monitor.id]);
-    return withLinks(monitor, links);
+    // Not an id at all: nothing to look up (and a NUL byte would make PostgreSQL fail rather than miss).
+    if (!isId(id, 'mon')) throw notFound('Monitor');
+    // One statement for the row and its links (alerting's subquery), compiled once: the API's hottest read.
+    const found = await new MonitorsRepository(ctx.db).findWithLinks(
+      scopeOf(ctx.actor),
+      id,
+      (dialect) => this.deps.alertLinks.destinationIdsOfMonitorRow(dialect),
+      this.readQueries,
+    );
+    if (!found) throw notFound('Monitor');
+    return { ...found.monitor, config: { ...found.monitor.config, alert_destination_ids: found.destinationIds } };
   }
 
   async list(
@@ -417,7 +434,13 @@ export class MonitorsService {
       throw new DomainError('forbidden', `This key may not use the environment ${fields.environment}.`);
     }
     this.deps.plans.requireIntervalAtLeastFloor(actor.plan, fields.interval_seconds);
-    this.deps.plans.requireWithin(actor.plan, 'regions', fields.region_codes.length, 'regions per monitor');
+    this.deps.plans.requireWithin(
+      actor.plan,
+      'regions',
+      fields.region_codes.length,
+      'regions per monitor',
+      'region_codes',
+    );
     return fields;
   }
 }

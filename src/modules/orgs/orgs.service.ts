@@ -87,6 +87,16 @@ export class OrgsService {
     return this.getOrganization(organizationId);
   }
 
+  /** Changes the organization's settings (the caller validated them). */
+  async updateSettings(
+    organizationId: string,
+    patch: Partial<Pick<Organization, 'emailAlertsEnabled' | 'defaultRegion'>>,
+  ): Promise<Organization> {
+    const updated = await this.deps.repository.updateOrganization(organizationId, patch, this.deps.clock.now());
+    if (!updated) throw notFound('Organization');
+    return this.getOrganization(organizationId);
+  }
+
   async setEmailAlertsEnabled(organizationId: string, enabled: boolean): Promise<Organization> {
     const updated = await this.deps.repository.updateOrganization(
       organizationId,

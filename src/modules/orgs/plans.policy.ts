@@ -35,19 +35,31 @@ export class Plans {
     );
   }
 
-  /** Throws plan_limit_exceeded when `count` would pass a countable limit. */
-  requireWithin(plan: PlanName, limit: 'monitors' | 'status_pages' | 'regions', count: number, what: string): void {
+  /**
+   * Throws plan_limit_exceeded when `count` would pass a countable limit. `field`: the request field that asks for
+   * too much (`region_codes`), named in `details[]` so a form can show the message next to it.
+   */
+  requireWithin(
+    plan: PlanName,
+    limit: 'monitors' | 'status_pages' | 'regions',
+    count: number,
+    what: string,
+    field?: string,
+  ): void {
     const max = this.limits[plan][limit];
     if (max === null || count <= max) return;
-    throw new DomainError('plan_limit_exceeded', `The ${plan} plan allows ${max} ${what}; this would make ${count}.`);
-  }
-
-  requireIntervalAtLeastFloor(plan: PlanName, intervalSeconds: number): void {
-    const floor = this.limits[plan].interval_floor_seconds;
-    if (intervalSeconds >= floor) return;
+    const message = `The ${plan} plan allows ${max} ${what}; this would make ${count}.`;
     throw new DomainError(
       'plan_limit_exceeded',
-      `The ${plan} plan's interval floor is ${floor} seconds; ${intervalSeconds} seconds is faster than that.`,
+      message,
+      field === undefined ? undefined : [{ field, issue: message }],
     );
+  }
+
+  requireIntervalAtLeastFloor(plan: PlanName, intervalSeconds: number, field = 'interval_seconds'): void {
+    const floor = this.limits[plan].interval_floor_seconds;
+    if (intervalSeconds >= floor) return;
+    const message = `The ${plan} plan's interval floor is ${floor} seconds; ${intervalSeconds} seconds is faster than that.`;
+    throw new DomainError('plan_limit_exceeded', message, [{ field, issue: message }]);
   }
 }

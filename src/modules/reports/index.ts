@@ -43,7 +43,16 @@ export type {
   MonitorHealthReportShape,
   IntelligenceEventShape,
 } from './report.shapes.ts';
-export { createReports, type Reports, type ReportsModuleDeps } from './reports.module.ts';
+export { createReports, type Reports, type ReportsModuleDeps, type ReportWorkerHost } from './reports.module.ts';
+export {
+  ReportBuildPool,
+  ISOLATED_KINDS,
+  type IsolatedKind,
+  type JsonSerializerSpec,
+  type ReportBuildPoolOptions,
+} from './report-build.pool.ts';
+export { InThreadPdf } from './report-pdf.pool.ts';
+export type { ReportFonts } from './report-pdf.fonts.ts';
 export { incidentsCsv, incidentsRows, INCIDENTS_CSV_COLUMNS } from './incidents.export.ts';
 export {
   intelligenceCsv,
@@ -56,3 +65,11 @@ export {
 export type { IncidentsReport, IncidentReportRow } from './incidents.report.types.ts';
 export type { IntelligenceReport, IntelligenceReportEvent } from './intelligence.report.types.ts';
 export { HEALTH_FINDING_KINDS, type MonitorHealthReport, type MonitorHealthFinding } from './monitor-health.types.ts';
+export {
+  StatusAvailability,
+  STATUS_WINDOWS,
+  type StatusWindow,
+  type StatusDay,
+  type StatusMonitorAvailability,
+  type StatusSlaAchievement,
+} from './status-availability.ts';

@@ -62,7 +62,12 @@ export class PdfWorkerPool implements PdfComposer {
 
 /** PDFs drawn on the calling thread (benchmarks of the drawing's own CPU cost; tools). */
 export class InThreadPdf implements PdfComposer {
-  private readonly fonts = new ReportFonts();
+  private readonly fonts: ReportFonts;
+
+  /** `fonts`: a thread's parsed fonts when it has them already (a report worker). */
+  constructor(fonts: ReportFonts = new ReportFonts()) {
+    this.fonts = fonts;
+  }
 
   compose(job: PdfJob): Promise<Buffer> {
     return composePdf(this.fonts, job);

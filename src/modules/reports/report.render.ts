@@ -39,6 +39,12 @@ import {
 } from './report.csv.ts';
 import type { KeyFigure, ReportPdf } from './report-pdf.document.ts';
 import type { PdfComposer } from './report-pdf.pool.ts';
+import {
+  ISOLATED_KINDS,
+  type IsolatedKind,
+  type JsonSerializerSpec,
+  type ReportBuildPool,
+} from './report-build.pool.ts';
 import { localDate } from './report-pdf.format.ts';
 import type { ReportInput } from './report.request.ts';
 import type { AvailabilityReport, PerformanceReport, ReportPeriod, SlaReport } from './report.types.ts';
@@ -112,8 +118,10 @@ const CSV_TABLES: { [K in ReportKind]: CsvTable<ReportOf[K]> | null } = {
 
 export interface ReportRendererDeps {
   builders: ReportBuilders;
-  /** Where PDFs are drawn: PdfWorkerPool (a worker thread) in the service. */
+  /** Where PDFs are drawn: the report worker threads (ReportBuildPool) or a PdfWorkerPool in the service. */
   pdf: PdfComposer;
+  /** Report worker threads for `renderIsolated`; null: every report is built on the calling thread. */
+  isolation?: ReportBuildPool | null;
   /** The organization's display name, for the first page. */
   organizationName: (organizationId: string) => Promise<string>;
 }
@@ -144,6 +152,45 @@ export class ReportRenderer {
   ): Promise<RenderedReport> {
     const report = await this.build(ctx, kind, input);
     return this.encode(ctx, kind, report, format);
+  }
+
+  /**
+   * Starts the report worker threads and has each draw a small PDF (modules compiled, fonts parsed), so that the
+   * next report costs what any other does. `tocsin serve` does not (a started thread is ~110 MiB, the first PDF
+   * without it 1.3 s: docs/reports.md); benchmarks and tools that time warm reports do. Without threads there is
+   * nothing to start.
+   */
+  async warm(): Promise<void> {
+    await this.deps.isolation?.warm();
+  }
+
+  /** True when `renderIsolated` builds `kind` on a report worker thread. */
+  isolates(kind: ReportKind): kind is IsolatedKind {
+    return this.deps.isolation != null && (ISOLATED_KINDS as readonly string[]).includes(kind);
+  }
+
+  /**
+   * Builds and encodes a report on a report worker thread (see `isolates`): the thread reads the database itself
+   * and answers the file's bytes, so this thread only waits. JSON is written with `json`'s schema (the route's
+   * response serializer, the same bytes). Errors of the build come back as the same DomainErrors.
+   */
+  async renderIsolated(
+    ctx: ServiceContext,
+    kind: IsolatedKind,
+    input: ReportInput,
+    format: ReportFormat,
+    json: () => JsonSerializerSpec,
+  ): Promise<RenderedReport> {
+    const pool = this.deps.isolation;
+    if (!pool) throw missing('reports are not isolated: no report worker threads');
+    return pool.build({
+      kind,
+      format,
+      input,
+      actor: ctx.actor,
+      now: ctx.clock.now(),
+      json: format === 'json' ? json() : null,
+    });
   }
 
   /** A built report as a file. The organization's name is read for the PDF's first page. */
@@ -195,9 +242,9 @@ export class ReportRenderer {
     return { contentType: 'application/pdf', filename, body };
   }
 
-  /** Stops the PDF worker thread (if one was started). */
-  close(): Promise<void> {
-    return this.deps.pdf.close();
+  /** Stops the PDF and report worker threads (those that were started). */
+  async close(): Promise<void> {
+    await Promise.all([this.deps.pdf.close(), this.deps.isolation?.close()]);
   }
 }
 

@@ -1,6 +1,6 @@
-import { LatencySketch } from '../checks/index.ts';
+import { DecodedSketches, LatencySketch } from '../checks/index.ts';
 import { localDays, type LocalDay, type Window } from './report.period.ts';
-import type { ReportRollupRow, ReportRollups } from './report.sources.ts';
+import type { ReportRollups, ReportSnapshotRow } from './report.sources.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -16,20 +16,24 @@ export interface CheckFigures {
   sketch: LatencySketch;
 }
 
+/** The latency quantiles a local day is summed up by (p50, p95, p99: the performance report's daily series). */
+export const DAY_QUANTILES = [0.5, 0.95, 0.99] as const;
+
+/**
+ * Checks, failures and latency of one monitor on one local day: the day's sketch is summed up (DAY_QUANTILES, in that
+ * order; null when it holds no latency) and not kept, because 90 days × 1,000 monitors of sketches kept until the
+ * report is written were most of its garbage collection.
+ */
+export interface DayFigures {
+  checks: number;
+  failures: number;
+  /** Latencies in the day's sketch (successful checks). */
+  latencies: number;
+  quantiles: Array<number | null>;
+}
+
 export function emptyFigures(): CheckFigures {
   return { checks: 0, failures: 0, sketch: new LatencySketch() };
-}
-
-function add(into: CheckFigures, row: ReportRollupRow, sign: 1 | -1): void {
-  into.checks += sign * row.checks;
-  into.failures += sign * row.failures;
-  into.sketch.mergeEncoded(row.sketch, sign);
-}
-
-function mergeFigures(into: CheckFigures, part: CheckFigures): void {
-  into.checks += part.checks;
-  into.failures += part.failures;
-  into.sketch.merge(part.sketch);
 }
 
 /** A group of hours the figures are asked for (a local day, or the whole window): hour starts in [from, to). */
@@ -79,6 +83,20 @@ function decompose(groups: readonly HourGroup[]): { days: Map<number, Term[]>; h
   return { days, hours };
 }
 
+/** Terms by bucket start as an array indexed by hours since `origin`: looked up once per row read. */
+interface TermsByHour {
+  origin: number;
+  at: Array<Term[] | undefined>;
+}
+
+function byHour(terms: ReadonlyMap<number, Term[]>): TermsByHour {
+  const starts = [...terms.keys()];
+  const origin = starts.length > 0 ? Math.min(...starts) : 0;
+  const at: Array<Term[] | undefined> = [];
+  for (const [start, list] of terms) at[(start - origin) / HOUR_MS] = list;
+  return { origin, at };
+}
+
 const ceilHour = (ms: number) => Math.ceil(ms / HOUR_MS) * HOUR_MS;
 
 /**
@@ -95,10 +113,10 @@ export async function figuresFromRollups(
   window: Window,
   timezone: string,
   options: { days: boolean; localDays?: readonly LocalDay[] } = { days: true },
-): Promise<Map<string, { total: CheckFigures; days: Map<string, CheckFigures> }>> {
+): Promise<Map<string, { total: CheckFigures; days: Map<string, DayFigures> }>> {
   const keys = await source.monitorKeys(monitorIds);
   const idOfKey = new Map([...keys].map(([id, key]) => [key, id]));
-  const out = new Map(monitorIds.map((id) => [id, { total: emptyFigures(), days: new Map<string, CheckFigures>() }]));
+  const out = new Map(monitorIds.map((id) => [id, { total: emptyFigures(), days: new Map<string, DayFigures>() }]));
   if (keys.size === 0) return out;
   const hourFrom = Math.floor(window.from / HOUR_MS) * HOUR_MS;
   const hourTo = ceilHour(window.to);
@@ -118,32 +136,92 @@ export async function figuresFromRollups(
   const dayStarts = [...dayTerms.keys()].sort((a, b) => a - b);
   const hourStarts = [...hourTerms.keys()].sort((a, b) => a - b);
   const keyList = [...keys.values()];
+  const dayTermsAt = byHour(dayTerms);
+  const hourTermsAt = byHour(hourTerms);
+  // One decoder and one scratch sketch for the whole read: what follows each part's await runs without yielding, so
+  // parts never share them.
+  const decoded = new DecodedSketches();
+  const scratch = new LatencySketch();
   const readPart = async (part: number[]) => {
-    const perGroup = new Map<number, Array<CheckFigures | undefined>>(part.map((k) => [k, []]));
-    const fold = (rows: readonly ReportRollupRow[], terms: ReadonlyMap<number, Term[]>) => {
-      for (const row of rows) {
-        const figures = perGroup.get(row.monitor_key);
-        const list = terms.get(Number(row.hour_start));
-        if (!figures || !list) continue;
-        for (const t of list) add((figures[t.group] ??= emptyFigures()), row, t.sign);
-      }
-    };
     const rows = await source.rollupSnapshot(
       part,
       dayStarts.length > 0 ? { from: dayStarts[0]!, to: dayStarts[dayStarts.length - 1]! + DAY_MS } : null,
       hourStarts,
     );
-    fold(rows.days, dayTerms);
-    fold(rows.hours, hourTerms);
-    for (const [key, figures] of perGroup) {
-      const entry = out.get(idOfKey.get(key)!)!;
-      for (let g = 0; g < groups.length; g++) {
-        const f = figures[g];
-        if (!f) continue;
-        mergeFigures(entry.total, f);
-        if (options.days) entry.days.set(groups[g]!.date!, f);
+    // Two passes. First, every row's sketch is decoded once (an edge hour of a non-UTC zone is a term of two local
+    // days) and each (monitor, group) target gets its checks, failures and the range of keys it will receive.
+    // Then each target's sketch is built with room for that range: no sketch grows bin by bin.
+    const monitorIndex = new Map(part.map((k, i) => [k, i]));
+    const targets = part.length * groups.length;
+    const checks = new Float64Array(targets);
+    const failures = new Float64Array(targets);
+    const low = new Float64Array(targets).fill(Infinity);
+    const high = new Float64Array(targets).fill(-Infinity);
+    const touched = new Uint8Array(targets);
+    const terms: number[] = []; // (decoded row, target, sign) triples, in reading order
+    decoded.clear();
+    const fold = (list: readonly ReportSnapshotRow[], termsOf: TermsByHour) => {
+      for (const row of list) {
+        const m = monitorIndex.get(row.monitor_key);
+        const rowTerms = termsOf.at[(Number(row.hour_start) - termsOf.origin) / HOUR_MS];
+        if (m === undefined || !rowTerms) continue;
+        const r = decoded.push(row.sketch);
+        for (const t of rowTerms) {
+          const target = m * groups.length + t.group;
+          touched[target] = 1;
+          checks[target]! += t.sign * row.checks;
+          failures[target]! += t.sign * row.failures;
+          if (r < 0) continue;
+          const rowLow = decoded.lowKey(r);
+          const rowHigh = decoded.highKey(r);
+          if (rowLow < low[target]!) low[target] = rowLow;
+          if (rowHigh > high[target]!) high[target] = rowHigh;
+          terms.push(r, target, t.sign);
+        }
       }
-    }
+    };
+    fold(rows.days, dayTermsAt);
+    fold(rows.hours, hourTermsAt);
+    // Terms by target (counting sort, reading order kept within a target), then each target built in one scratch
+    // sketch, summed up, merged into its monitor's total and cleared: no sketch per day is allocated or kept.
+    const count = terms.length / 3;
+    const startOf = new Int32Array(targets + 1);
+    for (let i = 0; i < count; i++) startOf[terms[3 * i + 1]! + 1]! += 1;
+    for (let t = 0; t < targets; t++) startOf[t + 1]! += startOf[t]!;
+    const order = new Int32Array(count);
+    const filled = startOf.slice(0, targets);
+    for (let i = 0; i < count; i++) order[filled[terms[3 * i + 1]!]!++] = i;
+    part.forEach((key, m) => {
+      const entry = out.get(idOfKey.get(key)!)!;
+      let monitorLow = Infinity;
+      let monitorHigh = -Infinity;
+      for (let g = 0; g < groups.length; g++) {
+        monitorLow = Math.min(monitorLow, low[m * groups.length + g]!);
+        monitorHigh = Math.max(monitorHigh, high[m * groups.length + g]!);
+      }
+      // The total receives at most the keys of its days: room for them all at once.
+      entry.total.sketch.reserve(monitorLow, monitorHigh);
+      for (let g = 0; g < groups.length; g++) {
+        const target = m * groups.length + g;
+        if (touched[target] === 0) continue;
+        scratch.clear();
+        scratch.reserve(low[target]!, high[target]!);
+        for (let j = startOf[target]!; j < startOf[target + 1]!; j++) {
+          const i = order[j]!;
+          scratch.mergeDecoded(decoded, terms[3 * i]!, terms[3 * i + 2]! as 1 | -1);
+        }
+        entry.total.checks += checks[target]!;
+        entry.total.failures += failures[target]!;
+        entry.total.sketch.merge(scratch);
+        if (options.days)
+          entry.days.set(groups[g]!.date!, {
+            checks: checks[target]!,
+            failures: failures[target]!,
+            latencies: scratch.count,
+            quantiles: scratch.quantiles(DAY_QUANTILES),
+          });
+      }
+    });
   };
   // A few parts in flight: on PostgreSQL each part is a few round trips, which then overlap (SQLite's one connection
   // takes them in turn). Between two parts the event loop runs: a report over many monitors must not hold it.

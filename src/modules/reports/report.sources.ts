@@ -14,6 +14,9 @@ export interface ReportRollupRow {
   sketch: Uint8Array | string | null;
 }
 
+/** A rollup row as rollupSnapshot reads it: only what the figures of local days sum. */
+export type ReportSnapshotRow = Pick<ReportRollupRow, 'monitor_key' | 'hour_start' | 'checks' | 'failures' | 'sketch'>;
+
 /** What reports read from the checks module's rollups (RollupsService and ExecutionsService fit). */
 export interface ReportRollups {
   monitorKeys(monitorIds: readonly string[]): Promise<Map<string, number>>;
@@ -31,7 +34,7 @@ export interface ReportRollups {
     monitorKeys: readonly number[],
     days: { from: number; to: number } | null,
     hourStarts: readonly number[],
-  ): Promise<{ days: ReportRollupRow[]; hours: ReportRollupRow[] }>;
+  ): Promise<{ days: ReportSnapshotRow[]; hours: ReportSnapshotRow[] }>;
 }
 
 interface PageOf<T> {

@@ -1,6 +1,8 @@
 import type { Clock } from '../../platform/clock.ts';
+import type { Database } from '../../platform/db/index.ts';
 import type { Plans } from '../orgs/index.ts';
-import { PdfWorkerPool } from './report-pdf.pool.ts';
+import { ReportBuildPool, type ReportBuildPoolOptions } from './report-build.pool.ts';
+import { PdfWorkerPool, type PdfComposer } from './report-pdf.pool.ts';
 import { ReportRenderer } from './report.render.ts';
 import { MonitorTimelineRecorder, type TransitionHandlerLike } from './monitor-timeline.recorder.ts';
 import type { ReportAnomalies, ReportIncidents, ReportRollups } from './report.sources.ts';
@@ -25,6 +27,21 @@ export interface ReportsModuleDeps {
   organizationName: (organizationId: string) => Promise<string>;
   /** The organization's member ids (custom reports shared with users). */
   members: CustomReportMembers;
+  /**
+   * Report worker threads (ReportBuildPool): the availability, performance and SLA reports of the routes are built
+   * there and every PDF is drawn there. null: built on this thread, PDFs on a PdfWorkerPool of their own (unless
+   * `pdf` is given).
+   */
+  isolation?: ReportBuildPoolOptions | null;
+  /** Where PDFs are drawn when there is no isolation (a report worker thread draws its own: InThreadPdf). */
+  pdf?: PdfComposer;
+}
+
+/** What a report worker thread's composition gives it (src/report-worker.compose.ts). */
+export interface ReportWorkerHost {
+  renderer: ReportRenderer;
+  database: Database;
+  close(): Promise<void>;
 }
 
 export interface Reports {
@@ -33,7 +50,10 @@ export interface Reports {
   customReports: CustomReportsService;
   /** Register with the monitors service (MonitorListener) and give to the check engine as its transition handler. */
   timeline: MonitorTimelineRecorder;
-  /** Every report kind as JSON, CSV or PDF, and documents of several sections (report.render.ts). */
+  /**
+   * Every report kind as JSON, CSV or PDF, and documents of several sections (report.render.ts). Its threads start
+   * at the first report and stop when idle; close() it at shutdown, after whatever renders reports has stopped.
+   */
   renderer: ReportRenderer;
 }
 
@@ -47,8 +67,10 @@ export function createReports(deps: ReportsModuleDeps): Reports {
     slaTargets,
     monitors: deps.monitors ?? null,
   });
+  const isolation = deps.isolation ? new ReportBuildPool(deps.isolation) : null;
   const renderer = new ReportRenderer({
-    pdf: new PdfWorkerPool(),
+    pdf: isolation ?? deps.pdf ?? new PdfWorkerPool(),
+    isolation,
     organizationName: deps.organizationName,
     // one line per report kind: its generator
     builders: {

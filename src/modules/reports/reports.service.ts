@@ -6,7 +6,7 @@ import { accountingOf, spansOf, uptimePercent, type Span } from './availability.
 import { MonitorTimelineRepository, type ReportMonitor } from './monitor-timeline.repository.ts';
 import { localDays, periodContaining, type Window } from './report.period.ts';
 import { resolvePeriod, selectMonitors, type ReportInput, type ResolvedPeriod } from './report.request.ts';
-import { figuresFromRollups, type CheckFigures } from './report.rollups.ts';
+import { DAY_QUANTILES, figuresFromRollups, type CheckFigures, type DayFigures } from './report.rollups.ts';
 import { evaluateSlaTarget } from './sla.evaluation.ts';
 import { readAll, type ReportAnomalies, type ReportIncidents, type ReportRollups } from './report.sources.ts';
 import type {
@@ -192,7 +192,7 @@ export class ReportsService {
             ? null
             : pct((100 * (now.p95_ms - before.p95_ms)) / before.p95_ms),
         anomalies: anomalies.get(m.id) ?? [],
-        daily: days.map((d) => ({ date: d.date, ...percentiles(f.days.get(d.date)) })),
+        daily: days.map((d) => ({ date: d.date, ...percentilesOf(f.days.get(d.date)?.quantiles) })),
       };
     });
     return {
@@ -358,15 +358,22 @@ function periodView(p: ResolvedPeriod): ReportPeriod {
   return { from: toIso(p.from), to: toIso(p.to), timezone: p.timezone, preset: p.preset };
 }
 
-const PERCENTILES = [0.5, 0.95, 0.99] as const;
-
 function percentiles(f: CheckFigures | undefined): {
   p50_ms: number | null;
   p95_ms: number | null;
   p99_ms: number | null;
 } {
-  if (!f) return { p50_ms: null, p95_ms: null, p99_ms: null };
-  const [p50, p95, p99] = f.sketch.quantiles(PERCENTILES);
+  return percentilesOf(f?.sketch.quantiles(DAY_QUANTILES));
+}
+
+/** p50, p95 and p99 (DAY_QUANTILES, in that order) as the report shows them; all null without figures. */
+function percentilesOf(quantiles: DayFigures['quantiles'] | undefined): {
+  p50_ms: number | null;
+  p95_ms: number | null;
+  p99_ms: number | null;
+} {
+  if (!quantiles) return { p50_ms: null, p95_ms: null, p99_ms: null };
+  const [p50, p95, p99] = quantiles;
   return { p50_ms: ms1(p50 ?? null), p95_ms: ms1(p95 ?? null), p99_ms: ms1(p99 ?? null) };
 }
 

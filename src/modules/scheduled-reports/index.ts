@@ -10,6 +10,7 @@ export {
   REFUSED_DESTINATION_TYPES,
   type ScheduledReportInput,
   type ScheduledReportPatch,
+  type ScheduledReportRunView,
 } from './scheduled-report.service.ts';
 export type { ReportFilesService } from './report-file.service.ts';
 export type { ScheduledReportRunner } from './scheduled-report.runner.ts';

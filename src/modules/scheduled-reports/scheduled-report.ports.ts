@@ -29,6 +29,19 @@ export interface ReportRendering {
 export interface ReportDestinations {
   destinationTypes(db: Database, organizationId: string, ids: readonly string[]): Promise<Map<string, string>>;
   outcome(db: Database, eventId: string): Promise<{ fannedOut: boolean; statuses: string[] }>;
+  /** Each delivery the event made, with its destination and how it went (the runs a schedule shows). */
+  deliveries(db: Database, organizationId: string, eventId: string): Promise<RunDelivery[]>;
+}
+
+/** One delivery of a run, as alerting reports it. */
+export interface RunDelivery {
+  destinationId: string;
+  destinationName: string | null;
+  destinationType: string | null;
+  status: string;
+  attempts: number;
+  lastError: string | null;
+  deliveredAt: number | null;
 }
 
 export interface ReportPlans {

@@ -3,9 +3,9 @@ import { decodeIdCursor, pageOf } from '../../platform/cursor.ts';
 import { notFound, validationFailed, type ErrorDetail } from '../../platform/errors.ts';
 import { isId, newId } from '../../platform/ids.ts';
 import type { ServiceContext } from '../auth/index.ts';
-import type { ReportDestinations, ReportPlans, ReportRendering } from './scheduled-report.ports.ts';
+import type { ReportDestinations, ReportPlans, ReportRendering, RunDelivery } from './scheduled-report.ports.ts';
 import { nextRunAt, parseTimeOfDay, type Frequency } from './scheduled-report.schedule.ts';
-import type { ScheduledReport, ScheduledReportType } from './scheduled-report.types.ts';
+import type { ScheduledReport, ScheduledReportRun, ScheduledReportType } from './scheduled-report.types.ts';
 import { ScheduledReportsRepository } from './scheduled-reports.repository.ts';
 
 /** A create body as the route schema admits it (types, ranges and the HH:MM pattern are checked there). */
@@ -19,6 +19,14 @@ export interface ScheduledReportInput {
   timezone: string;
   destination_ids: string[];
   enabled?: boolean;
+}
+
+/** One run as GET /{id}/runs shows it. */
+export interface ScheduledReportRunView {
+  run: ScheduledReportRun;
+  deliveries: RunDelivery[];
+  /** Destinations the run was addressed to that no longer existed when it was sent (counted as not delivered). */
+  missingDestinations: number;
 }
 
 /** A PATCH body: any subset; null clears day_of_week, day_of_month or custom_report_id. */
@@ -174,6 +182,27 @@ export class ScheduledReportsService {
     });
     this.deps.wake();
     return this.find(ctx, id);
+  }
+
+  /**
+   * The latest runs, newest first, each with its deliveries. A run fanned out to fewer deliveries than it was
+   * addressed to lost destinations deleted before it was sent: `missing_destinations` counts them (not delivered).
+   */
+  async runs(ctx: ServiceContext, id: string, limit: number): Promise<ScheduledReportRunView[]> {
+    this.deps.plans.requireReports(ctx.actor.plan);
+    const schedule = await this.find(ctx, id);
+    const runs = await new ScheduledReportsRepository(ctx.db).recentRuns(schedule.id, limit);
+    const out: ScheduledReportRunView[] = [];
+    for (const run of runs) {
+      const deliveries = await this.deps.destinations.deliveries(ctx.db, ctx.actor.organizationId, run.eventId);
+      const { fannedOut } = await this.deps.destinations.outcome(ctx.db, run.eventId);
+      out.push({
+        run,
+        deliveries,
+        missingDestinations: fannedOut ? Math.max(0, run.destinationCount - deliveries.length) : 0,
+      });
+    }
+    return out;
   }
 
   private async find(ctx: ServiceContext, id: string): Promise<ScheduledReport> {

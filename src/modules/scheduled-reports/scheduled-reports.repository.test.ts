@@ -1,7 +1,8 @@
 /**
  * The run lease on both databases: of two processes (two database handles) claiming the same due schedule at once
  * exactly one gets it; a lost lease cannot finish the run; an expired lease can be taken over; run-now requests are
- * counted; the role's next wake-up is the earliest due time, request or lease expiry.
+ * counted; the role's next wake-up is the earliest due time, request or lease expiry; the latest runs of a schedule
+ * come newest first.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDialects, type TestDatabase } from '../../../test/support/databases.ts';
@@ -48,6 +49,32 @@ describe.each(testDialects())('scheduled report lease (%s)', (dialect) => {
   afterAll(async () => {
     await other.close();
     await db.drop();
+  });
+
+  it('the latest runs of a schedule come newest first, at most the limit, only its own', async () => {
+    const repo = new ScheduledReportsRepository(db.database);
+    const s = schedule();
+    const another = schedule({ id: newId('srp', NOW + 1) });
+    await repo.insert(s);
+    await repo.insert(another);
+    const run = (scheduleId: string, startedAt: number) => ({
+      eventId: newId('evt', startedAt),
+      scheduledReportId: scheduleId,
+      organizationId: s.organizationId,
+      manual: false,
+      periodFrom: startedAt - 86_400_000,
+      periodTo: startedAt,
+      destinationCount: 1,
+      status: 'delivered' as const,
+      startedAt,
+      endedAt: startedAt + 1000,
+    });
+    // Inserted out of order.
+    for (const at of [NOW + 2000, NOW, NOW + 3000, NOW + 1000]) await repo.insertRun(run(s.id, at));
+    await repo.insertRun(run(another.id, NOW + 5000));
+    const latest = await repo.recentRuns(s.id, 3);
+    expect(latest.map((r) => r.startedAt)).toEqual([NOW + 3000, NOW + 2000, NOW + 1000]);
+    expect((await repo.recentRuns(s.id, 10)).every((r) => r.scheduledReportId === s.id)).toBe(true);
   });
 
   it('two processes claiming one due schedule at once: exactly one gets it, 20 times over', async () => {

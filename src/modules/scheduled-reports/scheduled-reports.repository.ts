@@ -339,6 +339,19 @@ export class ScheduledReportsRepository {
     return rows.map(toRun);
   }
 
+  /** The schedule's latest runs, newest first. */
+  async recentRuns(scheduledReportId: string, limit: number): Promise<ScheduledReportRun[]> {
+    const rows = await this.db
+      .selectFrom('scheduled_report_run')
+      .selectAll()
+      .where('scheduled_report_id', '=', scheduledReportId)
+      .orderBy('started_at', 'desc')
+      .orderBy('event_id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map(toRun);
+  }
+
   async findRun(eventId: string): Promise<ScheduledReportRun | null> {
     const row = await this.db
       .selectFrom('scheduled_report_run')

@@ -9,7 +9,10 @@ import type { LockOrganization, Monitor, MonitorListener, Page } from '../monito
 import type { Plans } from '../orgs/index.ts';
 import { StatusPagesRepository } from './status-pages.repository.ts';
 import type {
-  DayUptime,
+  AvailabilitySource,
+  OutageLevel,
+  PublicDay,
+  PublicIncidentView,
   PublicMonitorStatus,
   PublicStatusView,
   StatusPage,
@@ -24,6 +27,7 @@ export interface StatusPageMonitors {
 }
 export interface StatusPageIncidents {
   listOpenForMonitors(monitorIds: readonly string[]): Promise<Incident[]>;
+  listResolvedForMonitorsSince(monitorIds: readonly string[], from: number, limit: number): Promise<Incident[]>;
 }
 
 export interface StatusPagesServiceDeps {
@@ -32,7 +36,10 @@ export interface StatusPagesServiceDeps {
   plans: Plans;
   monitors: StatusPageMonitors;
   incidents: StatusPageIncidents;
+  /** Checks and failures per day (rollups). */
   uptime: UptimeSource;
+  /** Uptime, downtime and SLA achievement with the reports' accounting. */
+  availability: AvailabilitySource;
   lockOrganization: LockOrganization;
 }
 
@@ -41,6 +48,8 @@ export const TITLE_MAX = 200;
 export const MONITORS_MAX = 100;
 /** Days of uptime bars on a public page. */
 export const UPTIME_DAYS = 90;
+/** Past incidents listed on a public page at most (newest first). */
+export const PAST_INCIDENTS_MAX = 50;
 const DAY_MS = 86_400_000;
 /** Rows read per round when environment scoping hides some pages of a list. */
 const SCAN_BATCH = 200;
@@ -52,15 +61,29 @@ export function publicStatusOf(monitor: Monitor): PublicMonitorStatus {
   return 'pending';
 }
 
-/** Uptime over the days that have checks, weighted by checks; null without data. */
-export function windowUptime(days: readonly DayUptime[]): number | null {
-  let checks = 0;
-  let failures = 0;
-  for (const d of days) {
-    checks += d.checks;
-    failures += d.failures;
-  }
-  return checks === 0 ? null : Math.round((10_000 * (checks - failures)) / checks) / 100;
+/** The banner's level: among monitors that are watched (not paused, not awaiting a first check), how many are down. */
+export function outageLevel(statuses: readonly PublicMonitorStatus[]): OutageLevel {
+  const degraded = statuses.filter((s) => s === 'degraded').length;
+  if (degraded === 0) return 'none';
+  const watched = statuses.filter((s) => s === 'degraded' || s === 'operational').length;
+  return degraded === watched ? 'major' : 'partial';
+}
+
+function incidentView(
+  i: Incident,
+  outageStart: (monitorId: string, openedAt: number) => number | null,
+): PublicIncidentView {
+  const since = i.monitorId === null ? null : outageStart(i.monitorId, i.openedAt);
+  return {
+    id: i.id,
+    number: i.number,
+    title: i.title,
+    status: i.status,
+    monitorId: i.monitorId,
+    openedAt: i.openedAt,
+    startedAt: since !== null && since <= i.openedAt ? since : i.openedAt,
+    resolvedAt: i.resolvedAt,
+  };
 }
 
 /** Status pages (DECISIONS §9): CRUD with plan counts, and the public view of a page. */
@@ -69,7 +92,7 @@ const UPDATE_ATTEMPTS = 5;
 
 /** What an update read and merged onto: when the stored page differs from it at write time, the merge is redone. */
 function mergeBase(page: StatusPage): string {
-  return JSON.stringify([page.slug, page.title, page.monitorIds, page.public]);
+  return JSON.stringify([page.slug, page.title, page.monitorIds, page.public, page.showSlaTargets]);
 }
 
 export class StatusPagesService implements MonitorListener {
@@ -94,6 +117,7 @@ export class StatusPagesService implements MonitorListener {
       title: fields.title!,
       monitorIds: fields.monitorIds ?? [],
       public: fields.public ?? true,
+      showSlaTargets: fields.showSlaTargets ?? false,
       createdAt: now,
       updatedAt: now,
     };
@@ -155,6 +179,7 @@ export class StatusPagesService implements MonitorListener {
         title: fields.title ?? existing.title,
         monitorIds: fields.monitorIds ? [...fields.monitorIds, ...kept] : existing.monitorIds,
         public: fields.public ?? existing.public,
+        showSlaTargets: fields.showSlaTargets ?? existing.showSlaTargets,
         updatedAt: ctx.clock.now(),
       };
       const written = await ctx.db.transaction(async (tx) => {
@@ -190,29 +215,46 @@ export class StatusPagesService implements MonitorListener {
     const byId = new Map(found.filter((m) => m.organizationId === page.organizationId).map((m) => [m.id, m]));
     const monitors = page.monitorIds.map((id) => byId.get(id)).filter((m): m is Monitor => m !== undefined);
     const ids = monitors.map((m) => m.id);
-    const [uptime, open] = await Promise.all([
+    const [checks, availability, open, past] = await Promise.all([
       this.deps.uptime.dailyUptime(ids, from, now, 'UTC'),
+      this.deps.availability.of({
+        organizationId: page.organizationId,
+        monitorIds: ids,
+        now,
+        days: UPTIME_DAYS,
+        withSlaTargets: page.showSlaTargets,
+      }),
       this.deps.incidents.listOpenForMonitors(ids),
+      // One more than shown tells whether the list was cut.
+      this.deps.incidents.listResolvedForMonitorsSince(ids, from, PAST_INCIDENTS_MAX + 1),
     ]);
     const views = monitors.map((m) => {
-      const days = uptime.get(m.id) ?? [];
-      return { id: m.id, name: m.name, status: publicStatusOf(m), uptimePercent: windowUptime(days), days };
+      const a = availability.monitors.get(m.id);
+      const counted = new Map((checks.get(m.id) ?? []).map((d) => [d.day, d]));
+      const days: PublicDay[] = (a?.days ?? []).map((d) => ({
+        day: d.date,
+        checks: counted.get(d.date)?.checks ?? 0,
+        failures: counted.get(d.date)?.failures ?? 0,
+        downtime_seconds: d.downtimeSeconds,
+        uptime_percent: d.uptimePercent,
+        monitored_seconds: d.monitoredSeconds,
+        paused_seconds: d.pausedSeconds,
+      }));
+      const uptime = a?.windows ?? { last_24_hours: null, last_7_days: null, last_30_days: null, last_90_days: null };
+      return { id: m.id, name: m.name, status: publicStatusOf(m), uptimePercent: uptime.last_90_days, uptime, days };
     });
     return {
       slug: page.slug,
       title: page.title,
       status: views.some((v) => v.status === 'degraded') ? 'degraded' : 'operational',
+      outage: outageLevel(views.map((v) => v.status)),
       generatedAt: now,
       days: UPTIME_DAYS,
       monitors: views,
-      incidents: open.map((i) => ({
-        id: i.id,
-        number: i.number,
-        title: i.title,
-        status: i.status,
-        monitorId: i.monitorId,
-        openedAt: i.openedAt,
-      })),
+      incidents: open.map((i) => incidentView(i, availability.outageStart)),
+      pastIncidents: past.slice(0, PAST_INCIDENTS_MAX).map((i) => incidentView(i, availability.outageStart)),
+      pastIncidentsTruncated: past.length > PAST_INCIDENTS_MAX,
+      slaTargets: availability.slaTargets,
     };
   }
 
@@ -265,7 +307,7 @@ export class StatusPagesService implements MonitorListener {
     body: StatusPageInput,
     exceptId: string | null,
     shapeDetails: readonly ErrorDetail[],
-  ): Promise<{ slug?: string; title?: string; monitorIds?: string[]; public?: boolean }> {
+  ): Promise<{ slug?: string; title?: string; monitorIds?: string[]; public?: boolean; showSlaTargets?: boolean }> {
     const details: ErrorDetail[] = [...shapeDetails];
     // With shape problems the body may not even be an object; their details are the answer then.
     const input: StatusPageInput = typeof body === 'object' && body !== null ? body : {};
@@ -285,6 +327,7 @@ export class StatusPagesService implements MonitorListener {
       ...(input.slug !== undefined && { slug: input.slug }),
       ...(input.title !== undefined && { title: input.title.trim() }),
       ...(input.public !== undefined && { public: input.public }),
+      ...(input.show_sla_targets !== undefined && { showSlaTargets: input.show_sla_targets }),
       ...(input.monitor_ids !== undefined && { monitorIds: [...input.monitor_ids] }),
     };
   }

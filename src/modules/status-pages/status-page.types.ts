@@ -1,4 +1,5 @@
 import type { IncidentStatus } from '../incidents/index.ts';
+import type { StatusSlaAchievement, StatusWindow } from '../reports/index.ts';
 
 export interface StatusPage {
   id: string;
@@ -8,6 +9,8 @@ export interface StatusPage {
   title: string;
   monitorIds: string[];
   public: boolean;
+  /** Show the current period of each SLA target whose monitors are all on the page. */
+  showSlaTargets: boolean;
   createdAt: number;
   updatedAt: number;
 }
@@ -26,17 +29,58 @@ export interface UptimeSource {
   dailyUptime(monitorIds: string[], fromMs: number, toMs: number, timezone?: string): Promise<Map<string, DayUptime[]>>;
 }
 
+/**
+ * One UTC day of a monitor on a public page: `uptime_percent` and the seconds come from the availability accounting
+ * (the reports module's timeline: down from the first failing check of a confirmed outage, paused excluded);
+ * `checks` and `failures` count the day's checks from the rollups.
+ */
+export interface PublicDay extends DayUptime {
+  monitored_seconds: number;
+  paused_seconds: number;
+}
+
+/** Port: availability with the reports' accounting (wired to the reports module's StatusAvailability). */
+export interface AvailabilitySource {
+  of(input: {
+    organizationId: string;
+    monitorIds: readonly string[];
+    now: number;
+    days: number;
+    withSlaTargets: boolean;
+  }): Promise<{
+    monitors: Map<
+      string,
+      {
+        days: Array<{
+          date: string;
+          uptimePercent: number | null;
+          downtimeSeconds: number;
+          monitoredSeconds: number;
+          pausedSeconds: number;
+        }>;
+        windows: Record<StatusWindow, number | null>;
+      }
+    >;
+    slaTargets: StatusSlaAchievement[];
+    /** When the failure that opened an incident began (null: not in the timeline read). */
+    outageStart: (monitorId: string, openedAt: number) => number | null;
+  }>;
+}
+
 /** How a monitor shows on a public page: a down monitor is `degraded`. */
 export type PublicMonitorStatus = 'operational' | 'degraded' | 'paused' | 'pending';
 export type OverallStatus = 'operational' | 'degraded';
+/** The banner: no degraded monitor; some of the watched ones; all of them (paused and pending ones aside). */
+export type OutageLevel = 'none' | 'partial' | 'major';
 
 export interface PublicMonitorView {
   id: string;
   name: string;
   status: PublicMonitorStatus;
-  /** Uptime over the days with data in the window; null when there is none. */
+  /** Uptime over the last 90 days (= uptime.last_90_days); null when nothing was monitored. */
   uptimePercent: number | null;
-  days: DayUptime[];
+  uptime: Record<StatusWindow, number | null>;
+  days: PublicDay[];
 }
 
 export interface PublicIncidentView {
@@ -46,16 +90,29 @@ export interface PublicIncidentView {
   status: IncidentStatus;
   monitorId: string | null;
   openedAt: number;
+  /** When the failure began (the first failing check of the confirmed outage); openedAt when not known. */
+  startedAt: number;
+  resolvedAt: number | null;
 }
+
+export type PublicSlaView = StatusSlaAchievement;
 
 export interface PublicStatusView {
   slug: string;
   title: string;
   status: OverallStatus;
+  outage: OutageLevel;
   generatedAt: number;
   days: number;
   monitors: PublicMonitorView[];
+  /** Open incidents of the page's monitors, oldest first. */
   incidents: PublicIncidentView[];
+  /** Resolved incidents of the page's monitors that were open in the last `days` days, newest first. */
+  pastIncidents: PublicIncidentView[];
+  /** Whether there were more past incidents than `pastIncidents` holds. */
+  pastIncidentsTruncated: boolean;
+  /** Empty unless the page shows its SLA targets. */
+  slaTargets: PublicSlaView[];
 }
 
 /** Body of PATCH /status-pages/{id}, its shape checked by the route's schema. */
@@ -64,6 +121,7 @@ export interface StatusPageInput {
   title?: string;
   monitor_ids?: string[];
   public?: boolean;
+  show_sla_targets?: boolean;
 }
 
 /** Body of POST /status-pages, its shape checked by the route's schema. */

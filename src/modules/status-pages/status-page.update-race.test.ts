@@ -6,6 +6,7 @@ import type { Actor, ServiceContext } from '../auth/index.ts';
 import type { Monitor, MonitorsService } from '../monitors/index.ts';
 import { Plans } from '../orgs/index.ts';
 import { StatusPagesService } from './status-page.service.ts';
+import { StatusAvailability } from '../reports/index.ts';
 
 /**
  * A status page update racing another write that commits between the update's read and its transaction (another
@@ -45,6 +46,7 @@ for (const dialect of testDialects()) {
         monitors: hooked,
         incidents: t.tocsin.services.incidents,
         uptime: t.tocsin.services.rollups,
+        availability: new StatusAvailability({ database: t.tocsin.database }),
         lockOrganization: (tx, organizationId) => t.tocsin.services.orgs.lockOrganization(tx, organizationId),
       });
     });

@@ -19,4 +19,14 @@ export const statusPagesMigrations: SchemaMigration[] = [
       await db.schema.createIndex('status_page_org_idx').on('status_page').columns(['organization_id', 'id']).execute();
     },
   },
+  {
+    // Opt-in: a page shows its SLA targets' current achievement only when its owner asks for it (default off).
+    name: '202611240700_status_pages_show_sla_targets',
+    async up(db) {
+      await db.schema
+        .alterTable('status_page')
+        .addColumn('show_sla_targets', col.bool, (c) => c.notNull().defaultTo(0))
+        .execute();
+    },
+  },
 ];

@@ -11,6 +11,7 @@ function toPage(row: StatusPageRow): StatusPage {
     title: row.title,
     monitorIds: fromJson<string[]>(row.monitor_ids),
     public: row.public === 1,
+    showSlaTargets: row.show_sla_targets === 1,
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
   };
@@ -24,6 +25,7 @@ function toRow(p: StatusPage): StatusPageRow {
     title: p.title,
     monitor_ids: toJson(p.monitorIds),
     public: p.public ? 1 : 0,
+    show_sla_targets: p.showSlaTargets ? 1 : 0,
     created_at: p.createdAt,
     updated_at: p.updatedAt,
   };

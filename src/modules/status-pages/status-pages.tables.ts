@@ -5,6 +5,7 @@ export interface StatusPageRow {
   title: string;
   monitor_ids: string;
   public: number;
+  show_sla_targets: number;
   created_at: number;
   updated_at: number;
 }

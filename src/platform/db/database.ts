@@ -27,7 +27,20 @@ export interface Database {
    * transaction, right away. For signals such as "new outbox event", which must not fire for work that vanished.
    */
   afterCommit(callback: () => void): void;
+  /**
+   * PostgreSQL only, outside a transaction: runs compiled read-only statements in one REPEATABLE READ snapshot and
+   * returns each statement's rows as arrays of the server's text values (null for NULL), no type parsing. For reads of
+   * hundreds of thousands of rows, where node-postgres building an object per row (a field name per value) and running
+   * its type parsers cost as much as the work done with the rows.
+   */
+  readTextArrays(statements: readonly CompiledStatement[]): Promise<Array<Array<Array<string | null>>>>;
   close(): Promise<void>;
+}
+
+/** A statement's SQL text with its parameters, as Kysely's `compile()` gives them. */
+export interface CompiledStatement {
+  readonly sql: string;
+  readonly parameters: readonly unknown[];
 }
 
 export interface DatabaseOptions {
@@ -43,10 +56,45 @@ class KyselyDatabase implements Database {
   private readonly kysely: Kysely<unknown>;
   private closed = false;
   private readonly committed: Array<() => void> = [];
-  constructor(dialect: Dialect, kysely: Kysely<unknown>, options: { inTransaction?: boolean } = {}) {
+  private readonly pool: pg.Pool | undefined;
+  constructor(dialect: Dialect, kysely: Kysely<unknown>, options: { inTransaction?: boolean; pool?: pg.Pool } = {}) {
     this.dialect = dialect;
     this.kysely = kysely;
     this.inTransaction = options.inTransaction ?? false;
+    this.pool = options.pool;
+  }
+  async readTextArrays(statements: readonly CompiledStatement[]): Promise<Array<Array<Array<string | null>>>> {
+    // Inside a transaction the pool would hand out another connection, outside the caller's transaction.
+    if (!this.pool || this.inTransaction) throw new Error('readTextArrays: PostgreSQL only, outside a transaction');
+    const client = await this.pool.connect();
+    // One statement is one snapshot by itself: no transaction, two round trips fewer.
+    const snapshot = statements.length > 1;
+    let broken: Error | undefined;
+    try {
+      if (snapshot) await client.query('begin isolation level repeatable read read only');
+      const results: Array<Array<Array<string | null>>> = [];
+      for (const statement of statements) {
+        const result = await client.query<Array<string | null>>({
+          text: statement.sql,
+          values: [...statement.parameters],
+          rowMode: 'array',
+          types: RAW_TEXT_TYPES,
+        });
+        results.push(result.rows);
+      }
+      if (snapshot) await client.query('commit');
+      return results;
+    } catch (err) {
+      if (snapshot)
+        broken = await client.query('rollback').then(
+          () => undefined,
+          (rollbackError: Error) => rollbackError,
+        );
+      throw err;
+    } finally {
+      // A connection whose rollback failed is in an unknown state: the pool drops it instead of reusing it.
+      client.release(broken);
+    }
   }
   async transaction<T>(work: (tx: Database) => Promise<T>): Promise<T> {
     if (this.inTransaction) return work(this);
@@ -80,6 +128,9 @@ class KyselyDatabase implements Database {
   }
 }
 
+/** Every column as the server's text: the caller converts the few it reads. */
+const RAW_TEXT_TYPES = { getTypeParser: () => (value: string) => value } as unknown as pg.CustomTypesConfig;
+
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
 
@@ -98,22 +149,31 @@ function openPostgres(url: string, poolSize: number): Database {
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it on next use.
   });
-  return new KyselyDatabase('postgres', new Kysely({ dialect: new PostgresDialect({ pool }) }));
+  return new KyselyDatabase('postgres', new Kysely({ dialect: new PostgresDialect({ pool }) }), { pool });
 }
 
 /**
  * Kysely prepares every query afresh; preparing costs more than running a small query, so statements are
  * kept by their SQL text (the same query shapes recur). A statement still being iterated (a stream) is
  * busy; then a fresh one is prepared. SQLite re-prepares cached statements itself after a schema change.
+ * Least recently used first out: a batch's `IN (…)` and multi-row `VALUES` lists make one text per length, so the
+ * engine makes more texts than the cache holds, and emptying the whole cache when it was full (as before) also threw
+ * away the hot ones: 1,119 prepares in a 100 s run at 50 checks/s, ≈ 5 % of the process's CPU in `prepare`.
  */
 function cachePreparedStatements(sqlite: BetterSqlite3.Database, max = 500): void {
   const prepare = sqlite.prepare.bind(sqlite);
   const cache = new Map<string, BetterSqlite3.Statement>();
   sqlite.prepare = ((source: string) => {
     const cached = cache.get(source);
-    if (cached && !cached.busy) return cached;
+    if (cached && !cached.busy) {
+      // Map order is insertion order: re-inserting makes it the most recently used.
+      cache.delete(source);
+      cache.set(source, cached);
+      return cached;
+    }
     const statement = prepare(source);
-    if (cache.size >= max) cache.clear();
+    cache.delete(source);
+    if (cache.size >= max) cache.delete(cache.keys().next().value!);
     cache.set(source, statement);
     return statement;
   }) as typeof sqlite.prepare;

@@ -1,4 +1,4 @@
-export { openDatabase, type Database, type DatabaseOptions, type Dialect } from './database.ts';
+export { openDatabase, type CompiledStatement, type Database, type DatabaseOptions, type Dialect } from './database.ts';
 export { migrateToLatest, type SchemaMigration } from './migrations.ts';
 export {
   DatabaseStartupError,
@@ -7,4 +7,11 @@ export {
   type DatabaseStartupFailure,
 } from './database.errors.ts';
 export { col, toJson, fromJson, toBool } from './columns.ts';
+export { PrecompiledQueries, param } from './precompiled.ts';
 export { backupSqlite, type SqliteBackup } from './sqlite.backup.ts';
+export {
+  createChangeSignals,
+  LONG_SAFETY_POLL_MS,
+  SHORT_SAFETY_POLL_MS,
+  type ChangeSignals,
+} from './change.signals.ts';

@@ -6,8 +6,6 @@ export type LiveMode = 'connecting' | 'live' | 'polling';
 
 const POLL_MS = 15_000;
 const FLUSH_MS = 1_000;
-/** At most this often, the lists are read again because a pending monitor got its first checks. */
-const REFETCH_PENDING_MS = 5_000;
 
 interface LiveEvent {
   monitor_id?: string;
@@ -16,7 +14,7 @@ interface LiveEvent {
   at?: string;
 }
 
-type MonitorPatch = Partial<Pick<Monitor, 'status' | 'status_changed_at' | 'last_checked_at'>>;
+type MonitorPatch = Partial<Pick<Monitor, 'status' | 'status_changed_at' | 'last_checked_at' | 'paused'>>;
 type MonitorPages = InfiniteData<{ data: Monitor[]; next_cursor: string | null }>;
 
 /**
@@ -24,10 +22,7 @@ type MonitorPages = InfiniteData<{ data: Monitor[]; next_cursor: string | null }
  * stream brings many executions a second: one pass per flush, not one per event). A list filtered by status is
  * fetched again instead, since a changed status may move a monitor in or out of it.
  */
-function patchLists(queryClient: QueryClient, patches: Map<string, MonitorPatch>): boolean {
-  // The stream tells down and recovered, not a new monitor's first verdict: a pending monitor that was checked
-  // is read again from the API.
-  let pendingChecked = false;
+function patchLists(queryClient: QueryClient, patches: Map<string, MonitorPatch>): void {
   for (const query of queryClient.getQueryCache().findAll({ queryKey: ['monitors', 'all'] })) {
     const filters = query.queryKey[2] as { status?: string } | undefined;
     const statusChanged = [...patches.values()].some((p) => p.status !== undefined);
@@ -43,7 +38,6 @@ function patchLists(queryClient: QueryClient, patches: Map<string, MonitorPatch>
               ...page,
               data: page.data.map((m) => {
                 const patch = patches.get(m.id);
-                if (patch && m.status === 'pending' && patch.status === undefined) pendingChecked = true;
                 return patch ? { ...m, ...patch } : m;
               }),
             })),
@@ -51,7 +45,6 @@ function patchLists(queryClient: QueryClient, patches: Map<string, MonitorPatch>
         : old,
     );
   }
-  return pendingChecked;
 }
 
 /**
@@ -70,7 +63,6 @@ export function useLiveUpdates(enabled: boolean): LiveMode {
     let poll: ReturnType<typeof setInterval> | null = null;
     let retry: ReturnType<typeof setTimeout> | null = null;
     let flush: ReturnType<typeof setTimeout> | null = null;
-    let lastRefetch = 0;
     const pending = new Map<string, MonitorPatch>();
 
     const startPolling = () => {
@@ -87,10 +79,7 @@ export function useLiveUpdates(enabled: boolean): LiveMode {
         flush = null;
         const batch = new Map(pending);
         pending.clear();
-        if (patchLists(queryClient, batch) && Date.now() - lastRefetch > REFETCH_PENDING_MS) {
-          lastRefetch = Date.now();
-          void queryClient.invalidateQueries({ queryKey: ['monitors', 'all'] });
-        }
+        patchLists(queryClient, batch);
       }, FLUSH_MS);
     };
     const onEvent = (type: string, raw: string) => {
@@ -102,7 +91,9 @@ export function useLiveUpdates(enabled: boolean): LiveMode {
       }
       const monitorId = data.monitor_id;
       if (type === 'monitor.status' && monitorId) {
-        queue(monitorId, { status: data.status as Monitor['status'], status_changed_at: data.at });
+        // Every change comes (pending → up, pause, resume …), so the lists need no reload for it.
+        const status = data.status as Monitor['status'];
+        queue(monitorId, { status, status_changed_at: data.at, paused: status === 'paused' });
         void queryClient.invalidateQueries({ queryKey: ['monitor', monitorId, 'detail'] });
       }
       if (type === 'execution.recorded' && monitorId) {

@@ -1,4 +1,4 @@
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef } from 'react';
 import type { components } from './schema';
 import { unwrap } from './client';
@@ -55,44 +55,6 @@ export function useAllMonitors(filters: MonitorFilters) {
     return shown.current.monitors;
   }, [pages, complete]);
   return { ...query, monitors, complete };
-}
-
-const DAY = 86_400_000;
-
-/** A monitor's last 90 days (daily uptime) and last 24 h (hourly p95), for the list's bar and sparkline. */
-export function useRowStats(id: string, enabled: boolean) {
-  const api = useApi();
-  return useQuery({
-    queryKey: ['monitor', id, 'row-stats'],
-    enabled,
-    staleTime: 5 * 60_000,
-    queryFn: async () => {
-      const now = Date.now();
-      const [days, hours] = await Promise.all([
-        api.client.GET('/api/v1/monitors/{id}/history', {
-          params: {
-            path: { id },
-            query: { resolution: 'day', from: new Date(now - 90 * DAY).toISOString(), to: new Date(now).toISOString() },
-          },
-        }),
-        api.client.GET('/api/v1/monitors/{id}/history', {
-          params: {
-            path: { id },
-            query: { resolution: 'hour', from: new Date(now - DAY).toISOString(), to: new Date(now).toISOString() },
-          },
-        }),
-      ]);
-      const daily = unwrap(days).data;
-      const hourly = unwrap(hours).data;
-      const checks = hourly.reduce((n, b) => n + b.checks, 0);
-      const failures = hourly.reduce((n, b) => n + b.failures, 0);
-      return {
-        daily,
-        hourly,
-        uptime24h: checks > 0 ? ((checks - failures) / checks) * 100 : null,
-      };
-    },
-  });
 }
 
 /** Summary of buckets: uptime weighted by checks. */

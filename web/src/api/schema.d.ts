@@ -549,7 +549,7 @@ export interface paths {
     };
     /**
      * Live events of the organization (server-sent events)
-     * @description A `text/event-stream` of `monitor.status` `{monitor_id, status, at}`, `incident.opened`, `incident.acknowledged`, `incident.resolved` `{incident_id, monitor_id, number, title, status, at}` and `execution.recorded` `{monitor_id, execution_id, status, duration_ms, at}`. A key receives incident events only with `incidents:read`, execution events only with `executions:read`, and only for monitors of its environments; a session receives all of its organization. Every event has an `id:`; reconnect with `Last-Event-ID` to receive what was missed (at most 1,000 events, else a `resync` event asks the client to reload). The first event is `ready`; a comment `: heartbeat` comes every 15 s. A client that does not read is disconnected once 256 KiB wait for it.
+     * @description A `text/event-stream` of `monitor.status` `{monitor_id, status, previous_status, at}` (every status change: pending → up, up → down, down → up, paused, resumed), `incident.opened`, `incident.acknowledged`, `incident.resolved` `{incident_id, monitor_id, number, title, status, at}` and `execution.recorded` `{monitor_id, execution_id, status, duration_ms, at}`. A key receives incident events only with `incidents:read`, execution events only with `executions:read`, and only for monitors of its environments; a session receives all of its organization. Every event has an `id:`; reconnect with `Last-Event-ID` to receive what was missed (at most 1,000 events, else a `resync` event asks the client to reload). The first event is `ready`; a comment `: heartbeat` comes every 15 s. A client that does not read is disconnected once 256 KiB wait for it.
      *
      *     Requires scope `monitors:read`.
      */
@@ -664,6 +664,28 @@ export interface paths {
      * @description Requires scope `incidents:write`.
      */
     post: operations['acknowledgeIncident'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/incidents/{id}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The deliveries of the incident's events, per destination with their outcome (oldest event first)
+     * @description One row per event of the incident (down, still_down reminders, incident_opened, incident_acknowledged, recovered, incident_resolved …) and destination it went to, with its outcome, attempts and last error. Keyset pages (`limit`, `cursor`).
+     *
+     *     Requires scope `incidents:read`.
+     */
+    get: operations['listIncidentDeliveries'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -918,6 +940,28 @@ export interface paths {
      *     Requires scope `monitors:create`.
      */
     post: operations['discoverGrpc'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/monitors/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of several monitors at once (hour or day resolution), oldest first per monitor
+     * @description The same buckets as `GET /monitors/{id}/history` for up to 100 monitors in one request (e.g. the visible rows of a list). Monitors that do not exist or are not visible to the caller are left out.
+     *
+     *     Requires scope `monitors:read`.
+     */
+    get: operations['getMonitorsHistory'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -1381,6 +1425,28 @@ export interface paths {
      *     Requires scope `scheduled_reports:write`.
      */
     post: operations['runScheduledReport'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/scheduled-reports/{id}/runs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The latest runs of a scheduled report and how each delivery went
+     * @description Newest first; each run with its period, status and one entry per destination it was sent to. Needs a plan with reports.
+     *
+     *     Requires scope `scheduled_reports:read`.
+     */
+    get: operations['listScheduledReportRuns'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -2688,6 +2754,14 @@ export interface components {
       start: string;
       uptime_percent: number | null;
     };
+    /** HistoryMany */
+    HistoryMany: {
+      /** @description One entry per requested monitor that exists and is visible to the caller (others are left out), in the order asked. */
+      data: {
+        buckets: components['schemas']['HistoryBucket'][];
+        monitor_id: string;
+      }[];
+    };
     /**
      * HttpMonitorConfig
      * @description config of an http monitor
@@ -2790,6 +2864,81 @@ export interface components {
       summary: string;
       /** @description The shared value, e.g. an address or a CDN name. */
       value: string;
+    };
+    /**
+     * IncidentDelivery
+     * @description One delivery of one of the incident’s events to one destination. `outcome`: `queued` (not tried yet), `sending`, `retrying` (an attempt failed: `last_error`, next at `next_attempt_at`), `delivered`, `failed` (given up: a 4xx other than 408/429, or the retries ran out; `last_error` says why).
+     */
+    IncidentDelivery: {
+      /** @description Attempts made so far. */
+      attempts: number;
+      /** Format: date-time */
+      created_at: string;
+      delivered_at: string | null;
+      destination: {
+        /** @description dst_… */
+        id: string;
+        name: string | null;
+        type:
+          | (
+              | 'chatapp1_channel'
+              | 'chatapp1_webhook'
+              | 'chatapp2_webhook'
+              | 'chatapp3_webhook'
+              | 'chatapp4_bot'
+              | 'oncall_pager1'
+              | 'oncall_pager2'
+              | 'incident_tool1'
+              | 'incident_tool2'
+              | 'email'
+              | 'generic_webhook'
+            )
+          | null;
+      } | null;
+      event: {
+        /** @description evt_… */
+        id: string;
+        /** Format: date-time */
+        occurred_at: string;
+        type:
+          | 'down'
+          | 'recovered'
+          | 'cert_expiring'
+          | 'security_grade_downgraded'
+          | 'security_grade_recovered'
+          | 'significant_change'
+          | 'performance_anomaly'
+          | 'performance_recovered'
+          | 'anomaly_alert'
+          | 'anomaly_recovered'
+          | 'anomaly_flapping'
+          | 'incident_opened'
+          | 'scheduled_report'
+          | 'still_down'
+          | 'incident_acknowledged'
+          | 'incident_resolved';
+      };
+      /** @description dlv_…: the same on every attempt (the `X-Service-Delivery` header). */
+      id: string;
+      last_error: string | null;
+      member: {
+        email: string | null;
+        user_id: string;
+      } | null;
+      /** @description When the next attempt is due (queued or retrying), else null. */
+      next_attempt_at: string | null;
+      outcome: 'queued' | 'sending' | 'retrying' | 'delivered' | 'failed';
+      status: 'pending' | 'in_flight' | 'delivered' | 'failed';
+      /**
+       * Format: date-time
+       * @description The last attempt ended (or the delivery was made) at this time.
+       */
+      updated_at: string;
+    };
+    /** IncidentDeliveryList */
+    IncidentDeliveryList: {
+      data: components['schemas']['IncidentDelivery'][];
+      next_cursor: string | null;
     };
     /** IncidentDetail */
     IncidentDetail: {
@@ -3225,6 +3374,8 @@ export interface components {
     Organization: {
       /** Format: date-time */
       created_at: string;
+      /** @description Where a new monitor runs when its request names no `region_codes` (a configured region). */
+      default_region: string;
       email_alerts_enabled: boolean;
       id: string;
       name: string;
@@ -3348,28 +3499,93 @@ export interface components {
       generated_at: string;
       /** @description Open incidents of the listed monitors, oldest first. */
       incidents: {
+        /** @description From started_at to resolved_at, or to generated_at while open. */
+        duration_seconds: number;
         id: string;
         monitor_id: string | null;
         number: number;
-        /** Format: date-time */
+        /**
+         * Format: date-time
+         * @description When the incident opened (the outage was confirmed).
+         */
         opened_at: string;
+        resolved_at: string | null;
+        /**
+         * Format: date-time
+         * @description When the failure began: the first failing check of the confirmed outage, as the availability report dates it (opened_at when not known).
+         */
+        started_at: string;
         status: 'opened' | 'acknowledged' | 'resolved';
         title: string;
       }[];
       monitors: {
-        /** @description The last 90 days, oldest first. */
+        /** @description The last 90 UTC days, oldest first. */
         days: {
+          /** @description Checks run that day (rollups). */
           checks: number;
-          /** @description YYYY-MM-DD (UTC). */
+          /** @description YYYY-MM-DD (UTC); the last day runs to generated_at. */
           day: string;
+          /** @description Down time that day, accounted as the availability report does (from the state transitions). */
           downtime_seconds: number;
+          /** @description Failed checks that day (rollups). */
           failures: number;
+          /** @description Up + down time that day. */
+          monitored_seconds: number;
+          /** @description Paused time that day (not monitored). */
+          paused_seconds: number;
           uptime_percent: number | null;
         }[];
         id: string;
         name: string;
         status: 'operational' | 'degraded' | 'paused' | 'pending';
+        /** @description Time-based uptime with the availability report's accounting (paused time excluded). */
+        uptime: {
+          last_7_days: number | null;
+          last_24_hours: number | null;
+          last_30_days: number | null;
+          last_90_days: number | null;
+        };
         uptime_percent: number | null;
+      }[];
+      /** @description none: no monitor degraded; partial: some of the watched (not paused, not pending) monitors; major: all of them. */
+      outage: 'none' | 'partial' | 'major';
+      /** @description Resolved incidents of the listed monitors open at some time in the last 90 days, newest first (at most 50). */
+      past_incidents: {
+        /** @description From started_at to resolved_at, or to generated_at while open. */
+        duration_seconds: number;
+        id: string;
+        monitor_id: string | null;
+        number: number;
+        /**
+         * Format: date-time
+         * @description When the incident opened (the outage was confirmed).
+         */
+        opened_at: string;
+        resolved_at: string | null;
+        /**
+         * Format: date-time
+         * @description When the failure began: the first failing check of the confirmed outage, as the availability report dates it (opened_at when not known).
+         */
+        started_at: string;
+        status: 'opened' | 'acknowledged' | 'resolved';
+        title: string;
+      }[];
+      /** @description true: there were more than past_incidents lists. */
+      past_incidents_truncated: boolean;
+      /** @description The current UTC calendar period of each SLA target whose monitors are all on the page, as the SLA report's current period; empty unless show_sla_targets. */
+      sla_targets: {
+        achieved_percent: number | null;
+        error_budget_remaining_percent: number | null;
+        id: string;
+        met: boolean | null;
+        monitor_ids: string[];
+        name: string;
+        period: 'daily' | 'weekly' | 'monthly' | 'quarterly';
+        /** Format: date-time */
+        period_from: string;
+        /** Format: date-time */
+        period_to: string;
+        target_percent: number;
       }[];
       slug: string;
       status: 'operational' | 'degraded';
@@ -3412,6 +3628,53 @@ export interface components {
     ScheduledReportList: {
       data: components['schemas']['ScheduledReport'][];
       next_cursor: string | null;
+    };
+    /** ScheduledReportRun */
+    ScheduledReportRun: {
+      deliveries: {
+        attempts: number;
+        delivered_at: string | null;
+        destination_id: string;
+        /** @description Null once the destination is deleted. */
+        destination_name: string | null;
+        destination_type: string | null;
+        /** @description Why the last attempt failed (cleared when a later attempt delivers). */
+        last_error: string | null;
+        /**
+         * @description pending (waiting or retrying), in_flight, delivered (accepted) or failed (given up).
+         * @enum {string}
+         */
+        status: 'pending' | 'in_flight' | 'delivered' | 'failed';
+      }[];
+      /** @description Destinations the run was addressed to. */
+      destination_count: number;
+      ended_at: string | null;
+      /** @description The run’s event id. */
+      id: string;
+      /** @description Asked for by POST /{id}/run rather than scheduled. */
+      manual: boolean;
+      /** @description Of those, deleted before the run was sent: not delivered, with no delivery below. */
+      missing_destinations: number;
+      period: {
+        /** Format: date-time */
+        from: string;
+        /**
+         * Format: date-time
+         * @description Exclusive.
+         */
+        to: string;
+      };
+      /** Format: date-time */
+      started_at: string;
+      /**
+       * @description delivering until every delivery has ended; then as last_status.
+       * @enum {string}
+       */
+      status: 'delivering' | 'delivered' | 'partially_delivered' | 'failed';
+    };
+    /** ScheduledReportRuns */
+    ScheduledReportRuns: {
+      data: components['schemas']['ScheduledReportRun'][];
     };
     /** ServiceAccount */
     ServiceAccount: {
@@ -3562,6 +3825,8 @@ export interface components {
       monitor_ids: string[];
       /** @description false: /status/{slug} answers 404. */
       public: boolean;
+      /** @description Whether the public page shows the current period's achievement of each SLA target whose monitors are all on the page. */
+      show_sla_targets: boolean;
       /** @description Globally unique; 3-64 lower-case letters, digits and hyphens. The page is served at /status/{slug}. */
       slug: string;
       title: string;
@@ -5198,6 +5463,8 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /** @description One of the configured regions; new monitors without `region_codes` run there. */
+          default_region?: string;
           /** @description Email every verified member on down/recovered (default true). */
           email_alerts_enabled?: boolean;
         };
@@ -11483,6 +11750,168 @@ export interface operations {
       };
     };
   };
+  listIncidentDeliveries: {
+    parameters: {
+      query?: {
+        /** @description next_cursor of the previous page. */
+        cursor?: string;
+        /** @description Page size, 1..200. */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['IncidentDeliveryList'];
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
+      401: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
+      403: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: missing, or in another organization or environment. */
+      404: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: the budget is exhausted; see Retry-After. */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   resolveIncident: {
     parameters: {
       query?: never;
@@ -14319,6 +14748,146 @@ export interface operations {
       422: {
         headers: {
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: the budget is exhausted; see Retry-After. */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getMonitorsHistory: {
+    parameters: {
+      query: {
+        /** @description Default: 24 hours before to. */
+        from?: string;
+        /** @description Comma-separated monitor ids, at most 100. */
+        monitor_ids: string;
+        /** @description One region; default all regions together. */
+        region_code?: string;
+        /** @description hour: at most 93 days; day: at most 1,100 days (UTC days). Minute history is per monitor. */
+        resolution?: 'hour' | 'day';
+        /** @description Default: now. */
+        to?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryMany'];
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
+      401: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
+      403: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -17667,6 +18236,166 @@ export interface operations {
       };
     };
   };
+  listScheduledReportRuns: {
+    parameters: {
+      query?: {
+        /** @description How many of the latest runs (default 20). */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ScheduledReportRuns'];
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
+      401: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
+      403: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: missing, or in another organization or environment. */
+      404: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: the budget is exhausted; see Retry-After. */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   listServiceAccounts: {
     parameters: {
       query?: {
@@ -19361,6 +20090,8 @@ export interface operations {
           monitor_ids?: string[];
           /** @description Default true. */
           public?: boolean;
+          /** @description Show the current period's achievement (UTC calendar period) of each SLA target whose monitors are all on the page. Default false. */
+          show_sla_targets?: boolean;
           /** @description Globally unique; 3-64 lower-case letters, digits and hyphens. The page is served at /status/{slug}. */
           slug: string;
           title: string;
@@ -19889,6 +20620,8 @@ export interface operations {
           /** @description Replaces the list of monitors the key can see (monitors of environments the key cannot see stay on the page). */
           monitor_ids?: string[];
           public?: boolean;
+          /** @description Show the current period's achievement (UTC calendar period) of each SLA target whose monitors are all on the page. Default false. */
+          show_sla_targets?: boolean;
           /** @description Globally unique; 3-64 lower-case letters, digits and hyphens. The page is served at /status/{slug}. */
           slug?: string;
           title?: string;
@@ -20098,7 +20831,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The page: `text/html` at /status/{slug} (no JavaScript, works at 360 px), `application/json` (PublicStatusPage) at /status/{slug}.json. Cache-Control: public, max-age=30. */
+      /** @description The page: `text/html` at /status/{slug} (no JavaScript, works at 360 px), `application/json` (PublicStatusPage) at /status/{slug}.json. Cache-Control: public, max-age=30; a weak ETag; gzip when Accept-Encoding allows it (Vary: accept-encoding). */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -20108,6 +20841,14 @@ export interface operations {
           'application/json': components['schemas']['PublicStatusPage'];
           'text/html': string;
         };
+      };
+      /** @description If-None-Match holds the page's current ETag: not modified, no body. */
+      304: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
       400: {

@@ -4,7 +4,9 @@ import { ApiError, unwrap } from '../api/client';
 import { useApi } from '../api/context';
 import { can, useSession } from '../api/session';
 import { dateTime, duration } from '../lib/format';
+import { MonitorLink } from '../ui/monitor-link';
 import { StatusBadge } from '../ui/status';
+import { IncidentDeliveries } from './incident-detail.deliveries';
 
 const EVENT_LABELS: Record<string, string> = {
   opened: 'Opened',
@@ -119,14 +121,39 @@ export default function IncidentDetailPage() {
           ))}
         </ol>
       </section>
+      <IncidentDeliveries incidentId={i.id} />
       {i.correlations.length > 0 && (
         <section aria-labelledby="correlations">
-          <h2 id="correlations">Related</h2>
-          <ul>
+          <h2 id="correlations">Related: failing together</h2>
+          <ul className="plain">
             {i.correlations.map((c) => (
-              <li key={c.id}>{c.summary}</li>
+              <li key={c.id} className="correlation" data-attribute={c.attribute}>
+                <p>
+                  <strong>{c.summary}</strong>
+                </p>
+                <p className="muted small">
+                  Shared {c.attribute.replace('_', ' ')} <code>{c.value}</code> · {dateTime(c.started_at)} –{' '}
+                  {dateTime(c.last_seen_at)}
+                </p>
+                {c.other_monitor_ids.length > 0 && (
+                  <p>
+                    Also affected:{' '}
+                    {c.other_monitor_ids.map((id, n) => (
+                      <span key={id}>
+                        {n > 0 && ', '}
+                        <MonitorLink id={id} />
+                      </span>
+                    ))}
+                  </p>
+                )}
+              </li>
             ))}
           </ul>
+          <p>
+            <Link to={`/intelligence${i.monitor_id ? `?monitor_id=${encodeURIComponent(i.monitor_id)}` : ''}`}>
+              Intelligence events of this monitor
+            </Link>
+          </p>
         </section>
       )}
     </>

@@ -1,11 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ApiError, unwrap } from '../api/client';
 import { useApi } from '../api/context';
 import { uptimeOf, type HistoryBucket } from '../api/monitors';
 import { can, useSession } from '../api/session';
 import { dateTime, ms, percent, relativeTime } from '../lib/format';
+import { latencySeriesOf } from '../lib/latency-series';
+import { MonitorIntelligence } from '../ui/monitor-intelligence';
 import { StatusBadge } from '../ui/status';
 
 const LatencyChart = lazy(() => import('../ui/latency-chart').then((m) => ({ default: m.LatencyChart })));
@@ -18,6 +20,9 @@ const PERIODS = {
   '90d': { ms: 90 * 86_400_000, resolution: 'hour', label: '90 days' },
 } as const;
 type Period = keyof typeof PERIODS;
+
+/** How often at most the history window moves on when new checks arrive (each move reads the history again). */
+const WINDOW_REFRESH_MS = 10_000;
 
 export default function MonitorDetailPage() {
   const { id } = useParams() as { id: string };
@@ -80,6 +85,14 @@ export default function MonitorDetailPage() {
         await api.client.GET('/api/v1/monitors/{id}/executions', { params: { path: { id }, query: { limit: 25 } } }),
       ),
   });
+  // A check newer than the window's end moves the window on (at most every WINDOW_REFRESH_MS), so the newest,
+  // partial bucket is drawn as checks arrive (the live feed refreshes the executions), not only after a reload.
+  const newest = executions.data?.data[0]?.started_at;
+  useEffect(() => {
+    if (!newest || Date.parse(newest) <= now) return;
+    const timer = setTimeout(() => setNow(Date.now()), Math.max(0, now + WINDOW_REFRESH_MS - Date.now()));
+    return () => clearTimeout(timer);
+  }, [newest, now]);
   const incidents = useQuery({
     queryKey: ['incidents', 'monitor', id],
     queryFn: async () =>
@@ -100,15 +113,7 @@ export default function MonitorDetailPage() {
     },
   });
 
-  const series = useMemo(
-    () =>
-      (history.data?.perRegion ?? []).map((r) => ({
-        label: r.region,
-        times: r.data.map((b) => Date.parse(b.start) / 1000),
-        values: r.data.map((b) => b.p95_ms),
-      })),
-    [history.data],
-  );
+  const series = useMemo(() => latencySeriesOf(history.data?.perRegion ?? []), [history.data]);
   const timings = useMemo(() => averageTimings(executions.data?.data ?? []), [executions.data]);
 
   if (monitor.isError) {
@@ -176,7 +181,7 @@ export default function MonitorDetailPage() {
           </button>
         ))}
       </nav>
-      <section aria-labelledby="figures" className="cards">
+      <section aria-labelledby="figures" className="cards figures">
         <h2 id="figures" className="visually-hidden">
           Figures for the last {spec.label}
         </h2>
@@ -263,6 +268,7 @@ export default function MonitorDetailPage() {
           </table>
         </div>
       </section>
+      <MonitorIntelligence monitorId={m.id} />
       <section aria-labelledby="incidents">
         <h2 id="incidents">Incidents</h2>
         {incidents.data?.data.length === 0 && <p className="muted">None.</p>}

@@ -114,6 +114,13 @@ export function configFromDraft(type: MonitorType, draft: ConfigDraft, clear: bo
             .split('\n')
             .map((s) => s.trim())
             .filter(Boolean);
+    } else if (k === 'object') {
+      // Objects (a gRPC request, metadata) are typed as JSON; text that is not JSON goes as typed for the API to refuse.
+      try {
+        config[key] = JSON.parse(asText(value)) as unknown;
+      } catch {
+        config[key] = value;
+      }
     } else if (k === 'integer' || k === 'number') {
       const n = Number(value);
       config[key] = Number.isFinite(n) && asText(value).trim() !== '' ? n : value;

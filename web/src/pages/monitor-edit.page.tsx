@@ -1,12 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ApiError, unwrap } from '../api/client';
 import { useApi } from '../api/context';
 import type { Monitor, MonitorType } from '../api/monitors';
 import { can, useSession } from '../api/session';
 import { Field, FormError, useFocusFirstInvalid } from '../ui/form';
 import { ConfigFields, configFromDraft, draftFromConfig, type ConfigDraft } from './monitor-edit.config';
+import { prefillOf } from './monitor-edit.prefill';
 
 const TYPES: [MonitorType, string][] = [
   ['http', 'HTTP(S) request'],
@@ -80,7 +81,12 @@ export default function MonitorEditPage() {
     queryFn: async () => unwrap(await api.client.GET('/api/v1/regions', {})),
     staleTime: 5 * 60_000,
   });
-  const [draft, setDraft] = useState<Draft>(EMPTY);
+  const location = useLocation();
+  // A page that knows the monitor (the gRPC discovery) hands its values over in the location state.
+  const [prefill] = useState(() => (id === undefined ? prefillOf(location.state) : null));
+  const [draft, setDraft] = useState<Draft>(() =>
+    prefill ? { ...EMPTY, ...prefill, name: prefill.name ?? '' } : EMPTY,
+  );
   const [loadedFor, setLoadedFor] = useState<string | null>(null);
   useEffect(() => {
     if (existing.data && loadedFor !== existing.data.id) {
@@ -247,7 +253,11 @@ export default function MonitorEditPage() {
             </p>
           )}
         </fieldset>
-        <details className="advanced" open={Boolean(error?.details.some((d) => d.field.startsWith('config')))}>
+        <details
+          className="advanced"
+          // Pre-filled settings (a gRPC method and its request) are shown, not hidden behind the summary.
+          open={prefill !== null || Boolean(error?.details.some((d) => d.field.startsWith('config')))}
+        >
           <summary>{draft.type.toUpperCase()} settings, assertions and alerting</summary>
           <ConfigFields
             type={draft.type}

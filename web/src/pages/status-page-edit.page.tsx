@@ -7,7 +7,10 @@ import { useAllMonitors } from '../api/monitors';
 import { can, useSession } from '../api/session';
 import { Field, FormError, useFocusFirstInvalid } from '../ui/form';
 
-/** Editor (slug, title, monitors, visibility) with a preview of the public page as it is served. */
+/**
+ * Editor (slug, title, monitors, visibility, SLA targets shown) with a preview of the public page as it is served;
+ * the preview's address changes after each save so that the page's 30 s cache never shows the page before it.
+ */
 export default function StatusPageEditPage() {
   const { id } = useParams();
   const api = useApi();
@@ -25,6 +28,7 @@ export default function StatusPageEditPage() {
   const [slug, setSlug] = useState('');
   const [title, setTitle] = useState('');
   const [isPublic, setPublic] = useState(true);
+  const [showSla, setShowSla] = useState(false);
   const [monitorIds, setMonitorIds] = useState<string[]>([]);
   const [filter, setFilter] = useState('');
   const [previewKey, setPreviewKey] = useState(0);
@@ -33,12 +37,13 @@ export default function StatusPageEditPage() {
       setSlug(existing.data.slug);
       setTitle(existing.data.title);
       setPublic(existing.data.public);
+      setShowSla(existing.data.show_sla_targets);
       setMonitorIds(existing.data.monitor_ids);
     }
   }, [existing.data]);
   const save = useMutation({
     mutationFn: async () => {
-      const body = { slug, title, public: isPublic, monitor_ids: monitorIds };
+      const body = { slug, title, public: isPublic, show_sla_targets: showSla, monitor_ids: monitorIds };
       const header = { 'Idempotency-Key': crypto.randomUUID() };
       return id
         ? unwrap(await api.client.PATCH('/api/v1/status-pages/{id}', { params: { path: { id }, header }, body }))
@@ -74,7 +79,7 @@ export default function StatusPageEditPage() {
           }}
         >
           <fieldset disabled={!writable}>
-            <FormError error={save.error} fields={['slug', 'title', 'monitor_ids', 'public']} />
+            <FormError error={save.error} fields={['slug', 'title', 'monitor_ids', 'public', 'show_sla_targets']} />
             <Field label="Title" name="title" error={error} required>
               {({ id: i, describedBy, invalid }) => (
                 <input
@@ -109,6 +114,21 @@ export default function StatusPageEditPage() {
               <input type="checkbox" checked={isPublic} onChange={(e) => setPublic(e.target.checked)} /> Public (anyone
               with the link)
             </label>
+            <div className="field" data-field="show_sla_targets">
+              <label className="check-label">
+                <input
+                  type="checkbox"
+                  name="show_sla_targets"
+                  checked={showSla}
+                  aria-describedby="show-sla-hint"
+                  onChange={(e) => setShowSla(e.target.checked)}
+                />{' '}
+                Show SLA targets
+              </label>
+              <p id="show-sla-hint" className="hint">
+                The current period&apos;s achievement of each SLA target whose monitors are all on this page.
+              </p>
+            </div>
             <fieldset className="field" data-field="monitor_ids">
               <legend>Monitors shown ({monitorIds.length})</legend>
               <label>
@@ -167,7 +187,7 @@ export default function StatusPageEditPage() {
               key={previewKey}
               className="preview"
               title="Preview of the public status page"
-              src={`/status/${existing.data.slug}`}
+              src={`/status/${existing.data.slug}?v=${previewKey}`}
             />
           </section>
         )}

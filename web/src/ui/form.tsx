@@ -52,6 +52,9 @@ export function FormError({ error, fields = [] }: { error: unknown; fields?: str
     );
   }
   const unplaced = error.details.filter((d) => !fields.some((f) => d.field === f || d.field.startsWith(`${f}.`)));
+  // A refusal that is all about fields shown on the form, whose message is one of their issues (a plan limit on
+  // interval_seconds or region_codes): it is said next to the field, not twice.
+  if (unplaced.length === 0 && error.details.some((d) => d.issue === error.message)) return null;
   return (
     <div className="form-error" role="alert" data-code={error.code}>
       <p>{error.message}</p>

@@ -1,13 +1,9 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { lonePoints, type LatencySeries } from '../lib/latency-series';
 
-export interface LatencySeries {
-  label: string;
-  /** Seconds since the epoch, ascending. */
-  times: number[];
-  values: (number | null)[];
-}
+export type { LatencySeries };
 
 const COLOURS = ['#2563eb', '#d97706', '#059669', '#db2777', '#7c3aed', '#0891b2'];
 const DASHES = [[], [6, 3], [2, 2], [10, 4, 2, 4], [1, 3], [8, 8]];
@@ -52,6 +48,8 @@ export function LatencyChart({ series, label }: { series: LatencySeries[]; label
             dash: DASHES[i % DASHES.length],
             width: 1.5,
             spanGaps: false,
+            // A value without neighbours makes no line: it is drawn as a dot (first checks, the current bucket).
+            points: { show: true, size: 6, fill: COLOURS[i % COLOURS.length], filter: lonePoints(columns[i]!) },
             value: (_u: uPlot, v: number | null) => (v === null ? '—' : `${Math.round(v)} ms`),
           })),
         ],

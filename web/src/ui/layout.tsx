@@ -18,6 +18,8 @@ export function Layout() {
     ['/monitors', 'Monitors'],
     ['/incidents', 'Incidents'],
     ['/status-pages', 'Status pages'],
+    ['/reports', 'Reports'],
+    ['/intelligence', 'Intelligence'],
     ...(allowed.admin ? ([['/destinations', 'Destinations']] as [string, string][]) : []),
     ['/members', 'Members'],
     ['/api-keys', 'API keys'],

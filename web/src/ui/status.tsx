@@ -11,6 +11,7 @@ const LABELS: Record<string, { text: string; icon: string }> = {
   failed: { text: 'Failed', icon: '✖' },
   retrying: { text: 'Retrying', icon: '↻' },
   queued: { text: 'Queued', icon: '…' },
+  sending: { text: 'Sending', icon: '→' },
 };
 
 export function StatusBadge({ status }: { status: string }) {

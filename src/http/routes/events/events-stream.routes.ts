@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { formatPosition, parsePosition, type LiveHub } from '../../../modules/live/index.ts';
+import { laterPosition, parsePosition, type LiveHub } from '../../../modules/live/index.ts';
 import { actorOf } from '../../plugins/auth.plugin.ts';
 import { LiveConnection } from './live.connection.ts';
 
@@ -36,7 +36,8 @@ export function registerEventStreamRoutes(app: FastifyInstance, deps: EventStrea
         tags: ['events'],
         summary: 'Live events of the organization (server-sent events)',
         description:
-          'A `text/event-stream` of `monitor.status` `{monitor_id, status, at}`, `incident.opened`, ' +
+          'A `text/event-stream` of `monitor.status` `{monitor_id, status, previous_status, at}` (every status ' +
+          'change: pending → up, up → down, down → up, paused, resumed), `incident.opened`, ' +
           '`incident.acknowledged`, `incident.resolved` `{incident_id, monitor_id, number, title, status, at}` and ' +
           '`execution.recorded` `{monitor_id, execution_id, status, duration_ms, at}`. A key receives incident ' +
           'events only with `incidents:read`, execution events only with `executions:read`, and only for monitors ' +
@@ -84,12 +85,15 @@ export function registerEventStreamRoutes(app: FastifyInstance, deps: EventStrea
         const subscribed = await deps.live.subscribe(connection);
         unsubscribe = subscribed.unsubscribe;
         if (connection.isEnded) return unsubscribe();
-        const head = subscribed.position;
+        // Subscribed first, then the replay reads up to the stored head (which may be ahead of the feed's rounds):
+        // all that was committed before this client came back is sent before `ready`, and the live events that carry
+        // some of it again are dropped by the connection.
+        const head = from === null ? subscribed.position : laterPosition(subscribed.position, await deps.live.head());
         const missed =
           from !== null && (from.seq < head.seq || from.executionKey < head.executionKey)
             ? await deps.live.read(from, head)
             : { events: [], complete: true };
-        connection.start(missed.events, missed.complete, formatPosition(head));
+        connection.start(missed.events, missed.complete, head);
       } catch (err) {
         request.log.warn({ err: (err as Error).message }, 'live feed: could not start a stream');
         connection.end('closed');

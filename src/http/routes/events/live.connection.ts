@@ -1,6 +1,14 @@
 import type { Writable } from 'node:stream';
 import { canSeeEnvironment, type Actor } from '../../../modules/auth/index.ts';
-import type { LiveEvent, LiveSubscriber } from '../../../modules/live/index.ts';
+import {
+  coveredBy,
+  formatPosition,
+  laterPosition,
+  parsePosition,
+  type LiveEvent,
+  type LivePosition,
+  type LiveSubscriber,
+} from '../../../modules/live/index.ts';
 
 /** One event in the text/event-stream format. */
 export function formatEvent(id: string, type: string, data: unknown): string {
@@ -20,7 +28,9 @@ export function visibleTo(actor: Actor, event: LiveEvent): boolean {
  * One client of the live feed. Writes go straight to the socket while it takes them; when it does not (a slow
  * reader), they wait in a queue of at most `maxQueuedBytes`, and beyond that the client is disconnected instead
  * of being buffered for ever (it reconnects with Last-Event-ID). Events that arrive while the client is still
- * being sent what it missed are held (within the same bound) and sent after.
+ * being sent what it missed are held (within the same bound) and sent after. The replay may reach further than the
+ * feed's rounds (it reads the stored head after subscribing): live events it already carried are dropped, and the
+ * ids of later ones never go below the position the client was given, so ids only grow.
  */
 export class LiveConnection implements LiveSubscriber {
   private readonly out: Writable;
@@ -31,8 +41,10 @@ export class LiveConnection implements LiveSubscriber {
   private queuedBytes = 0;
   private blocked = false;
   private holding = true;
-  private held: string[] = [];
+  private held: LiveEvent[] = [];
   private heldBytes = 0;
+  /** What the client has been sent up to: the position of `ready` once started. */
+  private covered: LivePosition | null = null;
   private ended = false;
 
   constructor(options: {
@@ -54,10 +66,17 @@ export class LiveConnection implements LiveSubscriber {
   deliver(events: readonly LiveEvent[]): void {
     for (const e of events) {
       if (!visibleTo(this.actor, e)) continue;
-      const text = formatEvent(e.id, e.type, e.data);
-      if (this.holding) this.hold(text);
-      else this.send(text);
+      if (this.holding) this.hold(e);
+      else this.sendLive(e);
     }
+  }
+
+  private sendLive(e: LiveEvent): void {
+    const covered = this.covered!;
+    if (coveredBy(e, covered)) return;
+    const position = parsePosition(e.id);
+    const id = position === null ? e.id : formatPosition(laterPosition(position, covered));
+    this.send(formatEvent(id, e.type, e.data));
   }
 
   heartbeat(): void {
@@ -66,12 +85,14 @@ export class LiveConnection implements LiveSubscriber {
 
   /**
    * Starts the stream: what the client missed (after Last-Event-ID), a `resync` when that was more than is kept,
-   * `ready` with the head's id, then the live events that arrived meanwhile and everything after.
+   * `ready` with the head's id, then the live events after the head that arrived meanwhile and everything after.
    */
-  start(missed: readonly LiveEvent[], complete: boolean, headId: string): void {
+  start(missed: readonly LiveEvent[], complete: boolean, head: LivePosition): void {
+    const headId = formatPosition(head);
     for (const e of missed) if (visibleTo(this.actor, e)) this.send(formatEvent(e.id, e.type, e.data));
     if (!complete) this.send(formatEvent(headId, 'resync', { reason: 'too_many_missed_events' }));
     this.send(formatEvent(headId, 'ready', {}));
+    this.covered = head;
     this.release();
   }
 
@@ -80,7 +101,7 @@ export class LiveConnection implements LiveSubscriber {
     const held = this.held;
     this.held = [];
     this.heldBytes = 0;
-    for (const text of held) this.send(text);
+    for (const e of held) this.sendLive(e);
   }
 
   send(text: string): void {
@@ -112,9 +133,9 @@ export class LiveConnection implements LiveSubscriber {
     this.onEnd(reason);
   }
 
-  private hold(text: string): void {
-    this.held.push(text);
-    this.heldBytes += Buffer.byteLength(text);
+  private hold(e: LiveEvent): void {
+    this.held.push(e);
+    this.heldBytes += Buffer.byteLength(JSON.stringify(e.data)) + e.id.length + e.type.length;
     if (this.heldBytes > this.maxQueuedBytes) this.end('overflow');
   }
 

@@ -2,9 +2,18 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { HistoryBucket, RollupsService } from '../../../modules/checks/index.ts';
 import { toIso } from '../../../platform/clock.ts';
+import { validationFailed } from '../../../platform/errors.ts';
 import { actorOf } from '../../plugins/auth.plugin.ts';
 import { IdParams } from '../../schemas/common.schemas.ts';
-import { HISTORY_SCHEMAS, HistoryQuery, HistoryResponse } from './history.schemas.ts';
+import {
+  HISTORY_SCHEMAS,
+  HistoryManyQuery,
+  HistoryManyResponse,
+  HistoryQuery,
+  HistoryResponse,
+} from './history.schemas.ts';
+
+const MAX_MONITORS = 100;
 
 const presentBucket = (b: HistoryBucket) => ({
   start: toIso(b.start),
@@ -42,6 +51,40 @@ export function registerHistoryRoutes(app: FastifyInstance, deps: { rollups: Rol
         ...(region_code !== undefined && { regionCode: region_code }),
       });
       return { data: buckets.map(presentBucket) };
+    },
+  );
+
+  app.get<{ Querystring: Static<typeof HistoryManyQuery> }>(
+    '/api/v1/monitors/history',
+    {
+      config: { scope: 'monitors:read' },
+      schema: {
+        tags: ['monitors'],
+        summary: 'The history of several monitors at once (hour or day resolution), oldest first per monitor',
+        description:
+          'The same buckets as `GET /monitors/{id}/history` for up to 100 monitors in one request (e.g. the visible ' +
+          'rows of a list). Monitors that do not exist or are not visible to the caller are left out.',
+        operationId: 'getMonitorsHistory',
+        querystring: HistoryManyQuery,
+        response: { 200: Type.Ref(HistoryManyResponse) },
+      },
+    },
+    async (request) => {
+      const { monitor_ids, from, to, resolution, region_code } = request.query;
+      const ids = monitor_ids
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0);
+      if (ids.length === 0 || ids.length > MAX_MONITORS) {
+        throw validationFailed([{ field: 'monitor_ids', issue: `must name 1 to ${MAX_MONITORS} monitors` }]);
+      }
+      const all = await deps.rollups.historyMany(actorOf(request), ids, {
+        ...(from !== undefined && { from: Date.parse(from) }),
+        ...(to !== undefined && { to: Date.parse(to) }),
+        ...(resolution !== undefined && { resolution }),
+        ...(region_code !== undefined && { regionCode: region_code }),
+      });
+      return { data: all.map((m) => ({ monitor_id: m.monitorId, buckets: m.buckets.map(presentBucket) })) };
     },
   );
 }

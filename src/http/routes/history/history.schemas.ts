@@ -42,4 +42,34 @@ export const HistoryQuery = Type.Object({
   ),
 });
 
-export const HISTORY_SCHEMAS = [HistoryBucketSchema, HistoryResponse];
+export const HistoryManyResponse = Type.Object(
+  {
+    data: Type.Array(Type.Object({ monitor_id: Type.String(), buckets: Type.Array(Type.Ref(HistoryBucketSchema)) }), {
+      description:
+        'One entry per requested monitor that exists and is visible to the caller (others are left out), in the ' +
+        'order asked.',
+    }),
+  },
+  { $id: 'HistoryMany', title: 'HistoryMany' },
+);
+
+export const HistoryManyQuery = Type.Object({
+  monitor_ids: Type.String({
+    minLength: 1,
+    maxLength: 100 * 40,
+    description: 'Comma-separated monitor ids, at most 100.',
+  }),
+  from: Type.Optional(Type.String({ format: 'date-time', description: 'Default: 24 hours before to.' })),
+  to: Type.Optional(Type.String({ format: 'date-time', description: 'Default: now.' })),
+  resolution: Type.Optional(
+    Type.Union([Type.Literal('hour'), Type.Literal('day')], {
+      default: 'hour',
+      description: 'hour: at most 93 days; day: at most 1,100 days (UTC days). Minute history is per monitor.',
+    }),
+  ),
+  region_code: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: 'One region; default all regions together.' }),
+  ),
+});
+
+export const HISTORY_SCHEMAS = [HistoryBucketSchema, HistoryResponse, HistoryManyResponse];

@@ -1,3 +1,4 @@
+import type { IncidentDelivery } from '../../../modules/alerting/index.ts';
 import type { IncidentWithDuration, IncidentWithTimeline } from '../../../modules/incidents/index.ts';
 import type { IncidentCorrelation } from '../../../modules/intelligence/index.ts';
 import { toIso, toIsoOrNull } from '../../../platform/clock.ts';
@@ -38,5 +39,22 @@ export function presentIncidentDetail(
       started_at: toIso(c.startedAt),
       last_seen_at: toIso(c.lastSeenAt),
     })),
+  };
+}
+
+export function presentIncidentDelivery(d: IncidentDelivery): Record<string, unknown> {
+  return {
+    id: d.id,
+    destination: d.destination,
+    member: d.member ? { user_id: d.member.userId, email: d.member.email } : null,
+    event: { id: d.eventId, type: d.eventType, occurred_at: toIso(d.eventOccurredAt) },
+    status: d.status,
+    outcome: d.outcome,
+    attempts: d.attempts,
+    next_attempt_at: toIsoOrNull(d.nextAttemptAt),
+    last_error: d.lastError,
+    created_at: toIso(d.createdAt),
+    updated_at: toIso(d.updatedAt),
+    delivered_at: toIsoOrNull(d.deliveredAt),
   };
 }

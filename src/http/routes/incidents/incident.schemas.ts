@@ -1,4 +1,6 @@
 import { Type } from '@sinclair/typebox';
+import { DELIVERY_STATUSES, DESTINATION_TYPES } from '../../../modules/alerting/index.ts';
+import { EVENT_TYPES } from '../../../modules/events/index.ts';
 import { INCIDENT_SOURCES, INCIDENT_STATUSES, TIMELINE_TYPES } from '../../../modules/incidents/index.ts';
 import { ListOf, Nullable, NullableTimestamp, PageQuery, Timestamp } from '../../schemas/common.schemas.ts';
 
@@ -92,3 +94,52 @@ export const IncidentCreateBody = Type.Object(
   },
   { description: 'Opens an incident with source "api". Unknown fields are rejected.' },
 );
+
+export const IncidentDeliveryRecord = Type.Object(
+  {
+    id: Type.String({ description: 'dlv_…: the same on every attempt (the `X-Service-Delivery` header).' }),
+    destination: Nullable(
+      Type.Object({
+        id: Type.String({ description: 'dst_…' }),
+        name: Nullable(
+          Type.String({
+            description: 'Null once the destination was deleted, or for a key without destinations:read.',
+          }),
+        ),
+        type: Nullable(lit(DESTINATION_TYPES)),
+      }),
+    ),
+    member: Nullable(
+      Type.Object(
+        {
+          user_id: Type.String(),
+          email: Nullable(Type.String({ description: 'Null for a key without destinations:read.' })),
+        },
+        { description: 'The organization-wide email to one verified member (then `destination` is null).' },
+      ),
+    ),
+    event: Type.Object({
+      id: Type.String({ description: 'evt_…' }),
+      type: lit(EVENT_TYPES),
+      occurred_at: Timestamp(),
+    }),
+    status: lit(DELIVERY_STATUSES),
+    outcome: lit(['queued', 'sending', 'retrying', 'delivered', 'failed'] as const),
+    attempts: Type.Integer({ description: 'Attempts made so far.' }),
+    next_attempt_at: NullableTimestamp('When the next attempt is due (queued or retrying), else null.'),
+    last_error: Nullable(Type.String({ description: 'Why the last attempt failed (a retry or the final failure).' })),
+    created_at: Timestamp(),
+    updated_at: Timestamp('The last attempt ended (or the delivery was made) at this time.'),
+    delivered_at: NullableTimestamp(),
+  },
+  {
+    $id: 'IncidentDelivery',
+    title: 'IncidentDelivery',
+    description:
+      'One delivery of one of the incident’s events to one destination. `outcome`: `queued` (not tried yet), ' +
+      '`sending`, `retrying` (an attempt failed: `last_error`, next at `next_attempt_at`), `delivered`, `failed` ' +
+      '(given up: a 4xx other than 408/429, or the retries ran out; `last_error` says why).',
+  },
+);
+
+export const IncidentDeliveryList = ListOf(Type.Ref(IncidentDeliveryRecord), 'IncidentDeliveryList');

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import type { IncidentDeliveries } from '../../../modules/alerting/index.ts';
 import type { ServiceContext } from '../../../modules/auth/index.ts';
 import type {
   IncidentFilter,
@@ -10,11 +11,13 @@ import type {
 import type { IncidentCorrelation, IncidentWindow } from '../../../modules/intelligence/index.ts';
 import { validationFailed } from '../../../platform/errors.ts';
 import { contextOf } from '../../request-context.ts';
-import { IdParams } from '../../schemas/common.schemas.ts';
-import { presentIncident, presentIncidentDetail } from './incident.presenter.ts';
+import { IdParams, PageQuery } from '../../schemas/common.schemas.ts';
+import { presentIncident, presentIncidentDelivery, presentIncidentDetail } from './incident.presenter.ts';
 import {
   IncidentCorrelationRecord,
   IncidentCreateBody,
+  IncidentDeliveryList,
+  IncidentDeliveryRecord,
   IncidentDetail,
   IncidentList,
   IncidentListQuery,
@@ -24,6 +27,7 @@ import {
 import { requireNoBody } from '../../plugins/validation.plugin.ts';
 
 const tags = ['incidents'];
+const DeliveriesQuery = Type.Object({ ...PageQuery });
 const detailRef = Type.Ref(IncidentDetail);
 
 function filterOf(query: Static<typeof IncidentListQuery>): IncidentFilter {
@@ -51,10 +55,23 @@ export interface IncidentCorrelationsReader {
 
 export function registerIncidentRoutes(
   app: FastifyInstance,
-  deps: { incidents: IncidentsService; intelligence: IncidentCorrelationsReader },
+  deps: {
+    incidents: IncidentsService;
+    intelligence: IncidentCorrelationsReader;
+    alerting: { incidentDeliveries: IncidentDeliveries };
+  },
 ): void {
   const { incidents, intelligence } = deps;
-  for (const schema of [IncidentRecord, TimelineEntryRecord, IncidentCorrelationRecord, IncidentDetail, IncidentList])
+  const deliveries = deps.alerting.incidentDeliveries;
+  for (const schema of [
+    IncidentRecord,
+    TimelineEntryRecord,
+    IncidentCorrelationRecord,
+    IncidentDetail,
+    IncidentList,
+    IncidentDeliveryRecord,
+    IncidentDeliveryList,
+  ])
     app.addSchema(schema);
 
   async function detail(
@@ -101,6 +118,36 @@ export function registerIncidentRoutes(
     async (request) => {
       const ctx = contextOf(request);
       return detail(ctx, await incidents.get(ctx, request.params.id));
+    },
+  );
+
+  app.get<{ Params: Static<typeof IdParams>; Querystring: Static<typeof DeliveriesQuery> }>(
+    '/api/v1/incidents/:id/deliveries',
+    {
+      config: { scope: 'incidents:read' },
+      schema: {
+        tags,
+        summary: "The deliveries of the incident's events, per destination with their outcome (oldest event first)",
+        description:
+          'One row per event of the incident (down, still_down reminders, incident_opened, incident_acknowledged, ' +
+          'recovered, incident_resolved …) and destination it went to, with its outcome, attempts and last error. ' +
+          'Keyset pages (`limit`, `cursor`).',
+        operationId: 'listIncidentDeliveries',
+        params: IdParams,
+        querystring: DeliveriesQuery,
+        response: { 200: Type.Ref(IncidentDeliveryList) },
+      },
+    },
+    async (request) => {
+      const ctx = contextOf(request);
+      // 404 for an incident that is not there or not visible to the caller, as for GET /incidents/{id}.
+      const incident = await incidents.get(ctx, request.params.id);
+      const { limit, cursor } = request.query;
+      const page = await deliveries.list(ctx, incident.id, {
+        limit: limit ?? 50,
+        ...(cursor !== undefined && { cursor }),
+      });
+      return { data: page.data.map(presentIncidentDelivery), next_cursor: page.next_cursor };
     },
   );
 

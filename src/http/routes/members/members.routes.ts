@@ -16,6 +16,9 @@ const OrganizationRecord = Type.Object(
     name: Type.String(),
     plan: Type.String(),
     email_alerts_enabled: Type.Boolean(),
+    default_region: Type.String({
+      description: 'Where a new monitor runs when its request names no `region_codes` (a configured region).',
+    }),
     created_at: Timestamp(),
   },
   { $id: 'Organization', title: 'Organization' },
@@ -76,6 +79,12 @@ const OrganizationPatch = Type.Object({
   email_alerts_enabled: Type.Optional(
     Type.Boolean({ description: 'Email every verified member on down/recovered (default true).' }),
   ),
+  default_region: Type.Optional(
+    Type.String({
+      maxLength: 64,
+      description: 'One of the configured regions; new monitors without `region_codes` run there.',
+    }),
+  ),
 });
 const InviteBody = Type.Object({
   email: Type.String({ maxLength: 254 }),
@@ -96,6 +105,7 @@ function presentOrganization(o: Organization): Record<string, unknown> {
     name: o.name,
     plan: o.plan,
     email_alerts_enabled: o.emailAlertsEnabled,
+    default_region: o.defaultRegion,
     created_at: toIso(o.createdAt),
   };
 }

@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { ReportKind, ReportRenderer } from '../../../modules/reports/index.ts';
+import type { JsonSerializerSpec, ReportKind, ReportRenderer } from '../../../modules/reports/index.ts';
+import { simplifyForSerializing } from '../../plugins/serialization.plugin.ts';
 import { contextOf } from '../../request-context.ts';
 import { reportInputOf } from './report.query.ts';
 import { ChunkedReportWriter } from './report.json-writer.ts';
@@ -25,6 +26,17 @@ export function registerReportRoutes(app: FastifyInstance, deps: { renderer: Rep
   const route = (path: string, operationId: string, summary: string, schema: TSchema, kind: ReportKind) => {
     // Availability and performance list every monitor with its days: megabytes, written in chunks (SLA is small).
     const chunked = kind === 'sla' ? null : new ChunkedReportWriter(app, schema);
+    let spec: JsonSerializerSpec | undefined;
+    // The response serializer's input (as installSerialization compiles it): the report thread writes the same bytes.
+    const jsonSpec = (): JsonSerializerSpec => {
+      if (spec) return spec;
+      const external: Record<string, unknown> = {};
+      for (const [id, value] of Object.entries(app.getSchemas() as Record<string, unknown>)) {
+        if (id !== schema.$id) external[id] = simplifyForSerializing(value);
+      }
+      spec = { schema: simplifyForSerializing(schema) as Record<string, unknown>, external };
+      return spec;
+    };
     return app.get<{ Querystring: Query }>(
       path,
       {
@@ -41,8 +53,15 @@ export function registerReportRoutes(app: FastifyInstance, deps: { renderer: Rep
       },
       async (request, reply: FastifyReply) => {
         const ctx = contextOf(request);
-        const report = await renderer.build(ctx, kind, reportInputOf(request.query));
         const format = request.query.format ?? 'json';
+        if (renderer.isolates(kind)) {
+          // Built, encoded and serialized on a report worker thread: checks and requests here go on meanwhile.
+          const file = await renderer.renderIsolated(ctx, kind, reportInputOf(request.query), format, jsonSpec);
+          reply.type(file.contentType);
+          if (format !== 'json') reply.header('content-disposition', `attachment; filename="${file.filename}"`);
+          return reply.send(file.body);
+        }
+        const report = await renderer.build(ctx, kind, reportInputOf(request.query));
         if (format === 'json') {
           if (!chunked) return report;
           return reply

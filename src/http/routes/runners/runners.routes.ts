@@ -129,6 +129,9 @@ export function registerRunnerRoutes(app: FastifyInstance, deps: { checks: Check
         closed = true;
       });
       for (;;) {
+        // A runner gone (stopped or dead) takes nothing more: what it would claim now stays leased to it, unrun,
+        // until the lease ends.
+        if (closed) return { checks: [] };
         const claimed = await checks.engine.claim(runner.id, [runner.regionCode], max);
         if (claimed.length > 0 || closed || Date.now() >= deadline) return { checks: claimed.map(checkToWire) };
         await sleep(Math.min(250, Math.max(0, deadline - Date.now())));

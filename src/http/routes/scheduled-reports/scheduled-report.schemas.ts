@@ -145,6 +145,61 @@ export const ScheduledReportPatchBody = Type.Object(
   },
 );
 
+export const ScheduledReportRunsQuery = Type.Object({
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 100,
+      description: 'How many of the latest runs (default 20).',
+      'x-issues': {
+        type: 'must be an integer from 1 to 100',
+        minimum: 'must be an integer from 1 to 100',
+        maximum: 'must be an integer from 1 to 100',
+      },
+    }),
+  ),
+});
+
+const RunDeliverySchema = Type.Object({
+  destination_id: Type.String(),
+  destination_name: Type.Union([Type.String(), Type.Null()], { description: 'Null once the destination is deleted.' }),
+  destination_type: Type.Union([Type.String(), Type.Null()]),
+  status: Type.String({
+    enum: ['pending', 'in_flight', 'delivered', 'failed'],
+    description: 'pending (waiting or retrying), in_flight, delivered (accepted) or failed (given up).',
+  }),
+  attempts: Type.Integer(),
+  last_error: Type.Union([Type.String(), Type.Null()], {
+    description: 'Why the last attempt failed (cleared when a later attempt delivers).',
+  }),
+  delivered_at: NullableTimestamp(),
+});
+
+export const ScheduledReportRunSchema = Type.Object(
+  {
+    id: Type.String({ description: 'The run’s event id.' }),
+    manual: Type.Boolean({ description: 'Asked for by POST /{id}/run rather than scheduled.' }),
+    period: Type.Object({ from: Timestamp(), to: Timestamp('Exclusive.') }),
+    status: Type.String({
+      enum: ['delivering', 'delivered', 'partially_delivered', 'failed'],
+      description: 'delivering until every delivery has ended; then as last_status.',
+    }),
+    started_at: Timestamp(),
+    ended_at: NullableTimestamp(),
+    destination_count: Type.Integer({ description: 'Destinations the run was addressed to.' }),
+    missing_destinations: Type.Integer({
+      description: 'Of those, deleted before the run was sent: not delivered, with no delivery below.',
+    }),
+    deliveries: Type.Array(RunDeliverySchema),
+  },
+  { $id: 'ScheduledReportRun', title: 'ScheduledReportRun' },
+);
+
+export const ScheduledReportRuns = Type.Object(
+  { data: Type.Array(Type.Ref(ScheduledReportRunSchema)) },
+  { $id: 'ScheduledReportRuns', title: 'ScheduledReportRuns' },
+);
+
 export const ReportFileParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 export const ReportFileQuery = Type.Object({
   token: Type.String({

@@ -5,6 +5,7 @@ import type {
   ScheduledReport,
   ScheduledReportInput,
   ScheduledReportPatch,
+  ScheduledReportRunView,
   ScheduledReportsService,
 } from '../../../modules/scheduled-reports/index.ts';
 import { toIso } from '../../../platform/clock.ts';
@@ -18,6 +19,9 @@ import {
   ScheduledReportListQuery,
   ScheduledReportPatchBody,
   ScheduledReportRecord,
+  ScheduledReportRunSchema,
+  ScheduledReportRuns,
+  ScheduledReportRunsQuery,
 } from './scheduled-report.schemas.ts';
 
 const tags = ['scheduled reports'];
@@ -43,6 +47,29 @@ function present(s: ScheduledReport) {
   };
 }
 
+function presentRun(v: ScheduledReportRunView) {
+  const { run } = v;
+  return {
+    id: run.eventId,
+    manual: run.manual,
+    period: { from: toIso(run.periodFrom), to: toIso(run.periodTo) },
+    status: run.status,
+    started_at: toIso(run.startedAt),
+    ended_at: run.endedAt === null ? null : toIso(run.endedAt),
+    destination_count: run.destinationCount,
+    missing_destinations: v.missingDestinations,
+    deliveries: v.deliveries.map((d) => ({
+      destination_id: d.destinationId,
+      destination_name: d.destinationName,
+      destination_type: d.destinationType,
+      status: d.status,
+      attempts: d.attempts,
+      last_error: d.lastError,
+      delivered_at: d.deliveredAt === null ? null : toIso(d.deliveredAt),
+    })),
+  };
+}
+
 const PLAN_NOTE = 'Needs a plan with reports.';
 
 /** /api/v1/scheduled-reports CRUD + POST /{id}/run, and GET /api/v1/report-files/{id}?token= (DECISIONS §8, §12). */
@@ -51,7 +78,8 @@ export function registerScheduledReportRoutes(
   deps: { scheduledReports: ScheduledReportsService; reportFiles: ReportFilesService },
 ): void {
   const { scheduledReports, reportFiles } = deps;
-  for (const schema of [ScheduledReportRecord, ScheduledReportList]) app.addSchema(schema);
+  for (const schema of [ScheduledReportRecord, ScheduledReportList, ScheduledReportRunSchema, ScheduledReportRuns])
+    app.addSchema(schema);
 
   app.post<{ Body: ScheduledReportInput }>(
     '/api/v1/scheduled-reports',
@@ -163,6 +191,26 @@ export function registerScheduledReportRoutes(
     },
     async (request, reply) =>
       reply.code(202).send(present(await scheduledReports.requestRun(contextOf(request), request.params.id))),
+  );
+
+  app.get<{ Params: Static<typeof IdParams>; Querystring: Static<typeof ScheduledReportRunsQuery> }>(
+    '/api/v1/scheduled-reports/:id/runs',
+    {
+      config: { scope: 'scheduled_reports:read' },
+      schema: {
+        tags,
+        summary: 'The latest runs of a scheduled report and how each delivery went',
+        description: `Newest first; each run with its period, status and one entry per destination it was sent to. ${PLAN_NOTE}`,
+        operationId: 'listScheduledReportRuns',
+        params: IdParams,
+        querystring: ScheduledReportRunsQuery,
+        response: { 200: Type.Ref(ScheduledReportRuns) },
+      },
+    },
+    async (request) => {
+      const runs = await scheduledReports.runs(contextOf(request), request.params.id, request.query.limit ?? 20);
+      return { data: runs.map(presentRun) };
+    },
   );
 
   app.get<{ Params: Static<typeof ReportFileParams>; Querystring: Static<typeof ReportFileQuery> }>(

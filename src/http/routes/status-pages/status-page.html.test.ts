@@ -1,45 +1,141 @@
 import { describe, expect, it } from 'vitest';
-import { windowUptime, type PublicStatusView } from '../../../modules/status-pages/index.ts';
-import { escapeHtml, renderStatusPage } from './status-page.html.ts';
+import { outageLevel, type PublicDay, type PublicStatusView } from '../../../modules/status-pages/index.ts';
+import { barLabel, durationText, escapeHtml, percentText, renderStatusPage } from './status-page.html.ts';
 
-const day = (d: string, checks: number, failures: number) => ({
+const day = (d: string, uptime: number | null, downtime = 0, paused = 0): PublicDay => ({
   day: d,
-  checks,
-  failures,
-  downtime_seconds: failures * 30,
-  uptime_percent: checks === 0 ? null : Math.round((10_000 * (checks - failures)) / checks) / 100,
+  checks: 0,
+  failures: 0,
+  downtime_seconds: downtime,
+  uptime_percent: uptime,
+  monitored_seconds: uptime === null ? 0 : 86_400 - paused,
+  paused_seconds: paused,
 });
 
 describe('status page HTML', () => {
-  const days = [day('2026-05-08', 0, 0), day('2026-05-09', 2880, 0), day('2026-05-10', 1000, 100)];
+  const now = Date.parse('2026-05-10T10:00:30Z');
   const view: PublicStatusView = {
     slug: 'acme',
     title: 'Acme',
-    status: 'operational',
-    generatedAt: Date.parse('2026-05-10T10:00:00Z'),
-    days: 3,
-    monitors: [{ id: 'mon_1', name: 'API', status: 'operational', uptimePercent: windowUptime(days), days }],
-    incidents: [],
+    status: 'degraded',
+    outage: 'partial',
+    generatedAt: now,
+    days: 4,
+    monitors: [
+      {
+        id: 'mon_1',
+        name: 'API',
+        status: 'degraded',
+        uptimePercent: 97.5,
+        uptime: { last_24_hours: 90, last_7_days: 99.999, last_30_days: 99.5, last_90_days: 97.5 },
+        days: [
+          day('2026-05-07', null),
+          day('2026-05-08', null, 0, 86_400),
+          day('2026-05-09', 100),
+          day('2026-05-10', 93.05556, 3000),
+        ],
+      },
+      {
+        id: 'mon_2',
+        name: 'Web',
+        status: 'operational',
+        uptimePercent: null,
+        uptime: { last_24_hours: null, last_7_days: null, last_30_days: null, last_90_days: null },
+        days: [],
+      },
+    ],
+    incidents: [
+      {
+        id: 'inc_1',
+        number: 3,
+        title: 'API is down',
+        status: 'acknowledged',
+        monitorId: 'mon_1',
+        openedAt: now - 50 * 60_000,
+        startedAt: now - 50 * 60_000,
+        resolvedAt: null,
+      },
+    ],
+    pastIncidents: [
+      {
+        id: 'inc_0',
+        number: 2,
+        title: 'Web <b>is</b> down',
+        status: 'resolved',
+        monitorId: 'mon_2',
+        openedAt: Date.parse('2026-05-01T08:00:00Z'),
+        startedAt: Date.parse('2026-05-01T08:00:00Z'),
+        resolvedAt: Date.parse('2026-05-01T10:05:00Z'),
+      },
+    ],
+    pastIncidentsTruncated: false,
+    slaTargets: [
+      {
+        id: 'sla_1',
+        name: 'Public API',
+        targetPercent: 99.9,
+        period: 'monthly',
+        monitorIds: ['mon_1'],
+        from: Date.parse('2026-05-01T00:00:00Z'),
+        to: Date.parse('2026-06-01T00:00:00Z'),
+        achievedPercent: 99.5,
+        met: false,
+        errorBudgetRemainingPercent: -20,
+      },
+    ],
   };
 
-  it('labels every bar with its date and uptime, colours by uptime, and says "no data" for empty days', () => {
+  it('labels every day bar with date, uptime and downtime, and paused days apart from days without data', () => {
     const html = renderStatusPage(view);
-    expect(html).toContain('<li class="none" title="2026-05-08: no data">');
-    expect(html).toContain('<li class="ok" title="2026-05-09: 100% uptime">');
-    expect(html).toContain('<li class="bad" title="2026-05-10: 90% uptime, 50 min down">');
-    expect(html).toContain('<span class="sr">2026-05-10: 90% uptime, 50 min down</span>');
-    expect(html).toContain('All systems operational');
-    expect(html).toContain('97.42% uptime');
-    expect(html).not.toContain('Current incidents');
+    expect(html).toContain('<li class="none"><span>2026-05-07: no data</span></li>');
+    expect(html).toContain('<li class="paused"><span>2026-05-08: paused, not monitored</span></li>');
+    expect(html).toContain('<li class="ok"><span>2026-05-09: 100% uptime</span></li>');
+    expect(html).toContain('<li class="bad"><span>2026-05-10: 93.05% uptime, 50 min down</span></li>');
     expect(html).not.toMatch(/<script/i);
+  });
+
+  it('shows the windows, the banner in words, incidents current and past, and SLA targets', () => {
+    const html = renderStatusPage(view);
+    expect(html).toContain('<dt>24 hours</dt><dd>90.00%</dd>');
+    expect(html).toContain('<dt>7 days</dt><dd>99.99%</dd>'); // cut, never rounded up to 100 %
+    expect(html).toContain('<dt>90 days</dt><dd>no data</dd>');
+    expect(html).toContain('! Partial outage<small>1 of 2 systems degraded</small>');
+    expect(html).toContain('! Investigating');
+    expect(html).toContain('50 min so far');
+    expect(html).toContain('Web &lt;b&gt;is&lt;/b&gt; down');
+    expect(html).toContain('lasted 2 h 5 min');
+    expect(html).toContain('<th scope="row">Public API</th><td data-h="Target">99.9%</td>');
+    expect(html).toContain('2026-05-01 – 2026-05-31 (monthly)');
+    expect(html).toContain('✕ Error budget spent');
+    // Minute precision: a render 20 s later is the same page.
+    expect(renderStatusPage({ ...view, generatedAt: now + 20_000 })).toBe(html);
+  });
+
+  it('says when nothing happened and leaves the SLA section out when there are no targets', () => {
+    const html = renderStatusPage({ ...view, incidents: [], pastIncidents: [], slaTargets: [], outage: 'none' });
+    expect(html).toContain('✓ All systems operational');
+    expect(html).toContain('No incidents in the last 4 days.');
+    expect(html).not.toContain('Current incidents');
+    expect(html).not.toContain('Service level targets');
+  });
+
+  it('formats percentages, durations and labels', () => {
+    expect(percentText(99.999)).toBe('99.99%');
+    expect(percentText(100)).toBe('100%');
+    expect(durationText(30)).toBe('30 s');
+    expect(durationText(3000)).toBe('50 min');
+    expect(durationText(7200)).toBe('2 h');
+    expect(durationText(90_000)).toBe('1 d 1 h');
+    expect(barLabel(day('d', 99.5, 432))).toBe('d: 99.50% uptime, 7 min down');
+  });
+
+  it('tells partial from major outages among watched monitors', () => {
+    expect(outageLevel(['operational', 'paused'])).toBe('none');
+    expect(outageLevel(['degraded', 'operational'])).toBe('partial');
+    expect(outageLevel(['degraded', 'paused', 'pending'])).toBe('major');
   });
 
   it('escapes markup and quotes', () => {
     expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
-  });
-
-  it('weights window uptime by checks and is null without data', () => {
-    expect(windowUptime([day('d', 0, 0)])).toBeNull();
-    expect(windowUptime([day('a', 100, 0), day('b', 100, 50)])).toBe(75);
   });
 });

@@ -1,4 +1,11 @@
-import type { DayUptime, PublicMonitorStatus, PublicStatusView } from '../../../modules/status-pages/index.ts';
+import type {
+  OutageLevel,
+  PublicDay,
+  PublicIncidentView,
+  PublicMonitorStatus,
+  PublicSlaView,
+  PublicStatusView,
+} from '../../../modules/status-pages/index.ts';
 import { toIso } from '../../../platform/clock.ts';
 
 /** Escapes text for HTML element content and double-quoted attribute values. */
@@ -9,93 +16,212 @@ export function escapeHtml(value: string): string {
   );
 }
 
+// Every status carries a symbol and a word: colour is never the only signal.
 const LABEL: Record<PublicMonitorStatus, string> = {
-  operational: 'Operational',
-  degraded: 'Degraded',
-  paused: 'Paused',
-  pending: 'Awaiting first check',
+  operational: '✓ Operational',
+  degraded: '! Degraded',
+  paused: '‖ Paused',
+  pending: '… Awaiting first check',
 };
 
-// Colours meet WCAG contrast: text ≥ 4.5:1 on white, bars ≥ 3:1 against the page.
+const BANNER: Record<OutageLevel, { symbol: string; text: string }> = {
+  none: { symbol: '✓', text: 'All systems operational' },
+  partial: { symbol: '!', text: 'Partial outage' },
+  major: { symbol: '✕', text: 'Major outage' },
+};
+
+const WINDOWS = [
+  ['last_24_hours', '24 hours'],
+  ['last_7_days', '7 days'],
+  ['last_30_days', '30 days'],
+  ['last_90_days', '90 days'],
+] as const;
+
+// Colours meet WCAG contrast in both schemes: text ≥ 4.5:1, bars and borders ≥ 3:1 against the page.
 const CSS = `*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2328;background:#fff}
-.wrap{max-width:56rem;margin:0 auto;padding:1rem}header h1{font-size:1.5rem;margin:.5rem 0 1rem}
-.banner{padding:.75rem 1rem;border-radius:.5rem;font-weight:600;color:#fff}.banner.operational{background:#1a7f37}.banner.degraded{background:#b35900}
-h2{font-size:1.15rem;margin:1.5rem 0 .5rem}ul.plain{list-style:none;margin:0;padding:0}
-.monitor,.incident{border:1px solid #d0d7de;border-radius:.5rem;padding:.75rem 1rem;margin:.5rem 0}
-.row{display:flex;flex-wrap:wrap;justify-content:space-between;gap:.25rem 1rem;align-items:baseline}h3{font-size:1rem;margin:0}
-.st{font-weight:600}.st.operational{color:#1a7f37}.st.degraded{color:#b35900}.st.paused,.st.pending{color:#57606a}
+.wrap{max-width:56rem;margin:0 auto;padding:1rem}h1{font-size:1.5rem;margin:.5rem 0 1rem}
+.banner{padding:.75rem 1rem;border-radius:.5rem;font-weight:600;color:#fff;margin:0}.banner.none{background:#1a7f37}.banner.partial{background:#9a4d00}.banner.major{background:#b91c1c}
+.banner small{display:block;font-weight:400}
+h2{font-size:1.15rem;margin:1.75rem 0 .5rem}ul.plain{list-style:none;margin:0;padding:0}
+.card{border:1px solid #8c959f;border-radius:.5rem;padding:.75rem 1rem;margin:.5rem 0}
+.row{display:flex;flex-wrap:wrap;justify-content:space-between;gap:.25rem 1rem;align-items:baseline}h3{font-size:1rem;margin:0;overflow-wrap:anywhere}
+.st{font-weight:600}.st.operational,.st.met{color:#1a7f37}.st.degraded,.st.open{color:#9a4d00}.st.missed{color:#b91c1c}.st.paused,.st.pending,.st.resolved,.st.nodata{color:#57606a}
 ol.bars{display:flex;gap:1px;list-style:none;margin:.5rem 0 .25rem;padding:0;height:2rem}
-ol.bars li{flex:1 1 0;min-width:1px;border-radius:1px;background:#6e7781}
-ol.bars li.ok{background:#1a7f37}ol.bars li.partial{background:#b35900}ol.bars li.bad{background:#cf222e}
-.meta{display:flex;justify-content:space-between;font-size:.8rem;color:#57606a}
+ol.bars li{flex:1 1 0;min-width:1px;border-radius:1px;background:#8c959f;position:relative}
+ol.bars li>span{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap}
+ol.bars li:hover>span{clip:auto;width:auto;height:auto;overflow:visible;bottom:calc(100% + 4px);left:50%;transform:translateX(-50%);background:#1f2328;color:#fff;padding:.2rem .45rem;border-radius:.25rem;font-size:.75rem;z-index:1}
+ol.bars li:nth-child(-n+20)>span{left:0;transform:none}ol.bars li:nth-last-child(-n+20)>span{left:auto;right:0;transform:none}
+ol.bars li.ok{background:#1a7f37}ol.bars li.minor{background:#4d8f1c}ol.bars li.partial{background:#b35900}ol.bars li.bad{background:#cf222e}ol.bars li.paused{background:repeating-linear-gradient(135deg,#8c959f 0 2px,#fff 2px 4px)}
+.meta{display:flex;flex-wrap:wrap;justify-content:space-between;gap:0 1rem;font-size:.8rem;color:#57606a}
+dl.up{display:grid;grid-template-columns:repeat(4,minmax(0,1fr));gap:.25rem;margin:.5rem 0 0;text-align:center}
+dl.up div{border-top:1px solid #d0d7de;padding-top:.25rem}dl.up dt{font-size:.75rem;color:#57606a}dl.up dd{margin:0;font-weight:600;font-variant-numeric:tabular-nums}
+table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}caption{text-align:left;font-size:.8rem;color:#57606a;padding-bottom:.25rem}
+th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #d0d7de;vertical-align:top}th[scope=col]{font-size:.8rem;color:#57606a}
+.legend{display:flex;flex-wrap:wrap;gap:.25rem 1rem;font-size:.8rem;color:#57606a;margin:.5rem 0 0;padding:0;list-style:none}
+.legend i{display:inline-block;width:.75rem;height:.75rem;border-radius:2px;margin-right:.3rem;vertical-align:-1px}
+.legend .ok{background:#1a7f37}.legend .minor{background:#4d8f1c}.legend .partial{background:#b35900}.legend .bad{background:#cf222e}.legend .none{background:#8c959f}.legend .paused{background:repeating-linear-gradient(135deg,#8c959f 0 2px,#fff 2px 4px)}
 .sr{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
 footer{margin:2rem 0 1rem;font-size:.8rem;color:#57606a}a{color:#0969da}
-@media (max-width:40rem){.wrap{padding:.75rem}ol.bars{height:1.5rem;gap:0}}
-@media (prefers-color-scheme:dark){body{background:#0d1117;color:#e6edf3}.monitor,.incident{border-color:#30363d}
-.meta,footer,.st.paused,.st.pending{color:#9198a1}.st.operational{color:#3fb950}.st.degraded{color:#f0883e}ol.bars li{background:#6e7681}a{color:#4493f8}}`;
+@media (max-width:40rem){.wrap{padding:.75rem}ol.bars{height:1.5rem;gap:0}dl.up dt{font-size:.7rem}.card{padding:.6rem .75rem}
+.sla thead{display:none}.sla tr{display:block;border-bottom:1px solid #d0d7de;padding:.25rem 0}.sla th,.sla td{display:block;border:0;padding:.1rem 0}.sla td[data-h]::before{content:attr(data-h) ": ";color:#57606a}}
+@media (prefers-color-scheme:dark){body{background:#0d1117;color:#e6edf3}.card{border-color:#6e7681}th,td,dl.up div,.sla tr{border-color:#30363d}
+.meta,footer,caption,th[scope=col],dl.up dt,.legend,.st.paused,.st.pending,.st.resolved,.st.nodata,.sla td[data-h]::before{color:#9198a1}
+.st.operational,.st.met{color:#3fb950}.st.degraded,.st.open{color:#f0883e}.st.missed{color:#ff7b72}
+.banner.none{background:#1a7f37}.banner.partial{background:#9a4d00}.banner.major{background:#b91c1c}
+ol.bars li,.legend .none{background:#6e7681}ol.bars li.paused,.legend .paused{background:repeating-linear-gradient(135deg,#6e7681 0 2px,#0d1117 2px 4px)}a{color:#4493f8}ol.bars li:hover>span{background:#e6edf3;color:#0d1117}}`;
 
-function barClass(d: DayUptime): string {
-  if (d.uptime_percent === null) return 'none';
-  if (d.uptime_percent >= 99.9) return 'ok';
+/** A percentage as shown: cut (not rounded) to 2 decimals, so 99.999 % never reads as 100 %. */
+export function percentText(v: number): string {
+  if (v >= 100) return '100%';
+  return `${(Math.floor(v * 100) / 100).toFixed(2)}%`;
+}
+
+/** A duration in words: "40 s", "45 min", "2 h 5 min", "3 d 4 h". */
+export function durationText(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s} s`;
+  const min = Math.round(s / 60);
+  if (min < 60) return `${min} min`;
+  const h = Math.floor(min / 60);
+  if (h < 24) return min % 60 === 0 ? `${h} h` : `${h} h ${min % 60} min`;
+  const d = Math.floor(h / 24);
+  return h % 24 === 0 ? `${d} d` : `${d} d ${h % 24} h`;
+}
+
+/** Minute precision: the page says no more, and so two renders within a minute are the same bytes (ETag). */
+function when(ms: number): string {
+  const iso = toIso(ms).slice(0, 16);
+  return `<time datetime="${iso}Z">${iso.replace('T', ' ')} UTC</time>`;
+}
+
+function barClass(d: PublicDay): string {
+  if (d.uptime_percent === null) return d.paused_seconds > 0 ? 'paused' : 'none';
+  if (d.uptime_percent >= 100) return 'ok';
+  if (d.uptime_percent >= 99) return 'minor';
   if (d.uptime_percent >= 95) return 'partial';
   return 'bad';
 }
 
-function barLabel(d: DayUptime): string {
-  if (d.uptime_percent === null) return `${d.day}: no data`;
-  const down = d.downtime_seconds > 0 ? `, ${Math.round(d.downtime_seconds / 60)} min down` : '';
-  return `${d.day}: ${d.uptime_percent}% uptime${down}`;
+export function barLabel(d: PublicDay): string {
+  if (d.uptime_percent === null) return `${d.day}: ${d.paused_seconds > 0 ? 'paused, not monitored' : 'no data'}`;
+  const down = d.downtime_seconds > 0 ? `, ${durationText(d.downtime_seconds)} down` : '';
+  return `${d.day}: ${percentText(d.uptime_percent)} uptime${down}`;
 }
 
-function pct(v: number | null): string {
-  return v === null ? 'no data' : `${v}% uptime`;
+function monitorCard(m: PublicStatusView['monitors'][number], days: number): string {
+  const bars = m.days
+    .map((d) => {
+      // One text per day, read by screen readers and shown as a tooltip on hover (no title: 90 × 50 labels twice
+      // would double the page).
+      return `<li class="${barClass(d)}"><span>${escapeHtml(barLabel(d))}</span></li>`;
+    })
+    .join('');
+  const windows = WINDOWS.map(
+    ([key, label]) =>
+      `<div><dt>${label}</dt><dd>${m.uptime[key] === null ? 'no data' : percentText(m.uptime[key])}</dd></div>`,
+  ).join('');
+  const name = escapeHtml(m.name);
+  return (
+    `<li class="card monitor"><div class="row"><h3>${name}</h3><span class="st ${m.status}">${LABEL[m.status]}</span></div>` +
+    `<ol class="bars" aria-label="Daily uptime of ${name}, last ${days} days (UTC), oldest first">${bars}</ol>` +
+    `<div class="meta" aria-hidden="true"><span>${days} days ago</span><span>Today</span></div>` +
+    `<dl class="up" aria-label="Uptime of ${name}">${windows}</dl></li>`
+  );
 }
 
-export function renderStatusPage(view: PublicStatusView): string {
-  const monitorName = new Map(view.monitors.map((m) => [m.id, m.name]));
-  const banner = view.status === 'degraded' ? 'Some systems are degraded' : 'All systems operational';
-  const incidents =
-    view.incidents.length === 0
-      ? ''
-      : `<section aria-labelledby="inc-h"><h2 id="inc-h">Current incidents</h2><ul class="plain">${view.incidents
-          .map((i) => {
-            const name = i.monitorId ? monitorName.get(i.monitorId) : undefined;
-            return (
-              `<li class="incident"><div class="row"><h3>${escapeHtml(i.title)}</h3><span class="st degraded">${i.status === 'acknowledged' ? 'Investigating' : 'Open'}</span></div>` +
-              `<div class="meta"><span>${name ? `${escapeHtml(name)} · ` : ''}since <time datetime="${toIso(i.openedAt)}">${escapeHtml(toIso(i.openedAt).slice(0, 16).replace('T', ' '))} UTC</time></span></div></li>`
-            );
-          })
-          .join('')}</ul></section>`;
-  const monitors = view.monitors
-    .map((m) => {
-      const bars = m.days
-        .map((d) => {
-          const label = escapeHtml(barLabel(d));
-          return `<li class="${barClass(d)}" title="${label}"><span class="sr">${label}</span></li>`;
-        })
-        .join('');
+function incidentItem(i: PublicIncidentView, names: ReadonlyMap<string, string>, now: number): string {
+  const name = i.monitorId ? names.get(i.monitorId) : undefined;
+  const state =
+    i.resolvedAt !== null
+      ? '<span class="st resolved">✓ Resolved</span>'
+      : `<span class="st open">! ${i.status === 'acknowledged' ? 'Investigating' : 'Ongoing'}</span>`;
+  const span =
+    i.resolvedAt !== null
+      ? `${when(i.startedAt)} – ${when(i.resolvedAt)} · lasted ${durationText((i.resolvedAt - i.startedAt) / 1000)}`
+      : `since ${when(i.startedAt)} · ${durationText((now - i.startedAt) / 1000)} so far`;
+  return (
+    `<li class="card incident"><div class="row"><h3>${escapeHtml(i.title)}</h3>${state}</div>` +
+    `<div class="meta"><span>${name ? `${escapeHtml(name)} · ` : ''}${span}</span></div></li>`
+  );
+}
+
+function budgetText(remaining: number | null): string {
+  return remaining === null ? '' : `<br><small>${percentText(Math.max(0, remaining))} of the error budget left</small>`;
+}
+
+function slaSection(targets: readonly PublicSlaView[]): string {
+  if (targets.length === 0) return '';
+  const rows = targets
+    .map((t) => {
+      const state =
+        t.met === null
+          ? '<span class="st nodata">– No data yet</span>'
+          : t.met
+            ? `<span class="st met">✓ On target</span>${budgetText(t.errorBudgetRemainingPercent)}`
+            : '<span class="st missed">✕ Error budget spent</span>';
+      const period = `${toIso(t.from).slice(0, 10)} – ${toIso(t.to - 1).slice(0, 10)} (${t.period})`;
       return (
-        `<li class="monitor"><div class="row"><h3>${escapeHtml(m.name)}</h3><span class="st ${m.status}">${LABEL[m.status]}</span></div>` +
-        `<ol class="bars" aria-label="Daily uptime of ${escapeHtml(m.name)}, last ${view.days} days, oldest first">${bars}</ol>` +
-        `<div class="meta"><span>${view.days} days ago</span><span>${escapeHtml(pct(m.uptimePercent))}</span><span>Today</span></div></li>`
+        `<tr><th scope="row">${escapeHtml(t.name)}</th><td data-h="Target">${t.targetPercent}%</td>` +
+        `<td data-h="Achieved">${t.achievedPercent === null ? 'no data' : percentText(t.achievedPercent)}</td>` +
+        `<td data-h="Period">${period}</td><td data-h="Status">${state}</td></tr>`
       );
     })
     .join('');
+  return (
+    `<section aria-labelledby="sla-h"><h2 id="sla-h">Service level targets</h2><table class="sla">` +
+    `<caption>Availability so far in the current period (UTC), time-based, paused time excluded</caption>` +
+    `<thead><tr><th scope="col">Target</th><th scope="col">Goal</th><th scope="col">Achieved</th><th scope="col">Period</th><th scope="col">Status</th></tr></thead>` +
+    `<tbody>${rows}</tbody></table></section>`
+  );
+}
+
+const LEGEND =
+  '<ul class="legend" aria-label="Bar colours"><li><i class="ok"></i>100%</li><li><i class="minor"></i>99–99.99%</li>' +
+  '<li><i class="partial"></i>95–99%</li><li><i class="bad"></i>below 95%</li><li><i class="paused"></i>paused</li>' +
+  '<li><i class="none"></i>no data</li></ul>';
+
+export function renderStatusPage(view: PublicStatusView): string {
+  const names = new Map(view.monitors.map((m) => [m.id, m.name]));
+  const now = view.generatedAt;
+  const degraded = view.monitors.filter((m) => m.status === 'degraded').length;
+  const banner = BANNER[view.outage];
+  const detail =
+    degraded === 0
+      ? ''
+      : `<small>${degraded} of ${view.monitors.length} system${view.monitors.length === 1 ? '' : 's'} degraded</small>`;
+  const current =
+    view.incidents.length === 0
+      ? ''
+      : `<section aria-labelledby="inc-h"><h2 id="inc-h">Current incidents</h2><ul class="plain">${view.incidents
+          .map((i) => incidentItem(i, names, now))
+          .join('')}</ul></section>`;
+  const past =
+    `<section aria-labelledby="past-h"><h2 id="past-h">Past incidents (last ${view.days} days)</h2>` +
+    (view.pastIncidents.length === 0
+      ? `<p>No incidents in the last ${view.days} days.</p>`
+      : `<ul class="plain">${view.pastIncidents.map((i) => incidentItem(i, names, now)).join('')}</ul>` +
+        (view.pastIncidentsTruncated
+          ? `<p class="meta">The ${view.pastIncidents.length} most recent are shown.</p>`
+          : '')) +
+    '</section>';
+  const systems =
+    view.monitors.length === 0
+      ? '<p>No systems are listed on this page yet.</p>'
+      : `<ul class="plain">${view.monitors.map((m) => monitorCard(m, view.days)).join('')}</ul>${LEGEND}`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(view.title)} status</title><meta name="description" content="Current status and ${view.days}-day uptime of ${escapeHtml(view.title)}.">
+<meta name="color-scheme" content="light dark">
+<title>${escapeHtml(view.title)} status</title><meta name="description" content="Current status, uptime and incident history of ${escapeHtml(view.title)}.">
 <link rel="alternate" type="application/json" href="${escapeHtml(view.slug)}.json"><style>${CSS}</style></head>
 <body><div class="wrap"><header><h1>${escapeHtml(view.title)}</h1>
-<p class="banner ${view.status}" role="status">${banner}</p></header>
-<main>${incidents}<section aria-labelledby="mon-h"><h2 id="mon-h">Systems</h2>${
-    view.monitors.length === 0 ? '<p>No systems are listed on this page yet.</p>' : `<ul class="plain">${monitors}</ul>`
-  }</section></main>
-<footer><p>Updated <time datetime="${toIso(view.generatedAt)}">${toIso(view.generatedAt).slice(0, 16).replace('T', ' ')} UTC</time> · Powered by Tocsin</p></footer></div></body></html>`;
+<p class="banner ${view.outage}" role="status">${banner.symbol} ${banner.text}${detail}</p></header>
+<main>${current}<section aria-labelledby="mon-h"><h2 id="mon-h">Systems</h2>${systems}</section>${slaSection(view.slaTargets)}${past}</main>
+<footer><p>Updated ${when(now)} · Uptime is time-based: paused time is not counted · Days are UTC · <a href="${escapeHtml(view.slug)}.json">JSON</a> · Powered by Tocsin</p></footer></div></body></html>`;
 }
 
 export function renderNotFoundPage(): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Status page not found</title>
-<style>body{margin:0;font:16px/1.5 system-ui,sans-serif;color:#1f2328;background:#fff}main{max-width:40rem;margin:3rem auto;padding:1rem}</style></head>
+<style>body{margin:0;font:16px/1.5 system-ui,sans-serif;color:#1f2328;background:#fff}main{max-width:40rem;margin:3rem auto;padding:1rem}@media (prefers-color-scheme:dark){body{background:#0d1117;color:#e6edf3}}</style></head>
 <body><main><h1>Status page not found</h1><p>There is no public status page at this address.</p></main></body></html>`;
 }

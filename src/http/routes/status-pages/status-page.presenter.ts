@@ -1,4 +1,4 @@
-import type { PublicStatusView, StatusPage } from '../../../modules/status-pages/index.ts';
+import type { PublicIncidentView, PublicStatusView, StatusPage } from '../../../modules/status-pages/index.ts';
 import { toIso } from '../../../platform/clock.ts';
 
 export function presentStatusPage(p: StatusPage, publicUrl: string): Record<string, unknown> {
@@ -8,6 +8,7 @@ export function presentStatusPage(p: StatusPage, publicUrl: string): Record<stri
     title: p.title,
     monitor_ids: p.monitorIds,
     public: p.public,
+    show_sla_targets: p.showSlaTargets,
     url: `${publicUrl}/status/${p.slug}`,
     created_at: toIso(p.createdAt),
     updated_at: toIso(p.updatedAt),
@@ -25,15 +26,39 @@ export function presentPublicStatus(v: PublicStatusView): Record<string, unknown
       name: m.name,
       status: m.status,
       uptime_percent: m.uptimePercent,
+      uptime: m.uptime,
       days: m.days,
     })),
-    incidents: v.incidents.map((i) => ({
-      id: i.id,
-      number: i.number,
-      title: i.title,
-      status: i.status,
-      monitor_id: i.monitorId,
-      opened_at: toIso(i.openedAt),
+    outage: v.outage,
+    incidents: v.incidents.map((i) => presentIncident(i, v.generatedAt)),
+    past_incidents: v.pastIncidents.map((i) => presentIncident(i, v.generatedAt)),
+    past_incidents_truncated: v.pastIncidentsTruncated,
+    sla_targets: v.slaTargets.map((t) => ({
+      id: t.id,
+      name: t.name,
+      target_percent: t.targetPercent,
+      period: t.period,
+      monitor_ids: t.monitorIds,
+      period_from: toIso(t.from),
+      period_to: toIso(t.to),
+      achieved_percent: t.achievedPercent,
+      met: t.met,
+      error_budget_remaining_percent: t.errorBudgetRemainingPercent,
     })),
+  };
+}
+
+/** Public fields only: no cause, no acknowledger, no destination. */
+function presentIncident(i: PublicIncidentView, now: number): Record<string, unknown> {
+  return {
+    id: i.id,
+    number: i.number,
+    title: i.title,
+    status: i.status,
+    monitor_id: i.monitorId,
+    started_at: toIso(i.startedAt),
+    opened_at: toIso(i.openedAt),
+    resolved_at: i.resolvedAt === null ? null : toIso(i.resolvedAt),
+    duration_seconds: ((i.resolvedAt ?? now) - i.startedAt) / 1000,
   };
 }

@@ -1,8 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import { INCIDENT_STATUSES } from '../../../modules/incidents/index.ts';
+import { SLA_PERIODS } from '../../../modules/reports/index.ts';
 import { ListOf, Nullable, PageQuery, Timestamp } from '../../schemas/common.schemas.ts';
 
-const lit = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
+const lit = <T extends string>(values: readonly T[], options: { description?: string } = {}) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    options,
+  );
 
 const slug = Type.String({
   pattern: '^[a-z0-9][a-z0-9-]{1,62}[a-z0-9]$',
@@ -21,6 +26,12 @@ const monitorIds = (description: string) =>
     description,
   });
 
+const showSlaTargets = Type.Boolean({
+  'x-issue': 'must be true or false',
+  description:
+    "Show the current period's achievement (UTC calendar period) of each SLA target whose monitors are all on the page. Default false.",
+});
+
 export const StatusPageRecord = Type.Object(
   {
     id: Type.String({ description: 'stp_…' }),
@@ -28,6 +39,10 @@ export const StatusPageRecord = Type.Object(
     title: Type.String(),
     monitor_ids: Type.Array(Type.String(), { description: 'Monitors shown, in this order.' }),
     public: Type.Boolean({ description: 'false: /status/{slug} answers 404.' }),
+    show_sla_targets: Type.Boolean({
+      description:
+        "Whether the public page shows the current period's achievement of each SLA target whose monitors are all on the page.",
+    }),
     url: Type.String({ description: 'Address of the public page.' }),
     created_at: Timestamp(),
     updated_at: Timestamp(),
@@ -44,6 +59,7 @@ export const StatusPageCreateBody = Type.Object(
     title,
     monitor_ids: Type.Optional(monitorIds('Monitors of this organization the key can see, each once. Default [].')),
     public: Type.Optional(Type.Boolean({ description: 'Default true.' })),
+    show_sla_targets: Type.Optional(showSlaTargets),
   },
   { description: 'Unknown fields are rejected.' },
 );
@@ -58,16 +74,43 @@ export const StatusPagePatchBody = Type.Object(
       ),
     ),
     public: Type.Optional(Type.Boolean()),
+    show_sla_targets: Type.Optional(showSlaTargets),
   },
   { description: 'Fields to change. Unknown fields are rejected.' },
 );
 
 const Day = Type.Object({
-  day: Type.String({ description: 'YYYY-MM-DD (UTC).' }),
-  checks: Type.Integer(),
-  failures: Type.Integer(),
-  downtime_seconds: Type.Integer(),
-  uptime_percent: Nullable(Type.Number({ description: 'null: no data that day.' })),
+  day: Type.String({ description: 'YYYY-MM-DD (UTC); the last day runs to generated_at.' }),
+  checks: Type.Integer({ description: 'Checks run that day (rollups).' }),
+  failures: Type.Integer({ description: 'Failed checks that day (rollups).' }),
+  downtime_seconds: Type.Number({
+    description: 'Down time that day, accounted as the availability report does (from the state transitions).',
+  }),
+  uptime_percent: Nullable(
+    Type.Number({
+      description:
+        '100 × up / monitored time that day; null: nothing monitored (before the monitor existed, paused, no verdict yet).',
+    }),
+  ),
+  monitored_seconds: Type.Number({ description: 'Up + down time that day.' }),
+  paused_seconds: Type.Number({ description: 'Paused time that day (not monitored).' }),
+});
+
+const uptimeOf = (window: string) =>
+  Nullable(Type.Number({ description: `Uptime over the ${window} before generated_at; null: nothing monitored.` }));
+
+const PublicIncident = Type.Object({
+  id: Type.String(),
+  number: Type.Integer(),
+  title: Type.String(),
+  status: lit(INCIDENT_STATUSES),
+  monitor_id: Nullable(Type.String()),
+  started_at: Timestamp(
+    'When the failure began: the first failing check of the confirmed outage, as the availability report dates it (opened_at when not known).',
+  ),
+  opened_at: Timestamp('When the incident opened (the outage was confirmed).'),
+  resolved_at: Nullable(Timestamp()),
+  duration_seconds: Type.Number({ description: 'From started_at to resolved_at, or to generated_at while open.' }),
 });
 
 export const PublicStatus = Type.Object(
@@ -81,20 +124,48 @@ export const PublicStatus = Type.Object(
         id: Type.String(),
         name: Type.String(),
         status: lit(['operational', 'degraded', 'paused', 'pending'] as const),
-        uptime_percent: Nullable(Type.Number({ description: 'Over the days with data in the window.' })),
-        days: Type.Array(Day, { description: 'The last 90 days, oldest first.' }),
+        uptime_percent: Nullable(Type.Number({ description: 'The same as uptime.last_90_days.' })),
+        uptime: Type.Object(
+          {
+            last_24_hours: uptimeOf('24 hours'),
+            last_7_days: uptimeOf('7 days'),
+            last_30_days: uptimeOf('30 days'),
+            last_90_days: uptimeOf('90 days'),
+          },
+          { description: "Time-based uptime with the availability report's accounting (paused time excluded)." },
+        ),
+        days: Type.Array(Day, { description: 'The last 90 UTC days, oldest first.' }),
       }),
     ),
-    incidents: Type.Array(
+    outage: lit(['none', 'partial', 'major'] as const, {
+      description:
+        'none: no monitor degraded; partial: some of the watched (not paused, not pending) monitors; major: all of them.',
+    }),
+    incidents: Type.Array(PublicIncident, { description: 'Open incidents of the listed monitors, oldest first.' }),
+    past_incidents: Type.Array(PublicIncident, {
+      description:
+        'Resolved incidents of the listed monitors open at some time in the last 90 days, newest first (at most 50).',
+    }),
+    past_incidents_truncated: Type.Boolean({ description: 'true: there were more than past_incidents lists.' }),
+    sla_targets: Type.Array(
       Type.Object({
         id: Type.String(),
-        number: Type.Integer(),
-        title: Type.String(),
-        status: lit(INCIDENT_STATUSES),
-        monitor_id: Nullable(Type.String()),
-        opened_at: Timestamp(),
+        name: Type.String(),
+        target_percent: Type.Number(),
+        period: lit(SLA_PERIODS),
+        monitor_ids: Type.Array(Type.String()),
+        period_from: Timestamp(),
+        period_to: Timestamp(),
+        achieved_percent: Nullable(
+          Type.Number({ description: 'So far in the current period; null: nothing monitored.' }),
+        ),
+        met: Nullable(Type.Boolean({ description: 'Whether the error budget still holds; null: nothing monitored.' })),
+        error_budget_remaining_percent: Nullable(Type.Number()),
       }),
-      { description: 'Open incidents of the listed monitors, oldest first.' },
+      {
+        description:
+          "The current UTC calendar period of each SLA target whose monitors are all on the page, as the SLA report's current period; empty unless show_sla_targets.",
+      },
     ),
   },
   { $id: 'PublicStatusPage', title: 'PublicStatusPage' },

@@ -26,6 +26,18 @@ export const WEB_PAGE_PATHS = [
   '/api-keys/*',
   '/settings',
   '/profile',
+  '/reports',
+  '/reports/*',
+  '/sla-targets',
+  '/sla-targets/*',
+  '/custom-reports',
+  '/custom-reports/*',
+  '/scheduled-reports',
+  '/scheduled-reports/*',
+  '/imports',
+  '/imports/*',
+  '/intelligence',
+  '/intelligence/*',
 ] as const;
 
 /**

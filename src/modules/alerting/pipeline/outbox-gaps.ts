@@ -18,6 +18,11 @@ export class OutboxGaps {
     this.waitMs = waitMs;
   }
 
+  /** A hole is being waited for: the dispatcher must look again soon (it is skipped after `waitMs`). */
+  get waiting(): boolean {
+    return this.seenAt.size > 0;
+  }
+
   /** The events that directly follow `position` without a hole still worth waiting for. */
   contiguous(position: number, batch: readonly DomainEvent[]): DomainEvent[] {
     const now = this.clock.now();

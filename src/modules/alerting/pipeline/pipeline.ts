@@ -1,10 +1,10 @@
 import { hostname } from 'node:os';
 import type { Clock } from '../../../platform/clock.ts';
-import type { Database } from '../../../platform/db/index.ts';
+import type { ChangeSignals, Database } from '../../../platform/db/index.ts';
 import { randomToken } from '../../../platform/ids.ts';
 import type { Logger } from '../../../platform/logger.ts';
 import type { TocsinMetrics } from '../../../platform/metrics/index.ts';
-import type { EventsService } from '../../events/index.ts';
+import { isFeedEvent, type EventsService } from '../../events/index.ts';
 import type { MonitorsService } from '../../monitors/index.ts';
 import type { OrgsService } from '../../orgs/index.ts';
 import type { AlertEvent, DestinationProvider, DestinationType, ProviderContext } from '../destinations/index.ts';
@@ -56,6 +56,11 @@ export interface AlertPipelineDeps {
   gapWaitMs?: number;
   /** `tocsin_deliveries_total{destination_type,outcome}`; null or absent when metrics are off. */
   metrics?: Pick<TocsinMetrics, 'deliveryAttempted'> | null;
+  /**
+   * New deliveries are signalled (`DELIVERIES_CHANGED`), so idle workers of every process wake at once; the idle
+   * loops then back off to the signals' safety poll instead of a second. Absent: this process's nudges only.
+   */
+  signals?: ChangeSignals;
 }
 
 /**
@@ -70,8 +75,13 @@ export interface AlertPipelineDeps {
  * The delivery stages share one signature (`AttemptStage`, attempt.stages.ts) and are composed in `stages` below;
  * this class only sequences them, owns the loops and the wake-ups.
  */
-/** The longest idle wait of the dispatcher and worker loops (unless `pollMs` is longer). */
+/**
+ * The longest idle wait of the dispatcher and worker loops (unless `pollMs` is longer) without change signals, and
+ * while a hole in the outbox is waited for.
+ */
 const IDLE_MAX_MS = 1_000;
+/** The change-signal topic of new deliveries to attempt. */
+export const DELIVERIES_CHANGED = 'deliveries';
 
 export class AlertPipeline {
   private readonly deps: AlertPipelineDeps;
@@ -127,8 +137,10 @@ export class AlertPipeline {
     const batch = this.gaps.contiguous(position, await events.readAfter(position, this.fanOutBatch));
     if (batch.length === 0) return 0;
     const now = clock.now();
-    const facts = await this.facts.of(batch);
-    const deliveries = batch.flatMap((event, i) => deliveriesFor(event, facts[i]!, this.deps.publicUrl, now));
+    // Feed-only events (monitor_status_changed) alert nobody: passed over, the position still moves past them.
+    const alerts = batch.filter((event) => !isFeedEvent(event.type));
+    const facts = await this.facts.of(alerts);
+    const deliveries = alerts.flatMap((event, i) => deliveriesFor(event, facts[i]!, this.deps.publicUrl, now));
     const last = batch[batch.length - 1]!.seq;
     const committed = await database.transaction(async (tx) => {
       const repo = new DeliveriesRepository(tx);
@@ -136,10 +148,11 @@ export class AlertPipeline {
       if ((await repo.lockConsumerPosition(CONSUMER, now)) !== position) return false;
       await repo.insertMany(deliveries, now);
       await repo.setConsumerPosition(CONSUMER, last, now);
+      if (deliveries.length > 0 && this.deps.signals) this.deps.signals.signal(tx, DELIVERIES_CHANGED);
       return true;
     });
     if (!committed) return 0;
-    if (deliveries.length > 0) this.workerWake.nudge();
+    if (deliveries.length > 0 && !this.deps.signals) this.workerWake.nudge();
     return batch.length;
   }
 
@@ -228,7 +241,9 @@ export class AlertPipeline {
         this.deps.logger.error({ err }, 'alert dispatcher round failed');
       }
       idle = n === 0 ? idle + 1 : 0;
-      if (n === 0 && !stopped()) await this.dispatcherWake.sleep(this.idleWait(idle));
+      // A hole in the outbox is looked at again within a second (it is skipped after gapWaitMs, not signalled).
+      if (n === 0 && !stopped())
+        await this.dispatcherWake.sleep(this.idleWait(idle, this.gaps.waiting ? IDLE_MAX_MS : undefined));
     }
   }
 
@@ -242,13 +257,32 @@ export class AlertPipeline {
         this.deps.logger.error({ err }, 'alert worker round failed');
       }
       idle = n === 0 ? idle + 1 : 0;
-      if (n === 0 && !stopped()) await this.workerWake.sleep(this.idleWait(idle));
+      if (n === 0 && !stopped()) await this.workerWake.sleep(await this.workerIdleWait(idle));
     }
   }
 
-  /** The wait after the `idleRounds`-th empty round in a row. */
-  private idleWait(idleRounds: number): number {
-    return Math.min(Math.max(this.pollMs, IDLE_MAX_MS), this.pollMs * 2 ** Math.min(idleRounds - 1, 10));
+  /**
+   * The wait after the `idleRounds`-th empty round in a row: doubling from `pollMs` up to a second, or with change
+   * signals up to their safety poll (new work is signalled; `cap` lowers the limit).
+   */
+  private idleWait(idleRounds: number, cap?: number): number {
+    const limit = Math.max(this.pollMs, cap ?? this.deps.signals?.safetyPollMs ?? IDLE_MAX_MS);
+    return Math.min(limit, this.pollMs * 2 ** Math.min(idleRounds - 1, 10));
+  }
+
+  /**
+   * Past a second, an idle worker also wakes for the next retry or lease end (those are not signalled); never more
+   * often than once a second (a due delivery may wait behind an earlier one of its target in flight).
+   */
+  private async workerIdleWait(idleRounds: number): Promise<number> {
+    const wait = this.idleWait(idleRounds);
+    if (wait <= IDLE_MAX_MS) return wait;
+    try {
+      const next = await new DeliveriesRepository(this.deps.database).nextDueAt();
+      return next === null ? wait : Math.min(wait, Math.max(IDLE_MAX_MS, next - this.deps.clock.now()));
+    } catch {
+      return IDLE_MAX_MS; // the next round reports the database error
+    }
   }
 }
 

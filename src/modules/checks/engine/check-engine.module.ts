@@ -1,6 +1,6 @@
 import type { BackgroundRole } from '../../../platform/background-role.ts';
 import type { Clock } from '../../../platform/clock.ts';
-import type { Database } from '../../../platform/db/index.ts';
+import type { ChangeSignals, Database } from '../../../platform/db/index.ts';
 import { newId } from '../../../platform/ids.ts';
 import type { Logger } from '../../../platform/logger.ts';
 import type { TocsinMetrics } from '../../../platform/metrics/index.ts';
@@ -34,7 +34,12 @@ export interface CheckEngineModuleDeps {
   metrics?: TocsinMetrics | null;
   /** Benchmarks: told of every check the local runner finishes. */
   onResult?(check: ClaimedCheck, observation: Observation): void;
+  /** Schedule changes (`SCHEDULE_CHANGED`) of this and other processes wake the idle in-process runner. */
+  signals: ChangeSignals;
 }
+
+/** The change-signal topic of a schedule change that may make a check due sooner (a save, a heartbeat ping). */
+export const SCHEDULE_CHANGED = 'schedule';
 
 export interface CheckEngineModule {
   engine: CheckEngine;
@@ -79,8 +84,7 @@ export function createCheckEngineModule(deps: CheckEngineModuleDeps): CheckEngin
     database,
     clock,
     findByToken: (t) => deps.monitors.findByHeartbeatToken(t),
-    // Declared below; called only after a ping's commit, when the runner exists.
-    madeDue: () => localRunner.nudge(),
+    madeDue: (tx) => deps.signals.signal(tx, SCHEDULE_CHANGED),
   });
   const owner = newId('run', clock.now()).replace(/^run_/, 'proc_');
   const localRunner = new CheckRunner({
@@ -90,13 +94,17 @@ export function createCheckEngineModule(deps: CheckEngineModuleDeps): CheckEngin
     logger,
     concurrency: deps.scheduler.concurrency,
     allowPrivateTargets: deps.allowPrivateTargets,
+    // Between due checks the idle runner reads nothing: schedule changes are signalled (other processes' too on
+    // PostgreSQL), so the re-read of the next due time is only a safety poll.
+    maxIdleMs: () => deps.signals.safetyPollMs,
     ...(deps.onResult && { onResult: (c: ClaimedCheck, o: Observation) => deps.onResult?.(c, o) }),
   });
-  // The idle runner sleeps until its next due check; a schedule change in this process wakes it once committed.
+  // The idle runner sleeps until its next due check; a schedule change wakes it once committed.
   deps.monitors.addListener({
-    monitorSaved: async (tx) => tx.afterCommit(() => localRunner.nudge()),
+    monitorSaved: async (tx) => deps.signals.signal(tx, SCHEDULE_CHANGED),
     monitorDeleted: async () => {},
   });
+  deps.signals.on(SCHEDULE_CHANGED, () => localRunner.nudge());
   const roles: BackgroundRole[] = [];
   if (deps.scheduler.enabled) {
     roles.push({

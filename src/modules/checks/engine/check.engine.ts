@@ -298,6 +298,15 @@ export class CheckEngine {
       await stateRepo.save([...dirty.values()]);
       for (const t of transitions) {
         await this.deps.monitors.recordStatus(t.monitorId, t.to, t.at, tx);
+        // For the live feed: every change, pending → up included (the incidents' down/recovered cover only outages).
+        await this.deps.events.record(tx, {
+          organizationId: t.organizationId,
+          type: 'monitor_status_changed',
+          monitorId: t.monitorId,
+          incidentId: null,
+          occurredAt: t.at,
+          payload: { from: t.from, to: t.to },
+        });
         // Every transition goes to the incidents module, pending → up included: after a resume (status pending) the
         // monitor may still have the incident of its outage before the pause, and this verdict resolves it.
         if (this.deps.transitions) await this.deps.transitions.handleMonitorTransition(tx, t);

@@ -33,8 +33,11 @@ export interface TransitionHandler {
 
 /** Where a runner gets work and sends results: the engine itself (in process) or the control plane over HTTP. */
 export interface WorkSource {
-  /** Up to `max` checks due by now + `lookaheadMs`; may wait up to `waitMs` for work (long-poll). */
-  claim(max: number, waitMs: number, lookaheadMs?: number): Promise<ClaimedCheck[]>;
+  /**
+   * Up to `max` checks due by now + `lookaheadMs`; may wait up to `waitMs` for work (long-poll). `signal` ends a
+   * long-poll early (the runner stopping): the claim then rejects.
+   */
+  claim(max: number, waitMs: number, lookaheadMs?: number, signal?: AbortSignal): Promise<ClaimedCheck[]>;
   /**
    * When the next check of the source's regions is due (epoch ms; null when it has none), so an idle runner can
    * sleep until then instead of polling. Optional: a remote source long-polls instead.

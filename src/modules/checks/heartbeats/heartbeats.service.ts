@@ -9,8 +9,8 @@ export interface HeartbeatsServiceDeps {
   database: Database;
   clock: Clock;
   findByToken(token: string): Promise<Monitor | null>;
-  /** Told (after commit) when a ping made a monitor's check due now, so an idle runner claims it at once. */
-  madeDue?(): void;
+  /** Told, inside the ping's transaction, that it made a monitor's check due now (an idle runner claims it at once). */
+  madeDue?(tx: Database): void;
 }
 
 /** Push pings for heartbeat monitors (`POST|GET /api/v1/heartbeats/{token}`). */
@@ -29,7 +29,7 @@ export class HeartbeatsService {
       // A monitor that is not up is evaluated at once, so recovery does not wait for the next slot.
       if (monitor.status !== 'up' && !monitor.paused) {
         await new ScheduleRepository(tx).makeDueNow(monitor.id, now);
-        tx.afterCommit(() => this.deps.madeDue?.());
+        this.deps.madeDue?.(tx);
       }
     });
     return { monitor, receivedAt: now };

@@ -12,7 +12,7 @@ export {
 } from './rollups.service.ts';
 export { RollupsRepository, type RollupKey } from './rollups.repository.ts';
 export type { RollupRow, RollupTable } from './rollups.tables.ts';
-export { LatencySketch, SKETCH_RELATIVE_ACCURACY } from './latency.sketch.ts';
+export { LatencySketch, DecodedSketches, SKETCH_RELATIVE_ACCURACY } from './latency.sketch.ts';
 export {
   foldBatch,
   hourOf,

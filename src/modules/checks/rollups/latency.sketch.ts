@@ -11,6 +11,152 @@ const FORMAT_VERSION = 1;
 const MAPPING = new DDSketch({ relativeAccuracy: SKETCH_RELATIVE_ACCURACY }).mapping;
 
 /**
+ * Encoded sketches of many rows decoded once, their bins stored flat (keys and counts of row i at [first(i), end(i))):
+ * a report reads hundreds of thousands of stored sketches, and decoding each into arrays of its own, then merging
+ * object to object, was most of its cost after the database. A row that adds to several sketches (an edge hour of two
+ * local days) is decoded once, and each target sketch can be made with room for every key it will receive.
+ */
+export class DecodedSketches {
+  private keys = new Float64Array(1024);
+  private counts = new Float64Array(1024);
+  private bins = 0;
+  /** Per row: index of its first bin, zero count, total, lowest and highest key. */
+  private starts: number[] = [];
+  private zeros: number[] = [];
+  private totals: number[] = [];
+  private lows: number[] = [];
+  private highs: number[] = [];
+  private bytes = new Uint8Array(64);
+  /** The bytes being read, their length and the read position (fields, not a closure: no allocation per row). */
+  private src: Uint8Array = this.bytes;
+  private end = 0;
+  private pos = 0;
+
+  /** Rows read. */
+  get size(): number {
+    return this.starts.length;
+  }
+
+  clear(): void {
+    this.bins = 0;
+    this.starts.length = 0;
+    this.zeros.length = 0;
+    this.totals.length = 0;
+    this.lows.length = 0;
+    this.highs.length = 0;
+  }
+
+  /**
+   * Reads one encoded sketch (bytes, or hexadecimal text of either case: reports read text, no Buffer per row) and
+   * returns its row index, or −1 when there is none ('' or null). Throws on a malformed one (nothing is added then).
+   */
+  push(encoded: Uint8Array | string | null | undefined): number {
+    if (!encoded || encoded.length === 0) return -1;
+    let bytes: Uint8Array;
+    let length: number;
+    if (typeof encoded === 'string') {
+      if (encoded.length % 2 !== 0) throw new Error('latency sketch: odd hexadecimal length');
+      length = encoded.length / 2;
+      if (this.bytes.length < length) this.bytes = new Uint8Array(2 * length);
+      bytes = this.bytes;
+      for (let i = 0; i < length; i++) {
+        const high = HEX_DIGITS[encoded.charCodeAt(2 * i)] ?? -1;
+        const low = HEX_DIGITS[encoded.charCodeAt(2 * i + 1)] ?? -1;
+        if (high < 0 || low < 0) throw new Error('latency sketch: not hexadecimal');
+        bytes[i] = high * 16 + low;
+      }
+    } else {
+      bytes = encoded;
+      length = encoded.length;
+    }
+    const version = bytes[0]!;
+    if (version !== FORMAT_VERSION) throw new Error(`unknown latency sketch format ${version}`);
+    this.src = bytes;
+    this.end = length;
+    this.pos = 1;
+    const zero = this.varint();
+    const n = this.varint();
+    // Each bin takes two bytes at least: a count beyond that is a truncated (or corrupt) sketch, not an allocation.
+    if (n > (length - this.pos) / 2) throw new Error('truncated latency sketch');
+    if (this.keys.length < this.bins + n) {
+      const keys = new Float64Array(2 * (this.bins + n));
+      const counts = new Float64Array(2 * (this.bins + n));
+      keys.set(this.keys.subarray(0, this.bins));
+      counts.set(this.counts.subarray(0, this.bins));
+      this.keys = keys;
+      this.counts = counts;
+    }
+    const first = this.bins;
+    let key = 0;
+    let total = zero;
+    let low = Infinity;
+    let high = -Infinity;
+    for (let i = 0; i < n; i++) {
+      key += unzigzag(this.varint());
+      const count = this.varint();
+      this.keys[first + i] = key;
+      this.counts[first + i] = count;
+      total += count;
+      if (key < low) low = key;
+      if (key > high) high = key;
+    }
+    this.bins = first + n;
+    this.starts.push(first);
+    this.zeros.push(zero);
+    this.totals.push(total);
+    this.lows.push(low);
+    this.highs.push(high);
+    return this.starts.length - 1;
+  }
+
+  /** Lowest and highest bin key of row `row` (Infinity / −Infinity when it has only zeros). */
+  lowKey(row: number): number {
+    return this.lows[row]!;
+  }
+
+  highKey(row: number): number {
+    return this.highs[row]!;
+  }
+
+  /** Bin range of row `row` in keyAt / countAt: [firstBin(row), endBin(row)). */
+  firstBin(row: number): number {
+    return this.starts[row]!;
+  }
+
+  endBin(row: number): number {
+    return row + 1 < this.starts.length ? this.starts[row + 1]! : this.bins;
+  }
+
+  keyAt(bin: number): number {
+    return this.keys[bin]!;
+  }
+
+  countAt(bin: number): number {
+    return this.counts[bin]!;
+  }
+
+  zeroOf(row: number): number {
+    return this.zeros[row]!;
+  }
+
+  totalOf(row: number): number {
+    return this.totals[row]!;
+  }
+
+  private varint(): number {
+    let result = 0;
+    let scale = 1;
+    for (;;) {
+      if (this.pos >= this.end) throw new Error('truncated latency sketch');
+      const b = this.src[this.pos++]!;
+      result += (b & 0x7f) * scale;
+      if (b < 0x80) return result;
+      scale *= 0x80;
+    }
+  }
+}
+
+/**
  * A mergeable latency sketch: DDSketch bins (the library's mapping, above) counted in a dense array of our
  * own, because merging thousands of stored sketches through the library's DenseStore was the cost of
  * 90-day history. Merge = add bin counts (exact, associative). Quantiles follow DDSketch's rule (lower
@@ -20,12 +166,40 @@ const MAPPING = new DDSketch({ relativeAccuracy: SKETCH_RELATIVE_ACCURACY }).map
  *
  * Keys are bin indices (latencies are ≥ 0; values below the mapping's minimum count as zero). An hour of
  * 120 checks whose latencies vary by ±30% takes about 60–70 bytes.
+ *
+ * The bins are the keys [offset, offset + length) — from the lowest to the highest key ever added, counts of zero
+ * (or below, while a part is being taken away) included, as quantile() reads them — held in an array with room
+ * on both sides (`base` is the key of its first slot), so adding a key seldom allocates.
  */
 export class LatencySketch {
-  private bins: number[] = [];
+  private buf: number[] = [];
+  private base = 0;
   private offset = 0;
+  private length = 0;
   private zero = 0;
   private total = 0;
+  /** mergeEncoded's decoder, made on first use and kept: callers merge row after row into one sketch. */
+  private decoder: DecodedSketches | undefined;
+
+  /**
+   * Makes room for the keys [low, high] (none when high < low) at once: a sketch filled from decoded rows whose key
+   * range is known then never grows key by key. Changes no count.
+   */
+  reserve(low: number, high: number): void {
+    if (high < low) return;
+    if (low < this.base || low >= this.base + this.buf.length) this.grow(low);
+    if (high >= this.base + this.buf.length) this.grow(high);
+  }
+
+  /** Empties the sketch and keeps its room: one sketch reused for many (each summed up, then cleared). */
+  clear(): void {
+    const from = this.offset - this.base;
+    for (let i = from; i < from + this.length; i++) this.buf[i] = 0;
+    this.offset = 0;
+    this.length = 0;
+    this.zero = 0;
+    this.total = 0;
+  }
 
   get count(): number {
     return this.total;
@@ -38,23 +212,62 @@ export class LatencySketch {
   }
 
   private addKey(key: number, n: number): void {
-    if (this.bins.length === 0) {
+    if (key < this.base || key >= this.base + this.buf.length) this.grow(key);
+    this.buf[key - this.base]! += n;
+    if (this.length === 0) {
       this.offset = key;
-      this.bins.push(n);
+      this.length = 1;
+    } else if (key < this.offset) {
+      this.length += this.offset - key;
+      this.offset = key;
+    } else if (key >= this.offset + this.length) {
+      this.length = key - this.offset + 1;
+    }
+  }
+
+  /** Makes room for `key`, twice the span needed, the spare room on the side it grows to. */
+  private grow(key: number): void {
+    if (this.buf.length === 0) {
+      this.buf = new Array<number>(16).fill(0);
+      this.base = key - 4;
       return;
     }
-    if (key < this.offset) {
-      const grow = this.offset - key;
-      this.bins = new Array<number>(grow).fill(0).concat(this.bins);
-      this.offset = key;
-    }
-    const i = key - this.offset;
-    while (this.bins.length <= i) this.bins.push(0);
-    this.bins[i]! += n;
+    const from = Math.min(this.base, key);
+    const to = Math.max(this.base + this.buf.length, key + 1);
+    const span = to - from;
+    const base = key < this.base ? from - span : from;
+    const next = new Array<number>(2 * span).fill(0);
+    const at = this.base - base;
+    for (let i = 0; i < this.buf.length; i++) next[at + i] = this.buf[i]!;
+    this.buf = next;
+    this.base = base;
+  }
+
+  /** The count of bin `i` (0 = the lowest key, `offset`). */
+  private bin(i: number): number {
+    return this.buf[this.offset - this.base + i]!;
   }
 
   merge(other: LatencySketch): void {
-    for (let i = 0; i < other.bins.length; i++) if (other.bins[i]! > 0) this.addKey(other.offset + i, other.bins[i]!);
+    // Only the other's positive bins are added (as key by key): find their range, make room once, add in one loop.
+    const from = other.offset - other.base;
+    let first = -1;
+    let last = -1;
+    for (let i = 0; i < other.length; i++) {
+      if (other.buf[from + i]! > 0) {
+        if (first < 0) first = i;
+        last = i;
+      }
+    }
+    if (first >= 0) {
+      this.addKey(other.offset + first, other.buf[from + first]!);
+      if (last > first) this.addKey(other.offset + last, other.buf[from + last]!);
+      const shift = other.base - this.base;
+      for (let i = from + first + 1; i < from + last; i++) {
+        const c = other.buf[i]!;
+        if (c > 0) this.buf[shift + i]! += c;
+      }
+    }
     this.zero += other.zero;
     this.total += other.total;
   }
@@ -64,38 +277,28 @@ export class LatencySketch {
    * exact when they are part of this sketch (a UTC day's rollup less one of its hours: bin counts are integers).
    */
   mergeEncoded(encoded: Uint8Array | string | null | undefined, sign: 1 | -1 = 1): void {
-    if (!encoded || encoded.length === 0) return;
-    // Hexadecimal text (as reports read sketches: no Buffer per row) is read two digits a byte.
-    let reader: { at: (i: number) => number; length: number; pos: number };
-    if (typeof encoded === 'string') {
-      if (encoded.length % 2 !== 0) throw new Error('latency sketch: odd hexadecimal length');
-      const at = (i: number) => hexDigit(encoded.charCodeAt(2 * i)) * 16 + hexDigit(encoded.charCodeAt(2 * i + 1));
-      reader = { at, length: encoded.length / 2, pos: 1 };
-    } else {
-      reader = { at: (i: number) => encoded[i]!, length: encoded.length, pos: 1 };
-    }
-    const version = reader.at(0);
-    if (version !== FORMAT_VERSION) throw new Error(`unknown latency sketch format ${version}`);
-    const zero = readVarint(reader);
-    const n = readVarint(reader);
-    let key = 0;
-    let added = zero;
-    for (let i = 0; i < n; i++) {
-      key += unzigzag(readVarint(reader));
-      const count = readVarint(reader);
-      this.addKey(key, sign * count);
-      added += count;
-    }
-    this.zero += sign * zero;
-    this.total += sign * added;
+    const decoder = (this.decoder ??= new DecodedSketches());
+    decoder.clear();
+    const row = decoder.push(encoded);
+    if (row >= 0) this.mergeDecoded(decoder, row, sign);
+  }
+
+  /** Adds (`sign` 1) or takes away (−1) row `row` of `decoded`: mergeEncoded without decoding again. */
+  mergeDecoded(decoded: DecodedSketches, row: number, sign: 1 | -1 = 1): void {
+    const end = decoded.endBin(row);
+    for (let i = decoded.firstBin(row); i < end; i++) this.addKey(decoded.keyAt(i), sign * decoded.countAt(i));
+    this.zero += sign * decoded.zeroOf(row);
+    this.total += sign * decoded.totalOf(row);
   }
 
   /** The mean of the values as the bins represent them (each within the sketch's relative accuracy); null when empty. */
   mean(): number | null {
     if (this.total === 0) return null;
     let sum = 0;
-    for (let i = 0; i < this.bins.length; i++)
-      if (this.bins[i]! > 0) sum += this.bins[i]! * MAPPING.value(this.offset + i);
+    for (let i = 0; i < this.length; i++) {
+      const c = this.bin(i);
+      if (c > 0) sum += c * MAPPING.value(this.offset + i);
+    }
     return sum / this.total;
   }
 
@@ -105,11 +308,11 @@ export class LatencySketch {
     const rank = q * (this.total - 1);
     if (rank < this.zero) return 0;
     let cumulative = this.zero;
-    for (let i = 0; i < this.bins.length; i++) {
-      cumulative += this.bins[i]!;
+    for (let i = 0; i < this.length; i++) {
+      cumulative += this.bin(i);
       if (cumulative > rank) return MAPPING.value(this.offset + i);
     }
-    return MAPPING.value(this.offset + this.bins.length - 1);
+    return MAPPING.value(this.offset + this.length - 1);
   }
 
   /**
@@ -126,7 +329,7 @@ export class LatencySketch {
         out.push(0);
         continue;
       }
-      while (cumulative <= rank && i < this.bins.length - 1) cumulative += this.bins[++i]!;
+      while (cumulative <= rank && i < this.length - 1) cumulative += this.bin(++i);
       out.push(MAPPING.value(this.offset + i));
     }
     return out;
@@ -138,8 +341,8 @@ export class LatencySketch {
     const pairs: number[] = [];
     let n = 0;
     let prev = 0;
-    for (let i = 0; i < this.bins.length; i++) {
-      const c = this.bins[i]!;
+    for (let i = 0; i < this.length; i++) {
+      const c = this.bin(i);
       if (c <= 0) continue;
       const key = i + this.offset;
       pairs.push(zigzag(key - prev), c);
@@ -175,22 +378,9 @@ function writeVarint(out: number[], value: number): void {
   out.push(v);
 }
 
-/** The value of one hexadecimal digit (character code), either case. */
-function hexDigit(code: number): number {
+/** The value of each hexadecimal digit (by character code, either case; −1: not one), read a row's bytes at a time. */
+const HEX_DIGITS = Int8Array.from({ length: 128 }, (_, code) => {
   if (code >= 48 && code <= 57) return code - 48;
   const lower = code | 0x20;
-  if (lower >= 97 && lower <= 102) return lower - 87;
-  throw new Error('latency sketch: not hexadecimal');
-}
-
-function readVarint(r: { at: (i: number) => number; length: number; pos: number }): number {
-  let result = 0;
-  let scale = 1;
-  for (;;) {
-    if (r.pos >= r.length) throw new Error('truncated latency sketch');
-    const b = r.at(r.pos++);
-    result += (b & 0x7f) * scale;
-    if (b < 0x80) return result;
-    scale *= 0x80;
-  }
-}
+  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
+});

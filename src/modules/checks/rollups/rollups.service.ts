@@ -1,10 +1,10 @@
 import type { Actor } from '../../auth/index.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import type { Database } from '../../../platform/db/index.ts';
-import { validationFailed } from '../../../platform/errors.ts';
+import { DomainError, validationFailed } from '../../../platform/errors.ts';
 import { LatencySketch } from './latency.sketch.ts';
 import { DAY_MS, HOUR_MS, hourOf } from './rollups.compute.ts';
-import { readDaysAndHours, RollupsRepository, type RollupRowHex } from './rollups.repository.ts';
+import { readDaysAndHours, RollupsRepository, type SnapshotRow } from './rollups.repository.ts';
 import type { RollupRow } from './rollups.tables.ts';
 
 export type HistoryResolution = 'minute' | 'hour' | 'day';
@@ -135,8 +135,30 @@ export class RollupsService {
     monitorKeys: readonly number[],
     days: { from: number; to: number } | null,
     hourStarts: readonly number[],
-  ): Promise<{ days: RollupRowHex[]; hours: RollupRowHex[] }> {
+  ): Promise<{ days: SnapshotRow[]; hours: SnapshotRow[] }> {
     return readDaysAndHours(this.deps.database, monitorKeys, days, hourStarts);
+  }
+
+  /**
+   * `history` of several monitors with one query shape (the monitor list's bars and sparklines: one request for
+   * the visible rows). Monitors that do not exist, or that the actor cannot see, are left out: the list the ids
+   * came from may have changed since. Bad query values fail the whole call, as for one monitor.
+   */
+  async historyMany(
+    actor: Actor,
+    monitorIds: readonly string[],
+    query: HistoryQuery,
+  ): Promise<Array<{ monitorId: string; buckets: HistoryBucket[] }>> {
+    const out: Array<{ monitorId: string; buckets: HistoryBucket[] }> = [];
+    for (const monitorId of new Set(monitorIds)) {
+      try {
+        out.push({ monitorId, buckets: await this.history(actor, monitorId, query) });
+      } catch (err) {
+        if (err instanceof DomainError && err.code === 'not_found') continue;
+        throw err;
+      }
+    }
+    return out;
   }
 
   /** Buckets oldest first; every bucket of the range is present (empty ones have checks 0 and nulls). */

@@ -27,24 +27,26 @@ export class RemoteWorkSource implements WorkSource {
     this.doFetch = o.fetch ?? fetch;
   }
 
-  private async post<T>(path: string, body: unknown, timeoutMs: number): Promise<T> {
+  private async post<T>(path: string, body: unknown, timeoutMs: number, signal?: AbortSignal): Promise<T> {
+    const timeout = AbortSignal.timeout(timeoutMs);
     const res = await this.doFetch(`${this.base}${path}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
     });
     const text = await res.text();
     if (!res.ok) throw new ControlPlaneError(res.status, path, text);
     return JSON.parse(text) as T;
   }
 
-  async claim(max: number, waitMs: number): Promise<ClaimedCheck[]> {
+  async claim(max: number, waitMs: number, _lookaheadMs = 0, signal?: AbortSignal): Promise<ClaimedCheck[]> {
     const wait = Math.max(0, Math.min(25, Math.round(waitMs / 1000)));
     const out = await this.post<{ checks: WireCheck[] }>(
       '/api/v1/runners/claim',
       { max: Math.min(max, 500), wait_seconds: wait },
       (wait + 15) * 1000,
+      signal,
     );
     return out.checks.map(checkFromWire);
   }

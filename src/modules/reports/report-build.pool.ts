@@ -1,0 +1,279 @@
+import { Worker } from 'node:worker_threads';
+import { DomainError, type ErrorCode, type ErrorDetail } from '../../platform/errors.ts';
+import { systemTimers, type TimerHandle, type Timers } from '../../platform/timers.ts';
+import type { Actor } from '../auth/index.ts';
+import type { PdfJob } from './report-pdf.compose.ts';
+import type { PdfComposer } from './report-pdf.pool.ts';
+import type { ReportInput } from './report.request.ts';
+
+/** The report kinds built on a worker thread (the big ones: every monitor with its days, or every SLA target). */
+export const ISOLATED_KINDS = ['availability', 'performance', 'sla'] as const;
+export type IsolatedKind = (typeof ISOLATED_KINDS)[number];
+
+/**
+ * How the worker writes a report as JSON: the route's response schema, already simplified for serializing, and the
+ * schemas it refers to (plain JSON data; the worker compiles fast-json-stringify from them, so the bytes are those the
+ * route's own serializer writes).
+ */
+export interface JsonSerializerSpec {
+  schema: Record<string, unknown>;
+  external: Record<string, unknown>;
+}
+
+/** One report to build (and encode) on a worker thread; everything in it crosses the thread by structured clone. */
+export interface ReportBuildJob {
+  kind: IsolatedKind;
+  format: 'json' | 'csv' | 'pdf';
+  input: ReportInput;
+  actor: Actor;
+  /** The request's instant (its context's clock): the worker reads no clock of its own. */
+  now: number;
+  /** For format json. */
+  json: JsonSerializerSpec | null;
+}
+
+export interface BuiltFile {
+  contentType: string;
+  filename: string;
+  body: Buffer;
+}
+
+export interface ReportBuildPoolOptions {
+  /** Worker threads (each with its own database handle). */
+  workers: number;
+  /** A job running longer (from when its thread is ready) is stopped with its thread (503); the next job starts a new one. */
+  timeoutMs: number;
+  /**
+   * A thread without a job for this long is stopped (its ~110 MiB of heap, modules and fonts given back); the next
+   * job starts a new one. 0: kept until close().
+   */
+  idleMs: number;
+  /** The time limit's and the idle stop's timers (tests fire them without waiting). */
+  timers?: Timers;
+  /** The module the worker imports to compose its services (exports `composeReportWorker(setup)`). */
+  compose: URL;
+  /** Handed to `composeReportWorker` (structured clone: configuration, database options). */
+  setup: unknown;
+}
+
+/** Messages between the pool and a worker (report-build.worker.ts). */
+export type WorkerRequest =
+  | { type: 'build'; id: number; job: ReportBuildJob }
+  | { type: 'pdf'; id: number; job: PdfJob }
+  | { type: 'warm'; id: number }
+  | { type: 'close' };
+export type WorkerReply =
+  | { type: 'ready' }
+  | { id: number; body: Uint8Array; contentType: string; filename: string }
+  | { id: number; error: { code: ErrorCode | null; message: string; details?: ErrorDetail[] } };
+
+interface Task {
+  request: Exclude<WorkerRequest, { type: 'close' }>;
+  resolve: (file: BuiltFile) => void;
+  reject: (err: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  /** Composed (modules loaded, database opened): a job's time limit runs from here. */
+  ready: boolean;
+  task: Task | null;
+  /** The running job's time limit. */
+  timer: TimerHandle | null;
+  /** While without a job: when it is stopped. */
+  idle: TimerHandle | null;
+}
+
+/**
+ * Report generation off the main event loop: the availability, performance and SLA reports of 1,000 monitors are
+ * hundreds of milliseconds of reading, folding and serializing that would hold up checks and requests. Each worker
+ * thread composes the reports module on a database handle of its own (better-sqlite3, or a small PostgreSQL pool)
+ * and answers the encoded file, which is transferred, not copied. It also draws PDFs of reports built elsewhere
+ * (custom and scheduled reports), as PdfWorkerPool would.
+ * Threads start at the first job (or `warm()`), one job each at a time, the rest queued in order, and stop after
+ * `idleMs` without a job: a process that makes no reports does not carry them. A thread that
+ * dies fails its job with a plain Error (the generic 500 envelope; the reason is logged); a job over the time limit
+ * is stopped with its thread (service_unavailable, 503); either way the next job gets a new thread. Idle threads do
+ * not keep the process alive; each runs at a lower priority than the main thread (report-build.worker.ts).
+ */
+export class ReportBuildPool implements PdfComposer {
+  private readonly options: ReportBuildPoolOptions;
+  private readonly timers: Timers;
+  private readonly slots: Array<Slot | null>;
+  private readonly queue: Task[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  constructor(options: ReportBuildPoolOptions) {
+    if (!Number.isInteger(options.workers) || options.workers < 1) throw new Error('ReportBuildPool: workers ≥ 1');
+    if (!Number.isInteger(options.idleMs) || options.idleMs < 0) throw new Error('ReportBuildPool: idleMs ≥ 0');
+    this.options = options;
+    this.timers = options.timers ?? systemTimers;
+    this.slots = Array.from({ length: options.workers }, () => null);
+  }
+
+  /** Builds the report of `job` and encodes it in its format. */
+  build(job: ReportBuildJob): Promise<BuiltFile> {
+    return this.submit({ type: 'build', id: this.nextId++, job });
+  }
+
+  /** Draws the PDF of a report built elsewhere (PdfComposer). */
+  async compose(job: PdfJob): Promise<Buffer> {
+    return (await this.submit({ type: 'pdf', id: this.nextId++, job })).body;
+  }
+
+  /**
+   * Starts every thread and has each draw a small PDF (modules compiled, fonts parsed): the next report then costs
+   * what any other does (until the threads stop when idle). Resolves when they are ready.
+   */
+  async warm(): Promise<void> {
+    await Promise.all(this.slots.map(() => this.submit({ type: 'warm', id: this.nextId++ })));
+  }
+
+  /** Threads running now (started and not stopped, idle or not). */
+  get size(): number {
+    return this.slots.filter((slot) => slot !== null).length;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const task of this.queue.splice(0)) task.reject(unavailable('the report workers are stopping'));
+    await Promise.all(
+      this.slots.map(async (slot, i) => {
+        if (!slot) return;
+        this.slots[i] = null;
+        this.clearTimers(slot);
+        slot.task?.reject(unavailable('the report workers are stopping'));
+        slot.task = null;
+        await stopThread(slot.worker);
+      }),
+    );
+    this.closed = false;
+  }
+
+  private submit(request: Task['request']): Promise<BuiltFile> {
+    return new Promise<BuiltFile>((resolve, reject) => {
+      if (this.closed) {
+        reject(unavailable('the report workers are stopping'));
+        return;
+      }
+      this.queue.push({ request, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  private dispatch(): void {
+    for (let i = 0; i < this.slots.length && this.queue.length > 0; i++) {
+      const slot = this.slots[i] ?? this.start(i);
+      if (slot.task) continue;
+      const task = this.queue.shift()!;
+      slot.task = task;
+      if (slot.idle) this.timers.cancel(slot.idle);
+      slot.idle = null;
+      // While a job is out the thread keeps the process alive (a script awaiting its report); idle it does not.
+      slot.worker.ref();
+      if (slot.ready) this.startTimer(i, slot);
+      slot.worker.postMessage(task.request);
+    }
+  }
+
+  private start(i: number): Slot {
+    const worker = new Worker(new URL('./report-build.worker.ts', import.meta.url), {
+      workerData: { compose: this.options.compose.href, setup: this.options.setup },
+    });
+    worker.unref();
+    const slot: Slot = { worker, ready: false, task: null, timer: null, idle: null };
+    worker.on('message', (reply: WorkerReply) => {
+      if ('type' in reply) {
+        slot.ready = true;
+        if (slot.task) this.startTimer(i, slot);
+        return;
+      }
+      const task = slot.task;
+      if (!task || task.request.id !== reply.id) return;
+      this.finish(i, slot);
+      if ('error' in reply) task.reject(errorOf(reply.error));
+      else task.resolve({ contentType: reply.contentType, filename: reply.filename, body: bufferOf(reply.body) });
+      this.dispatch();
+      if (!slot.task && this.slots[i] === slot) this.idleFrom(i, slot);
+    });
+    const died = (err: Error) => {
+      if (this.slots[i] !== slot) return;
+      const task = slot.task;
+      this.slots[i] = null;
+      this.clearTimers(slot);
+      // Not a DomainError: the client gets the generic 500 envelope, the reason goes to the log with the request.
+      task?.reject(new Error(`the report worker stopped: ${err.message}`));
+      this.dispatch();
+    };
+    worker.on('error', died);
+    worker.on('exit', (code) => died(new Error(`exit code ${code}`)));
+    this.slots[i] = slot;
+    return slot;
+  }
+
+  private startTimer(i: number, slot: Slot): void {
+    slot.timer = this.timers.after(this.options.timeoutMs, () => this.timedOut(i, slot));
+  }
+
+  /** A thread left without a job is stopped after idleMs unless a job comes first (dispatch cancels this). */
+  private idleFrom(i: number, slot: Slot): void {
+    if (this.options.idleMs === 0) return;
+    slot.idle = this.timers.after(this.options.idleMs, () => {
+      if (this.slots[i] !== slot || slot.task) return;
+      this.slots[i] = null;
+      slot.idle = null;
+      void stopThread(slot.worker);
+    });
+  }
+
+  private clearTimers(slot: Slot): void {
+    if (slot.timer) this.timers.cancel(slot.timer);
+    if (slot.idle) this.timers.cancel(slot.idle);
+    slot.timer = null;
+    slot.idle = null;
+  }
+
+  private finish(i: number, slot: Slot): void {
+    if (slot.timer) this.timers.cancel(slot.timer);
+    slot.timer = null;
+    slot.task = null;
+    if (this.slots[i] === slot) slot.worker.unref();
+  }
+
+  private timedOut(i: number, slot: Slot): void {
+    const task = slot.task;
+    if (this.slots[i] !== slot || !task) return;
+    this.slots[i] = null;
+    slot.task = null;
+    slot.timer = null;
+    void slot.worker.terminate();
+    task.reject(
+      unavailable(`the report took longer than ${Math.round(this.options.timeoutMs / 1000)} s and was stopped`),
+    );
+    this.dispatch();
+  }
+}
+
+/** Asks a thread to close its database and end; one that has not within 2 s is stopped. */
+async function stopThread(worker: Worker): Promise<void> {
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  worker.postMessage({ type: 'close' } satisfies WorkerRequest);
+  const timer = setTimeout(() => void worker.terminate(), 2000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function unavailable(reason: string): DomainError {
+  return new DomainError('service_unavailable', `The report could not be made: ${reason}. Try again later.`);
+}
+
+/** A DomainError thrown on the thread is the same DomainError here (its envelope, its status). */
+function errorOf(e: { code: ErrorCode | null; message: string; details?: ErrorDetail[] }): Error {
+  if (e.code !== null) return new DomainError(e.code, e.message, e.details);
+  return new Error(`report worker: ${e.message}`);
+}
+
+function bufferOf(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}

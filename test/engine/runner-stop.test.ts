@@ -1,0 +1,52 @@
+/**
+ * A remote runner stopping (SIGTERM) while its claim long-polls: the stop ends the claim at once instead of waiting for
+ * the control plane's answer (up to 25 s), logs no outage, and the control plane sees the request closed.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CheckRunner, RemoteWorkSource, createProbeRegistry } from '../../src/modules/checks/index.ts';
+import { systemClock } from '../../src/platform/clock.ts';
+import { createLogger } from '../../src/platform/logger.ts';
+import { LogCapture } from '../support/app.ts';
+
+describe('remote runner stop during a long-poll claim', () => {
+  let server: Server | null = null;
+  afterEach(async () => {
+    server?.closeAllConnections();
+    if (server) await new Promise<void>((r) => server!.close(() => r()));
+  });
+
+  it('returns within a second, without an outage warning, and closes the claim request', async () => {
+    let claimReceived: () => void = () => {};
+    const received = new Promise<void>((r) => (claimReceived = r));
+    let claimClosed = false;
+    // A control plane that never answers a claim (work is never due): only the runner can end the request.
+    server = createServer((req) => {
+      req.resume();
+      req.socket.once('close', () => (claimClosed = true));
+      claimReceived();
+    });
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    const logs = new LogCapture();
+    const runner = new CheckRunner({
+      source: new RemoteWorkSource({ controlPlane: `http://127.0.0.1:${port}`, token: 'trn_x' }),
+      probes: createProbeRegistry(),
+      clock: systemClock,
+      logger: createLogger({ level: 'info', pretty: false, destination: logs }),
+      concurrency: 5,
+      claimWaitMs: 25_000,
+      allowPrivateTargets: true,
+    });
+    runner.start();
+    await received;
+    const started = Date.now();
+    await runner.stop();
+    expect(Date.now() - started).toBeLessThan(1_000);
+    const warnings = logs.lines.map((l) => JSON.parse(l) as { level: number }).filter((l) => l.level >= 40);
+    expect(warnings).toEqual([]);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(claimClosed).toBe(true);
+  });
+});

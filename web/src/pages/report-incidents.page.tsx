@@ -1,0 +1,125 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { unwrap } from '../api/client';
+import { useApi } from '../api/context';
+import { at, count, span } from '../lib/report-format';
+import { StatusBadge } from '../ui/status';
+import { CountTable, DayBars } from '../ui/report-charts';
+import { useReportQuery } from '../ui/report-filters';
+import { downloadHref, Figure, ReportFrame } from '../ui/report-frame';
+
+export default function IncidentsReportPage() {
+  const api = useApi();
+  const state = useReportQuery();
+  const result = useQuery({
+    queryKey: ['report', 'incidents', state.query],
+    retry: false,
+    placeholderData: keepPreviousData,
+    queryFn: async () => unwrap(await api.client.GET('/api/v1/reports/incidents', { params: { query: state.query } })),
+  });
+  return (
+    <ReportFrame kind="incidents" state={state} result={result}>
+      {(r) => {
+        const s = r.summary;
+        return (
+          <>
+            <section aria-labelledby="summary" className="cards">
+              <h2 id="summary" className="visually-hidden">
+                Summary
+              </h2>
+              <Figure
+                id="count"
+                label="Incidents"
+                value={count(s.count)}
+                note={`${count(s.opened)} opened in the period`}
+              />
+              <Figure
+                id="mtta"
+                label="MTTA"
+                value={span(s.mtta_seconds)}
+                note={`median ${span(s.median_tta_seconds)}`}
+              />
+              <Figure
+                id="mttr"
+                label="MTTR"
+                value={span(s.mttr_seconds)}
+                note={`median ${span(s.median_ttr_seconds)}`}
+              />
+              <Figure id="acknowledged" label="Acknowledged" value={count(s.acknowledged)} />
+              <Figure id="resolved" label="Resolved" value={count(s.resolved)} />
+              <Figure
+                id="open"
+                label="Open now"
+                value={count(s.open)}
+                note={`${count(s.open_at_period_end)} open at the period's end`}
+              />
+            </section>
+            <div className="two-columns">
+              <section aria-labelledby="per-day">
+                <h2 id="per-day">Opened per day</h2>
+                <DayBars
+                  days={r.daily.map((d) => ({ date: d.date, value: d.opened }))}
+                  label={`Incidents opened per day: ${r.daily.map((d) => `${d.date} ${d.opened}`).join(', ')}`}
+                  describe={(v) => `${v ?? 0} opened`}
+                />
+              </section>
+              <CountTable
+                caption="By source"
+                heading="Source"
+                rows={Object.entries(s.by_source).map(([label, value]) => ({ label, value }))}
+              />
+            </div>
+            <section aria-labelledby="list">
+              <h2 id="list">Incidents</h2>
+              {r.incidents.length === 0 ? (
+                <p className="muted">No incident in this period.</p>
+              ) : (
+                <div className="table-wrap">
+                  <table className="report-table" data-testid="incidents-table">
+                    <thead>
+                      <tr>
+                        <th scope="col">Incident</th>
+                        <th scope="col">Status</th>
+                        <th scope="col">Source</th>
+                        <th scope="col">Opened</th>
+                        <th scope="col">Duration</th>
+                        <th scope="col">To acknowledge</th>
+                        <th scope="col">To resolve</th>
+                        <th scope="col">Cause</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {r.incidents.map((i) => (
+                        <tr key={i.id}>
+                          <th scope="row">
+                            <Link to={`/incidents/${i.id}`}>
+                              #{i.number} {i.title}
+                            </Link>
+                          </th>
+                          <td>
+                            <StatusBadge status={i.status} />
+                          </td>
+                          <td>{i.source}</td>
+                          <td>{at(i.opened_at, r.period.timezone)}</td>
+                          <td>{span(i.duration_seconds)}</td>
+                          <td>{span(i.time_to_acknowledge_seconds)}</td>
+                          <td>{span(i.time_to_resolve_seconds)}</td>
+                          <td>{i.cause ?? '—'}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              )}
+              <p className="muted small">
+                Every incident whose time overlaps the period, as it stands now. Times to acknowledge and resolve count
+                from opening. The same incidents as one streamed file, however many:{' '}
+                <a href={downloadHref('incidents', 'csv', state.query, r.period, '/export')}>export (CSV)</a>.
+              </p>
+            </section>
+          </>
+        );
+      }}
+    </ReportFrame>
+  );
+}

@@ -1,0 +1,163 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { unwrap } from '../api/client';
+import { useApi } from '../api/context';
+import { can, useSession } from '../api/session';
+import { at, count, pct, rate, span } from '../lib/report-format';
+import { useReportQuery } from '../ui/report-filters';
+import { Figure, ReportFrame } from '../ui/report-frame';
+
+/**
+ * Met or missed in words and a shape; null (nothing monitored) says so. For the current period the API's `met` means
+ * "budget left ≥ 0" (the period is not over), so it reads "within budget" / "overspent" there.
+ */
+function Verdict({ met, current = false }: { met: boolean | null; current?: boolean }) {
+  if (met === null)
+    return (
+      <span className="badge badge-pending" data-met="none">
+        <span aria-hidden="true">○</span> No data
+      </span>
+    );
+  return met ? (
+    <span className="badge badge-up" data-met="true">
+      <span aria-hidden="true">✔</span> {current ? 'Within budget' : 'Met'}
+    </span>
+  ) : (
+    <span className="badge badge-down" data-met="false">
+      <span aria-hidden="true">✖</span> {current ? 'Budget overspent' : 'Missed'}
+    </span>
+  );
+}
+
+export default function SlaReportPage() {
+  const api = useApi();
+  const { session } = useSession();
+  const state = useReportQuery();
+  const result = useQuery({
+    queryKey: ['report', 'sla', state.query],
+    retry: false,
+    placeholderData: keepPreviousData,
+    queryFn: async () => unwrap(await api.client.GET('/api/v1/reports/sla', { params: { query: state.query } })),
+  });
+  return (
+    <ReportFrame kind="sla" state={state} result={result}>
+      {(r) => (
+        <>
+          <section aria-labelledby="summary" className="cards">
+            <h2 id="summary" className="visually-hidden">
+              Summary
+            </h2>
+            <Figure id="targets" label="Targets" value={count(r.summary.targets)} />
+            <Figure id="met" label="Within budget" value={count(r.summary.met)} />
+            <Figure id="missed" label="Budget overspent" value={count(r.summary.missed)} />
+            <Figure id="no-data" label="No data" value={count(r.summary.no_data)} />
+          </section>
+          <p>
+            <Link to="/sla-targets">SLA targets</Link>
+            {can(session.role).write && (
+              <>
+                {' '}
+                · <Link to="/sla-targets/new">New SLA target</Link>
+              </>
+            )}
+          </p>
+          {r.targets.length === 0 && <p className="muted">No SLA target covers these monitors.</p>}
+          {r.targets.map((t) => {
+            const c = t.current;
+            return (
+              <section key={t.sla_target_id} className="card sla-target" aria-labelledby={`t-${t.sla_target_id}`}>
+                <h2 id={`t-${t.sla_target_id}`}>
+                  <Link to={`/sla-targets/${t.sla_target_id}`}>{t.name}</Link>{' '}
+                  <span className="muted small">
+                    {t.target_percent} % {t.period}
+                  </span>{' '}
+                  <Verdict met={c.met} current />
+                </h2>
+                <p className="muted small">
+                  Current period {at(c.from, r.period.timezone)} – {at(c.to, r.period.timezone)},{' '}
+                  {span(c.elapsed_seconds)} elapsed
+                </p>
+                <div className="cards" data-target={t.sla_target_id}>
+                  <Figure id="achieved" label="Achieved so far" value={pct(c.achieved_percent)} />
+                  <Figure id="budget" label="Error budget" value={span(c.error_budget_seconds)} />
+                  <Figure id="used" label="Budget used" value={span(c.error_budget_used_seconds)} />
+                  <Figure
+                    id="remaining"
+                    label="Budget left"
+                    value={span(c.error_budget_remaining_seconds)}
+                    note={`${pct(c.error_budget_remaining_percent)} of the budget${c.error_budget_remaining_seconds < 0 ? ' (overspent)' : ''}`}
+                  />
+                  <Figure
+                    id="burn"
+                    label="Burn rate"
+                    value={rate(c.burn_rate)}
+                    note="1× spends the budget exactly by the period's end"
+                  />
+                </div>
+                <div className="two-columns">
+                  <div className="table-wrap">
+                    <table className="report-table">
+                      <caption>Each monitor, current period</caption>
+                      <thead>
+                        <tr>
+                          <th scope="col">Monitor</th>
+                          <th scope="col">Achieved</th>
+                          <th scope="col">Downtime</th>
+                        </tr>
+                      </thead>
+                      <tbody>
+                        {t.monitors.map((m) => (
+                          <tr key={m.monitor_id}>
+                            <th scope="row">
+                              <Link to={`/monitors/${m.monitor_id}`}>{m.name}</Link>
+                            </th>
+                            <td>{pct(m.achieved_percent)}</td>
+                            <td>{span(m.downtime_seconds)}</td>
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                  </div>
+                  <div className="table-wrap">
+                    <table className="report-table">
+                      <caption>Earlier periods in the range</caption>
+                      <thead>
+                        <tr>
+                          <th scope="col">Period</th>
+                          <th scope="col">Achieved</th>
+                          <th scope="col">Downtime</th>
+                          <th scope="col">Verdict</th>
+                        </tr>
+                      </thead>
+                      <tbody>
+                        {t.periods.length === 0 && (
+                          <tr>
+                            <td colSpan={4} className="muted">
+                              None: the range has no whole earlier period.
+                            </td>
+                          </tr>
+                        )}
+                        {t.periods.map((p) => (
+                          <tr key={p.from}>
+                            <th scope="row">
+                              {at(p.from, r.period.timezone)} – {at(p.to, r.period.timezone)}
+                            </th>
+                            <td>{pct(p.achieved_percent)}</td>
+                            <td>{span(p.downtime_seconds)}</td>
+                            <td>
+                              <Verdict met={p.met} />
+                            </td>
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                  </div>
+                </div>
+              </section>
+            );
+          })}
+        </>
+      )}
+    </ReportFrame>
+  );
+}
