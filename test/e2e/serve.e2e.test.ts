@@ -194,7 +194,11 @@ for (const dialect of testDialects()) {
         database: dialect,
         checks: expect.objectContaining({ backlog: 0, oldest_due_age_ms: 0, shedding: false }),
       });
-      const readyLine = server.logLines().find((l) => typeof l.msg === 'string' && l.msg.startsWith('Tocsin ready'));
+      // The line is written just after the port opens; the pipe may deliver it a moment after /readyz answers.
+      const isReadyLine = (l: Record<string, unknown>) => typeof l.msg === 'string' && l.msg.startsWith('Tocsin ready');
+      for (let waited = 0; !server.logLines().some(isReadyLine) && waited < 5_000; waited += 20)
+        await new Promise((r) => setTimeout(r, 20));
+      const readyLine = server.logLines().find(isReadyLine);
       expect(readyLine).toBeDefined();
       expect(String(readyLine!.storage)).toContain(dialect === 'postgres' ? 'PostgreSQL' : 'SQLite');
       expect(readyLine!.address).toBe(base);
