@@ -48,6 +48,7 @@ import { createLogger, type Logger } from './platform/logger.ts';
 import { TocsinMetrics } from './platform/metrics/index.ts';
 import { systemResolver } from './platform/net/index.ts';
 import type { ReportWorkerSetup } from './report-worker.compose.ts';
+import { reportSourcesOf } from './report-sources.compose.ts';
 import { loadMasterKey, SecretBox } from './platform/secrets.ts';
 
 /** Every module's schema migrations; each module owns its own list. */
@@ -223,24 +224,21 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
   // Checks, observations and gradings → intelligence events (+ outbox, + incidents when a monitor asks for them).
   const intelligence = new IntelligenceService({ database, clock, events, monitors, incidents });
   monitors.addListener(incidents);
+  const executions = new ExecutionsService({ database, monitors: monitorLookup });
+  const rollups = new RollupsService({
+    database,
+    clock,
+    retentionDays: config.retention.executionsDays,
+    monitors: monitorLookup,
+    executions,
+  });
   // Reports: each monitor's timeline (lifecycle and verdicts) is written in the transaction of the change; the
   // check engine's transitions pass through it on their way to the incidents module.
   const reports = createReports({
     clock,
     plans,
-    rollups: {
-      monitorKeys: (ids) => executions.monitorKeys(ids),
-      rollupRows: (keys, from, to, resolution) => rollups.rollupRows(keys, from, to, resolution),
-      rollupSnapshot: (keys, days, hourStarts) => rollups.rollupSnapshot(keys, days, hourStarts),
-    },
-    incidents,
-    anomalies: intelligence,
-    monitors,
+    ...reportSourcesOf({ executions, rollups, incidents, intelligence, monitors, orgs }),
     transitionsNext: incidents,
-    organizationName: async (organizationId) => (await orgs.getOrganization(organizationId)).name,
-    members: {
-      memberIdsOf: async (organizationId) => new Set((await orgs.listMembers(organizationId)).map((m) => m.user.id)),
-    },
     // The big reports are built, and PDFs drawn, on worker threads with database handles of their own.
     isolation:
       config.reports.workers > 0
@@ -305,7 +303,6 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
   });
   alerting.pipeline.onDeliveryEnded((ended) => scheduledReports.deliveryEnded(ended));
   roles.push(scheduledReports.role);
-  const executions = new ExecutionsService({ database, monitors: monitorLookup });
   // The live feed: one poller per process, woken after every local commit that recorded outbox events.
   const live = new LiveHub({
     logger,
@@ -321,13 +318,6 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
   });
   events.onRecorded(() => live.nudge());
   monitors.addListener(new MonitorPauseFeed({ events }));
-  const rollups = new RollupsService({
-    database,
-    clock,
-    retentionDays: config.retention.executionsDays,
-    monitors: monitorLookup,
-    executions,
-  });
   const statusPages = new StatusPagesService({
     database,
     clock,

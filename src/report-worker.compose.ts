@@ -17,6 +17,7 @@ import { systemClock } from './platform/clock.ts';
 import { openDatabase, type DatabaseOptions } from './platform/db/index.ts';
 import type { Actor } from './modules/auth/index.ts';
 import { systemResolver } from './platform/net/index.ts';
+import { reportSourcesOf } from './report-sources.compose.ts';
 
 export interface ReportWorkerSetup {
   config: TocsinConfig;
@@ -62,19 +63,8 @@ export async function composeReportWorker(setup: ReportWorkerSetup, fonts: Repor
   const reports = createReports({
     clock,
     plans,
-    rollups: {
-      monitorKeys: (ids) => executions.monitorKeys(ids),
-      rollupRows: (keys, from, to, resolution) => rollups.rollupRows(keys, from, to, resolution),
-      rollupSnapshot: (keys, days, hourStarts) => rollups.rollupSnapshot(keys, days, hourStarts),
-    },
-    incidents,
-    anomalies: intelligence,
-    monitors,
+    ...reportSourcesOf({ executions, rollups, incidents, intelligence, monitors, orgs }),
     transitionsNext: null,
-    organizationName: async (organizationId) => (await orgs.getOrganization(organizationId)).name,
-    members: {
-      memberIdsOf: async (organizationId) => new Set((await orgs.listMembers(organizationId)).map((m) => m.user.id)),
-    },
     // Already on a worker thread: PDFs are drawn here, with the thread's fonts.
     pdf: new InThreadPdf(fonts),
     isolation: null,
