@@ -5,6 +5,12 @@ export function timeZones(): string[] {
   return ['UTC', ...zones.filter((z) => z !== 'UTC')];
 }
 
+/** The zones a select offers for `current`: every known zone, with `current` first when it is not one of them. */
+export function zoneChoices(current: string): string[] {
+  const zones = timeZones();
+  return zones.includes(current) ? zones : [current, ...zones];
+}
+
 /** The browser's own zone, the default of a new report or schedule. */
 export function browserTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';

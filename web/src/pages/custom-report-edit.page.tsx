@@ -1,12 +1,20 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
-import { ApiError, unwrap } from '../api/client';
-import { useApi } from '../api/context';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { unwrap, type ApiError } from '../api/client';
 import { useAllMonitors } from '../api/monitors';
-import { can, useSession } from '../api/session';
-import { browserTimeZone, timeZones } from '../lib/time-zones';
-import { Field, FormError, useFocusFirstInvalid } from '../ui/form';
+import { browserTimeZone, zoneChoices } from '../lib/time-zones';
+import {
+  EditForm,
+  idempotencyHeader,
+  loadingOrError,
+  retryUnlessRefused,
+  SaveBar,
+  useEditPage,
+  useExisting,
+  useFormSave,
+} from '../ui/edit-form';
+import { Field, FieldIssue, FormError } from '../ui/form';
 import { bodyOf, draftOf, newDraft, type WidgetDraft } from './custom-report-edit.drafts';
 import { WidgetsEditor } from './custom-report-edit.widgets';
 import {
@@ -17,7 +25,6 @@ import {
   type CustomReport,
   type Visibility,
 } from './custom-report.shared';
-import NotFoundPage from './not-found.page';
 
 type Preset = (typeof PERIOD_PRESETS)[number][0];
 const FIELDS = ['name', 'period', 'timezone', 'widgets', 'visibility', 'shared_with_user_ids'];
@@ -41,18 +48,13 @@ const instant = (local: string) => (local ? new Date(local).toISOString() : '');
 
 /** The builder of a custom report: name, period and zone, widgets in order, who sees it. */
 export default function CustomReportEditPage() {
-  const { id } = useParams();
-  const api = useApi();
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const { session } = useSession();
-  const form = useRef<HTMLFormElement>(null);
-  const existing = useQuery({
-    queryKey: ['custom-report', id],
-    enabled: id !== undefined,
-    queryFn: async () => unwrap(await api.client.GET('/api/v1/custom-reports/{id}', { params: { path: { id: id! } } })),
-    retry: (n, e) => !(e instanceof ApiError && e.status < 500) && n < 2,
-  });
+  const { id, api, navigate, queryClient, session, writable, form } = useEditPage();
+  const existing = useExisting(
+    ['custom-report', id],
+    id,
+    async (id) => unwrap(await api.client.GET('/api/v1/custom-reports/{id}', { params: { path: { id } } })),
+    retryUnlessRefused,
+  );
   const monitors = useAllMonitors({});
   const members = useMembers();
   const slaTargets = useQuery({
@@ -82,7 +84,7 @@ export default function CustomReportEditPage() {
     setVisibility(r.visibility);
     setSharedWith(r.shared_with_user_ids);
   }, [existing.data]);
-  const save = useMutation({
+  const { save, error } = useFormSave(form, {
     mutationFn: async () => {
       const body = {
         name,
@@ -92,7 +94,7 @@ export default function CustomReportEditPage() {
         visibility,
         ...(visibility === 'shared' && { shared_with_user_ids: sharedWith }),
       } satisfies Partial<CustomReport>;
-      const header = { 'Idempotency-Key': crypto.randomUUID() };
+      const header = idempotencyHeader();
       return id
         ? unwrap(await api.client.PATCH('/api/v1/custom-reports/{id}', { params: { path: { id }, header }, body }))
         : unwrap(await api.client.POST('/api/v1/custom-reports', { params: { header }, body }));
@@ -104,13 +106,10 @@ export default function CustomReportEditPage() {
       void navigate(`/custom-reports/${report.id}`);
     },
   });
-  const error = save.error instanceof ApiError ? save.error : null;
-  useFocusFirstInvalid(form, save.error);
-  if (existing.error instanceof ApiError && existing.error.status === 404) return <NotFoundPage />;
-  if (existing.isError) return <p role="alert">{existing.error.message}</p>;
-  if (id && !existing.data) return <p role="status">Loading…</p>;
-  const editable = existing.data ? canEditReport(existing.data, session) : can(session.role).write;
-  const zones = timeZones().includes(timezone) ? timeZones() : [timezone, ...timeZones()];
+  const notReady = loadingOrError(id, existing);
+  if (notReady) return notReady;
+  const editable = existing.data ? canEditReport(existing.data, session) : writable;
+  const zones = zoneChoices(timezone);
   const others = (members.data ?? []).filter((m) => m.user_id !== (existing.data?.owner_id ?? session.user.id));
   const periodIssue = error?.details.find((d) => d.field === 'period')?.issue;
   return (
@@ -118,181 +117,130 @@ export default function CustomReportEditPage() {
       <h1>{id ? `Edit: ${existing.data?.name ?? ''}` : 'New custom report'}</h1>
       {!editable && (
         <p className="notice">
-          {can(session.role).write
+          {writable
             ? 'Only the report’s owner, or an owner or admin of the organization, can change it.'
             : 'Viewers can read reports but not change them.'}
         </p>
       )}
-      <form
-        ref={form}
-        className="custom-report-form"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          save.mutate();
-        }}
-      >
-        <fieldset disabled={!editable}>
-          <FormError error={save.error} fields={[...FIELDS, ...placedHere(error)]} />
-          <Field label="Name" name="name" error={error} required>
-            {({ id: i, describedBy, invalid }) => (
-              <input
-                id={i}
-                required
-                maxLength={200}
-                value={name}
-                aria-describedby={describedBy}
-                aria-invalid={invalid}
-                onChange={(e) => setName(e.target.value)}
-              />
+      <EditForm form={form} onSubmit={() => save.mutate()} locked={!editable} className="custom-report-form" noValidate>
+        <FormError error={save.error} fields={[...FIELDS, ...placedHere(error)]} />
+        <Field label="Name" name="name" error={error} required>
+          {({ control }) => (
+            <input {...control} required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
+          )}
+        </Field>
+        <div className="row">
+          <Field label="Period" name="period" error={periodIssue ? error : null}>
+            {({ control }) => (
+              <select
+                {...control}
+                value={periodKind}
+                onChange={(e) => setPeriodKind(e.target.value as Preset | 'range')}
+              >
+                {PERIOD_PRESETS.map(([p, label]) => (
+                  <option key={p} value={p}>
+                    {label}
+                  </option>
+                ))}
+                <option value="range">Fixed range…</option>
+              </select>
             )}
           </Field>
+          <Field label="Time zone" name="timezone" error={error} hint="Days and calendar periods are counted in it.">
+            {({ control }) => (
+              <select {...control} value={timezone} onChange={(e) => setTimezone(e.target.value)}>
+                {zones.map((z) => (
+                  <option key={z}>{z}</option>
+                ))}
+              </select>
+            )}
+          </Field>
+        </div>
+        {periodKind === 'range' && (
           <div className="row">
-            <Field label="Period" name="period" error={periodIssue ? error : null}>
-              {({ id: i, describedBy, invalid }) => (
-                <select
-                  id={i}
-                  value={periodKind}
-                  aria-describedby={describedBy}
-                  aria-invalid={invalid}
-                  onChange={(e) => setPeriodKind(e.target.value as Preset | 'range')}
-                >
-                  {PERIOD_PRESETS.map(([p, label]) => (
-                    <option key={p} value={p}>
-                      {label}
-                    </option>
-                  ))}
-                  <option value="range">Fixed range…</option>
-                </select>
+            <Field label="From (your local time)" name="period.from" error={error} required>
+              {({ control }) => (
+                <input {...control} type="datetime-local" value={from} onChange={(e) => setFrom(e.target.value)} />
               )}
             </Field>
-            <Field label="Time zone" name="timezone" error={error} hint="Days and calendar periods are counted in it.">
-              {({ id: i, describedBy, invalid }) => (
-                <select
-                  id={i}
-                  value={timezone}
-                  aria-describedby={describedBy}
-                  aria-invalid={invalid}
-                  onChange={(e) => setTimezone(e.target.value)}
-                >
-                  {zones.map((z) => (
-                    <option key={z}>{z}</option>
-                  ))}
-                </select>
+            <Field label="To (your local time)" name="period.to" error={error} required hint="At most 400 days.">
+              {({ control }) => (
+                <input {...control} type="datetime-local" value={to} onChange={(e) => setTo(e.target.value)} />
               )}
             </Field>
           </div>
-          {periodKind === 'range' && (
-            <div className="row">
-              <Field label="From (your local time)" name="period.from" error={error} required>
-                {({ id: i, describedBy, invalid }) => (
-                  <input
-                    id={i}
-                    type="datetime-local"
-                    value={from}
-                    aria-describedby={describedBy}
-                    aria-invalid={invalid}
-                    onChange={(e) => setFrom(e.target.value)}
-                  />
-                )}
-              </Field>
-              <Field label="To (your local time)" name="period.to" error={error} required hint="At most 400 days.">
-                {({ id: i, describedBy, invalid }) => (
-                  <input
-                    id={i}
-                    type="datetime-local"
-                    value={to}
-                    aria-describedby={describedBy}
-                    aria-invalid={invalid}
-                    onChange={(e) => setTo(e.target.value)}
-                  />
-                )}
-              </Field>
-            </div>
-          )}
-          <WidgetsEditor
-            widgets={widgets}
-            onChange={setWidgets}
-            monitors={monitors.monitors}
-            slaTargets={slaTargets.data?.data ?? []}
-            error={error}
-          />
-          <fieldset className="field" data-field="visibility">
-            <legend>Who sees it</legend>
-            {(['private', 'organization', 'shared'] as const).map((v) => (
-              <label key={v} className="check-label">
-                <input
-                  type="radio"
-                  name="visibility"
-                  value={v}
-                  checked={visibility === v}
-                  onChange={() => setVisibility(v)}
-                />{' '}
-                {VISIBILITY_LABELS[v]}
-                <span className="muted small">
-                  {' '}
-                  —{' '}
-                  {v === 'private'
-                    ? 'the owner only'
-                    : v === 'organization'
-                      ? 'every member of the organization'
-                      : 'the owner and the members chosen below'}
-                </span>
-              </label>
-            ))}
-            {error?.issueFor('visibility') && (
-              <p className="field-error" role="alert">
-                {error.issueFor('visibility')}
+        )}
+        <WidgetsEditor
+          widgets={widgets}
+          onChange={setWidgets}
+          monitors={monitors.monitors}
+          slaTargets={slaTargets.data?.data ?? []}
+          error={error}
+        />
+        <fieldset className="field" data-field="visibility">
+          <legend>Who sees it</legend>
+          {(['private', 'organization', 'shared'] as const).map((v) => (
+            <label key={v} className="check-label">
+              <input
+                type="radio"
+                name="visibility"
+                value={v}
+                checked={visibility === v}
+                onChange={() => setVisibility(v)}
+              />{' '}
+              {VISIBILITY_LABELS[v]}
+              <span className="muted small">
+                {' '}
+                —{' '}
+                {v === 'private'
+                  ? 'the owner only'
+                  : v === 'organization'
+                    ? 'every member of the organization'
+                    : 'the owner and the members chosen below'}
+              </span>
+            </label>
+          ))}
+          <FieldIssue issue={error?.issueFor('visibility')} />
+        </fieldset>
+        {visibility === 'shared' && (
+          <fieldset
+            className={`field${error?.issueFor('shared_with_user_ids') ? ' field-invalid' : ''}`}
+            data-field="shared_with_user_ids"
+          >
+            <legend>Shared with ({sharedWith.length})</legend>
+            {members.isError && <p role="alert">{members.error.message}</p>}
+            {others.length === 0 && members.isSuccess && (
+              <p className="muted">
+                No other members yet: <Link to="/members">invite someone</Link>.
               </p>
             )}
-          </fieldset>
-          {visibility === 'shared' && (
-            <fieldset
-              className={`field${error?.issueFor('shared_with_user_ids') ? ' field-invalid' : ''}`}
-              data-field="shared_with_user_ids"
-            >
-              <legend>Shared with ({sharedWith.length})</legend>
-              {members.isError && <p role="alert">{members.error.message}</p>}
-              {others.length === 0 && members.isSuccess && (
-                <p className="muted">
-                  No other members yet: <Link to="/members">invite someone</Link>.
-                </p>
-              )}
-              <div className="pick-list">
-                {others.map((m) => (
-                  <label key={m.user_id} className="check-label">
-                    <input
-                      type="checkbox"
-                      checked={sharedWith.includes(m.user_id)}
-                      onChange={(e) =>
-                        setSharedWith(
-                          e.target.checked ? [...sharedWith, m.user_id] : sharedWith.filter((u) => u !== m.user_id),
-                        )
-                      }
-                    />{' '}
-                    {m.name ?? m.email} <span className="muted small">{m.email}</span>
-                  </label>
-                ))}
-              </div>
-              {error?.issueFor('shared_with_user_ids') && (
-                <p className="field-error" role="alert">
-                  {error.issueFor('shared_with_user_ids')}
-                </p>
-              )}
-            </fieldset>
-          )}
-          {editable && (
-            <div className="actions">
-              <button type="submit" className="primary" disabled={save.isPending}>
-                {id ? 'Save' : 'Create report'}
-              </button>
-              <Link className="button" to={id ? `/custom-reports/${id}` : '/custom-reports'}>
-                Cancel
-              </Link>
+            <div className="pick-list">
+              {others.map((m) => (
+                <label key={m.user_id} className="check-label">
+                  <input
+                    type="checkbox"
+                    checked={sharedWith.includes(m.user_id)}
+                    onChange={(e) =>
+                      setSharedWith(
+                        e.target.checked ? [...sharedWith, m.user_id] : sharedWith.filter((u) => u !== m.user_id),
+                      )
+                    }
+                  />{' '}
+                  {m.name ?? m.email} <span className="muted small">{m.email}</span>
+                </label>
+              ))}
             </div>
-          )}
-        </fieldset>
-      </form>
+            <FieldIssue issue={error?.issueFor('shared_with_user_ids')} />
+          </fieldset>
+        )}
+        {editable && (
+          <SaveBar pending={save.isPending} label={id ? 'Save' : 'Create report'}>
+            <Link className="button" to={id ? `/custom-reports/${id}` : '/custom-reports'}>
+              Cancel
+            </Link>
+          </SaveBar>
+        )}
+      </EditForm>
     </>
   );
 }

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { ApiError } from '../api/client';
 import type { Monitor } from '../api/monitors';
-import { Field } from '../ui/form';
+import { Field, FieldIssue } from '../ui/form';
+import { MonitorPickList } from '../ui/monitor-pick-list';
 import { kindLabel, WIDGET_KINDS, type WidgetKind } from '../lib/custom-report.kinds';
 import { newDraft, type WidgetDraft } from './custom-report-edit.drafts';
 
@@ -142,7 +143,6 @@ function WidgetFields(props: {
   const { index: i, widget: w, error, onChange } = props;
   const [filter, setFilter] = useState('');
   const path = `widgets[${i}]`;
-  const shown = props.monitors.filter((m) => !filter || m.name.toLowerCase().includes(filter.toLowerCase()));
   const monitorsIssue = error?.issueFor(`${path}.monitor_ids`);
   const targetsIssue = error?.issueFor(`${path}.options`);
   return (
@@ -204,32 +204,16 @@ function WidgetFields(props: {
       {w.scope === 'monitors' && (
         <fieldset className={`field${monitorsIssue ? ' field-invalid' : ''}`} data-field={`${path}.monitor_ids`}>
           <legend>Monitors ({w.monitorIds.length})</legend>
-          <label>
-            Filter monitors
-            <input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} />
-          </label>
-          <div className="pick-list">
-            {shown.slice(0, 300).map((m) => (
-              <label key={m.id} className="check-label">
-                <input
-                  type="checkbox"
-                  checked={w.monitorIds.includes(m.id)}
-                  aria-invalid={Boolean(monitorsIssue)}
-                  onChange={(e) =>
-                    onChange({
-                      monitorIds: e.target.checked ? [...w.monitorIds, m.id] : w.monitorIds.filter((x) => x !== m.id),
-                    })
-                  }
-                />{' '}
-                {m.name}
-              </label>
-            ))}
-          </div>
-          {monitorsIssue && (
-            <p className="field-error" role="alert">
-              {monitorsIssue}
-            </p>
-          )}
+          <MonitorPickList
+            monitors={props.monitors}
+            chosen={w.monitorIds}
+            onChange={(monitorIds) => onChange({ monitorIds })}
+            filterLabel="Filter monitors"
+            filter={filter}
+            onFilter={setFilter}
+            invalid={Boolean(monitorsIssue)}
+          />
+          <FieldIssue issue={monitorsIssue} />
         </fieldset>
       )}
       {w.scope === 'tags' && (
@@ -267,11 +251,7 @@ function WidgetFields(props: {
               </label>
             ))}
           </div>
-          {targetsIssue && (
-            <p className="field-error" role="alert">
-              {targetsIssue}
-            </p>
-          )}
+          <FieldIssue issue={targetsIssue} />
         </fieldset>
       )}
     </fieldset>

@@ -1,13 +1,21 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
-import { ApiError, unwrap } from '../api/client';
-import { useApi } from '../api/context';
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { unwrap } from '../api/client';
 import FIELDS from '../api/destination-config.fields.json';
 import type { components } from '../api/schema';
-import { can, useSession } from '../api/session';
+import { can } from '../api/session';
 import { asText, dateTime } from '../lib/format';
-import { Field, FormError, useFocusFirstInvalid } from '../ui/form';
+import {
+  DeleteButton,
+  EditForm,
+  idempotencyHeader,
+  SaveBar,
+  useEditPage,
+  useExisting,
+  useFormSave,
+  useRemoveAndLeave,
+} from '../ui/edit-form';
+import { Field, FieldIssue, FormError } from '../ui/form';
 import { StatusBadge } from '../ui/status';
 
 type Destination = components['schemas']['Destination'];
@@ -41,18 +49,10 @@ const EVENTS = [
 
 /** One form per type (from the API's document); secrets are write-only: never shown, replaced when typed. */
 export default function DestinationEditPage() {
-  const { id } = useParams();
-  const api = useApi();
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const { session } = useSession();
-  const form = useRef<HTMLFormElement>(null);
-  const existing = useQuery({
-    queryKey: ['destination', id],
-    enabled: id !== undefined,
-    queryFn: async () =>
-      unwrap(await api.client.GET('/api/v1/auth/organization/webhooks/{id}', { params: { path: { id: id! } } })),
-  });
+  const { id, api, navigate, queryClient, session, form } = useEditPage();
+  const existing = useExisting(['destination', id], id, async (id) =>
+    unwrap(await api.client.GET('/api/v1/auth/organization/webhooks/{id}', { params: { path: { id } } })),
+  );
   const [type, setType] = useState<DestinationType>('generic_webhook');
   const [name, setName] = useState('');
   const [config, setConfig] = useState<Record<string, string>>({});
@@ -70,10 +70,10 @@ export default function DestinationEditPage() {
     }
   }, [existing.data]);
   const fields = (FIELDS as Record<string, ConfigKey[]>)[type] ?? [];
-  const save = useMutation({
+  const { save, error } = useFormSave(form, {
     mutationFn: async () => {
       const cfg = Object.fromEntries(Object.entries(config).filter(([, v]) => v !== ''));
-      const header = { 'Idempotency-Key': crypto.randomUUID() };
+      const header = idempotencyHeader();
       // The body follows the chosen type's schema; the server validates it and names what is wrong.
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- union body checked by the server's schema
       const body: any = { name: name || undefined, events, config: cfg, ...(id ? {} : { type }) };
@@ -96,7 +96,7 @@ export default function DestinationEditPage() {
     mutationFn: async () =>
       unwrap(
         await api.client.POST('/api/v1/auth/organization/webhooks/{id}/test', {
-          params: { path: { id: id! }, header: { 'Idempotency-Key': crypto.randomUUID() } },
+          params: { path: { id: id! }, header: idempotencyHeader() },
         }),
       ),
     onSuccess: (result) => {
@@ -104,14 +104,11 @@ export default function DestinationEditPage() {
       queryClient.setQueryData(['destination', id], result.destination);
     },
   });
-  const remove = useMutation({
-    mutationFn: async () =>
+  const remove = useRemoveAndLeave(
+    async () =>
       unwrap(await api.client.DELETE('/api/v1/auth/organization/webhooks/{id}', { params: { path: { id: id! } } })),
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ['destinations'] });
-      void navigate('/destinations');
-    },
-  });
+    { queryKey: ['destinations'], path: '/destinations' },
+  );
   const install = useMutation({
     mutationFn: async () =>
       unwrap(
@@ -131,8 +128,6 @@ export default function DestinationEditPage() {
       </>
     );
   }
-  const error = save.error instanceof ApiError ? save.error : null;
-  useFocusFirstInvalid(form, save.error);
   const d = existing.data;
   return (
     <>
@@ -149,13 +144,7 @@ export default function DestinationEditPage() {
           </div>
         </dl>
       )}
-      <form
-        ref={form}
-        onSubmit={(e) => {
-          e.preventDefault();
-          save.mutate();
-        }}
-      >
+      <EditForm form={form} onSubmit={() => save.mutate()}>
         <FormError error={save.error} fields={['type', 'name', 'config', 'events']} />
         <Field label="Type" name="type" error={error} required>
           {({ id: i, describedBy }) => (
@@ -178,15 +167,7 @@ export default function DestinationEditPage() {
           )}
         </Field>
         <Field label="Name" name="name" error={error} hint="Default: the type.">
-          {({ id: i, describedBy, invalid }) => (
-            <input
-              id={i}
-              value={name}
-              aria-describedby={describedBy}
-              aria-invalid={invalid}
-              onChange={(e) => setName(e.target.value)}
-            />
-          )}
+          {({ control }) => <input {...control} value={name} onChange={(e) => setName(e.target.value)} />}
         </Field>
         {type === 'chatapp1_channel' && (
           <p>
@@ -206,15 +187,13 @@ export default function DestinationEditPage() {
             required={f.required && !(f.secret && id)}
             hint={[f.description, f.secret ? 'Write-only: stored, never shown again.' : null].filter(Boolean).join(' ')}
           >
-            {({ id: i, describedBy, invalid }) => (
+            {({ control }) => (
               <input
-                id={i}
+                {...control}
                 type={f.secret ? 'password' : 'text'}
                 autoComplete="off"
                 placeholder={f.secret && id ? 'stored — type to replace' : ''}
                 value={config[f.key] ?? ''}
-                aria-describedby={describedBy}
-                aria-invalid={invalid}
                 onChange={(e) => setConfig({ ...config, [f.key]: e.target.value })}
               />
             )}
@@ -234,34 +213,19 @@ export default function DestinationEditPage() {
               </label>
             ))}
           </div>
-          {error?.issueFor('events') && (
-            <p className="field-error" role="alert">
-              {error.issueFor('events')}
-            </p>
-          )}
+          <FieldIssue issue={error?.issueFor('events')} />
         </fieldset>
-        <div className="actions">
-          <button type="submit" className="primary" disabled={save.isPending}>
-            {id ? 'Save' : 'Create'}
-          </button>
+        <SaveBar pending={save.isPending} label={id ? 'Save' : 'Create'}>
           {id && (
             <>
               <button type="button" disabled={runTest.isPending} onClick={() => runTest.mutate()}>
                 {runTest.isPending ? 'Sending test…' : 'Test'}
               </button>
-              <button
-                type="button"
-                className="danger"
-                onClick={() => {
-                  if (window.confirm('Delete this destination?')) remove.mutate();
-                }}
-              >
-                Delete
-              </button>
+              <DeleteButton question="Delete this destination?" onConfirmed={() => remove.mutate()} />
             </>
           )}
-        </div>
-      </form>
+        </SaveBar>
+      </EditForm>
       <div role="status" aria-live="polite" className="test-result">
         {test && (
           <p>

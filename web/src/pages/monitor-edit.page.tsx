@@ -1,11 +1,10 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
-import { Link, useLocation, useNavigate, useParams } from 'react-router';
-import { ApiError, unwrap } from '../api/client';
-import { useApi } from '../api/context';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Link, useLocation } from 'react-router';
+import { unwrap } from '../api/client';
 import type { Monitor, MonitorType } from '../api/monitors';
-import { can, useSession } from '../api/session';
-import { Field, FormError, useFocusFirstInvalid } from '../ui/form';
+import { EditForm, idempotencyHeader, SaveBar, useEditPage, useExisting, useFormSave } from '../ui/edit-form';
+import { Field, FieldIssue, FormError, type FieldIds } from '../ui/form';
 import { ConfigFields, configFromDraft, draftFromConfig, type ConfigDraft } from './monitor-edit.config';
 import { prefillOf } from './monitor-edit.prefill';
 
@@ -65,17 +64,10 @@ const TOP_FIELDS = ['type', 'target', 'name', 'interval_seconds', 'environment',
 
 /** Create (a URL alone is enough) and edit; every field as the API describes it, its issues next to it. */
 export default function MonitorEditPage() {
-  const { id } = useParams();
-  const api = useApi();
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const { session } = useSession();
-  const form = useRef<HTMLFormElement>(null);
-  const existing = useQuery({
-    queryKey: ['monitor', id, 'detail'],
-    enabled: id !== undefined,
-    queryFn: async () => unwrap(await api.client.GET('/api/v1/monitors/{id}', { params: { path: { id: id! } } })),
-  });
+  const { id, api, navigate, queryClient, session, writable, form } = useEditPage();
+  const existing = useExisting(['monitor', id, 'detail'], id, async (id) =>
+    unwrap(await api.client.GET('/api/v1/monitors/{id}', { params: { path: { id } } })),
+  );
   const regions = useQuery({
     queryKey: ['regions'],
     queryFn: async () => unwrap(await api.client.GET('/api/v1/regions', {})),
@@ -95,7 +87,7 @@ export default function MonitorEditPage() {
     }
   }, [existing.data, loadedFor]);
 
-  const save = useMutation({
+  const { save, error } = useFormSave(form, {
     mutationFn: async () => {
       const body: Record<string, unknown> = {};
       if (!id) body.type = draft.type;
@@ -114,7 +106,7 @@ export default function MonitorEditPage() {
       if (draft.region_codes.length) body.region_codes = draft.region_codes;
       const config = configFromDraft(draft.type, draft.config, id !== undefined);
       if (Object.keys(config).length) body.config = config;
-      const headers = { 'Idempotency-Key': crypto.randomUUID() };
+      const headers = idempotencyHeader();
       // The body is built from the form; the API's schema is the one that judges it (its issues come back).
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- free-form body checked by the server's schema
       const payload = body as any;
@@ -133,10 +125,8 @@ export default function MonitorEditPage() {
       void navigate(`/monitors/${monitor.id}`);
     },
   });
-  const error = save.error instanceof ApiError ? save.error : null;
-  useFocusFirstInvalid(form, save.error);
 
-  if (!can(session.role).write) {
+  if (!writable) {
     return (
       <>
         <h1>{id ? 'Edit monitor' : 'New monitor'}</h1>
@@ -154,13 +144,11 @@ export default function MonitorEditPage() {
   }
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft({ ...draft, [key]: value });
   const text = (key: 'target' | 'name' | 'interval_seconds' | 'environment' | 'tags') =>
-    function TextInput({ id: inputId, describedBy, invalid }: { id: string; describedBy?: string; invalid: boolean }) {
+    function TextInput({ control }: FieldIds) {
       return (
         <input
-          id={inputId}
+          {...control}
           value={draft[key]}
-          aria-describedby={describedBy}
-          aria-invalid={invalid}
           required={key === 'target' && draft.type !== 'heartbeat'}
           inputMode={key === 'interval_seconds' ? 'numeric' : undefined}
           onChange={(e) => set(key, e.target.value)}
@@ -170,15 +158,7 @@ export default function MonitorEditPage() {
   return (
     <>
       <h1>{id ? `Edit ${existing.data?.name ?? 'monitor'}` : 'New monitor'}</h1>
-      <form
-        ref={form}
-        className="monitor-form"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          save.mutate();
-        }}
-      >
+      <EditForm form={form} onSubmit={() => save.mutate()} className="monitor-form" noValidate>
         <p className="muted">
           Fields marked <span aria-hidden="true">*</span>
           <span className="visually-hidden">required</span> are required.
@@ -247,11 +227,7 @@ export default function MonitorEditPage() {
             </label>
           ))}
           <p className="hint">None chosen: the organization's default region.</p>
-          {error?.issueFor('region_codes') && (
-            <p className="field-error" role="alert">
-              {error.issueFor('region_codes')}
-            </p>
-          )}
+          <FieldIssue issue={error?.issueFor('region_codes')} />
         </fieldset>
         <details
           className="advanced"
@@ -266,13 +242,10 @@ export default function MonitorEditPage() {
             onChange={(config) => set('config', config)}
           />
         </details>
-        <div className="actions">
-          <button type="submit" className="primary" disabled={save.isPending}>
-            {save.isPending ? 'Saving…' : id ? 'Save changes' : 'Create monitor'}
-          </button>
+        <SaveBar pending={save.isPending} label={save.isPending ? 'Saving…' : id ? 'Save changes' : 'Create monitor'}>
           <Link to={id ? `/monitors/${id}` : '/monitors'}>Cancel</Link>
-        </div>
-      </form>
+        </SaveBar>
+      </EditForm>
     </>
   );
 }

@@ -1,14 +1,21 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
-import { ApiError, unwrap } from '../api/client';
-import { useApi } from '../api/context';
-import { can, useSession } from '../api/session';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { unwrap } from '../api/client';
 import { relativeTime } from '../lib/format';
 import { nextRunAt } from '../lib/schedule.next-run';
-import { browserTimeZone, inZone, timeZones } from '../lib/time-zones';
-import { Field, FormError, useFocusFirstInvalid } from '../ui/form';
-import NotFoundPage from './not-found.page';
+import { browserTimeZone, inZone, zoneChoices } from '../lib/time-zones';
+import {
+  EditForm,
+  idempotencyHeader,
+  loadingOrError,
+  retryUnlessRefused,
+  SaveBar,
+  useEditPage,
+  useExisting,
+  useFormSave,
+} from '../ui/edit-form';
+import { Field, FieldIssue, FormError } from '../ui/form';
 import { ScheduleOperations } from './scheduled-report.operations';
 import {
   FREQUENCIES,
@@ -37,20 +44,13 @@ const FIELDS = [
  * Delete, the latest runs with each delivery's outcome).
  */
 export default function ScheduledReportEditPage() {
-  const { id } = useParams();
-  const api = useApi();
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const { session } = useSession();
-  const writable = can(session.role).write;
-  const form = useRef<HTMLFormElement>(null);
-  const existing = useQuery({
-    queryKey: ['scheduled-report', id],
-    enabled: id !== undefined,
-    queryFn: async () =>
-      unwrap(await api.client.GET('/api/v1/scheduled-reports/{id}', { params: { path: { id: id! } } })),
-    retry: (n, e) => !(e instanceof ApiError && e.status < 500) && n < 2,
-  });
+  const { id, api, navigate, queryClient, writable, form } = useEditPage();
+  const existing = useExisting(
+    ['scheduled-report', id],
+    id,
+    async (id) => unwrap(await api.client.GET('/api/v1/scheduled-reports/{id}', { params: { path: { id } } })),
+    retryUnlessRefused,
+  );
   const destinations = useQuery({
     queryKey: ['destinations'],
     queryFn: async () =>
@@ -109,9 +109,9 @@ export default function ScheduledReportEditPage() {
     [frequency, weekly, monthly, dayOfWeek, dom, timeOfDay, timezone, now],
   );
 
-  const save = useMutation({
+  const { save, error } = useFormSave(form, {
     mutationFn: async () => {
-      const header = { 'Idempotency-Key': crypto.randomUUID() };
+      const header = idempotencyHeader();
       const common = {
         report_type: reportType,
         frequency,
@@ -148,14 +148,11 @@ export default function ScheduledReportEditPage() {
       if (!id) void navigate(`/scheduled-reports/${s.id}`, { replace: true });
     },
   });
-  const error = save.error instanceof ApiError ? save.error : null;
-  useFocusFirstInvalid(form, save.error);
 
-  if (existing.error instanceof ApiError && existing.error.status === 404) return <NotFoundPage />;
-  if (existing.isError) return <p role="alert">{existing.error.message}</p>;
-  if (id && !existing.data) return <p role="status">Loading…</p>;
+  const notReady = loadingOrError(id, existing);
+  if (notReady) return notReady;
   const s = existing.data;
-  const zones = timeZones().includes(timezone) ? timeZones() : [timezone, ...timeZones()];
+  const zones = zoneChoices(timezone);
   const destinationsIssue = error?.issueFor('destination_ids');
   const addresses = new Map(
     (destinations.data?.data ?? []).flatMap((d) =>
@@ -163,215 +160,164 @@ export default function ScheduledReportEditPage() {
     ),
   );
   const formElement = (
-    <form
-      ref={form}
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        save.mutate();
-      }}
-    >
-      <fieldset disabled={!writable}>
-        {!writable && <p className="notice">Viewers can read schedules but not change them.</p>}
-        <FormError
-          error={save.error}
-          fields={[
-            ...FIELDS,
-            ...(error?.details ?? []).map((d) => d.field).filter((f) => f.startsWith('destination_ids[')),
-          ]}
-        />
-        <div className="row">
-          <Field label="Report" name="report_type" error={error} required>
-            {({ id: i, describedBy, invalid }) => (
+    <EditForm form={form} onSubmit={() => save.mutate()} locked={!writable} noValidate>
+      {!writable && <p className="notice">Viewers can read schedules but not change them.</p>}
+      <FormError
+        error={save.error}
+        fields={[
+          ...FIELDS,
+          ...(error?.details ?? []).map((d) => d.field).filter((f) => f.startsWith('destination_ids[')),
+        ]}
+      />
+      <div className="row">
+        <Field label="Report" name="report_type" error={error} required>
+          {({ control }) => (
+            <select {...control} value={reportType} onChange={(e) => setReportType(e.target.value as ReportType)}>
+              {REPORT_TYPES.map(([t, label]) => (
+                <option key={t} value={t}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        {reportType === 'custom' && (
+          <Field label="Custom report" name="custom_report_id" error={error} required hint="Over its own period.">
+            {({ control }) => (
               <select
-                id={i}
-                value={reportType}
-                aria-describedby={describedBy}
-                aria-invalid={invalid}
-                onChange={(e) => setReportType(e.target.value as ReportType)}
+                {...control}
+                // Drawn again once the reports arrive: a select keeps no value its options did not have yet.
+                key={customs.data ? 'loaded' : 'loading'}
+                value={customReportId}
+                onChange={(e) => setCustomReportId(e.target.value)}
               >
-                {REPORT_TYPES.map(([t, label]) => (
-                  <option key={t} value={t}>
-                    {label}
+                <option value="">Choose…</option>
+                {(customs.data?.data ?? []).map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.name}
                   </option>
                 ))}
               </select>
             )}
           </Field>
-          {reportType === 'custom' && (
-            <Field label="Custom report" name="custom_report_id" error={error} required hint="Over its own period.">
-              {({ id: i, describedBy, invalid }) => (
-                <select
-                  id={i}
-                  // Drawn again once the reports arrive: a select keeps no value its options did not have yet.
-                  key={customs.data ? 'loaded' : 'loading'}
-                  value={customReportId}
-                  aria-describedby={describedBy}
-                  aria-invalid={invalid}
-                  onChange={(e) => setCustomReportId(e.target.value)}
-                >
-                  <option value="">Choose…</option>
-                  {(customs.data?.data ?? []).map((c) => (
-                    <option key={c.id} value={c.id}>
-                      {c.name}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </Field>
+        )}
+      </div>
+      <div className="row">
+        <Field label="Frequency" name="frequency" error={error} required>
+          {({ control }) => (
+            <select {...control} value={frequency} onChange={(e) => setFrequency(e.target.value as Frequency)}>
+              {FREQUENCIES.map(([f, label]) => (
+                <option key={f} value={f}>
+                  {label}
+                </option>
+              ))}
+            </select>
           )}
-        </div>
-        <div className="row">
-          <Field label="Frequency" name="frequency" error={error} required>
-            {({ id: i, describedBy, invalid }) => (
-              <select
-                id={i}
-                value={frequency}
-                aria-describedby={describedBy}
-                aria-invalid={invalid}
-                onChange={(e) => setFrequency(e.target.value as Frequency)}
-              >
-                {FREQUENCIES.map(([f, label]) => (
-                  <option key={f} value={f}>
-                    {label}
+        </Field>
+        {weekly && (
+          <Field label="Day of the week" name="day_of_week" error={error} required>
+            {({ control }) => (
+              <select {...control} value={dayOfWeek} onChange={(e) => setDayOfWeek(Number(e.target.value))}>
+                {WEEKDAYS.map((d, n) => (
+                  <option key={d} value={n}>
+                    {d}
                   </option>
                 ))}
               </select>
             )}
           </Field>
-          {weekly && (
-            <Field label="Day of the week" name="day_of_week" error={error} required>
-              {({ id: i, describedBy, invalid }) => (
-                <select
-                  id={i}
-                  value={dayOfWeek}
-                  aria-describedby={describedBy}
-                  aria-invalid={invalid}
-                  onChange={(e) => setDayOfWeek(Number(e.target.value))}
-                >
-                  {WEEKDAYS.map((d, n) => (
-                    <option key={d} value={n}>
-                      {d}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </Field>
-          )}
-          {monthly && (
-            <Field label="Day of the month" name="day_of_month" error={error} required hint="1 to 28.">
-              {({ id: i, describedBy, invalid }) => (
-                <input
-                  id={i}
-                  type="number"
-                  min={1}
-                  max={28}
-                  value={dayOfMonth}
-                  aria-describedby={describedBy}
-                  aria-invalid={invalid}
-                  onChange={(e) => setDayOfMonth(e.target.value)}
-                />
-              )}
-            </Field>
-          )}
-          <Field label="Time of day" name="time_of_day" error={error} required hint="Local to the time zone.">
-            {({ id: i, describedBy, invalid }) => (
+        )}
+        {monthly && (
+          <Field label="Day of the month" name="day_of_month" error={error} required hint="1 to 28.">
+            {({ control }) => (
               <input
-                id={i}
-                type="time"
-                value={timeOfDay}
-                aria-describedby={describedBy}
-                aria-invalid={invalid}
-                onChange={(e) => setTimeOfDay(e.target.value)}
+                {...control}
+                type="number"
+                min={1}
+                max={28}
+                value={dayOfMonth}
+                onChange={(e) => setDayOfMonth(e.target.value)}
               />
             )}
           </Field>
-          <Field label="Time zone" name="timezone" error={error} required>
-            {({ id: i, describedBy, invalid }) => (
-              <select
-                id={i}
-                value={timezone}
-                aria-describedby={describedBy}
-                aria-invalid={invalid}
-                onChange={(e) => setTimezone(e.target.value)}
-              >
-                {zones.map((z) => (
-                  <option key={z}>{z}</option>
-                ))}
-              </select>
-            )}
-          </Field>
-        </div>
-        <p className="next-run" role="status" aria-live="polite">
-          <strong>Next run: </strong>
-          <span data-testid="next-run-preview">
-            {preview === null
-              ? 'choose a day and a time'
-              : `${inZone(preview, timezone)} (${timezone}), ${relativeTime(new Date(preview).toISOString(), now)}`}
-          </span>
-          {s && !enabled && <span className="muted"> — while paused, nothing runs</span>}
-        </p>
-        <fieldset className={`field${destinationsIssue ? ' field-invalid' : ''}`} data-field="destination_ids">
-          <legend>
-            Destinations ({destinationIds.length})
-            <span className="required" aria-hidden="true">
-              {' '}
-              *
-            </span>
-          </legend>
-          {destinations.isError && <p role="alert">{destinations.error.message}</p>}
-          {destinations.data?.data.length === 0 && (
-            <p className="muted">
-              No destinations yet: <Link to="/destinations/new">add one</Link>.
-            </p>
-          )}
-          <div className="pick-list">
-            {(destinations.data?.data ?? []).map((d) => {
-              const refused = REFUSED_TYPES.has(d.type);
-              const address = typeof d.config.address === 'string' ? d.config.address : null;
-              return (
-                <label key={d.id} className="check-label">
-                  <input
-                    type="checkbox"
-                    disabled={refused && !destinationIds.includes(d.id)}
-                    checked={destinationIds.includes(d.id)}
-                    aria-invalid={Boolean(destinationsIssue)}
-                    onChange={(e) =>
-                      setDestinationIds(
-                        e.target.checked ? [...destinationIds, d.id] : destinationIds.filter((x) => x !== d.id),
-                      )
-                    }
-                  />{' '}
-                  {d.name}{' '}
-                  <span className="muted small">
-                    {d.type}
-                    {address && ` · ${address}`}
-                    {refused && ' · not for reports (pagers and incident tools get alerts only)'}
-                  </span>
-                </label>
-              );
-            })}
-          </div>
-          {destinationsIssue && (
-            <p className="field-error" role="alert">
-              {destinationsIssue}
-            </p>
-          )}
-        </fieldset>
-        <label className="check-label">
-          <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} /> Enabled (clear to
-          pause without deleting)
-        </label>
-        {writable && (
-          <div className="actions">
-            <button type="submit" className="primary" disabled={save.isPending}>
-              {id ? 'Save' : 'Create schedule'}
-            </button>
-            {saved && save.isSuccess && <span role="status">Saved.</span>}
-          </div>
         )}
+        <Field label="Time of day" name="time_of_day" error={error} required hint="Local to the time zone.">
+          {({ control }) => (
+            <input {...control} type="time" value={timeOfDay} onChange={(e) => setTimeOfDay(e.target.value)} />
+          )}
+        </Field>
+        <Field label="Time zone" name="timezone" error={error} required>
+          {({ control }) => (
+            <select {...control} value={timezone} onChange={(e) => setTimezone(e.target.value)}>
+              {zones.map((z) => (
+                <option key={z}>{z}</option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </div>
+      <p className="next-run" role="status" aria-live="polite">
+        <strong>Next run: </strong>
+        <span data-testid="next-run-preview">
+          {preview === null
+            ? 'choose a day and a time'
+            : `${inZone(preview, timezone)} (${timezone}), ${relativeTime(new Date(preview).toISOString(), now)}`}
+        </span>
+        {s && !enabled && <span className="muted"> — while paused, nothing runs</span>}
+      </p>
+      <fieldset className={`field${destinationsIssue ? ' field-invalid' : ''}`} data-field="destination_ids">
+        <legend>
+          Destinations ({destinationIds.length})
+          <span className="required" aria-hidden="true">
+            {' '}
+            *
+          </span>
+        </legend>
+        {destinations.isError && <p role="alert">{destinations.error.message}</p>}
+        {destinations.data?.data.length === 0 && (
+          <p className="muted">
+            No destinations yet: <Link to="/destinations/new">add one</Link>.
+          </p>
+        )}
+        <div className="pick-list">
+          {(destinations.data?.data ?? []).map((d) => {
+            const refused = REFUSED_TYPES.has(d.type);
+            const address = typeof d.config.address === 'string' ? d.config.address : null;
+            return (
+              <label key={d.id} className="check-label">
+                <input
+                  type="checkbox"
+                  disabled={refused && !destinationIds.includes(d.id)}
+                  checked={destinationIds.includes(d.id)}
+                  aria-invalid={Boolean(destinationsIssue)}
+                  onChange={(e) =>
+                    setDestinationIds(
+                      e.target.checked ? [...destinationIds, d.id] : destinationIds.filter((x) => x !== d.id),
+                    )
+                  }
+                />{' '}
+                {d.name}{' '}
+                <span className="muted small">
+                  {d.type}
+                  {address && ` · ${address}`}
+                  {refused && ' · not for reports (pagers and incident tools get alerts only)'}
+                </span>
+              </label>
+            );
+          })}
+        </div>
+        <FieldIssue issue={destinationsIssue} />
       </fieldset>
-    </form>
+      <label className="check-label">
+        <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} /> Enabled (clear to
+        pause without deleting)
+      </label>
+      {writable && (
+        <SaveBar pending={save.isPending} label={id ? 'Save' : 'Create schedule'}>
+          {saved && save.isSuccess && <span role="status">Saved.</span>}
+        </SaveBar>
+      )}
+    </EditForm>
   );
   if (!s)
     return (

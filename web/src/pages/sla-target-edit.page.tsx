@@ -1,12 +1,20 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
 import { ApiError, unwrap } from '../api/client';
-import { useApi } from '../api/context';
 import { useAllMonitors } from '../api/monitors';
-import { can, useSession } from '../api/session';
 import type { SlaPeriod } from '../lib/error-budget';
-import { Field, FormError, useFocusFirstInvalid } from '../ui/form';
+import {
+  DeleteButton,
+  EditForm,
+  idempotencyHeader,
+  SaveBar,
+  useEditPage,
+  useExisting,
+  useFormSave,
+  useRemoveAndLeave,
+} from '../ui/edit-form';
+import { Field, FieldIssue, FormError } from '../ui/form';
+import { MonitorPickList } from '../ui/monitor-pick-list';
 import { PlanGate } from '../ui/report-frame';
 import { BudgetPreview } from '../ui/report-sla-targets';
 
@@ -19,19 +27,13 @@ const PERIODS: Record<SlaPeriod, string> = {
 
 /** Editor of one SLA target (exactly the API's fields) with a live preview of the error budget it allows. */
 export default function SlaTargetEditPage() {
-  const { id } = useParams();
-  const api = useApi();
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const { session } = useSession();
-  const writable = can(session.role).write;
-  const form = useRef<HTMLFormElement>(null);
-  const existing = useQuery({
-    queryKey: ['sla-target', id],
-    enabled: id !== undefined,
-    retry: false,
-    queryFn: async () => unwrap(await api.client.GET('/api/v1/sla-targets/{id}', { params: { path: { id: id! } } })),
-  });
+  const { id, api, navigate, queryClient, session, writable, form } = useEditPage();
+  const existing = useExisting(
+    ['sla-target', id],
+    id,
+    async (id) => unwrap(await api.client.GET('/api/v1/sla-targets/{id}', { params: { path: { id } } })),
+    false,
+  );
   const monitors = useAllMonitors({});
   const [name, setName] = useState('');
   const [target, setTarget] = useState('99.9');
@@ -47,7 +49,7 @@ export default function SlaTargetEditPage() {
       setMonitorIds(existing.data.monitor_ids);
     }
   }, [existing.data]);
-  const save = useMutation({
+  const { save, error } = useFormSave(form, {
     mutationFn: async () => {
       // The number as typed (NaN goes as null): the API says what is wrong with it, next to the field.
       const body = {
@@ -56,7 +58,7 @@ export default function SlaTargetEditPage() {
         period,
         monitor_ids: monitorIds,
       };
-      const header = { 'Idempotency-Key': crypto.randomUUID() };
+      const header = idempotencyHeader();
       return id
         ? unwrap(await api.client.PATCH('/api/v1/sla-targets/{id}', { params: { path: { id }, header }, body }))
         : unwrap(await api.client.POST('/api/v1/sla-targets', { params: { header }, body }));
@@ -70,16 +72,10 @@ export default function SlaTargetEditPage() {
     },
     onMutate: () => setSaved(false),
   });
-  const remove = useMutation({
-    mutationFn: async () =>
-      unwrap(await api.client.DELETE('/api/v1/sla-targets/{id}', { params: { path: { id: id! } } })),
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ['sla-targets'] });
-      void navigate('/sla-targets');
-    },
-  });
-  const error = save.error instanceof ApiError ? save.error : null;
-  useFocusFirstInvalid(form, save.error);
+  const remove = useRemoveAndLeave(
+    async () => unwrap(await api.client.DELETE('/api/v1/sla-targets/{id}', { params: { path: { id: id! } } })),
+    { queryKey: ['sla-targets'], path: '/sla-targets' },
+  );
   const loadError = existing.error instanceof ApiError ? existing.error : null;
   if (!id && !writable) {
     return (
@@ -102,7 +98,6 @@ export default function SlaTargetEditPage() {
     );
   }
   if (id && !existing.data) return <p role="status">Loading…</p>;
-  const shown = monitors.monitors.filter((m) => !filter || m.name.toLowerCase().includes(filter.toLowerCase()));
   const chosenMissing = monitorIds.filter((mid) => !monitors.monitors.some((m) => m.id === mid));
   const monitorIssue = error?.issueFor('monitor_ids');
   return (
@@ -119,140 +114,92 @@ export default function SlaTargetEditPage() {
         </p>
       )}
       <div className="two-columns">
-        <form
-          ref={form}
-          onSubmit={(e) => {
-            e.preventDefault();
-            save.mutate();
-          }}
-        >
-          <fieldset disabled={!writable}>
-            {!writable && (
-              <p className="notice">Your role ({session.role}) can look at this target but not change it.</p>
+        <EditForm form={form} onSubmit={() => save.mutate()} locked={!writable}>
+          {!writable && <p className="notice">Your role ({session.role}) can look at this target but not change it.</p>}
+          {error?.code === 'plan_upgrade_required' ? (
+            <PlanGate error={error} />
+          ) : (
+            <FormError error={save.error} fields={['name', 'target_percent', 'period', 'monitor_ids']} />
+          )}
+          {saved && !save.isPending && (
+            <p className="notice" role="status">
+              Saved.
+            </p>
+          )}
+          <Field label="Name" name="name" error={error} required>
+            {({ control }) => (
+              <input {...control} required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
             )}
-            {error?.code === 'plan_upgrade_required' ? (
-              <PlanGate error={error} />
-            ) : (
-              <FormError error={save.error} fields={['name', 'target_percent', 'period', 'monitor_ids']} />
+          </Field>
+          <Field
+            label="Target (%)"
+            name="target_percent"
+            error={error}
+            required
+            hint="Above 0 and below 100, at most 3 decimals (99.9, 99.95)."
+          >
+            {({ control }) => (
+              <input
+                {...control}
+                required
+                inputMode="decimal"
+                value={target}
+                onChange={(e) => setTarget(e.target.value)}
+              />
             )}
-            {saved && !save.isPending && (
-              <p className="notice" role="status">
-                Saved.
-              </p>
-            )}
-            <Field label="Name" name="name" error={error} required>
-              {({ id: i, describedBy, invalid }) => (
-                <input
-                  id={i}
-                  required
-                  maxLength={200}
-                  value={name}
-                  aria-describedby={describedBy}
-                  aria-invalid={invalid}
-                  onChange={(e) => setName(e.target.value)}
-                />
-              )}
-            </Field>
-            <Field
-              label="Target (%)"
-              name="target_percent"
-              error={error}
-              required
-              hint="Above 0 and below 100, at most 3 decimals (99.9, 99.95)."
-            >
-              {({ id: i, describedBy, invalid }) => (
-                <input
-                  id={i}
-                  required
-                  inputMode="decimal"
-                  value={target}
-                  aria-describedby={describedBy}
-                  aria-invalid={invalid}
-                  onChange={(e) => setTarget(e.target.value)}
-                />
-              )}
-            </Field>
-            <Field
-              label="Period"
-              name="period"
-              error={error}
-              required
-              hint="Periods are calendar periods in the report's time zone."
-            >
-              {({ id: i, describedBy, invalid }) => (
-                <select
-                  id={i}
-                  value={period}
-                  aria-describedby={describedBy}
-                  aria-invalid={invalid}
-                  onChange={(e) => setPeriod(e.target.value as SlaPeriod)}
-                >
-                  {(Object.keys(PERIODS) as SlaPeriod[]).map((p) => (
-                    <option key={p} value={p}>
-                      {PERIODS[p]}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </Field>
-            <fieldset className={`field${monitorIssue ? ' field-invalid' : ''}`} data-field="monitor_ids">
-              <legend>Monitors ({monitorIds.length}, 1 to 100; down when any of them is down)</legend>
-              <label>
-                Find a monitor
-                <input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} />
-              </label>
-              <div className="pick-list">
-                {shown.slice(0, 300).map((m) => (
-                  <label key={m.id} className="check-label">
-                    <input
-                      type="checkbox"
-                      checked={monitorIds.includes(m.id)}
-                      aria-invalid={Boolean(monitorIssue)}
-                      onChange={(e) =>
-                        setMonitorIds(e.target.checked ? [...monitorIds, m.id] : monitorIds.filter((x) => x !== m.id))
-                      }
-                    />{' '}
-                    {m.name}
-                  </label>
+          </Field>
+          <Field
+            label="Period"
+            name="period"
+            error={error}
+            required
+            hint="Periods are calendar periods in the report's time zone."
+          >
+            {({ control }) => (
+              <select {...control} value={period} onChange={(e) => setPeriod(e.target.value as SlaPeriod)}>
+                {(Object.keys(PERIODS) as SlaPeriod[]).map((p) => (
+                  <option key={p} value={p}>
+                    {PERIODS[p]}
+                  </option>
                 ))}
-              </div>
-              {chosenMissing.length > 0 && monitors.complete && (
-                <p className="hint">
-                  Also {chosenMissing.length} deleted monitor(s): their history still counts until their deletion.
-                </p>
-              )}
-              {monitorIssue && (
-                <p className="field-error" role="alert">
-                  {monitorIssue}
-                </p>
-              )}
-            </fieldset>
-            {writable && (
-              <div className="actions">
-                <button type="submit" className="primary" disabled={save.isPending}>
-                  {id ? 'Save' : 'Create SLA target'}
-                </button>
-                {id && (
-                  <button
-                    type="button"
-                    className="danger"
-                    disabled={remove.isPending}
-                    onClick={() => {
-                      if (window.confirm('Delete this SLA target? Its reports stop showing it.')) remove.mutate();
-                    }}
-                  >
-                    Delete
-                  </button>
-                )}
-              </div>
+              </select>
             )}
-            {remove.error && (
-              <p role="alert" className="form-error">
-                {remove.error.message}
+          </Field>
+          <fieldset className={`field${monitorIssue ? ' field-invalid' : ''}`} data-field="monitor_ids">
+            <legend>Monitors ({monitorIds.length}, 1 to 100; down when any of them is down)</legend>
+            <MonitorPickList
+              monitors={monitors.monitors}
+              chosen={monitorIds}
+              onChange={setMonitorIds}
+              filterLabel="Find a monitor"
+              filter={filter}
+              onFilter={setFilter}
+              invalid={Boolean(monitorIssue)}
+            />
+            {chosenMissing.length > 0 && monitors.complete && (
+              <p className="hint">
+                Also {chosenMissing.length} deleted monitor(s): their history still counts until their deletion.
               </p>
             )}
+            <FieldIssue issue={monitorIssue} />
           </fieldset>
-        </form>
+          {writable && (
+            <SaveBar pending={save.isPending} label={id ? 'Save' : 'Create SLA target'}>
+              {id && (
+                <DeleteButton
+                  question="Delete this SLA target? Its reports stop showing it."
+                  onConfirmed={() => remove.mutate()}
+                  disabled={remove.isPending}
+                />
+              )}
+            </SaveBar>
+          )}
+          {remove.error && (
+            <p role="alert" className="form-error">
+              {remove.error.message}
+            </p>
+          )}
+        </EditForm>
         <BudgetPreview target={target} period={period} />
       </div>
     </>

@@ -1,6 +1,14 @@
 import { useEffect, useId, type ReactNode, type RefObject } from 'react';
 import { ApiError } from '../api/client';
 
+/** The control's side of a Field: `control` is the three attributes most controls take, to spread onto them. */
+export interface FieldIds {
+  id: string;
+  describedBy: string | undefined;
+  invalid: boolean;
+  control: { id: string; 'aria-describedby': string | undefined; 'aria-invalid': boolean };
+}
+
 /** A labelled control with its hint and the API's issue for it (announced and tied by aria-describedby). */
 export function Field(props: {
   label: string;
@@ -8,7 +16,7 @@ export function Field(props: {
   error?: ApiError | null;
   required?: boolean;
   hint?: string;
-  children: (ids: { id: string; describedBy: string | undefined; invalid: boolean }) => ReactNode;
+  children: (ids: FieldIds) => ReactNode;
 }) {
   const id = useId();
   const issue = props.error?.issueFor(props.name);
@@ -26,7 +34,12 @@ export function Field(props: {
           </span>
         )}
       </label>
-      {props.children({ id, describedBy, invalid: Boolean(issue) })}
+      {props.children({
+        id,
+        describedBy,
+        invalid: Boolean(issue),
+        control: { id, 'aria-describedby': describedBy, 'aria-invalid': Boolean(issue) },
+      })}
       {props.hint && (
         <p className="hint" id={hintId}>
           {props.hint}
@@ -38,6 +51,16 @@ export function Field(props: {
         </p>
       )}
     </div>
+  );
+}
+
+/** The API's issue under a group of controls that is not one Field (a fieldset of checkboxes), announced. */
+export function FieldIssue({ issue }: { issue: string | undefined }) {
+  if (!issue) return null;
+  return (
+    <p className="field-error" role="alert">
+      {issue}
+    </p>
   );
 }
 

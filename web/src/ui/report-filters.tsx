@@ -4,6 +4,7 @@ import type { ApiError } from '../api/client';
 import { useAllMonitors } from '../api/monitors';
 import { browserTimeZone, fromZonedInput, timeZones, toZonedInput } from '../lib/zoned-time';
 import { Field } from './form';
+import { MonitorPickList } from './monitor-pick-list';
 
 /** The API's period presets (docs/reports.md), in the order the pages offer them. */
 export const PRESETS = {
@@ -244,10 +245,8 @@ function MonitorAndTagPicker({
   const { monitors, isPending } = useAllMonitors({});
   const [filter, setFilter] = useState('');
   const allTags = useMemo(() => [...new Set(monitors.flatMap((m) => m.tags))].sort(), [monitors]);
-  const shown = monitors.filter((m) => !filter || m.name.toLowerCase().includes(filter.toLowerCase()));
-  const toggle = (key: 'monitor_ids' | 'tags', list: string[], value: string, on: boolean) =>
+  const write = (key: 'monitor_ids' | 'tags', updated: string[]) =>
     change((next) => {
-      const updated = on ? [...list, value] : list.filter((x) => x !== value);
       if (updated.length) next.set(key, updated.join(','));
       else next.delete(key);
     });
@@ -256,23 +255,15 @@ function MonitorAndTagPicker({
     <div className="report-pick-body">
       <fieldset>
         <legend>Monitors</legend>
-        <label>
-          Find a monitor
-          <input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} />
-        </label>
-        <div className="pick-list">
-          {shown.slice(0, 300).map((m) => (
-            <label key={m.id} className="check-label">
-              <input
-                type="checkbox"
-                checked={chosen.includes(m.id)}
-                onChange={(e) => toggle('monitor_ids', chosen, m.id, e.target.checked)}
-              />{' '}
-              {m.name}
-            </label>
-          ))}
-        </div>
-        {shown.length > 300 && <p className="hint">The first 300 are listed; type to find others.</p>}
+        <MonitorPickList
+          monitors={monitors}
+          chosen={chosen}
+          onChange={(ids) => write('monitor_ids', ids)}
+          filterLabel="Find a monitor"
+          filter={filter}
+          onFilter={setFilter}
+          sayLimit
+        />
         {chosen.length > 0 && (
           <button type="button" onClick={() => change((next) => next.delete('monitor_ids'))}>
             All monitors
@@ -288,7 +279,7 @@ function MonitorAndTagPicker({
                 <input
                   type="checkbox"
                   checked={tags.includes(t)}
-                  onChange={(e) => toggle('tags', tags, t, e.target.checked)}
+                  onChange={(e) => write('tags', e.target.checked ? [...tags, t] : tags.filter((x) => x !== t))}
                 />{' '}
                 {t}
               </label>
