@@ -1,32 +1,19 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { unwrap } from '../api/client';
-import { useApi } from '../api/context';
 import { at, count, span } from '../lib/report-format';
 import { StatusBadge } from '../ui/status';
 import { CountTable, DayBars } from '../ui/report-charts';
-import { useReportQuery } from '../ui/report-filters';
-import { downloadHref, Figure, ReportFrame } from '../ui/report-frame';
+import { downloadHref, Figure, ReportFrame, SummaryCards, useReport } from '../ui/report-frame';
+import { ReportTable } from '../ui/report-table';
 
 export default function IncidentsReportPage() {
-  const api = useApi();
-  const state = useReportQuery();
-  const result = useQuery({
-    queryKey: ['report', 'incidents', state.query],
-    retry: false,
-    placeholderData: keepPreviousData,
-    queryFn: async () => unwrap(await api.client.GET('/api/v1/reports/incidents', { params: { query: state.query } })),
-  });
+  const { state, result } = useReport('incidents');
   return (
     <ReportFrame kind="incidents" state={state} result={result}>
       {(r) => {
         const s = r.summary;
         return (
           <>
-            <section aria-labelledby="summary" className="cards">
-              <h2 id="summary" className="visually-hidden">
-                Summary
-              </h2>
+            <SummaryCards>
               <Figure
                 id="count"
                 label="Incidents"
@@ -53,7 +40,7 @@ export default function IncidentsReportPage() {
                 value={count(s.open)}
                 note={`${count(s.open_at_period_end)} open at the period's end`}
               />
-            </section>
+            </SummaryCards>
             <div className="two-columns">
               <section aria-labelledby="per-day">
                 <h2 id="per-day">Opened per day</h2>
@@ -74,42 +61,38 @@ export default function IncidentsReportPage() {
               {r.incidents.length === 0 ? (
                 <p className="muted">No incident in this period.</p>
               ) : (
-                <div className="table-wrap">
-                  <table className="report-table" data-testid="incidents-table">
-                    <thead>
-                      <tr>
-                        <th scope="col">Incident</th>
-                        <th scope="col">Status</th>
-                        <th scope="col">Source</th>
-                        <th scope="col">Opened</th>
-                        <th scope="col">Duration</th>
-                        <th scope="col">To acknowledge</th>
-                        <th scope="col">To resolve</th>
-                        <th scope="col">Cause</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {r.incidents.map((i) => (
-                        <tr key={i.id}>
-                          <th scope="row">
-                            <Link to={`/incidents/${i.id}`}>
-                              #{i.number} {i.title}
-                            </Link>
-                          </th>
-                          <td>
-                            <StatusBadge status={i.status} />
-                          </td>
-                          <td>{i.source}</td>
-                          <td>{at(i.opened_at, r.period.timezone)}</td>
-                          <td>{span(i.duration_seconds)}</td>
-                          <td>{span(i.time_to_acknowledge_seconds)}</td>
-                          <td>{span(i.time_to_resolve_seconds)}</td>
-                          <td>{i.cause ?? '—'}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
+                <ReportTable
+                  columns={[
+                    'Incident',
+                    'Status',
+                    'Source',
+                    'Opened',
+                    'Duration',
+                    'To acknowledge',
+                    'To resolve',
+                    'Cause',
+                  ]}
+                  testId="incidents-table"
+                >
+                  {r.incidents.map((i) => (
+                    <tr key={i.id}>
+                      <th scope="row">
+                        <Link to={`/incidents/${i.id}`}>
+                          #{i.number} {i.title}
+                        </Link>
+                      </th>
+                      <td>
+                        <StatusBadge status={i.status} />
+                      </td>
+                      <td>{i.source}</td>
+                      <td>{at(i.opened_at, r.period.timezone)}</td>
+                      <td>{span(i.duration_seconds)}</td>
+                      <td>{span(i.time_to_acknowledge_seconds)}</td>
+                      <td>{span(i.time_to_resolve_seconds)}</td>
+                      <td>{i.cause ?? '—'}</td>
+                    </tr>
+                  ))}
+                </ReportTable>
               )}
               <p className="muted small">
                 Every incident whose time overlaps the period, as it stands now. Times to acknowledge and resolve count

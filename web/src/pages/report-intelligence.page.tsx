@@ -1,24 +1,13 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { unwrap } from '../api/client';
-import { useApi } from '../api/context';
 import { at, count } from '../lib/report-format';
 import { CountTable } from '../ui/report-charts';
-import { useReportQuery } from '../ui/report-filters';
-import { Figure, ReportFrame } from '../ui/report-frame';
+import { Figure, ReportFrame, SummaryCards, useReport } from '../ui/report-frame';
+import { ReportTable } from '../ui/report-table';
 
 const SEVERITY_ICON = { critical: '✖', warning: '!', info: 'i' } as const;
 
 export default function IntelligenceReportPage() {
-  const api = useApi();
-  const state = useReportQuery();
-  const result = useQuery({
-    queryKey: ['report', 'intelligence', state.query],
-    retry: false,
-    placeholderData: keepPreviousData,
-    queryFn: async () =>
-      unwrap(await api.client.GET('/api/v1/reports/intelligence', { params: { query: state.query } })),
-  });
+  const { state, result } = useReport('intelligence');
   return (
     <ReportFrame kind="intelligence" state={state} result={result}>
       {(r) => {
@@ -27,16 +16,13 @@ export default function IntelligenceReportPage() {
         for (const e of r.events) byKind.set(e.kind, (byKind.get(e.kind) ?? 0) + 1);
         return (
           <>
-            <section aria-labelledby="summary" className="cards">
-              <h2 id="summary" className="visually-hidden">
-                Summary
-              </h2>
+            <SummaryCards>
               <Figure id="events" label="Events" value={count(r.summary.events)} />
               <Figure id="critical" label="Critical" value={count(r.summary.by_severity.critical)} />
               <Figure id="warning" label="Warning" value={count(r.summary.by_severity.warning)} />
               <Figure id="info" label="Info" value={count(r.summary.by_severity.info)} />
               <Figure id="correlations" label="Correlations" value={count(r.correlations.length)} />
-            </section>
+            </SummaryCards>
             <div className="two-columns">
               <CountTable
                 caption="Events by category"
@@ -63,38 +49,24 @@ export default function IntelligenceReportPage() {
               {r.events.length === 0 ? (
                 <p className="muted">No event in this period.</p>
               ) : (
-                <div className="table-wrap">
-                  <table className="report-table">
-                    <thead>
-                      <tr>
-                        <th scope="col">Started</th>
-                        <th scope="col">Monitor</th>
-                        <th scope="col">Severity</th>
-                        <th scope="col">Category / kind</th>
-                        <th scope="col">Summary</th>
-                        <th scope="col">Ended</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {r.events.map((e) => (
-                        <tr key={e.id}>
-                          <td>{at(e.started_at, r.period.timezone)}</td>
-                          <th scope="row">
-                            <Link to={`/monitors/${e.monitor_id}`}>{e.monitor_name ?? e.monitor_id}</Link>
-                          </th>
-                          <td>
-                            <span aria-hidden="true">{SEVERITY_ICON[e.severity]}</span> {e.severity}
-                          </td>
-                          <td>
-                            {e.category} / {e.kind.replaceAll('_', ' ')}
-                          </td>
-                          <td>{e.summary}</td>
-                          <td>{e.ended_at ? at(e.ended_at, r.period.timezone) : 'ongoing'}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
+                <ReportTable columns={['Started', 'Monitor', 'Severity', 'Category / kind', 'Summary', 'Ended']}>
+                  {r.events.map((e) => (
+                    <tr key={e.id}>
+                      <td>{at(e.started_at, r.period.timezone)}</td>
+                      <th scope="row">
+                        <Link to={`/monitors/${e.monitor_id}`}>{e.monitor_name ?? e.monitor_id}</Link>
+                      </th>
+                      <td>
+                        <span aria-hidden="true">{SEVERITY_ICON[e.severity]}</span> {e.severity}
+                      </td>
+                      <td>
+                        {e.category} / {e.kind.replaceAll('_', ' ')}
+                      </td>
+                      <td>{e.summary}</td>
+                      <td>{e.ended_at ? at(e.ended_at, r.period.timezone) : 'ongoing'}</td>
+                    </tr>
+                  ))}
+                </ReportTable>
               )}
             </section>
             <section aria-labelledby="correlations-list">

@@ -1,10 +1,6 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { unwrap } from '../api/client';
-import { useApi } from '../api/context';
 import { count } from '../lib/report-format';
-import { useReportQuery } from '../ui/report-filters';
-import { Figure, ReportFrame } from '../ui/report-frame';
+import { Figure, ReportFrame, SummaryCards, useReport } from '../ui/report-frame';
 
 const KIND_LABEL = {
   noisy: 'Noisy',
@@ -14,15 +10,7 @@ const KIND_LABEL = {
 } as const;
 
 export default function MonitorHealthReportPage() {
-  const api = useApi();
-  const state = useReportQuery();
-  const result = useQuery({
-    queryKey: ['report', 'monitor-health', state.query],
-    retry: false,
-    placeholderData: keepPreviousData,
-    queryFn: async () =>
-      unwrap(await api.client.GET('/api/v1/reports/monitor-health', { params: { query: state.query } })),
-  });
+  const { state, result } = useReport('monitor-health');
   return (
     <ReportFrame kind="monitor-health" state={state} result={result}>
       {(r) => {
@@ -30,16 +18,13 @@ export default function MonitorHealthReportPage() {
         const healthy = r.monitors.length - flagged.length;
         return (
           <>
-            <section aria-labelledby="summary" className="cards">
-              <h2 id="summary" className="visually-hidden">
-                Summary
-              </h2>
+            <SummaryCards>
               <Figure id="monitors" label="Monitors judged" value={count(r.summary.monitors)} />
               <Figure id="flagged" label="Flagged" value={count(r.summary.flagged)} />
               {(Object.keys(KIND_LABEL) as (keyof typeof KIND_LABEL)[]).map((k) => (
                 <Figure key={k} id={k} label={KIND_LABEL[k]} value={count(r.summary.findings[k])} />
               ))}
-            </section>
+            </SummaryCards>
             <section aria-labelledby="flagged-list">
               <h2 id="flagged-list">Flagged monitors</h2>
               {flagged.length === 0 ? (

@@ -1,11 +1,8 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useMemo } from 'react';
 import { Link } from 'react-router';
-import { unwrap } from '../api/client';
-import { useApi } from '../api/context';
 import { count, millis, trend } from '../lib/report-format';
-import { useReportQuery } from '../ui/report-filters';
-import { Figure, ReportFrame } from '../ui/report-frame';
+import { Figure, ReportFrame, SummaryCards, useReport } from '../ui/report-frame';
+import { ReportTable } from '../ui/report-table';
 
 const LatencyChart = lazy(() => import('../ui/latency-chart').then((m) => ({ default: m.LatencyChart })));
 
@@ -13,15 +10,7 @@ const LatencyChart = lazy(() => import('../ui/latency-chart').then((m) => ({ def
 const CHART_MONITORS = 6;
 
 export default function PerformanceReportPage() {
-  const api = useApi();
-  const state = useReportQuery();
-  const result = useQuery({
-    queryKey: ['report', 'performance', state.query],
-    retry: false,
-    placeholderData: keepPreviousData,
-    queryFn: async () =>
-      unwrap(await api.client.GET('/api/v1/reports/performance', { params: { query: state.query } })),
-  });
+  const { state, result } = useReport('performance');
   const series = useMemo(() => {
     const monitors = [...(result.data?.monitors ?? [])]
       .filter((m) => m.p95_ms !== null)
@@ -38,13 +27,10 @@ export default function PerformanceReportPage() {
     <ReportFrame kind="performance" state={state} result={result}>
       {(r) => (
         <>
-          <section aria-labelledby="summary" className="cards">
-            <h2 id="summary" className="visually-hidden">
-              Summary
-            </h2>
+          <SummaryCards>
             <Figure id="monitors" label="Monitors" value={count(r.summary.monitors)} />
             <Figure id="checks" label="Checks" value={count(r.summary.checks)} />
-          </section>
+          </SummaryCards>
           <section aria-labelledby="chart">
             <h2 id="chart">p95 per day</h2>
             {series.length === 0 ? (
@@ -66,63 +52,53 @@ export default function PerformanceReportPage() {
             {r.monitors.length === 0 ? (
               <p className="muted">No monitor in this period.</p>
             ) : (
-              <div className="table-wrap">
-                <table className="report-table" data-testid="performance-table">
-                  <thead>
-                    <tr>
-                      <th scope="col">Monitor</th>
-                      <th scope="col">p50</th>
-                      <th scope="col">p95</th>
-                      <th scope="col">p99</th>
-                      <th scope="col">p95 vs previous period</th>
-                      <th scope="col" className="secondary">
-                        Mean
-                      </th>
-                      <th scope="col" className="secondary">
-                        Min – max
-                      </th>
-                      <th scope="col" className="secondary">
-                        Checks (measured)
-                      </th>
-                      <th scope="col">Anomalies</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {r.monitors.map((m) => (
-                      <tr key={m.monitor_id} data-monitor={m.monitor_id}>
-                        <th scope="row">
-                          <Link to={`/monitors/${m.monitor_id}`}>{m.name}</Link>
-                        </th>
-                        <td data-col="p50">{millis(m.p50_ms)}</td>
-                        <td data-col="p95">{millis(m.p95_ms)}</td>
-                        <td data-col="p99">{millis(m.p99_ms)}</td>
-                        <td>
-                          {trend(m.trend_percent)}
-                          {m.previous.p95_ms !== null && (
-                            <span className="muted small"> (was {millis(m.previous.p95_ms)})</span>
-                          )}
-                        </td>
-                        <td className="secondary">{millis(m.mean_ms)}</td>
-                        <td className="secondary">
-                          {millis(m.min_ms)} – {millis(m.max_ms)}
-                        </td>
-                        <td className="secondary">
-                          {count(m.checks)} ({count(m.successful_checks)})
-                        </td>
-                        <td>
-                          {m.anomalies.length === 0
-                            ? '—'
-                            : m.anomalies.map((a) => (
-                                <p key={a.id} className="small">
-                                  {a.severity}: {a.summary}
-                                </p>
-                              ))}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <ReportTable
+                columns={[
+                  'Monitor',
+                  'p50',
+                  'p95',
+                  'p99',
+                  'p95 vs previous period',
+                  { label: 'Mean', secondary: true },
+                  { label: 'Min – max', secondary: true },
+                  { label: 'Checks (measured)', secondary: true },
+                  'Anomalies',
+                ]}
+                testId="performance-table"
+              >
+                {r.monitors.map((m) => (
+                  <tr key={m.monitor_id} data-monitor={m.monitor_id}>
+                    <th scope="row">
+                      <Link to={`/monitors/${m.monitor_id}`}>{m.name}</Link>
+                    </th>
+                    <td data-col="p50">{millis(m.p50_ms)}</td>
+                    <td data-col="p95">{millis(m.p95_ms)}</td>
+                    <td data-col="p99">{millis(m.p99_ms)}</td>
+                    <td>
+                      {trend(m.trend_percent)}
+                      {m.previous.p95_ms !== null && (
+                        <span className="muted small"> (was {millis(m.previous.p95_ms)})</span>
+                      )}
+                    </td>
+                    <td className="secondary">{millis(m.mean_ms)}</td>
+                    <td className="secondary">
+                      {millis(m.min_ms)} – {millis(m.max_ms)}
+                    </td>
+                    <td className="secondary">
+                      {count(m.checks)} ({count(m.successful_checks)})
+                    </td>
+                    <td>
+                      {m.anomalies.length === 0
+                        ? '—'
+                        : m.anomalies.map((a) => (
+                            <p key={a.id} className="small">
+                              {a.severity}: {a.summary}
+                            </p>
+                          ))}
+                    </td>
+                  </tr>
+                ))}
+              </ReportTable>
             )}
             <p className="muted small">
               Percentiles from merged latency sketches (within 1 %) of successful checks; the trend compares p95 with

@@ -1,11 +1,8 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { unwrap } from '../api/client';
-import { useApi } from '../api/context';
 import { can, useSession } from '../api/session';
 import { at, count, pct, rate, span } from '../lib/report-format';
-import { useReportQuery } from '../ui/report-filters';
-import { Figure, ReportFrame } from '../ui/report-frame';
+import { Figure, ReportFrame, SummaryCards, useReport } from '../ui/report-frame';
+import { ReportTable } from '../ui/report-table';
 
 /**
  * Met or missed in words and a shape; null (nothing monitored) says so. For the current period the API's `met` means
@@ -30,28 +27,18 @@ function Verdict({ met, current = false }: { met: boolean | null; current?: bool
 }
 
 export default function SlaReportPage() {
-  const api = useApi();
   const { session } = useSession();
-  const state = useReportQuery();
-  const result = useQuery({
-    queryKey: ['report', 'sla', state.query],
-    retry: false,
-    placeholderData: keepPreviousData,
-    queryFn: async () => unwrap(await api.client.GET('/api/v1/reports/sla', { params: { query: state.query } })),
-  });
+  const { state, result } = useReport('sla');
   return (
     <ReportFrame kind="sla" state={state} result={result}>
       {(r) => (
         <>
-          <section aria-labelledby="summary" className="cards">
-            <h2 id="summary" className="visually-hidden">
-              Summary
-            </h2>
+          <SummaryCards>
             <Figure id="targets" label="Targets" value={count(r.summary.targets)} />
             <Figure id="met" label="Within budget" value={count(r.summary.met)} />
             <Figure id="missed" label="Budget overspent" value={count(r.summary.missed)} />
             <Figure id="no-data" label="No data" value={count(r.summary.no_data)} />
-          </section>
+          </SummaryCards>
           <p>
             <Link to="/sla-targets">SLA targets</Link>
             {can(session.role).write && (
@@ -95,63 +82,41 @@ export default function SlaReportPage() {
                   />
                 </div>
                 <div className="two-columns">
-                  <div className="table-wrap">
-                    <table className="report-table">
-                      <caption>Each monitor, current period</caption>
-                      <thead>
-                        <tr>
-                          <th scope="col">Monitor</th>
-                          <th scope="col">Achieved</th>
-                          <th scope="col">Downtime</th>
-                        </tr>
-                      </thead>
-                      <tbody>
-                        {t.monitors.map((m) => (
-                          <tr key={m.monitor_id}>
-                            <th scope="row">
-                              <Link to={`/monitors/${m.monitor_id}`}>{m.name}</Link>
-                            </th>
-                            <td>{pct(m.achieved_percent)}</td>
-                            <td>{span(m.downtime_seconds)}</td>
-                          </tr>
-                        ))}
-                      </tbody>
-                    </table>
-                  </div>
-                  <div className="table-wrap">
-                    <table className="report-table">
-                      <caption>Earlier periods in the range</caption>
-                      <thead>
-                        <tr>
-                          <th scope="col">Period</th>
-                          <th scope="col">Achieved</th>
-                          <th scope="col">Downtime</th>
-                          <th scope="col">Verdict</th>
-                        </tr>
-                      </thead>
-                      <tbody>
-                        {t.periods.length === 0 && (
-                          <tr>
-                            <td colSpan={4} className="muted">
-                              None: the range has no whole earlier period.
-                            </td>
-                          </tr>
-                        )}
-                        {t.periods.map((p) => (
-                          <tr key={p.from}>
-                            <th scope="row">
-                              {at(p.from, r.period.timezone)} – {at(p.to, r.period.timezone)}
-                            </th>
-                            <td>{pct(p.achieved_percent)}</td>
-                            <td>{span(p.downtime_seconds)}</td>
-                            <td>
-                              <Verdict met={p.met} />
-                            </td>
-                          </tr>
-                        ))}
-                      </tbody>
-                    </table>
-                  </div>
+                  <ReportTable columns={['Monitor', 'Achieved', 'Downtime']} caption="Each monitor, current period">
+                    {t.monitors.map((m) => (
+                      <tr key={m.monitor_id}>
+                        <th scope="row">
+                          <Link to={`/monitors/${m.monitor_id}`}>{m.name}</Link>
+                        </th>
+                        <td>{pct(m.achieved_percent)}</td>
+                        <td>{span(m.downtime_seconds)}</td>
+                      </tr>
+                    ))}
+                  </ReportTable>
+                  <ReportTable
+                    columns={['Period', 'Achieved', 'Downtime', 'Verdict']}
+                    caption="Earlier periods in the range"
+                  >
+                    {t.periods.length === 0 && (
+                      <tr>
+                        <td colSpan={4} className="muted">
+                          None: the range has no whole earlier period.
+                        </td>
+                      </tr>
+                    )}
+                    {t.periods.map((p) => (
+                      <tr key={p.from}>
+                        <th scope="row">
+                          {at(p.from, r.period.timezone)} – {at(p.to, r.period.timezone)}
+                        </th>
+                        <td>{pct(p.achieved_percent)}</td>
+                        <td>{span(p.downtime_seconds)}</td>
+                        <td>
+                          <Verdict met={p.met} />
+                        </td>
+                      </tr>
+                    ))}
+                  </ReportTable>
                 </div>
               </section>
             );

@@ -1,7 +1,9 @@
-import type { UseQueryResult } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, type UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { ApiError } from '../api/client';
+import { ApiError, unwrap } from '../api/client';
+import { useApi } from '../api/context';
+import type { paths } from '../api/schema';
 import { useSession } from '../api/session';
 import { at } from '../lib/report-format';
 import { ReportFilters, useReportQuery, type ReportQuery } from './report-filters';
@@ -41,6 +43,33 @@ export const REPORTS = {
   },
 } as const;
 export type ReportKind = keyof typeof REPORTS;
+
+type ReportPath<K extends ReportKind> = `/api/v1/reports/${(typeof REPORTS)[K]['api']}`;
+/** The JSON a report route answers. */
+export type ReportOf<K extends ReportKind> = paths[ReportPath<K>]['get'] extends {
+  responses: { 200: { content: { 'application/json': infer R } } };
+}
+  ? R
+  : never;
+
+/**
+ * One report for the filters in the page's URL. The report shown stays while the next one loads (the frame says
+ * "updating…"); a refusal is not retried, as it names what to change.
+ */
+export function useReport<K extends ReportKind>(
+  kind: K,
+): { state: ReturnType<typeof useReportQuery>; result: UseQueryResult<ReportOf<K>> } {
+  const api = useApi();
+  const state = useReportQuery();
+  const path: ReportPath<ReportKind> = `/api/v1/reports/${REPORTS[kind].api}`;
+  const result = useQuery({
+    queryKey: ['report', kind, state.query],
+    retry: false,
+    placeholderData: keepPreviousData,
+    queryFn: async () => unwrap(await api.client.GET(path, { params: { query: state.query } })) as ReportOf<K>,
+  });
+  return { state, result };
+}
 
 /** Where the same report is downloaded: the period shown, fixed as from/to, so the file has the figures on screen. */
 export function downloadHref(
@@ -140,6 +169,18 @@ export function ReportFrame<
         </>
       )}
     </>
+  );
+}
+
+/** The report's key figures as a row of cards, under a heading only screen readers hear. */
+export function SummaryCards({ children }: { children: ReactNode }) {
+  return (
+    <section aria-labelledby="summary" className="cards">
+      <h2 id="summary" className="visually-hidden">
+        Summary
+      </h2>
+      {children}
+    </section>
   );
 }
 
