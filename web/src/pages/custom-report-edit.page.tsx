@@ -3,18 +3,11 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { unwrap, type ApiError } from '../api/client';
 import { useAllMonitors } from '../api/monitors';
-import { browserTimeZone, zoneChoices } from '../lib/time-zones';
-import {
-  EditForm,
-  idempotencyHeader,
-  loadingOrError,
-  retryUnlessRefused,
-  SaveBar,
-  useEditPage,
-  useExisting,
-  useFormSave,
-} from '../ui/edit-form';
+import { browserTimeZone } from '../lib/time-zones';
+import { EditForm, loadingOrError, SaveBar } from '../ui/edit-form';
+import { idempotencyHeader, retryUnlessRefused, useEditPage, useExisting, useFormSave } from '../ui/edit-form.hooks';
 import { Field, FieldIssue, FormError } from '../ui/form';
+import { ZoneSelect } from '../ui/zone-select';
 import { bodyOf, draftOf, newDraft, type WidgetDraft } from './custom-report-edit.drafts';
 import { WidgetsEditor } from './custom-report-edit.widgets';
 import {
@@ -109,7 +102,6 @@ export default function CustomReportEditPage() {
   const notReady = loadingOrError(id, existing);
   if (notReady) return notReady;
   const editable = existing.data ? canEditReport(existing.data, session) : writable;
-  const zones = zoneChoices(timezone);
   const others = (members.data ?? []).filter((m) => m.user_id !== (existing.data?.owner_id ?? session.user.id));
   const periodIssue = error?.details.find((d) => d.field === 'period')?.issue;
   return (
@@ -147,13 +139,7 @@ export default function CustomReportEditPage() {
             )}
           </Field>
           <Field label="Time zone" name="timezone" error={error} hint="Days and calendar periods are counted in it.">
-            {({ control }) => (
-              <select {...control} value={timezone} onChange={(e) => setTimezone(e.target.value)}>
-                {zones.map((z) => (
-                  <option key={z}>{z}</option>
-                ))}
-              </select>
-            )}
+            {({ control }) => <ZoneSelect control={control} value={timezone} onChange={setTimezone} />}
           </Field>
         </div>
         {periodKind === 'range' && (

@@ -5,16 +5,8 @@ import FIELDS from '../api/destination-config.fields.json';
 import type { components } from '../api/schema';
 import { can } from '../api/session';
 import { asText, dateTime } from '../lib/format';
-import {
-  DeleteButton,
-  EditForm,
-  idempotencyHeader,
-  SaveBar,
-  useEditPage,
-  useExisting,
-  useFormSave,
-  useRemoveAndLeave,
-} from '../ui/edit-form';
+import { DeleteButton, EditForm, SaveBar } from '../ui/edit-form';
+import { idempotencyHeader, useEditPage, useExisting, useFormSave, useRemoveAndLeave } from '../ui/edit-form.hooks';
 import { Field, FieldIssue, FormError } from '../ui/form';
 import { StatusBadge } from '../ui/status';
 

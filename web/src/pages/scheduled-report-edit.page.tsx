@@ -4,18 +4,11 @@ import { Link } from 'react-router';
 import { unwrap } from '../api/client';
 import { relativeTime } from '../lib/format';
 import { nextRunAt } from '../lib/schedule.next-run';
-import { browserTimeZone, inZone, zoneChoices } from '../lib/time-zones';
-import {
-  EditForm,
-  idempotencyHeader,
-  loadingOrError,
-  retryUnlessRefused,
-  SaveBar,
-  useEditPage,
-  useExisting,
-  useFormSave,
-} from '../ui/edit-form';
+import { browserTimeZone, inZone } from '../lib/time-zones';
+import { EditForm, loadingOrError, SaveBar } from '../ui/edit-form';
+import { idempotencyHeader, retryUnlessRefused, useEditPage, useExisting, useFormSave } from '../ui/edit-form.hooks';
 import { Field, FieldIssue, FormError } from '../ui/form';
+import { ZoneSelect } from '../ui/zone-select';
 import { ScheduleOperations } from './scheduled-report.operations';
 import {
   FREQUENCIES,
@@ -152,7 +145,6 @@ export default function ScheduledReportEditPage() {
   const notReady = loadingOrError(id, existing);
   if (notReady) return notReady;
   const s = existing.data;
-  const zones = zoneChoices(timezone);
   const destinationsIssue = error?.issueFor('destination_ids');
   const addresses = new Map(
     (destinations.data?.data ?? []).flatMap((d) =>
@@ -247,13 +239,7 @@ export default function ScheduledReportEditPage() {
           )}
         </Field>
         <Field label="Time zone" name="timezone" error={error} required>
-          {({ control }) => (
-            <select {...control} value={timezone} onChange={(e) => setTimezone(e.target.value)}>
-              {zones.map((z) => (
-                <option key={z}>{z}</option>
-              ))}
-            </select>
-          )}
+          {({ control }) => <ZoneSelect control={control} value={timezone} onChange={setTimezone} />}
         </Field>
       </div>
       <p className="next-run" role="status" aria-live="polite">

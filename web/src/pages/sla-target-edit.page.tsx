@@ -3,16 +3,8 @@ import { Link } from 'react-router';
 import { ApiError, unwrap } from '../api/client';
 import { useAllMonitors } from '../api/monitors';
 import type { SlaPeriod } from '../lib/error-budget';
-import {
-  DeleteButton,
-  EditForm,
-  idempotencyHeader,
-  SaveBar,
-  useEditPage,
-  useExisting,
-  useFormSave,
-  useRemoveAndLeave,
-} from '../ui/edit-form';
+import { DeleteButton, EditForm, SaveBar } from '../ui/edit-form';
+import { idempotencyHeader, useEditPage, useExisting, useFormSave, useRemoveAndLeave } from '../ui/edit-form.hooks';
 import { Field, FieldIssue, FormError } from '../ui/form';
 import { MonitorPickList } from '../ui/monitor-pick-list';
 import { PlanGate } from '../ui/report-frame';

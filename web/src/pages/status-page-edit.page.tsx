@@ -1,16 +1,8 @@
 import { useEffect, useState } from 'react';
 import { unwrap } from '../api/client';
 import { useAllMonitors } from '../api/monitors';
-import {
-  DeleteButton,
-  EditForm,
-  idempotencyHeader,
-  SaveBar,
-  useEditPage,
-  useExisting,
-  useFormSave,
-  useRemoveAndLeave,
-} from '../ui/edit-form';
+import { DeleteButton, EditForm, SaveBar } from '../ui/edit-form';
+import { idempotencyHeader, useEditPage, useExisting, useFormSave, useRemoveAndLeave } from '../ui/edit-form.hooks';
 import { Field, FieldIssue, FormError } from '../ui/form';
 import { MonitorPickList } from '../ui/monitor-pick-list';
 
