@@ -416,7 +416,9 @@ describe.skipIf(!testServices.postgresUrl && !testServices.required)(
           const prev = runs[i - 1];
           if (prev?.monitor_id === r.monitor_id && start < Number(prev.started_at) + prev.duration_ms) overlaps++;
         });
-        expect(runs.length).toBeGreaterThan(ids.length * 4);
+        // Enough runs for the slot and overlap checks to mean something. How many depends on how fast the phases
+        // above went by (and with half the processes gone, slow checks wait for slots), so only a floor.
+        expect(runs.length).toBeGreaterThan(ids.length * 2);
         expect([...slots.entries()].filter(([, n]) => n > 1)).toEqual([]);
         expect(overlaps).toBe(0);
       },
