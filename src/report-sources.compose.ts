@@ -25,7 +25,7 @@ export function reportSourcesOf(
     rollups: {
       monitorKeys: (ids) => s.executions.monitorKeys(ids),
       rollupRows: (keys, from, to, resolution) => s.rollups.rollupRows(keys, from, to, resolution),
-      rollupSnapshot: (keys, days, hourStarts) => s.rollups.rollupSnapshot(keys, days, hourStarts),
+      rollupSnapshot: (keys, days, hourBlocks) => s.rollups.rollupSnapshot(keys, days, hourBlocks),
     },
     incidents: s.incidents,
     anomalies: s.intelligence,

@@ -35,14 +35,28 @@ function store(hourly: ReportRollupRow[]): ReportRollups & { reads: string[] } {
     rollupRows: async () => {
       throw new Error('reports read days and hours in one snapshot');
     },
-    rollupSnapshot: async (_keys, range, starts) => {
-      const wanted = new Set(starts);
+    rollupSnapshot: async (_keys, range, blocks) => {
       reads.push(
-        `${range ? `days ${new Date(range.from).toISOString()} ${new Date(range.to).toISOString()}` : 'no days'}, hours ${starts.length}`,
+        `${range ? `days ${new Date(range.from).toISOString()} ${new Date(range.to).toISOString()}` : 'no days'}, hours ${blocks.flat().length}`,
       );
+      // Each block summed, as the databases do: its sketches as hex joined by commas.
+      const blockRows = blocks.flatMap((starts, block) => {
+        const rows = hourly.filter((r) => starts.includes(r.hour_start));
+        if (rows.length === 0) return [];
+        const hex = (s: ReportRollupRow['sketch']) => (s instanceof Uint8Array ? Buffer.from(s).toString('hex') : s);
+        return [
+          {
+            monitor_key: 1,
+            block,
+            checks: rows.reduce((n, r) => n + r.checks, 0),
+            failures: rows.reduce((n, r) => n + r.failures, 0),
+            sketches: rows.map((r) => hex(r.sketch) ?? '').join(','),
+          },
+        ];
+      });
       return {
         days: range ? days.filter((r) => r.hour_start >= range.from && r.hour_start < range.to) : [],
-        hours: hourly.filter((r) => wanted.has(r.hour_start)),
+        blocks: blockRows,
       };
     },
   };

@@ -1,6 +1,6 @@
 import { DecodedSketches, LatencySketch } from '../checks/index.ts';
 import { localDays, type LocalDay, type Window } from './report.period.ts';
-import type { ReportRollups, ReportSnapshotRow } from './report.sources.ts';
+import type { ReportRollups } from './report.sources.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -97,6 +97,29 @@ function byHour(terms: ReadonlyMap<number, Term[]>): TermsByHour {
   return { origin, at };
 }
 
+/**
+ * The edge hours in blocks of hours with the same terms (New York: the first five UTC hours of a day add to the local
+ * day before and are taken from the next), hours in order within a block: the database sums each (monitor, block)
+ * into one row, a third of the rows of a New York report.
+ */
+function blocksOf(hours: ReadonlyMap<number, Term[]>): { hours: number[][]; terms: Term[][] } {
+  const index = new Map<string, number>();
+  const out: { hours: number[][]; terms: Term[][] } = { hours: [], terms: [] };
+  for (const start of [...hours.keys()].sort((a, b) => a - b)) {
+    const terms = hours.get(start)!;
+    const signature = terms.map((t) => `${t.group}${t.sign > 0 ? '+' : '-'}`).join(' ');
+    let block = index.get(signature);
+    if (block === undefined) {
+      block = out.hours.length;
+      index.set(signature, block);
+      out.hours.push([]);
+      out.terms.push(terms);
+    }
+    out.hours[block]!.push(start);
+  }
+  return out;
+}
+
 const ceilHour = (ms: number) => Math.ceil(ms / HOUR_MS) * HOUR_MS;
 
 /**
@@ -134,10 +157,9 @@ export async function figuresFromRollups(
   }
   const { days: dayTerms, hours: hourTerms } = decompose(groups);
   const dayStarts = [...dayTerms.keys()].sort((a, b) => a - b);
-  const hourStarts = [...hourTerms.keys()].sort((a, b) => a - b);
+  const blocks = blocksOf(hourTerms);
   const keyList = [...keys.values()];
   const dayTermsAt = byHour(dayTerms);
-  const hourTermsAt = byHour(hourTerms);
   // One decoder and one scratch sketch for the whole read: what follows each part's await runs without yielding, so
   // parts never share them.
   const decoded = new DecodedSketches();
@@ -146,10 +168,11 @@ export async function figuresFromRollups(
     const rows = await source.rollupSnapshot(
       part,
       dayStarts.length > 0 ? { from: dayStarts[0]!, to: dayStarts[dayStarts.length - 1]! + DAY_MS } : null,
-      hourStarts,
+      blocks.hours,
     );
-    // Two passes. First, every row's sketch is decoded once (an edge hour of a non-UTC zone is a term of two local
-    // days) and each (monitor, group) target gets its checks, failures and the range of keys it will receive.
+    // Two passes. First, every sketch read is decoded once (an edge hour of a non-UTC zone is a term of two local
+    // days; a block row holds the sketches of its hours) and each (monitor, group) target gets its checks, failures
+    // and the range of keys it will receive.
     // Then each target's sketch is built with room for that range: no sketch grows bin by bin.
     const monitorIndex = new Map(part.map((k, i) => [k, i]));
     const targets = part.length * groups.length;
@@ -160,28 +183,49 @@ export async function figuresFromRollups(
     const touched = new Uint8Array(targets);
     const terms: number[] = []; // (decoded row, target, sign) triples, in reading order
     decoded.clear();
-    const fold = (list: readonly ReportSnapshotRow[], termsOf: TermsByHour) => {
-      for (const row of list) {
-        const m = monitorIndex.get(row.monitor_key);
-        const rowTerms = termsOf.at[(Number(row.hour_start) - termsOf.origin) / HOUR_MS];
-        if (m === undefined || !rowTerms) continue;
-        const r = decoded.push(row.sketch);
-        for (const t of rowTerms) {
-          const target = m * groups.length + t.group;
-          touched[target] = 1;
-          checks[target]! += t.sign * row.checks;
-          failures[target]! += t.sign * row.failures;
-          if (r < 0) continue;
-          const rowLow = decoded.lowKey(r);
-          const rowHigh = decoded.highKey(r);
-          if (rowLow < low[target]!) low[target] = rowLow;
-          if (rowHigh > high[target]!) high[target] = rowHigh;
-          terms.push(r, target, t.sign);
-        }
+    // A row read (a day, or a block's part) adds its counts to its terms' targets, and each of its sketches, decoded
+    // once, is recorded for each of them.
+    const addCounts = (m: number, rowTerms: readonly Term[], rowChecks: number, rowFailures: number) => {
+      for (const t of rowTerms) {
+        const target = m * groups.length + t.group;
+        touched[target] = 1;
+        checks[target]! += t.sign * rowChecks;
+        failures[target]! += t.sign * rowFailures;
       }
     };
-    fold(rows.days, dayTermsAt);
-    fold(rows.hours, hourTermsAt);
+    const addSketch = (m: number, rowTerms: readonly Term[], r: number) => {
+      if (r < 0) return;
+      const rowLow = decoded.lowKey(r);
+      const rowHigh = decoded.highKey(r);
+      for (const t of rowTerms) {
+        const target = m * groups.length + t.group;
+        if (rowLow < low[target]!) low[target] = rowLow;
+        if (rowHigh > high[target]!) high[target] = rowHigh;
+        terms.push(r, target, t.sign);
+      }
+    };
+    for (const row of rows.days) {
+      const m = monitorIndex.get(row.monitor_key);
+      const rowTerms = dayTermsAt.at[(Number(row.hour_start) - dayTermsAt.origin) / HOUR_MS];
+      if (m === undefined || !rowTerms) continue;
+      addCounts(m, rowTerms, row.checks, row.failures);
+      addSketch(m, rowTerms, decoded.push(row.sketch));
+    }
+    for (const row of rows.blocks) {
+      const m = monitorIndex.get(row.monitor_key);
+      const rowTerms = blocks.terms[row.block];
+      if (m === undefined || !rowTerms) continue;
+      addCounts(m, rowTerms, row.checks, row.failures);
+      const text = row.sketches;
+      if (!text) continue;
+      // The hours' sketches, comma-separated: each decoded in place (no string per piece).
+      for (let start = 0; start <= text.length;) {
+        let end = text.indexOf(',', start);
+        if (end < 0) end = text.length;
+        addSketch(m, rowTerms, decoded.push(text, start, end));
+        start = end + 1;
+      }
+    }
     // Terms by target (counting sort, reading order kept within a target), then each target built in one scratch
     // sketch, summed up, merged into its monitor's total and cleared: no sketch per day is allocated or kept.
     const count = terms.length / 3;

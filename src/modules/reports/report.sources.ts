@@ -17,6 +17,19 @@ export interface ReportRollupRow {
 /** A rollup row as rollupSnapshot reads it: only what the figures of local days sum. */
 export type ReportSnapshotRow = Pick<ReportRollupRow, 'monitor_key' | 'hour_start' | 'checks' | 'failures' | 'sketch'>;
 
+/**
+ * Hourly rows of one monitor in one block of hours, summed: checks, failures and the hours' sketches as hexadecimal
+ * text joined by commas ('' pieces, or null for all: none). Rows with the same (monitor, block) add up.
+ */
+export interface ReportBlockRow {
+  monitor_key: number;
+  /** Index of the block in `hourBlocks`. */
+  block: number;
+  checks: number;
+  failures: number;
+  sketches: string | null;
+}
+
 /** What reports read from the checks module's rollups (RollupsService and ExecutionsService fit). */
 export interface ReportRollups {
   monitorKeys(monitorIds: readonly string[]): Promise<Map<string, number>>;
@@ -27,14 +40,15 @@ export interface ReportRollups {
     resolution: 'hour' | 'day',
   ): Promise<ReportRollupRow[]>;
   /**
-   * Daily rows with their UTC day in [days.from, days.to) and hourly rows at `hourStarts` (the hours local days add to
-   * or take from UTC days), read in one snapshot: each daily row is exactly the sum of its hourly rows.
+   * Daily rows with their UTC day in [days.from, days.to) and the hourly rows of `hourBlocks` (the hours local days add
+   * to or take from UTC days, in blocks of hours that count alike), summed per monitor and block (ReportBlockRow),
+   * read in one snapshot: each daily row is exactly the sum of its hourly rows.
    */
   rollupSnapshot(
     monitorKeys: readonly number[],
     days: { from: number; to: number } | null,
-    hourStarts: readonly number[],
-  ): Promise<{ days: ReportSnapshotRow[]; hours: ReportSnapshotRow[] }>;
+    hourBlocks: ReadonlyArray<readonly number[]>,
+  ): Promise<{ days: ReportSnapshotRow[]; blocks: ReportBlockRow[] }>;
 }
 
 interface PageOf<T> {

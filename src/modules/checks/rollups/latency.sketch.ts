@@ -49,25 +49,27 @@ export class DecodedSketches {
   /**
    * Reads one encoded sketch (bytes, or hexadecimal text of either case: reports read text, no Buffer per row) and
    * returns its row index, or −1 when there is none ('' or null). Throws on a malformed one (nothing is added then).
+   * Text may hold several sketches (reports read an hour block's sketches joined by commas): `from` and `to` then
+   * delimit the one to read, without a string per piece.
    */
-  push(encoded: Uint8Array | string | null | undefined): number {
-    if (!encoded || encoded.length === 0) return -1;
+  push(encoded: Uint8Array | string | null | undefined, from = 0, to = encoded?.length ?? 0): number {
+    if (!encoded || to <= from) return -1;
     let bytes: Uint8Array;
     let length: number;
     if (typeof encoded === 'string') {
-      if (encoded.length % 2 !== 0) throw new Error('latency sketch: odd hexadecimal length');
-      length = encoded.length / 2;
+      if ((to - from) % 2 !== 0) throw new Error('latency sketch: odd hexadecimal length');
+      length = (to - from) / 2;
       if (this.bytes.length < length) this.bytes = new Uint8Array(2 * length);
       bytes = this.bytes;
       for (let i = 0; i < length; i++) {
-        const high = HEX_DIGITS[encoded.charCodeAt(2 * i)] ?? -1;
-        const low = HEX_DIGITS[encoded.charCodeAt(2 * i + 1)] ?? -1;
+        const high = HEX_DIGITS[encoded.charCodeAt(from + 2 * i)] ?? -1;
+        const low = HEX_DIGITS[encoded.charCodeAt(from + 2 * i + 1)] ?? -1;
         if (high < 0 || low < 0) throw new Error('latency sketch: not hexadecimal');
         bytes[i] = high * 16 + low;
       }
     } else {
-      bytes = encoded;
-      length = encoded.length;
+      bytes = from === 0 && to === encoded.length ? encoded : encoded.subarray(from, to);
+      length = bytes.length;
     }
     const version = bytes[0]!;
     if (version !== FORMAT_VERSION) throw new Error(`unknown latency sketch format ${version}`);

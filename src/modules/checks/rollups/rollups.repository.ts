@@ -8,6 +8,20 @@ export type RollupRowHex = Omit<RollupRow, 'sketch'> & { sketch: string | null }
 /** A rollup row as reports read it (readDaysAndHours): what they sum, the sketch as hexadecimal text. */
 export type SnapshotRow = Pick<RollupRowHex, 'monitor_key' | 'hour_start' | 'checks' | 'failures' | 'sketch'>;
 
+/**
+ * Hourly rows of one monitor in one block of hours (readDaysAndHourBlocks), summed: checks, failures and the sketches
+ * as hexadecimal text joined by commas in hour order ('' pieces, or null for all: none). Several rows may carry the
+ * same (monitor, block), each a part of it: they add up.
+ */
+export interface BlockRow {
+  monitor_key: number;
+  /** Index of the block in the list asked for. */
+  block: number;
+  checks: number;
+  failures: number;
+  sketches: string | null;
+}
+
 export interface RollupKey {
   monitor_key: number;
   hour_start: number;
@@ -200,25 +214,134 @@ async function readSnapshotAsArrays(
     );
   const results = await database.readTextArrays(statements);
   const toRows = (list: Array<Array<string | null>>, into: SnapshotRow[]): SnapshotRow[] => {
-    // The four numbers are integer/bigint NOT NULL columns (epoch milliseconds fit a number exactly).
-    for (const [text] of list) {
-      const t = text!;
-      const a = t.indexOf(',');
-      const b = t.indexOf(',', a + 1);
-      const c = t.indexOf(',', b + 1);
-      const d = t.indexOf(',', c + 1);
-      into.push({
-        monitor_key: Number(t.slice(0, a)),
-        hour_start: Number(t.slice(a + 1, b)),
-        checks: Number(t.slice(b + 1, c)),
-        failures: Number(d < 0 ? t.slice(c + 1) : t.slice(c + 1, d)),
-        sketch: d < 0 ? null : t.slice(d + 1),
-      });
-    }
+    for (const [text] of list) into.push(parseRowText(text!));
     return into;
   };
   const dayRows = days ? toRows(results[0]!, []) : [];
   const hours: SnapshotRow[] = [];
   for (const list of results.slice(days ? 1 : 0)) toRows(list, hours);
   return { days: dayRows, hours };
+}
+
+/**
+ * One row read as text by readSnapshotAsArrays or readDaysAndHourBlocks: four numbers (integer/bigint NOT NULL
+ * columns or their sums; epoch milliseconds fit a number exactly) and what follows the fourth comma, if anything.
+ */
+function parseRowText(t: string): SnapshotRow {
+  const a = t.indexOf(',');
+  const b = t.indexOf(',', a + 1);
+  const c = t.indexOf(',', b + 1);
+  const d = t.indexOf(',', c + 1);
+  return {
+    monitor_key: Number(t.slice(0, a)),
+    hour_start: Number(t.slice(a + 1, b)),
+    checks: Number(t.slice(b + 1, c)),
+    failures: Number(d < 0 ? t.slice(c + 1) : t.slice(c + 1, d)),
+    sketch: d < 0 ? null : t.slice(d + 1),
+  };
+}
+
+/**
+ * readDaysAndHours with the hours given in blocks (a report's edge hours: those that add to and take from the same
+ * local days), each (monitor, block) summed by the database into one row (BlockRow): a New York day's five edge hours
+ * are one row instead of five, and parsing rows was most of the reading cost on PostgreSQL. `perHour` reads each
+ * hourly row instead (one BlockRow per row: what the block read is tested against). Same snapshot as
+ * readDaysAndHours.
+ */
+export async function readDaysAndHourBlocks(
+  database: Database,
+  monitorKeys: readonly number[],
+  days: { from: number; to: number } | null,
+  blocks: ReadonlyArray<readonly number[]>,
+  options: { perHour?: boolean } = {},
+): Promise<{ days: SnapshotRow[]; blocks: BlockRow[] }> {
+  const starts: number[] = [];
+  const blockOf: number[] = [];
+  blocks.forEach((hours, block) => {
+    for (const h of hours) {
+      starts.push(h);
+      blockOf.push(block);
+    }
+  });
+  if (options.perHour || starts.length === 0 || monitorKeys.length === 0) {
+    const read = await readDaysAndHours(database, monitorKeys, days, starts);
+    const blockAt = new Map(starts.map((h, i) => [h, blockOf[i]!]));
+    return {
+      days: read.days,
+      blocks: read.hours.map((r) => ({
+        monitor_key: r.monitor_key,
+        block: blockAt.get(Number(r.hour_start))!,
+        checks: r.checks,
+        failures: r.failures,
+        sketches: r.sketch,
+      })),
+    };
+  }
+  const db = database.tables<RollupsTables>();
+  const keys = [...monitorKeys];
+  if (database.dialect === 'postgres') {
+    // As readSnapshotAsArrays: one text field per row, in one snapshot. The hours and their blocks are two array
+    // parameters joined to the rows, which are found by `hour_start = any(…)` (an index seek per monitor and hour, as
+    // `hour_start in (…)`). A block row is "monitor,block,checks,failures,sketch,sketch,…" (concat_ws skips a NULL
+    // string_agg: no sketch at all).
+    const statements = [];
+    if (days)
+      statements.push(
+        db
+          .selectFrom('execution_rollup_day')
+          .select(
+            sql<string>`concat_ws(',', monitor_key, hour_start, checks, failures, encode(sketch, 'hex'))`.as('row'),
+          )
+          .where('monitor_key', 'in', keys)
+          .where('hour_start', '>=', days.from)
+          .where('hour_start', '<', days.to)
+          .compile(),
+      );
+    statements.push(
+      sql<{ row: string }>`select concat_ws(',', r.monitor_key, b.block, sum(r.checks), sum(r.failures),
+          string_agg(encode(r.sketch, 'hex'), ',' order by r.hour_start)) as row
+        from execution_rollup r
+        join unnest(${starts}::bigint[], ${blockOf}::int[]) as b(hour_start, block) on b.hour_start = r.hour_start
+        where r.monitor_key in (${sql.join(keys)}) and r.hour_start = any(${starts}::bigint[])
+        group by r.monitor_key, b.block`.compile(db),
+    );
+    const results = await database.readTextArrays(statements);
+    const dayRows = days ? results[0]!.map(([text]) => parseRowText(text!)) : [];
+    const blockRows = results[days ? 1 : 0]!.map(([text]): BlockRow => {
+      const row = parseRowText(text!);
+      return {
+        monitor_key: row.monitor_key,
+        block: row.hour_start,
+        checks: row.checks,
+        failures: row.failures,
+        sketches: row.sketch,
+      };
+    });
+    return { days: dayRows, blocks: blockRows };
+  }
+  return db.transaction().execute(async (trx) => {
+    const dayRows = days
+      ? await trx
+          .selectFrom('execution_rollup_day')
+          .select(['monitor_key', 'hour_start', 'checks', 'failures', sql<string | null>`hex(sketch)`.as('sketch')])
+          .where('monitor_key', 'in', keys)
+          .where('hour_start', '>=', days.from)
+          .where('hour_start', '<', days.to)
+          .execute()
+      : [];
+    const blockRows: BlockRow[] = [];
+    // A few hundred (hour, block) pairs per statement; the hours lead the join (CROSS JOIN keeps SQLite's order),
+    // each a seek on the primary key per monitor. A block cut between two statements is two rows: they add up.
+    for (let i = 0; i < starts.length; i += CHUNK) {
+      const pairs = starts.slice(i, i + CHUNK).map((h, j) => sql`(${h}, ${blockOf[i + j]!})`);
+      const { rows } = await sql<BlockRow>`with b(hour_start, block) as (values ${sql.join(pairs)})
+        select r.monitor_key as monitor_key, b.block as block, sum(r.checks) as checks, sum(r.failures) as failures,
+          group_concat(hex(r.sketch), ',' order by r.hour_start) as sketches
+        from b cross join execution_rollup r
+        where r.hour_start = b.hour_start and r.monitor_key in (${sql.join(keys)})
+        group by r.monitor_key, b.block`.execute(trx);
+      blockRows.push(...rows);
+    }
+    return { days: dayRows, blocks: blockRows };
+  });
 }

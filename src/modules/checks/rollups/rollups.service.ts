@@ -4,7 +4,7 @@ import type { Database } from '../../../platform/db/index.ts';
 import { DomainError, validationFailed } from '../../../platform/errors.ts';
 import { LatencySketch } from './latency.sketch.ts';
 import { DAY_MS, HOUR_MS, hourOf } from './rollups.compute.ts';
-import { readDaysAndHours, RollupsRepository, type SnapshotRow } from './rollups.repository.ts';
+import { readDaysAndHourBlocks, RollupsRepository, type BlockRow, type SnapshotRow } from './rollups.repository.ts';
 import type { RollupRow } from './rollups.tables.ts';
 
 export type HistoryResolution = 'minute' | 'hour' | 'day';
@@ -129,14 +129,16 @@ export class RollupsService {
 
   /**
    * For reports: daily rows of monitors (by monitor key) whose UTC day starts in [days.from, days.to) and hourly rows
-   * whose hour starts at one of `hourStarts`, read in one snapshot (a daily row is the sum of its hours).
+   * whose hour starts in one of `hourBlocks`, summed per monitor and block, read in one snapshot (a daily row is the
+   * sum of its hours). `perHour`: one row per hourly row instead (same figures; for tests and measurements).
    */
   rollupSnapshot(
     monitorKeys: readonly number[],
     days: { from: number; to: number } | null,
-    hourStarts: readonly number[],
-  ): Promise<{ days: SnapshotRow[]; hours: SnapshotRow[] }> {
-    return readDaysAndHours(this.deps.database, monitorKeys, days, hourStarts);
+    hourBlocks: ReadonlyArray<readonly number[]>,
+    options: { perHour?: boolean } = {},
+  ): Promise<{ days: SnapshotRow[]; blocks: BlockRow[] }> {
+    return readDaysAndHourBlocks(this.deps.database, monitorKeys, days, hourBlocks, options);
   }
 
   /**

@@ -1,0 +1,203 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LatencySketch } from '../../src/modules/checks/index.ts';
+import { readDaysAndHourBlocks } from '../../src/modules/checks/rollups/rollups.repository.ts';
+import type { RollupRow, RollupsTables } from '../../src/modules/checks/rollups/rollups.tables.ts';
+import { localDays, type Window } from '../../src/modules/reports/report.period.ts';
+import { DAY_QUANTILES, figuresFromRollups } from '../../src/modules/reports/report.rollups.ts';
+import type { ReportRollups } from '../../src/modules/reports/report.sources.ts';
+import { createTestDatabase, testDialects, type TestDatabase } from '../support/databases.ts';
+
+const H = 3_600_000;
+const DAY = 24 * H;
+const at = (iso: string) => Date.parse(iso);
+const MONITORS = [1, 2, 3];
+/** Across New York's (March 8) and Berlin's (March 29) change to summer time; the edges inside hours. */
+const WINDOW: Window = { from: at('2026-03-01T03:17:00Z'), to: at('2026-04-02T20:41:00Z') };
+const ZONES = ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Asia/Kathmandu'];
+
+/** Deterministic pseudo-random numbers (mulberry32): the same history on every run. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/**
+ * Hourly rows from two days before the window to two days after it (some hours missing, some without a sketch,
+ * monitor 2 in two regions) and the daily rows the store keeps beside them (their sums).
+ */
+function history(): { hourly: RollupRow[]; daily: RollupRow[] } {
+  const next = random(13);
+  const hourly: RollupRow[] = [];
+  for (const monitor of MONITORS) {
+    for (let h = at('2026-02-27T00:00:00Z'); h < at('2026-04-05T00:00:00Z'); h += H) {
+      for (const region of monitor === 2 ? [1, 2] : [1]) {
+        const dice = next();
+        if (dice < 0.05) continue;
+        const sketch = new LatencySketch();
+        const checks = 1 + Math.floor(next() * 6);
+        const failures = dice < 0.1 ? checks : Math.floor(next() * 2);
+        for (let i = 0; i < checks - failures; i++) sketch.add(i === 0 && dice < 0.2 ? 0 : 20 + next() * 400 * monitor);
+        hourly.push({
+          monitor_key: monitor,
+          hour_start: h,
+          region_key: region,
+          checks,
+          failures,
+          downtime_ms: 0,
+          sketch: checks === failures ? null : sketch.encode(),
+        });
+      }
+    }
+  }
+  const sums = new Map<string, RollupRow & { merged: LatencySketch }>();
+  for (const r of hourly) {
+    const day = Math.floor(r.hour_start / DAY) * DAY;
+    const key = `${r.monitor_key} ${day} ${r.region_key}`;
+    let d = sums.get(key);
+    if (!d) {
+      d = { ...r, hour_start: day, checks: 0, failures: 0, merged: new LatencySketch() };
+      sums.set(key, d);
+    }
+    d.checks += r.checks;
+    d.failures += r.failures;
+    d.merged.mergeEncoded(r.sketch);
+  }
+  const daily = [...sums.values()].map(({ merged, ...r }) => ({
+    ...r,
+    sketch: merged.count > 0 ? merged.encode() : null,
+  }));
+  return { hourly, daily };
+}
+
+/** The figures merged straight from the hourly rows: each local day's hours (as figuresFromRollups counts them). */
+function reference(hourly: readonly RollupRow[], timezone: string) {
+  const days = localDays(WINDOW, timezone);
+  const ceilHour = (ms: number) => Math.ceil(ms / H) * H;
+  const out = new Map<number, Map<string, { checks: number; failures: number; sketch: LatencySketch }>>();
+  for (const monitor of MONITORS) {
+    const byDay = new Map<string, { checks: number; failures: number; sketch: LatencySketch }>();
+    days.forEach((d, i) => {
+      const from = i === 0 ? Math.floor(WINDOW.from / H) * H : ceilHour(d.from);
+      const to = i === days.length - 1 ? ceilHour(WINDOW.to) : ceilHour(d.to);
+      const rows = hourly.filter((r) => r.monitor_key === monitor && r.hour_start >= from && r.hour_start < to);
+      if (rows.length === 0) return;
+      const sketch = new LatencySketch();
+      for (const r of rows) sketch.mergeEncoded(r.sketch);
+      byDay.set(d.date, {
+        checks: rows.reduce((n, r) => n + r.checks, 0),
+        failures: rows.reduce((n, r) => n + r.failures, 0),
+        sketch,
+      });
+    });
+    out.set(monitor, byDay);
+  }
+  return out;
+}
+
+for (const dialect of testDialects()) {
+  describe(`report figures read in hour blocks on ${dialect}`, () => {
+    let db: TestDatabase;
+    let hourly: RollupRow[];
+    beforeAll(async () => {
+      db = await createTestDatabase(dialect);
+      const tables = db.database.tables<RollupsTables>();
+      const h = history();
+      hourly = h.hourly;
+      for (let i = 0; i < h.hourly.length; i += 500)
+        await tables
+          .insertInto('execution_rollup')
+          .values(h.hourly.slice(i, i + 500))
+          .execute();
+      for (let i = 0; i < h.daily.length; i += 500)
+        await tables
+          .insertInto('execution_rollup_day')
+          .values(h.daily.slice(i, i + 500))
+          .execute();
+    });
+    afterAll(async () => db.drop());
+
+    /** The reports' port on this database: hours summed per block, or read one row per hourly row. */
+    const port = (perHour: boolean, reads: number[] = []): ReportRollups => ({
+      monitorKeys: async (ids) => new Map(ids.map((id) => [id, Number(id)])),
+      rollupRows: async () => {
+        throw new Error('reports read days and hours in one snapshot');
+      },
+      rollupSnapshot: async (keys, days, blocks) => {
+        const read = await readDaysAndHourBlocks(db.database, keys, days, blocks, { perHour });
+        reads.push(read.blocks.length);
+        return read;
+      },
+    });
+    const ids = MONITORS.map(String);
+
+    for (const timezone of ZONES) {
+      it(`${timezone}: the same figures per local day and window as per hour and as the hours themselves`, async () => {
+        const blockReads: number[] = [];
+        const hourReads: number[] = [];
+        const byBlock = await figuresFromRollups(port(false, blockReads), ids, WINDOW, timezone);
+        const byHour = await figuresFromRollups(port(true, hourReads), ids, WINDOW, timezone);
+        const expected = reference(hourly, timezone);
+        for (const id of ids) {
+          const b = byBlock.get(id)!;
+          const h = byHour.get(id)!;
+          expect([...b.days]).toEqual([...h.days]);
+          expect(b.total.checks).toBe(h.total.checks);
+          expect(b.total.failures).toBe(h.total.failures);
+          expect(b.total.sketch.encode()).toEqual(h.total.sketch.encode());
+          const want = expected.get(Number(id))!;
+          expect([...b.days.keys()]).toEqual([...want.keys()]);
+          for (const [date, d] of want)
+            expect(b.days.get(date)).toEqual({
+              checks: d.checks,
+              failures: d.failures,
+              latencies: d.sketch.count,
+              quantiles: d.sketch.quantiles(DAY_QUANTILES),
+            });
+        }
+        // The window's days: 33 or 34 (the zone's dates of the window).
+        expect(byBlock.get('1')!.days.size).toBeGreaterThan(32);
+        const blockRows = blockReads.reduce((a, n) => a + n, 0);
+        const hourRows = hourReads.reduce((a, n) => a + n, 0);
+        // Berlin's edge is one hour a day (a block of one hour; monitor 2's two regions are still one row); New York,
+        // Kolkata and Kathmandu take four or five hours a day, one row per monitor on PostgreSQL (SQLite's statements
+        // of a few hundred hours may cut a block in two).
+        expect(blockRows).toBeLessThan(hourRows);
+        if (dialect === 'postgres' && !['UTC', 'Europe/Berlin'].includes(timezone))
+          expect(blockRows).toBeLessThan(hourRows / 3);
+      });
+
+      it(`${timezone}: the window's totals alone (no days) agree too`, async () => {
+        const byBlock = await figuresFromRollups(port(false), ids, WINDOW, timezone, { days: false });
+        const byHour = await figuresFromRollups(port(true), ids, WINDOW, timezone, { days: false });
+        for (const id of ids) {
+          const b = byBlock.get(id)!.total;
+          const h = byHour.get(id)!.total;
+          expect([b.checks, b.failures, b.sketch.encode()]).toEqual([h.checks, h.failures, h.sketch.encode()]);
+        }
+      });
+    }
+
+    it('a block row sums its hours; a block without rows and monitors without rows read nothing', async () => {
+      const h0 = at('2026-03-10T01:00:00Z');
+      const read = await readDaysAndHourBlocks(db.database, [2, 99], null, [
+        [h0, h0 + H],
+        [at('2030-01-01T00:00:00Z')],
+      ]);
+      const rows = hourly.filter((r) => r.monitor_key === 2 && (r.hour_start === h0 || r.hour_start === h0 + H));
+      expect(read.days).toEqual([]);
+      expect(read.blocks.map((r) => [r.monitor_key, r.block])).toEqual([[2, 0]]);
+      const [row] = read.blocks;
+      expect(row!.checks).toBe(rows.reduce((n, r) => n + r.checks, 0));
+      expect(row!.failures).toBe(rows.reduce((n, r) => n + r.failures, 0));
+      const pieces = (row!.sketches ?? '').split(',').filter((p) => p !== '');
+      const stored = rows.filter((r) => r.sketch).map((r) => Buffer.from(r.sketch!).toString('hex'));
+      expect(pieces.map((p) => p.toLowerCase()).sort()).toEqual(stored.sort());
+      expect(await readDaysAndHourBlocks(db.database, [], null, [[h0]])).toEqual({ days: [], blocks: [] });
+    });
+  });
+}
