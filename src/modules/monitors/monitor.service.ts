@@ -333,6 +333,14 @@ export class MonitorsService {
     return new MonitorsRepository(db).findManyAnywhere(ids);
   }
 
+  /**
+   * Internal: the current status of each of these monitors that still exists, read through `db` (the check engine's
+   * batch transaction; it keeps the definitions it claimed with, so only what changes between checks is read).
+   */
+  statusesAnywhere(ids: readonly string[], db: Database = this.deps.database): Promise<Map<string, MonitorStatus>> {
+    return new MonitorsRepository(db).statusesAnywhere(ids);
+  }
+
   findByHeartbeatToken(token: string): Promise<Monitor | null> {
     return this.repository().findByHeartbeatToken(token);
   }

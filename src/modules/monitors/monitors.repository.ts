@@ -202,6 +202,17 @@ export class MonitorsRepository {
     return rows.map(toMonitor);
   }
 
+  /** The current status of each monitor that exists (any organization): the check engine's per-batch read. */
+  async statusesAnywhere(ids: readonly string[]): Promise<Map<string, MonitorStatus>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('monitor')
+      .select(['id', 'status'])
+      .where('id', 'in', [...ids])
+      .execute();
+    return new Map(rows.map((r) => [r.id, r.status as MonitorStatus]));
+  }
+
   async findByHeartbeatToken(token: string): Promise<Monitor | null> {
     const row = await this.db.selectFrom('monitor').selectAll().where('heartbeat_token', '=', token).executeTakeFirst();
     return row ? toMonitor(row) : null;

@@ -5,7 +5,7 @@ import { newId } from '../../../platform/ids.ts';
 import type { Logger } from '../../../platform/logger.ts';
 import type { TocsinMetrics } from '../../../platform/metrics/index.ts';
 import type { EventsService } from '../../events/index.ts';
-import { confirmRegionsOf, type Monitor, type MonitorsService } from '../../monitors/index.ts';
+import { confirmRegionsOf, type Monitor, type MonitorStatus, type MonitorsService } from '../../monitors/index.ts';
 import type { ExecutionRecord } from '../executions/index.ts';
 import { heartbeatGraceMs } from '../probes/index.ts';
 import { HeartbeatsRepository } from '../heartbeats/heartbeats.repository.ts';
@@ -32,7 +32,7 @@ export interface CheckEngineDeps {
   /** Intelligence (baselines, changes, alert_latency_ms): fed every batch inside its transaction; null = off. */
   intelligence?: IntelligenceFeed | null;
   /** The monitors module: reads monitor definitions and records status and last-checked time (in the batch's tx). */
-  monitors: Pick<MonitorsService, 'findManyAnywhere' | 'recordStatus' | 'recordChecked'>;
+  monitors: Pick<MonitorsService, 'findManyAnywhere' | 'statusesAnywhere' | 'recordStatus' | 'recordChecked'>;
   leaseMs: number;
   /** `tocsin_checks_total` and the duration and lateness histograms; null when metrics are off. */
   metrics?: Pick<TocsinMetrics, 'checkCompleted' | 'checkClaimed'> | null;
@@ -215,7 +215,7 @@ export class CheckEngine {
       const stateRepo = new CheckStateRepository(tx);
       await stateRepo.lockMonitors(monitorIds);
       if (leased) await this.requireLeases(tx, owner, results);
-      const monitors = new Map((await this.deps.monitors.findManyAnywhere(monitorIds, tx)).map((m) => [m.id, m]));
+      const { monitors, statusOf } = await this.definitionsOf(monitorIds, tx);
       const executions: ExecutionRecord[] = [];
       // The store may assign the final ids (it rewrites `id`), so ids are read from the records after recordBatch.
       const executionOf = new Map<CheckResult, ExecutionRecord>();
@@ -242,7 +242,6 @@ export class CheckEngine {
       await this.deps.executions.recordBatch(tx, executions);
 
       const counters = await stateRepo.load(monitorIds);
-      const statusOf = new Map([...monitors.values()].map((m) => [m.id, m.status]));
       const dirty = new Map<string, { monitorId: string; counters: RegionCounters }>();
       const transitions: MonitorTransition[] = [];
       const changes: StatusChange[] = [];
@@ -324,6 +323,30 @@ export class CheckEngine {
       logger.info({ monitorId: t.monitorId, from: t.from, to: t.to, cause: t.cause }, 'monitor status changed');
     }
     return summary;
+  }
+
+  /**
+   * The monitors of a result batch as they were claimed (the definitions the checks ran with, from the claim's
+   * cache) and their current statuses, read in the batch's transaction. A monitor deleted since is in neither; one
+   * not in the cache (claimed by an earlier process, or a result applied without a claim) is read whole.
+   */
+  private async definitionsOf(
+    monitorIds: readonly string[],
+    tx: Database,
+  ): Promise<{ monitors: Map<string, Monitor>; statusOf: Map<string, MonitorStatus> }> {
+    const statusOf = await this.deps.monitors.statusesAnywhere(monitorIds, tx);
+    const monitors = new Map<string, Monitor>();
+    const uncached: string[] = [];
+    for (const id of monitorIds) {
+      if (!statusOf.has(id)) continue;
+      const cached = this.cache.get(id)?.monitor;
+      if (cached) monitors.set(id, cached);
+      else uncached.push(id);
+    }
+    if (uncached.length > 0) {
+      for (const m of await this.deps.monitors.findManyAnywhere(uncached, tx)) monitors.set(m.id, m);
+    }
+    return { monitors, statusOf };
   }
 
   /** Inside the batch's transaction: every result is for a live lease of `owner`, each lease used once. */
