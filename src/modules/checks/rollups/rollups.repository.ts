@@ -243,10 +243,11 @@ function parseRowText(t: string): SnapshotRow {
 
 /**
  * readDaysAndHours with the hours given in blocks (a report's edge hours: those that add to and take from the same
- * local days), each (monitor, block) summed by the database into one row (BlockRow): a New York day's five edge hours
- * are one row instead of five, and parsing rows was most of the reading cost on PostgreSQL. `perHour` reads each
- * hourly row instead (one BlockRow per row: what the block read is tested against). Same snapshot as
- * readDaysAndHours.
+ * local days). On PostgreSQL the database sums each (monitor, block) into one row (BlockRow): a New York day's five
+ * edge hours are one row instead of five, and parsing rows was most of the reading cost there. SQLite, in-process,
+ * reads its hourly rows as they are (one BlockRow per row): summing them per block in SQL (a VALUES list joined,
+ * GROUP BY, group_concat) measured 2.5 times slower there (docs/BENCHMARKS.md). `perHour` reads per hour on
+ * PostgreSQL too (what the block read is tested against). Same snapshot as readDaysAndHours.
  */
 export async function readDaysAndHourBlocks(
   database: Database,
@@ -263,85 +264,67 @@ export async function readDaysAndHourBlocks(
       blockOf.push(block);
     }
   });
-  if (options.perHour || starts.length === 0 || monitorKeys.length === 0) {
-    const read = await readDaysAndHours(database, monitorKeys, days, starts);
-    const blockAt = new Map(starts.map((h, i) => [h, blockOf[i]!]));
-    return {
-      days: read.days,
-      blocks: read.hours.map((r) => ({
-        monitor_key: r.monitor_key,
-        block: blockAt.get(Number(r.hour_start))!,
-        checks: r.checks,
-        failures: r.failures,
-        sketches: r.sketch,
-      })),
-    };
-  }
+  if (database.dialect === 'postgres' && !options.perHour && starts.length > 0 && monitorKeys.length > 0)
+    return readBlocksAsArrays(database, monitorKeys, days, starts, blockOf);
+  const read = await readDaysAndHours(database, monitorKeys, days, starts);
+  const blockAt = new Map(starts.map((h, i) => [h, blockOf[i]!]));
+  return {
+    days: read.days,
+    blocks: read.hours.map((r) => ({
+      monitor_key: r.monitor_key,
+      block: blockAt.get(Number(r.hour_start))!,
+      checks: r.checks,
+      failures: r.failures,
+      sketches: r.sketch,
+    })),
+  };
+}
+
+/**
+ * readDaysAndHourBlocks on PostgreSQL: as readSnapshotAsArrays, one text field per row, in one snapshot. The hours
+ * and their blocks are two array parameters joined to the rows, which are found by `hour_start = any(…)` (an index
+ * seek per monitor and hour, as `hour_start in (…)`). A block row is "monitor,block,checks,failures,sketch,sketch,…"
+ * (concat_ws skips a NULL string_agg: no sketch at all; string_agg skips NULL sketches).
+ */
+async function readBlocksAsArrays(
+  database: Database,
+  monitorKeys: readonly number[],
+  days: { from: number; to: number } | null,
+  starts: readonly number[],
+  blockOf: readonly number[],
+): Promise<{ days: SnapshotRow[]; blocks: BlockRow[] }> {
   const db = database.tables<RollupsTables>();
   const keys = [...monitorKeys];
-  if (database.dialect === 'postgres') {
-    // As readSnapshotAsArrays: one text field per row, in one snapshot. The hours and their blocks are two array
-    // parameters joined to the rows, which are found by `hour_start = any(…)` (an index seek per monitor and hour, as
-    // `hour_start in (…)`). A block row is "monitor,block,checks,failures,sketch,sketch,…" (concat_ws skips a NULL
-    // string_agg: no sketch at all).
-    const statements = [];
-    if (days)
-      statements.push(
-        db
-          .selectFrom('execution_rollup_day')
-          .select(
-            sql<string>`concat_ws(',', monitor_key, hour_start, checks, failures, encode(sketch, 'hex'))`.as('row'),
-          )
-          .where('monitor_key', 'in', keys)
-          .where('hour_start', '>=', days.from)
-          .where('hour_start', '<', days.to)
-          .compile(),
-      );
+  const statements = [];
+  if (days)
     statements.push(
-      sql<{ row: string }>`select concat_ws(',', r.monitor_key, b.block, sum(r.checks), sum(r.failures),
-          string_agg(encode(r.sketch, 'hex'), ',' order by r.hour_start)) as row
-        from execution_rollup r
-        join unnest(${starts}::bigint[], ${blockOf}::int[]) as b(hour_start, block) on b.hour_start = r.hour_start
-        where r.monitor_key in (${sql.join(keys)}) and r.hour_start = any(${starts}::bigint[])
-        group by r.monitor_key, b.block`.compile(db),
+      db
+        .selectFrom('execution_rollup_day')
+        .select(sql<string>`concat_ws(',', monitor_key, hour_start, checks, failures, encode(sketch, 'hex'))`.as('row'))
+        .where('monitor_key', 'in', keys)
+        .where('hour_start', '>=', days.from)
+        .where('hour_start', '<', days.to)
+        .compile(),
     );
-    const results = await database.readTextArrays(statements);
-    const dayRows = days ? results[0]!.map(([text]) => parseRowText(text!)) : [];
-    const blockRows = results[days ? 1 : 0]!.map(([text]): BlockRow => {
-      const row = parseRowText(text!);
-      return {
-        monitor_key: row.monitor_key,
-        block: row.hour_start,
-        checks: row.checks,
-        failures: row.failures,
-        sketches: row.sketch,
-      };
-    });
-    return { days: dayRows, blocks: blockRows };
-  }
-  return db.transaction().execute(async (trx) => {
-    const dayRows = days
-      ? await trx
-          .selectFrom('execution_rollup_day')
-          .select(['monitor_key', 'hour_start', 'checks', 'failures', sql<string | null>`hex(sketch)`.as('sketch')])
-          .where('monitor_key', 'in', keys)
-          .where('hour_start', '>=', days.from)
-          .where('hour_start', '<', days.to)
-          .execute()
-      : [];
-    const blockRows: BlockRow[] = [];
-    // A few hundred (hour, block) pairs per statement; the hours lead the join (CROSS JOIN keeps SQLite's order),
-    // each a seek on the primary key per monitor. A block cut between two statements is two rows: they add up.
-    for (let i = 0; i < starts.length; i += CHUNK) {
-      const pairs = starts.slice(i, i + CHUNK).map((h, j) => sql`(${h}, ${blockOf[i + j]!})`);
-      const { rows } = await sql<BlockRow>`with b(hour_start, block) as (values ${sql.join(pairs)})
-        select r.monitor_key as monitor_key, b.block as block, sum(r.checks) as checks, sum(r.failures) as failures,
-          group_concat(hex(r.sketch), ',' order by r.hour_start) as sketches
-        from b cross join execution_rollup r
-        where r.hour_start = b.hour_start and r.monitor_key in (${sql.join(keys)})
-        group by r.monitor_key, b.block`.execute(trx);
-      blockRows.push(...rows);
-    }
-    return { days: dayRows, blocks: blockRows };
+  statements.push(
+    sql<{ row: string }>`select concat_ws(',', r.monitor_key, b.block, sum(r.checks), sum(r.failures),
+        string_agg(encode(r.sketch, 'hex'), ',' order by r.hour_start)) as row
+      from execution_rollup r
+      join unnest(${[...starts]}::bigint[], ${[...blockOf]}::int[]) as b(hour_start, block) on b.hour_start = r.hour_start
+      where r.monitor_key in (${sql.join(keys)}) and r.hour_start = any(${[...starts]}::bigint[])
+      group by r.monitor_key, b.block`.compile(db),
+  );
+  const results = await database.readTextArrays(statements);
+  const dayRows = days ? results[0]!.map(([text]) => parseRowText(text!)) : [];
+  const blockRows = results[days ? 1 : 0]!.map(([text]): BlockRow => {
+    const row = parseRowText(text!);
+    return {
+      monitor_key: row.monitor_key,
+      block: row.hour_start,
+      checks: row.checks,
+      failures: row.failures,
+      sketches: row.sketch,
+    };
   });
+  return { days: dayRows, blocks: blockRows };
 }
