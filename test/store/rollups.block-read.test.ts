@@ -192,7 +192,14 @@ for (const dialect of testDialects()) {
       expect(new Set(read.blocks.map((r) => `${r.monitor_key} ${r.block}`))).toEqual(new Set(['2 0']));
       expect(read.blocks.reduce((n, r) => n + r.checks, 0)).toBe(rows.reduce((n, r) => n + r.checks, 0));
       expect(read.blocks.reduce((n, r) => n + r.failures, 0)).toBe(rows.reduce((n, r) => n + r.failures, 0));
-      const pieces = read.blocks.flatMap((r) => (r.sketches ?? '').split(',')).filter((p) => p !== '');
+      // Each sketch preceded by its length in bytes (4 bytes, big-endian).
+      const pieces = read.blocks.flatMap((r) => {
+        const bytes = Buffer.from(r.sketches ?? '', 'hex');
+        const out: string[] = [];
+        for (let at = 0; at < bytes.length; at += 4 + bytes.readUInt32BE(at))
+          out.push(bytes.subarray(at + 4, at + 4 + bytes.readUInt32BE(at)).toString('hex'));
+        return out.filter((p) => p !== '');
+      });
       const stored = rows.filter((r) => r.sketch).map((r) => Buffer.from(r.sketch!).toString('hex'));
       expect(pieces.map((p) => p.toLowerCase()).sort()).toEqual(stored.sort());
       expect(await readDaysAndHourBlocks(db.database, [], null, [[h0]])).toEqual({ days: [], blocks: [] });

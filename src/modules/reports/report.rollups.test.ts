@@ -39,18 +39,23 @@ function store(hourly: ReportRollupRow[]): ReportRollups & { reads: string[] } {
       reads.push(
         `${range ? `days ${new Date(range.from).toISOString()} ${new Date(range.to).toISOString()}` : 'no days'}, hours ${blocks.flat().length}`,
       );
-      // Each block summed, as the databases do: its sketches as hex joined by commas.
+      // Each block summed, as the databases do: its sketches as hex, each preceded by its length (4 bytes).
       const blockRows = blocks.flatMap((starts, block) => {
         const rows = hourly.filter((r) => starts.includes(r.hour_start));
         if (rows.length === 0) return [];
-        const hex = (s: ReportRollupRow['sketch']) => (s instanceof Uint8Array ? Buffer.from(s).toString('hex') : s);
+        const framed = (s: ReportRollupRow['sketch']) => {
+          const bytes = typeof s === 'string' ? Buffer.from(s, 'hex') : Buffer.from(s ?? []);
+          const length = Buffer.alloc(4);
+          length.writeUInt32BE(bytes.length);
+          return Buffer.concat([length, bytes]).toString('hex');
+        };
         return [
           {
             monitor_key: 1,
             block,
             checks: rows.reduce((n, r) => n + r.checks, 0),
             failures: rows.reduce((n, r) => n + r.failures, 0),
-            sketches: rows.map((r) => hex(r.sketch) ?? '').join(','),
+            sketches: rows.map((r) => framed(r.sketch)).join(''),
           },
         ];
       });

@@ -216,15 +216,9 @@ export async function figuresFromRollups(
       const rowTerms = blocks.terms[row.block];
       if (m === undefined || !rowTerms) continue;
       addCounts(m, rowTerms, row.checks, row.failures);
-      const text = row.sketches;
-      if (!text) continue;
-      // The hours' sketches, comma-separated: each decoded in place (no string per piece).
-      for (let start = 0; start <= text.length;) {
-        let end = text.indexOf(',', start);
-        if (end < 0) end = text.length;
-        addSketch(m, rowTerms, decoded.push(text, start, end));
-        start = end + 1;
-      }
+      // The block's sketches in one text, decoded in one call; their rows are the decoder's last ones.
+      const added = decoded.pushFramed(row.sketches);
+      for (let r = decoded.size - added; r < decoded.size; r++) addSketch(m, rowTerms, r);
     }
     // Terms by target (counting sort, reading order kept within a target), then each target built in one scratch
     // sketch, summed up, merged into its monitor's total and cleared: no sketch per day is allocated or kept.

@@ -18,8 +18,9 @@ export interface ReportRollupRow {
 export type ReportSnapshotRow = Pick<ReportRollupRow, 'monitor_key' | 'hour_start' | 'checks' | 'failures' | 'sketch'>;
 
 /**
- * Hourly rows of one monitor in one block of hours, summed: checks, failures and the hours' sketches as hexadecimal
- * text joined by commas ('' pieces, or null for all: none). Rows with the same (monitor, block) add up.
+ * Hourly rows of one monitor in one block of hours, summed: checks, failures and the hours' sketches as one
+ * hexadecimal text, each sketch preceded by its length in bytes (4 bytes, big-endian; null: none), as
+ * DecodedSketches.pushFramed reads them. Rows with the same (monitor, block) add up.
  */
 export interface ReportBlockRow {
   monitor_key: number;

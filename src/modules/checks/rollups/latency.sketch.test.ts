@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LatencySketch } from './latency.sketch.ts';
+import { DecodedSketches, LatencySketch } from './latency.sketch.ts';
 
 /** A small deterministic generator: the same latencies on every run. */
 function values(seed: number, n: number): number[] {
@@ -65,5 +65,39 @@ describe('LatencySketch.quantiles', () => {
     }
     expect(() => new LatencySketch().mergeEncoded('01x0')).toThrow(/hexadecimal/);
     new LatencySketch().mergeEncoded('');
+  });
+
+  it('reads framed text: several sketches, each preceded by its length (4 bytes), empty frames adding no row', () => {
+    const sketches = [values(1, 50), values(2, 300), values(3, 7)].map((vs) => {
+      const s = new LatencySketch();
+      for (const v of vs) s.add(v);
+      return s;
+    });
+    const frame = (bytes: Uint8Array) => {
+      const length = Buffer.alloc(4);
+      length.writeUInt32BE(bytes.length);
+      return Buffer.concat([length, bytes]).toString('hex');
+    };
+    const text = [
+      frame(sketches[0]!.encode()),
+      frame(new Uint8Array(0)),
+      ...sketches.slice(1).map((s) => frame(s.encode())),
+    ]
+      .join('')
+      .toUpperCase();
+    const decoded = new DecodedSketches();
+    expect(decoded.push(sketches[2]!.encode())).toBe(0);
+    expect(decoded.pushFramed(text)).toBe(3);
+    expect(decoded.size).toBe(4);
+    sketches.forEach((s, i) => {
+      const t = new LatencySketch();
+      t.mergeDecoded(decoded, i + 1);
+      expect(t.encode()).toEqual(s.encode());
+    });
+    expect(decoded.pushFramed(null)).toBe(0);
+    expect(decoded.pushFramed('')).toBe(0);
+    expect(() => decoded.pushFramed(text.slice(0, -2))).toThrow(/truncated/);
+    expect(() => decoded.pushFramed('000000')).toThrow(/truncated/);
+    expect(() => decoded.pushFramed('0000000x')).toThrow(/hexadecimal/);
   });
 });

@@ -26,7 +26,8 @@ export class DecodedSketches {
   private totals: number[] = [];
   private lows: number[] = [];
   private highs: number[] = [];
-  private bytes = new Uint8Array(64);
+  private bytes = Buffer.alloc(64);
+  private frames = Buffer.alloc(256);
   /** The bytes being read, their length and the read position (fields, not a closure: no allocation per row). */
   private src: Uint8Array = this.bytes;
   private end = 0;
@@ -49,37 +50,56 @@ export class DecodedSketches {
   /**
    * Reads one encoded sketch (bytes, or hexadecimal text of either case: reports read text, no Buffer per row) and
    * returns its row index, or −1 when there is none ('' or null). Throws on a malformed one (nothing is added then).
-   * Text may hold several sketches (reports read an hour block's sketches joined by commas): `from` and `to` then
-   * delimit the one to read, without a string per piece.
    */
-  push(encoded: Uint8Array | string | null | undefined, from = 0, to = encoded?.length ?? 0): number {
-    if (!encoded || to <= from) return -1;
-    let bytes: Uint8Array;
-    let length: number;
-    if (typeof encoded === 'string') {
-      if ((to - from) % 2 !== 0) throw new Error('latency sketch: odd hexadecimal length');
-      length = (to - from) / 2;
-      if (this.bytes.length < length) this.bytes = new Uint8Array(2 * length);
-      bytes = this.bytes;
-      for (let i = 0; i < length; i++) {
-        const high = HEX_DIGITS[encoded.charCodeAt(from + 2 * i)] ?? -1;
-        const low = HEX_DIGITS[encoded.charCodeAt(from + 2 * i + 1)] ?? -1;
-        if (high < 0 || low < 0) throw new Error('latency sketch: not hexadecimal');
-        bytes[i] = high * 16 + low;
-      }
-    } else {
-      bytes = from === 0 && to === encoded.length ? encoded : encoded.subarray(from, to);
-      length = bytes.length;
+  push(encoded: Uint8Array | string | null | undefined): number {
+    if (!encoded || encoded.length === 0) return -1;
+    if (typeof encoded !== 'string') return this.read(encoded, 0, encoded.length);
+    return this.read(this.hex(encoded, 'bytes'), 0, encoded.length / 2);
+  }
+
+  /**
+   * Reads the sketches of hexadecimal text that holds several, each preceded by its length in bytes (4 bytes,
+   * big-endian; 0: none): an hour block's sketches as reports read them, decoded in one call, without a string per
+   * sketch. Returns how many rows it added (the last `count` rows; none for '' or null). Throws on malformed text.
+   */
+  pushFramed(text: string | null | undefined): number {
+    if (!text) return 0;
+    const bytes = this.hex(text, 'frames');
+    const end = text.length / 2;
+    const first = this.size;
+    for (let at = 0; at < end;) {
+      if (at + 4 > end) throw new Error('truncated latency sketch frame');
+      const length = bytes.readUInt32BE(at);
+      at += 4;
+      if (at + length > end) throw new Error('truncated latency sketch frame');
+      if (length > 0) this.read(bytes, at, at + length);
+      at += length;
     }
-    const version = bytes[0]!;
+    return this.size - first;
+  }
+
+  /** The bytes of hexadecimal text, in one of two buffers kept for it (a frame's sketches are read from `frames`). */
+  private hex(text: string, into: 'bytes' | 'frames'): Buffer {
+    if (text.length % 2 !== 0) throw new Error('latency sketch: odd hexadecimal length');
+    const length = text.length / 2;
+    if (this[into].length < length) this[into] = Buffer.alloc(2 * length);
+    // Node's native hex decoder (a JS loop over character codes was 40 % slower: a New York report decodes 540,000
+    // sketches); it stops at the first pair that is not hexadecimal, so fewer bytes written means bad text.
+    if (this[into].write(text, 0, length, 'hex') !== length) throw new Error('latency sketch: not hexadecimal');
+    return this[into];
+  }
+
+  /** Decodes the sketch in bytes [from, to) of `bytes` as the next row. */
+  private read(bytes: Uint8Array, from: number, to: number): number {
+    const version = bytes[from]!;
     if (version !== FORMAT_VERSION) throw new Error(`unknown latency sketch format ${version}`);
     this.src = bytes;
-    this.end = length;
-    this.pos = 1;
+    this.end = to;
+    this.pos = from + 1;
     const zero = this.varint();
     const n = this.varint();
     // Each bin takes two bytes at least: a count beyond that is a truncated (or corrupt) sketch, not an allocation.
-    if (n > (length - this.pos) / 2) throw new Error('truncated latency sketch');
+    if (n > (to - this.pos) / 2) throw new Error('truncated latency sketch');
     if (this.keys.length < this.bins + n) {
       const keys = new Float64Array(2 * (this.bins + n));
       const counts = new Float64Array(2 * (this.bins + n));
@@ -379,10 +399,3 @@ function writeVarint(out: number[], value: number): void {
   }
   out.push(v);
 }
-
-/** The value of each hexadecimal digit (by character code, either case; −1: not one), read a row's bytes at a time. */
-const HEX_DIGITS = Int8Array.from({ length: 128 }, (_, code) => {
-  if (code >= 48 && code <= 57) return code - 48;
-  const lower = code | 0x20;
-  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
-});

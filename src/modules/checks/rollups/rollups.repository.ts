@@ -10,8 +10,8 @@ export type SnapshotRow = Pick<RollupRowHex, 'monitor_key' | 'hour_start' | 'che
 
 /**
  * Hourly rows of one monitor in one block of hours (readDaysAndHourBlocks), summed: checks, failures and the sketches
- * as hexadecimal text joined by commas in hour order ('' pieces, or null for all: none). Several rows may carry the
- * same (monitor, block), each a part of it: they add up.
+ * in hour order as one hexadecimal text, each preceded by its length in bytes (4 bytes, big-endian; null: none):
+ * DecodedSketches.pushFramed reads them in one call. Several rows may carry the same (monitor, block): they add up.
  */
 export interface BlockRow {
   monitor_key: number;
@@ -113,19 +113,24 @@ export class RollupsRepository {
  * Daily rows of some monitors with their day in [days.from, days.to) and their hourly rows at `hourStarts`, read in
  * one snapshot (REPEATABLE READ on PostgreSQL; on SQLite one transaction on the process's one connection), so that a
  * daily row is exactly the sum of the hours read with it even while checks are being recorded: a report takes hours
- * away from days.
+ * away from days. `framedHours`: an hour's sketch as readDaysAndHourBlocks gives sketches (its length, then itself).
  */
 export async function readDaysAndHours(
   database: Database,
   monitorKeys: readonly number[],
   days: { from: number; to: number } | null,
   hourStarts: readonly number[],
+  options: { framedHours?: boolean } = {},
 ): Promise<{ days: SnapshotRow[]; hours: SnapshotRow[] }> {
   if (monitorKeys.length === 0) return { days: [], hours: [] };
-  if (database.dialect === 'postgres') return readSnapshotAsArrays(database, monitorKeys, days, hourStarts);
+  if (database.dialect === 'postgres')
+    return readSnapshotAsArrays(database, monitorKeys, days, hourStarts, options.framedHours === true);
   // Sketches come as hex text: better-sqlite3 makes a Buffer per blob, which was about half of the reading cost of a
   // report (≈ 180,000 rows for 1,000 monitors × 90 days in Berlin, ≈ 540,000 in New York).
   const hex = sql<string | null>`hex(sketch)`;
+  const hourHex = options.framedHours
+    ? sql<string | null>`case when length(sketch) > 0 then printf('%08X', length(sketch)) || hex(sketch) end`
+    : hex;
   // Only what a report sums (rows of several regions are summed alike): each column is a field to parse on 540,000 rows.
   const columns = ['monitor_key', 'hour_start', 'checks', 'failures'] as const;
   if (hourStarts.length === 0) {
@@ -162,7 +167,7 @@ export async function readDaysAndHours(
         hours.push(
           ...(await trx
             .selectFrom('execution_rollup')
-            .select([...columns, hex.as('sketch')])
+            .select([...columns, hourHex.as('sketch')])
             .where('monitor_key', 'in', keys)
             .where('hour_start', 'in', hourStarts.slice(i, i + CHUNK))
             .execute()),
@@ -185,12 +190,19 @@ async function readSnapshotAsArrays(
   monitorKeys: readonly number[],
   days: { from: number; to: number } | null,
   hourStarts: readonly number[],
+  framedHours: boolean,
 ): Promise<{ days: SnapshotRow[]; hours: SnapshotRow[] }> {
   const db = database.tables<RollupsTables>();
   const keys = [...monitorKeys];
   const columns = [
     sql<string>`concat_ws(',', monitor_key, hour_start, checks, failures, encode(sketch, 'hex'))`.as('row'),
   ] as const;
+  const hourColumns = framedHours
+    ? ([
+        sql<string>`concat_ws(',', monitor_key, hour_start, checks, failures,
+          lpad(to_hex(length(sketch)), 8, '0') || encode(sketch, 'hex'))`.as('row'),
+      ] as const)
+    : columns;
   const statements = [];
   if (days)
     statements.push(
@@ -207,7 +219,7 @@ async function readSnapshotAsArrays(
     statements.push(
       db
         .selectFrom('execution_rollup')
-        .select([...columns])
+        .select([...hourColumns])
         .where('monitor_key', 'in', keys)
         .where('hour_start', 'in', hourStarts.slice(i, i + CHUNK))
         .compile(),
@@ -266,7 +278,7 @@ export async function readDaysAndHourBlocks(
   });
   if (database.dialect === 'postgres' && !options.perHour && starts.length > 0 && monitorKeys.length > 0)
     return readBlocksAsArrays(database, monitorKeys, days, starts, blockOf);
-  const read = await readDaysAndHours(database, monitorKeys, days, starts);
+  const read = await readDaysAndHours(database, monitorKeys, days, starts, { framedHours: true });
   const blockAt = new Map(starts.map((h, i) => [h, blockOf[i]!]));
   return {
     days: read.days,
@@ -283,8 +295,9 @@ export async function readDaysAndHourBlocks(
 /**
  * readDaysAndHourBlocks on PostgreSQL: as readSnapshotAsArrays, one text field per row, in one snapshot. The hours
  * and their blocks are two array parameters joined to the rows, which are found by `hour_start = any(…)` (an index
- * seek per monitor and hour, as `hour_start in (…)`). A block row is "monitor,block,checks,failures,sketch,sketch,…"
- * (concat_ws skips a NULL string_agg: no sketch at all; string_agg skips NULL sketches).
+ * seek per monitor and hour, as `hour_start in (…)`). A block row is "monitor,block,checks,failures,sketches", the
+ * sketches framed in bytea (int4send of the length, then the sketch) and hex-encoded once: string_agg skips NULL
+ * sketches, concat_ws a NULL aggregate (no sketch at all).
  */
 async function readBlocksAsArrays(
   database: Database,
@@ -295,7 +308,10 @@ async function readBlocksAsArrays(
 ): Promise<{ days: SnapshotRow[]; blocks: BlockRow[] }> {
   const db = database.tables<RollupsTables>();
   const keys = [...monitorKeys];
-  const statements = [];
+  // No JIT for this snapshot (SET LOCAL: its transaction only). The block statement's estimate on a table not yet
+  // analyzed (a bulk load, autovacuum off) went past jit_above_cost: 30–40 ms of compiling, and parallel workers, for
+  // a statement that runs in 30 ms, in each of a report's 40 parts; JIT never pays at this size.
+  const statements = [sql`set local jit = off`.compile(db)];
   if (days)
     statements.push(
       db
@@ -308,15 +324,15 @@ async function readBlocksAsArrays(
     );
   statements.push(
     sql<{ row: string }>`select concat_ws(',', r.monitor_key, b.block, sum(r.checks), sum(r.failures),
-        string_agg(encode(r.sketch, 'hex'), ',' order by r.hour_start)) as row
+        encode(string_agg(int4send(length(r.sketch)) || r.sketch, ''::bytea order by r.hour_start), 'hex')) as row
       from execution_rollup r
       join unnest(${[...starts]}::bigint[], ${[...blockOf]}::int[]) as b(hour_start, block) on b.hour_start = r.hour_start
       where r.monitor_key in (${sql.join(keys)}) and r.hour_start = any(${[...starts]}::bigint[])
       group by r.monitor_key, b.block`.compile(db),
   );
   const results = await database.readTextArrays(statements);
-  const dayRows = days ? results[0]!.map(([text]) => parseRowText(text!)) : [];
-  const blockRows = results[days ? 1 : 0]!.map(([text]): BlockRow => {
+  const dayRows = days ? results[1]!.map(([text]) => parseRowText(text!)) : [];
+  const blockRows = results[days ? 2 : 1]!.map(([text]): BlockRow => {
     const row = parseRowText(text!);
     return {
       monitor_key: row.monitor_key,
