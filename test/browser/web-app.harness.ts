@@ -97,21 +97,23 @@ export interface WebAppServer {
 }
 
 /** Starts `tocsin serve` on a free port with its engine running checks every second on loopback targets. */
-export async function startServe(dialect: Dialect): Promise<WebAppServer> {
+/** `config`: more settings of the server's config file (e.g. `regions`), on top of the harness's own. */
+export async function startServe(dialect: Dialect, config: Record<string, unknown> = {}): Promise<WebAppServer> {
   const smtp = await startSmtpServer();
   const dataDir = mkdtempSync(join(tmpdir(), 'tocsin-web-'));
   let db: TestDatabase | null = null;
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const config = join(dataDir, 'tocsin.json');
+  const configFile = join(dataDir, 'tocsin.json');
   writeFileSync(
-    config,
+    configFile,
     JSON.stringify({
       public_url: origin,
       default_plan: 'enterprise',
       plans: { enterprise: { interval_floor_seconds: 1 } },
       smtp: smtp.url,
       network: { allow_private_targets: true },
+      ...config,
     }),
   );
   const env: Record<string, string> = {
@@ -120,7 +122,7 @@ export async function startServe(dialect: Dialect): Promise<WebAppServer> {
     LOG_FORMAT: 'json',
     LOG_LEVEL: 'warn',
     TOCSIN_DATA_DIR: dataDir,
-    TOCSIN_CONFIG: config,
+    TOCSIN_CONFIG: configFile,
     PORT: String(port),
     HOST: '127.0.0.1',
   };
