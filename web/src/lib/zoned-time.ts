@@ -3,17 +3,6 @@
  * report's `from`/`to` are instants, and the inputs show and take them in the report's time zone.
  */
 
-/** The zones the browser knows, with UTC first (some engines leave it out of `supportedValuesOf`). */
-export function timeZones(): string[] {
-  const known = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
-  return ['UTC', ...known.filter((z) => z !== 'UTC')];
-}
-
-/** The browser's own zone (the default of the report pages). */
-export function browserTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-}
-
 function partsIn(epochMs: number, timeZone: string): Record<string, number> {
   const parts = new Intl.DateTimeFormat('en-US', {
     timeZone,

@@ -2,7 +2,8 @@ import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { ApiError } from '../api/client';
 import { useAllMonitors } from '../api/monitors';
-import { browserTimeZone, fromZonedInput, timeZones, toZonedInput } from '../lib/zoned-time';
+import { browserTimeZone, timeZones } from '../lib/time-zones';
+import { fromZonedInput, toZonedInput } from '../lib/zoned-time';
 import { Field } from './form';
 import { MonitorPickList } from './monitor-pick-list';
 
