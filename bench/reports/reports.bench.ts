@@ -19,19 +19,18 @@
  * PostgreSQL: TOCSIN_TEST_POSTGRES_URL or DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres).
  */
 import { fork } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import pg from 'pg';
-import { generateDemo } from '../../src/cli/demo/demo.generator.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { createTocsin } from '../../src/main.ts';
 import { SCOPES } from '../../src/modules/auth/index.ts';
 import { CheckRunner, createProbeRegistry, LocalWorkSource } from '../../src/modules/checks/index.ts';
-import { ManualClock, systemClock } from '../../src/platform/clock.ts';
+import { systemClock } from '../../src/platform/clock.ts';
 import { createLogger } from '../../src/platform/logger.ts';
+import { demoHistoryPlace, saveMeta, seedDemoHistory } from '../support/demo-history.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -65,7 +64,6 @@ const INTELLIGENCE = args.intelligence === 'on';
 const key = `m${MONITORS}-d${DAYS}-i${INTERVAL}-t${SLA_TARGETS}${INTELLIGENCE ? '-intel' : ''}`;
 const root = '/tmp/tocsin-bench-reports';
 const dataDir = join(root, `${key}-${dialect}`);
-const metaPath = join(dataDir, 'meta.json');
 const logger = createLogger({ level: 'warn', pretty: false, destination: process.stderr });
 
 interface Meta {
@@ -77,77 +75,36 @@ interface Meta {
   seed_seconds: number;
 }
 
-const env: Record<string, string> = {
-  ...(process.env as Record<string, string>),
-  TOCSIN_DATA_DIR: dataDir,
-  TOCSIN_CONFIG: join(dataDir, 'tocsin.json'),
-  NODE_ENV: 'production',
-};
-delete env.DATABASE_URL;
-let pgUrl: string | null = null;
-if (dialect === 'postgres') {
-  const base =
-    process.env.DATABASE_URL ?? process.env.TOCSIN_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const u = new URL(base);
-  u.pathname = `/tocsin_bench_reports_${key.replace(/-/g, '_')}`;
-  pgUrl = u.toString();
-  env.DATABASE_URL = pgUrl;
-}
-
-async function pgAdmin(sql: string): Promise<void> {
-  const base =
-    process.env.DATABASE_URL ?? process.env.TOCSIN_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  try {
-    await admin.query(sql);
-  } finally {
-    await admin.end();
-  }
-}
+const place = demoHistoryPlace(dialect, dataDir, `tocsin_bench_reports_${key.replace(/-/g, '_')}`);
+const { env, pgUrl } = place;
 
 async function seed(): Promise<Meta> {
-  rmSync(dataDir, { recursive: true, force: true });
-  mkdirSync(dataDir, { recursive: true });
-  writeConfig();
-  if (pgUrl) {
-    const name = new URL(pgUrl).pathname.slice(1);
-    await pgAdmin(`DROP DATABASE IF EXISTS ${name}`);
-    await pgAdmin(`CREATE DATABASE ${name}`);
-  }
-  const started = Date.now();
-  const clock = new ManualClock(started);
-  const tocsin = await createTocsin(loadConfig({ env, isTty: false }), { logger, clock, background: false });
-  try {
-    const demo = await generateDemo(
-      { services: tocsin.services, database: tocsin.database, clock, logger },
-      {
-        monitors: MONITORS,
-        days: DAYS,
-        intervalSeconds: INTERVAL,
-        now: started,
-        seed: 1,
-        extraSlaTargets: Math.max(0, SLA_TARGETS - 2),
-        organizationName: 'Bench demo',
-        email: 'bench@example.com',
-        progress: (done, total) => {
-          if (done % 5000 === 0) process.stderr.write(`seed: ${Math.round((100 * done) / total)} %\n`);
-        },
+  const { result, seedSeconds } = await seedDemoHistory(
+    place,
+    writeConfig,
+    {
+      monitors: MONITORS,
+      days: DAYS,
+      intervalSeconds: INTERVAL,
+      extraSlaTargets: Math.max(0, SLA_TARGETS - 2),
+      organizationName: 'Bench demo',
+      email: 'bench@example.com',
+      progress: (done, total) => {
+        if (done % 5000 === 0) process.stderr.write(`seed: ${Math.round((100 * done) / total)} %\n`);
       },
-    );
-    const meta: Meta = {
+    },
+    logger,
+    async (_tocsin, demo) => ({
       organization_id: demo.organization_id,
       api_key: demo.api_key,
       from: demo.from,
       to: demo.to,
       checks: demo.checks,
-      seed_seconds: (Date.now() - started) / 1000,
-    };
-    writeFileSync(metaPath, JSON.stringify(meta));
-    return meta;
-  } finally {
-    await tocsin.close();
-  }
+    }),
+  );
+  const meta: Meta = { ...result, seed_seconds: seedSeconds };
+  saveMeta(place, meta);
+  return meta;
 }
 
 function writeConfig(): void {
@@ -168,8 +125,8 @@ const pct = (sorted: number[], p: number) =>
 const r1 = (v: number) => Math.round(v * 10) / 10;
 
 let meta: Meta;
-if (!args.reseed && existsSync(metaPath)) {
-  meta = JSON.parse(readFileSync(metaPath, 'utf8')) as Meta;
+if (!args.reseed && existsSync(place.metaPath)) {
+  meta = JSON.parse(readFileSync(place.metaPath, 'utf8')) as Meta;
   writeConfig();
   console.log(`using the cached history in ${pgUrl ? new URL(pgUrl).pathname.slice(1) : dataDir}`);
 } else {

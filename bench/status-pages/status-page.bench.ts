@@ -9,16 +9,15 @@
  * The interval only sets how many checks are seeded: the page reads the monitors' timelines (state transitions),
  * the daily rollups and the incidents, none of which grows with the number of checks.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
-import { generateDemo } from '../../src/cli/demo/demo.generator.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { createTocsin } from '../../src/main.ts';
-import { ManualClock, systemClock } from '../../src/platform/clock.ts';
+import { systemClock } from '../../src/platform/clock.ts';
 import { createLogger } from '../../src/platform/logger.ts';
+import { demoHistoryPlace, saveMeta, seedDemoHistory } from '../support/demo-history.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -37,7 +36,6 @@ const INTERVAL = Number(args.interval);
 const RUNS = Number(args.runs);
 const key = `m${MONITORS}-d${DAYS}-i${INTERVAL}`;
 const dataDir = join('/tmp/tocsin-bench-status-pages', `${key}-${dialect}`);
-const metaPath = join(dataDir, 'meta.json');
 const logger = createLogger({ level: 'warn', pretty: false, destination: process.stderr });
 const SLUG = 'bench-status';
 
@@ -49,32 +47,8 @@ interface Meta {
   seed_seconds: number;
 }
 
-const env: Record<string, string> = {
-  ...(process.env as Record<string, string>),
-  TOCSIN_DATA_DIR: dataDir,
-  TOCSIN_CONFIG: join(dataDir, 'tocsin.json'),
-  NODE_ENV: 'production',
-};
-delete env.DATABASE_URL;
-const pgBase =
-  process.env.DATABASE_URL ?? process.env.TOCSIN_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-let pgUrl: string | null = null;
-if (dialect === 'postgres') {
-  const u = new URL(pgBase);
-  u.pathname = `/tocsin_bench_status_${key.replace(/-/g, '_')}`;
-  pgUrl = u.toString();
-  env.DATABASE_URL = pgUrl;
-}
-
-async function pgAdmin(sql: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: pgBase });
-  await admin.connect();
-  try {
-    await admin.query(sql);
-  } finally {
-    await admin.end();
-  }
-}
+const place = demoHistoryPlace(dialect, dataDir, `tocsin_bench_status_${key.replace(/-/g, '_')}`);
+const { env, pgUrl } = place;
 
 function writeConfig(): void {
   writeFileSync(
@@ -87,54 +61,41 @@ function writeConfig(): void {
 }
 
 async function seed(): Promise<Meta> {
-  rmSync(dataDir, { recursive: true, force: true });
-  mkdirSync(dataDir, { recursive: true });
-  writeConfig();
-  if (pgUrl) {
-    const name = new URL(pgUrl).pathname.slice(1);
-    await pgAdmin(`DROP DATABASE IF EXISTS ${name}`);
-    await pgAdmin(`CREATE DATABASE ${name}`);
-  }
-  const started = Date.now();
-  const clock = new ManualClock(started);
-  const tocsin = await createTocsin(loadConfig({ env, isTty: false }), { logger, clock, background: false });
-  try {
-    const demo = await generateDemo(
-      { services: tocsin.services, database: tocsin.database, clock, logger },
-      {
-        monitors: MONITORS,
-        days: DAYS,
-        intervalSeconds: INTERVAL,
-        now: started,
-        seed: 1,
-        organizationName: 'Bench status',
-        email: 'bench-status@example.com',
-      },
-    );
-    const res = await tocsin.app.inject({
-      method: 'POST',
-      url: '/api/v1/status-pages',
-      headers: { authorization: `Bearer ${demo.api_key}` },
-      payload: { slug: SLUG, title: 'Bench status', monitor_ids: demo.monitor_ids, show_sla_targets: true },
-    });
-    if (res.statusCode !== 201) throw new Error(`status page not created: ${res.body}`);
-    const meta: Meta = {
-      organization_id: demo.organization_id,
-      api_key: demo.api_key,
-      checks: demo.checks,
-      incidents: demo.incidents,
-      seed_seconds: (Date.now() - started) / 1000,
-    };
-    writeFileSync(metaPath, JSON.stringify(meta));
-    return meta;
-  } finally {
-    await tocsin.close();
-  }
+  const { result, seedSeconds } = await seedDemoHistory(
+    place,
+    writeConfig,
+    {
+      monitors: MONITORS,
+      days: DAYS,
+      intervalSeconds: INTERVAL,
+      organizationName: 'Bench status',
+      email: 'bench-status@example.com',
+    },
+    logger,
+    async (tocsin, demo) => {
+      const res = await tocsin.app.inject({
+        method: 'POST',
+        url: '/api/v1/status-pages',
+        headers: { authorization: `Bearer ${demo.api_key}` },
+        payload: { slug: SLUG, title: 'Bench status', monitor_ids: demo.monitor_ids, show_sla_targets: true },
+      });
+      if (res.statusCode !== 201) throw new Error(`status page not created: ${res.body}`);
+      return {
+        organization_id: demo.organization_id,
+        api_key: demo.api_key,
+        checks: demo.checks,
+        incidents: demo.incidents,
+      };
+    },
+  );
+  const meta: Meta = { ...result, seed_seconds: seedSeconds };
+  saveMeta(place, meta);
+  return meta;
 }
 
 let meta: Meta;
-if (!args.reseed && existsSync(metaPath)) {
-  meta = JSON.parse(readFileSync(metaPath, 'utf8')) as Meta;
+if (!args.reseed && existsSync(place.metaPath)) {
+  meta = JSON.parse(readFileSync(place.metaPath, 'utf8')) as Meta;
   console.log(`using the cached history in ${pgUrl ? new URL(pgUrl).pathname.slice(1) : dataDir}`);
 } else {
   meta = await seed();
