@@ -18,7 +18,7 @@ import {
   ExecutionsStore,
   executionsMigrations,
 } from './modules/checks/index.ts';
-import { RollupsService, rollupsMigrations } from './modules/checks/index.ts';
+import { DayPrefixesCompactor, RollupsService, rollupsMigrations } from './modules/checks/index.ts';
 import { EventsService, eventsMigrations } from './modules/events/index.ts';
 import { IncidentRemindersRole, IncidentsService, incidentsMigrations } from './modules/incidents/index.ts';
 import { IntelligenceService, SecurityGradesRole, intelligenceMigrations } from './modules/intelligence/index.ts';
@@ -330,6 +330,8 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
   });
   monitors.addListener(statusPages);
   roles.push(new ExecutionsRetention({ database, clock, logger, retentionDays: config.retention.executionsDays }));
+  // Closed UTC days get their prefix sums (PostgreSQL): reports in any zone then read one row per day.
+  if (database.dialect === 'postgres') roles.push(new DayPrefixesCompactor({ database, clock, logger }));
   // Read when Prometheus scrapes, not kept up to date in between.
   metrics?.observeOpenIncidents(() => incidents.countOpenByStatus());
   // Every configured region appears, with 0 when nothing is waiting there (an absent series would hide recovery).

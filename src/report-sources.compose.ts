@@ -25,7 +25,9 @@ export function reportSourcesOf(
     rollups: {
       monitorKeys: (ids) => s.executions.monitorKeys(ids),
       rollupRows: (keys, from, to, resolution) => s.rollups.rollupRows(keys, from, to, resolution),
-      rollupSnapshot: (keys, days, hourBlocks) => s.rollups.rollupSnapshot(keys, days, hourBlocks),
+      rollupSnapshot: (keys, days, hourBlocks, prefixes) =>
+        s.rollups.rollupSnapshot(keys, days, hourBlocks, prefixes ? { prefixes } : {}),
+      dayPrefixes: s.rollups.dayPrefixes,
     },
     incidents: s.incidents,
     anomalies: s.intelligence,

@@ -13,7 +13,8 @@
  *        [--lateness-monitors 300] [--report-workers 1] [--reseed]
  * --report-workers: the `reports.workers` setting (0: reports built on the main thread, as before they had threads);
  * --warm: start the report threads first (`tocsin serve` no longer does: the first request starts them, as without it);
- * --first-pdf: time the availability PDF (Europe/Berlin) as the first request of the process, then go on as usual.
+ * --first-pdf: time the availability PDF (Europe/Berlin) as the first request of the process, then go on as usual;
+ * --only REGEX: time only the reports whose printed label matches (e.g. "performance json America").
  * The default interval (one check an hour) keeps seeding 1,000 × 90 days at 2.2 M checks: every hourly and daily
  * rollup row a report reads exists, as at any interval; only the sketches hold fewer distinct latencies.
  * PostgreSQL: TOCSIN_TEST_POSTGRES_URL or DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres).
@@ -49,6 +50,8 @@ const { values: args } = parseArgs({
     'report-workers': { type: 'string', default: '1' },
     warm: { type: 'boolean', default: false },
     'first-pdf': { type: 'boolean', default: false },
+    /** Only the reports whose label (as printed, e.g. "performance json America/New_York") matches this regex. */
+    only: { type: 'string' },
   },
 });
 const dialect = args.dialect === 'postgres' ? 'postgres' : 'sqlite';
@@ -166,7 +169,9 @@ async function timeOne(url: string): Promise<{ ms: number; cpuMs: number; status
 }
 
 const rows: string[] = [];
+const only = args.only ? new RegExp(args.only) : null;
 async function measure(label: string, url: string): Promise<void> {
+  if (only && !only.test(label)) return;
   const samples: number[] = [];
   const cpu: number[] = [];
   let status = 0;

@@ -43,6 +43,7 @@ export {
   type RecordedExecution,
 } from './executions/index.ts';
 export {
+  DayPrefixesCompactor,
   RollupsService,
   rollupsMigrations,
   LatencySketch,

@@ -83,6 +83,67 @@ function decompose(groups: readonly HourGroup[]): { days: Map<number, Term[]>; h
   return { days, hours };
 }
 
+/** A prefix sum of a UTC day asked for (hours [0, k) of the day starting at `day`) and the groups it counts toward. */
+interface PrefixTerm {
+  day: number;
+  k: number;
+  terms: Term[];
+}
+
+/**
+ * Writes each group as daily rollups and prefix sums of UTC days (where closed days carry them, PostgreSQL): a UTC
+ * day the group covers whole is its daily row; hours [0, b) of it are prefix b; hours [a, 24) the daily row less
+ * prefix a; hours [a, b) prefix b less prefix a. Every local day is then at most three rows (a New York day: its
+ * UTC day, the next day's prefix added, its own taken). `hours`: the same prefixes as hours, for the days that have
+ * no prefix sums yet (not closed, or not compacted yet), which the source reads instead.
+ */
+function decomposeWithPrefixes(groups: readonly HourGroup[]): {
+  days: Map<number, Term[]>;
+  prefixes: PrefixTerm[];
+  hours: Map<number, Term[]>;
+} {
+  const days = new Map<number, Term[]>();
+  const prefixAt = new Map<string, PrefixTerm>();
+  const pushDay = (at: number, term: Term) => {
+    const list = days.get(at);
+    if (list) list.push(term);
+    else days.set(at, [term]);
+  };
+  const pushPrefix = (day: number, k: number, term: Term) => {
+    const id = `${day}:${k}`;
+    const p = prefixAt.get(id);
+    if (p) p.terms.push(term);
+    else prefixAt.set(id, { day, k, terms: [term] });
+  };
+  groups.forEach((g, group) => {
+    for (let day = Math.floor(g.from / DAY_MS) * DAY_MS; day < g.to; day += DAY_MS) {
+      const a = (Math.max(day, g.from) - day) / HOUR_MS;
+      const b = (Math.min(day + DAY_MS, g.to) - day) / HOUR_MS;
+      if (b <= a) continue;
+      if (a === 0 && b === 24) {
+        pushDay(day, { group, sign: 1 });
+      } else if (a === 0) {
+        pushPrefix(day, b, { group, sign: 1 });
+      } else if (b === 24) {
+        pushDay(day, { group, sign: 1 });
+        pushPrefix(day, a, { group, sign: -1 });
+      } else {
+        pushPrefix(day, b, { group, sign: 1 });
+        pushPrefix(day, a, { group, sign: -1 });
+      }
+    }
+  });
+  const prefixes = [...prefixAt.values()];
+  const hours = new Map<number, Term[]>();
+  for (const p of prefixes)
+    for (let h = p.day; h < p.day + p.k * HOUR_MS; h += HOUR_MS) {
+      const list = hours.get(h);
+      if (list) list.push(...p.terms);
+      else hours.set(h, [...p.terms]);
+    }
+  return { days, prefixes, hours };
+}
+
 /** Terms by bucket start as an array indexed by hours since `origin`: looked up once per row read. */
 interface TermsByHour {
   origin: number;
@@ -155,7 +216,14 @@ export async function figuresFromRollups(
   } else {
     groups = [{ date: null, from: hourFrom, to: hourTo }];
   }
-  const { days: dayTerms, hours: hourTerms } = decompose(groups);
+  // Prefix sums where the source has them (PostgreSQL): one row per UTC day; otherwise days and edge hours.
+  const withPrefixes = source.dayPrefixes === true;
+  const { days: dayTerms, hours: hourTerms, prefixes } = withPrefixes
+    ? decomposeWithPrefixes(groups)
+    : { ...decompose(groups), prefixes: [] as PrefixTerm[] };
+  const prefixRequests = withPrefixes
+    ? { days: prefixes.map((p) => p.day), ks: prefixes.map((p) => p.k) }
+    : undefined;
   const dayStarts = [...dayTerms.keys()].sort((a, b) => a - b);
   const blocks = blocksOf(hourTerms);
   const keyList = [...keys.values()];
@@ -169,6 +237,7 @@ export async function figuresFromRollups(
       part,
       dayStarts.length > 0 ? { from: dayStarts[0]!, to: dayStarts[dayStarts.length - 1]! + DAY_MS } : null,
       blocks.hours,
+      prefixRequests,
     );
     // Two passes. First, every sketch read is decoded once (an edge hour of a non-UTC zone is a term of two local
     // days; a block row holds the sketches of its hours) and each (monitor, group) target gets its checks, failures
@@ -207,6 +276,13 @@ export async function figuresFromRollups(
     for (const row of rows.days) {
       const m = monitorIndex.get(row.monitor_key);
       const rowTerms = dayTermsAt.at[(Number(row.hour_start) - dayTermsAt.origin) / HOUR_MS];
+      if (m === undefined || !rowTerms) continue;
+      addCounts(m, rowTerms, row.checks, row.failures);
+      addSketch(m, rowTerms, decoded.push(row.sketch));
+    }
+    for (const row of rows.prefixes ?? []) {
+      const m = monitorIndex.get(row.monitor_key);
+      const rowTerms = prefixes[Number(row.hour_start)]?.terms;
       if (m === undefined || !rowTerms) continue;
       addCounts(m, rowTerms, row.checks, row.failures);
       addSketch(m, rowTerms, decoded.push(row.sketch));

@@ -49,7 +49,20 @@ export interface ReportRollups {
     monitorKeys: readonly number[],
     days: { from: number; to: number } | null,
     hourBlocks: ReadonlyArray<readonly number[]>,
-  ): Promise<{ days: ReportSnapshotRow[]; blocks: ReportBlockRow[] }>;
+    prefixes?: ReportPrefixRequests,
+  ): Promise<{ days: ReportSnapshotRow[]; blocks: ReportBlockRow[]; prefixes?: ReportSnapshotRow[] }>;
+  /**
+   * True when closed UTC days carry prefix sums (hours [0, k) of the day, k = 1…23): rollupSnapshot then takes
+   * `prefixes` and answers a row per (monitor, region, request) whose day has them (hour_start = the request's
+   * index), and reads `hourBlocks` only for the days that have none (those hours must be the prefixes' own).
+   */
+  readonly dayPrefixes?: boolean;
+}
+
+/** Prefix sums asked for: request i is the hours [0, ks[i]) of the UTC day starting at days[i]. */
+export interface ReportPrefixRequests {
+  days: readonly number[];
+  ks: readonly number[];
 }
 
 interface PageOf<T> {

@@ -1,11 +1,13 @@
 import type { Database } from '../../../platform/db/index.ts';
 import {
+  addLateToDayPrefixes,
   DAY_MS,
   RollupsRepository,
   foldBatch,
   LatencySketch,
   rollupId,
   seriesId,
+  type RollupDayRow,
   type RollupDelta,
   type SeriesState,
 } from '../rollups/index.ts';
@@ -95,8 +97,11 @@ export class ExecutionsStore {
       })),
     );
 
-    await mergeInto(new RollupsRepository(tx, 'execution_rollup'), [...deltas.values()]);
-    await mergeInto(new RollupsRepository(tx, 'execution_rollup_day'), toDays([...deltas.values()]));
+    const hourly = [...deltas.values()];
+    await mergeInto(new RollupsRepository(tx, 'execution_rollup'), hourly);
+    const daysBefore = await mergeInto(new RollupsRepository(tx, 'execution_rollup_day'), toDays(hourly));
+    // Results for a UTC day that was closed and given its prefix sums (PostgreSQL) add to them too.
+    await addLateToDayPrefixes(tx, daysBefore, hourly);
   }
 
   private async resolveMonitorKeys(
@@ -189,8 +194,11 @@ function toDays(hourly: RollupDelta[]): RollupDelta[] {
   return [...days.values()];
 }
 
-/** Adds deltas to their rows: insert-if-missing, locked read, one multi-row upsert. */
-async function mergeInto(rollups: RollupsRepository, deltaList: RollupDelta[]): Promise<void> {
+/**
+ * Adds deltas to their rows: insert-if-missing, locked read, one multi-row upsert. Returns the rows as they were
+ * (locked until the transaction ends).
+ */
+async function mergeInto(rollups: RollupsRepository, deltaList: RollupDelta[]): Promise<RollupDayRow[]> {
   const deltas = new Map(deltaList.map((d) => [rollupId(d.monitorKey, d.hourStart, d.regionKey), d]));
   // Sorted so concurrent writers lock rows in the same order (no deadlock on PostgreSQL).
   const keys = deltaList
@@ -219,4 +227,5 @@ async function mergeInto(rollups: RollupsRepository, deltaList: RollupDelta[]): 
       };
     }),
   );
+  return existing;
 }

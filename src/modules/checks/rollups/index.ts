@@ -11,7 +11,8 @@ export {
   type DailyUptime,
 } from './rollups.service.ts';
 export { RollupsRepository, type RollupKey } from './rollups.repository.ts';
-export type { RollupRow, RollupTable } from './rollups.tables.ts';
+export type { RollupRow, RollupDayRow, RollupTable } from './rollups.tables.ts';
+export { DayPrefixesCompactor, addLateToDayPrefixes, type DayPrefixesCompactorDeps } from './day-prefixes.compactor.ts';
 export { LatencySketch, DecodedSketches, SKETCH_RELATIVE_ACCURACY } from './latency.sketch.ts';
 export {
   foldBatch,

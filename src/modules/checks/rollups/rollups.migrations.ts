@@ -33,4 +33,20 @@ export const rollupsMigrations: SchemaMigration[] = [
     name: '202611230003_rollups_daily',
     up: (db, dialect) => createRollupTable(db, dialect, 'execution_rollup_day'),
   },
+  {
+    // PostgreSQL: a closed UTC day also carries its prefix sums (hours [0, k) for k = 1…23, element k), so a
+    // report in a zone whose days start at another hour reads one row per UTC day instead of the day and its edge
+    // hours (day-prefixes.compactor.ts, docs/reports.md "Reading cost"). The partial index finds the days not done
+    // yet. SQLite reads its hourly rows in-process and keeps none.
+    name: '202611241000_rollups_day_prefixes',
+    up: async (db, dialect) => {
+      if (dialect !== 'postgres') return;
+      await sql`alter table execution_rollup_day
+        add column prefix_checks integer[],
+        add column prefix_failures integer[],
+        add column prefix_sketches bytea[]`.execute(db);
+      await sql`create index execution_rollup_day_unprefixed on execution_rollup_day (hour_start)
+        where prefix_checks is null`.execute(db);
+    },
+  },
 ];

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, Dialect } from '../../../platform/db/index.ts';
-import type { RollupRow, RollupsTables, RollupTable } from './rollups.tables.ts';
+import { DAY_MS } from './rollups.compute.ts';
+import type { RollupDayRow, RollupRow, RollupsTables, RollupTable } from './rollups.tables.ts';
 
 /** A rollup row with its sketch as hexadecimal text (any case), '' or null when it has none. */
 export type RollupRowHex = Omit<RollupRow, 'sketch'> & { sketch: string | null };
@@ -47,8 +48,8 @@ export class RollupsRepository {
    * SQLite: only read — the transaction already holds the single write lock, and `write` inserts what is
    * missing, so the empty rows would be one statement per batch (and one prepared text per list length) for nothing.
    */
-  async lockForUpdate(keys: RollupKey[]): Promise<RollupRow[]> {
-    const out: RollupRow[] = [];
+  async lockForUpdate(keys: RollupKey[]): Promise<RollupDayRow[]> {
+    const out: RollupDayRow[] = [];
     for (let i = 0; i < keys.length; i += CHUNK) {
       const part = keys.slice(i, i + CHUNK);
       if (this.dialect === 'postgres') {
@@ -266,8 +267,9 @@ export async function readDaysAndHourBlocks(
   monitorKeys: readonly number[],
   days: { from: number; to: number } | null,
   blocks: ReadonlyArray<readonly number[]>,
-  options: { perHour?: boolean } = {},
-): Promise<{ days: SnapshotRow[]; blocks: BlockRow[] }> {
+  options: { perHour?: boolean; prefixes?: PrefixRequests } = {},
+): Promise<{ days: SnapshotRow[]; blocks: BlockRow[]; prefixes: SnapshotRow[] }> {
+  if (options.prefixes) return readDaysWithPrefixes(database, monitorKeys, days, blocks, options.prefixes);
   const starts: number[] = [];
   const blockOf: number[] = [];
   blocks.forEach((hours, block) => {
@@ -281,6 +283,7 @@ export async function readDaysAndHourBlocks(
   const read = await readDaysAndHours(database, monitorKeys, days, starts, { framedHours: true });
   const blockAt = new Map(starts.map((h, i) => [h, blockOf[i]!]));
   return {
+    prefixes: [],
     days: read.days,
     blocks: read.hours.map((r) => ({
       monitor_key: r.monitor_key,
@@ -305,7 +308,7 @@ async function readBlocksAsArrays(
   days: { from: number; to: number } | null,
   starts: readonly number[],
   blockOf: readonly number[],
-): Promise<{ days: SnapshotRow[]; blocks: BlockRow[] }> {
+): Promise<{ days: SnapshotRow[]; blocks: BlockRow[]; prefixes: SnapshotRow[] }> {
   const db = database.tables<RollupsTables>();
   const keys = [...monitorKeys];
   // No JIT for this snapshot (SET LOCAL: its transaction only). The block statement's estimate on a table not yet
@@ -332,15 +335,90 @@ async function readBlocksAsArrays(
   );
   const results = await database.readTextArrays(statements);
   const dayRows = days ? results[1]!.map(([text]) => parseRowText(text!)) : [];
-  const blockRows = results[days ? 2 : 1]!.map(([text]): BlockRow => {
-    const row = parseRowText(text!);
-    return {
-      monitor_key: row.monitor_key,
-      block: row.hour_start,
-      checks: row.checks,
-      failures: row.failures,
-      sketches: row.sketch,
-    };
+  return { days: dayRows, blocks: results[days ? 2 : 1]!.map(([text]) => blockRowOf(text!)), prefixes: [] };
+}
+
+function blockRowOf(text: string): BlockRow {
+  const row = parseRowText(text);
+  return { monitor_key: row.monitor_key, block: row.hour_start, checks: row.checks, failures: row.failures, sketches: row.sketch };
+}
+
+/** Prefix sums asked of daily rows: request i is prefix `ks[i]` (hours [0, k)) of the UTC day starting at `days[i]`. */
+export interface PrefixRequests {
+  days: readonly number[];
+  ks: readonly number[];
+}
+
+/**
+ * PostgreSQL, in one snapshot: the daily rows of `days`, the prefix sums asked for (a row per (monitor, region,
+ * request) whose day has them: "monitor,request,checks,failures,sketch"), and, for the days that have none yet (not
+ * closed, or not compacted yet), their hours of `blocks` summed per block as readBlocksAsArrays does. The hours are
+ * found from those daily rows (a range of the hourly key per row without prefixes), so a report over closed days
+ * reads no hourly row at all.
+ */
+async function readDaysWithPrefixes(
+  database: Database,
+  monitorKeys: readonly number[],
+  days: { from: number; to: number } | null,
+  blocks: ReadonlyArray<readonly number[]>,
+  prefixes: PrefixRequests,
+): Promise<{ days: SnapshotRow[]; blocks: BlockRow[]; prefixes: SnapshotRow[] }> {
+  if (monitorKeys.length === 0 || database.dialect !== 'postgres')
+    throw new Error('readDaysWithPrefixes: PostgreSQL, with monitors');
+  const db = database.tables<RollupsTables>();
+  const keys = sql.join([...monitorKeys]);
+  const statements = [sql`set local jit = off`.compile(db)];
+  if (days)
+    statements.push(
+      db
+        .selectFrom('execution_rollup_day')
+        .select(sql<string>`concat_ws(',', monitor_key, hour_start, checks, failures, encode(sketch, 'hex'))`.as('row'))
+        .where('monitor_key', 'in', [...monitorKeys])
+        .where('hour_start', '>=', days.from)
+        .where('hour_start', '<', days.to)
+        .compile(),
+    );
+  const asked = prefixes.days.length > 0;
+  if (asked) {
+    const index = prefixes.days.map((_, i) => i);
+    statements.push(
+      sql<{ row: string }>`select concat_ws(',', d.monitor_key, p.i, d.prefix_checks[p.k], d.prefix_failures[p.k],
+          encode(d.prefix_sketches[p.k], 'hex')) as row
+        from execution_rollup_day d
+        join unnest(${[...prefixes.days]}::bigint[], ${[...prefixes.ks]}::int[], ${index}::int[]) as p(day, k, i)
+          on p.day = d.hour_start
+        where d.monitor_key in (${keys}) and d.hour_start = any(${[...prefixes.days]}::bigint[])
+          and d.prefix_checks is not null`.compile(db),
+    );
+  }
+  const starts: number[] = [];
+  const blockOf: number[] = [];
+  blocks.forEach((hours, block) => {
+    for (const h of hours) {
+      starts.push(h);
+      blockOf.push(block);
+    }
   });
-  return { days: dayRows, blocks: blockRows };
+  const fallback = starts.length > 0;
+  if (fallback) {
+    const from = Math.floor(Math.min(...starts) / DAY_MS) * DAY_MS;
+    const to = Math.floor(Math.max(...starts) / DAY_MS) * DAY_MS + DAY_MS;
+    statements.push(
+      sql<{ row: string }>`select concat_ws(',', r.monitor_key, b.block, sum(r.checks), sum(r.failures),
+          encode(string_agg(int4send(length(r.sketch)) || r.sketch, ''::bytea order by r.hour_start), 'hex')) as row
+        from execution_rollup_day d
+        join execution_rollup r on r.monitor_key = d.monitor_key and r.region_key = d.region_key
+          and r.hour_start >= d.hour_start and r.hour_start < d.hour_start + ${DAY_MS}::bigint
+        join unnest(${starts}::bigint[], ${blockOf}::int[]) as b(hour_start, block) on b.hour_start = r.hour_start
+        where d.monitor_key in (${keys}) and d.hour_start >= ${from}::bigint and d.hour_start < ${to}::bigint
+          and d.prefix_checks is null
+        group by r.monitor_key, b.block`.compile(db),
+    );
+  }
+  const results = await database.readTextArrays(statements);
+  let next = 1;
+  const dayRows = days ? results[next++]!.map(([text]) => parseRowText(text!)) : [];
+  const prefixRows = asked ? results[next++]!.map(([text]) => parseRowText(text!)) : [];
+  const blockRows = fallback ? results[next++]!.map(([text]) => blockRowOf(text!)) : [];
+  return { days: dayRows, blocks: blockRows, prefixes: prefixRows };
 }

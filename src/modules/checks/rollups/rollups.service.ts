@@ -4,7 +4,13 @@ import type { Database } from '../../../platform/db/index.ts';
 import { DomainError, validationFailed } from '../../../platform/errors.ts';
 import { LatencySketch } from './latency.sketch.ts';
 import { DAY_MS, HOUR_MS, hourOf } from './rollups.compute.ts';
-import { readDaysAndHourBlocks, RollupsRepository, type BlockRow, type SnapshotRow } from './rollups.repository.ts';
+import {
+  readDaysAndHourBlocks,
+  RollupsRepository,
+  type BlockRow,
+  type PrefixRequests,
+  type SnapshotRow,
+} from './rollups.repository.ts';
 import type { RollupRow } from './rollups.tables.ts';
 
 export type HistoryResolution = 'minute' | 'hour' | 'day';
@@ -131,14 +137,24 @@ export class RollupsService {
    * For reports: daily rows of monitors (by monitor key) whose UTC day starts in [days.from, days.to) and hourly rows
    * whose hour starts in one of `hourBlocks`, summed per monitor and block, read in one snapshot (a daily row is the
    * sum of its hours). `perHour`: one row per hourly row instead (same figures; for tests and measurements).
+   * `prefixes` (when dayPrefixes): prefix sums of UTC days too (each row's hour_start is the request's index), and
+   * the hour blocks are read only for days without prefixes.
    */
   rollupSnapshot(
     monitorKeys: readonly number[],
     days: { from: number; to: number } | null,
     hourBlocks: ReadonlyArray<readonly number[]>,
-    options: { perHour?: boolean } = {},
-  ): Promise<{ days: SnapshotRow[]; blocks: BlockRow[] }> {
+    options: { perHour?: boolean; prefixes?: PrefixRequests } = {},
+  ): Promise<{ days: SnapshotRow[]; blocks: BlockRow[]; prefixes: SnapshotRow[] }> {
     return readDaysAndHourBlocks(this.deps.database, monitorKeys, days, hourBlocks, options);
+  }
+
+  /**
+   * Whether closed UTC days carry their prefix sums (PostgreSQL): a report then asks rollupSnapshot for prefixes and
+   * gives as hour blocks only the hours of those prefixes, read for days that have none yet.
+   */
+  get dayPrefixes(): boolean {
+    return this.deps.database.dialect === 'postgres';
   }
 
   /**

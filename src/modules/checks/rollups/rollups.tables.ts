@@ -11,10 +11,20 @@ export interface RollupRow {
   sketch: Uint8Array | null;
 }
 
+/**
+ * A daily rollup row: hour_start holds the start of the UTC day. On PostgreSQL a closed day also carries its prefix
+ * sums (element k: the hours [0, k), k = 1…23; day-prefixes.compute.ts), null until the compactor gives them; SQLite
+ * has no such columns (undefined when read).
+ */
+export interface RollupDayRow extends RollupRow {
+  prefix_checks?: number[] | null;
+  prefix_failures?: number[] | null;
+  prefix_sketches?: Array<Uint8Array | null> | null;
+}
+
 export interface RollupsTables {
   execution_rollup: RollupRow;
-  /** Same columns; hour_start holds the start of the UTC day. */
-  execution_rollup_day: RollupRow;
+  execution_rollup_day: RollupDayRow;
 }
 
 /** Hourly rollups, or the same per UTC day. */

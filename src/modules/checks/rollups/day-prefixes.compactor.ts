@@ -1,0 +1,137 @@
+import type { BackgroundRole } from '../../../platform/background-role.ts';
+import type { Clock } from '../../../platform/clock.ts';
+import type { Database } from '../../../platform/db/index.ts';
+import type { Logger } from '../../../platform/logger.ts';
+import { addToPrefixes, prefixesOfHours, type DayPrefixes } from './day-prefixes.compute.ts';
+import { DayPrefixesRepository, type SeriesHour } from './day-prefixes.repository.ts';
+import { DAY_MS, type RollupDelta } from './rollups.compute.ts';
+import type { RollupKey } from './rollups.repository.ts';
+import type { RollupDayRow } from './rollups.tables.ts';
+
+export interface DayPrefixesCompactorDeps {
+  database: Database;
+  clock: Clock;
+  logger?: Logger;
+  /** A day gets its prefixes this long after it ended (late results after that update them in place). Default 15 min. */
+  graceMs?: number;
+  /** Daily rows per transaction. Default 500. */
+  batchSize?: number;
+  /** How often a pass runs. Default 10 minutes. */
+  everyMs?: number;
+}
+
+/**
+ * Background role (PostgreSQL): gives every closed UTC day of every (monitor, region) its prefix sums, in
+ * transactions of a few hundred rows; the first pass after an upgrade goes through the whole history.
+ *
+ * Each transaction locks its daily rows first and then reads their hours. A writer locks the hourly rows of a batch
+ * before the daily ones, so a result recorded meanwhile is either read here (its transaction committed before the
+ * daily row was locked) or finds the prefixes set once it gets the daily row, and adds itself to them
+ * (ExecutionsStore): never both, never neither.
+ */
+export class DayPrefixesCompactor implements BackgroundRole {
+  readonly name = 'rollup-day-prefixes';
+  private readonly deps: DayPrefixesCompactorDeps;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<number> | null = null;
+  private stopping = false;
+
+  constructor(deps: DayPrefixesCompactorDeps) {
+    this.deps = deps;
+  }
+
+  /** Gives prefixes to every daily row closed for `graceMs`; returns how many rows it gave them to. */
+  async compactOnce(): Promise<number> {
+    const closedBefore = this.deps.clock.now() - (this.deps.graceMs ?? 15 * 60_000) - DAY_MS + 1;
+    const batchSize = this.deps.batchSize ?? 500;
+    let total = 0;
+    while (!this.stopping) {
+      const done = await this.deps.database.transaction((tx) => compactBatch(tx, closedBefore, batchSize));
+      total += done;
+      if (done < batchSize) break;
+    }
+    if (total > 0) this.deps.logger?.info({ days: total }, 'gave closed rollup days their prefix sums');
+    return total;
+  }
+
+  async start(): Promise<void> {
+    this.stopping = false;
+    const tick = () => {
+      if (this.running || this.stopping) return;
+      this.running = this.compactOnce()
+        .catch((err: unknown) => {
+          this.deps.logger?.error({ err }, 'rollup day prefixes failed');
+          return 0;
+        })
+        .finally(() => {
+          this.running = null;
+        });
+    };
+    this.timer = setInterval(tick, this.deps.everyMs ?? 600_000);
+    this.timer.unref();
+    tick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+}
+
+/** One transaction: lock up to `limit` daily rows without prefixes, read their hours, write their prefixes. */
+async function compactBatch(tx: Database, closedBefore: number, limit: number): Promise<number> {
+  const repo = new DayPrefixesRepository(tx);
+  const days = await repo.lockUnprefixed(closedBefore, limit);
+  if (days.length === 0) return 0;
+  // Rows come oldest day first: a batch spans one or two days of many monitors, read as one range per day.
+  const byDay = new Map<number, RollupKey[]>();
+  for (const d of days) {
+    const list = byDay.get(d.hour_start);
+    if (list) list.push(d);
+    else byDay.set(d.hour_start, [d]);
+  }
+  const out: Array<RollupKey & DayPrefixes> = [];
+  for (const [dayStart, keys] of byDay) {
+    const hours = await repo.hours([...new Set(keys.map((k) => k.monitor_key))], dayStart, dayStart + DAY_MS);
+    const bySeries = new Map<string, SeriesHour[]>();
+    for (const h of hours) {
+      const id = `${h.monitor_key}:${h.region_key}`;
+      const list = bySeries.get(id);
+      if (list) list.push(h);
+      else bySeries.set(id, [h]);
+    }
+    for (const k of keys)
+      out.push({ ...k, ...prefixesOfHours(dayStart, bySeries.get(`${k.monitor_key}:${k.region_key}`) ?? []) });
+  }
+  await repo.write(out);
+  return days.length;
+}
+
+/**
+ * In a batch's transaction, after its daily rows were locked and written: the days among them that already have
+ * prefixes (a result recorded after its day was compacted) get the batch's hourly deltas added to them.
+ */
+export async function addLateToDayPrefixes(
+  tx: Database,
+  daysBefore: readonly RollupDayRow[],
+  hourly: readonly RollupDelta[],
+): Promise<void> {
+  const settled = daysBefore.filter((d) => d.prefix_checks != null && d.prefix_failures != null && d.prefix_sketches);
+  if (settled.length === 0) return;
+  const out: Array<RollupKey & DayPrefixes> = [];
+  for (const d of settled) {
+    const dayStart = Number(d.hour_start);
+    const deltas = hourly.filter(
+      (h) =>
+        h.monitorKey === d.monitor_key &&
+        h.regionKey === d.region_key &&
+        h.hourStart >= dayStart &&
+        h.hourStart < dayStart + DAY_MS,
+    );
+    const before: DayPrefixes = { checks: d.prefix_checks!, failures: d.prefix_failures!, sketches: d.prefix_sketches! };
+    out.push({ monitor_key: d.monitor_key, hour_start: dayStart, region_key: d.region_key, ...addToPrefixes(dayStart, before, deltas) });
+  }
+  await new DayPrefixesRepository(tx).write(out);
+}
