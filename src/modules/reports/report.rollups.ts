@@ -218,12 +218,12 @@ export async function figuresFromRollups(
   }
   // Prefix sums where the source has them (PostgreSQL): one row per UTC day; otherwise days and edge hours.
   const withPrefixes = source.dayPrefixes === true;
-  const { days: dayTerms, hours: hourTerms, prefixes } = withPrefixes
-    ? decomposeWithPrefixes(groups)
-    : { ...decompose(groups), prefixes: [] as PrefixTerm[] };
-  const prefixRequests = withPrefixes
-    ? { days: prefixes.map((p) => p.day), ks: prefixes.map((p) => p.k) }
-    : undefined;
+  const {
+    days: dayTerms,
+    hours: hourTerms,
+    prefixes,
+  } = withPrefixes ? decomposeWithPrefixes(groups) : { ...decompose(groups), prefixes: [] as PrefixTerm[] };
+  const prefixRequests = withPrefixes ? { days: prefixes.map((p) => p.day), ks: prefixes.map((p) => p.k) } : undefined;
   const dayStarts = [...dayTerms.keys()].sort((a, b) => a - b);
   const blocks = blocksOf(hourTerms);
   const keyList = [...keys.values()];

@@ -130,8 +130,17 @@ export async function addLateToDayPrefixes(
         h.hourStart >= dayStart &&
         h.hourStart < dayStart + DAY_MS,
     );
-    const before: DayPrefixes = { checks: d.prefix_checks!, failures: d.prefix_failures!, sketches: d.prefix_sketches! };
-    out.push({ monitor_key: d.monitor_key, hour_start: dayStart, region_key: d.region_key, ...addToPrefixes(dayStart, before, deltas) });
+    const before: DayPrefixes = {
+      checks: d.prefix_checks!,
+      failures: d.prefix_failures!,
+      sketches: d.prefix_sketches!,
+    };
+    out.push({
+      monitor_key: d.monitor_key,
+      hour_start: dayStart,
+      region_key: d.region_key,
+      ...addToPrefixes(dayStart, before, deltas),
+    });
   }
   await new DayPrefixesRepository(tx).write(out);
 }

@@ -33,7 +33,11 @@ export class DayPrefixesRepository {
       .forUpdate()
       .skipLocked()
       .execute();
-    return rows.map((r) => ({ monitor_key: r.monitor_key, hour_start: Number(r.hour_start), region_key: r.region_key }));
+    return rows.map((r) => ({
+      monitor_key: r.monitor_key,
+      hour_start: Number(r.hour_start),
+      region_key: r.region_key,
+    }));
   }
 
   /** Hourly rows of the monitors with their hour in [from, to) (all regions). */

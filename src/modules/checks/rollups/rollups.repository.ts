@@ -340,7 +340,13 @@ async function readBlocksAsArrays(
 
 function blockRowOf(text: string): BlockRow {
   const row = parseRowText(text);
-  return { monitor_key: row.monitor_key, block: row.hour_start, checks: row.checks, failures: row.failures, sketches: row.sketch };
+  return {
+    monitor_key: row.monitor_key,
+    block: row.hour_start,
+    checks: row.checks,
+    failures: row.failures,
+    sketches: row.sketch,
+  };
 }
 
 /** Prefix sums asked of daily rows: request i is prefix `ks[i]` (hours [0, k)) of the UTC day starting at `days[i]`. */
@@ -415,10 +421,10 @@ async function readDaysWithPrefixes(
         group by r.monitor_key, b.block`.compile(db),
     );
   }
-  const results = await database.readTextArrays(statements);
-  let next = 1;
-  const dayRows = days ? results[next++]!.map(([text]) => parseRowText(text!)) : [];
-  const prefixRows = asked ? results[next++]!.map(([text]) => parseRowText(text!)) : [];
-  const blockRows = fallback ? results[next++]!.map(([text]) => blockRowOf(text!)) : [];
+  // Results in the order of the statements, after `set local jit`.
+  const results = (await database.readTextArrays(statements)).slice(1);
+  const dayRows = days ? results.shift()!.map(([text]) => parseRowText(text!)) : [];
+  const prefixRows = asked ? results.shift()!.map(([text]) => parseRowText(text!)) : [];
+  const blockRows = fallback ? results.shift()!.map(([text]) => blockRowOf(text!)) : [];
   return { days: dayRows, blocks: blockRows, prefixes: prefixRows };
 }
