@@ -1104,6 +1104,41 @@ const FIXTURES: Record<string, StepFixture> = {
       expect(file.body).toBe('a,b\n');
     },
   },
+  '202611241000_rollups_day_prefixes': {
+    // A closed UTC day with its 24 hours (10 checks, 1 failure each); on PostgreSQL its daily row carries the prefix
+    // sums the compactor writes. A New York day of it is the daily row less the first five hours either way.
+    async fill(db, dialect) {
+      const mk = (await db.selectFrom('monitor_key').select('id').executeTakeFirstOrThrow()).id as number;
+      const rk = (await db.selectFrom('region_key').select('id').executeTakeFirstOrThrow()).id as number;
+      const day = ms(5) - (ms(5) % DAY);
+      const row = { monitor_key: mk, region_key: rk, downtime_ms: 0, sketch: null };
+      await db
+        .insertInto('execution_rollup')
+        .values(Array.from({ length: 24 }, (_, h) => ({ ...row, hour_start: day + h * HOUR, checks: 10, failures: 1 })))
+        .execute();
+      await db
+        .insertInto('execution_rollup_day')
+        .values({ ...row, hour_start: day, checks: 240, failures: 24 })
+        .execute();
+      if (dialect === 'postgres') {
+        const k = Array.from({ length: 23 }, (_, i) => i + 1);
+        await sql`update execution_rollup_day set prefix_checks = ${k.map((n) => 10 * n)}::integer[],
+            prefix_failures = ${k}::integer[], prefix_sketches = ${k.map(() => null)}::bytea[]
+          where monitor_key = ${mk} and hour_start = ${day}`.execute(db);
+      }
+    },
+    async check(u) {
+      const day = ms(5) - (ms(5) % DAY);
+      const from = new Date(day + 5 * HOUR).toISOString();
+      const to = new Date(day + 29 * HOUR).toISOString();
+      const r = await u.call(
+        'GET',
+        `/api/v1/reports/performance?from=${from}&to=${to}&timezone=America/New_York&monitor_ids=${W.monitorId}`,
+      );
+      expect(r.status).toBe(200);
+      expect(r.body.monitors[0]).toMatchObject({ monitor_id: W.monitorId, checks: 190 });
+    },
+  },
   '202611240700_status_pages_show_sla_targets': {
     // The page of 202611220011 reads show_sla_targets false (the column's default); a page written with it on keeps it.
     async fill(db) {
