@@ -2,6 +2,7 @@ import type { BackgroundRole } from '../../../platform/background-role.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import type { Database } from '../../../platform/db/index.ts';
 import type { Logger } from '../../../platform/logger.ts';
+import { PeriodicPass } from '../../../platform/periodic-pass.ts';
 import { ExecutionsRepository } from './executions.repository.ts';
 
 export interface ExecutionsRetentionDeps {
@@ -30,13 +31,18 @@ export class ExecutionsRetention implements BackgroundRole {
   readonly name = 'executions-retention';
   private readonly deps: ExecutionsRetentionDeps;
   private readonly repo: ExecutionsRepository;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
-  private stopping = false;
+  private readonly periodic: PeriodicPass;
 
   constructor(deps: ExecutionsRetentionDeps) {
     this.deps = deps;
     this.repo = new ExecutionsRepository(deps.database);
+    this.periodic = new PeriodicPass({
+      name: this.name,
+      everyMs: deps.everyMs ?? 3_600_000,
+      pass: () => this.purgeOnce(),
+      failureMessage: 'execution purge failed',
+      logger: deps.logger,
+    });
   }
 
   /** Deletes everything expired now, chunk by chunk; returns the number of rows deleted. */
@@ -45,7 +51,7 @@ export class ExecutionsRetention implements BackgroundRole {
     const chunk = this.deps.chunkSize ?? 5000;
     const sleep = this.deps.sleep ?? defaultSleep;
     let total = 0;
-    while (!this.stopping) {
+    while (!this.periodic.stopping) {
       const deleted = await this.repo.purgeChunk(cutoff, chunk);
       if (deleted < 0) break;
       total += deleted;
@@ -56,28 +62,11 @@ export class ExecutionsRetention implements BackgroundRole {
     return total;
   }
 
-  async start(): Promise<void> {
-    this.stopping = false;
-    const tick = () => {
-      if (this.running || this.stopping) return;
-      this.running = this.purgeOnce()
-        .catch((err: unknown) => {
-          this.deps.logger?.error({ err }, 'execution purge failed');
-          return 0;
-        })
-        .finally(() => {
-          this.running = null;
-        });
-    };
-    this.timer = setInterval(tick, this.deps.everyMs ?? 3_600_000);
-    this.timer.unref();
-    tick();
+  start(): Promise<void> {
+    return this.periodic.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopping = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+  stop(): Promise<void> {
+    return this.periodic.stop();
   }
 }

@@ -2,6 +2,7 @@ import type { BackgroundRole } from '../../../platform/background-role.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import type { Database } from '../../../platform/db/index.ts';
 import type { Logger } from '../../../platform/logger.ts';
+import { PeriodicPass } from '../../../platform/periodic-pass.ts';
 import { addToPrefixes, prefixesOfHours, type DayPrefixes } from './day-prefixes.compute.ts';
 import { DayPrefixesRepository, type SeriesHour } from './day-prefixes.repository.ts';
 import { DAY_MS, type RollupDelta } from './rollups.compute.ts';
@@ -32,12 +33,17 @@ export interface DayPrefixesCompactorDeps {
 export class DayPrefixesCompactor implements BackgroundRole {
   readonly name = 'rollup-day-prefixes';
   private readonly deps: DayPrefixesCompactorDeps;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
-  private stopping = false;
+  private readonly periodic: PeriodicPass;
 
   constructor(deps: DayPrefixesCompactorDeps) {
     this.deps = deps;
+    this.periodic = new PeriodicPass({
+      name: this.name,
+      everyMs: deps.everyMs ?? 600_000,
+      pass: () => this.compactOnce(),
+      failureMessage: 'rollup day prefixes failed',
+      logger: deps.logger,
+    });
   }
 
   /** Gives prefixes to every daily row closed for `graceMs`; returns how many rows it gave them to. */
@@ -45,7 +51,7 @@ export class DayPrefixesCompactor implements BackgroundRole {
     const closedBefore = this.deps.clock.now() - (this.deps.graceMs ?? 15 * 60_000) - DAY_MS + 1;
     const batchSize = this.deps.batchSize ?? 500;
     let total = 0;
-    while (!this.stopping) {
+    while (!this.periodic.stopping) {
       const done = await this.deps.database.transaction((tx) => compactBatch(tx, closedBefore, batchSize));
       total += done;
       if (done < batchSize) break;
@@ -54,29 +60,12 @@ export class DayPrefixesCompactor implements BackgroundRole {
     return total;
   }
 
-  async start(): Promise<void> {
-    this.stopping = false;
-    const tick = () => {
-      if (this.running || this.stopping) return;
-      this.running = this.compactOnce()
-        .catch((err: unknown) => {
-          this.deps.logger?.error({ err }, 'rollup day prefixes failed');
-          return 0;
-        })
-        .finally(() => {
-          this.running = null;
-        });
-    };
-    this.timer = setInterval(tick, this.deps.everyMs ?? 600_000);
-    this.timer.unref();
-    tick();
+  start(): Promise<void> {
+    return this.periodic.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopping = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+  stop(): Promise<void> {
+    return this.periodic.stop();
   }
 }
 
