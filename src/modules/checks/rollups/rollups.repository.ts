@@ -254,6 +254,19 @@ function parseRowText(t: string): SnapshotRow {
   };
 }
 
+/** The hours of blocks as two parallel lists (hour start, index of its block): the block statements' parameters. */
+function flattenBlocks(blocks: ReadonlyArray<readonly number[]>): { starts: number[]; blockOf: number[] } {
+  const starts: number[] = [];
+  const blockOf: number[] = [];
+  blocks.forEach((hours, block) => {
+    for (const h of hours) {
+      starts.push(h);
+      blockOf.push(block);
+    }
+  });
+  return { starts, blockOf };
+}
+
 /**
  * readDaysAndHours with the hours given in blocks (a report's edge hours: those that add to and take from the same
  * local days). On PostgreSQL the database sums each (monitor, block) into one row (BlockRow): a New York day's five
@@ -270,14 +283,7 @@ export async function readDaysAndHourBlocks(
   options: { perHour?: boolean; prefixes?: PrefixRequests } = {},
 ): Promise<{ days: SnapshotRow[]; blocks: BlockRow[]; prefixes: SnapshotRow[] }> {
   if (options.prefixes) return readDaysWithPrefixes(database, monitorKeys, days, blocks, options.prefixes);
-  const starts: number[] = [];
-  const blockOf: number[] = [];
-  blocks.forEach((hours, block) => {
-    for (const h of hours) {
-      starts.push(h);
-      blockOf.push(block);
-    }
-  });
+  const { starts, blockOf } = flattenBlocks(blocks);
   if (database.dialect === 'postgres' && !options.perHour && starts.length > 0 && monitorKeys.length > 0)
     return readBlocksAsArrays(database, monitorKeys, days, starts, blockOf);
   const read = await readDaysAndHours(database, monitorKeys, days, starts, { framedHours: true });
@@ -397,14 +403,7 @@ async function readDaysWithPrefixes(
           and d.prefix_checks is not null`.compile(db),
     );
   }
-  const starts: number[] = [];
-  const blockOf: number[] = [];
-  blocks.forEach((hours, block) => {
-    for (const h of hours) {
-      starts.push(h);
-      blockOf.push(block);
-    }
-  });
+  const { starts, blockOf } = flattenBlocks(blocks);
   const fallback = starts.length > 0;
   if (fallback) {
     const from = Math.floor(Math.min(...starts) / DAY_MS) * DAY_MS;
