@@ -330,8 +330,8 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
   });
   monitors.addListener(statusPages);
   roles.push(new ExecutionsRetention({ database, clock, logger, retentionDays: config.retention.executionsDays }));
-  // Closed UTC days get their prefix sums (PostgreSQL): reports in any zone then read one row per day.
-  if (database.dialect === 'postgres') roles.push(new DayPrefixesCompactor({ database, clock, logger }));
+  // Closed UTC days get their prefix sums: reports in any zone then read one prefix per day, not its edge hours.
+  roles.push(new DayPrefixesCompactor({ database, clock, logger }));
   // Read when Prometheus scrapes, not kept up to date in between.
   metrics?.observeOpenIncidents(() => incidents.countOpenByStatus());
   // Every configured region appears, with 0 when nothing is waiting there (an absent series would hide recovery).

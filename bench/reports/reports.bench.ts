@@ -152,15 +152,16 @@ const tocsin = await createTocsin(loadConfig({ env, isTty: false }), {
   // --no-migrate: measure an older checkout against a history cached by a newer one.
   migrate: !args['no-migrate'],
 });
-if (dialect === 'postgres') {
+{
   // What a running service has done by the time anyone asks for a report: its compactor gave every closed UTC day
-  // its prefix sums (the first pass after seeding or an upgrade goes through the whole history), and autovacuum
-  // (off on the bench's server) cleaned and analyzed the rollup tables the seeding rewrote.
+  // its prefix sums (the first pass after seeding or an upgrade goes through the whole history), and on PostgreSQL
+  // autovacuum (off on the bench's server) cleaned and analyzed the rollup tables the seeding rewrote.
   const t0 = performance.now();
   const days = await new DayPrefixesCompactor({ database: tocsin.database, clock: systemClock }).compactOnce();
   const compactMs = performance.now() - t0;
   const t1 = performance.now();
-  await sql`vacuum analyze execution_rollup, execution_rollup_day`.execute(tocsin.database.tables<unknown>());
+  if (dialect === 'postgres')
+    await sql`vacuum analyze execution_rollup, execution_rollup_day`.execute(tocsin.database.tables<unknown>());
   console.log(
     `prefix sums given to ${days} closed days in ${Math.round(compactMs)} ms; vacuum analyze ${Math.round(performance.now() - t1)} ms`,
   );

@@ -77,6 +77,26 @@ interface StepFixture {
   check(u: Upgraded): Promise<void>;
 }
 
+/** The closed UTC day the day-prefix fixtures fill (5 days ago), with the first monitor and region keys. */
+async function prefixDay(db: AnyDb): Promise<{ mk: number; rk: number; day: number }> {
+  const mk = (await db.selectFrom('monitor_key').select('id').executeTakeFirstOrThrow()).id as number;
+  const rk = (await db.selectFrom('region_key').select('id').executeTakeFirstOrThrow()).id as number;
+  return { mk, rk, day: ms(5) - (ms(5) % DAY) };
+}
+
+/** That day read as a New York day: the daily row less the first five hours (prefix 5), 190 checks. */
+async function checkPrefixDay(u: Upgraded): Promise<void> {
+  const day = ms(5) - (ms(5) % DAY);
+  const from = new Date(day + 5 * HOUR).toISOString();
+  const to = new Date(day + 29 * HOUR).toISOString();
+  const r = await u.call(
+    'GET',
+    `/api/v1/reports/performance?from=${from}&to=${to}&timezone=America/New_York&monitor_ids=${W.monitorId}`,
+  );
+  expect(r.status).toBe(200);
+  expect(r.body.monitors[0]).toMatchObject({ monitor_id: W.monitorId, checks: 190 });
+}
+
 const FIXTURES: Record<string, StepFixture> = {
   '202611220001_orgs_init': {
     async fill(db) {
@@ -1106,11 +1126,9 @@ const FIXTURES: Record<string, StepFixture> = {
   },
   '202611241000_rollups_day_prefixes': {
     // A closed UTC day with its 24 hours (10 checks, 1 failure each); on PostgreSQL its daily row carries the prefix
-    // sums the compactor writes. A New York day of it is the daily row less the first five hours either way.
+    // sums the compactor writes (SQLite gets them at the next step). A New York day of it is the daily row less prefix 5.
     async fill(db, dialect) {
-      const mk = (await db.selectFrom('monitor_key').select('id').executeTakeFirstOrThrow()).id as number;
-      const rk = (await db.selectFrom('region_key').select('id').executeTakeFirstOrThrow()).id as number;
-      const day = ms(5) - (ms(5) % DAY);
+      const { mk, rk, day } = await prefixDay(db);
       const row = { monitor_key: mk, region_key: rk, downtime_ms: 0, sketch: null };
       await db
         .insertInto('execution_rollup')
@@ -1127,17 +1145,31 @@ const FIXTURES: Record<string, StepFixture> = {
           where monitor_key = ${mk} and hour_start = ${day}`.execute(db);
       }
     },
-    async check(u) {
-      const day = ms(5) - (ms(5) % DAY);
-      const from = new Date(day + 5 * HOUR).toISOString();
-      const to = new Date(day + 29 * HOUR).toISOString();
-      const r = await u.call(
-        'GET',
-        `/api/v1/reports/performance?from=${from}&to=${to}&timezone=America/New_York&monitor_ids=${W.monitorId}`,
-      );
-      expect(r.status).toBe(200);
-      expect(r.body.monitors[0]).toMatchObject({ monitor_id: W.monitorId, checks: 190 });
+    check: checkPrefixDay,
+  },
+  '202611241100_rollups_day_prefixes_sqlite': {
+    // SQLite: the same day's prefixes as rows of their own, and its daily row marked.
+    async fill(db, dialect) {
+      if (dialect !== 'sqlite') return;
+      const { mk, rk, day } = await prefixDay(db);
+      const k = Array.from({ length: 23 }, (_, i) => i + 1);
+      await db
+        .insertInto('execution_rollup_prefix')
+        .values(
+          k.map((n) => ({
+            monitor_key: mk,
+            region_key: rk,
+            hour_start: day + n * HOUR,
+            checks: 10 * n,
+            failures: n,
+            downtime_ms: 0,
+            sketch: null,
+          })),
+        )
+        .execute();
+      await db.updateTable('execution_rollup_day').set({ prefixed: 1 }).where('hour_start', '=', day).execute();
     },
+    check: checkPrefixDay,
   },
   '202611240700_status_pages_show_sla_targets': {
     // The page of 202611220011 reads show_sla_targets false (the column's default); a page written with it on keeps it.

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExecutionsService, ExecutionsStore, type ExecutionRecord } from '../../src/modules/checks/executions/index.ts';
 import { DayPrefixesCompactor, LatencySketch, RollupsService } from '../../src/modules/checks/rollups/index.ts';
-import { PREFIX_COUNT } from '../../src/modules/checks/rollups/day-prefixes.compute.ts';
+import { PREFIX_COUNT, type DayPrefixes } from '../../src/modules/checks/rollups/day-prefixes.compute.ts';
+import { DayPrefixesRepository } from '../../src/modules/checks/rollups/day-prefixes.repository.ts';
 import type { RollupDayRow, RollupRow, RollupsTables } from '../../src/modules/checks/rollups/rollups.tables.ts';
 import type { Window } from '../../src/modules/reports/report.period.ts';
 import { figuresFromRollups } from '../../src/modules/reports/report.rollups.ts';
@@ -45,8 +46,7 @@ function history(): ExecutionRecord[] {
   return out;
 }
 
-/** Closed UTC days get prefixes on PostgreSQL only (SQLite has no prefix columns and reads its hours). */
-for (const dialect of testDialects().filter((d) => d === 'postgres')) {
+for (const dialect of testDialects()) {
   describe(`daily rollups with prefix sums (${dialect})`, () => {
     let db: TestDatabase;
     let clock: ManualClock;
@@ -78,13 +78,22 @@ for (const dialect of testDialects().filter((d) => d === 'postgres')) {
       tables().selectFrom('execution_rollup_day').selectAll().orderBy('hour_start').execute();
     const hourRows = async (): Promise<RollupRow[]> => tables().selectFrom('execution_rollup').selectAll().execute();
 
+    const hasPrefixes = (d: RollupDayRow) => (dialect === 'postgres' ? d.prefix_checks != null : d.prefixed === 1);
+    /** A day's prefixes where its dialect keeps them (PostgreSQL: arrays on the row; SQLite: rows of their own). */
+    const prefixesOf = async (d: RollupDayRow): Promise<DayPrefixes> =>
+      dialect === 'postgres'
+        ? { checks: d.prefix_checks!, failures: d.prefix_failures!, sketches: d.prefix_sketches! }
+        : new DayPrefixesRepository(db.database).readSqlite({ ...d, hour_start: Number(d.hour_start) });
+
     /** Every day that has prefixes holds exactly the sums of its hours [0, k). */
     async function expectPrefixesAreSums(): Promise<number> {
       const hours = await hourRows();
       let withPrefixes = 0;
       for (const d of await dayRows()) {
-        if (!d.prefix_checks) continue;
+        if (!hasPrefixes(d)) continue;
         withPrefixes++;
+        const p = await prefixesOf(d);
+        expect(p.checks).toHaveLength(PREFIX_COUNT);
         const dayStart = Number(d.hour_start);
         for (let k = 1; k <= PREFIX_COUNT; k++) {
           const inPrefix = hours.filter(
@@ -96,9 +105,9 @@ for (const dialect of testDialects().filter((d) => d === 'postgres')) {
           );
           const sketch = new LatencySketch();
           for (const h of inPrefix) sketch.mergeEncoded(h.sketch);
-          expect(d.prefix_checks[k - 1]).toBe(inPrefix.reduce((n, h) => n + h.checks, 0));
-          expect(d.prefix_failures![k - 1]).toBe(inPrefix.reduce((n, h) => n + h.failures, 0));
-          const stored = d.prefix_sketches![k - 1];
+          expect(p.checks[k - 1]).toBe(inPrefix.reduce((n, h) => n + h.checks, 0));
+          expect(p.failures[k - 1]).toBe(inPrefix.reduce((n, h) => n + h.failures, 0));
+          const stored = p.sketches[k - 1];
           expect(stored ? Buffer.from(stored).toString('hex') : null).toBe(
             sketch.count > 0 ? Buffer.from(sketch.encode()).toString('hex') : null,
           );
@@ -147,7 +156,7 @@ for (const dialect of testDialects().filter((d) => d === 'postgres')) {
     }
 
     it('reads the same figures before any day has prefixes (the hours of every prefix are read instead)', async () => {
-      expect((await dayRows()).every((d) => d.prefix_checks === null)).toBe(true);
+      expect((await dayRows()).some(hasPrefixes)).toBe(false);
       expect(await expectSameFigures()).toBeGreaterThan(0);
     });
 
@@ -175,7 +184,7 @@ for (const dialect of testDialects().filter((d) => d === 'postgres')) {
       ];
       await db.database.transaction((tx) => store.recordBatch(tx, late));
       expect(await expectPrefixesAreSums()).toBe(18);
-      const newRegion = (await dayRows()).filter((d) => d.prefix_checks === null);
+      const newRegion = (await dayRows()).filter((d) => !hasPrefixes(d));
       expect(newRegion).toHaveLength(1);
       expect(await expectSameFigures()).toBeGreaterThan(0);
       clock.set(END + 40 * 60_000);

@@ -100,7 +100,7 @@ export class ExecutionsStore {
     const hourly = [...deltas.values()];
     await mergeInto(new RollupsRepository(tx, 'execution_rollup'), hourly);
     const daysBefore = await mergeInto(new RollupsRepository(tx, 'execution_rollup_day'), toDays(hourly));
-    // Results for a UTC day that was closed and given its prefix sums (PostgreSQL) add to them too.
+    // Results for a UTC day that was closed and given its prefix sums add to them too.
     await addLateToDayPrefixes(tx, daysBefore, hourly);
   }
 

@@ -22,11 +22,11 @@ export interface DayPrefixesCompactorDeps {
 }
 
 /**
- * Background role (PostgreSQL): gives every closed UTC day of every (monitor, region) its prefix sums, in
+ * Background role: gives every closed UTC day of every (monitor, region) its prefix sums, in
  * transactions of a few hundred rows; the first pass after an upgrade goes through the whole history.
  *
- * Each transaction locks its daily rows first and then reads their hours. A writer locks the hourly rows of a batch
- * before the daily ones, so a result recorded meanwhile is either read here (its transaction committed before the
+ * Each transaction locks its daily rows first and then reads their hours (PostgreSQL; SQLite runs one transaction at a
+ * time). A writer locks the hourly rows of a batch before the daily ones, so a result recorded meanwhile is either read here (its transaction committed before the
  * daily row was locked) or finds the prefixes set once it gets the daily row, and adds itself to them
  * (ExecutionsStore): never both, never neither.
  */
@@ -107,29 +107,24 @@ export async function addLateToDayPrefixes(
   daysBefore: readonly RollupDayRow[],
   hourly: readonly RollupDelta[],
 ): Promise<void> {
-  const settled = daysBefore.filter((d) => d.prefix_checks != null && d.prefix_failures != null && d.prefix_sketches);
+  const settled = daysBefore.filter((d) => d.prefixed === 1 || (d.prefix_checks != null && d.prefix_sketches != null));
   if (settled.length === 0) return;
+  const repo = new DayPrefixesRepository(tx);
   const out: Array<RollupKey & DayPrefixes> = [];
   for (const d of settled) {
-    const dayStart = Number(d.hour_start);
+    const key = { monitor_key: d.monitor_key, hour_start: Number(d.hour_start), region_key: d.region_key };
     const deltas = hourly.filter(
       (h) =>
-        h.monitorKey === d.monitor_key &&
-        h.regionKey === d.region_key &&
-        h.hourStart >= dayStart &&
-        h.hourStart < dayStart + DAY_MS,
+        h.monitorKey === key.monitor_key &&
+        h.regionKey === key.region_key &&
+        h.hourStart >= key.hour_start &&
+        h.hourStart < key.hour_start + DAY_MS,
     );
-    const before: DayPrefixes = {
-      checks: d.prefix_checks!,
-      failures: d.prefix_failures!,
-      sketches: d.prefix_sketches!,
-    };
-    out.push({
-      monitor_key: d.monitor_key,
-      hour_start: dayStart,
-      region_key: d.region_key,
-      ...addToPrefixes(dayStart, before, deltas),
-    });
+    const before: DayPrefixes =
+      d.prefixed === 1
+        ? await repo.readSqlite(key)
+        : { checks: d.prefix_checks!, failures: d.prefix_failures!, sketches: d.prefix_sketches! };
+    out.push({ ...key, ...addToPrefixes(key.hour_start, before, deltas) });
   }
-  await new DayPrefixesRepository(tx).write(out);
+  await repo.write(out);
 }

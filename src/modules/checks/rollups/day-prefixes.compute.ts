@@ -2,7 +2,7 @@ import { LatencySketch } from './latency.sketch.ts';
 import { DAY_MS, HOUR_MS, type RollupDelta } from './rollups.compute.ts';
 
 /**
- * The prefix sums of a UTC day (PostgreSQL, docs/reports.md "Reading cost"): element k − 1 holds the day's hours
+ * The prefix sums of a UTC day (docs/reports.md "Reading cost"): element k − 1 holds the day's hours
  * [0, k) summed, for k = 1…23 (the whole day is the daily row itself). A report in a zone whose days start at UTC
  * hour k takes `prefix k` from one UTC day and adds it to the other: one row per UTC day instead of the edge hours.
  */

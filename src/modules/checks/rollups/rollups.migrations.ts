@@ -35,9 +35,8 @@ export const rollupsMigrations: SchemaMigration[] = [
   },
   {
     // PostgreSQL: a closed UTC day also carries its prefix sums (hours [0, k) for k = 1…23, element k), so a
-    // report in a zone whose days start at another hour reads one row per UTC day instead of the day and its edge
-    // hours (day-prefixes.compactor.ts, docs/reports.md "Reading cost"). The partial index finds the days not done
-    // yet. SQLite reads its hourly rows in-process and keeps none.
+    // report in a zone whose days start at another hour reads one prefix per UTC day instead of its edge hours
+    // (day-prefixes.compactor.ts, docs/reports.md "Reading cost"). The partial index finds the days not done yet.
     name: '202611241000_rollups_day_prefixes',
     up: async (db, dialect) => {
       if (dialect !== 'postgres') return;
@@ -47,6 +46,18 @@ export const rollupsMigrations: SchemaMigration[] = [
         add column prefix_sketches bytea[]`.execute(db);
       await sql`create index execution_rollup_day_unprefixed on execution_rollup_day (hour_start)
         where prefix_checks is null`.execute(db);
+    },
+  },
+  {
+    // The same on SQLite: the prefixes are rows of their own (hour_start = day start + k hours, the rollup tables'
+    // shape, found by key seeks in-process) and the daily row says it has them (`prefixed`).
+    name: '202611241100_rollups_day_prefixes_sqlite',
+    up: async (db, dialect) => {
+      if (dialect !== 'sqlite') return;
+      await sql`alter table execution_rollup_day add column prefixed integer not null default 0`.execute(db);
+      await sql`create index execution_rollup_day_unprefixed on execution_rollup_day (hour_start)
+        where prefixed = 0`.execute(db);
+      await createRollupTable(db, dialect, 'execution_rollup_prefix');
     },
   },
 ];

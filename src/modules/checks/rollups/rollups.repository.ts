@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, Dialect } from '../../../platform/db/index.ts';
-import { DAY_MS } from './rollups.compute.ts';
+import { DAY_MS, HOUR_MS } from './rollups.compute.ts';
 import type { RollupDayRow, RollupRow, RollupsTables, RollupTable } from './rollups.tables.ts';
 
 /** A rollup row with its sketch as hexadecimal text (any case), '' or null when it has none. */
@@ -362,7 +362,7 @@ export interface PrefixRequests {
 }
 
 /**
- * PostgreSQL, in one snapshot: the daily rows of `days`, the prefix sums asked for (a row per (monitor, region,
+ * In one snapshot: the daily rows of `days`, the prefix sums asked for (a row per (monitor, region,
  * request) whose day has them: "monitor,request,checks,failures,sketch"), and, for the days that have none yet (not
  * closed, or not compacted yet), their hours of `blocks` summed per block as readBlocksAsArrays does. The hours are
  * found from those daily rows (a range of the hourly key per row without prefixes), so a report over closed days
@@ -375,8 +375,8 @@ async function readDaysWithPrefixes(
   blocks: ReadonlyArray<readonly number[]>,
   prefixes: PrefixRequests,
 ): Promise<{ days: SnapshotRow[]; blocks: BlockRow[]; prefixes: SnapshotRow[] }> {
-  if (monitorKeys.length === 0 || database.dialect !== 'postgres')
-    throw new Error('readDaysWithPrefixes: PostgreSQL, with monitors');
+  if (monitorKeys.length === 0) return { days: [], blocks: [], prefixes: [] };
+  if (database.dialect === 'sqlite') return readDaysWithPrefixesSqlite(database, monitorKeys, days, blocks, prefixes);
   const db = database.tables<RollupsTables>();
   const keys = sql.join([...monitorKeys]);
   const statements = [sql`set local jit = off`.compile(db)];
@@ -426,4 +426,73 @@ async function readDaysWithPrefixes(
   const prefixRows = asked ? results.shift()!.map(([text]) => parseRowText(text!)) : [];
   const blockRows = fallback ? results.shift()!.map(([text]) => blockRowOf(text!)) : [];
   return { days: dayRows, blocks: blockRows, prefixes: prefixRows };
+}
+
+/**
+ * readDaysWithPrefixes on SQLite, in one transaction of the process's connection: the prefix rows are found by key
+ * (day start + k hours: a seek each in the WITHOUT ROWID table) and the hours of days without prefixes from those
+ * daily rows (`prefixed = 0`), one row per hour as SQLite's block read gives them.
+ */
+async function readDaysWithPrefixesSqlite(
+  database: Database,
+  monitorKeys: readonly number[],
+  days: { from: number; to: number } | null,
+  blocks: ReadonlyArray<readonly number[]>,
+  prefixes: PrefixRequests,
+): Promise<{ days: SnapshotRow[]; blocks: BlockRow[]; prefixes: SnapshotRow[] }> {
+  const keys = [...monitorKeys];
+  const columns = ['monitor_key', 'hour_start', 'checks', 'failures'] as const;
+  const hex = sql<string | null>`hex(sketch)`;
+  const requestAt = new Map(prefixes.days.map((day, i) => [day + prefixes.ks[i]! * HOUR_MS, i]));
+  const instants = [...requestAt.keys()];
+  const { starts, blockOf } = flattenBlocks(blocks);
+  const blockAt = new Map(starts.map((h, i) => [h, blockOf[i]!]));
+  return database
+    .tables<RollupsTables>()
+    .transaction()
+    .execute(async (trx) => {
+      const dayRows = days
+        ? await trx
+            .selectFrom('execution_rollup_day')
+            .select([...columns, hex.as('sketch')])
+            .where('monitor_key', 'in', keys)
+            .where('hour_start', '>=', days.from)
+            .where('hour_start', '<', days.to)
+            .execute()
+        : [];
+      const prefixRows: SnapshotRow[] = [];
+      for (let i = 0; i < instants.length; i += CHUNK) {
+        const rows = await trx
+          .selectFrom('execution_rollup_prefix')
+          .select([...columns, hex.as('sketch')])
+          .where('monitor_key', 'in', keys)
+          .where('hour_start', 'in', instants.slice(i, i + CHUNK))
+          .execute();
+        for (const r of rows) prefixRows.push({ ...r, hour_start: requestAt.get(Number(r.hour_start))! });
+      }
+      const blockRows: BlockRow[] = [];
+      if (starts.length > 0) {
+        const from = Math.floor(Math.min(...starts) / DAY_MS) * DAY_MS;
+        const to = Math.floor(Math.max(...starts) / DAY_MS) * DAY_MS + DAY_MS;
+        const { rows } = await sql<SnapshotRow>`select r.monitor_key, r.hour_start, r.checks, r.failures,
+            case when length(r.sketch) > 0 then printf('%08X', length(r.sketch)) || hex(r.sketch) end as sketch
+          from execution_rollup_day d
+          join execution_rollup r on r.monitor_key = d.monitor_key and r.region_key = d.region_key
+            and r.hour_start >= d.hour_start and r.hour_start < d.hour_start + ${DAY_MS}
+          where d.monitor_key in (${sql.join(keys)}) and d.hour_start >= ${from} and d.hour_start < ${to}
+            and d.prefixed = 0`.execute(trx);
+        for (const r of rows) {
+          const block = blockAt.get(Number(r.hour_start));
+          if (block === undefined) continue;
+          blockRows.push({
+            monitor_key: r.monitor_key,
+            block,
+            checks: r.checks,
+            failures: r.failures,
+            sketches: r.sketch,
+          });
+        }
+      }
+      return { days: dayRows, blocks: blockRows, prefixes: prefixRows };
+    });
 }

@@ -150,12 +150,10 @@ export class RollupsService {
   }
 
   /**
-   * Whether closed UTC days carry their prefix sums (PostgreSQL): a report then asks rollupSnapshot for prefixes and
-   * gives as hour blocks only the hours of those prefixes, read for days that have none yet.
+   * Closed UTC days carry their prefix sums (the rollup-day-prefixes role): a report asks rollupSnapshot for prefixes
+   * and gives as hour blocks only the hours of those prefixes, read for days that have none yet.
    */
-  get dayPrefixes(): boolean {
-    return this.deps.database.dialect === 'postgres';
-  }
+  readonly dayPrefixes = true;
 
   /**
    * `history` of several monitors with one query shape (the monitor list's bars and sparklines: one request for
