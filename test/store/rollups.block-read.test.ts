@@ -1,13 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DayPrefixesCompactor } from '../../src/modules/checks/rollups/index.ts';
 import { readDaysAndHourBlocks } from '../../src/modules/checks/rollups/rollups.repository.ts';
 import type { RollupRow, RollupsTables } from '../../src/modules/checks/rollups/rollups.tables.ts';
 import { DAY_QUANTILES, figuresFromRollups } from '../../src/modules/reports/report.rollups.ts';
 import type { ReportRollups } from '../../src/modules/reports/report.sources.ts';
+import { ManualClock } from '../../src/platform/clock.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from '../support/databases.ts';
 import { at, H, history, MONITORS, reference, WINDOW, ZONES } from '../support/rollup-history.ts';
 
+/** Days that ended 15 minutes or more before this have prefix sums in these tests (the first half of the window). */
+const MIDDLE = at('2026-03-18T00:15:00Z');
+
 for (const dialect of testDialects()) {
-  describe(`report figures read in hour blocks on ${dialect}`, () => {
+  describe(`report figures from days, prefixes and hours on ${dialect}`, () => {
     let db: TestDatabase;
     let hourly: RollupRow[];
     beforeAll(async () => {
@@ -25,29 +30,33 @@ for (const dialect of testDialects()) {
           .insertInto('execution_rollup_day')
           .values(h.daily.slice(i, i + 500))
           .execute();
+      // The days before the middle of the window get their prefixes; later ones are read from their hours.
+      const compactor = new DayPrefixesCompactor({ database: db.database, clock: new ManualClock(MIDDLE) });
+      expect(await compactor.compactOnce()).toBeGreaterThan(0);
     });
     afterAll(async () => db.drop());
 
-    /** The reports' port on this database: hours summed per block, or read one row per hourly row. */
-    const port = (perHour: boolean, reads: number[] = []): ReportRollups => ({
+    /** The reports' port on this database: with prefix sums (as the app reads), or every hour a row of its own. */
+    const port = (withPrefixes: boolean, reads: number[] = []): ReportRollups => ({
       monitorKeys: async (ids) => new Map(ids.map((id) => [id, Number(id)])),
       rollupRows: async () => {
         throw new Error('reports read days and hours in one snapshot');
       },
-      rollupSnapshot: async (keys, days, blocks) => {
-        const read = await readDaysAndHourBlocks(db.database, keys, days, blocks, { perHour });
-        reads.push(read.blocks.length);
+      rollupSnapshot: async (keys, days, blocks, prefixes) => {
+        const read = await readDaysAndHourBlocks(db.database, keys, days, blocks, withPrefixes ? { prefixes } : {});
+        reads.push(read.prefixes.length);
         return read;
       },
+      dayPrefixes: withPrefixes,
     });
     const ids = MONITORS.map(String);
 
     for (const timezone of ZONES) {
-      it(`${timezone}: the same figures per local day and window as per hour and as the hours themselves`, async () => {
-        const blockReads: number[] = [];
+      it(`${timezone}: the same figures per local day and window with prefixes as per hour and as the hours themselves`, async () => {
+        const prefixReads: number[] = [];
         const hourReads: number[] = [];
-        const byBlock = await figuresFromRollups(port(false, blockReads), ids, WINDOW, timezone);
-        const byHour = await figuresFromRollups(port(true, hourReads), ids, WINDOW, timezone);
+        const byBlock = await figuresFromRollups(port(true, prefixReads), ids, WINDOW, timezone);
+        const byHour = await figuresFromRollups(port(false, hourReads), ids, WINDOW, timezone);
         const expected = reference(hourly, timezone);
         for (const id of ids) {
           const b = byBlock.get(id)!;
@@ -68,17 +77,15 @@ for (const dialect of testDialects()) {
         }
         // The window's days: 33 or 34 (the zone's dates of the window).
         expect(byBlock.get('1')!.days.size).toBeGreaterThan(32);
-        const blockRows = blockReads.reduce((a, n) => a + n, 0);
-        const hourRows = hourReads.reduce((a, n) => a + n, 0);
-        // SQLite reads per hour. PostgreSQL: Berlin's edge is one hour a day (a block of one hour; monitor 2's two
-        // regions are still one row); New York, Kolkata and Kathmandu take four or five hours a day, one row.
-        if (dialect === 'sqlite') expect(blockRows).toBe(hourRows);
-        else expect(blockRows).toBeLessThan(['UTC', 'Europe/Berlin'].includes(timezone) ? hourRows : hourRows / 3);
+        // The first half of the window was read from prefixes (the window's first edge is one even in UTC), the
+        // second half from hours; without prefixes, hours only.
+        expect(prefixReads.reduce((a, n) => a + n, 0)).toBeGreaterThan(0);
+        expect(hourReads.reduce((a, n) => a + n, 0)).toBe(0);
       });
 
       it(`${timezone}: the window's totals alone (no days) agree too`, async () => {
-        const byBlock = await figuresFromRollups(port(false), ids, WINDOW, timezone, { days: false });
-        const byHour = await figuresFromRollups(port(true), ids, WINDOW, timezone, { days: false });
+        const byBlock = await figuresFromRollups(port(true), ids, WINDOW, timezone, { days: false });
+        const byHour = await figuresFromRollups(port(false), ids, WINDOW, timezone, { days: false });
         for (const id of ids) {
           const b = byBlock.get(id)!.total;
           const h = byHour.get(id)!.total;
@@ -87,12 +94,17 @@ for (const dialect of testDialects()) {
       });
     }
 
-    it('a block row sums its hours (PostgreSQL: one row per monitor and block); empty blocks and monitors read nothing', async () => {
-      const h0 = at('2026-03-10T01:00:00Z');
-      const read = await readDaysAndHourBlocks(db.database, [2, 99], null, [
-        [h0, h0 + H],
-        [at('2030-01-01T00:00:00Z')],
-      ]);
+    it('hours of a day without prefixes: a block row sums them (PostgreSQL: one row per monitor and block); empty blocks and monitors read nothing', async () => {
+      const h0 = at('2026-03-30T01:00:00Z');
+      expect(h0).toBeGreaterThan(MIDDLE);
+      const noPrefixes = { prefixes: { days: [], ks: [] } };
+      const read = await readDaysAndHourBlocks(
+        db.database,
+        [2, 99],
+        null,
+        [[h0, h0 + H], [at('2030-01-01T00:00:00Z')]],
+        noPrefixes,
+      );
       const rows = hourly.filter((r) => r.monitor_key === 2 && (r.hour_start === h0 || r.hour_start === h0 + H));
       expect(read.days).toEqual([]);
       expect(read.blocks.length).toBe(dialect === 'postgres' ? 1 : rows.length);

@@ -123,7 +123,7 @@ for (const dialect of testDialects()) {
         throw new Error('reports read days and hours in one snapshot');
       },
       rollupSnapshot: async (keys, days, blocks, prefixes) => {
-        const read = await rollups.rollupSnapshot(keys, days, blocks, withPrefixes ? { prefixes } : { perHour: true });
+        const read = await rollups.rollupSnapshot(keys, days, blocks, withPrefixes ? { prefixes } : {});
         blockRows.push(read.blocks.length);
         return read;
       },

@@ -268,24 +268,21 @@ function flattenBlocks(blocks: ReadonlyArray<readonly number[]>): { starts: numb
 }
 
 /**
- * readDaysAndHours with the hours given in blocks (a report's edge hours: those that add to and take from the same
- * local days). On PostgreSQL the database sums each (monitor, block) into one row (BlockRow): a New York day's five
- * edge hours are one row instead of five, and parsing rows was most of the reading cost there. SQLite, in-process,
- * reads its hourly rows as they are (one BlockRow per row): summing them per block in SQL (a VALUES list joined,
- * GROUP BY, group_concat) measured 2.5 times slower there (docs/BENCHMARKS.md). `perHour` reads per hour on
- * PostgreSQL too (what the block read is tested against). Same snapshot as readDaysAndHours.
+ * Daily rows and hours given in blocks (a report's edge hours: those that add to and take from the same local days).
+ * With `prefixes` (closed days' prefix sums, asked for by what they count toward), readDaysWithPrefixes: the blocks
+ * are then the prefixes' own hours, read only for days without prefixes. Without, every hour of the blocks is read
+ * as a row of its own (one BlockRow per hourly row, its sketch framed; what the prefix read is tested against), in
+ * the snapshot of readDaysAndHours.
  */
 export async function readDaysAndHourBlocks(
   database: Database,
   monitorKeys: readonly number[],
   days: { from: number; to: number } | null,
   blocks: ReadonlyArray<readonly number[]>,
-  options: { perHour?: boolean; prefixes?: PrefixRequests } = {},
+  options: { prefixes?: PrefixRequests } = {},
 ): Promise<{ days: SnapshotRow[]; blocks: BlockRow[]; prefixes: SnapshotRow[] }> {
   if (options.prefixes) return readDaysWithPrefixes(database, monitorKeys, days, blocks, options.prefixes);
   const { starts, blockOf } = flattenBlocks(blocks);
-  if (database.dialect === 'postgres' && !options.perHour && starts.length > 0 && monitorKeys.length > 0)
-    return readBlocksAsArrays(database, monitorKeys, days, starts, blockOf);
   const read = await readDaysAndHours(database, monitorKeys, days, starts, { framedHours: true });
   const blockAt = new Map(starts.map((h, i) => [h, blockOf[i]!]));
   return {
@@ -299,49 +296,6 @@ export async function readDaysAndHourBlocks(
       sketches: r.sketch,
     })),
   };
-}
-
-/**
- * readDaysAndHourBlocks on PostgreSQL: as readSnapshotAsArrays, one text field per row, in one snapshot. The hours
- * and their blocks are two array parameters joined to the rows, which are found by `hour_start = any(…)` (an index
- * seek per monitor and hour, as `hour_start in (…)`). A block row is "monitor,block,checks,failures,sketches", the
- * sketches framed in bytea (int4send of the length, then the sketch) and hex-encoded once: string_agg skips NULL
- * sketches, concat_ws a NULL aggregate (no sketch at all).
- */
-async function readBlocksAsArrays(
-  database: Database,
-  monitorKeys: readonly number[],
-  days: { from: number; to: number } | null,
-  starts: readonly number[],
-  blockOf: readonly number[],
-): Promise<{ days: SnapshotRow[]; blocks: BlockRow[]; prefixes: SnapshotRow[] }> {
-  const db = database.tables<RollupsTables>();
-  const keys = [...monitorKeys];
-  // No JIT for this snapshot (SET LOCAL: its transaction only). The block statement's estimate on a table not yet
-  // analyzed (a bulk load, autovacuum off) went past jit_above_cost: 30–40 ms of compiling, and parallel workers, for
-  // a statement that runs in 30 ms, in each of a report's 40 parts; JIT never pays at this size.
-  const statements = [sql`set local jit = off`.compile(db)];
-  if (days)
-    statements.push(
-      db
-        .selectFrom('execution_rollup_day')
-        .select(sql<string>`concat_ws(',', monitor_key, hour_start, checks, failures, encode(sketch, 'hex'))`.as('row'))
-        .where('monitor_key', 'in', keys)
-        .where('hour_start', '>=', days.from)
-        .where('hour_start', '<', days.to)
-        .compile(),
-    );
-  statements.push(
-    sql<{ row: string }>`select concat_ws(',', r.monitor_key, b.block, sum(r.checks), sum(r.failures),
-        encode(string_agg(int4send(length(r.sketch)) || r.sketch, ''::bytea order by r.hour_start), 'hex')) as row
-      from execution_rollup r
-      join unnest(${[...starts]}::bigint[], ${[...blockOf]}::int[]) as b(hour_start, block) on b.hour_start = r.hour_start
-      where r.monitor_key in (${sql.join(keys)}) and r.hour_start = any(${[...starts]}::bigint[])
-      group by r.monitor_key, b.block`.compile(db),
-  );
-  const results = await database.readTextArrays(statements);
-  const dayRows = days ? results[1]!.map(([text]) => parseRowText(text!)) : [];
-  return { days: dayRows, blocks: results[days ? 2 : 1]!.map(([text]) => blockRowOf(text!)), prefixes: [] };
 }
 
 function blockRowOf(text: string): BlockRow {
@@ -364,8 +318,9 @@ export interface PrefixRequests {
 /**
  * In one snapshot: the daily rows of `days`, the prefix sums asked for (a row per (monitor, region,
  * request) whose day has them: "monitor,request,checks,failures,sketch"), and, for the days that have none yet (not
- * closed, or not compacted yet), their hours of `blocks` summed per block as readBlocksAsArrays does. The hours are
- * found from those daily rows (a range of the hourly key per row without prefixes), so a report over closed days
+ * closed, or not compacted yet), their hours of `blocks`, on PostgreSQL summed per (monitor, block) into one row
+ * (checks and failures summed, the sketches in hour order, each preceded by its length: one hex text that
+ * DecodedSketches.pushFramed decodes in one call), on SQLite a row each. The hours are found from those daily rows (a range of the hourly key per row without prefixes), so a report over closed days
  * reads no hourly row at all.
  */
 async function readDaysWithPrefixes(

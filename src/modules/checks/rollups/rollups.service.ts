@@ -135,16 +135,16 @@ export class RollupsService {
 
   /**
    * For reports: daily rows of monitors (by monitor key) whose UTC day starts in [days.from, days.to) and hourly rows
-   * whose hour starts in one of `hourBlocks`, summed per monitor and block, read in one snapshot (a daily row is the
-   * sum of its hours). `perHour`: one row per hourly row instead (same figures; for tests and measurements).
-   * `prefixes` (when dayPrefixes): prefix sums of UTC days too (each row's hour_start is the request's index), and
-   * the hour blocks are read only for days without prefixes.
+   * whose hour starts in one of `hourBlocks` (a row each, its block's index on it), read in one snapshot (a daily row
+   * is the sum of its hours). With `prefixes` (what reports ask, dayPrefixes): the prefix sums of UTC days asked for
+   * too (each row's hour_start is the request's index), and the hour blocks, on PostgreSQL summed per monitor and
+   * block, only for days without prefixes.
    */
   rollupSnapshot(
     monitorKeys: readonly number[],
     days: { from: number; to: number } | null,
     hourBlocks: ReadonlyArray<readonly number[]>,
-    options: { perHour?: boolean; prefixes?: PrefixRequests } = {},
+    options: { prefixes?: PrefixRequests } = {},
   ): Promise<{ days: SnapshotRow[]; blocks: BlockRow[]; prefixes: SnapshotRow[] }> {
     return readDaysAndHourBlocks(this.deps.database, monitorKeys, days, hourBlocks, options);
   }
