@@ -9,6 +9,7 @@ import pg from 'pg';
 import { generateDemo, type DemoOptions, type DemoResult } from '../../src/cli/demo/demo.generator.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { createTocsin, type Tocsin } from '../../src/main.ts';
+import { DayPrefixesCompactor } from '../../src/modules/checks/index.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import type { Logger } from '../../src/platform/logger.ts';
 
@@ -64,7 +65,7 @@ async function pgAdmin(sql: string): Promise<void> {
 
 /**
  * Writes the history afresh (the data directory and, on PostgreSQL, the database are made anew; `writeConfig` writes
- * the config file into the new directory), then lets `after` add what the bench needs on the same instance, and
+ * the config file into the new directory), gives its closed days their prefix sums, then lets `after` add what the bench needs on the same instance, and
  * returns what `after` returned with the seconds it all took.
  */
 export async function seedDemoHistory<T>(
@@ -90,6 +91,8 @@ export async function seedDemoHistory<T>(
       { services: tocsin.services, database: tocsin.database, clock, logger },
       { ...options, now: started, seed: 1 },
     );
+    // What `tocsin serve`'s rollup-day-prefixes role does with the days the history closed.
+    await new DayPrefixesCompactor({ database: tocsin.database, clock }).compactOnce();
     const result = await after(tocsin, demo);
     return { result, seedSeconds: (Date.now() - started) / 1000 };
   } finally {

@@ -15,7 +15,7 @@ export interface DayPrefixesCompactorDeps {
   logger?: Logger;
   /** A day gets its prefixes this long after it ended (late results after that update them in place). Default 15 min. */
   graceMs?: number;
-  /** Daily rows per transaction. Default 500. */
+  /** Daily rows per transaction. Default 100: on SQLite a transaction holds the write lock and the event loop. */
   batchSize?: number;
   /** How often a pass runs. Default 10 minutes. */
   everyMs?: number;
@@ -49,12 +49,14 @@ export class DayPrefixesCompactor implements BackgroundRole {
   /** Gives prefixes to every daily row closed for `graceMs`; returns how many rows it gave them to. */
   async compactOnce(): Promise<number> {
     const closedBefore = this.deps.clock.now() - (this.deps.graceMs ?? 15 * 60_000) - DAY_MS + 1;
-    const batchSize = this.deps.batchSize ?? 500;
+    const batchSize = this.deps.batchSize ?? 100;
     let total = 0;
     while (!this.periodic.stopping) {
       const done = await this.deps.database.transaction((tx) => compactBatch(tx, closedBefore, batchSize));
       total += done;
       if (done < batchSize) break;
+      // Checks and requests run between two transactions (the first pass after an upgrade is thousands of them).
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
     if (total > 0) this.deps.logger?.info({ days: total }, 'gave closed rollup days their prefix sums');
     return total;
