@@ -206,6 +206,8 @@ async function mergeInto(rollups: RollupsRepository, deltaList: RollupDelta[]): 
     .map((d) => ({ monitor_key: d.monitorKey, hour_start: d.hourStart, region_key: d.regionKey }));
   const existing = await rollups.lockForUpdate(keys);
   const byId = new Map(existing.map((r) => [rollupId(r.monitor_key, Number(r.hour_start), r.region_key), r]));
+  // One sketch (and its decoder) for every row: each is merged and encoded before the next, without an await.
+  const merged = new LatencySketch();
   await rollups.write(
     keys.map((k) => {
       const id = rollupId(k.monitor_key, k.hour_start, k.region_key);
@@ -213,7 +215,7 @@ async function mergeInto(rollups: RollupsRepository, deltaList: RollupDelta[]): 
       const old = byId.get(id);
       let sketch: Uint8Array | null = old?.sketch ?? null;
       if (d.sketch.count > 0) {
-        const merged = new LatencySketch();
+        merged.clear();
         merged.mergeEncoded(sketch);
         merged.merge(d.sketch);
         sketch = merged.encode();

@@ -17,8 +17,9 @@ const MAPPING = new DDSketch({ relativeAccuracy: SKETCH_RELATIVE_ACCURACY }).map
  * local days) is decoded once, and each target sketch can be made with room for every key it will receive.
  */
 export class DecodedSketches {
-  private keys = new Float64Array(1024);
-  private counts = new Float64Array(1024);
+  // Small at first (a result batch decodes one sketch at a time); read() doubles them as rows need.
+  private keys = new Float64Array(64);
+  private counts = new Float64Array(64);
   private bins = 0;
   /** Per row: index of its first bin, zero count, total, lowest and highest key. */
   private starts: number[] = [];

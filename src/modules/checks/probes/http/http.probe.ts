@@ -180,7 +180,8 @@ async function send(hop: Hop, exchange: Exchange): Promise<HopResponse> {
   // No race below: an abort destroys the request (openRequest), which fails the response and the body read.
   const request = openRequest(hop, vetted.address, exchange);
   const res = await responseOf(request, timings);
-  return readCappedBody(res, exchange.needBody, timings);
+  // The peer is the address connected to: no getpeername call per check.
+  return readCappedBody(res, exchange.needBody, timings, vetted.address);
 }
 
 interface OpenRequest {
@@ -242,9 +243,13 @@ function responseOf({ req, readyAt }: OpenRequest, timings: ProbeTimings): Promi
 }
 
 /** Reads the body (kept only when an assertion needs it) and stops at HTTP_BODY_CAP bytes. */
-function readCappedBody(res: IncomingMessage, needBody: boolean, timings: ProbeTimings): Promise<HopResponse> {
+function readCappedBody(
+  res: IncomingMessage,
+  needBody: boolean,
+  timings: ProbeTimings,
+  remote_address: string,
+): Promise<HopResponse> {
   const tResponse = performance.now();
-  const remote_address = res.socket?.remoteAddress ?? null;
   return new Promise<HopResponse>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
