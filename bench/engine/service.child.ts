@@ -4,6 +4,9 @@
  * lateness samples, CPU, RSS and the (monitor, region, slot) keys it ran (kept off the heap while measuring),
  * as one JSON line over IPC.
  */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadConfig } from '../../src/config/index.ts';
 import { createTocsin } from '../../src/main.ts';
@@ -62,6 +65,17 @@ windowStart = Date.now();
 windowEnd = windowStart + windowMs;
 const loop = monitorEventLoopDelay({ resolution: 10 });
 loop.enable();
+// BENCH_HEAP_SAMPLE=dir: V8's sampling heap profiler over the window, objects the GC collected included (what a
+// check allocates, not only what it keeps); written as dir/service-<pid>.heapprofile (DevTools loads it).
+const heapSession = process.env.BENCH_HEAP_SAMPLE ? new Session() : null;
+if (heapSession) {
+  heapSession.connect();
+  await heapSession.post('HeapProfiler.startSampling', {
+    samplingInterval: 4096,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+}
 const cpu0 = process.cpuUsage();
 const rss: number[] = [];
 const heap: number[] = [];
@@ -72,6 +86,11 @@ const sampler = setInterval(() => {
 }, 1000);
 await new Promise((r) => setTimeout(r, windowMs));
 const cpu = process.cpuUsage(cpu0);
+if (heapSession) {
+  const { profile } = await heapSession.post('HeapProfiler.stopSampling');
+  writeFileSync(join(process.env.BENCH_HEAP_SAMPLE!, `service-${process.pid}.heapprofile`), JSON.stringify(profile));
+  heapSession.disconnect();
+}
 loop.disable();
 clearInterval(sampler);
 await runner.stop();

@@ -54,4 +54,60 @@ describe('PrecompiledQueries', () => {
     const build = () => db.tables<T>().selectFrom('item').selectAll().where('id', '=', param('id'));
     await expect(queries.run(db.tables<unknown>(), 'one', build, {})).rejects.toThrow('no value for id');
   });
+
+  it('runs a statement over rows compiled once per row count, each row bound in its place', async () => {
+    const queries = new PrecompiledQueries();
+    const builds: number[] = [];
+    const insert = (rows: Array<{ id: string; n: number }>) =>
+      queries.runRows(db.tables<unknown>(), 'insert', ['id', 'n'], rows, (placeholders) => {
+        builds.push(placeholders.length);
+        // `kind` is a constant of the statement, kept from the build.
+        return db
+          .tables<T>()
+          .insertInto('item')
+          .values(placeholders.map((p) => ({ id: p.id, n: p.n as never as number, kind: 'rows' })));
+      });
+    await insert([{ id: 'r1', n: 10 }]);
+    await insert([
+      { id: 'r2', n: 20 },
+      { id: 'r3', n: 30 },
+    ]);
+    await insert([{ id: 'r4', n: 40 }]);
+    expect(builds).toEqual([1, 2]);
+    const tuples = (keys: Array<{ id: string; n: number }>) =>
+      queries.runRows<{ id: string }, { id: string; n: number }>(
+        db.tables<unknown>(),
+        'select',
+        ['id', 'n'],
+        keys,
+        (placeholders) =>
+          db
+            .tables<T>()
+            .selectFrom('item')
+            .select('id')
+            .where((eb) =>
+              eb(
+                eb.refTuple('id', 'n'),
+                'in',
+                placeholders.map((p) => eb.tuple(p.id, p.n as never as number)),
+              ),
+            )
+            .where('kind', '=', 'rows')
+            .orderBy('id'),
+      );
+    expect(
+      await tuples([
+        { id: 'r4', n: 40 },
+        { id: 'r2', n: 20 },
+        { id: 'r3', n: 99 },
+      ]),
+    ).toEqual([{ id: 'r2' }, { id: 'r4' }]);
+    expect(
+      await tuples([
+        { id: 'r1', n: 10 },
+        { id: 'r3', n: 30 },
+        { id: 'r9', n: 1 },
+      ]),
+    ).toEqual([{ id: 'r1' }, { id: 'r3' }]);
+  });
 });

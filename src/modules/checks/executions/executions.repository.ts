@@ -1,8 +1,30 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database, Dialect } from '../../../platform/db/index.ts';
+import { PrecompiledQueries, type Database, type Dialect } from '../../../platform/db/index.ts';
 import type { ExecutionRow, ExecutionSeriesRow, ExecutionsTables } from './executions.tables.ts';
 
 const INSERT_CHUNK = 500;
+const EXECUTION_COLUMNS = [
+  'id',
+  'monitor_key',
+  'region_key',
+  'started_at',
+  'down',
+  'duration_ms',
+  'dns_ms',
+  'connect_ms',
+  'tls_ms',
+  'ttfb_ms',
+  'download_ms',
+  'total_ms',
+  'http_status',
+  'shape_key',
+  'detail',
+] as const satisfies ReadonlyArray<keyof ExecutionRow>;
+// Every column of the row is in the list: a column added to ExecutionRow and not here fails to compile.
+const everyExecutionColumn: Exclude<keyof ExecutionRow, (typeof EXECUTION_COLUMNS)[number]> extends never
+  ? true
+  : never = true;
+void everyExecutionColumn;
 
 export interface ExecutionListFilter {
   from?: number;
@@ -22,9 +44,12 @@ export interface ExecutionSample {
 export class ExecutionsRepository {
   private readonly db: Kysely<ExecutionsTables>;
   private readonly dialect: Dialect;
-  constructor(database: Database) {
+  private readonly queries: PrecompiledQueries;
+  /** `queries`: where the execution insert keeps its compiled statements (the store's own, kept across batches). */
+  constructor(database: Database, queries = new PrecompiledQueries()) {
     this.db = database.tables<ExecutionsTables>();
     this.dialect = database.dialect;
+    this.queries = queries;
   }
 
   // ---- surrogate keys -------------------------------------------------------------------------------
@@ -156,10 +181,13 @@ export class ExecutionsRepository {
 
   async insertExecutions(rows: ExecutionRow[]): Promise<void> {
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      await this.db
-        .insertInto('execution')
-        .values(rows.slice(i, i + INSERT_CHUNK))
-        .execute();
+      await this.queries.runRows(
+        this.db as Kysely<unknown>,
+        'executions.insert',
+        EXECUTION_COLUMNS,
+        rows.slice(i, i + INSERT_CHUNK),
+        (placeholders) => this.db.insertInto('execution').values(placeholders as never as ExecutionRow[]),
+      );
     }
   }
 

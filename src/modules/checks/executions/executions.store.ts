@@ -1,4 +1,4 @@
-import type { Database } from '../../../platform/db/index.ts';
+import { PrecompiledQueries, type Database } from '../../../platform/db/index.ts';
 import {
   addLateToDayPrefixes,
   DAY_MS,
@@ -30,6 +30,8 @@ export class ExecutionsStore {
   private readonly monitorKeys = new Map<string, number>();
   private readonly regionKeys = new Map<string, number>();
   private readonly shapeKeys = new Map<string, number>();
+  /** The batch's multi-row statements, compiled once per row count (they recur every batch). */
+  private readonly queries = new PrecompiledQueries();
 
   /**
    * Stores the executions and updates the rollups in `tx` (a Database bound to the caller's transaction;
@@ -42,7 +44,7 @@ export class ExecutionsStore {
       await tx.transaction((inner) => this.recordBatch(inner, executions));
       return;
     }
-    const repo = new ExecutionsRepository(tx);
+    const repo = new ExecutionsRepository(tx, this.queries);
 
     const monitorKeys = await this.resolveMonitorKeys(repo, executions);
     const regionKeys = await this.resolveRegionKeys(repo, executions);
@@ -98,8 +100,8 @@ export class ExecutionsStore {
     );
 
     const hourly = [...deltas.values()];
-    await mergeInto(new RollupsRepository(tx, 'execution_rollup'), hourly);
-    const daysBefore = await mergeInto(new RollupsRepository(tx, 'execution_rollup_day'), toDays(hourly));
+    await mergeInto(new RollupsRepository(tx, 'execution_rollup', this.queries), hourly);
+    const daysBefore = await mergeInto(new RollupsRepository(tx, 'execution_rollup_day', this.queries), toDays(hourly));
     // Results for a UTC day that was closed and given its prefix sums add to them too.
     await addLateToDayPrefixes(tx, daysBefore, hourly);
   }

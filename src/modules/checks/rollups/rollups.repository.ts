@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database, Dialect } from '../../../platform/db/index.ts';
+import { PrecompiledQueries, type Database, type Dialect } from '../../../platform/db/index.ts';
 import { DAY_MS, HOUR_MS } from './rollups.compute.ts';
 import type { RollupDayRow, RollupRow, RollupsTables, RollupTable } from './rollups.tables.ts';
 
@@ -30,16 +30,23 @@ export interface RollupKey {
 }
 
 const CHUNK = 300;
+const KEY_COLUMNS = ['monitor_key', 'hour_start', 'region_key'] as const;
+const ROW_COLUMNS = [...KEY_COLUMNS, 'checks', 'failures', 'downtime_ms', 'sketch'] as const;
 
 export class RollupsRepository {
   private readonly db: Kysely<RollupsTables>;
   private readonly dialect: Dialect;
   private readonly table: RollupTable;
-  /** `table`: hourly rollups (default) or daily ones. */
-  constructor(database: Database, table: RollupTable = 'execution_rollup') {
+  private readonly queries: PrecompiledQueries;
+  /**
+   * `table`: hourly rollups (default) or daily ones. `queries`: where the lock read and the write keep their compiled
+   * statements (a writer's own, kept across its transactions); a fresh one compiles them on every use.
+   */
+  constructor(database: Database, table: RollupTable = 'execution_rollup', queries = new PrecompiledQueries()) {
     this.db = database.tables<RollupsTables>();
     this.dialect = database.dialect;
     this.table = table;
+    this.queries = queries;
   }
 
   /**
@@ -50,45 +57,66 @@ export class RollupsRepository {
    */
   async lockForUpdate(keys: RollupKey[]): Promise<RollupDayRow[]> {
     const out: RollupDayRow[] = [];
+    const db = this.db as Kysely<unknown>;
     for (let i = 0; i < keys.length; i += CHUNK) {
       const part = keys.slice(i, i + CHUNK);
       if (this.dialect === 'postgres') {
-        await this.db
-          .insertInto(this.table)
-          .values(part.map((k) => ({ ...k, checks: 0, failures: 0, downtime_ms: 0, sketch: null })))
-          .onConflict((oc) => oc.columns(['monitor_key', 'hour_start', 'region_key']).doNothing())
-          .execute();
-      }
-      let q = this.db
-        .selectFrom(this.table)
-        .selectAll()
-        .where((eb) =>
-          eb(
-            eb.refTuple('monitor_key', 'hour_start', 'region_key'),
-            'in',
-            part.map((k) => eb.tuple(k.monitor_key, k.hour_start, k.region_key)),
-          ),
+        await this.queries.runRows(db, `rollups.createEmpty:${this.table}`, KEY_COLUMNS, part, (rows) =>
+          this.db
+            .insertInto(this.table)
+            .values(
+              rows.map((k) => ({ ...(k as never as RollupKey), checks: 0, failures: 0, downtime_ms: 0, sketch: null })),
+            )
+            .onConflict((oc) => oc.columns([...KEY_COLUMNS]).doNothing()),
         );
-      if (this.dialect === 'postgres') q = q.forUpdate();
-      out.push(...(await q.execute()));
+      }
+      const read = await this.queries.runRows<RollupDayRow, RollupKey>(
+        db,
+        `rollups.lock:${this.dialect}:${this.table}`,
+        KEY_COLUMNS,
+        part,
+        (rows) => {
+          const q = this.db
+            .selectFrom(this.table)
+            .selectAll()
+            .where((eb) =>
+              eb(
+                eb.refTuple('monitor_key', 'hour_start', 'region_key'),
+                'in',
+                rows.map((k) =>
+                  eb.tuple(
+                    k.monitor_key as never as number,
+                    k.hour_start as never as number,
+                    k.region_key as never as number,
+                  ),
+                ),
+              ),
+            );
+          return this.dialect === 'postgres' ? q.forUpdate() : q;
+        },
+      );
+      out.push(...read);
     }
     return out;
   }
 
   async write(rows: RollupRow[]): Promise<void> {
+    const db = this.db as Kysely<unknown>;
     for (let i = 0; i < rows.length; i += CHUNK) {
-      await this.db
-        .insertInto(this.table)
-        .values(rows.slice(i, i + CHUNK).map((r) => ({ ...r, sketch: r.sketch ? Buffer.from(r.sketch) : null })))
-        .onConflict((oc) =>
-          oc.columns(['monitor_key', 'hour_start', 'region_key']).doUpdateSet((eb) => ({
-            checks: eb.ref('excluded.checks'),
-            failures: eb.ref('excluded.failures'),
-            downtime_ms: eb.ref('excluded.downtime_ms'),
-            sketch: eb.ref('excluded.sketch'),
-          })),
-        )
-        .execute();
+      const part = rows.slice(i, i + CHUNK).map((r) => ({ ...r, sketch: r.sketch ? Buffer.from(r.sketch) : null }));
+      await this.queries.runRows(db, `rollups.write:${this.table}`, ROW_COLUMNS, part, (placeholders) =>
+        this.db
+          .insertInto(this.table)
+          .values(placeholders as never as RollupRow[])
+          .onConflict((oc) =>
+            oc.columns([...KEY_COLUMNS]).doUpdateSet((eb) => ({
+              checks: eb.ref('excluded.checks'),
+              failures: eb.ref('excluded.failures'),
+              downtime_ms: eb.ref('excluded.downtime_ms'),
+              sketch: eb.ref('excluded.sketch'),
+            })),
+          ),
+      );
     }
   }
 

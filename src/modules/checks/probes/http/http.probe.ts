@@ -1,20 +1,19 @@
 /**
  * HTTP(S) probe, one hop at a time: resolve and vet the host → connect to that vetted address (the URL's name stays
  * the Host header and the TLS server name) → send → read the body up to a cap → follow a redirect (resolved and
- * vetted again). Every request runs on a fresh connection (`agent: false`), so DNS, connect, TLS, first byte and
+ * vetted again). Every request runs on a fresh connection (http1.exchange.ts), so DNS, connect, TLS, first byte and
  * download are measured separately from socket events.
  */
 import { createHash } from 'node:crypto';
-import { request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { isIP, type Socket } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { SecureContext } from 'node:tls';
 import { assertionNeedsBody, evaluateAssertions } from '../../assertions/index.ts';
 import { compileIgnorePatterns, contentDigest } from '../../../intelligence/index.ts';
-import type { Observation, Probe, ProbeContext, ProbeTarget, ProbeTimings } from '../probe.contract.ts';
-import { num, ProbeFailure, resolveHost, round } from '../probe.net.ts';
+import type { Observation, Probe, ProbeContext, ProbeTarget } from '../probe.contract.ts';
+import { num, ProbeFailure, resolveHost } from '../probe.net.ts';
 import { createSecureContextCache, type SecureContextFor } from '../secure-context.cache.ts';
 import { runProbeWithin, type Outcome, type ProbeRun } from '../probe.run.ts';
+import { exchangeHttp1 } from './http1.exchange.ts';
 
 export const HTTP_BODY_CAP = 1024 * 1024;
 export const HTTP_MAX_REDIRECTS = 10;
@@ -86,7 +85,7 @@ interface Hop {
 
 interface HopResponse {
   status: number;
-  headers: IncomingMessage['headers'];
+  headers: IncomingHttpHeaders;
   /** Undefined unless an assertion reads the body. */
   body: Buffer | undefined;
   truncated: boolean;
@@ -171,114 +170,30 @@ function redirectOf(hop: Hop, response: HopResponse): Hop | null {
 
 /** One hop: resolve and vet its host, connect to that address, send, read the capped body. Timings are this hop's. */
 async function send(hop: Hop, exchange: Exchange): Promise<HopResponse> {
-  const { run, ctx } = exchange;
+  const { run, ctx, cfg } = exchange;
   if (hop.url.protocol !== 'http:' && hop.url.protocol !== 'https:')
     throw new ProbeFailure('invalid_target', `Unsupported URL scheme ${hop.url.protocol}`);
   const timings = run.timings;
   timings.dns_ms = timings.connect_ms = timings.tls_ms = timings.ttfb_ms = timings.download_ms = null;
   const vetted = await run.race(resolveHost(hop.url.hostname, ctx, timings));
-  // No race below: an abort destroys the request (openRequest), which fails the response and the body read.
-  const request = openRequest(hop, vetted.address, exchange);
-  const res = await responseOf(request, timings);
+  // No race below: an abort destroys the socket, which fails the exchange.
+  const response = await exchangeHttp1(
+    {
+      url: hop.url,
+      address: vetted.address,
+      method: hop.method,
+      headers: cfg.headers,
+      body: hop.body,
+      verifyTls: cfg.verify_tls,
+      secureContext: exchange.secureContext,
+      keepBody: exchange.needBody,
+      bodyCap: HTTP_BODY_CAP,
+      userAgent: USER_AGENT,
+    },
+    run,
+  );
   // The peer is the address connected to: no getpeername call per check.
-  return readCappedBody(res, exchange.needBody, timings, vetted.address);
-}
-
-interface OpenRequest {
-  req: ClientRequest;
-  /** When the connection was ready for the request (TLS done, or connected), for time to first byte. */
-  readyAt: () => number;
-}
-
-/** Starts the request on a fresh connection to `address`, timing connect and TLS from the socket's events. */
-function openRequest(hop: Hop, address: string, { cfg, run, secureContext }: Exchange): OpenRequest {
-  const https = hop.url.protocol === 'https:';
-  const headers: OutgoingHttpHeaders = { host: hop.url.host, 'user-agent': USER_AGENT, accept: '*/*', ...cfg.headers };
-  if (hop.body !== null) headers['content-length'] = Buffer.byteLength(hop.body);
-  const req = (https ? httpsRequest : httpRequest)({
-    host: address,
-    port: hop.url.port ? Number(hop.url.port) : https ? 443 : 80,
-    path: `${hop.url.pathname}${hop.url.search}`,
-    method: hop.method,
-    headers,
-    agent: false,
-    ...(https
-      ? {
-          servername: isIP(hop.url.hostname.replace(/^\[|\]$/g, '')) ? '' : hop.url.hostname,
-          rejectUnauthorized: cfg.verify_tls,
-          ...(secureContext ? { secureContext } : {}),
-        }
-      : {}),
-  });
-  run.onAbort((reason) => req.destroy(reason));
-  const timings = run.timings;
-  const tStart = performance.now();
-  let tConnect = 0;
-  let tSecure = 0;
-  req.once('socket', (socket: Socket) => {
-    socket.once('connect', () => {
-      tConnect = performance.now();
-      timings.connect_ms = round(tConnect - tStart);
-    });
-    if (!https) return;
-    socket.once('secureConnect', () => {
-      tSecure = performance.now();
-      timings.tls_ms = round(tSecure - (tConnect || tStart));
-    });
-  });
-  req.end(hop.body ?? undefined);
-  return { req, readyAt: () => tSecure || tConnect || tStart };
-}
-
-/** Waits for the response head; time to first byte counts from when the connection was ready. */
-function responseOf({ req, readyAt }: OpenRequest, timings: ProbeTimings): Promise<IncomingMessage> {
-  return new Promise<IncomingMessage>((resolve, reject) => {
-    // `on`, not `once`: the request may fail again later (an abort while the body is read); the body reader reports it.
-    req.on('error', reject);
-    req.once('response', (res: IncomingMessage) => {
-      timings.ttfb_ms = round(performance.now() - readyAt());
-      resolve(res);
-    });
-  });
-}
-
-/** Reads the body (kept only when an assertion needs it) and stops at HTTP_BODY_CAP bytes. */
-function readCappedBody(
-  res: IncomingMessage,
-  needBody: boolean,
-  timings: ProbeTimings,
-  remote_address: string,
-): Promise<HopResponse> {
-  const tResponse = performance.now();
-  return new Promise<HopResponse>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const finish = (truncated: boolean): void => {
-      if (settled) return;
-      settled = true;
-      timings.download_ms = round(performance.now() - tResponse);
-      const body = needBody ? Buffer.concat(chunks) : undefined;
-      resolve({ status: res.statusCode ?? 0, headers: res.headers, body, truncated, remote_address });
-    };
-    res.on('data', (chunk: Buffer) => {
-      const room = HTTP_BODY_CAP - size;
-      size += chunk.length;
-      if (needBody) chunks.push(room >= chunk.length ? chunk : chunk.subarray(0, Math.max(0, room)));
-      if (size >= HTTP_BODY_CAP && !res.complete) {
-        finish(true);
-        res.destroy();
-      }
-    });
-    res.once('end', () => finish(false));
-    res.on('error', (err) => {
-      if (!settled) reject(err);
-    });
-    res.once('close', () => {
-      if (!settled && !res.complete)
-        reject(Object.assign(new Error('connection closed before the response ended'), { code: 'ECONNRESET' }));
-    });
-  });
+  return { ...response, remote_address: vetted.address };
 }
 
 /** The facts intelligence watches: selected headers, body digest, address, redirects. */
