@@ -1,5 +1,5 @@
 import type { Clock } from '../../../platform/clock.ts';
-import type { Database } from '../../../platform/db/index.ts';
+import { PrecompiledQueries, type Database } from '../../../platform/db/index.ts';
 import { DomainError, type ErrorDetail } from '../../../platform/errors.ts';
 import { newId } from '../../../platform/ids.ts';
 import type { Logger } from '../../../platform/logger.ts';
@@ -85,6 +85,8 @@ interface CachedMonitor {
 export class CheckEngine {
   private readonly deps: CheckEngineDeps;
   private readonly cache = new Map<string, CachedMonitor>();
+  /** The result batch's per-batch statements, compiled once per row count (they recur every batch). */
+  private readonly queries = new PrecompiledQueries();
   private readonly lateness = new LatenessWindow();
   constructor(deps: CheckEngineDeps) {
     this.deps = deps;
@@ -140,7 +142,7 @@ export class CheckEngine {
         lastHeartbeatAt: pings.get(m.id) ?? null,
       });
     }
-    if (gone.length > 0) await new ScheduleRepository(database).release(owner, gone);
+    if (gone.length > 0) await new ScheduleRepository(database, this.queries).release(owner, gone);
     return out;
   }
 
@@ -212,7 +214,7 @@ export class CheckEngine {
     const monitorIds = [...new Set(ordered.map((r) => r.monitorId))];
     const { logger } = this.deps;
     const summary = await this.deps.database.transaction(async (tx) => {
-      const stateRepo = new CheckStateRepository(tx);
+      const stateRepo = new CheckStateRepository(tx, this.queries);
       await stateRepo.lockMonitors(monitorIds);
       if (leased) await this.requireLeases(tx, owner, results);
       const { monitors, statusOf } = await this.definitionsOf(monitorIds, tx);
@@ -315,7 +317,7 @@ export class CheckEngine {
       if (this.deps.intelligence) await this.deps.intelligence.applyChecks(tx, intelligenceChecksOf(ordered, monitors));
       const lastAt = ordered[ordered.length - 1]!.observation.started_at;
       await this.deps.monitors.recordChecked([...monitors.keys()], lastAt, tx);
-      await new ScheduleRepository(tx).release(owner, ordered);
+      await new ScheduleRepository(tx, this.queries).release(owner, ordered);
       tx.afterCommit(() => this.countChecks(ordered, monitors));
       return { recorded: executions.length, transitions };
     });

@@ -26,6 +26,18 @@ const everyExecutionColumn: Exclude<keyof ExecutionRow, (typeof EXECUTION_COLUMN
   : never = true;
 void everyExecutionColumn;
 
+const SERIES_COLUMNS = [
+  'monitor_key',
+  'region_key',
+  'last_started_at',
+  'last_down',
+  'last_gap_ms',
+] as const satisfies ReadonlyArray<keyof ExecutionSeriesRow>;
+const everySeriesColumn: Exclude<keyof ExecutionSeriesRow, (typeof SERIES_COLUMNS)[number]> extends never
+  ? true
+  : never = true;
+void everySeriesColumn;
+
 export interface ExecutionListFilter {
   from?: number;
   to?: number;
@@ -237,26 +249,42 @@ export class ExecutionsRepository {
 
   async seriesOf(monitorKeys: readonly number[]): Promise<ExecutionSeriesRow[]> {
     if (monitorKeys.length === 0) return [];
-    return this.db
-      .selectFrom('execution_series')
-      .selectAll()
-      .where('monitor_key', 'in', [...monitorKeys])
-      .execute();
+    return this.queries.runRows<ExecutionSeriesRow, { monitor_key: number }>(
+      this.db as Kysely<unknown>,
+      'executions.seriesOf',
+      ['monitor_key'],
+      monitorKeys.map((monitor_key) => ({ monitor_key })),
+      (rows) =>
+        this.db
+          .selectFrom('execution_series')
+          .selectAll()
+          .where(
+            'monitor_key',
+            'in',
+            rows.map((r) => r.monitor_key as never as number),
+          ),
+    );
   }
 
   async saveSeries(rows: ExecutionSeriesRow[]): Promise<void> {
     if (rows.length === 0) return;
-    await this.db
-      .insertInto('execution_series')
-      .values(rows)
-      .onConflict((oc) =>
-        oc.columns(['monitor_key', 'region_key']).doUpdateSet((eb) => ({
-          last_started_at: eb.ref('excluded.last_started_at'),
-          last_down: eb.ref('excluded.last_down'),
-          last_gap_ms: eb.ref('excluded.last_gap_ms'),
-        })),
-      )
-      .execute();
+    await this.queries.runRows(
+      this.db as Kysely<unknown>,
+      'executions.saveSeries',
+      SERIES_COLUMNS,
+      rows,
+      (placeholders) =>
+        this.db
+          .insertInto('execution_series')
+          .values(placeholders as never as ExecutionSeriesRow[])
+          .onConflict((oc) =>
+            oc.columns(['monitor_key', 'region_key']).doUpdateSet((eb) => ({
+              last_started_at: eb.ref('excluded.last_started_at'),
+              last_down: eb.ref('excluded.last_down'),
+              last_gap_ms: eb.ref('excluded.last_gap_ms'),
+            })),
+          ),
+    );
   }
 
   // ---- retention -------------------------------------------------------------------------------------

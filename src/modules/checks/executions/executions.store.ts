@@ -32,6 +32,11 @@ export class ExecutionsStore {
   private readonly shapeKeys = new Map<string, number>();
   /** The batch's multi-row statements, compiled once per row count (they recur every batch). */
   private readonly queries = new PrecompiledQueries();
+  /**
+   * The sketch every rollup row of every batch is merged and encoded in, with its decoder and output buffer: each
+   * row is done before the next without an await, so concurrent batches never interleave in it.
+   */
+  private readonly scratch = new LatencySketch();
 
   /**
    * Stores the executions and updates the rollups in `tx` (a Database bound to the caller's transaction;
@@ -100,8 +105,12 @@ export class ExecutionsStore {
     );
 
     const hourly = [...deltas.values()];
-    await mergeInto(new RollupsRepository(tx, 'execution_rollup', this.queries), hourly);
-    const daysBefore = await mergeInto(new RollupsRepository(tx, 'execution_rollup_day', this.queries), toDays(hourly));
+    await mergeInto(new RollupsRepository(tx, 'execution_rollup', this.queries), hourly, this.scratch);
+    const daysBefore = await mergeInto(
+      new RollupsRepository(tx, 'execution_rollup_day', this.queries),
+      toDays(hourly),
+      this.scratch,
+    );
     // Results for a UTC day that was closed and given its prefix sums add to them too.
     await addLateToDayPrefixes(tx, daysBefore, hourly);
   }
@@ -200,7 +209,11 @@ function toDays(hourly: RollupDelta[]): RollupDelta[] {
  * Adds deltas to their rows: insert-if-missing, locked read, one multi-row upsert. Returns the rows as they were
  * (locked until the transaction ends).
  */
-async function mergeInto(rollups: RollupsRepository, deltaList: RollupDelta[]): Promise<RollupDayRow[]> {
+async function mergeInto(
+  rollups: RollupsRepository,
+  deltaList: RollupDelta[],
+  merged: LatencySketch,
+): Promise<RollupDayRow[]> {
   const deltas = new Map(deltaList.map((d) => [rollupId(d.monitorKey, d.hourStart, d.regionKey), d]));
   // Sorted so concurrent writers lock rows in the same order (no deadlock on PostgreSQL).
   const keys = deltaList
@@ -208,8 +221,6 @@ async function mergeInto(rollups: RollupsRepository, deltaList: RollupDelta[]): 
     .map((d) => ({ monitor_key: d.monitorKey, hour_start: d.hourStart, region_key: d.regionKey }));
   const existing = await rollups.lockForUpdate(keys);
   const byId = new Map(existing.map((r) => [rollupId(r.monitor_key, Number(r.hour_start), r.region_key), r]));
-  // One sketch (and its decoder) for every row: each is merged and encoded before the next, without an await.
-  const merged = new LatencySketch();
   await rollups.write(
     keys.map((k) => {
       const id = rollupId(k.monitor_key, k.hour_start, k.region_key);

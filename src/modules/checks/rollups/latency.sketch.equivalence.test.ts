@@ -294,6 +294,33 @@ describe('LatencySketch against the previous implementation', () => {
     }
   });
 
+  it('encodes row after row with one sketch, wide and narrow, counts past 2^32, byte for byte', () => {
+    const rnd = random(7);
+    const reused = new LatencySketch();
+    for (let row = 0; row < 60; row++) {
+      const wide = row % 3 === 0;
+      const values = Array.from({ length: 1 + Math.floor(rnd() * (wide ? 2000 : 20)) }, () =>
+        wide ? 1e-3 + rnd() * 1e7 : latency(rnd),
+      );
+      const previous = new PreviousSketch();
+      for (const v of values) previous.add(v);
+      reused.clear();
+      reused.mergeEncoded(previous.encode());
+      expect([...reused.encode()], `row ${row}`).toEqual([...previous.encode()]);
+    }
+    // Counts that need more than 32 bits: zeros 2^40 + 3, one bin 2^35 + 1, another 2^52 (key far below zero too).
+    const big: number[] = [FORMAT_VERSION];
+    writeVarint(big, 2 ** 40 + 3);
+    writeVarint(big, 2);
+    for (const v of [zigzag(-5000), 2 ** 35 + 1, zigzag(9000), 2 ** 52]) writeVarint(big, v);
+    const bytes = Uint8Array.from(big);
+    const previous = PreviousSketch.decode(bytes);
+    reused.clear();
+    reused.mergeEncoded(bytes);
+    expect([...reused.encode()]).toEqual([...previous.encode()]);
+    expect([...reused.encode()]).toEqual([...bytes]);
+  });
+
   it('rejects malformed sketches and changes nothing', () => {
     const decoded = new DecodedSketches();
     expect(() => decoded.push('0')).toThrow(/odd hexadecimal/);

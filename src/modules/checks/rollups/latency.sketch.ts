@@ -21,7 +21,11 @@ export class DecodedSketches {
   private keys = new Float64Array(64);
   private counts = new Float64Array(64);
   private bins = 0;
-  /** Per row: index of its first bin, zero count, total, lowest and highest key. */
+  /**
+   * Per row: index of its first bin, zero count, total, lowest and highest key. `rows` of each are in use: clear()
+   * keeps the arrays (truncating one frees its storage, and a rollup write decodes row after row with one decoder).
+   */
+  private rows = 0;
   private starts: number[] = [];
   private zeros: number[] = [];
   private totals: number[] = [];
@@ -36,16 +40,12 @@ export class DecodedSketches {
 
   /** Rows read. */
   get size(): number {
-    return this.starts.length;
+    return this.rows;
   }
 
   clear(): void {
     this.bins = 0;
-    this.starts.length = 0;
-    this.zeros.length = 0;
-    this.totals.length = 0;
-    this.lows.length = 0;
-    this.highs.length = 0;
+    this.rows = 0;
   }
 
   /**
@@ -124,12 +124,13 @@ export class DecodedSketches {
       if (key > high) high = key;
     }
     this.bins = first + n;
-    this.starts.push(first);
-    this.zeros.push(zero);
-    this.totals.push(total);
-    this.lows.push(low);
-    this.highs.push(high);
-    return this.starts.length - 1;
+    const row = this.rows++;
+    this.starts[row] = first;
+    this.zeros[row] = zero;
+    this.totals[row] = total;
+    this.lows[row] = low;
+    this.highs[row] = high;
+    return row;
   }
 
   /** Lowest and highest bin key of row `row` (Infinity / −Infinity when it has only zeros). */
@@ -147,7 +148,7 @@ export class DecodedSketches {
   }
 
   endBin(row: number): number {
-    return row + 1 < this.starts.length ? this.starts[row + 1]! : this.bins;
+    return row + 1 < this.rows ? this.starts[row + 1]! : this.bins;
   }
 
   keyAt(bin: number): number {
@@ -203,6 +204,8 @@ export class LatencySketch {
   private total = 0;
   /** mergeEncoded's decoder, made on first use and kept: callers merge row after row into one sketch. */
   private decoder: DecodedSketches | undefined;
+  /** encode's output buffer, kept and grown (copied out at each encode's length). */
+  private encoded = new Uint8Array(0);
 
   /**
    * Makes room for the keys [low, high] (none when high < low) at once: a sketch filled from decoded rows whose key
@@ -358,23 +361,29 @@ export class LatencySketch {
     return out;
   }
 
+  /**
+   * The stored form: version, zero count, bin count, then (key delta zigzagged, count) varints. Written into a byte
+   * buffer the sketch keeps (one sketch encodes row after row in a result batch) and copied out at its length.
+   */
   encode(): Uint8Array {
-    const out: number[] = [FORMAT_VERSION];
-    writeVarint(out, this.zero);
-    const pairs: number[] = [];
     let n = 0;
+    for (let i = 0; i < this.length; i++) if (this.bin(i) > 0) n++;
+    const bound = 1 + (2 + 2 * n) * MAX_VARINT_BYTES;
+    if (this.encoded.length < bound) this.encoded = new Uint8Array(Math.max(bound, 2 * this.encoded.length));
+    const out = this.encoded;
+    out[0] = FORMAT_VERSION;
+    let at = putVarint(out, 1, this.zero);
+    at = putVarint(out, at, n);
     let prev = 0;
     for (let i = 0; i < this.length; i++) {
       const c = this.bin(i);
       if (c <= 0) continue;
       const key = i + this.offset;
-      pairs.push(zigzag(key - prev), c);
+      at = putVarint(out, at, zigzag(key - prev));
+      at = putVarint(out, at, c);
       prev = key;
-      n++;
     }
-    writeVarint(out, n);
-    for (const v of pairs) writeVarint(out, v);
-    return Uint8Array.from(out);
+    return out.slice(0, at);
   }
 
   static decode(bytes: Uint8Array | null | undefined): LatencySketch {
@@ -392,11 +401,17 @@ function unzigzag(n: number): number {
   return n % 2 === 0 ? n / 2 : -(n + 1) / 2;
 }
 
-function writeVarint(out: number[], value: number): void {
+/** A non-negative safe integer (< 2^53) takes at most 8 varint bytes of 7 bits. */
+const MAX_VARINT_BYTES = 8;
+
+/** Writes `value` as a varint at `at`; returns the index after it. Division, not shifts: counts may pass 2^31. */
+function putVarint(out: Uint8Array, at: number, value: number): number {
   let v = value;
+  let i = at;
   while (v >= 0x80) {
-    out.push((v % 0x80) | 0x80);
+    out[i++] = (v % 0x80) | 0x80;
     v = Math.floor(v / 0x80);
   }
-  out.push(v);
+  out[i++] = v;
+  return i;
 }

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDialects, type TestDatabase } from '../../../../test/support/databases.ts';
 import { firstDueAt, nextSlotAfter, phaseOf } from './schedule.jitter.ts';
+import { PrecompiledQueries } from '../../../platform/db/index.ts';
 import { ScheduleRepository, type ScheduleEntry } from './schedule.repository.ts';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
@@ -85,6 +86,33 @@ describe.each(testDialects())('check_schedule on %s', (dialect) => {
     expect((await repo.get('mon_lease', 'local'))!.lease_owner).toBe('alive');
     await repo.release('alive', [{ monitorId: 'mon_lease', regionCode: 'local' }]);
     expect((await repo.get('mon_lease', 'local'))!.lease_owner).toBeNull();
+  });
+
+  it("a release frees the rows of every region it names that the owner holds, and no other owner's", async () => {
+    // One compiled statement shared by both owners: the owner is bound on each run, not kept from the first.
+    const queries = new PrecompiledQueries();
+    const repo = new ScheduleRepository(db.database, queries);
+    await repo.upsert([entry('mon_r1', 'eu'), entry('mon_r1', 'us'), entry('mon_r2', 'eu'), entry('mon_r3', 'us')]);
+    const a = await repo.claim('a', ['eu', 'us'], T0, 30_000, 3);
+    const b = await repo.claim('b', ['eu', 'us'], T0, 30_000, 3);
+    expect(a.length + b.length).toBe(4);
+    const all = [...a, ...b].map((c) => ({ monitorId: c.monitorId, regionCode: c.regionCode }));
+    const ownerOf = async () =>
+      Object.fromEntries(
+        await Promise.all(
+          all.map(async (k) => [
+            `${k.monitorId}/${k.regionCode}`,
+            (await repo.get(k.monitorId, k.regionCode))!.lease_owner,
+          ]),
+        ),
+      );
+    // Owner "b" releases every key (its own and a's, same row count as a's release below): only its own are freed.
+    await repo.release('b', all.slice(0, a.length));
+    const afterB = await ownerOf();
+    for (const k of a) expect(afterB[`${k.monitorId}/${k.regionCode}`]).toBe('a');
+    await repo.release('a', a);
+    await repo.release('b', b);
+    expect(Object.values(await ownerOf())).toEqual([null, null, null, null]);
   });
 
   it('a claim with lookahead takes rows due soon, reports their own slot and moves them one interval on', async () => {

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import type { Database } from '../../../platform/db/index.ts';
+import { sql, type Kysely } from 'kysely';
+import { PrecompiledQueries, type Database } from '../../../platform/db/index.ts';
 import type { CheckScheduleRow, EngineTables } from '../engine/engine.tables.ts';
 import { anchoredPhase } from './schedule.jitter.ts';
 
@@ -58,8 +58,14 @@ interface ClaimRow {
  */
 export class ScheduleRepository {
   private readonly database: Database;
-  constructor(database: Database) {
+  private readonly queries: PrecompiledQueries;
+  /**
+   * `queries`: where the per-batch release keeps its compiled statements (the engine's own, kept across its
+   * transactions); a fresh one compiles them on every use.
+   */
+  constructor(database: Database, queries = new PrecompiledQueries()) {
     this.database = database;
+    this.queries = queries;
   }
 
   private get db() {
@@ -306,20 +312,32 @@ export class ScheduleRepository {
   /** Ends `owner`'s leases on these checks (results recorded); a lease another owner took over is left alone. */
   async release(owner: string, keys: readonly ScheduleKey[]): Promise<void> {
     if (keys.length === 0) return;
-    const byRegion = new Map<string, string[]>();
-    for (const k of keys) {
-      const list = byRegion.get(k.regionCode) ?? [];
-      list.push(k.monitorId);
-      byRegion.set(k.regionCode, list);
-    }
-    for (const [region, ids] of byRegion) {
-      await this.db
-        .updateTable('check_schedule')
-        .set({ lease_owner: null, lease_until: null })
-        .where('region_code', '=', region)
-        .where('monitor_id', 'in', ids)
-        .where('lease_owner', '=', owner)
-        .execute();
+    type Released = { monitor_id: string; region_code: string; lease_owner: string };
+    const rows: Released[] = keys.map((k) => ({
+      monitor_id: k.monitorId,
+      region_code: k.regionCode,
+      lease_owner: owner,
+    }));
+    for (let i = 0; i < rows.length; i += 500) {
+      // One statement per row count, whatever the regions: the owner is bound from the first row's placeholder.
+      await this.queries.runRows<unknown, Released>(
+        this.db as Kysely<unknown>,
+        'schedule.release',
+        ['monitor_id', 'region_code', 'lease_owner'],
+        rows.slice(i, i + 500),
+        (placeholders) =>
+          this.db
+            .updateTable('check_schedule')
+            .set({ lease_owner: null, lease_until: null })
+            .where((eb) =>
+              eb(
+                eb.refTuple('monitor_id', 'region_code'),
+                'in',
+                placeholders.map((p) => eb.tuple(p.monitor_id, p.region_code)),
+              ),
+            )
+            .where('lease_owner', '=', placeholders[0]!.lease_owner),
+      );
     }
   }
 

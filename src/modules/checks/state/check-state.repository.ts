@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
-import type { Database } from '../../../platform/db/index.ts';
-import type { EngineTables, MonitorStatusChangeRow } from '../engine/engine.tables.ts';
+import { sql, type Kysely } from 'kysely';
+import { PrecompiledQueries, type Database } from '../../../platform/db/index.ts';
+import type { CheckStateRow, EngineTables, MonitorStatusChangeRow } from '../engine/engine.tables.ts';
 import type { RegionCounters } from './monitor-state.machine.ts';
 
 export interface StatusChange {
@@ -14,11 +14,31 @@ export interface StatusChange {
   executionId: string | null;
 }
 
+const STATE_COLUMNS = [
+  'monitor_id',
+  'region_code',
+  'successes',
+  'failures',
+  'last_at',
+  'last_status',
+  'last_cause',
+  'failing_since',
+] as const satisfies ReadonlyArray<keyof CheckStateRow>;
+const everyStateColumn: Exclude<keyof CheckStateRow, (typeof STATE_COLUMNS)[number]> extends never ? true : never =
+  true;
+void everyStateColumn;
+
 /** Per-(monitor, region) counters of the state machine, the status-change log and the cert-notice days. */
 export class CheckStateRepository {
   private readonly database: Database;
-  constructor(database: Database) {
+  private readonly queries: PrecompiledQueries;
+  /**
+   * `queries`: where the per-batch read and write keep their compiled statements (the engine's own, kept across its
+   * transactions); a fresh one compiles them on every use.
+   */
+  constructor(database: Database, queries = new PrecompiledQueries()) {
     this.database = database;
+    this.queries = queries;
   }
 
   private get db() {
@@ -40,11 +60,21 @@ export class CheckStateRepository {
   async load(monitorIds: readonly string[]): Promise<Map<string, RegionCounters[]>> {
     const out = new Map<string, RegionCounters[]>();
     if (monitorIds.length === 0) return out;
-    const rows = await this.db
-      .selectFrom('check_state')
-      .selectAll()
-      .where('monitor_id', 'in', [...new Set(monitorIds)])
-      .execute();
+    const rows = await this.queries.runRows<CheckStateRow, { monitor_id: string }>(
+      this.db as Kysely<unknown>,
+      'check_state.load',
+      ['monitor_id'],
+      [...new Set(monitorIds)].map((monitor_id) => ({ monitor_id })),
+      (ids) =>
+        this.db
+          .selectFrom('check_state')
+          .selectAll()
+          .where(
+            'monitor_id',
+            'in',
+            ids.map((r) => r.monitor_id),
+          ),
+    );
     for (const r of rows) {
       const list = out.get(r.monitor_id) ?? [];
       list.push({
@@ -63,7 +93,7 @@ export class CheckStateRepository {
 
   async save(entries: ReadonlyArray<{ monitorId: string; counters: RegionCounters }>): Promise<void> {
     if (entries.length === 0) return;
-    const rows = entries.map(({ monitorId, counters: c }) => ({
+    const rows: CheckStateRow[] = entries.map(({ monitorId, counters: c }) => ({
       monitor_id: monitorId,
       region_code: c.regionCode,
       successes: c.successes,
@@ -74,20 +104,26 @@ export class CheckStateRepository {
       failing_since: c.failingSince ?? null,
     }));
     for (let i = 0; i < rows.length; i += 500) {
-      await this.db
-        .insertInto('check_state')
-        .values(rows.slice(i, i + 500))
-        .onConflict((oc) =>
-          oc.columns(['monitor_id', 'region_code']).doUpdateSet((eb) => ({
-            successes: eb.ref('excluded.successes'),
-            failures: eb.ref('excluded.failures'),
-            last_at: eb.ref('excluded.last_at'),
-            last_status: eb.ref('excluded.last_status'),
-            last_cause: eb.ref('excluded.last_cause'),
-            failing_since: eb.ref('excluded.failing_since'),
-          })),
-        )
-        .execute();
+      await this.queries.runRows(
+        this.db as Kysely<unknown>,
+        'check_state.save',
+        STATE_COLUMNS,
+        rows.slice(i, i + 500),
+        (placeholders) =>
+          this.db
+            .insertInto('check_state')
+            .values(placeholders as never as CheckStateRow[])
+            .onConflict((oc) =>
+              oc.columns(['monitor_id', 'region_code']).doUpdateSet((eb) => ({
+                successes: eb.ref('excluded.successes'),
+                failures: eb.ref('excluded.failures'),
+                last_at: eb.ref('excluded.last_at'),
+                last_status: eb.ref('excluded.last_status'),
+                last_cause: eb.ref('excluded.last_cause'),
+                failing_since: eb.ref('excluded.failing_since'),
+              })),
+            ),
+      );
     }
   }
 
