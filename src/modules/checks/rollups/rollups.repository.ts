@@ -32,6 +32,11 @@ export interface RollupKey {
 const CHUNK = 300;
 const KEY_COLUMNS = ['monitor_key', 'hour_start', 'region_key'] as const;
 const ROW_COLUMNS = [...KEY_COLUMNS, 'checks', 'failures', 'downtime_ms', 'sketch'] as const;
+// Only what a report sums (rows of several regions are summed alike): each column is a field to parse on 540,000 rows.
+const SUMMED_COLUMNS = ['monitor_key', 'hour_start', 'checks', 'failures'] as const;
+// Sketches come as hex text on SQLite: better-sqlite3 makes a Buffer per blob, which was about half of the reading
+// cost of a report (≈ 180,000 rows for 1,000 monitors × 90 days in Berlin, ≈ 540,000 in New York).
+const HEX_SKETCH = sql<string | null>`hex(sketch)`;
 
 export class RollupsRepository {
   private readonly db: Kysely<RollupsTables>;
@@ -138,6 +143,21 @@ export class RollupsRepository {
   }
 }
 
+/** SQLite: the daily rows of `keys` with their day in [days.from, days.to), the columns a report sums. */
+function readDailyRowsSqlite(
+  db: Kysely<RollupsTables>,
+  keys: readonly number[],
+  days: { from: number; to: number },
+): Promise<SnapshotRow[]> {
+  return db
+    .selectFrom('execution_rollup_day')
+    .select([...SUMMED_COLUMNS, HEX_SKETCH.as('sketch')])
+    .where('monitor_key', 'in', keys)
+    .where('hour_start', '>=', days.from)
+    .where('hour_start', '<', days.to)
+    .execute();
+}
+
 /**
  * Daily rows of some monitors with their day in [days.from, days.to) and their hourly rows at `hourStarts`, read in
  * one snapshot (REPEATABLE READ on PostgreSQL; on SQLite one transaction on the process's one connection), so that a
@@ -154,26 +174,12 @@ export async function readDaysAndHours(
   if (monitorKeys.length === 0) return { days: [], hours: [] };
   if (database.dialect === 'postgres')
     return readSnapshotAsArrays(database, monitorKeys, days, hourStarts, options.framedHours === true);
-  // Sketches come as hex text: better-sqlite3 makes a Buffer per blob, which was about half of the reading cost of a
-  // report (≈ 180,000 rows for 1,000 monitors × 90 days in Berlin, ≈ 540,000 in New York).
-  const hex = sql<string | null>`hex(sketch)`;
   const hourHex = options.framedHours
     ? sql<string | null>`case when length(sketch) > 0 then printf('%08X', length(sketch)) || hex(sketch) end`
-    : hex;
-  // Only what a report sums (rows of several regions are summed alike): each column is a field to parse on 540,000 rows.
-  const columns = ['monitor_key', 'hour_start', 'checks', 'failures'] as const;
+    : HEX_SKETCH;
   if (hourStarts.length === 0) {
     // One statement is one snapshot by itself: no transaction.
-    const db = database.tables<RollupsTables>();
-    const dayRows = days
-      ? await db
-          .selectFrom('execution_rollup_day')
-          .select([...columns, hex.as('sketch')])
-          .where('monitor_key', 'in', [...monitorKeys])
-          .where('hour_start', '>=', days.from)
-          .where('hour_start', '<', days.to)
-          .execute()
-      : [];
+    const dayRows = days ? await readDailyRowsSqlite(database.tables<RollupsTables>(), [...monitorKeys], days) : [];
     return { days: dayRows, hours: [] };
   }
   return database
@@ -181,22 +187,14 @@ export async function readDaysAndHours(
     .transaction()
     .execute(async (trx) => {
       const keys = [...monitorKeys];
-      const dayRows = days
-        ? await trx
-            .selectFrom('execution_rollup_day')
-            .select([...columns, hex.as('sketch')])
-            .where('monitor_key', 'in', keys)
-            .where('hour_start', '>=', days.from)
-            .where('hour_start', '<', days.to)
-            .execute()
-        : [];
+      const dayRows = days ? await readDailyRowsSqlite(trx, keys, days) : [];
       const hours: SnapshotRow[] = [];
       // A few hundred instants per statement; each is a seek on the primary key.
       for (let i = 0; i < hourStarts.length; i += CHUNK) {
         hours.push(
           ...(await trx
             .selectFrom('execution_rollup')
-            .select([...columns, hourHex.as('sketch')])
+            .select([...SUMMED_COLUMNS, hourHex.as('sketch')])
             .where('monitor_key', 'in', keys)
             .where('hour_start', 'in', hourStarts.slice(i, i + CHUNK))
             .execute()),
@@ -424,8 +422,6 @@ async function readDaysWithPrefixesSqlite(
   prefixes: PrefixRequests,
 ): Promise<{ days: SnapshotRow[]; blocks: BlockRow[]; prefixes: SnapshotRow[] }> {
   const keys = [...monitorKeys];
-  const columns = ['monitor_key', 'hour_start', 'checks', 'failures'] as const;
-  const hex = sql<string | null>`hex(sketch)`;
   const requestAt = new Map(prefixes.days.map((day, i) => [day + prefixes.ks[i]! * HOUR_MS, i]));
   const instants = [...requestAt.keys()];
   const { starts, blockOf } = flattenBlocks(blocks);
@@ -434,20 +430,12 @@ async function readDaysWithPrefixesSqlite(
     .tables<RollupsTables>()
     .transaction()
     .execute(async (trx) => {
-      const dayRows = days
-        ? await trx
-            .selectFrom('execution_rollup_day')
-            .select([...columns, hex.as('sketch')])
-            .where('monitor_key', 'in', keys)
-            .where('hour_start', '>=', days.from)
-            .where('hour_start', '<', days.to)
-            .execute()
-        : [];
+      const dayRows = days ? await readDailyRowsSqlite(trx, keys, days) : [];
       const prefixRows: SnapshotRow[] = [];
       for (let i = 0; i < instants.length; i += CHUNK) {
         const rows = await trx
           .selectFrom('execution_rollup_prefix')
-          .select([...columns, hex.as('sketch')])
+          .select([...SUMMED_COLUMNS, HEX_SKETCH.as('sketch')])
           .where('monitor_key', 'in', keys)
           .where('hour_start', 'in', instants.slice(i, i + CHUNK))
           .execute();
