@@ -83,7 +83,8 @@ describe.skipIf(!testServices.postgresUrl)('kill -9 of one of two serve processe
           {
             target: `${target.url}/m${i}`,
             interval_seconds: 1,
-            config: { failure_threshold: 2 },
+            // 1 s + the 2 s lease margin: the 3 s lease holds (a longer timeout would lengthen the lease, and the takeover).
+            config: { failure_threshold: 2, timeout_ms: 1_000 },
           },
         );
         ids.push(m.id);

@@ -128,6 +128,36 @@ describe.each(testDialects())('runner results need a live lease of that runner (
     expect(await executionCount(id)).toBe(1);
   });
 
+  it('a check slower than the lease is leased for its timeout: its result is accepted until the timeout and the margin end', async () => {
+    const org = await t.createOrg();
+    const created = await t.tocsin.app.inject({
+      method: 'POST',
+      url: '/api/v1/monitors',
+      headers: bearer(org.apiKey),
+      payload: {
+        target: 'http://127.0.0.1:9/',
+        interval_seconds: 60,
+        region_codes: ['far'],
+        config: { timeout_ms: 45_000 },
+      },
+    });
+    expect(created.statusCode).toBe(201);
+    const id = created.json<{ id: string }>().id;
+    clock.advance(61_000);
+    expect(await claim()).toContain(id);
+    clock.advance(40_000); // past the configured 30 s lease, within the check's 45 s timeout
+    const slow = await post('/api/v1/runners/results', { results: [downResult(id)] });
+    expect(slow).toEqual({ status: 200, body: { accepted: 1 } });
+    expect(await executionCount(id)).toBe(1);
+
+    clock.advance(20_000);
+    expect(await claim()).toContain(id);
+    clock.advance(47_001); // 45 s timeout + 2 s margin: ended
+    const late = await post('/api/v1/runners/results', { results: [downResult(id)] });
+    expect(late.status).toBe(409);
+    expect(await executionCount(id)).toBe(1);
+  });
+
   it('a batch mixing a held lease and an unclaimed check records nothing; the runner drops the refused one and sends the rest', async () => {
     const mine = await farMonitor();
     clock.advance(6_000);

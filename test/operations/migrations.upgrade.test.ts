@@ -955,6 +955,24 @@ const FIXTURES: Record<string, StepFixture> = {
       expect(await u.tocsin.services.checks.engine.pressure()).toMatchObject({ shedding: false });
     },
   },
+  '202611242100_checks_schedule_timeout': {
+    // A new column: the schedule row of 202611230001 reads 0 (the configured lease alone) until the scheduler's
+    // reconcile at start writes the monitor's timeout (its config has none: the probes' 10 s).
+    async fill() {},
+    async check(u) {
+      const timeoutOf = async () =>
+        (
+          await u.raw
+            .selectFrom('check_schedule')
+            .select('timeout_ms')
+            .where('monitor_id', '=', W.monitorId)
+            .executeTakeFirstOrThrow()
+        ).timeout_ms;
+      expect(Number(await timeoutOf())).toBe(0);
+      await u.tocsin.services.checks.sync.reconcile();
+      expect(Number(await timeoutOf())).toBe(10_000);
+    },
+  },
   '202611240453_incidents_opened_index': {
     // An index only: the incident of 202611220010 is found again in opening order by the incidents report.
     async fill() {},

@@ -105,4 +105,16 @@ export const checkEngineMigrations: SchemaMigration[] = [
         .execute();
     },
   },
+  {
+    // Each row's check timeout: a claim leases a row for at least its timeout and a margin, so a check slower than
+    // `scheduler.lease_seconds` is not taken over (and its result refused) while it runs. 0 until the scheduler's
+    // reconcile at start rewrites every row: the configured lease alone, as before.
+    name: '202611242100_checks_schedule_timeout',
+    async up(db) {
+      await db.schema
+        .alterTable('check_schedule')
+        .addColumn('timeout_ms', col.bigint, (c) => c.notNull().defaultTo(0))
+        .execute();
+    },
+  },
 ];

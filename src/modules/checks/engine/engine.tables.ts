@@ -9,6 +9,8 @@ export interface CheckScheduleRow {
   lease_owner: string | null;
   lease_until: number | null;
   monitor_version: number;
+  /** The monitor's check timeout; a claim leases the row for at least this and LEASE_MARGIN_MS. 0: unknown. */
+  timeout_ms: number;
 }
 
 export interface CheckStateRow {

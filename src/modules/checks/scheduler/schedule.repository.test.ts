@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDialects, type TestDatabase } from '../../../../test/support/databases.ts';
 import { firstDueAt, nextSlotAfter, phaseOf } from './schedule.jitter.ts';
 import { PrecompiledQueries } from '../../../platform/db/index.ts';
-import { ScheduleRepository, type ScheduleEntry } from './schedule.repository.ts';
+import { LEASE_MARGIN_MS, ScheduleRepository, type ScheduleEntry } from './schedule.repository.ts';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 const INTERVAL = 30_000;
@@ -15,6 +15,7 @@ function entry(id: string, region = 'local', due = T0): ScheduleEntry {
     intervalMs: INTERVAL,
     firstDueAt: due,
     monitorVersion: 1,
+    timeoutMs: 10_000,
   };
 }
 
@@ -86,6 +87,26 @@ describe.each(testDialects())('check_schedule on %s', (dialect) => {
     expect((await repo.get('mon_lease', 'local'))!.lease_owner).toBe('alive');
     await repo.release('alive', [{ monitorId: 'mon_lease', regionCode: 'local' }]);
     expect((await repo.get('mon_lease', 'local'))!.lease_owner).toBeNull();
+  });
+
+  it('a row is leased for its check timeout and a margin when that is longer than the lease, and its save keeps it', async () => {
+    const repo = new ScheduleRepository(db.database);
+    // Interval 30 s, timeout 45 s: longer than the 20 s lease below, and longer than an interval.
+    await repo.upsert([entry('mon_quick'), { ...entry('mon_slow'), timeoutMs: 45_000 }]);
+    const claimed = await repo.claim('p1', ['local'], T0, 20_000, 10);
+    expect(claimed.map((c) => c.monitorId).sort()).toEqual(['mon_quick', 'mon_slow']);
+    expect((await repo.get('mon_quick', 'local'))!.lease_until).toBe(T0 + 20_000);
+    expect((await repo.get('mon_slow', 'local'))!.lease_until).toBe(T0 + 45_000 + LEASE_MARGIN_MS);
+    // Both next slots are due at T0 + 30 s and no result came: the quick row's lease has ended, the slow one's holds.
+    const at = T0 + 30_000 + 1;
+    expect((await repo.claim('p2', ['local'], at, 20_000, 10)).map((c) => c.monitorId)).toEqual(['mon_quick']);
+    expect((await repo.liveLeases('p1', [{ monitorId: 'mon_slow', regionCode: 'local' }], at)).size).toBe(1);
+    // A save with a shorter timeout: the next claim leases the configured time again.
+    await repo.upsert([{ ...entry('mon_slow'), timeoutMs: 5_000, monitorVersion: 2 }]);
+    expect((await repo.get('mon_slow', 'local'))!.timeout_ms).toBe(5_000);
+    await repo.release('p1', [{ monitorId: 'mon_slow', regionCode: 'local' }]);
+    expect((await repo.claim('p2', ['local'], at, 20_000, 10)).map((c) => c.monitorId)).toEqual(['mon_slow']);
+    expect((await repo.get('mon_slow', 'local'))!.lease_until).toBe(at + 20_000);
   });
 
   it("a release frees the rows of every region it names that the owner holds, and no other owner's", async () => {

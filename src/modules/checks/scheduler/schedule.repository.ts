@@ -14,7 +14,15 @@ export interface ScheduleEntry {
    */
   firstDueAt: number;
   monitorVersion: number;
+  /** The monitor's check timeout (ms): its claims are leased for at least this and LEASE_MARGIN_MS. */
+  timeoutMs: number;
 }
+
+/**
+ * Added to a row's check timeout for its lease: the result still has to be batched and stored (a runner sends every
+ * 250 ms; a remote runner's batch crosses the network) before the lease ends, or the slot could be taken over.
+ */
+export const LEASE_MARGIN_MS = 2_000;
 
 export interface ClaimedSlot {
   monitorId: string;
@@ -84,6 +92,7 @@ export class ScheduleRepository {
       lease_owner: null,
       lease_until: null,
       monitor_version: e.monitorVersion,
+      timeout_ms: e.timeoutMs,
     }));
     for (let i = 0; i < rows.length; i += 500) {
       await this.db
@@ -94,6 +103,7 @@ export class ScheduleRepository {
             organization_id: eb.ref('excluded.organization_id'),
             monitor_version: eb.ref('excluded.monitor_version'),
             interval_ms: eb.ref('excluded.interval_ms'),
+            timeout_ms: eb.ref('excluded.timeout_ms'),
             // The slots (phase and next due time) move only when the interval changes: re-anchored on the new first due.
             phase_ms: sql<number>`case when check_schedule.interval_ms <> excluded.interval_ms then excluded.phase_ms else check_schedule.phase_ms end`,
             next_due_at: sql<number>`case when check_schedule.interval_ms <> excluded.interval_ms then excluded.next_due_at else check_schedule.next_due_at end`,
@@ -210,6 +220,15 @@ export class ScheduleRepository {
     return sql`${base} - ((${base} - phase_ms) % interval_ms) + interval_ms`;
   }
 
+  /**
+   * A claimed row's lease end: `leaseMs` after the horizon, or the row's check timeout and LEASE_MARGIN_MS when that
+   * is longer (a check is never taken over, nor its result refused, while it may still be running).
+   */
+  private leaseEnd(horizon: number, leaseMs: number, column: ReturnType<typeof sql.ref>) {
+    const longer = this.database.dialect === 'postgres' ? sql`greatest` : sql`max`;
+    return sql`${horizon} + ${longer}(${leaseMs}, ${column} + ${LEASE_MARGIN_MS})`;
+  }
+
   /** One statement; the sub-select's `next_due_at` is the row's value before the update (`was_due_at`). */
   private async claimPostgres(
     owner: string,
@@ -223,7 +242,7 @@ export class ScheduleRepository {
     const result = await sql<ClaimRow>`
       update check_schedule as s
          set lease_owner = ${owner},
-             lease_until = ${horizon + leaseMs},
+             lease_until = ${this.leaseEnd(horizon, leaseMs, sql.ref('s.timeout_ms'))},
              next_due_at = ${this.nextSlot(now, sql.ref('s.next_due_at'))}
         from (
              select l.monitor_id, l.region_code, l.next_due_at
@@ -279,7 +298,7 @@ export class ScheduleRepository {
     const result = await sql<Omit<ClaimRow, 'was_due_at'>>`
       update check_schedule
          set lease_owner = ${owner},
-             lease_until = ${horizon + leaseMs},
+             lease_until = ${this.leaseEnd(horizon, leaseMs, sql.ref('timeout_ms'))},
              next_due_at = ${this.nextSlot(now, sql.ref('next_due_at'))}
        where (monitor_id, region_code, next_due_at) in (values ${keys})
          and (lease_until is null or lease_until < ${now})

@@ -6,6 +6,9 @@ import { CheckStateRepository } from '../state/check-state.repository.ts';
 import { firstDueAt, phaseOf } from './schedule.jitter.ts';
 import { ScheduleRepository, type ScheduleEntry, type ScheduleKey } from './schedule.repository.ts';
 
+// What every probe uses when a monitor's config has no `timeout_ms` (probes/*: num(config.timeout_ms, 10_000)).
+const DEFAULT_CHECK_TIMEOUT_MS = 10_000;
+
 export interface ScheduleSyncDeps {
   database: Database;
   clock: Clock;
@@ -25,7 +28,14 @@ export function scheduleEntriesOf(monitor: Monitor, now: number): ScheduleEntry[
     phaseMs,
     firstDueAt: firstDueAt(now, phaseMs, intervalMs),
     monitorVersion: monitor.updatedAt,
+    timeoutMs: checkTimeoutMsOf(monitor),
   }));
+}
+
+/** The timeout a probe gives this monitor's check (the probes' default when its config has none). */
+function checkTimeoutMsOf(monitor: Monitor): number {
+  const timeout = monitor.config.timeout_ms;
+  return typeof timeout === 'number' && Number.isFinite(timeout) ? timeout : DEFAULT_CHECK_TIMEOUT_MS;
 }
 
 /**
