@@ -28,14 +28,14 @@ describe.each(testDialects())('runner results need a live lease of that runner (
     await t.close();
   });
 
-  /** A `far` monitor of a new organization, due now. */
-  async function farMonitor(): Promise<string> {
+  /** A `far` monitor of a new organization (every 30 s unless `fields` say otherwise), due within its interval. */
+  async function farMonitor(fields: Record<string, unknown> = {}): Promise<string> {
     const org = await t.createOrg();
     const created = await t.tocsin.app.inject({
       method: 'POST',
       url: '/api/v1/monitors',
       headers: bearer(org.apiKey),
-      payload: { target: 'http://127.0.0.1:9/', interval_seconds: 30, region_codes: ['far'] },
+      payload: { target: 'http://127.0.0.1:9/', interval_seconds: 30, region_codes: ['far'], ...fields },
     });
     expect(created.statusCode).toBe(201);
     return created.json<{ id: string }>().id;
@@ -129,20 +129,7 @@ describe.each(testDialects())('runner results need a live lease of that runner (
   });
 
   it('a check slower than the lease is leased for its timeout: its result is accepted until the timeout and the margin end', async () => {
-    const org = await t.createOrg();
-    const created = await t.tocsin.app.inject({
-      method: 'POST',
-      url: '/api/v1/monitors',
-      headers: bearer(org.apiKey),
-      payload: {
-        target: 'http://127.0.0.1:9/',
-        interval_seconds: 60,
-        region_codes: ['far'],
-        config: { timeout_ms: 45_000 },
-      },
-    });
-    expect(created.statusCode).toBe(201);
-    const id = created.json<{ id: string }>().id;
+    const id = await farMonitor({ interval_seconds: 60, config: { timeout_ms: 45_000 } });
     clock.advance(61_000);
     expect(await claim()).toContain(id);
     clock.advance(40_000); // past the configured 30 s lease, within the check's 45 s timeout
