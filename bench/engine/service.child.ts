@@ -67,13 +67,15 @@ const loop = monitorEventLoopDelay({ resolution: 10 });
 loop.enable();
 // BENCH_HEAP_SAMPLE=dir: V8's sampling heap profiler over the window, objects the GC collected included (what a
 // check allocates, not only what it keeps); written as dir/service-<pid>.heapprofile (DevTools loads it).
+// BENCH_HEAP_LIVE=1 with it: only the sampled objects still alive at the window's end (what the process keeps);
+// BENCH_HEAP_LIVE=promoted: those that outlived the young generation (what drives the full collections).
 const heapSession = process.env.BENCH_HEAP_SAMPLE ? new Session() : null;
 if (heapSession) {
   heapSession.connect();
   await heapSession.post('HeapProfiler.startSampling', {
     samplingInterval: 4096,
-    includeObjectsCollectedByMajorGC: true,
-    includeObjectsCollectedByMinorGC: true,
+    includeObjectsCollectedByMajorGC: process.env.BENCH_HEAP_LIVE !== '1',
+    includeObjectsCollectedByMinorGC: !process.env.BENCH_HEAP_LIVE,
   });
 }
 const cpu0 = process.cpuUsage();
