@@ -262,6 +262,32 @@ describe('http probe', () => {
     expect((await registry.run(http(`${server.url}/ok`, { method: 'GE T' }), ctx)).error?.code).toBe('invalid_target');
   });
 
+  it('checks of one config object reuse its request; another object, target or a failed first check start afresh', async () => {
+    seen.length = 0;
+    const monitor = http(`${server.url}/redirect`, { method: 'POST', headers: { 'X-Token': 'one' }, body: 'b' });
+    const first = await registry.run(monitor, ctx);
+    const second = await registry.run(monitor, ctx);
+    expect([first.status, second.status]).toEqual(['up', 'up']);
+    // Each check sends the first hop as configured and follows the redirect (a 302 after POST: GET, no body).
+    expect(seen.map((s) => [s.method, s.url, s.headers['x-token'], s.body])).toEqual([
+      ['POST', '/redirect', 'one', 'b'],
+      ['GET', '/ok', 'one', ''],
+      ['POST', '/redirect', 'one', 'b'],
+      ['GET', '/ok', 'one', ''],
+    ]);
+    seen.length = 0;
+    // A saved monitor is a new config object; the same object with another target (a remote runner's) re-reads too.
+    await registry.run(http(`${server.url}/ok`, { headers: { 'X-Token': 'two' } }), ctx);
+    await registry.run({ ...monitor, target: `${server.url}/ok?again=1` }, ctx);
+    expect(seen.map((s) => [s.method, s.url, s.headers['x-token']])).toEqual([
+      ['GET', '/ok', 'two'],
+      ['POST', '/ok?again=1', 'one'],
+    ]);
+    const broken = http('not a url');
+    expect((await registry.run(broken, ctx)).error?.code).toBe('invalid_target');
+    expect((await registry.run(broken, ctx)).error?.code).toBe('invalid_target');
+  });
+
   it('supports HEAD', async () => {
     const obs = await registry.run(http(`${server.url}/ok`, { method: 'HEAD' }), ctx);
     expect(obs).toMatchObject({ status: 'up', http_status: 200 });

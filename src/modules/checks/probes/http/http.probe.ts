@@ -13,7 +13,7 @@ import type { Observation, Probe, ProbeContext, ProbeTarget } from '../probe.con
 import { num, ProbeFailure, resolveHost } from '../probe.net.ts';
 import { createSecureContextCache, type SecureContextFor } from '../secure-context.cache.ts';
 import { runProbeWithin, type Outcome, type ProbeRun } from '../probe.run.ts';
-import { exchangeHttp1 } from './http1.exchange.ts';
+import { exchangeHttp1, serializeRequest } from './http1.exchange.ts';
 
 export const HTTP_BODY_CAP = 1024 * 1024;
 export const HTTP_MAX_REDIRECTS = 10;
@@ -81,6 +81,16 @@ interface Hop {
   url: URL;
   method: string;
   body: string | null;
+  /** The request's bytes, once serialized (a monitor's first hop keeps them for its next checks). */
+  bytes?: Buffer;
+}
+
+/** A monitor's settings and first hop, parsed once per config object (see createHttpProbe). */
+interface Prepared {
+  target: string;
+  cfg: HttpConfig;
+  /** Made by the first check (inside its run: a target that is not a URL fails that check, and is not kept). */
+  first: Hop | null;
 }
 
 interface HopResponse {
@@ -103,8 +113,19 @@ interface Exchange {
 
 /** `secureContextFor`: the registry's cache, shared with the tls probe (monitors of one CA share a context). */
 export function createHttpProbe(secureContextFor: SecureContextFor = createSecureContextCache()): Probe {
+  // The engine hands every check of a monitor the same config object until the monitor is saved (its definition
+  // cache), and nothing changes one in place: its settings, first URL and request bytes were made again on every check.
+  const prepared = new WeakMap<object, Prepared>();
+  const prepare = (target: ProbeTarget): Prepared => {
+    const known = prepared.get(target.config);
+    if (known && known.target === target.target) return known;
+    const fresh: Prepared = { target: target.target, cfg: readConfig(target.config), first: null };
+    prepared.set(target.config, fresh);
+    return fresh;
+  };
   return function httpProbe(target: ProbeTarget, ctx: ProbeContext): Promise<Observation> {
-    const cfg = readConfig(target.config);
+    const monitor = prepare(target);
+    const { cfg } = monitor;
     const timeoutMessage = `no complete response within ${cfg.timeout_ms} ms`;
     return runProbeWithin(ctx, { timeoutMs: cfg.timeout_ms, timeoutMessage }, async (run) => {
       const exchange: Exchange = {
@@ -114,7 +135,10 @@ export function createHttpProbe(secureContextFor: SecureContextFor = createSecur
         run,
         secureContext: secureContextFor([ctx.tlsCa, cfg.ca_certificate]),
       };
-      const { hop, response, redirects } = await followRedirects(firstHop(target.target, cfg), exchange);
+      const { hop, response, redirects } = await followRedirects(
+        (monitor.first ??= firstHop(target.target, cfg)),
+        exchange,
+      );
       const duration_ms = run.elapsed();
       const details = describe(response, hop, redirects, cfg.content_ignore);
       return run.observation({
@@ -177,21 +201,20 @@ async function send(hop: Hop, exchange: Exchange): Promise<HopResponse> {
   timings.dns_ms = timings.connect_ms = timings.tls_ms = timings.ttfb_ms = timings.download_ms = null;
   const vetted = await run.race(resolveHost(hop.url.hostname, ctx, timings));
   // No race below: an abort destroys the socket, which fails the exchange.
-  const response = await exchangeHttp1(
-    {
-      url: hop.url,
-      address: vetted.address,
-      method: hop.method,
-      headers: cfg.headers,
-      body: hop.body,
-      verifyTls: cfg.verify_tls,
-      secureContext: exchange.secureContext,
-      keepBody: exchange.needBody,
-      bodyCap: HTTP_BODY_CAP,
-      userAgent: USER_AGENT,
-    },
-    run,
-  );
+  const request = {
+    url: hop.url,
+    address: vetted.address,
+    method: hop.method,
+    headers: cfg.headers,
+    body: hop.body,
+    verifyTls: cfg.verify_tls,
+    secureContext: exchange.secureContext,
+    keepBody: exchange.needBody,
+    bodyCap: HTTP_BODY_CAP,
+    userAgent: USER_AGENT,
+  };
+  // The bytes depend only on the hop and the monitor's settings, not on the vetted address.
+  const response = await exchangeHttp1(request, run, (hop.bytes ??= serializeRequest(request)));
   // The peer is the address connected to: no getpeername call per check.
   return { ...response, remote_address: vetted.address };
 }

@@ -69,10 +69,14 @@ function connectionLost(message: string): Error {
 /**
  * Sends `request` and resolves with the response once it is complete (or cut at the cap). Fills `run.timings`:
  * connect and TLS from the socket's events, time to first byte from the connection being ready to the response
- * head, download from the head to the end. An abort of `run` destroys the socket, which fails the exchange.
+ * head, download from the head to the end. An abort of `run` destroys the socket, which fails the exchange. `bytes`:
+ * the request as `serializeRequest` makes it, when the caller kept it from an earlier check.
  */
-export function exchangeHttp1(request: Http1Request, run: ProbeRun): Promise<Http1Response> {
-  const bytes = serializeRequest(request);
+export function exchangeHttp1(
+  request: Http1Request,
+  run: ProbeRun,
+  bytes: Buffer = serializeRequest(request),
+): Promise<Http1Response> {
   const https = request.url.protocol === 'https:';
   const port = request.url.port ? Number(request.url.port) : https ? 443 : 80;
   const hostname = request.url.hostname.replace(/^\[|\]$/g, '');
