@@ -2,6 +2,7 @@
  * CPU profile of the authenticated monitor read under load: Tocsin in a child with --cpu-prof, autocannon here.
  *   node bench/api/profile-read.ts [dir]   → writes the child's .cpuprofile into dir and prints the top functions
  */
+import { SERVICE_NODE_FLAGS } from '../support/service-flags.ts';
 import { fork } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,7 +11,7 @@ import autocannon from 'autocannon';
 
 const dir = process.argv[2] ?? '/tmp/tocsin-prof';
 const child = fork(fileURLToPath(new URL('./api.servers.ts', import.meta.url)), ['tocsin'], {
-  execArgv: ['--max-semi-space-size=8', '--cpu-prof', `--cpu-prof-dir=${dir}`],
+  execArgv: [...SERVICE_NODE_FLAGS, '--cpu-prof', `--cpu-prof-dir=${dir}`],
   env: { ...process.env, BENCH_MONITORS: '1' },
 });
 const ready = await new Promise<{ port: number; keys: string[]; monitorIds: string[] }>((resolve) =>

@@ -7,6 +7,7 @@
  * (scheduler + runner + storage) in an instrumented child, for profiles and the storage/engine split.
  * PostgreSQL: DATABASE_URL or TOCSIN_TEST_POSTGRES_URL (a fresh database is created for the run).
  */
+import { SERVICE_NODE_FLAGS } from '../support/service-flags.ts';
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -46,7 +47,7 @@ if (mode !== 'serve' && mode !== 'runner') throw new Error('--mode is serve or r
 // The service runs with the flags `npm start` and bin/tocsin.js use; BENCH_NODE_FLAGS replaces them ('' = V8 defaults).
 const nodeFlags = [
   '--max-old-space-size=512',
-  ...(process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=8').split(' ').filter(Boolean),
+  ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? SERVICE_NODE_FLAGS),
   ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
 ];
 

@@ -4,6 +4,7 @@
  *   node bench/engine/idle.bench.ts [--seconds 60] [--warm 10] [--dialect sqlite|postgres]
  * Prints the CPU used in the window and the share of one core.
  */
+import { SERVICE_NODE_FLAGS } from '../support/service-flags.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,7 +44,7 @@ try {
   const run = await runServeProcesses({
     count: 1,
     env,
-    nodeFlags: ['--max-semi-space-size=8'],
+    nodeFlags: [...SERVICE_NODE_FLAGS],
     warmMs: Number(args.warm) * 1000,
     windowMs,
   });

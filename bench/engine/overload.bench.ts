@@ -9,6 +9,7 @@
  * checks of each organization were stored in the window, and the small organization's largest gap between two
  * checks of one monitor (on time = one interval).
  */
+import { SERVICE_NODE_FLAGS } from '../support/service-flags.ts';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
@@ -137,7 +138,7 @@ async function freePort(): Promise<number> {
 }
 const port = await freePort();
 const bin = new URL('../../bin/tocsin.js', import.meta.url).pathname;
-const child = spawn(process.execPath, ['--max-old-space-size=512', '--max-semi-space-size=8', bin, 'serve'], {
+const child = spawn(process.execPath, ['--max-old-space-size=512', ...SERVICE_NODE_FLAGS, bin, 'serve'], {
   env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
   stdio: ['ignore', 'ignore', 'inherit'],
 });

@@ -12,6 +12,7 @@
  * (slots.from-executions.ts) and runs of one monitor that overlap in time (two holders of one lease at once).
  * CPU per process from /proc over the window, and the whole machine's busy share (/proc/stat) to tell a CPU limit.
  */
+import { SERVICE_NODE_FLAGS } from '../support/service-flags.ts';
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -55,7 +56,7 @@ const concurrency = Number(args.concurrency);
 const flapping = Number(args.flapping);
 const warmMs = Number(args.warm) * 1000;
 const windowMs = Number(args.window) * 1000;
-const nodeFlags = ['--max-old-space-size=512', '--max-semi-space-size=8'];
+const nodeFlags = ['--max-old-space-size=512', ...SERVICE_NODE_FLAGS];
 
 const pgBase =
   process.env.DATABASE_URL ?? process.env.TOCSIN_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
