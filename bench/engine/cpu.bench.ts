@@ -39,6 +39,11 @@ interface RunFigures {
   checksPerSecond: number;
   latenessP99Ms: number;
   duplicates: number;
+  /** The serve process's RSS over the window, MiB. */
+  rssAvgMib: number;
+  rssMaxMib: number;
+  /** SQLite: database file growth per stored execution; PostgreSQL: database size growth per execution. */
+  bytesPerExecution: number | null;
 }
 
 function runNode(root: string, script: string, scriptArgs: string[]): Promise<string> {
@@ -80,6 +85,7 @@ async function measure(root: string, dialect: string, round: number): Promise<Ru
     ]),
   );
   const lateness = engine.lateness_ms as { p99: number };
+  const rss = (engine.rss_mib as Array<{ avg: number; max: number }>)[0]!;
   return {
     root,
     dialect,
@@ -90,6 +96,10 @@ async function measure(root: string, dialect: string, round: number): Promise<Ru
     checksPerSecond: engine.checks_per_second as number,
     latenessP99Ms: lateness.p99,
     duplicates: engine.duplicate_slot_executions as number,
+    rssAvgMib: rss.avg,
+    rssMaxMib: rss.max,
+    bytesPerExecution: (engine.bytes_per_execution ?? engine.postgres_database_growth_bytes_per_execution ?? null) as
+      number | null,
   };
 }
 
@@ -119,6 +129,8 @@ const summary = roots.flatMap((root) =>
       idle_percent_median: median(mine.map((r) => r.idlePercent)),
       cpu_ms_per_check_median: median(mine.map((r) => r.cpuMsPerCheck)),
       lateness_p99_ms_median: median(mine.map((r) => r.latenessP99Ms)),
+      rss_avg_mib_median: median(mine.map((r) => r.rssAvgMib)),
+      rss_max_mib_max: Math.max(...mine.map((r) => r.rssMaxMib)),
       idle_percent: mine.map((r) => r.idlePercent),
       cpu_ms_per_check: mine.map((r) => r.cpuMsPerCheck),
       lateness_p99_ms: mine.map((r) => r.latenessP99Ms),

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { PrecompiledQueries, type Database, type Dialect } from '../../../platform/db/index.ts';
 import type { ExecutionRow, ExecutionSeriesRow, ExecutionsTables } from './executions.tables.ts';
 
@@ -25,6 +25,45 @@ const everyExecutionColumn: Exclude<keyof ExecutionRow, (typeof EXECUTION_COLUMN
   ? true
   : never = true;
 void everyExecutionColumn;
+
+/** A row to insert: the store's key comes from the insert. */
+export type NewExecutionRow = Omit<ExecutionRow, 'id'>;
+const NEW_EXECUTION_COLUMNS = EXECUTION_COLUMNS.filter(
+  (c): c is Exclude<(typeof EXECUTION_COLUMNS)[number], 'id'> => c !== 'id',
+);
+
+export interface InsertedKey {
+  id: number;
+  monitor_key: number;
+  started_at: number;
+}
+
+/**
+ * The keys of `rows` from what their insert returned. PostgreSQL returns the rows of a multi-row VALUES in its order
+ * (and draws the keys in it); checked rather than assumed, since its documentation does not promise it: otherwise
+ * each row takes the key of a returned row with its monitor and start.
+ */
+export function keysInRowOrder(
+  rows: ReadonlyArray<Pick<NewExecutionRow, 'monitor_key' | 'started_at'>>,
+  inserted: readonly InsertedKey[],
+): number[] {
+  if (
+    inserted.length === rows.length &&
+    inserted.every((r, i) => r.monitor_key === rows[i]!.monitor_key && Number(r.started_at) === rows[i]!.started_at)
+  ) {
+    return inserted.map((r) => Number(r.id));
+  }
+  const byRow = new Map<string, number[]>();
+  for (const r of inserted) {
+    const k = `${r.monitor_key}:${Number(r.started_at)}`;
+    byRow.set(k, [...(byRow.get(k) ?? []), Number(r.id)]);
+  }
+  return rows.map((r) => {
+    const key = byRow.get(`${r.monitor_key}:${r.started_at}`)?.shift();
+    if (key === undefined) throw new Error('insert returned no key for an execution row');
+    return key;
+  });
+}
 
 const SERIES_COLUMNS = [
   'monitor_key',
@@ -171,36 +210,51 @@ export class ExecutionsRepository {
   // ---- executions ----------------------------------------------------------------------------------
 
   /**
-   * `n` new execution keys, increasing. PostgreSQL: from the column's sequence (safe across processes).
-   * SQLite: max(id)+1… under the write lock the caller's transaction already holds (the writer is single).
+   * Inserts the rows and returns their new keys, increasing, in the rows' order. PostgreSQL: from the column's
+   * sequence (safe across processes) in the insert itself, one round trip. SQLite: max(id)+1… under the write lock
+   * the caller's transaction already holds (the writer is single).
    */
-  async allocateIds(n: number): Promise<number[]> {
-    if (this.dialect === 'postgres') {
-      const result = await sql<{
-        id: number;
-      }>`select nextval(pg_get_serial_sequence('execution', 'id')) as id from generate_series(1, ${n})`.execute(
-        this.db,
+  async insertExecutions(rows: readonly NewExecutionRow[]): Promise<number[]> {
+    const keys: number[] = [];
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      const part = rows.slice(i, i + INSERT_CHUNK);
+      keys.push(
+        ...(this.dialect === 'postgres' ? await this.insertReturningKeys(part) : await this.insertAfterMax(part)),
       );
-      return result.rows.map((r) => Number(r.id)).sort((a, b) => a - b);
     }
+    return keys;
+  }
+
+  private async insertReturningKeys(rows: readonly NewExecutionRow[]): Promise<number[]> {
+    const inserted = await this.queries.runRows<InsertedKey, NewExecutionRow>(
+      this.db as Kysely<unknown>,
+      'executions.insert:postgres',
+      NEW_EXECUTION_COLUMNS,
+      rows,
+      (placeholders) =>
+        this.db
+          .insertInto('execution')
+          .values(placeholders as never as ExecutionRow[])
+          .returning(['id', 'monitor_key', 'started_at']),
+    );
+    return keysInRowOrder(rows, inserted);
+  }
+
+  private async insertAfterMax(rows: readonly NewExecutionRow[]): Promise<number[]> {
     const row = await this.db
       .selectFrom('execution')
       .select((eb) => eb.fn.max('id').as('m'))
       .executeTakeFirst();
     const base = Number(row?.m ?? 0);
-    return Array.from({ length: n }, (_, i) => base + 1 + i);
-  }
-
-  async insertExecutions(rows: ExecutionRow[]): Promise<void> {
-    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      await this.queries.runRows(
-        this.db as Kysely<unknown>,
-        'executions.insert',
-        EXECUTION_COLUMNS,
-        rows.slice(i, i + INSERT_CHUNK),
-        (placeholders) => this.db.insertInto('execution').values(placeholders as never as ExecutionRow[]),
-      );
-    }
+    const withKeys: ExecutionRow[] = rows.map((r, i) => ({ id: base + 1 + i, ...r }));
+    await this.queries.runRows(
+      this.db as Kysely<unknown>,
+      'executions.insert:sqlite',
+      EXECUTION_COLUMNS,
+      withKeys,
+      (placeholders) => this.db.insertInto('execution').values(placeholders as never as ExecutionRow[]),
+    );
+    return withKeys.map((r) => r.id);
   }
 
   async findById(id: number): Promise<ExecutionRow | undefined> {

@@ -14,15 +14,15 @@ import {
 import { toRow } from './execution.codec.ts';
 import { encodeExecutionId } from './execution.ids.ts';
 import type { ExecutionRecord } from './execution.types.ts';
-import { ExecutionsRepository } from './executions.repository.ts';
-import type { ExecutionRow } from './executions.tables.ts';
+import { ExecutionsRepository, type NewExecutionRow } from './executions.repository.ts';
 
 /**
  * Stores executions and maintains their hourly rollups, inside the caller's transaction.
  *
- * Per batch: a few key lookups (cached), one key allocation, one multi-row insert of executions, one read
- * and one upsert of the series states, and for the rollups one insert-if-missing, one locked read and one
- * multi-row upsert — one rollup write per (monitor, region, hour) per batch, not per execution.
+ * Per batch: a few key lookups (cached), one multi-row insert of executions (which draws their keys), one read
+ * and one upsert of the series states, and for the rollups one locked read (PostgreSQL: an upsert that creates the
+ * missing rows and returns them all, locked) and one multi-row upsert — one rollup write per (monitor, region, hour)
+ * per batch, not per execution.
  */
 export class ExecutionsStore {
   // Surrogate keys never change once committed. Only keys found already present are cached: a key created
@@ -60,15 +60,13 @@ export class ExecutionsStore {
       prepared.flatMap((p) => (p.shape === null ? [] : [p.shape])),
     );
 
-    const ids = await repo.allocateIds(executions.length);
-    const rows: ExecutionRow[] = prepared.map((p, i) => ({
-      id: ids[i]!,
+    const rows: NewExecutionRow[] = prepared.map((p) => ({
       ...p.row,
       shape_key: p.shape === null ? null : shapes.get(p.shape)!,
     }));
-    await repo.insertExecutions(rows);
+    const ids = await repo.insertExecutions(rows);
     rows.forEach((row, i) => {
-      executions[i]!.id = encodeExecutionId(row.id, row.started_at);
+      executions[i]!.id = encodeExecutionId(ids[i]!, row.started_at);
     });
 
     // Rollups and downtime state.
@@ -206,7 +204,7 @@ function toDays(hourly: RollupDelta[]): RollupDelta[] {
 }
 
 /**
- * Adds deltas to their rows: insert-if-missing, locked read, one multi-row upsert. Returns the rows as they were
+ * Adds deltas to their rows: one locked read (creating missing rows on PostgreSQL), one multi-row upsert. Returns the rows as they were
  * (locked until the transaction ends).
  */
 async function mergeInto(

@@ -55,51 +55,67 @@ export class RollupsRepository {
   }
 
   /**
-   * Reads the rows of `keys` for an update in the caller's transaction. PostgreSQL: missing rows are created
-   * empty first (so concurrent writers of a new hour serialize on the unique key), then read `FOR UPDATE`.
+   * Reads the rows of `keys` for an update in the caller's transaction. PostgreSQL: missing rows are created empty
+   * (so concurrent writers of a new hour serialize on the unique key) and existing ones locked, in one upsert that
+   * returns them.
    * SQLite: only read — the transaction already holds the single write lock, and `write` inserts what is
    * missing, so the empty rows would be one statement per batch (and one prepared text per list length) for nothing.
    */
   async lockForUpdate(keys: RollupKey[]): Promise<RollupDayRow[]> {
     const out: RollupDayRow[] = [];
     const db = this.db as Kysely<unknown>;
+    const table = this.table;
     for (let i = 0; i < keys.length; i += CHUNK) {
       const part = keys.slice(i, i + CHUNK);
-      if (this.dialect === 'postgres') {
-        await this.queries.runRows(db, `rollups.createEmpty:${this.table}`, KEY_COLUMNS, part, (rows) =>
-          this.db
-            .insertInto(this.table)
-            .values(
-              rows.map((k) => ({ ...(k as never as RollupKey), checks: 0, failures: 0, downtime_ms: 0, sketch: null })),
+      const read =
+        this.dialect === 'postgres'
+          ? // One statement instead of an insert of the empty rows and a locked read: the update that changes nothing
+            // locks an existing row as `for update` would, and `returning` gives it as it was (a new row: empty).
+            await this.queries.runRows<RollupDayRow, RollupKey>(
+              db,
+              `rollups.lock:postgres:${table}`,
+              KEY_COLUMNS,
+              part,
+              (rows) =>
+                this.db
+                  .insertInto(table)
+                  .values(
+                    rows.map((k) => ({
+                      ...(k as never as RollupKey),
+                      checks: 0,
+                      failures: 0,
+                      downtime_ms: 0,
+                      sketch: null,
+                    })),
+                  )
+                  .onConflict((oc) =>
+                    oc.columns([...KEY_COLUMNS]).doUpdateSet((eb) => ({ checks: eb.ref(`${table}.checks`) })),
+                  )
+                  .returningAll(),
             )
-            .onConflict((oc) => oc.columns([...KEY_COLUMNS]).doNothing()),
-        );
-      }
-      const read = await this.queries.runRows<RollupDayRow, RollupKey>(
-        db,
-        `rollups.lock:${this.dialect}:${this.table}`,
-        KEY_COLUMNS,
-        part,
-        (rows) => {
-          const q = this.db
-            .selectFrom(this.table)
-            .selectAll()
-            .where((eb) =>
-              eb(
-                eb.refTuple('monitor_key', 'hour_start', 'region_key'),
-                'in',
-                rows.map((k) =>
-                  eb.tuple(
-                    k.monitor_key as never as number,
-                    k.hour_start as never as number,
-                    k.region_key as never as number,
+          : await this.queries.runRows<RollupDayRow, RollupKey>(
+              db,
+              `rollups.lock:sqlite:${table}`,
+              KEY_COLUMNS,
+              part,
+              (rows) =>
+                this.db
+                  .selectFrom(table)
+                  .selectAll()
+                  .where((eb) =>
+                    eb(
+                      eb.refTuple('monitor_key', 'hour_start', 'region_key'),
+                      'in',
+                      rows.map((k) =>
+                        eb.tuple(
+                          k.monitor_key as never as number,
+                          k.hour_start as never as number,
+                          k.region_key as never as number,
+                        ),
+                      ),
+                    ),
                   ),
-                ),
-              ),
             );
-          return this.dialect === 'postgres' ? q.forUpdate() : q;
-        },
-      );
       out.push(...read);
     }
     return out;
