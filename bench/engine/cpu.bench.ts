@@ -3,7 +3,7 @@
  * 50 checks/s, on SQLite and PostgreSQL, of real `tocsin serve` processes (CPU from /proc), for one or more source
  * trees run in interleaved rounds (a shared machine's load drifts: only figures of the same round compare).
  *   node bench/engine/cpu.bench.ts [--rounds 3] [--dialects sqlite,postgres] [--root /path/to/other/tree ...]
- *     [--monitors 1000] [--interval 20] [--minutes 1] [--idle-seconds 60]
+ *     [--monitors 1000] [--interval 20] [--minutes 1] [--idle-seconds 60] [--warm-seconds 60]
  * Each tree runs its own bench/engine/idle.bench.ts and engine.bench.ts (so a tree from before this file existed
  * can be measured as it was); the first tree is this one, `--root` adds others. The order of the trees alternates
  * between rounds. PostgreSQL: DATABASE_URL or TOCSIN_TEST_POSTGRES_URL (a fresh database per run).
@@ -23,6 +23,8 @@ const { values: args } = parseArgs({
     interval: { type: 'string', default: '20' },
     minutes: { type: 'string', default: '1' },
     'idle-seconds': { type: 'string', default: '60' },
+    // The issue's protocol warms up for a minute; unset, each tree's engine bench uses its own (interval + 10 s).
+    'warm-seconds': { type: 'string' },
   },
 });
 const roots = [fileURLToPath(new URL('../../', import.meta.url)), ...args.root];
@@ -82,6 +84,7 @@ async function measure(root: string, dialect: string, round: number): Promise<Ru
       args.interval,
       '--minutes',
       args.minutes,
+      ...(args['warm-seconds'] === undefined ? [] : ['--warm-seconds', args['warm-seconds']]),
     ]),
   );
   const lateness = engine.lateness_ms as { p99: number };

@@ -33,6 +33,7 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string', default: '200' },
     mode: { type: 'string', default: 'serve' },
     intelligence: { type: 'string', default: 'on' },
+    'warm-seconds': { type: 'string' },
   },
 });
 const monitors = Number(args.monitors);
@@ -40,7 +41,8 @@ const windowMs = Number(args.minutes) * 60_000;
 const intervalS = Number(args.interval);
 const dialect = args.dialect as 'sqlite' | 'postgres';
 const processes = Number(args.processes ?? (dialect === 'postgres' ? 2 : 1));
-const warmMs = intervalS * 1000 + 10_000;
+// Before the window: every monitor checked at least once (one interval and 10 s), or --warm-seconds.
+const warmMs = args['warm-seconds'] === undefined ? intervalS * 1000 + 10_000 : Number(args['warm-seconds']) * 1000;
 const mode = args.mode as 'serve' | 'runner';
 if (args.intelligence !== 'on' && args.intelligence !== 'off') throw new Error('--intelligence is on or off');
 if (mode !== 'serve' && mode !== 'runner') throw new Error('--mode is serve or runner');
