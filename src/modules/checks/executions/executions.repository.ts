@@ -56,7 +56,9 @@ export function keysInRowOrder(
   const byRow = new Map<string, number[]>();
   for (const r of inserted) {
     const k = `${r.monitor_key}:${Number(r.started_at)}`;
-    byRow.set(k, [...(byRow.get(k) ?? []), Number(r.id)]);
+    const keys = byRow.get(k);
+    if (keys) keys.push(Number(r.id));
+    else byRow.set(k, [Number(r.id)]);
   }
   return rows.map((r) => {
     const key = byRow.get(`${r.monitor_key}:${r.started_at}`)?.shift();

@@ -204,8 +204,8 @@ function toDays(hourly: RollupDelta[]): RollupDelta[] {
 }
 
 /**
- * Adds deltas to their rows: one locked read (creating missing rows on PostgreSQL), one multi-row upsert. Returns the rows as they were
- * (locked until the transaction ends).
+ * Adds deltas to their rows: one locked read (creating missing rows on PostgreSQL), one multi-row upsert. Returns the
+ * rows as they were (locked until the transaction ends).
  */
 async function mergeInto(
   rollups: RollupsRepository,

@@ -63,62 +63,49 @@ export class RollupsRepository {
    */
   async lockForUpdate(keys: RollupKey[]): Promise<RollupDayRow[]> {
     const out: RollupDayRow[] = [];
-    const db = this.db as Kysely<unknown>;
-    const table = this.table;
     for (let i = 0; i < keys.length; i += CHUNK) {
-      const part = keys.slice(i, i + CHUNK);
-      const read =
-        this.dialect === 'postgres'
-          ? // One statement instead of an insert of the empty rows and a locked read: the update that changes nothing
-            // locks an existing row as `for update` would, and `returning` gives it as it was (a new row: empty).
-            await this.queries.runRows<RollupDayRow, RollupKey>(
-              db,
-              `rollups.lock:postgres:${table}`,
-              KEY_COLUMNS,
-              part,
-              (rows) =>
-                this.db
-                  .insertInto(table)
-                  .values(
-                    rows.map((k) => ({
-                      ...(k as never as RollupKey),
-                      checks: 0,
-                      failures: 0,
-                      downtime_ms: 0,
-                      sketch: null,
-                    })),
-                  )
-                  .onConflict((oc) =>
-                    oc.columns([...KEY_COLUMNS]).doUpdateSet((eb) => ({ checks: eb.ref(`${table}.checks`) })),
-                  )
-                  .returningAll(),
-            )
-          : await this.queries.runRows<RollupDayRow, RollupKey>(
-              db,
-              `rollups.lock:sqlite:${table}`,
-              KEY_COLUMNS,
-              part,
-              (rows) =>
-                this.db
-                  .selectFrom(table)
-                  .selectAll()
-                  .where((eb) =>
-                    eb(
-                      eb.refTuple('monitor_key', 'hour_start', 'region_key'),
-                      'in',
-                      rows.map((k) =>
-                        eb.tuple(
-                          k.monitor_key as never as number,
-                          k.hour_start as never as number,
-                          k.region_key as never as number,
-                        ),
-                      ),
-                    ),
-                  ),
-            );
+      const read = await this.queries.runRows<RollupDayRow, RollupKey>(
+        this.db as Kysely<unknown>,
+        `rollups.lock:${this.dialect}:${this.table}`,
+        KEY_COLUMNS,
+        keys.slice(i, i + CHUNK),
+        (rows) => (this.dialect === 'postgres' ? this.createOrLock(rows) : this.readKeys(rows)),
+      );
       out.push(...read);
     }
     return out;
+  }
+
+  /**
+   * One statement instead of an insert of the empty rows and a locked read: the update that changes nothing locks an
+   * existing row as `for update` would, and `returning` gives it as it was (a new row: empty).
+   */
+  private createOrLock(keys: ReadonlyArray<Record<keyof RollupKey, string>>) {
+    const table = this.table;
+    return this.db
+      .insertInto(table)
+      .values(keys.map((k) => ({ ...(k as never as RollupKey), checks: 0, failures: 0, downtime_ms: 0, sketch: null })))
+      .onConflict((oc) => oc.columns([...KEY_COLUMNS]).doUpdateSet((eb) => ({ checks: eb.ref(`${table}.checks`) })))
+      .returningAll();
+  }
+
+  private readKeys(keys: ReadonlyArray<Record<keyof RollupKey, string>>) {
+    return this.db
+      .selectFrom(this.table)
+      .selectAll()
+      .where((eb) =>
+        eb(
+          eb.refTuple('monitor_key', 'hour_start', 'region_key'),
+          'in',
+          keys.map((k) =>
+            eb.tuple(
+              k.monitor_key as never as number,
+              k.hour_start as never as number,
+              k.region_key as never as number,
+            ),
+          ),
+        ),
+      );
   }
 
   async write(rows: RollupRow[]): Promise<void> {
