@@ -1,4 +1,4 @@
-/** Network address policy shared by the probes, the alert senders and monitor validation. */
+/** Network address policy and the one outbound connector: every connection to a named host goes through here. */
 export { isPublicAddress, specialAddressIssue, specialAddressKind, ipBytes } from './address.classification.ts';
 export { IPV4_RULES, IPV6_RULES, type AddressRule } from './address.ranges.ts';
 export {
@@ -15,3 +15,10 @@ export {
   type VettedHost,
 } from './host.resolution.ts';
 export { createPinnedResolution, type PinnedResolution } from './host.lookup.ts';
+export {
+  createOutboundConnector,
+  type OutboundConnector,
+  type OutboundFetch,
+  type OutboundRequestInit,
+} from './outbound.connector.ts';
+export { connectTcpTo, connectTlsTo, type PinnedTlsOptions } from './vetted.sockets.ts';

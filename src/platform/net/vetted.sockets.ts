@@ -1,0 +1,28 @@
+/**
+ * The only raw sockets the product opens to a target: TCP and TLS to an address that {@link resolveVetted} returned.
+ * Taking a `VettedHost` (not a host name) is the point: nothing here resolves, so a second DNS answer cannot move the
+ * connection (DNS rebinding), and the TLS server name is set apart from the address.
+ */
+import { connect as netConnect, type Socket } from 'node:net';
+import { connect as tlsConnect, type ConnectionOptions, type TLSSocket } from 'node:tls';
+import type { VettedHost } from './host.resolution.ts';
+
+/** TLS settings of a pinned connection: everything but where it goes (host, port, lookup, an existing socket). */
+export type PinnedTlsOptions = Omit<ConnectionOptions, 'host' | 'port' | 'lookup' | 'socket' | 'path'>;
+
+/** A TCP connection to exactly the vetted address. */
+export function connectTcpTo(vetted: VettedHost, port: number): Socket {
+  return netConnect({ host: vetted.address, port });
+}
+
+/**
+ * A TLS connection to exactly the vetted address; `options.servername` carries the name for SNI and certificate
+ * checks (leave it out for an IP target). `options` is taken over, not copied: the check engine's probes call this
+ * per check, and a copy would be one allocation more each time.
+ */
+export function connectTlsTo(vetted: VettedHost, port: number, options: PinnedTlsOptions): TLSSocket {
+  const pinned = options as ConnectionOptions;
+  pinned.host = vetted.address;
+  pinned.port = port;
+  return tlsConnect(pinned);
+}
