@@ -6,12 +6,7 @@ import { buildApp } from './http/app.ts';
 import type { AppServices } from './http/app.deps.ts';
 import { AlertLinks, alertingMigrations, createAlerting, ReportDeliveryFacts } from './modules/alerting/index.ts';
 import { authMigrations, createApiAccess, createAuth, SessionService, type Actor } from './modules/auth/index.ts';
-import {
-  checkEngineMigrations,
-  createCheckEngineModule,
-  isPrivateAddress,
-  validateAssertion,
-} from './modules/checks/index.ts';
+import { checkEngineMigrations, createCheckEngineModule, validateAssertion } from './modules/checks/index.ts';
 import {
   ExecutionsRetention,
   ExecutionsService,
@@ -46,7 +41,7 @@ import {
 import type { BackgroundRole } from './platform/background-role.ts';
 import { createLogger, type Logger } from './platform/logger.ts';
 import { TocsinMetrics } from './platform/metrics/index.ts';
-import { systemResolver } from './platform/net/index.ts';
+import { createOutboundConnector, systemResolver } from './platform/net/index.ts';
 import type { ReportWorkerSetup } from './report-worker.compose.ts';
 import { reportSourcesOf } from './report-sources.compose.ts';
 import { loadMasterKey, SecretBox } from './platform/secrets.ts';
@@ -265,8 +260,10 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
         intervalMs: 86_400_000,
         tickMs: 60_000,
         timeoutMs: 10_000,
-        allowPrivateTargets: config.network.allowPrivateTargets,
-        isPrivateAddress,
+        connector: createOutboundConnector({
+          allowPrivateTargets: config.network.allowPrivateTargets,
+          resolver: systemResolver,
+        }),
       }),
     );
   const checks = createCheckEngineModule({

@@ -5,6 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gradeDomain } from '../../src/modules/intelligence/domain.grade.ts';
 import { measureDnssec } from '../../src/modules/intelligence/dnssec.measure.ts';
 import { measureDomain } from '../../src/modules/intelligence/security.measure.ts';
+import { createOutboundConnector, systemResolver } from '../../src/platform/net/index.ts';
+
+// The local resolver is on loopback: an operator-configured resolver is a trusted endpoint anyway.
+const connector = createOutboundConnector({ allowPrivateTargets: true, resolver: systemResolver });
 
 /**
  * A recursive-resolver stand-in on loopback (UDP and TCP, one port) serving zones the way a resolver hands them
@@ -148,14 +152,14 @@ describe('DNSSEC in the domain grade (a local resolver over UDP and TCP)', () =>
     ['island.test', 'insecure', 'island.test', 'zone island.test is signed but the parent has no DS'],
     ['big.test', 'secure', 'big.test', 'zone big.test is signed'],
   ])('%s → %s', async (domain, status, zone, detail) => {
-    const facts = await measureDnssec(domain, { resolver, timeoutMs: 2000 });
+    const facts = await measureDnssec(domain, { resolver, timeoutMs: 2000, connector });
     expect(facts).toMatchObject({ status, zone, validatedByResolver: false });
     expect(facts!.detail).toContain(detail);
   });
 
   it('asks with the DO and CD bits, and again over TCP when the UDP answer is truncated', async () => {
     seen.length = 0;
-    await measureDnssec('big.test', { resolver, timeoutMs: 2000 });
+    await measureDnssec('big.test', { resolver, timeoutMs: 2000, connector });
     expect(seen.every((q) => q.do && q.cd)).toBe(true);
     expect(seen.filter((q) => q.type === 'DNSKEY').map((q) => q.tcp)).toEqual([false, true]);
   });
@@ -165,7 +169,7 @@ describe('DNSSEC in the domain grade (a local resolver over UDP and TCP)', () =>
     await new Promise<void>((resolve) => silent.bind(0, '127.0.0.1', resolve));
     try {
       const to = `127.0.0.1:${silent.address().port}`;
-      expect(await measureDnssec('signed.test', { resolver: to, timeoutMs: 200 })).toBeUndefined();
+      expect(await measureDnssec('signed.test', { resolver: to, timeoutMs: 200, connector })).toBeUndefined();
     } finally {
       silent.close();
     }
@@ -173,7 +177,7 @@ describe('DNSSEC in the domain grade (a local resolver over UDP and TCP)', () =>
 
   it('the domain grade scores it: secure 10/10, not signed 2/10, with the reason', async () => {
     const graded = async (domain: string) =>
-      gradeDomain(await measureDomain(domain, { resolver, timeoutMs: 2000, now: Date.now() }));
+      gradeDomain(await measureDomain(domain, { resolver, timeoutMs: 2000, now: Date.now(), connector }));
     const secure = await graded('signed.test');
     const plain = await graded('plain.test');
     expect(secure.not_tested).not.toContain('DNSSEC');

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createProbeRegistry, isPrivateAddress } from '../../src/modules/checks/index.ts';
+import { createProbeRegistry } from '../../src/modules/checks/index.ts';
 import { SecurityGradesRole } from '../../src/modules/intelligence/index.ts';
 import { createLogger } from '../../src/platform/logger.ts';
+import { createOutboundConnector, systemResolver } from '../../src/platform/net/index.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/index.ts';
 import { api, WEBHOOKS } from '../alerting/helpers.ts';
 import { createTestApp, ManualClock, type TestApp, type TestOrg } from '../support/app.ts';
@@ -327,8 +328,7 @@ for (const dialect of testDialects()) {
           intervalMs: 86_400_000,
           tickMs: 60_000,
           timeoutMs: 3000,
-          allowPrivateTargets: true,
-          isPrivateAddress,
+          connector: createOutboundConnector({ allowPrivateTargets: true, resolver: systemResolver }),
           tlsCa: ca.cert,
         });
         const graded = async () => {

@@ -2,7 +2,6 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { SecureContextOptions } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isPrivateAddress } from '../../src/modules/checks/probes/index.ts';
 import { EventsService } from '../../src/modules/events/index.ts';
 import { IntelligenceService } from '../../src/modules/intelligence/index.ts';
 import { SecurityGradesRole, type GradedMonitor } from '../../src/modules/intelligence/security-grades.role.ts';
@@ -11,6 +10,7 @@ import { gradeTls } from '../../src/modules/intelligence/tls.grade.ts';
 import { createOrgs } from '../../src/modules/orgs/index.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { createLogger } from '../../src/platform/logger.ts';
+import { createOutboundConnector, systemResolver } from '../../src/platform/net/index.ts';
 import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
 import { DAY_MS, generateCertificate, generateTestCa, type Pem } from '../support/targets/index.ts';
 
@@ -47,6 +47,8 @@ const MODERN = {
   minVersion: 'TLSv1.2',
   ciphers: 'TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384',
 };
+/** The servers of these tests are on loopback: private targets allowed. */
+const local = createOutboundConnector({ allowPrivateTargets: true, resolver: systemResolver });
 const LEGACY = { minVersion: 'TLSv1', ciphers: 'DEFAULT@SECLEVEL=0' };
 
 describe('TLS measurement and grades against local servers', () => {
@@ -71,7 +73,12 @@ describe('TLS measurement and grades against local servers', () => {
 
   it('grades a TLS 1.2/1.3-only server with AEAD suites, an EC key and long HSTS A+', async () => {
     const s = await serve(leaf, MODERN);
-    const measured = await measureTls('127.0.0.1', s.port, { ca: ca.cert, timeoutMs: 3000, now: now() });
+    const measured = await measureTls('127.0.0.1', s.port, {
+      ca: ca.cert,
+      timeoutMs: 3000,
+      now: now(),
+      connector: local,
+    });
     expect(measured!.facts.protocols).toEqual({ TLSv1: false, 'TLSv1.1': false, 'TLSv1.2': true, 'TLSv1.3': true });
     expect(measured!.facts.certificate).toMatchObject({
       keyType: 'EC',
@@ -88,13 +95,23 @@ describe('TLS measurement and grades against local servers', () => {
 
   it('caps a server that still offers TLS 1.0 at B, and one without HSTS at A', async () => {
     const legacy = await serve(leaf, LEGACY);
-    const m = await measureTls('127.0.0.1', legacy.port, { ca: ca.cert, timeoutMs: 3000, now: now() });
+    const m = await measureTls('127.0.0.1', legacy.port, {
+      ca: ca.cert,
+      timeoutMs: 3000,
+      now: now(),
+      connector: local,
+    });
     expect(m!.facts.protocols.TLSv1).toBe(true);
     const g = gradeTls(m!.facts);
     expect(g.grade).toBe('B');
     expect(g.reasons).toContain('TLS 1.0 or TLS 1.1 is offered');
     const noHsts = await serve(leaf, MODERN, false);
-    const n = await measureTls('127.0.0.1', noHsts.port, { ca: ca.cert, timeoutMs: 3000, now: now() });
+    const n = await measureTls('127.0.0.1', noHsts.port, {
+      ca: ca.cert,
+      timeoutMs: 3000,
+      now: now(),
+      connector: local,
+    });
     expect(gradeTls(n!.facts)).toMatchObject({ grade: 'A', reasons: ['no Strict-Transport-Security header'] });
   });
 
@@ -103,7 +120,12 @@ describe('TLS measurement and grades against local servers', () => {
       await generateCertificate({ commonName: '127.0.0.1', altNames: ['127.0.0.1'] }),
       MODERN,
     );
-    const a = await measureTls('127.0.0.1', selfSigned.port, { ca: ca.cert, timeoutMs: 3000, now: now() });
+    const a = await measureTls('127.0.0.1', selfSigned.port, {
+      ca: ca.cert,
+      timeoutMs: 3000,
+      now: now(),
+      connector: local,
+    });
     expect(gradeTls(a!.facts)).toMatchObject({ grade: 'T', reasons: ['certificate is self-signed'] });
     const expired = await serve(
       await generateCertificate({
@@ -115,7 +137,12 @@ describe('TLS measurement and grades against local servers', () => {
       }),
       MODERN,
     );
-    const b = await measureTls('127.0.0.1', expired.port, { ca: ca.cert, timeoutMs: 3000, now: now() });
+    const b = await measureTls('127.0.0.1', expired.port, {
+      ca: ca.cert,
+      timeoutMs: 3000,
+      now: now(),
+      connector: local,
+    });
     expect(gradeTls(b!.facts).grade).toBe('T');
     expect(gradeTls(b!.facts).reasons).toContain('certificate expired');
   });
@@ -158,8 +185,7 @@ describe('TLS measurement and grades against local servers', () => {
         intervalMs: DAY_MS,
         tickMs: 60_000,
         timeoutMs: 3000,
-        allowPrivateTargets: true,
-        isPrivateAddress,
+        connector: local,
         tlsCa: ca.cert,
       });
       expect(await role.grade(monitor)).toBe(true);
@@ -186,8 +212,7 @@ describe('TLS measurement and grades against local servers', () => {
         intervalMs: DAY_MS,
         tickMs: 60_000,
         timeoutMs: 3000,
-        allowPrivateTargets: false,
-        isPrivateAddress,
+        connector: createOutboundConnector({ allowPrivateTargets: false, resolver: systemResolver }),
       });
       expect(await privateRole.grade(monitor)).toBe(false);
     });

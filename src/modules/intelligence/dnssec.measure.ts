@@ -11,8 +11,8 @@
 import { randomInt } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import { getServers } from 'node:dns';
-import { connect } from 'node:net';
 import * as dnsPacket from 'dns-packet';
+import type { OutboundConnector } from '../../platform/net/index.ts';
 
 export type DnssecStatus = 'secure' | 'insecure' | 'bogus';
 
@@ -105,13 +105,14 @@ function askUdp(
   });
 }
 
-function askTcp(
-  server: { host: string; port: number },
+async function askTcp(
+  server: DnsServerAddress,
   packet: dnsPacket.Packet,
   timeoutMs: number,
 ): Promise<dnsPacket.DecodedPacket> {
+  // The resolver is the operator's (configured, or the system's): a trusted endpoint, still reached at one address.
+  const socket = await server.connector.trusted().connectTcp(server.host, server.port);
   return new Promise((resolve, reject) => {
-    const socket = connect({ host: server.host, port: server.port });
     let buffer = Buffer.alloc(0);
     socket.setTimeout(timeoutMs, () => socket.destroy(new Error('DNS query over TCP timed out')));
     socket.on('error', reject);
@@ -130,8 +131,14 @@ function askTcp(
   });
 }
 
+interface DnsServerAddress {
+  host: string;
+  port: number;
+  connector: OutboundConnector;
+}
+
 async function ask(
-  server: { host: string; port: number },
+  server: DnsServerAddress,
   name: string,
   type: dnsPacket.RecordType,
   timeoutMs: number,
@@ -164,11 +171,11 @@ function signs(answers: readonly dnsPacket.Answer[], name: string, covered: stri
  */
 export async function measureDnssec(
   domain: string,
-  o: { resolver?: string; timeoutMs: number },
+  o: { resolver?: string; timeoutMs: number; connector: OutboundConnector },
 ): Promise<DnssecFacts | undefined> {
   const configured = o.resolver ?? getServers()[0];
   if (!configured) return undefined;
-  const server = parseServer(configured);
+  const server = { ...parseServer(configured), connector: o.connector };
   const name = bare(domain);
   try {
     // The zone apex: the SOA itself when the name is one, else the SOA in the authority section.

@@ -1,9 +1,9 @@
-import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { BackgroundRole } from '../../platform/background-role.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Database } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/logger.ts';
+import type { OutboundConnector } from '../../platform/net/index.ts';
 import { gradeDomain } from './domain.grade.ts';
 import type { IntelligenceService } from './intelligence.service.ts';
 import { IntelligenceRepository } from './intelligence.repository.ts';
@@ -32,8 +32,11 @@ export interface SecurityGradesDeps {
   /** How often the role looks for monitors due (default one minute). */
   tickMs: number;
   timeoutMs: number;
-  allowPrivateTargets: boolean;
-  isPrivateAddress(address: string): boolean;
+  /**
+   * The network policy's connector (`network.allow_private_targets`): each grading vets the graded host once, and
+   * every handshake and request of it (the `mta-sts.` host's too) goes to a vetted address only.
+   */
+  connector: OutboundConnector;
   tlsCa?: string;
   /** DNS resolver (host:port) for the domain checks; the system's when absent. */
   resolver?: string;
@@ -103,13 +106,16 @@ export class SecurityGradesRole implements BackgroundRole {
   async grade(m: GradedMonitor): Promise<boolean> {
     const endpoint = tlsEndpointOf(m);
     if (!endpoint) return false;
-    if (!this.deps.allowPrivateTargets) {
-      const addresses = isIP(endpoint.host)
-        ? [endpoint.host]
-        : (await lookup(endpoint.host, { all: true }).catch(() => [])).map((a) => a.address);
-      if (addresses.length === 0 || addresses.some((a) => this.deps.isPrivateAddress(a))) return false;
+    // One resolution per host for the whole grading: the handshakes and requests below reach the address vetted
+    // here, whatever DNS answers meanwhile (rebinding).
+    const connector = this.deps.connector.pinned();
+    try {
+      await connector.vet(endpoint.host);
+    } catch {
+      return false; // refused by the network policy, or does not resolve
     }
     const options: MeasureOptions = {
+      connector,
       timeoutMs: this.deps.timeoutMs,
       now: this.deps.clock.now(),
       ...(this.deps.tlsCa ? { ca: this.deps.tlsCa } : {}),

@@ -4,10 +4,10 @@
  * headers of the HTTPS page; for the domain, SPF/DMARC/CAA/MTA-STS/TLS-RPT records over DNS and DNSSEC.
  */
 import { Resolver } from 'node:dns/promises';
-import { request as httpsRequest } from 'node:https';
-import { request as httpRequest } from 'node:http';
 import { X509Certificate } from 'node:crypto';
-import { checkServerIdentity, connect, type DetailedPeerCertificate, type TLSSocket } from 'node:tls';
+import { isIP } from 'node:net';
+import { checkServerIdentity, type DetailedPeerCertificate, type TLSSocket } from 'node:tls';
+import { connectTlsTo, type OutboundConnector, type VettedHost } from '../../platform/net/index.ts';
 import type { DomainFacts } from './domain.grade.ts';
 import { measureDnssec } from './dnssec.measure.ts';
 import { TLS_PROTOCOLS, type NegotiatedSuite, type TlsFacts, type TlsProtocol } from './tls.grade.ts';
@@ -20,6 +20,11 @@ export interface MeasureOptions {
   resolver?: string;
   /** Epoch ms, for expiry. */
   now: number;
+  /**
+   * Every connection goes through it: the graded host and its `mta-sts.` host are vetted against the network policy
+   * and connected to at the vetted address only. Give a pinned one, so that one grading reaches one address per host.
+   */
+  connector: OutboundConnector;
 }
 
 interface Handshake {
@@ -50,6 +55,7 @@ function suiteOf(socket: TLSSocket): NegotiatedSuite {
 }
 
 function handshake(
+  vetted: VettedHost,
   host: string,
   port: number,
   o: MeasureOptions,
@@ -58,10 +64,8 @@ function handshake(
   return new Promise((resolve) => {
     let socket: TLSSocket;
     try {
-      socket = connect({
-        host,
-        port,
-        servername: /^[\d.]+$|:/.test(host) ? undefined : host,
+      socket = connectTlsTo(vetted, port, {
+        servername: isIP(host) ? undefined : host,
         rejectUnauthorized: false,
         ...(o.ca ? { ca: o.ca } : {}),
         ...settings,
@@ -104,28 +108,29 @@ function certificateFacts(h: Handshake, host: string, now: number): TlsFacts['ce
   };
 }
 
-/** Response headers of `url` (lower-case names, first value), or null when unreachable. */
-export function fetchHeaders(
+/**
+ * Response headers of `url` (lower-case names, values of a repeated header joined), redirects not followed; null
+ * when unreachable or refused by the network policy.
+ */
+export async function fetchHeaders(
   url: string,
   o: MeasureOptions,
 ): Promise<{ status: number; headers: Record<string, string> } | null> {
-  return new Promise((resolve) => {
-    const request = url.startsWith('https:') ? httpsRequest : httpRequest;
-    const req = request(
-      url,
-      { method: 'GET', timeout: o.timeoutMs, rejectUnauthorized: false, ...(o.ca ? { ca: o.ca } : {}) },
-      (res) => {
-        const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(res.headers))
-          if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-        res.resume();
-        resolve({ status: res.statusCode ?? 0, headers });
-      },
-    );
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve(null));
-    req.end();
-  });
+  try {
+    const res = await o.connector.fetch(url, {
+      redirect: 'manual',
+      signal: AbortSignal.timeout(o.timeoutMs),
+      tls: { rejectUnauthorized: false, ...(o.ca ? { ca: o.ca } : {}) },
+    });
+    const headers: Record<string, string> = {};
+    res.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    await res.body?.cancel();
+    return { status: res.status, headers };
+  } catch {
+    return null;
+  }
 }
 
 function hstsMaxAge(value: string | undefined): number | null {
@@ -139,13 +144,19 @@ export async function measureTls(
   port: number,
   o: MeasureOptions,
 ): Promise<{ facts: TlsFacts; headers: Record<string, string> | null } | null> {
+  let vetted: VettedHost;
+  try {
+    vetted = await o.connector.vet(host);
+  } catch {
+    return null;
+  }
   const protocols: TlsFacts['protocols'] = {};
   const suites: NegotiatedSuite[] = [];
   let best: Handshake | null = null;
   for (const version of TLS_PROTOCOLS) {
     const legacy = version === 'TLSv1' || version === 'TLSv1.1';
     // OpenSSL 3 refuses TLS 1.0/1.1 signatures at its default security level (reference §1.3).
-    const h = await handshake(host, port, o, {
+    const h = await handshake(vetted, host, port, o, {
       minVersion: version,
       maxVersion: version,
       ...(legacy ? { ciphers: 'DEFAULT@SECLEVEL=0' } : {}),
@@ -163,7 +174,7 @@ export async function measureTls(
     [CBC_SUITES, 'cbc'],
     [RSA_KX_SUITES, 'rsa'],
   ] as const) {
-    const h = await handshake(host, port, o, { minVersion: 'TLSv1.2', maxVersion: 'TLSv1.2', ciphers });
+    const h = await handshake(vetted, host, port, o, { minVersion: 'TLSv1.2', maxVersion: 'TLSv1.2', ciphers });
     if (h) {
       suites.push(label === 'rsa' ? { ...h.suite, forwardSecrecy: false } : h.suite);
       h.socket.destroy();
@@ -237,18 +248,40 @@ export async function measureDomain(domain: string, o: MeasureOptions): Promise<
   return facts;
 }
 
-function fetchPolicy(url: string, o: MeasureOptions): Promise<string | null> {
-  return new Promise((resolve) => {
-    const req = httpsRequest(url, { timeout: o.timeoutMs, ...(o.ca ? { ca: o.ca } : {}) }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => {
-        if (body.length < 65_536) body += c;
-      });
-      res.on('end', () => resolve(res.statusCode === 200 ? body : null));
+/**
+ * The MTA-STS policy text (RFC 8461 §3.3: HTTPS with a valid certificate, no redirects followed, 200 only), at most
+ * 64 KiB; null when it cannot be fetched or the host is refused by the network policy.
+ */
+async function fetchPolicy(url: string, o: MeasureOptions): Promise<string | null> {
+  try {
+    const res = await o.connector.fetch(url, {
+      redirect: 'manual',
+      signal: AbortSignal.timeout(o.timeoutMs),
+      ...(o.ca ? { tls: { ca: o.ca } } : {}),
     });
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve(null));
-    req.end();
-  });
+    if (res.status !== 200 || !res.body) {
+      await res.body?.cancel();
+      return null;
+    }
+    return await cappedText(res.body, 65_536);
+  } catch {
+    return null;
+  }
+}
+
+async function cappedText(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.byteLength;
+    if (size >= maxBytes) {
+      await reader.cancel();
+      break;
+    }
+  }
+  return Buffer.concat(chunks).subarray(0, maxBytes).toString('utf8');
 }
