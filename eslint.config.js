@@ -2,6 +2,12 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import tocsin from './tools/eslint/module-boundaries.js';
+import { restrictedGlobals, restrictedImports, restrictedSyntax } from './tools/eslint/outbound-connections.js';
+
+const PROCESS_ENV = {
+  selector: "MemberExpression[object.name='process'][property.name='env']",
+  message: 'Only src/config reads process.env.',
+};
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'data/', 'coverage/', 'web/dist/', '.tmp/'] },
@@ -28,13 +34,7 @@ export default tseslint.config(
       '@typescript-eslint/no-redundant-type-constituents': 'off',
       // Non-null assertions on indexed access document intent; the compiler does not check indexes here.
       '@typescript-eslint/no-unnecessary-type-assertion': 'off',
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "MemberExpression[object.name='process'][property.name='env']",
-          message: 'Only src/config reads process.env.',
-        },
-      ],
+      'no-restricted-syntax': ['error', PROCESS_ENV],
     },
   },
   {
@@ -43,6 +43,16 @@ export default tseslint.config(
     ignores: ['src/**/*.test.ts'],
     plugins: { tocsin },
     rules: { 'tocsin/module-boundaries': 'error' },
+  },
+  {
+    // Every outbound connection goes through platform/net's connector (tools/eslint/outbound-connections.js).
+    files: ['src/modules/**/*.ts'],
+    ignores: ['src/**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { paths: restrictedImports }],
+      'no-restricted-syntax': ['error', PROCESS_ENV, ...restrictedSyntax],
+      'no-restricted-globals': ['error', ...restrictedGlobals],
+    },
   },
   {
     files: ['src/config/**', 'test/**', 'bench/**', 'vitest.config.ts'],

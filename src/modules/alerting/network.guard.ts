@@ -3,10 +3,9 @@
  * they are, or resolve to, a private or special-purpose address (platform/net's one classification), and at every
  * send resolved once and connected to only through that vetted address (no second lookup for DNS rebinding to use).
  */
-import { Agent, fetch as undiciFetch } from 'undici';
 import {
   PrivateTargetError,
-  createPinnedResolution,
+  createOutboundConnector,
   systemResolver,
   type HostResolver,
 } from '../../platform/net/index.ts';
@@ -22,8 +21,8 @@ export const URL_TYPES: readonly DestinationType[] = [
   'generic_webhook',
 ];
 
-/** A webhook URL that may be sent to: `fetch` is pinned to its vetted address (null when private targets are allowed). */
-export type OpenedUrl = { issue: string } | { issue: null; fetch: typeof fetch | null };
+/** A webhook URL that may be sent to: `fetch` connects only to the addresses vetted for this send. */
+export type OpenedUrl = { issue: string } | { issue: null; fetch: typeof fetch };
 
 /** The issue with a webhook URL under the private-target policy, or null when it may be used (save-time check). */
 export async function privateTargetIssue(
@@ -31,6 +30,7 @@ export async function privateTargetIssue(
   allowPrivate: boolean,
   resolve: HostResolver = systemResolver,
 ): Promise<string | null> {
+  if (allowPrivate) return null;
   return (await openWebhookUrl(url, allowPrivate, resolve)).issue;
 }
 
@@ -43,34 +43,22 @@ export async function openWebhookUrl(
   allowPrivate: boolean,
   resolve: HostResolver = systemResolver,
 ): Promise<OpenedUrl> {
-  if (allowPrivate) return { issue: null, fetch: null };
   let host: string;
   try {
     host = new URL(url).hostname;
   } catch {
     return { issue: 'is not a URL' };
   }
-  const pinned = createPinnedResolution({ allowPrivateTargets: false, resolver: resolve });
+  // Pinned for this send: the request reaches the address vetted here (private ones only when allowed).
+  const connector = createOutboundConnector({ allowPrivateTargets: allowPrivate, resolver: resolve }).pinned();
+  // The connector's fetch is undici's, the implementation behind the global one (only nominal class names differ).
+  // Every address allowed: nothing to refuse now; a name that does not resolve fails the request (a retry).
+  if (allowPrivate) return { issue: null, fetch: connector.fetch as unknown as typeof fetch };
   try {
-    await pinned.resolve(host);
+    await connector.vet(host);
   } catch (err) {
     if (err instanceof PrivateTargetError) return { issue: err.message };
     return { issue: `host ${host} does not resolve` };
   }
-  return { issue: null, fetch: pinnedFetch(pinned.lookup) };
-}
-
-/** fetch through a fresh undici Agent whose every connection asks `lookup` (the pinned, vetted answer). */
-function pinnedFetch(lookup: ReturnType<typeof createPinnedResolution>['lookup']): typeof fetch {
-  const send = async (input: Parameters<typeof undiciFetch>[0], init?: Parameters<typeof undiciFetch>[1]) => {
-    const dispatcher = new Agent({ connect: { lookup } });
-    try {
-      return await undiciFetch(input, { ...init, dispatcher });
-    } finally {
-      // Graceful: waits for the response body the caller still reads, then closes the connection.
-      void dispatcher.close();
-    }
-  };
-  // undici's fetch is the implementation behind the global one; its types differ only in nominal class names.
-  return send as unknown as typeof fetch;
+  return { issue: null, fetch: connector.fetch as unknown as typeof fetch };
 }

@@ -98,7 +98,7 @@ async function pinnedFetch(
         body,
         redirect: 'manual',
         dispatcher,
-      } as Parameters<typeof undiciFetch>[1])) as unknown as Response;
+      } as unknown as Parameters<typeof undiciFetch>[1])) as unknown as Response;
     } finally {
       // Graceful: waits for the response body the caller still reads, then closes the connection.
       void dispatcher.close();

@@ -1,3 +1,4 @@
+import { createOutboundConnector, systemResolver } from '../../../platform/net/index.ts';
 import type { DestinationType, Mailer, ProviderContext, ReportFileSource } from './destination.contract.ts';
 
 /** The vendors' real endpoints; `providers.<type>.base_url` / `base_url_eu` override them (tests point them at fakes). */
@@ -35,6 +36,7 @@ export interface ProviderContextOptions {
   mailer?: Mailer;
   reportFiles?: ReportFileSource;
   timeoutMs?: number;
+  /** The outbound connector's by default (below); webhook sends replace it with one vetted for their URL. */
   fetch?: typeof fetch;
 }
 
@@ -42,7 +44,7 @@ export interface ProviderContextOptions {
 export function createProviderContext(options: ProviderContextOptions): ProviderContext {
   const ctx: ProviderContext = {
     baseUrl: createBaseUrlResolver(options.providers),
-    fetch: options.fetch ?? globalThis.fetch,
+    fetch: options.fetch ?? providerFetch(),
     publicUrl: options.publicUrl.replace(/\/+$/, ''),
     userAgent: `Tocsin/${options.version}`,
     now: options.now,
@@ -51,4 +53,15 @@ export function createProviderContext(options: ProviderContextOptions): Provider
   if (options.mailer) ctx.mailer = options.mailer;
   if (options.reportFiles) ctx.reportFiles = options.reportFiles;
   return ctx;
+}
+
+/**
+ * The provider endpoints are the operator's (vendor defaults or `providers.<type>.base_url`, which may well be an
+ * internal proxy): they go through the outbound connector as trusted endpoints, every address allowed, each request
+ * pinned to the address it resolved to.
+ */
+function providerFetch(): typeof fetch {
+  const connector = createOutboundConnector({ allowPrivateTargets: true, resolver: systemResolver });
+  // undici's fetch, the implementation behind the global one (only nominal class names differ).
+  return connector.fetch as unknown as typeof fetch;
 }

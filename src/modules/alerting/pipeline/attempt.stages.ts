@@ -109,7 +109,7 @@ export function guardStage(deps: AttemptStageDeps): AttemptStage {
     const opened = await openWebhookUrl(typeof url === 'string' ? url : '', deps.allowPrivateTargets, deps.resolveHost);
     if (opened.issue !== null)
       return ended(attempt, { outcome: 'destination_broken', reason: `the webhook URL ${opened.issue}` });
-    return opened.fetch ? { ...attempt, fetch: opened.fetch } : attempt;
+    return { ...attempt, fetch: opened.fetch };
   };
 }
 

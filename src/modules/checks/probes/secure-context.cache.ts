@@ -7,6 +7,8 @@
  * 0.8 MB each, measured on Node 24), so contexts are kept per distinct CA set, never built per check.
  */
 import { createHash } from 'node:crypto';
+// Trust material only, no connection; a namespace import because getCACertificates is absent before Node 22.15.
+// eslint-disable-next-line @typescript-eslint/no-restricted-imports
 import * as tls from 'node:tls';
 import type { SecureContext } from 'node:tls';
 

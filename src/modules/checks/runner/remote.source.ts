@@ -1,3 +1,4 @@
+import { createOutboundConnector, systemResolver } from '../../../platform/net/index.ts';
 import type { CheckResult, ClaimedCheck, WorkSource } from '../engine/check.types.ts';
 import { checkFromWire, resultToWire, type WireCheck } from './runner.wire.ts';
 
@@ -5,7 +6,10 @@ export interface RemoteWorkSourceOptions {
   /** The control plane's base URL, e.g. https://tocsin.example.com */
   controlPlane: string;
   token: string;
-  /** Tests and a custom CA; defaults to the global fetch. */
+  /**
+   * Tests and a custom CA; by default the outbound connector's, the control plane being a trusted endpoint (the
+   * operator's; private addresses allowed), each request pinned to the address it resolved to.
+   */
   fetch?: typeof fetch;
 }
 
@@ -24,7 +28,11 @@ export class RemoteWorkSource implements WorkSource {
   constructor(o: RemoteWorkSourceOptions) {
     this.base = o.controlPlane.replace(/\/+$/, '');
     this.token = o.token;
-    this.doFetch = o.fetch ?? fetch;
+    this.doFetch =
+      o.fetch ??
+      // undici's fetch, the implementation behind the global one (only nominal class names differ).
+      (createOutboundConnector({ allowPrivateTargets: true, resolver: systemResolver })
+        .fetch as unknown as typeof fetch);
   }
 
   private async post<T>(path: string, body: unknown, timeoutMs: number, signal?: AbortSignal): Promise<T> {

@@ -203,7 +203,7 @@ async function send(hop: Hop, exchange: Exchange): Promise<HopResponse> {
   // No race below: an abort destroys the socket, which fails the exchange.
   const request = {
     url: hop.url,
-    address: vetted.address,
+    vetted,
     method: hop.method,
     headers: cfg.headers,
     body: hop.body,

@@ -4,8 +4,9 @@
  * its body up to a cap. Why not node:http: a check needs none of its agent, streams or keep-alive machinery, and the
  * probe bench measured them at about a third of a check's client CPU; the timings come from the socket's own events.
  */
-import { connect as tcpConnect, isIP, type Socket } from 'node:net';
-import { connect as tlsConnect, type SecureContext } from 'node:tls';
+import { isIP, type Socket } from 'node:net';
+import type { SecureContext } from 'node:tls';
+import { connectTcpTo, connectTlsTo, type VettedHost } from '../../../../platform/net/index.ts';
 import type { ProbeTimings } from '../probe.contract.ts';
 import { ProbeFailure, round } from '../probe.net.ts';
 import type { ProbeRun } from '../probe.run.ts';
@@ -13,8 +14,8 @@ import { ResponseParser, type ResponseHead } from './http1.response-parser.ts';
 
 export interface Http1Request {
   url: URL;
-  /** The vetted address to connect to; the URL's host stays the Host header and the TLS server name. */
-  address: string;
+  /** Where to connect (its vetted address); the URL's host stays the Host header and the TLS server name. */
+  vetted: VettedHost;
   method: string;
   /** Lower-case names; they replace the defaults (host, user-agent, accept, connection) of the same name. */
   headers: Record<string, string>;
@@ -81,14 +82,12 @@ export function exchangeHttp1(
   const port = request.url.port ? Number(request.url.port) : https ? 443 : 80;
   const hostname = request.url.hostname.replace(/^\[|\]$/g, '');
   const socket: Socket = https
-    ? tlsConnect({
-        host: request.address,
-        port,
-        ...(isIP(hostname) ? {} : { servername: hostname }),
+    ? connectTlsTo(request.vetted, port, {
+        servername: isIP(hostname) ? undefined : hostname,
         rejectUnauthorized: request.verifyTls,
-        ...(request.secureContext ? { secureContext: request.secureContext } : {}),
+        secureContext: request.secureContext,
       })
-    : tcpConnect({ host: request.address, port });
+    : connectTcpTo(request.vetted, port);
   run.onAbort((reason) => socket.destroy(reason));
   socket.write(bytes);
   return new Promise<Http1Response>((resolve, reject) => {

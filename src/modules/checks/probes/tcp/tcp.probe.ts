@@ -1,5 +1,6 @@
 /** TCP probe: up when a connection to host:port is established within the timeout. */
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
+import { connectTcpTo } from '../../../../platform/net/index.ts';
 import type { Observation, Probe, ProbeContext, ProbeTarget } from '../probe.contract.ts';
 import { num, parseHostPort, resolveHost, round } from '../probe.net.ts';
 import { runProbeWithin } from '../probe.run.ts';
@@ -15,7 +16,7 @@ export function createTcpProbe(): Probe {
         const tStart = performance.now();
         const remote_address = await run.race(
           new Promise<string | null>((resolve, reject) => {
-            const s = connect({ host: vetted.address, port });
+            const s = connectTcpTo(vetted, port);
             socket = s;
             s.once('connect', () => resolve(s.remoteAddress ?? null));
             s.on('error', reject);

@@ -8,12 +8,12 @@
 import { isIP } from 'node:net';
 import {
   checkServerIdentity,
-  connect,
   type DetailedPeerCertificate,
   type PeerCertificate,
   type SecureContext,
   type TLSSocket,
 } from 'node:tls';
+import { connectTlsTo, type VettedHost } from '../../../../platform/net/index.ts';
 import type { CertExpiringEvent, Observation, Probe, ProbeContext, ProbeTarget } from '../probe.contract.ts';
 import { num, ProbeFailure, parseHostPort, resolveHost, round } from '../probe.net.ts';
 import { createSecureContextCache, type SecureContextFor } from '../secure-context.cache.ts';
@@ -57,7 +57,7 @@ export function createTlsProbe(secureContextFor: SecureContextFor = createSecure
   /** Connects to the vetted address with the target's name as SNI and waits for the handshake (never rejects a
    *  certificate: the probe judges it). */
   function handshake(
-    address: string,
+    vetted: VettedHost,
     host: string,
     port: number,
     run: ProbeRun,
@@ -66,12 +66,10 @@ export function createTlsProbe(secureContextFor: SecureContextFor = createSecure
     const tStart = performance.now();
     let tConnect = 0;
     return new Promise<Handshake>((resolve, reject) => {
-      const s = connect({
-        host: address,
-        port,
-        ...(isIP(host) ? {} : { servername: host }),
+      const s = connectTlsTo(vetted, port, {
+        servername: isIP(host) ? undefined : host,
         rejectUnauthorized: false,
-        ...(secureContext ? { secureContext } : {}),
+        secureContext,
       });
       s.once('connect', () => {
         tConnect = performance.now();
@@ -102,7 +100,7 @@ export function createTlsProbe(secureContextFor: SecureContextFor = createSecure
         const { host, port } = parseHostPort(target.target, 443, true);
         const vetted = await run.race(resolveHost(host, ctx, run.timings));
         const secureContext = secureContextFor([ctx.tlsCa, monitorCa]);
-        const shaken = await run.race(handshake(vetted.address, host, port, run, secureContext));
+        const shaken = await run.race(handshake(vetted, host, port, run, secureContext));
         socket = shaken.socket;
         return run.observation(judgeCertificate(shaken, host, ctx.now(), { alertDays, verify }));
       } finally {
