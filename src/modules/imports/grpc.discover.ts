@@ -6,7 +6,12 @@ import {
   type GrpcEndpoint,
   type ServerReflection,
 } from '../../platform/grpc/index.ts';
-import { PrivateTargetError, resolveVetted, type NetworkPolicy } from '../../platform/net/index.ts';
+import {
+  PrivateTargetError,
+  createOutboundConnector,
+  type NetworkPolicy,
+  type OutboundConnector,
+} from '../../platform/net/index.ts';
 import { requestTemplate } from './grpc.request-template.ts';
 
 export interface GrpcDiscoverInput {
@@ -49,9 +54,9 @@ export function parseGrpcTarget(target: string): { host: string; port: number } 
  * the address that was vetted.
  */
 export class GrpcDiscovery {
-  private readonly policy: NetworkPolicy;
+  private readonly connector: OutboundConnector;
   constructor(policy: NetworkPolicy) {
-    this.policy = policy;
+    this.connector = createOutboundConnector(policy);
   }
 
   async discover(input: GrpcDiscoverInput): Promise<{ services: DiscoveredService[] }> {
@@ -59,14 +64,13 @@ export class GrpcDiscovery {
     const timeoutMs = input.timeout_ms ?? DEFAULT_TIMEOUT_MS;
     let vetted;
     try {
-      vetted = await resolveVetted(host, this.policy);
+      vetted = await this.connector.vet(host);
     } catch (error) {
       if (error instanceof PrivateTargetError) throw validationFailed([{ field: 'target', issue: error.message }]);
       throw new DomainError('target_unreachable', `Could not resolve ${host}.`);
     }
     const endpoint: GrpcEndpoint = {
-      address: vetted.address,
-      family: vetted.family,
+      vetted,
       host,
       port,
       tls: input.tls,

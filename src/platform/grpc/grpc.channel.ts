@@ -1,11 +1,11 @@
 import { credentials, type ChannelCredentials } from '@grpc/grpc-js';
 import { isIP } from 'node:net';
+import { grpcTargetOf, type VettedHost } from '../net/index.ts';
 
 /** Where and how to reach a gRPC server: a vetted address, and the name it was reached by. */
 export interface GrpcEndpoint {
-  /** The address the connection goes to (already resolved and vetted: no rebinding). */
-  address: string;
-  family: 4 | 6;
+  /** Where the connection goes: the vetted address (platform/net's resolveVetted; no rebinding). */
+  vetted: VettedHost;
   /** The host as the user wrote it: the authority and TLS server name. */
   host: string;
   port: number;
@@ -33,7 +33,5 @@ export function channelTarget(endpoint: GrpcEndpoint): { target: string; options
     options['grpc.default_authority'] = `${endpoint.host}:${endpoint.port}`;
     if (endpoint.tls) options['grpc.ssl_target_name_override'] = endpoint.host;
   }
-  const target =
-    endpoint.family === 6 ? `[${endpoint.address}]:${endpoint.port}` : `${endpoint.address}:${endpoint.port}`;
-  return { target, options };
+  return { target: grpcTargetOf(endpoint.vetted, endpoint.port), options };
 }

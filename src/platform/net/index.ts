@@ -21,4 +21,4 @@ export {
   type OutboundFetch,
   type OutboundRequestInit,
 } from './outbound.connector.ts';
-export { connectTcpTo, connectTlsTo, type PinnedTlsOptions } from './vetted.sockets.ts';
+export { connectTcpTo, connectTlsTo, grpcTargetOf, type PinnedTlsOptions } from './vetted.sockets.ts';

@@ -1,5 +1,6 @@
 /**
- * The only raw sockets the product opens to a target: TCP and TLS to an address that {@link resolveVetted} returned.
+ * The only raw sockets the product opens to a target: TCP and TLS to an address that {@link resolveVetted} returned,
+ * and the gRPC channel target of one.
  * Taking a `VettedHost` (not a host name) is the point: nothing here resolves, so a second DNS answer cannot move the
  * connection (DNS rebinding), and the TLS server name is set apart from the address.
  */
@@ -25,4 +26,12 @@ export function connectTlsTo(vetted: VettedHost, port: number, options: PinnedTl
   pinned.host = vetted.address;
   pinned.port = port;
   return tlsConnect(pinned);
+}
+
+/**
+ * The gRPC channel target of the vetted address (`ip:port`, `[v6]:port`): grpc-js resolves nothing for an IP target,
+ * so the channel cannot be moved by DNS; the name goes in `grpc.default_authority` / `grpc.ssl_target_name_override`.
+ */
+export function grpcTargetOf(vetted: VettedHost, port: number): string {
+  return vetted.family === 6 ? `[${vetted.address}]:${port}` : `${vetted.address}:${port}`;
 }

@@ -5,6 +5,7 @@
 import { credentials, Metadata, status as grpcStatus, type Client, type ServiceError } from '@grpc/grpc-js';
 import { isIP } from 'node:net';
 import type { Observation, Probe, ProbeContext, ProbeError, ProbeTarget } from '../probe.contract.ts';
+import { grpcTargetOf, type VettedHost } from '../../../../platform/net/index.ts';
 import { num, parseHostPort, resolveHost, round } from '../probe.net.ts';
 import { runProbeWithin, type Outcome } from '../probe.run.ts';
 import { loadHealthDefinition, type HealthDefinition, type ServingStatus } from './grpc.health.ts';
@@ -38,7 +39,7 @@ export function createGrpcProbe(): Probe {
   const callMethod = createGrpcMethodCaller();
 
   /** A fresh channel to the vetted address that still names the host (authority, TLS server name). */
-  function clientFor(address: string, family: 4 | 6, host: string, port: number, useTls: boolean, ctx: ProbeContext) {
+  function clientFor(vetted: VettedHost, host: string, port: number, useTls: boolean, ctx: ProbeContext) {
     definition ??= loadHealthDefinition();
     const creds = useTls
       ? credentials.createSsl(ctx.tlsCa ? Buffer.from(ctx.tlsCa) : null)
@@ -51,7 +52,7 @@ export function createGrpcProbe(): Probe {
       options['grpc.default_authority'] = `${host}:${port}`;
       if (useTls) options['grpc.ssl_target_name_override'] = host;
     }
-    return new definition.Health(family === 6 ? `[${address}]:${port}` : `${address}:${port}`, creds, options);
+    return new definition.Health(grpcTargetOf(vetted, port), creds, options);
   }
 
   return function grpcProbe(target: ProbeTarget, ctx: ProbeContext): Promise<Observation> {
@@ -66,12 +67,12 @@ export function createGrpcProbe(): Probe {
         const vetted = await run.race(resolveHost(host, ctx, run.timings));
         const methodCall = methodCallOf(target.config);
         if (methodCall) {
-          const endpoint = { address: vetted.address, family: vetted.family, host, port, tls: useTls, ca: ctx.tlsCa };
+          const endpoint = { vetted, host, port, tls: useTls, ca: ctx.tlsCa };
           const outcome = await callMethod(endpoint, methodCall, timeoutMs, run);
           run.timings.ttfb_ms = round(run.elapsed() - (run.timings.dns_ms ?? 0));
           return run.observation(outcome);
         }
-        client = clientFor(vetted.address, vetted.family, host, port, useTls, ctx);
+        client = clientFor(vetted, host, port, useTls, ctx);
         const check = (client as unknown as { Check: CheckFn }).Check.bind(client);
         const result = await new Promise<{ err: ServiceError | null; status?: ServingStatus }>((resolve) => {
           const metadata = new Metadata();
