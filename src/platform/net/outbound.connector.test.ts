@@ -100,6 +100,20 @@ describe('the outbound connector', () => {
     expect([manual.status, manual.headers.get('location')]).toEqual([302, 'http://10.0.0.1/']);
   });
 
+  it("gives up with the caller's signal while the resolver is silent", async () => {
+    dns.setSilent(true);
+    try {
+      const slow = createOutboundConnector({ ...strict, resolver: createDnsServerResolver([dns.resolver], 5000) });
+      const started = performance.now();
+      await expect(slow.fetch('http://silent.test/', { signal: AbortSignal.timeout(100) })).rejects.toMatchObject({
+        name: 'TimeoutError',
+      });
+      expect(performance.now() - started).toBeLessThan(2000);
+    } finally {
+      dns.setSilent(false);
+    }
+  });
+
   it('trusted() allows private addresses (operator-configured endpoints) and still resolves through the policy', async () => {
     const trusted = createOutboundConnector(strict).trusted();
     const res = await trusted.fetch(`http://loopback.test:${target.port}/hello`);

@@ -83,8 +83,9 @@ async function pinnedFetch(
       throw new TypeError('fetch failed', { cause: new Error(`unsupported scheme ${url.protocol}`) });
     try {
       // Vetted here, not only in `lookup`: Node never calls `lookup` for an IP literal.
-      await resolution.resolve(url.hostname);
+      await withinSignal(resolution.resolve(url.hostname), request.signal);
     } catch (err) {
+      if (request.signal?.aborted && err === request.signal.reason) throw err;
       throw new TypeError('fetch failed', { cause: err });
     }
     const dispatcher = new Agent({ connect: { lookup: resolution.lookup, ...tls } });
@@ -121,4 +122,15 @@ async function pinnedFetch(
       headers.delete('content-length');
     }
   }
+}
+
+/** `work`, or the signal's reason as soon as it aborts (a slow resolver must not outlast the caller's timeout). */
+function withinSignal<T>(work: Promise<T>, signal: AbortSignal | null | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }
