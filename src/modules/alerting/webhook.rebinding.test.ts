@@ -109,10 +109,18 @@ describe('webhook sends resolve once and connect only to the vetted address (DNS
     expect(recorder.addresses).toEqual(['8.8.8.8']);
   });
 
-  it('with private targets allowed, the provider context fetch sends as before', async () => {
+  it('with private targets allowed, a loopback receiver is delivered to', async () => {
     const result = await sendTo(receiver.webhookUrl, true);
     expect(result.outcome).toBe('ok');
     expect(receiver.requests).toHaveLength(1);
+    expect(receiver.verified()).toHaveLength(1);
+  });
+
+  it('with private targets allowed, a send is still pinned to the first answer (127.0.0.1, not the later 127.0.0.2)', async () => {
+    // The receiver listens on 127.0.0.1 only: a second lookup by the connection would be refused at 127.0.0.2.
+    dns.answerInTurn('pin.hook.test', 'A', [['127.0.0.1'], ['127.0.0.2']]);
+    const result = await sendTo(hookUrl('pin.hook.test'), true);
+    expect(result.outcome).toBe('ok');
     expect(receiver.verified()).toHaveLength(1);
   });
 
