@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { parseOpenApi, planImport, type ImportableOperation } from '../../../modules/imports/index.ts';
+import { planImport, type OpenApiParser, type PlannedMonitor } from '../../../modules/imports/index.ts';
 import type { MonitorInput, MonitorsService } from '../../../modules/monitors/index.ts';
 import { validationFailed, type ErrorDetail } from '../../../platform/errors.ts';
 import { detailsFromAjv } from '../../plugins/validation.plugin.ts';
@@ -31,9 +31,9 @@ function shapeDetailsOf(request: FastifyRequest, body: Record<string, unknown>):
 /** POST /monitors/openapi/parse and /import (DECISIONS §9, docs/imports.md). */
 export function registerOpenApiImportRoutes(
   app: FastifyInstance,
-  deps: { monitors: MonitorsService; bodyLimitBytes: number },
+  deps: { monitors: MonitorsService; parser: OpenApiParser; bodyLimitBytes: number },
 ): void {
-  const { monitors } = deps;
+  const { monitors, parser } = deps;
   for (const schema of [ParsedOperationRecord, OpenApiParseResult, ImportResult]) app.addSchema(schema);
   // The text of a 10 MiB description grows when it is escaped into a JSON string.
   const bodyLimit = Math.ceil(deps.bodyLimitBytes * 1.5);
@@ -47,14 +47,21 @@ export function registerOpenApiImportRoutes(
         tags,
         summary: 'List the monitors an OpenAPI description gives',
         description:
-          'One entry per operation with a ready POST /monitors body and what had to be guessed. Nothing is ' +
-          'created, and references to other documents are never fetched.',
+          'One entry per operation with a ready POST /monitors body and what had to be guessed, in the ' +
+          "description's order (paths, then each path's operations as listed). Nothing is created, and references " +
+          'to other documents are never fetched. Read on a worker thread: a description with more operations than ' +
+          'the server reads (imports.openapi_max_operations, default 10,000), or whose reading takes longer than ' +
+          'imports.openapi_timeout_ms (default 30 s), is 422 validation_failed on spec.',
         operationId: 'parseOpenApi',
         body: OpenApiParseBody,
         response: { 200: Type.Ref(OpenApiParseResult) },
       },
     },
-    async (request) => ({ operations: await parseOpenApi(request.body.spec, request.body.base_url) }),
+    async (request, reply) => {
+      // Serialized on the parse thread: tens of thousands of operations are not written out on this one.
+      const json = await parser.parse(request.body.spec, request.body.base_url);
+      return reply.type('application/json; charset=utf-8').send(json);
+    },
   );
 
   app.post<{ Body: Static<typeof OpenApiImportBody> }>(
@@ -66,7 +73,8 @@ export function registerOpenApiImportRoutes(
         tags,
         summary: 'Create monitors from an OpenAPI description in one step',
         description:
-          'Creates a monitor for each chosen operation, all in one transaction or none (validation, plan limit).',
+          'Creates a monitor for each chosen operation, all in one transaction or none (validation, plan limit). ' +
+          'A spec is read on a worker thread with the limits of POST /monitors/openapi/parse (422 on spec).',
         operationId: 'importOpenApi',
         body: OpenApiImportBody,
         response: { 201: Type.Ref(ImportResult) },
@@ -79,9 +87,10 @@ export function registerOpenApiImportRoutes(
           { field: 'spec', issue: 'give either spec or operations (a previous parse), not both' },
         ]);
       }
-      const operations: readonly ImportableOperation[] =
-        body.spec !== undefined ? await parseOpenApi(body.spec, body.base_url) : body.operations!;
-      const planned = planImport(operations, body.operation_ids, body.defaults);
+      const planned: PlannedMonitor[] =
+        body.spec !== undefined
+          ? await parser.plan(body.spec, body.base_url, body.operation_ids, body.defaults)
+          : planImport(body.operations!, body.operation_ids, body.defaults);
       const items = planned.map((p) => {
         const shape = shapeDetailsOf(request, p.body);
         return { input: p.body as unknown as MonitorInput, shapeDetails: shape, field: p.field };
