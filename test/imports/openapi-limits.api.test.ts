@@ -53,8 +53,14 @@ describe('OpenAPI parse and import: limits, and the event loop stays free', () =
   });
   afterAll(async () => t.close());
 
-  async function call(url: string, body: unknown) {
-    const res = await t.tocsin.app.inject({ method: 'POST', url, headers: bearer(org.apiKey), payload: body as Json });
+  async function call(url: string, body: unknown, headers: Record<string, string> = {}) {
+    const payload = body as Json | string;
+    const res = await t.tocsin.app.inject({
+      method: 'POST',
+      url,
+      headers: { ...bearer(org.apiKey), ...headers },
+      payload,
+    });
     return { status: res.statusCode, text: res.body, headers: res.headers };
   }
 
@@ -70,6 +76,13 @@ describe('OpenAPI parse and import: limits, and the event loop stays free', () =
       { field: 'spec', issue: 'has 40000 operations; at most 10000 are read (imports.openapi_max_operations)' },
     ]);
     expect(maxDelayMs).toBeLessThan(MAX_LOOP_DELAY_MS);
+    // The same description as an object inside the body: the HTTP layer does not decode it on the main thread either.
+    const asObject = await withLoopDelay(() =>
+      call('/api/v1/monitors/openapi/parse', `{"spec": ${spec}}`, { 'content-type': 'application/json' }),
+    );
+    expect(asObject.result.status).toBe(422);
+    expect((JSON.parse(asObject.result.text) as Json).error.details[0].issue).toMatch(/^has 40000 operations/);
+    expect(asObject.maxDelayMs).toBeLessThan(MAX_LOOP_DELAY_MS);
     const imported = await call('/api/v1/monitors/openapi/import', { spec, operation_ids: ['getItem1'] });
     expect(imported.status).toBe(422);
     expect((JSON.parse(imported.text) as Json).error.details[0].field).toBe('spec');
@@ -102,6 +115,34 @@ describe('OpenAPI parse and import: limits, and the event loop stays free', () =
     expect(operations).toHaveLength(9000);
     expect(operations[0]!.operation_id).toBe('list0');
     expect(operations[8999]!.monitor.target).toBe('https://large.example.com/resources1799/r1799');
+  });
+
+  it('refuses an empty or blank text on the parse thread, as 422 on spec', async () => {
+    for (const spec of ['', '  \n']) {
+      const res = await call('/api/v1/monitors/openapi/parse', { spec });
+      expect(res.status).toBe(422);
+      expect((JSON.parse(res.text) as Json).error.details).toEqual([{ field: 'spec', issue: 'is empty' }]);
+    }
+  });
+
+  it('reads a description sent as an object like its JSON text: broken JSON is 400, duplicate keys 422', async () => {
+    const json = { 'content-type': 'application/json' };
+    const doc = '{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/a": {"get": {}}}}';
+    const ok = await call('/api/v1/monitors/openapi/parse', `{"spec": ${doc}, "base_url": "https://x.example"}`, json);
+    expect(ok.status, ok.text).toBe(200);
+    expect((JSON.parse(ok.text) as Json).operations[0].monitor.target).toBe('https://x.example/a');
+    const broken = await call('/api/v1/monitors/openapi/parse', '{"spec": {"openapi": "3.1.0", "paths": {]}}', json);
+    expect(broken.status).toBe(400);
+    expect((JSON.parse(broken.text) as Json).error.code).toBe('invalid_json');
+    const twice = await call(
+      '/api/v1/monitors/openapi/parse',
+      `{"spec": ${doc.replace('"paths"', '"paths": {}, "paths"')}}`,
+      json,
+    );
+    expect(twice.status).toBe(422);
+    expect((JSON.parse(twice.text) as Json).error.details).toEqual([
+      { field: 'spec', issue: 'has the key "paths" twice in $' },
+    ]);
   });
 
   it("lists a path's operations in the description's order (post, get, delete)", async () => {
@@ -160,7 +201,7 @@ describe('OpenApiParser', () => {
     const timers = new ManualTimers();
     const parser = new OpenApiParser({ maxOperations: 10_000, timeoutMs: 1000, threads: 1, timers });
     try {
-      const slow = parser.parse(JSON.stringify(largeDescription(9000)), undefined).then(
+      const slow = parser.parse({ spec: JSON.stringify(largeDescription(9000)), baseUrl: undefined }).then(
         () => null,
         (err: unknown) => err,
       );
@@ -170,7 +211,7 @@ describe('OpenApiParser', () => {
         host: 'x.example',
         paths: {},
       });
-      const next = parser.parse(small, undefined);
+      const next = parser.parse({ spec: small, baseUrl: undefined });
       // The limit runs from when the thread is ready (its modules loaded), which arms the timer.
       await vi.waitFor(() => expect(timers.size).toBe(1), { timeout: 20_000, interval: 5 });
       timers.advance(1000);
@@ -188,13 +229,19 @@ describe('OpenApiParser', () => {
 
   it('refuses what waits when closed', async () => {
     const parser = new OpenApiParser({ maxOperations: 10, timeoutMs: 30_000, threads: 1 });
-    const first = parser.parse(JSON.stringify(largeDescription(5)), undefined).catch((err: unknown) => err);
-    const queued = parser.parse(JSON.stringify(largeDescription(5)), undefined).catch((err: unknown) => err);
+    const first = parser
+      .parse({ spec: JSON.stringify(largeDescription(5)), baseUrl: undefined })
+      .catch((err: unknown) => err);
+    const queued = parser
+      .parse({ spec: JSON.stringify(largeDescription(5)), baseUrl: undefined })
+      .catch((err: unknown) => err);
     await parser.close();
     for (const outcome of [await first, await queued]) {
       expect(outcome).toBeInstanceOf(DomainError);
       expect((outcome as DomainError).code).toBe('service_unavailable');
     }
-    await expect(parser.parse('{}', undefined)).rejects.toMatchObject({ code: 'service_unavailable' });
+    await expect(parser.parse({ spec: '{}', baseUrl: undefined })).rejects.toMatchObject({
+      code: 'service_unavailable',
+    });
   });
 });

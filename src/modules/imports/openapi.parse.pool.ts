@@ -16,8 +16,18 @@ export interface OpenApiParserOptions {
 
 interface JobBase {
   spec: unknown;
+  /** `spec` is the JSON text of an object sent inside a request body: text that is not JSON is the body's fault. */
+  specIsBodyJson: boolean;
   baseUrl: string | undefined;
   maxOperations: number;
+}
+
+/** The description as a request gave it. */
+export interface SpecInput {
+  /** An object, JSON or YAML text (a parse), or the JSON text of an object sent inside the body (`bodyJson`). */
+  spec: unknown;
+  bodyJson?: boolean;
+  baseUrl: string | undefined;
 }
 /** What a parse thread is given (structured clone): list the operations, or plan an import from them. */
 export type ParseJob =
@@ -57,23 +67,30 @@ export class OpenApiParser {
   }
 
   /** The parse's answer as JSON text, `{"operations": [...]}` (ParsedOperation), ready to send. */
-  async parse(spec: unknown, baseUrl: string | undefined): Promise<string> {
-    const reply = await this.submit({ type: 'parse', spec, baseUrl, maxOperations: this.options.maxOperations });
+  async parse(input: SpecInput): Promise<string> {
+    const reply = await this.submit({ type: 'parse', ...this.base(input) });
     if (reply.type !== 'parsed') throw new Error(`OpenAPI parse thread: unexpected ${reply.type} reply`);
     return reply.json;
   }
 
   /** The monitors an import of `operationIds` creates from the description (planImport, on the thread). */
   async plan(
-    spec: unknown,
-    baseUrl: string | undefined,
+    input: SpecInput,
     operationIds: string[],
     defaults: ImportDefaults | undefined,
   ): Promise<PlannedMonitor[]> {
-    const maxOperations = this.options.maxOperations;
-    const reply = await this.submit({ type: 'plan', spec, baseUrl, maxOperations, operationIds, defaults });
+    const reply = await this.submit({ type: 'plan', ...this.base(input), operationIds, defaults });
     if (reply.type !== 'planned') throw new Error(`OpenAPI parse thread: unexpected ${reply.type} reply`);
     return reply.planned;
+  }
+
+  private base(input: SpecInput): JobBase {
+    return {
+      spec: input.spec,
+      specIsBodyJson: input.bodyJson === true,
+      baseUrl: input.baseUrl,
+      maxOperations: this.options.maxOperations,
+    };
   }
 
   /** Parses running now. */

@@ -17,6 +17,13 @@ lowerThreadPriority(PARSE_THREAD_NICE);
 const port = parentPort!;
 
 async function run(job: ParseJob): Promise<ParseReply> {
+  if (job.specIsBodyJson) {
+    try {
+      JSON.parse(job.spec as string);
+    } catch {
+      throw new DomainError('invalid_json', 'The body is not valid JSON.');
+    }
+  }
   const operations = await parseOpenApi(job.spec, job.baseUrl, { maxOperations: job.maxOperations });
   if (job.type === 'parse') return { type: 'parsed', json: JSON.stringify({ operations }) };
   const importable = operations.map((o) => ({ operation_id: o.operation_id, monitor: { ...o.monitor } }));
