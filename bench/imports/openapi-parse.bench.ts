@@ -4,12 +4,14 @@
  *   - the issue's document: 40,000 paths with one GET each, ≈ 3.4 MB of JSON (over the default operation limit);
  *   - a large allowed one: 9,000 operations over shared and cyclic schemas, ≈ 2.8 MB (test/imports fixtures);
  * as `{"spec": "<JSON text>"}` (and the first also as `{"spec": {…}}`, decoded by the HTTP layer) to POST /api/v1/monitors/openapi/parse, while a client asks GET /healthz every
- * 10 ms (one at a time). Prints the POST's status and time, and /healthz latency p50/p99/max during it (and idle).
+ * 10 ms (one at a time). Prints the POST's status and time, /healthz latency p50/p99/max during it (and idle),
+ * and the CPU time the server's main thread and whole process spent meanwhile (/proc: the main thread's own work,
+ * /healthz answers included, whatever else competes for the cores).
  * Usage: node bench/imports/openapi-parse.bench.ts [--runs 3] [--bin path/to/bin/tocsin.js]
  *   (--bin: another tree's command, e.g. a checkout of the tree before the change, for a before/after)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,6 +86,19 @@ async function waitReady(origin: string, child: ChildProcess): Promise<void> {
   throw new Error('tocsin serve not ready within 60 s');
 }
 
+/**
+ * CPU time (ms) of the server's main thread (its task whose id is the pid) and of the whole process, from /proc:
+ * what the main thread itself spent, whatever else competes for the cores. USER_HZ is 100 on Linux.
+ */
+function cpuMs(pid: number): { main: number; process: number } {
+  const ticks = (path: string) => {
+    const stat = readFileSync(path, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  };
+  return { main: ticks(`/proc/${pid}/task/${pid}/stat`), process: ticks(`/proc/${pid}/stat`) };
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
@@ -138,6 +153,7 @@ try {
   for (let run = 1; run <= RUNS; run++) {
     for (const [label, spec] of documents) {
       const body = JSON.stringify({ spec });
+      const cpuBefore = cpuMs(child.pid!);
       const started = performance.now();
       const post = fetch(`${origin}/api/v1/monitors/openapi/parse`, {
         method: 'POST',
@@ -147,7 +163,11 @@ try {
       const latencies = await healthWhile(origin, post);
       const { status, bytes } = await post;
       const took = (performance.now() - started) / 1000;
-      console.log(line(`run ${run}: ${label}`, latencies, `  → ${status} in ${took.toFixed(2)} s (${bytes} bytes)`));
+      const cpuAfter = cpuMs(child.pid!);
+      const cpu = `main thread CPU ${cpuAfter.main - cpuBefore.main} ms, process ${cpuAfter.process - cpuBefore.process} ms`;
+      console.log(
+        line(`run ${run}: ${label}`, latencies, `  → ${status} in ${took.toFixed(2)} s (${bytes} bytes); ${cpu}`),
+      );
     }
   }
 } finally {
