@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OpenApiParser } from '../../src/modules/imports/index.ts';
@@ -197,6 +199,33 @@ describe('OpenAPI parse: the time limit', () => {
 });
 
 describe('OpenApiParser', () => {
+  it.runIf(process.platform === 'linux')('parses at a lower priority than the main thread', async () => {
+    const niceTen = () =>
+      readdirSync('/proc/self/task').filter((tid) => {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        // fields after the command's closing parenthesis; nice is the 19th field of the line
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]) === 10;
+      }).length;
+    const timers = new ManualTimers();
+    const parser = new OpenApiParser({ maxOperations: 10_000, timeoutMs: 1000, threads: 1, timers });
+    try {
+      // Threads of earlier tests (a terminated one) may still be ending; this file's process runs no others.
+      await vi.waitFor(() => expect(niceTen()).toBe(0), { timeout: 20_000, interval: 20 });
+      const before = niceTen();
+      const parse = parser
+        .parse({ spec: JSON.stringify(largeDescription(9000)), baseUrl: undefined })
+        .catch(() => null);
+      // Ready (the timer armed) comes after the thread lowered its priority.
+      await vi.waitFor(() => expect(timers.size).toBe(1), { timeout: 20_000, interval: 5 });
+      expect(niceTen()).toBe(before + 1);
+      expect(getPriority()).toBe(0);
+      timers.advance(1000);
+      await parse;
+    } finally {
+      await parser.close();
+    }
+  });
+
   it('terminates a parse over its time limit and frees its thread for the next', async () => {
     const timers = new ManualTimers();
     const parser = new OpenApiParser({ maxOperations: 10_000, timeoutMs: 1000, threads: 1, timers });
