@@ -274,6 +274,15 @@ describe('loadConfig TOCSIN_CONFIG file', () => {
     [{ reports: { worker_idle_seconds: -1 } }, 'reports.worker_idle_seconds', 'an integer from 0 to 86400'],
     [{ reports: { worker_idle_seconds: '5m' } }, 'reports.worker_idle_seconds', 'an integer from 0 to 86400'],
     [{ reports: { threads: 2 } }, 'reports.threads', 'a known key (workers, timeout_seconds, worker_idle_seconds)'],
+    [{ imports: [] }, 'imports', 'an object'],
+    [{ imports: { openapi_max_operations: 0 } }, 'imports.openapi_max_operations', 'an integer from 1 to 20000'],
+    [{ imports: { openapi_timeout_ms: 5 } }, 'imports.openapi_timeout_ms', 'an integer from 10 to 600000'],
+    [{ imports: { openapi_threads: 0 } }, 'imports.openapi_threads', 'an integer from 1 to 16'],
+    [
+      { imports: { max_operations: 5 } },
+      'imports.max_operations',
+      'a known key (openapi_max_operations, openapi_timeout_ms, openapi_threads)',
+    ],
   ])('rejects %j naming %s and what is allowed', (file, key, allowed) => {
     const err = configError(() => load({}, file));
     expect(err.key).toBe(key);
@@ -288,6 +297,12 @@ describe('loadConfig TOCSIN_CONFIG file', () => {
       timeoutSeconds: 30,
       workerIdleSeconds: 0,
     });
+  });
+
+  it('reads the OpenAPI import limits (default 10,000 operations, 30 s, 2 threads)', () => {
+    expect(load().imports).toEqual({ openapiMaxOperations: 10_000, openapiTimeoutMs: 30_000, openapiThreads: 2 });
+    const file = { imports: { openapi_max_operations: 500, openapi_timeout_ms: 2000, openapi_threads: 1 } };
+    expect(load({}, file).imports).toEqual({ openapiMaxOperations: 500, openapiTimeoutMs: 2000, openapiThreads: 1 });
   });
 
   it('rejects an unknown top-level key, listing the known ones', () => {

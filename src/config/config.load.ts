@@ -38,6 +38,7 @@ const FILE_KEYS = [
   'intelligence',
   'scheduled_reports',
   'reports',
+  'imports',
 ];
 
 function isObject(v: unknown): v is Json {
@@ -261,6 +262,9 @@ export function loadConfig(options: LoadConfigOptions = {}): TocsinConfig {
   const reports = file.reports ?? {};
   if (!isObject(reports)) throw new ConfigError('reports', 'an object', reports);
   rejectUnknownKeys('reports', reports, ['workers', 'timeout_seconds', 'worker_idle_seconds']);
+  const imports = file.imports ?? {};
+  if (!isObject(imports)) throw new ConfigError('imports', 'an object', imports);
+  rejectUnknownKeys('imports', imports, ['openapi_max_operations', 'openapi_timeout_ms', 'openapi_threads']);
   const logFormat = env.LOG_FORMAT ? oneOf('LOG_FORMAT', env.LOG_FORMAT, ['json', 'pretty'] as const) : null;
 
   const masterKey = env.TOCSIN_MASTER_KEY ?? file.master_key;
@@ -334,6 +338,18 @@ export function loadConfig(options: LoadConfigOptions = {}): TocsinConfig {
         reports.worker_idle_seconds === undefined
           ? 300
           : intFrom('reports.worker_idle_seconds', reports.worker_idle_seconds, 0, 86_400),
+    },
+    imports: {
+      openapiMaxOperations:
+        imports.openapi_max_operations === undefined
+          ? 10_000
+          : intFrom('imports.openapi_max_operations', imports.openapi_max_operations, 1, 20_000),
+      openapiTimeoutMs:
+        imports.openapi_timeout_ms === undefined
+          ? 30_000
+          : intFrom('imports.openapi_timeout_ms', imports.openapi_timeout_ms, 10, 600_000),
+      openapiThreads:
+        imports.openapi_threads === undefined ? 2 : intFrom('imports.openapi_threads', imports.openapi_threads, 1, 16),
     },
   };
 }

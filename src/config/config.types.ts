@@ -53,6 +53,11 @@ export interface TocsinConfig {
    * it is stopped (503), and how long a thread without a report is kept before it is stopped (0: until shutdown).
    */
   reports: { workers: number; timeoutSeconds: number; workerIdleSeconds: number };
+  /**
+   * OpenAPI parse and import: operations a description may have, how long its parse may run on its thread, and how
+   * many parse threads run at once (docs/imports.md).
+   */
+  imports: { openapiMaxOperations: number; openapiTimeoutMs: number; openapiThreads: number };
   /** `tocsin runner`: the runner token when --token is not given (TOCSIN_RUNNER_TOKEN). */
   runnerToken: string | null;
   http: { bodyLimitBytes: number; openapiParseBodyLimitBytes: number };

@@ -24,7 +24,7 @@ import { registerHistoryRoutes } from './routes/history/history.routes.ts';
 import { registerMonitorRoutes } from './routes/monitors/monitors.routes.ts';
 import { registerOpenApiImportRoutes } from './routes/imports/openapi-import.routes.ts';
 import { registerGrpcDiscoverRoutes } from './routes/imports/grpc-discover.routes.ts';
-import { GrpcDiscovery } from '../modules/imports/index.ts';
+import { GrpcDiscovery, OpenApiParser } from '../modules/imports/index.ts';
 import { systemResolver } from '../platform/net/index.ts';
 import { registerStatusPageRoutes } from './routes/status-pages/status-pages.routes.ts';
 import { registerReportRoutes } from './routes/reports/reports.routes.ts';
@@ -136,8 +136,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerSystemRoutes(app, deps);
   registerMonitorRoutes(app, deps.services);
+  const openApiParser = new OpenApiParser({
+    maxOperations: deps.config.imports.openapiMaxOperations,
+    timeoutMs: deps.config.imports.openapiTimeoutMs,
+    threads: deps.config.imports.openapiThreads,
+  });
+  app.addHook('onClose', () => openApiParser.close());
   registerOpenApiImportRoutes(app, {
     monitors: deps.services.monitors,
+    parser: openApiParser,
     bodyLimitBytes: deps.config.http.openapiParseBodyLimitBytes,
   });
   registerGrpcDiscoverRoutes(app, {

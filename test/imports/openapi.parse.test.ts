@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import { parseOpenApi, type ParsedOperation } from '../../src/modules/imports/index.ts';
 import { DomainError } from '../../src/platform/errors.ts';
 import {
@@ -186,6 +187,57 @@ describe('OpenAPI parse: 3.1 (object)', () => {
     const ops = await parseOpenApi(spec);
     expect(ops.map((o) => o.operation_id)).toEqual(['same', 'same_2', 'get /c']);
     expect(ops[1]!.warnings).toContain('the operationId "same" is used more than once: this one is "same_2"');
+  });
+});
+
+describe('OpenAPI parse: order and limits', () => {
+  const unordered = (format: 'object' | 'yaml'): unknown => {
+    const spec = {
+      openapi: '3.0.0',
+      info: { title: 't', version: '1' },
+      servers: [{ url: 'https://x.example.com' }],
+      paths: {
+        '/z': {
+          post: { operationId: 'create', responses: { '201': { description: 'ok' } } },
+          get: { operationId: 'list', responses: { '200': { description: 'ok' } } },
+          parameters: [],
+          delete: { operationId: 'clear', responses: { '204': { description: 'ok' } } },
+          options: { operationId: 'options', responses: { '200': { description: 'ok' } } },
+          head: { operationId: 'probe', responses: { '200': { description: 'ok' } } },
+        },
+        '/a': { patch: { operationId: 'patch', responses: {} }, get: { operationId: 'read', responses: {} } },
+      },
+    };
+    return format === 'object' ? spec : stringify(spec);
+  };
+
+  it("keeps the document's order of paths, and of operations within a path", async () => {
+    for (const format of ['object', 'yaml'] as const) {
+      const ops = await parseOpenApi(unordered(format));
+      expect(ops.map((o) => `${o.method} ${o.path}`)).toEqual([
+        'POST /z',
+        'GET /z',
+        'DELETE /z',
+        'OPTIONS /z',
+        'HEAD /z',
+        'PATCH /a',
+        'GET /a',
+      ]);
+    }
+  });
+
+  it('refuses more operations than the limit before following references, and reads exactly the limit', async () => {
+    const spec = largeDescription(50);
+    await expect(parseOpenApi(structuredClone(spec), undefined, { maxOperations: 50 })).resolves.toHaveLength(50);
+    const refused = await parseOpenApi(structuredClone(spec), undefined, { maxOperations: 49 }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(DomainError);
+    expect((refused as DomainError).code).toBe('validation_failed');
+    expect((refused as DomainError).details).toEqual([
+      { field: 'spec', issue: 'has 50 operations; at most 49 are read (imports.openapi_max_operations)' },
+    ]);
   });
 });
 

@@ -1,4 +1,5 @@
-export { parseOpenApi, type ParsedOperation, type OperationMonitor } from './openapi.operations.ts';
+export { parseOpenApi, type ParsedOperation, type OperationMonitor, type ParseLimits } from './openapi.operations.ts';
+export { OpenApiParser, type OpenApiParserOptions, type SpecInput } from './openapi.parse.pool.ts';
 export { planImport, type ImportDefaults, type ImportableOperation, type PlannedMonitor } from './openapi.import.ts';
 export { SPEC_LIMITS } from './openapi.source.ts';
 export {

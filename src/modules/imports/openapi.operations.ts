@@ -1,3 +1,4 @@
+import { validationFailed } from '../../platform/errors.ts';
 import { dereferenced, unresolvedOf, type OpenApiDocument } from './openapi.document.ts';
 import { requestBodyOf } from './openapi.request-body.ts';
 import { credentialsOf } from './openapi.security.ts';
@@ -33,29 +34,65 @@ export interface ParsedOperation {
   warnings: string[];
 }
 
-/** Methods a monitor can send, in the order a description lists them. TRACE is left out (not an HTTP monitor method). */
-const METHODS = ['get', 'head', 'post', 'put', 'patch', 'delete', 'options'] as const;
+/** Methods a monitor can send. TRACE is left out (not an HTTP monitor method). */
+const METHODS: ReadonlySet<string> = new Set(['get', 'head', 'post', 'put', 'patch', 'delete', 'options']);
 const SAFE = new Set(['GET', 'HEAD']);
 const NAME_MAX = 200;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$/;
 /** Where a made-up base URL stands in for a relative server, so the body stays a valid monitor. */
 const PLACEHOLDER_BASE = 'http://localhost';
 
-/** Every operation of the description (object, JSON or YAML text), each with a ready monitor body and warnings. */
-export async function parseOpenApi(spec: unknown, baseUrl?: string): Promise<ParsedOperation[]> {
-  const api = await dereferenced(readSpecSource(spec));
+export interface ParseLimits {
+  /** Operations a description may have; more is a 422 before any `$ref` is followed or monitor built. */
+  maxOperations: number;
+}
+
+/**
+ * Every operation of the description (object, JSON or YAML text), each with a ready monitor body and warnings, in
+ * the description's order: its paths, and within a path its operations as the path item lists them.
+ * Synchronous work of up to seconds for a big description: the routes run it on a worker thread (OpenApiParser).
+ */
+export async function parseOpenApi(
+  spec: unknown,
+  baseUrl?: string,
+  limits: ParseLimits = { maxOperations: Number.POSITIVE_INFINITY },
+): Promise<ParsedOperation[]> {
+  const source = readSpecSource(spec);
+  checkOperationCount(source, limits.maxOperations);
+  const api = await dereferenced(source);
+  checkOperationCount(api.doc, limits.maxOperations);
   const out: ParsedOperation[] = [];
   const ids = new Map<string, number>();
-  const paths = isObject(api.doc.paths) ? api.doc.paths : {};
-  for (const [path, item] of Object.entries(paths)) {
-    if (!path.startsWith('/') || !isObject(item)) continue;
-    for (const method of METHODS) {
-      const operation = item[method];
-      if (!isObject(operation)) continue;
-      out.push(operationEntry(api, path, item, method, operation, baseUrl, ids));
-    }
+  for (const [path, item, method, operation] of operationsOf(api.doc)) {
+    out.push(operationEntry(api, path, item, method, operation, baseUrl, ids));
   }
   return out;
+}
+
+/** Path, path item, lower-case method and operation of each operation, in document order. */
+function* operationsOf(doc: Json): Generator<[string, Json, string, Json]> {
+  const paths = isObject(doc.paths) ? doc.paths : {};
+  for (const [path, item] of Object.entries(paths)) {
+    if (!path.startsWith('/') || !isObject(item)) continue;
+    for (const [method, operation] of Object.entries(item)) {
+      if (METHODS.has(method) && isObject(operation)) yield [path, item, method, operation];
+    }
+  }
+}
+
+/**
+ * Counted on the document as written, so the refusal comes before the costly part (following references, building
+ * monitors), and again once references are followed (path items given by `$ref`).
+ */
+function checkOperationCount(doc: Json, max: number): void {
+  let count = 0;
+  for (const _ of operationsOf(doc)) count++;
+  if (count > max) {
+    throw validationFailed(
+      [{ field: 'spec', issue: `has ${count} operations; at most ${max} are read (imports.openapi_max_operations)` }],
+      'The description has more operations than an import reads.',
+    );
+  }
 }
 
 function operationEntry(

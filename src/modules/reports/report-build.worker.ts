@@ -3,11 +3,10 @@
  * (the composition root's `composeReportWorker`, whose module the pool names), then builds and encodes reports, or
  * draws PDFs of reports built elsewhere, one message at a time. Its clock is each job's instant.
  */
-import { readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import fastJson from 'fast-json-stringify';
 import { DomainError } from '../../platform/errors.ts';
+import { lowerThreadPriority } from '../../platform/thread-priority.ts';
 import type { ServiceContext } from '../auth/index.ts';
 import type { BuiltFile, JsonSerializerSpec, ReportBuildJob, WorkerReply, WorkerRequest } from './report-build.pool.ts';
 import { composePdf } from './report-pdf.compose.ts';
@@ -17,26 +16,13 @@ import type { ReportWorkerHost } from './reports.module.ts';
 
 type Serializer = (data: unknown) => string;
 
-/** The scheduling priority of a report thread (nice; the main thread keeps the process's). */
+/**
+ * The scheduling priority of a report thread (nice; the main thread keeps the process's). Reports are background
+ * work beside the checks: when the cores are busy the check engine and the API come first and a report takes longer.
+ */
 const REPORT_THREAD_NICE = 10;
 
-/**
- * Reports are background work beside the checks: on Linux the thread lowers its own priority (a thread's nice value
- * is its own), so when the cores are busy the check engine and the API on the main thread come first and a report
- * takes longer instead. Elsewhere, or if refused, the thread keeps the process's priority.
- */
-function lowerPriority(): void {
-  try {
-    const [pid, task, tid] = readlinkSync('/proc/thread-self').split('/');
-    if (Number(pid) === process.pid && task === 'task' && Number(tid) > 0 && Number(tid) !== process.pid) {
-      setPriority(Number(tid), REPORT_THREAD_NICE);
-    }
-  } catch {
-    // not Linux, or not allowed: the same priority as the main thread
-  }
-}
-
-lowerPriority();
+lowerThreadPriority(REPORT_THREAD_NICE);
 const port = parentPort!;
 const { compose, setup } = workerData as { compose: string; setup: unknown };
 const { composeReportWorker } = (await import(compose)) as {

@@ -979,7 +979,7 @@ export interface paths {
     put?: never;
     /**
      * Create monitors from an OpenAPI description in one step
-     * @description Creates a monitor for each chosen operation, all in one transaction or none (validation, plan limit).
+     * @description Creates a monitor for each chosen operation, all in one transaction or none (validation, plan limit). A spec is read on a worker thread with the limits of POST /monitors/openapi/parse (422 on spec).
      *
      *     Requires scope `monitors:create`.
      */
@@ -1001,7 +1001,7 @@ export interface paths {
     put?: never;
     /**
      * List the monitors an OpenAPI description gives
-     * @description One entry per operation with a ready POST /monitors body and what had to be guessed. Nothing is created, and references to other documents are never fetched.
+     * @description One entry per operation with a ready POST /monitors body and what had to be guessed, in the description's order (paths, then each path's operations as listed). Nothing is created, and references to other documents are never fetched. Read on a worker thread: a description with more operations than the server reads (imports.openapi_max_operations, default 10,000), or whose reading takes longer than imports.openapi_timeout_ms (default 30 s), is 422 validation_failed on spec.
      *
      *     Requires scope `monitors:create`.
      */

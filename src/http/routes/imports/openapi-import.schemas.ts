@@ -6,8 +6,18 @@ const noControl = { pattern: '^[^\\u0000-\\u001f\\u007f]*$', 'x-issue': 'must no
 
 const Spec = Type.Union(
   [
-    Type.String({ minLength: 1, description: 'JSON or YAML text of the description (at most 10 MiB).' }),
-    Type.Object({}, { additionalProperties: true, description: 'The description as a JSON object.' }),
+    // No minLength: checking it counts the characters of megabytes of text on the main thread; an empty (or blank)
+    // text is refused by the parse thread, as 422 on spec too.
+    Type.String({ description: 'JSON or YAML text of the description (at most 10 MiB).' }),
+    Type.Object(
+      {},
+      {
+        additionalProperties: true,
+        description:
+          'The description as a JSON object, read like its JSON text (at most 10 MiB, no duplicate keys) on the ' +
+          'parse thread.',
+      },
+    ),
   ],
   { description: 'A Swagger 2.0, OpenAPI 3.0 or OpenAPI 3.1 description.' },
 );
