@@ -54,7 +54,11 @@ export class AuditLog {
 
   /** A recorder bound to one origin, for a ServiceContext (or a CLI command, a config apply). */
   trail(origin: AuditOrigin): AuditTrail {
-    return { origin, record: (db, change) => this.record(db, origin, change) };
+    return {
+      origin,
+      record: (db, change) => this.record(db, origin, change),
+      note: (change) => this.record(this.deps.database, origin, change),
+    };
   }
 
   /** Writes one entry through `db`: pass the change's transaction handle so the entry shares its fate. */

@@ -60,6 +60,11 @@ export interface AuditChange {
 export interface AuditTrail {
   readonly origin: AuditOrigin;
   record(db: Database, change: AuditChange): Promise<void>;
+  /**
+   * For an action that writes nothing else a transaction could hold (a test message sent, a mail sent again):
+   * the entry alone, in its own transaction.
+   */
+  note(change: AuditChange): Promise<void>;
 }
 
 export interface AuditFilter {
