@@ -71,7 +71,7 @@ export function registerAuditRoutes(app: FastifyInstance, deps: { audit: AuditLo
           "A cell starting with =, +, -, @, a tab or a carriage return is prefixed with ' so spreadsheets keep it text.",
         operationId: 'exportAuditLog',
         querystring: AuditExportQuery,
-        produces: ['text/csv'],
+        produces: ['text/csv', 'application/json'],
         response: { 200: Type.String({ description: 'CSV' }) },
       },
     },
