@@ -313,11 +313,23 @@ export class SessionService {
   }
 
   /** A one-time reset link for the address's user (1 hour), or null when nobody has the address. */
-  async createResetLink(email: string): Promise<{ user: User; link: string; expiresAt: number } | null> {
+  async createResetLink(
+    email: string,
+    audit?: AuditTrail,
+  ): Promise<{ user: User; link: string; expiresAt: number } | null> {
     const found = await this.deps.credentials.findCredentials(email);
     const user = found ? await this.deps.orgs.findUser(found.userId) : null;
     if (!user) return null;
     const token = await this.deps.credentials.createPasswordReset(user.id, RESET_TTL_MS);
+    // An operator's link opens the account: each of the person's organizations sees that one was made.
+    for (const m of audit ? await this.deps.credentials.membershipsOf(user.id) : []) {
+      await audit?.note({
+        organizationId: m.organizationId,
+        action: 'user.password_reset_link',
+        target: { type: 'user', id: user.id },
+        changes: {},
+      });
+    }
     const link = `${this.deps.publicUrl.replace(/\/+$/, '')}/reset-password?token=${encodeURIComponent(token)}`;
     return { user, link, expiresAt: this.deps.clock.now() + RESET_TTL_MS };
   }
