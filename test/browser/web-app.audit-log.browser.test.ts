@@ -1,7 +1,9 @@
 /**
  * The audit log page against a real `tocsin serve`: the owner changes a setting in the web app, then finds the
- * change on Settings › Audit log (who, what, the field's before and after), filters it, and downloads the CSV.
+ * change on Settings › Audit log (who, what, the field's before and after), filters it, and downloads the CSV; axe
+ * finds no serious or critical violation on the page (light and dark).
  */
+import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testServices } from '../support/services.ts';
@@ -42,6 +44,14 @@ describe.skipIf(!testServices.chromiumPath)('web app: audit log (sqlite)', () =>
     // The first run's setup and sign-in are there too.
     await table.getByRole('row').filter({ hasText: 'organization.setup' }).waitFor();
     await page.screenshot({ path: '/tmp/audit-log.page.png', fullPage: true });
+    // With a change expanded: no serious or critical accessibility violation, light and dark.
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      const result = await new AxeBuilder({ page }).analyze();
+      const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(bad.map((v) => `${scheme}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    }
+    expect(await page.locator('h1').count()).toBe(1);
 
     await page.getByLabel('Action').fill('session.sign_in');
     await page.getByRole('button', { name: 'Filter' }).click();
