@@ -416,6 +416,7 @@ export class SessionService {
       const stored = await this.deps.credentials.passwordHashOf(preview.existingUserId);
       const matches = await verifyPassword(password, stored ?? (await this.dummy.get()));
       if (!stored || !matches) {
+        await this.recordFailedSignIn(preview.email, preview.existingUserId, client);
         throw invalidCredentials();
       }
       await this.throttle.succeeded(preview.email, client.ip);
