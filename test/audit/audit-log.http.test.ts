@@ -113,6 +113,23 @@ describe.each(testDialects())('audit log over HTTP (%s)', (dialect) => {
     expect(errorCode(res)).toBe('insufficient_scope');
   });
 
+  it('records a change once: an idempotent replay adds no entry', async () => {
+    tick();
+    const headers = { 'idempotency-key': 'audit-replay-1' };
+    const first = await call(t, org.apiKey, 'POST', '/api/v1/monitors', {
+      body: { ...MONITOR, name: 'Once' },
+      headers,
+    });
+    expect(first.statusCode).toBe(201);
+    const replay = await call(t, org.apiKey, 'POST', '/api/v1/monitors', {
+      body: { ...MONITOR, name: 'Once' },
+      headers,
+    });
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    const id = (first.json() as Json).id as string;
+    expect((await entries(`?target_id=${id}`)).map((e) => e.action)).toEqual(['monitor.create']);
+  });
+
   it('lists only the organization’s own entries', async () => {
     const other = await t.createOrg();
     const res = await call(t, other.apiKey, 'GET', '/api/v1/audit-log');
