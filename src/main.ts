@@ -5,6 +5,7 @@ import type { TocsinConfig } from './config/index.ts';
 import { buildApp } from './http/app.ts';
 import type { AppServices } from './http/app.deps.ts';
 import { AlertLinks, alertingMigrations, createAlerting, ReportDeliveryFacts } from './modules/alerting/index.ts';
+import { AuditLog, auditMigrations } from './modules/audit/index.ts';
 import { authMigrations, createApiAccess, createAuth, SessionService, type Actor } from './modules/auth/index.ts';
 import { checkEngineMigrations, createCheckEngineModule, validateAssertion } from './modules/checks/index.ts';
 import {
@@ -61,6 +62,7 @@ export const ALL_MIGRATIONS: SchemaMigration[] = [
   ...intelligenceMigrations,
   ...reportsMigrations,
   ...scheduledReportsMigrations,
+  ...auditMigrations,
 ];
 
 export const VERSION: string = (
@@ -201,9 +203,11 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     metrics,
     signals,
   });
+  const audit = new AuditLog({ database, clock });
   const sessions = new SessionService({
     database,
     clock,
+    audit,
     logger,
     orgs,
     credentials: createCredentials({
@@ -366,6 +370,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
       scheduledReports,
       reportRenderer: reports.renderer,
       customReports: reports.customReports,
+      audit,
     },
     roles,
     metrics,

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { PLAN_NAMES, type PlanName } from '../config/index.ts';
 import { SCOPES } from '../modules/auth/index.ts';
+import { cliTrail } from './cli.audit.ts';
 import { withTocsin } from './cli.tocsin.ts';
 
 function planOrExit(value: string): PlanName {
@@ -20,7 +21,8 @@ export function registerAdminCommands(program: Command): void {
     .option('--plan <plan>', `plan: ${PLAN_NAMES.join(', ')} (default: the configured default_plan)`)
     .action(async (opts: { org: string; email: string; plan?: string }) => {
       const plan = opts.plan === undefined ? undefined : planOrExit(opts.plan);
-      const out = await withTocsin(async ({ services }) => {
+      const out = await withTocsin(async (tocsin) => {
+        const { services } = tocsin;
         const org = await services.orgs.createOrganization({ name: opts.org, ...(plan && { plan }) });
         const user = await services.orgs.ensureUser({ email: opts.email });
         await services.orgs.addMember(org.id, user.id, 'owner');
@@ -31,6 +33,17 @@ export function registerAdminCommands(program: Command): void {
           environments: ['production', 'staging', 'development'],
           userId: user.id,
           createdBy: user.id,
+        });
+        await cliTrail(tocsin, 'admin bootstrap').note({
+          organizationId: org.id,
+          action: 'organization.bootstrap',
+          target: { type: 'organization', id: org.id },
+          changes: {
+            name: [null, org.name],
+            plan: [null, org.plan],
+            owner: [null, user.email],
+            api_key: [null, key.id],
+          },
         });
         if (user.emailVerifiedAt === null)
           process.stderr.write(
@@ -48,7 +61,9 @@ export function registerAdminCommands(program: Command): void {
     )
     .requiredOption('--email <email>', "the user's email address")
     .action(async (opts: { email: string }) => {
-      const issued = await withTocsin(({ services }) => services.sessions.createResetLink(opts.email));
+      const issued = await withTocsin((tocsin) =>
+        tocsin.services.sessions.createResetLink(opts.email, cliTrail(tocsin, 'admin password-reset-link')),
+      );
       if (!issued) {
         process.stderr.write(`tocsin: no user has the address ${opts.email}\n`);
         process.exit(1);
@@ -65,7 +80,9 @@ export function registerAdminCommands(program: Command): void {
     .requiredOption('--plan <plan>', `plan: ${PLAN_NAMES.join(', ')}`)
     .action(async (opts: { org: string; plan: string }) => {
       const plan = planOrExit(opts.plan);
-      const org = await withTocsin(({ services }) => services.orgs.setPlan(opts.org, plan));
+      const org = await withTocsin((tocsin) =>
+        tocsin.services.orgs.setPlan(opts.org, plan, cliTrail(tocsin, 'admin set-plan')),
+      );
       process.stdout.write(`${JSON.stringify({ organization_id: org.id, plan: org.plan })}\n`);
     });
 }

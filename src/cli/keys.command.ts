@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { apiKeyView } from '../modules/auth/index.ts';
 import { DomainError } from '../platform/errors.ts';
+import { cliTrail } from './cli.audit.ts';
 import { withTocsin } from './cli.tocsin.ts';
 
 function list(value: string): string[] {
@@ -72,7 +73,8 @@ export function registerKeysCommands(program: Command): void {
     .option('--user <id>', "owner: a member (usr_…); default the organization's first owner")
     .action(async (o: CreateOpts) => {
       out(
-        await withTocsin(async ({ services, clock }) => {
+        await withTocsin(async (tocsin) => {
+          const { services, clock } = tocsin;
           let userId = o.user ?? null;
           let role: string | undefined;
           if (o.serviceAccount === undefined) {
@@ -103,6 +105,7 @@ export function registerKeysCommands(program: Command): void {
               serviceAccountId: o.serviceAccount ?? null,
             },
             { userId, ...(role !== undefined && { role }) },
+            cliTrail(tocsin, 'keys create'),
           );
           return { ...apiKeyView(record), key };
         }),
@@ -135,8 +138,10 @@ export function registerKeysCommands(program: Command): void {
     .argument('<key-id>', 'key id (key_…)')
     .action(async (id: string, o: { org: string }) => {
       out(
-        await withTocsin(async ({ services }) =>
-          apiKeyView(await services.apiAccess.apiKeys.revokeAsOperator(o.org, id)),
+        await withTocsin(async (tocsin) =>
+          apiKeyView(
+            await tocsin.services.apiAccess.apiKeys.revokeAsOperator(o.org, id, cliTrail(tocsin, 'keys revoke')),
+          ),
         ),
       );
     });
@@ -153,8 +158,13 @@ export function registerKeysCommands(program: Command): void {
         process.exit(2);
       }
       out(
-        await withTocsin(async ({ services }) => {
-          const { record, key } = await services.apiAccess.apiKeys.rotateAsOperator(o.org, id, o.grace);
+        await withTocsin(async (tocsin) => {
+          const { record, key } = await tocsin.services.apiAccess.apiKeys.rotateAsOperator(
+            o.org,
+            id,
+            o.grace,
+            cliTrail(tocsin, 'keys rotate'),
+          );
           return { ...apiKeyView(record), key };
         }),
       );

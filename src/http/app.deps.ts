@@ -1,5 +1,6 @@
 import type { TocsinConfig } from '../config/index.ts';
 import type { Alerting } from '../modules/alerting/index.ts';
+import type { AuditLog } from '../modules/audit/index.ts';
 import type { ApiAccessServices, AuthService, SessionService } from '../modules/auth/index.ts';
 import type { CheckEngineModule } from '../modules/checks/index.ts';
 import type { ExecutionsService } from '../modules/checks/index.ts';
@@ -60,6 +61,8 @@ export interface AppServices {
   reportRenderer: ReportRenderer;
   /** Custom reports CRUD and render. */
   customReports: CustomReportsService;
+  /** The audit log (DECISIONS §21): recorders for ServiceContexts, the list and the CSV export. */
+  audit: AuditLog;
 }
 
 export interface AppDeps {

@@ -6,6 +6,7 @@ import { installIdempotency } from './plugins/idempotency.plugin.ts';
 import { installInputSafety } from './plugins/input-safety.plugin.ts';
 import { installRateLimit } from './plugins/rate-limit.plugin.ts';
 import { installUsage } from './plugins/usage.plugin.ts';
+import { registerAuditRoutes } from './routes/audit/audit.routes.ts';
 import { registerApiKeyRoutes } from './routes/api-keys/api-keys.routes.ts';
 import { registerServiceAccountRoutes } from './routes/service-accounts/service-accounts.routes.ts';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './plugins/errors.plugin.ts';
@@ -113,7 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installSerialization(app);
   installErrorHandling(app);
   installRequestContext(app);
-  installServiceContext(app, deps);
+  installServiceContext(app, { database: deps.database, clock: deps.clock, audit: deps.services.audit });
   await installOpenApi(app, { version: deps.version, publicUrl: deps.config.publicUrl });
   installAuth(app, {
     auth: deps.services.auth,
@@ -169,6 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerServiceAccountRoutes(app, deps.services.apiAccess);
   registerDestinationRoutes(app, deps.services);
   registerMemberRoutes(app, deps.services);
+  registerAuditRoutes(app, { audit: deps.services.audit });
   const sessionRoutes = { sessions: deps.services.sessions, clock: deps.clock, publicUrl: deps.config.publicUrl };
   registerSessionRoutes(app, sessionRoutes);
   registerAuthLinkRoutes(app, sessionRoutes);

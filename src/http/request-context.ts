@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ServiceContext } from '../modules/auth/index.ts';
+import type { AuditLog, AuditTrail } from '../modules/audit/index.ts';
+import { auditActorOf, type ServiceContext } from '../modules/auth/index.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/index.ts';
 import type { ErrorDetail } from '../platform/errors.ts';
@@ -10,6 +11,7 @@ import { detailsFromAjv } from './plugins/validation.plugin.ts';
 interface ContextSource {
   database: Database;
   clock: Clock;
+  audit: AuditLog;
 }
 
 declare module 'fastify' {
@@ -20,13 +22,22 @@ declare module 'fastify' {
 
 /** Keeps the app's database and clock where `contextOf` finds them (buildApp calls it once). */
 export function installServiceContext(app: FastifyInstance, source: ContextSource): void {
-  app.decorate('serviceContextSource', { database: source.database, clock: source.clock });
+  app.decorate('serviceContextSource', { database: source.database, clock: source.clock, audit: source.audit });
 }
 
 /** The ServiceContext of an authenticated request: its actor, the app's database and clock. */
 export function contextOf(request: FastifyRequest): ServiceContext {
   const { database, clock } = request.server.serviceContextSource;
-  return { actor: actorOf(request), db: database, clock };
+  return { actor: actorOf(request), db: database, clock, audit: auditOf(request) };
+}
+
+/** The audit recorder of an authenticated request: its actor, address and request id. */
+export function auditOf(request: FastifyRequest): AuditTrail {
+  return request.server.serviceContextSource.audit.trail({
+    actor: auditActorOf(actorOf(request)),
+    ip: request.ip,
+    requestId: request.id,
+  });
 }
 
 /**

@@ -24,7 +24,8 @@ export type IdPrefix =
   | 'ses'
   | 'ver'
   | 'cor'
-  | 'inv';
+  | 'inv'
+  | 'aud';
 
 // Random bytes are drawn from a pool refilled 4 KiB at a time: one randomBytes call per id (a request id
 // on every request) costs more than the rest of newId.

@@ -51,6 +51,12 @@ function redactParam(match: string, separator: string, name: string, value: stri
   return `${separator}${name}=${REDACTED}`;
 }
 
+/** Whether a field or parameter named `name` carries a credential (the rule query parameters are redacted by). */
+export function isSecretName(name: string): boolean {
+  // camelCase names (`heartbeatToken`, `signingSecret`) read as their snake_case twins.
+  return SECRET_PARAM.test(decodedName(name).replace(/([a-z0-9])([A-Z])/g, '$1_$2'));
+}
+
 /** Redacts every URL credential and secret query value found anywhere in `text`. */
 export function redactText(text: string): string {
   // Cheap tests first: most log lines have neither a userinfo nor a query string.

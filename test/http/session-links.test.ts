@@ -172,10 +172,23 @@ describe.each(testDialects())('password reset, invitations and sessions from mai
     expect(errorCode(wrong)).toBe('invalid_credentials');
     expect(sessionCookieOf(wrong)).toBeNull();
     expect(await pendingEmails()).toEqual([email]);
+    // The wrong password is a failed sign-in of that account, in the organization it belongs to (audit log).
+    const failed = await t.tocsin.services.audit.list(
+      other.organizationId,
+      { action: 'session.sign_in_failed' },
+      { limit: 5 },
+    );
+    expect(failed.data.map((e) => e.changes)).toEqual([{ email: [null, email] }]);
 
     const right = await acceptInvitation(t, { token, password: 'known password 1' });
     expect(right.statusCode).toBe(201);
     expect(right.json()).toMatchObject({ role: 'admin', organization: { id: org.organizationId } });
+    const accepted = await t.tocsin.services.audit.list(
+      org.organizationId,
+      { action: 'invitation.accept' },
+      { limit: 50 },
+    );
+    expect(accepted.data.some((e) => e.actor.type === 'user' && e.changes.role?.[1] === 'admin')).toBe(true);
     expect(await pendingEmails()).toEqual([]);
   });
 

@@ -80,6 +80,16 @@ describe.each(testDialects())('tocsin demo on %s', (dialect) => {
   const api = () =>
     clientOf(t, { organizationId: demo.organization_id, userId: demo.user_id, apiKey: demo.api_key, keyId: '' });
 
+  it('what the demo made is in the audit log, by the operator command', async () => {
+    const { data } = await t.tocsin.services.audit.list(
+      demo.organization_id,
+      { action: 'monitor.create' },
+      { limit: 50 },
+    );
+    expect(data.map((e) => e.target.id).sort()).toEqual([...demo.monitor_ids].sort());
+    expect(new Set(data.map((e) => `${e.actor.type} ${e.actor.name}`))).toEqual(new Set(['system tocsin demo']));
+  });
+
   it('the plan has what the demo promises: outages, blips, a pause, a late monitor, SLA targets', () => {
     const { plan } = demo;
     expect(plan.monitors).toHaveLength(5);

@@ -12,6 +12,7 @@ import type { DestinationChecks } from './destination.checks.ts';
 import type { DestinationCreateInput, DestinationPatchInput, DestinationView } from './destination.inputs.ts';
 import type { DestinationViews } from './destination.view.ts';
 import type { Destination } from './alerting.types.ts';
+import { destinationChange } from './destination.audit.ts';
 
 export interface DestinationsServiceDeps {
   registry: ReadonlyMap<DestinationType, DestinationProvider>;
@@ -106,6 +107,7 @@ export class DestinationsService {
           monitorIds.map((monitorId) => ({ monitorId, destinationId: id })),
           now,
         );
+        await ctx.audit?.record(tx, destinationChange('destination.create', null, destination));
       }),
     );
     const view = await this.deps.views.one(ctx.db, actor, destination);
@@ -150,6 +152,7 @@ export class DestinationsService {
           if (mergeBase(current) !== mergeBase(existing)) return false;
           await new DestinationsRepository(tx).update(updated);
           if (wanted !== null) await this.replaceVisibleLinks(tx, actor, id, wanted, updated.updatedAt);
+          await ctx.audit?.record(tx, destinationChange('destination.update', existing, updated));
           return true;
         }),
       );
@@ -266,7 +269,7 @@ export class DestinationsService {
   async delete(ctx: ServiceContext, id: string): Promise<void> {
     const { actor } = ctx;
     requireAdmin(actor);
-    await this.find(ctx, id);
+    const existing = await this.find(ctx, id);
     const linked = (await new AlertLinksRepository(ctx.db).monitorIdsOf(actor.organizationId, [id])).get(id) ?? [];
     const visible = await this.deps.views.visibleMonitorIds(actor, linked);
     if (linked.some((monitorId) => !visible.has(monitorId)))
@@ -274,7 +277,10 @@ export class DestinationsService {
         'conflict',
         "This destination also alerts monitors outside your key's environments; delete it with a key that can see them.",
       );
-    await ctx.db.transaction((tx) => new DestinationsRepository(tx).delete(actor.organizationId, id));
+    await ctx.db.transaction(async (tx) => {
+      await new DestinationsRepository(tx).delete(actor.organizationId, id);
+      await ctx.audit?.record(tx, destinationChange('destination.delete', existing, null));
+    });
   }
 
   /**

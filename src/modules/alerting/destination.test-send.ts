@@ -36,8 +36,8 @@ export class DestinationTestSend {
     const destination = await this.deps.destinations.find(ctx, id);
     const now = ctx.clock.now();
     const eventId = newId('evt', now);
-    await ctx.db.transaction((tx) =>
-      this.deps.events.record(tx, {
+    await ctx.db.transaction(async (tx) => {
+      await this.deps.events.record(tx, {
         id: eventId,
         organizationId: ctx.actor.organizationId,
         // `test` is an alerting-only event (never in a destination's events list): it is addressed by id.
@@ -49,8 +49,15 @@ export class DestinationTestSend {
           destination_ids: [destination.id],
           summary: `Test notification from Tocsin for "${destination.name}".`,
         },
-      }),
-    );
+      });
+      const target = { type: 'destination', id: destination.id };
+      await ctx.audit?.record(tx, {
+        organizationId: destination.organizationId,
+        action: 'destination.test',
+        target,
+        changes: {},
+      });
+    });
     const delivery = await this.firstAttempt(ctx, eventId, destination.id);
     const current = await this.deps.destinations.find(ctx, id);
     return {

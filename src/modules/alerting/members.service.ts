@@ -1,3 +1,4 @@
+import type { AuditTrail } from '../audit/index.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { DomainError, notFound, validationFailed, type ErrorDetail } from '../../platform/errors.ts';
 import type { Logger } from '../../platform/logger.ts';
@@ -74,7 +75,7 @@ export class MembersService {
     return this.deps.orgs.getOrganization(actor.organizationId);
   }
 
-  async updateOrganization(actor: Actor, body: unknown): Promise<Organization> {
+  async updateOrganization(actor: Actor, body: unknown, audit?: AuditTrail): Promise<Organization> {
     requireAdmin(actor, 'Changing organization settings');
     const patch = objectBody(body);
     const details: ErrorDetail[] = Object.keys(patch)
@@ -95,7 +96,7 @@ export class MembersService {
       ...(typeof patch.email_alerts_enabled === 'boolean' && { emailAlertsEnabled: patch.email_alerts_enabled }),
       ...(typeof region === 'string' && { defaultRegion: region }),
     };
-    if (Object.keys(settings).length > 0) return this.deps.orgs.updateSettings(actor.organizationId, settings);
+    if (Object.keys(settings).length > 0) return this.deps.orgs.updateSettings(actor.organizationId, settings, audit);
     return this.getOrganization(actor);
   }
 
@@ -111,7 +112,7 @@ export class MembersService {
    * Records an invitation and mails its one-time link. Whether a user already has the address is neither looked
    * at nor told: the membership (and the user, for a new address) comes into being when the link is followed.
    */
-  async invite(actor: Actor, body: unknown): Promise<Invitation> {
+  async invite(actor: Actor, body: unknown, audit?: AuditTrail): Promise<Invitation> {
     requireAdmin(actor, 'Inviting members');
     const input = objectBody(body);
     const details: ErrorDetail[] = Object.keys(input)
@@ -126,36 +127,46 @@ export class MembersService {
     if (input.name !== undefined && typeof input.name !== 'string')
       details.push({ field: 'name', issue: 'must be a string' });
     if (details.length > 0) throw validationFailed(details);
-    const issued = await this.deps.orgs.createInvitation({
-      organizationId: actor.organizationId,
-      email: input.email as string,
-      name: (input.name as string | undefined) ?? null,
-      role: role as Role,
-      invitedBy: actor.userId ?? actor.keyId,
-    });
+    const issued = await this.deps.orgs.createInvitation(
+      {
+        organizationId: actor.organizationId,
+        email: input.email as string,
+        name: (input.name as string | undefined) ?? null,
+        role: role as Role,
+        invitedBy: actor.userId ?? actor.keyId,
+      },
+      undefined,
+      audit,
+    );
     await this.sendInvitation(issued.invitation, issued.token);
     return { email: issued.invitation.email, name: issued.invitation.name, role: issued.invitation.role };
   }
 
   /** A new link for a pending invitation, mailed again (the previous link stops working); 404 when there is none. */
-  async resendInvitation(actor: Actor, invitationId: string): Promise<void> {
+  async resendInvitation(actor: Actor, invitationId: string, audit?: AuditTrail): Promise<void> {
     requireAdmin(actor, 'Resending invitations');
-    const issued = await this.deps.orgs.renewInvitation(actor.organizationId, invitationId);
+    const issued = await this.deps.orgs.renewInvitation(actor.organizationId, invitationId, undefined, audit);
     await this.sendInvitation(issued.invitation, issued.token);
   }
 
-  async revokeInvitation(actor: Actor, invitationId: string): Promise<void> {
+  async revokeInvitation(actor: Actor, invitationId: string, audit?: AuditTrail): Promise<void> {
     requireAdmin(actor, 'Revoking invitations');
-    await this.deps.orgs.revokeInvitation(actor.organizationId, invitationId);
+    await this.deps.orgs.revokeInvitation(actor.organizationId, invitationId, audit);
   }
 
-  async resendVerification(actor: Actor, userId: string): Promise<void> {
+  async resendVerification(actor: Actor, userId: string, audit?: AuditTrail): Promise<void> {
     requireAdmin(actor, 'Resending verification mails');
     const membership = await this.deps.orgs.findMembership(actor.organizationId, userId);
     const user = membership ? await this.deps.orgs.findUser(userId) : null;
     if (!user) throw notFound('Member');
     if (user.emailVerifiedAt !== null) throw new DomainError('conflict', `${user.email} is already verified.`);
     await this.sendVerification(user);
+    await audit?.note({
+      organizationId: actor.organizationId,
+      action: 'member.verification_resend',
+      target: { type: 'user', id: userId },
+      changes: {},
+    });
   }
 
   /** Mails the one-time link of an invitation; the same mail whoever has the address. */

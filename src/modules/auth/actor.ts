@@ -1,4 +1,5 @@
 import type { PlanName } from '../../config/index.ts';
+import type { AuditActor } from '../audit/index.ts';
 import type { Role } from '../orgs/index.ts';
 import type { Scope } from './scopes.ts';
 
@@ -26,6 +27,8 @@ export interface Actor {
   sessionId?: string;
   /** Every environment, not only `environments` (sessions; keys always list theirs). */
   allEnvironments?: boolean;
+  /** The name the audit log shows: the key's name, or the signed-in person's name or email. */
+  name?: string;
 }
 
 export function canSeeEnvironment(actor: Actor, environment: string): boolean {
@@ -39,4 +42,11 @@ export function isAdmin(actor: Actor): boolean {
 /** The id recorded when this actor changes something (resolved_by, acknowledged_by, created_by). */
 export function actorRef(actor: Actor): string {
   return actor.userId ?? actor.keyId;
+}
+
+/** How the audit log names this actor: the signed-in person (sessions) or the key. */
+export function auditActorOf(actor: Actor): AuditActor {
+  return actor.sessionId !== undefined && actor.userId !== null
+    ? { type: 'user', id: actor.userId, name: actor.name ?? actor.userId }
+    : { type: 'key', id: actor.keyId, name: actor.name ?? actor.keyId };
 }

@@ -121,6 +121,7 @@ export function createApiAccess(options: ApiAccessOptions): { services: ApiAcces
     recorder: usage,
     auth,
     clock,
+    database,
   });
   const serviceAccounts = new ServiceAccountsService({
     database,

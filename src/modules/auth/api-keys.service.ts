@@ -5,7 +5,9 @@ import { newId } from '../../platform/ids.ts';
 import { actorRef, canSeeEnvironment, isAdmin, type Actor } from './actor.ts';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key.format.ts';
 import type { ApiKey, KeyUsage, RateLimitSettings, ServiceAccount, UsageBucket } from './api-key.types.ts';
-import type { ApiKeysRepository } from './api-keys.repository.ts';
+import { ApiKeysRepository } from './api-keys.repository.ts';
+import type { Database } from '../../platform/db/index.ts';
+import { resourceChange, type AuditTrail } from '../audit/index.ts';
 import type { AuthService } from './auth.service.ts';
 import { DEFAULT_RATE_LIMITS } from './auth.service.ts';
 import type { ApiKeyRow, ServiceAccountRow } from './auth.tables.ts';
@@ -40,6 +42,8 @@ export interface ApiKeysServiceDeps {
   recorder: UsageRecorder;
   auth: AuthService;
   clock: Clock;
+  /** Changes write their key row and audit entry in one transaction on it. */
+  database: Database;
 }
 
 function keyOf(row: ApiKeyRow): ApiKey {
@@ -120,7 +124,7 @@ export class ApiKeysService {
   }
 
   /** Creation through the API: limited by what the calling key has. */
-  async create(actor: Actor, input: CreateKeyInput): Promise<{ record: ApiKey; key: string }> {
+  async create(actor: Actor, input: CreateKeyInput, audit?: AuditTrail): Promise<{ record: ApiKey; key: string }> {
     const details: ErrorDetail[] = [];
     let unknownScopes = false;
     let beyondCreator = false;
@@ -152,7 +156,7 @@ export class ApiKeysService {
       serviceAccountId: actor.userId === null ? actor.serviceAccountId : null,
       role: actor.role,
     });
-    return this.insert(actor.organizationId, input, owner, actorRef(actor));
+    return this.insert(actor.organizationId, input, owner, actorRef(actor), audit);
   }
 
   /** Creation by an operator (`tocsin keys create`): any scope, owned by a member or a service account. */
@@ -160,13 +164,14 @@ export class ApiKeysService {
     organizationId: string,
     input: CreateKeyInput,
     owner: { userId?: string | null; role?: string },
+    audit?: AuditTrail,
   ): Promise<{ record: ApiKey; key: string }> {
     const resolved = await this.ownerFor(organizationId, input.serviceAccountId ?? null, {
       userId: owner.userId ?? null,
       serviceAccountId: null,
       role: owner.role ?? 'owner',
     });
-    return this.insert(organizationId, input, resolved, null);
+    return this.insert(organizationId, input, resolved, null, audit);
   }
 
   private async ownerFor(
@@ -192,6 +197,7 @@ export class ApiKeysService {
     input: CreateKeyInput,
     owner: KeyOwner,
     createdBy: string | null,
+    audit?: AuditTrail,
   ): Promise<{ record: ApiKey; key: string }> {
     const now = this.deps.clock.now();
     const details: ErrorDetail[] = [];
@@ -241,7 +247,10 @@ export class ApiKeysService {
       created_at: now,
       updated_at: now,
     };
-    await this.deps.keys.insert(row);
+    await this.deps.database.transaction(async (tx) => {
+      await new ApiKeysRepository(tx).insert(row);
+      await audit?.record(tx, resourceChange('api_key.create', 'api_key', null, keyOf(row), { omit: ['createdAt'] }));
+    });
     return { record: keyOf(row), key };
   }
 
@@ -264,14 +273,19 @@ export class ApiKeysService {
     return keyOf(await this.managedRow(actor, id));
   }
 
-  async revoke(actor: Actor, id: string): Promise<ApiKey> {
+  async revoke(actor: Actor, id: string, audit?: AuditTrail): Promise<ApiKey> {
     await this.managedRow(actor, id);
-    return this.revokeAsOperator(actor.organizationId, id);
+    return this.revokeAsOperator(actor.organizationId, id, audit);
   }
 
-  async rotate(actor: Actor, id: string, graceSeconds?: number): Promise<{ record: ApiKey; key: string }> {
+  async rotate(
+    actor: Actor,
+    id: string,
+    graceSeconds?: number,
+    audit?: AuditTrail,
+  ): Promise<{ record: ApiKey; key: string }> {
     await this.managedRow(actor, id);
-    return this.rotateAsOperator(actor.organizationId, id, graceSeconds);
+    return this.rotateAsOperator(actor.organizationId, id, graceSeconds, audit);
   }
 
   async usage(
@@ -307,9 +321,14 @@ export class ApiKeysService {
   }
 
   /** Revokes the key (both values, if rotated); effective here at once and in other processes within the cache time. */
-  async revokeAsOperator(organizationId: string, id: string): Promise<ApiKey> {
-    await this.find(organizationId, id);
-    await this.deps.keys.revoke(organizationId, id, this.deps.clock.now());
+  async revokeAsOperator(organizationId: string, id: string, audit?: AuditTrail): Promise<ApiKey> {
+    const before = await this.find(organizationId, id);
+    const now = this.deps.clock.now();
+    await this.deps.database.transaction(async (tx) => {
+      await new ApiKeysRepository(tx).revoke(organizationId, id, now);
+      if (before.revokedAt === null)
+        await audit?.record(tx, resourceChange('api_key.revoke', 'api_key', before, { ...before, revokedAt: now }));
+    });
     this.deps.auth.forgetCached();
     return this.find(organizationId, id);
   }
@@ -319,18 +338,34 @@ export class ApiKeysService {
     organizationId: string,
     id: string,
     graceSeconds = DEFAULT_GRACE_SECONDS,
+    audit?: AuditTrail,
   ): Promise<{ record: ApiKey; key: string }> {
     const row = await this.deps.keys.findById(organizationId, id);
     if (!row) throw notFound('API key');
     if (row.revoked_at !== null) throw new DomainError('conflict', 'This key is revoked; create a new one instead.');
     const now = this.deps.clock.now();
     const key = generateApiKey();
-    const ok = await this.deps.keys.rotate(organizationId, id, {
-      hash: hashApiKey(key),
-      prefix: displayPrefix(key),
-      previousHash: graceSeconds > 0 ? row.hash : null,
-      previousValidUntil: graceSeconds > 0 ? now + graceSeconds * 1000 : null,
-      at: now,
+    const ok = await this.deps.database.transaction(async (tx) => {
+      const rotated = await new ApiKeysRepository(tx).rotate(organizationId, id, {
+        hash: hashApiKey(key),
+        prefix: displayPrefix(key),
+        previousHash: graceSeconds > 0 ? row.hash : null,
+        previousValidUntil: graceSeconds > 0 ? now + graceSeconds * 1000 : null,
+        at: now,
+      });
+      if (rotated) {
+        await audit?.record(tx, {
+          organizationId,
+          action: 'api_key.rotate',
+          target: { type: 'api_key', id },
+          changes: {
+            value: ['[redacted]', '[redacted]'],
+            prefix: [row.prefix, displayPrefix(key)],
+            grace_seconds: [null, graceSeconds],
+          },
+        });
+      }
+      return rotated;
     });
     if (!ok) throw new DomainError('conflict', 'This key is revoked; create a new one instead.');
     this.deps.auth.forgetCached();

@@ -127,6 +127,7 @@ export class AuthService {
       scopes: expandScopes(scopes),
       environments: JSON.parse(key.environments) as string[],
       rateLimits: { read: key.read_per_minute, write: key.write_per_minute, delete: key.delete_per_minute },
+      name: key.name,
     };
     const limits = [key.expires_at, found.viaPrevious ? key.previous_valid_until : null].filter(
       (v): v is number => v !== null,

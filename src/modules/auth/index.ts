@@ -31,7 +31,7 @@ export { RedisRateLimitStore } from './rate-limit.redis.ts';
 export type { ApiKey, ServiceAccount, KeyUsage, UsageBucket, RateLimitSettings } from './api-key.types.ts';
 export { authMigrations } from './auth.migrations.ts';
 export { SCOPES, ADMIN_ONLY_SCOPES, isScope, expandScopes, type Scope } from './scopes.ts';
-export { canSeeEnvironment, isAdmin, actorRef, type Actor, type RateBudgets } from './actor.ts';
+export { canSeeEnvironment, isAdmin, actorRef, auditActorOf, type Actor, type RateBudgets } from './actor.ts';
 export { withDatabase, type ServiceContext } from './service-context.ts';
 export { generateApiKey, isWellFormedApiKey, hashApiKey } from './api-key.format.ts';
 export { createApiAccess, type ApiAccessServices, type ApiAccessOptions } from './api-access.module.ts';

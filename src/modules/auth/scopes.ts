@@ -20,6 +20,7 @@ export const SCOPES = [
   'destinations:read',
   'destinations:write',
   'keys:write',
+  'audit:read',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -27,7 +28,7 @@ export type Scope = (typeof SCOPES)[number];
 const IMPLIED: Partial<Record<Scope, Scope[]>> = { 'monitors:write': ['monitors:create'] };
 
 /** Scopes that only work when the key's owner is an owner or admin. */
-export const ADMIN_ONLY_SCOPES: ReadonlySet<Scope> = new Set<Scope>(['destinations:write', 'keys:write']);
+export const ADMIN_ONLY_SCOPES: ReadonlySet<Scope> = new Set<Scope>(['destinations:write', 'keys:write', 'audit:read']);
 
 export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value);

@@ -1,3 +1,4 @@
+import { resourceChange, type AuditTrail } from '../audit/index.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { decodeIdCursor, pageOf } from '../../platform/cursor.ts';
 import type { Database } from '../../platform/db/index.ts';
@@ -29,6 +30,7 @@ export class ServiceAccountsService {
     organizationId: string,
     input: { name: string; role: 'admin' | 'member' },
     actor: Actor | null,
+    audit?: AuditTrail,
   ): Promise<ServiceAccount> {
     if (input.name.trim() === '') throw validationFailed([{ field: 'name', issue: 'must not be empty' }]);
     const now = this.deps.clock.now();
@@ -41,7 +43,11 @@ export class ServiceAccountsService {
       created_at: now,
       deleted_at: null,
     };
-    await this.deps.repository.insert(row);
+    await this.deps.database.transaction(async (tx) => {
+      await new ServiceAccountsRepository(tx).insert(row);
+      const change = resourceChange('service_account.create', 'service_account', null, serviceAccountOf(row));
+      await audit?.record(tx, change);
+    });
     return serviceAccountOf(row);
   }
 
@@ -65,7 +71,7 @@ export class ServiceAccountsService {
    * it could revoke each of those keys itself (`mayManage`); otherwise nothing changes (403 forbidden).
    * `actor` null: the operator.
    */
-  async delete(actor: Actor | null, organizationId: string, id: string): Promise<void> {
+  async delete(actor: Actor | null, organizationId: string, id: string, audit?: AuditTrail): Promise<void> {
     const now = this.deps.clock.now();
     await this.deps.database.transaction(async (tx) => {
       const keys = new ApiKeysRepository(tx);
@@ -79,6 +85,12 @@ export class ServiceAccountsService {
         );
       }
       await keys.revokeForServiceAccount(organizationId, id, now);
+      await audit?.record(tx, {
+        organizationId,
+        action: 'service_account.delete',
+        target: { type: 'service_account', id },
+        changes: {},
+      });
     });
     this.deps.auth.forgetCached();
   }

@@ -5,6 +5,7 @@ import type { Database } from '../../platform/db/index.ts';
 import { DomainError, validationFailed, type ErrorDetail } from '../../platform/errors.ts';
 import { newId, randomToken } from '../../platform/ids.ts';
 import type { Logger } from '../../platform/logger.ts';
+import type { AuditLog, AuditOrigin, AuditTrail } from '../audit/index.ts';
 import type { CredentialsService, Organization, OrgsService, Role, User } from '../orgs/index.ts';
 import type { Actor } from './actor.ts';
 import { csrfTokenOf } from './csrf.ts';
@@ -31,6 +32,8 @@ export interface SessionServiceDeps {
   orgs: OrgsService;
   credentials: CredentialsService;
   mailer: SessionMailer;
+  /** Sign-ins, failed sign-ins and sign-outs are recorded (DECISIONS §21). */
+  audit: AuditLog;
   /** Links in mails start with it. */
   publicUrl: string;
   throttle?: SignInThrottle;
@@ -51,6 +54,15 @@ function sha256(token: string): string {
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** The origin of what a person does through a public endpoint (sign-in, setup, links): themselves. */
+function personOrigin(user: { id: string; email: string; name: string | null }, client: ClientInfo): AuditOrigin {
+  return {
+    actor: { type: 'user', id: user.id, name: user.name ?? user.email },
+    ip: client.ip,
+    requestId: client.requestId ?? null,
+  };
 }
 
 function invalidCredentials(): DomainError {
@@ -103,6 +115,12 @@ export class SessionService {
         { organizationName: input.organization_name.trim(), name: input.name.trim(), email: input.email, passwordHash },
         tx,
       );
+      await this.deps.audit.record(tx, personOrigin(user, client), {
+        organizationId: organization.id,
+        action: 'organization.setup',
+        target: { type: 'organization', id: organization.id },
+        changes: { name: [null, organization.name], owner: [null, user.email] },
+      });
       return this.open(user, organization, 'owner', client, tx);
     });
   }
@@ -122,10 +140,38 @@ export class SessionService {
     const memberships = found && matches ? await this.deps.credentials.membershipsOf(found.userId) : [];
     const user = found && matches ? await this.deps.orgs.findUser(found.userId) : null;
     // The attempt was counted as a failure when it began; only a success takes it back.
-    if (!found?.passwordHash || !matches || !user || memberships.length === 0) throw invalidCredentials();
+    if (!found?.passwordHash || !matches || !user || memberships.length === 0) {
+      await this.recordFailedSignIn(account, found?.userId ?? null, client);
+      throw invalidCredentials();
+    }
     await this.throttle.succeeded(account, client.ip);
     const first = memberships[0]!;
     return this.open(user, await this.deps.orgs.getOrganization(first.organizationId), first.role, client);
+  }
+
+  /**
+   * A failed sign-in, in each organization of the account it named (no password, only the address tried); an
+   * address nobody has belongs to no organization, and its entry is kept for operators but listed to nobody.
+   */
+  private async recordFailedSignIn(email: string, userId: string | null, client: ClientInfo): Promise<void> {
+    const origin: AuditOrigin = {
+      actor: { type: 'user', id: userId, name: email },
+      ip: client.ip,
+      requestId: client.requestId ?? null,
+    };
+    const organizations = userId
+      ? (await this.deps.credentials.membershipsOf(userId)).map((m) => m.organizationId)
+      : [];
+    await this.deps.database.transaction(async (tx) => {
+      for (const organizationId of organizations.length > 0 ? organizations : [null]) {
+        await this.deps.audit.record(tx, origin, {
+          organizationId,
+          action: 'session.sign_in_failed',
+          target: { type: 'user', id: userId },
+          changes: { email: [null, email] },
+        });
+      }
+    });
   }
 
   /** Records a new session (in `tx` when given, so it commits with the change that signs the person in). */
@@ -140,17 +186,25 @@ export class SessionService {
     const token = randomToken(32);
     const id = newId('ses', now);
     const expiresAt = now + this.lifetimes.absoluteMs;
-    await new SessionsRepository(tx ?? this.deps.database).insert({
-      id,
-      token_hash: sha256(token),
-      user_id: user.id,
-      organization_id: organization.id,
-      created_at: now,
-      last_seen_at: now,
-      expires_at: expiresAt,
-      ended_at: null,
-      user_agent: client.userAgent?.slice(0, 300) ?? null,
-      ip: client.ip,
+    await (tx ?? this.deps.database).transaction(async (db) => {
+      await new SessionsRepository(db).insert({
+        id,
+        token_hash: sha256(token),
+        user_id: user.id,
+        organization_id: organization.id,
+        created_at: now,
+        last_seen_at: now,
+        expires_at: expiresAt,
+        ended_at: null,
+        user_agent: client.userAgent?.slice(0, 300) ?? null,
+        ip: client.ip,
+      });
+      await this.deps.audit.record(db, personOrigin(user, client), {
+        organizationId: organization.id,
+        action: 'session.sign_in',
+        target: { type: 'session', id },
+        changes: {},
+      });
     });
     return { token, expiresAt, info: { sessionId: id, user, organization, role, csrfToken: csrfTokenOf(token) } };
   }
@@ -192,6 +246,7 @@ export class SessionService {
       allEnvironments: true,
       rateLimits: SESSION_RATE_LIMITS,
       sessionId: row.id,
+      name: row.user_name ?? row.email,
     };
   }
 
@@ -213,9 +268,14 @@ export class SessionService {
     };
   }
 
-  async signOut(actor: Actor): Promise<void> {
-    if (actor.userId && actor.sessionId)
-      await new SessionsRepository(this.deps.database).end(actor.userId, actor.sessionId, this.deps.clock.now());
+  async signOut(actor: Actor, audit?: AuditTrail): Promise<void> {
+    const { userId, sessionId } = actor;
+    if (userId && sessionId) {
+      await this.deps.database.transaction(async (tx) => {
+        if (!(await new SessionsRepository(tx).end(userId, sessionId, this.deps.clock.now()))) return;
+        await audit?.record(tx, sessionEnded(actor, 'session.sign_out', sessionId));
+      });
+    }
     this.forget();
   }
 
@@ -239,20 +299,37 @@ export class SessionService {
   }
 
   /** Ends one of the person's own sessions; 404 for another person's or an ended one. */
-  async end(actor: Actor, id: string): Promise<void> {
-    const ended = actor.userId
-      ? await new SessionsRepository(this.deps.database).end(actor.userId, id, this.deps.clock.now())
+  async end(actor: Actor, id: string, audit?: AuditTrail): Promise<void> {
+    const userId = actor.userId;
+    const ended = userId
+      ? await this.deps.database.transaction(async (tx) => {
+          const done = await new SessionsRepository(tx).end(userId, id, this.deps.clock.now());
+          if (done) await audit?.record(tx, sessionEnded(actor, 'session.end', id));
+          return done;
+        })
       : false;
     this.forget();
     if (!ended) throw new DomainError('not_found', 'Session not found.');
   }
 
   /** A one-time reset link for the address's user (1 hour), or null when nobody has the address. */
-  async createResetLink(email: string): Promise<{ user: User; link: string; expiresAt: number } | null> {
+  async createResetLink(
+    email: string,
+    audit?: AuditTrail,
+  ): Promise<{ user: User; link: string; expiresAt: number } | null> {
     const found = await this.deps.credentials.findCredentials(email);
     const user = found ? await this.deps.orgs.findUser(found.userId) : null;
     if (!user) return null;
     const token = await this.deps.credentials.createPasswordReset(user.id, RESET_TTL_MS);
+    // An operator's link opens the account: each of the person's organizations sees that one was made.
+    for (const m of audit ? await this.deps.credentials.membershipsOf(user.id) : []) {
+      await audit?.note({
+        organizationId: m.organizationId,
+        action: 'user.password_reset_link',
+        target: { type: 'user', id: user.id },
+        changes: {},
+      });
+    }
     const link = `${this.deps.publicUrl.replace(/\/+$/, '')}/reset-password?token=${encodeURIComponent(token)}`;
     return { user, link, expiresAt: this.deps.clock.now() + RESET_TTL_MS };
   }
@@ -278,23 +355,42 @@ export class SessionService {
   }
 
   /** Sets the new password from a reset link and ends the user's sessions (but the caller's own, if any). */
-  async confirmPasswordReset(token: string, password: string, currentSessionId: string | null): Promise<void> {
+  async confirmPasswordReset(
+    token: string,
+    password: string,
+    currentSessionId: string | null,
+    client?: ClientInfo,
+  ): Promise<void> {
     const details: ErrorDetail[] = [];
     requirePassword(password, details);
     if (details.length > 0) throw validationFailed(details);
     const hash = await hashPassword(password);
     const now = this.deps.clock.now();
-    const userId = await this.deps.credentials.resetPassword(token, hash, (tx, id) =>
-      new SessionsRepository(tx).endAllOf(id, now, currentSessionId),
-    );
+    const userId = await this.deps.credentials.resetPassword(token, hash, async (tx, id) => {
+      await new SessionsRepository(tx).endAllOf(id, now, currentSessionId);
+      // The person holding the link acts; only their id is known inside the transaction.
+      const origin: AuditOrigin = {
+        actor: { type: 'user', id, name: id },
+        ip: client?.ip ?? null,
+        requestId: client?.requestId ?? null,
+      };
+      for (const m of await this.deps.credentials.membershipsOf(id, tx)) {
+        await this.deps.audit.record(tx, origin, {
+          organizationId: m.organizationId,
+          action: 'user.password_reset',
+          target: { type: 'user', id },
+          changes: { password: ['[redacted]', '[redacted]'] },
+        });
+      }
+    });
     this.forget();
     const found = await this.deps.orgs.findUser(userId);
     if (found) await this.throttle.forgetAccount(found.email);
   }
 
   /** A member's new role (see CredentialsService.changeRole); their sessions act with it from the next request. */
-  async changeRole(actor: Actor, userId: string, role: Role): Promise<{ user: User; role: Role }> {
-    const changed = await this.deps.credentials.changeRole(actor, userId, role);
+  async changeRole(actor: Actor, userId: string, role: Role, audit?: AuditTrail): Promise<{ user: User; role: Role }> {
+    const changed = await this.deps.credentials.changeRole(actor, userId, role, audit);
     this.forget();
     return changed;
   }
@@ -320,6 +416,7 @@ export class SessionService {
       const stored = await this.deps.credentials.passwordHashOf(preview.existingUserId);
       const matches = await verifyPassword(password, stored ?? (await this.dummy.get()));
       if (!stored || !matches) {
+        await this.recordFailedSignIn(preview.email, preview.existingUserId, client);
         throw invalidCredentials();
       }
       await this.throttle.succeeded(preview.email, client.ip);
@@ -339,7 +436,18 @@ export class SessionService {
         { name: input.name?.trim() ?? null, passwordHash },
         tx,
       );
+      await this.deps.audit.record(tx, personOrigin(accepted.user, client), {
+        organizationId: accepted.organization.id,
+        action: 'invitation.accept',
+        target: { type: 'user', id: accepted.user.id },
+        changes: { role: [null, accepted.role] },
+      });
       return this.open(accepted.user, accepted.organization, accepted.role, client, tx);
     });
   }
+}
+
+/** The entry of a session ended by its person (sign-out, or ending another of their sessions). */
+function sessionEnded(actor: Actor, action: string, sessionId: string) {
+  return { organizationId: actor.organizationId, action, target: { type: 'session', id: sessionId }, changes: {} };
 }

@@ -24,6 +24,8 @@ export const LAST_SEEN_RESOLUTION_MS = 60_000;
 export interface ClientInfo {
   userAgent: string | null;
   ip: string;
+  /** The request's id, for the audit log. */
+  requestId?: string | null;
 }
 
 /** What a signed-in browser knows about its session. */

@@ -5,11 +5,14 @@ import type { SessionsTables, UserSessionRow } from './sessions.tables.ts';
 export interface ResolvedSessionRow extends UserSessionRow {
   role: string;
   plan: string;
+  email: string;
+  user_name: string | null;
 }
 
 interface JoinedTables extends SessionsTables {
   membership: { organization_id: string; user_id: string; role: string };
   organization: { id: string; plan: string };
+  app_user: { id: string; email: string; name: string | null };
 }
 
 export class SessionsRepository {
@@ -35,8 +38,9 @@ export class SessionsRepository {
           .onRef('membership.user_id', '=', 'user_session.user_id'),
       )
       .innerJoin('organization', 'organization.id', 'user_session.organization_id')
+      .innerJoin('app_user', 'app_user.id', 'user_session.user_id')
       .selectAll('user_session')
-      .select(['membership.role', 'organization.plan'])
+      .select(['membership.role', 'organization.plan', 'app_user.email', 'app_user.name as user_name'])
       .where('user_session.token_hash', '=', tokenHash)
       .where('user_session.ended_at', 'is', null)
       .executeTakeFirst();

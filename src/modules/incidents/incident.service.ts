@@ -1,3 +1,4 @@
+import { resourceChange, type AuditChange } from '../audit/index.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { toIso } from '../../platform/clock.ts';
 import { decodeIdCursor, pageOf } from '../../platform/cursor.ts';
@@ -160,6 +161,7 @@ export class IncidentsService implements MonitorListener {
       await repo.insert(incident);
       await repo.addTimeline(incident, { type: 'opened', at: now, actor: actorRef(actor), message: cause });
       await this.recordOpened(tx, incident);
+      await ctx.audit?.record(tx, resourceChange('incident.create', 'incident', null, incident));
       return incident;
     });
     return this.get(ctx, created.id);
@@ -189,6 +191,7 @@ export class IncidentsService implements MonitorListener {
         acknowledged_by: by,
         acknowledged_at: toIso(now),
       });
+      await ctx.audit?.record(tx, incidentStatusChange('incident.acknowledge', incident, 'acknowledged'));
     });
     return this.get(ctx, id);
   }
@@ -203,6 +206,7 @@ export class IncidentsService implements MonitorListener {
       if (incident.status === 'resolved') return;
       const repo = new IncidentsRepository(tx);
       await this.resolveWith(tx, repo, incident, actorRef(actor), ctx.clock.now(), null);
+      await ctx.audit?.record(tx, incidentStatusChange('incident.resolve', incident, 'resolved'));
     });
     return this.get(ctx, id);
   }
@@ -486,4 +490,18 @@ export function formatDuration(seconds: number): string {
   const h = Math.floor(m / 60);
   if (h < 48) return `${h}h ${m % 60}m`;
   return `${Math.floor(h / 24)}d ${h % 24}h`;
+}
+
+/** The audit entry of an incident's status change by a person or key. */
+function incidentStatusChange(
+  action: string,
+  incident: { id: string; organizationId: string; status: string },
+  status: string,
+): AuditChange {
+  return {
+    organizationId: incident.organizationId,
+    action,
+    target: { type: 'incident', id: incident.id },
+    changes: { status: [incident.status, status] },
+  };
 }

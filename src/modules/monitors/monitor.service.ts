@@ -12,6 +12,7 @@ import { MonitorsRepository, type MonitorScope } from './monitors.repository.ts'
 import type { Monitor, MonitorFilter, MonitorInput, MonitorPatch, MonitorStatus } from './monitor.types.ts';
 import { validateMonitor, type AssertionValidator, type ValidMonitorFields } from './monitor.validation.ts';
 import type { MonitorTargetGuard } from './monitor.target-guard.ts';
+import { monitorChange } from './monitor.audit.ts';
 
 /**
  * Told about every saved or deleted monitor, inside the transaction that writes it (`tx`): the reaction's
@@ -176,6 +177,7 @@ export class MonitorsService {
           );
         }
         for (const l of this.listeners) await l.monitorSaved(tx, monitor, null);
+        await ctx.audit?.record(tx, monitorChange('monitor.create', null, monitor));
       }
     });
     return monitors;
@@ -298,6 +300,7 @@ export class MonitorsService {
           await this.deps.alertLinks.replaceForMonitor(tx, saved.organizationId, saved.id, links);
         }
         for (const l of this.listeners) await l.monitorSaved(tx, saved, existing);
+        await ctx.audit?.record(tx, monitorChange('monitor.update', existing, saved));
         return saved;
       });
       if (written) return written;
@@ -312,6 +315,7 @@ export class MonitorsService {
       // Nothing deleted: another request got there first, and its transaction ran the reactions.
       if (!(await new MonitorsRepository(tx).delete(scopeOf(ctx.actor), id))) throw notFound('Monitor');
       for (const l of this.listeners) await l.monitorDeleted(tx, existing);
+      await ctx.audit?.record(tx, monitorChange('monitor.delete', existing, null));
     });
   }
 
@@ -386,6 +390,7 @@ export class MonitorsService {
     await ctx.db.transaction(async (tx) => {
       await new MonitorsRepository(tx).setPaused(updated);
       for (const l of this.listeners) await l.monitorSaved(tx, updated, existing);
+      await ctx.audit?.record(tx, monitorChange(paused ? 'monitor.pause' : 'monitor.resume', existing, updated));
     });
     return updated;
   }

@@ -4,6 +4,7 @@ import type { Database } from '../../platform/db/index.ts';
 import { DomainError, notFound, validationFailed } from '../../platform/errors.ts';
 import { newId, randomToken } from '../../platform/ids.ts';
 import { CredentialsRepository } from './credentials.repository.ts';
+import type { AuditTrail } from '../audit/index.ts';
 import { OrgsRepository } from './orgs.repository.ts';
 import { hashToken, normalizeEmail } from './orgs.service.ts';
 import type { Organization, Role, User } from './orgs.types.ts';
@@ -110,8 +111,11 @@ export class CredentialsService {
   }
 
   /** The user's memberships, oldest first (a session acts in one of them). */
-  membershipsOf(userId: string): Promise<Array<{ organizationId: string; role: Role }>> {
-    return new CredentialsRepository(this.deps.database).membershipsOf(userId);
+  membershipsOf(
+    userId: string,
+    db: Database = this.deps.database,
+  ): Promise<Array<{ organizationId: string; role: Role }>> {
+    return new CredentialsRepository(db).membershipsOf(userId);
   }
 
   /** A one-time password reset token for the user (only its hash is stored), valid for `ttlMs`. */
@@ -218,6 +222,7 @@ export class CredentialsService {
     actor: { organizationId: string; role: Role },
     userId: string,
     role: Role,
+    audit?: AuditTrail,
   ): Promise<{ user: User; role: Role }> {
     if (actor.role !== 'owner' && actor.role !== 'admin')
       throw new DomainError('forbidden', 'Changing roles is for the organization owner or an admin.');
@@ -233,6 +238,12 @@ export class CredentialsService {
       if (membership.role === 'owner' && role !== 'owner' && (await credentials.countOwners(actor.organizationId)) <= 1)
         throw validationFailed([{ field: 'role', issue: 'the organization needs at least one owner' }]);
       await credentials.setRole(actor.organizationId, userId, role);
+      await audit?.record(tx, {
+        organizationId: actor.organizationId,
+        action: 'member.role_change',
+        target: { type: 'user', id: userId },
+        changes: membership.role === role ? {} : { role: [membership.role, role] },
+      });
       return { user, role };
     });
   }

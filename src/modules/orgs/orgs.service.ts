@@ -1,3 +1,4 @@
+import { resourceChange, type AuditTrail } from '../audit/index.ts';
 import { createHash } from 'node:crypto';
 import type { PlanName } from '../../config/index.ts';
 import type { Clock } from '../../platform/clock.ts';
@@ -81,20 +82,38 @@ export class OrgsService {
     return this.deps.repository.listOrganizations();
   }
 
-  async setPlan(organizationId: string, plan: PlanName): Promise<Organization> {
-    const updated = await this.deps.repository.updateOrganization(organizationId, { plan }, this.deps.clock.now());
-    if (!updated) throw notFound('Organization');
-    return this.getOrganization(organizationId);
+  async setPlan(organizationId: string, plan: PlanName, audit?: AuditTrail): Promise<Organization> {
+    return this.updateOrganization(organizationId, { plan }, 'organization.set_plan', audit);
   }
 
   /** Changes the organization's settings (the caller validated them). */
   async updateSettings(
     organizationId: string,
     patch: Partial<Pick<Organization, 'emailAlertsEnabled' | 'defaultRegion'>>,
+    audit?: AuditTrail,
   ): Promise<Organization> {
-    const updated = await this.deps.repository.updateOrganization(organizationId, patch, this.deps.clock.now());
-    if (!updated) throw notFound('Organization');
-    return this.getOrganization(organizationId);
+    return this.updateOrganization(organizationId, patch, 'organization.update', audit);
+  }
+
+  /** One organization change and its audit entry, in one transaction. */
+  private async updateOrganization(
+    organizationId: string,
+    patch: Partial<Pick<Organization, 'emailAlertsEnabled' | 'defaultRegion' | 'plan'>>,
+    action: string,
+    audit: AuditTrail | undefined,
+  ): Promise<Organization> {
+    return this.deps.database.transaction(async (tx) => {
+      const repository = new OrgsRepository(tx);
+      const before = await repository.findOrganization(organizationId);
+      if (!before || !(await repository.updateOrganization(organizationId, patch, this.deps.clock.now())))
+        throw notFound('Organization');
+      const after = (await repository.findOrganization(organizationId))!;
+      await audit?.record(
+        tx,
+        resourceChange(action, 'organization', { ...before, organizationId }, { ...after, organizationId }),
+      );
+      return after;
+    });
   }
 
   async setEmailAlertsEnabled(organizationId: string, enabled: boolean): Promise<Organization> {
@@ -176,6 +195,7 @@ export class OrgsService {
   async createInvitation(
     input: { organizationId: string; email: string; name: string | null; role: Role; invitedBy: string },
     ttlMs = WEEK_MS,
+    audit?: AuditTrail,
   ): Promise<IssuedInvitation> {
     const email = normalizeEmail(input.email);
     const now = this.deps.clock.now();
@@ -199,6 +219,7 @@ export class OrgsService {
       if (await repository.findInvitationByEmail(input.organizationId, email))
         throw new DomainError('conflict', `${email} already has a pending invitation; resend or revoke it.`);
       await repository.insertInvitation(invitation, hashToken(token));
+      await audit?.record(tx, resourceChange('invitation.create', 'invitation', null, invitation));
     });
     return { invitation, token };
   }
@@ -208,7 +229,12 @@ export class OrgsService {
   }
 
   /** A new link for a pending invitation (the previous one stops working), valid for `ttlMs` from now. */
-  async renewInvitation(organizationId: string, id: string, ttlMs = WEEK_MS): Promise<IssuedInvitation> {
+  async renewInvitation(
+    organizationId: string,
+    id: string,
+    ttlMs = WEEK_MS,
+    audit?: AuditTrail,
+  ): Promise<IssuedInvitation> {
     const token = randomToken(32);
     const invitation = await this.deps.database.transaction(async (tx) => {
       const repository = new OrgsRepository(tx);
@@ -218,13 +244,23 @@ export class OrgsService {
         hashToken(token),
         this.deps.clock.now() + ttlMs,
       );
-      return renewed ? repository.findInvitation(organizationId, id) : null;
+      const found = renewed ? await repository.findInvitation(organizationId, id) : null;
+      if (found) {
+        const change = { organizationId, action: 'invitation.resend', target: { type: 'invitation', id }, changes: {} };
+        await audit?.record(tx, change);
+      }
+      return found;
     });
     if (!invitation) throw notFound('Invitation');
     return { invitation, token };
   }
 
-  async revokeInvitation(organizationId: string, id: string): Promise<void> {
-    if (!(await this.deps.repository.deleteInvitation(organizationId, id))) throw notFound('Invitation');
+  async revokeInvitation(organizationId: string, id: string, audit?: AuditTrail): Promise<void> {
+    await this.deps.database.transaction(async (tx) => {
+      const repository = new OrgsRepository(tx);
+      const invitation = await repository.findInvitation(organizationId, id);
+      if (!invitation || !(await repository.deleteInvitation(organizationId, id))) throw notFound('Invitation');
+      await audit?.record(tx, resourceChange('invitation.revoke', 'invitation', invitation, null));
+    });
   }
 }

@@ -1,3 +1,4 @@
+import { resourceChange } from '../audit/index.ts';
 import { decodeIdCursor, pageOf } from '../../platform/cursor.ts';
 import { DomainError, notFound } from '../../platform/errors.ts';
 import { isId, newId } from '../../platform/ids.ts';
@@ -55,7 +56,10 @@ export class CustomReportsService {
       updatedAt: now,
     };
     checkConsistent(ctx, report);
-    await ctx.db.transaction((tx) => new CustomReportsRepository(tx).insert(report));
+    await ctx.db.transaction(async (tx) => {
+      await new CustomReportsRepository(tx).insert(report);
+      await ctx.audit?.record(tx, resourceChange('custom_report.create', 'custom_report', null, report));
+    });
     return report;
   }
 
@@ -104,6 +108,7 @@ export class CustomReportsService {
       checkConsistent(ctx, next);
       if (fields.period !== undefined || fields.timezone !== undefined) checkPeriod(next.period, next.timezone);
       await repo.update(next);
+      await ctx.audit?.record(tx, resourceChange('custom_report.update', 'custom_report', current, next));
       return next;
     });
     return (await this.forViewer(ctx, [updated]))[0]!;
@@ -117,6 +122,7 @@ export class CustomReportsService {
       if (!current || !canSee(ctx.actor, current)) throw notFound('Custom report');
       this.mayChange(ctx, current);
       await repo.delete(ctx.actor.organizationId, id);
+      await ctx.audit?.record(tx, resourceChange('custom_report.delete', 'custom_report', current, null));
     });
   }
 

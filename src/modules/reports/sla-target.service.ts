@@ -1,3 +1,4 @@
+import { resourceChange } from '../audit/index.ts';
 import { decodeIdCursor, pageOf } from '../../platform/cursor.ts';
 import { notFound, validationFailed, type ErrorDetail } from '../../platform/errors.ts';
 import { isId, newId } from '../../platform/ids.ts';
@@ -44,7 +45,10 @@ export class SlaTargetsService {
       createdAt: now,
       updatedAt: now,
     };
-    await ctx.db.transaction((tx) => new SlaTargetsRepository(tx).insert(target));
+    await ctx.db.transaction(async (tx) => {
+      await new SlaTargetsRepository(tx).insert(target);
+      await ctx.audit?.record(tx, resourceChange('sla_target.create', 'sla_target', null, target));
+    });
     return target;
   }
 
@@ -99,14 +103,18 @@ export class SlaTargetsService {
       period: fields.period ?? existing.period,
       updatedAt: ctx.clock.now(),
     };
-    await ctx.db.transaction((tx) => new SlaTargetsRepository(tx).update(updated));
+    await ctx.db.transaction(async (tx) => {
+      await new SlaTargetsRepository(tx).update(updated);
+      await ctx.audit?.record(tx, resourceChange('sla_target.update', 'sla_target', existing, updated));
+    });
     return withoutHidden(updated, hidden);
   }
 
   async delete(ctx: ServiceContext, id: string): Promise<void> {
-    await this.findVisible(ctx, id);
+    const { target } = await this.findVisible(ctx, id);
     await ctx.db.transaction(async (tx) => {
       if (!(await new SlaTargetsRepository(tx).delete(ctx.actor.organizationId, id))) throw notFound('SLA target');
+      await ctx.audit?.record(tx, resourceChange('sla_target.delete', 'sla_target', target, null));
     });
   }
 

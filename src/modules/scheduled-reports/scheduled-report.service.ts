@@ -1,3 +1,4 @@
+import { resourceChange, type AuditChange } from '../audit/index.ts';
 import { Temporal } from 'temporal-polyfill';
 import { decodeIdCursor, pageOf } from '../../platform/cursor.ts';
 import { notFound, validationFailed, type ErrorDetail } from '../../platform/errors.ts';
@@ -95,7 +96,10 @@ export class ScheduledReportsService {
     };
     await this.validate(ctx, draft);
     draft.nextRunAt = nextRunAt(draft, now);
-    await ctx.db.transaction((tx) => new ScheduledReportsRepository(tx).insert(draft));
+    await ctx.db.transaction(async (tx) => {
+      await new ScheduledReportsRepository(tx).insert(draft);
+      await ctx.audit?.record(tx, scheduledReportChange('scheduled_report.create', null, draft));
+    });
     this.deps.wake();
     return draft;
   }
@@ -156,6 +160,7 @@ export class ScheduledReportsService {
         (next.enabled && !current.enabled);
       if (reschedule) next.nextRunAt = nextRunAt(next, now);
       await repo.update(next);
+      await ctx.audit?.record(tx, scheduledReportChange('scheduled_report.update', current, next));
       return next;
     });
     this.deps.wake();
@@ -165,20 +170,22 @@ export class ScheduledReportsService {
   async delete(ctx: ServiceContext, id: string): Promise<void> {
     this.deps.plans.requireReports(ctx.actor.plan);
     // Environments are fixed at creation: checking them before the transaction cannot race.
-    await this.find(ctx, id);
+    const existing = await this.find(ctx, id);
     await ctx.db.transaction(async (tx) => {
       const ok = isId(id, 'srp') && (await new ScheduledReportsRepository(tx).delete(ctx.actor.organizationId, id));
       if (!ok) throw notFound('Scheduled report');
+      await ctx.audit?.record(tx, scheduledReportChange('scheduled_report.delete', existing, null));
     });
   }
 
   /** POST /{id}/run: a run now, made by whichever process's runner takes it first; next_run_at stays. */
   async requestRun(ctx: ServiceContext, id: string): Promise<ScheduledReport> {
     this.deps.plans.requireReports(ctx.actor.plan);
-    await this.find(ctx, id);
+    const existing = await this.find(ctx, id);
     await ctx.db.transaction(async (tx) => {
       const ok = isId(id, 'srp') && (await new ScheduledReportsRepository(tx).requestRun(ctx.actor.organizationId, id));
       if (!ok) throw notFound('Scheduled report');
+      await ctx.audit?.record(tx, { ...scheduledReportChange('scheduled_report.run', existing, null), before: null });
     });
     this.deps.wake();
     return this.find(ctx, id);
@@ -312,4 +319,15 @@ function merge(current: ScheduledReport, patch: ScheduledReportPatch): Scheduled
     destinationIds: patch.destination_ids ?? current.destinationIds,
     enabled: patch.enabled ?? current.enabled,
   };
+}
+
+/** The audit entry of a scheduled report's change; run times are the runner's bookkeeping. */
+function scheduledReportChange(
+  action: string,
+  before: ScheduledReport | null,
+  after: ScheduledReport | null,
+): AuditChange {
+  return resourceChange(action, 'scheduled_report', before, after, {
+    omit: ['nextRunAt', 'lastRunAt', 'createdAt'],
+  });
 }

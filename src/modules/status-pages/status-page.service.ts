@@ -1,3 +1,4 @@
+import { resourceChange } from '../audit/index.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { decodeIdCursor, pageOf } from '../../platform/cursor.ts';
 import type { Database } from '../../platform/db/index.ts';
@@ -128,6 +129,7 @@ export class StatusPagesService implements MonitorListener {
       const count = await repository.count(actor.organizationId);
       this.deps.plans.requireWithin(actor.plan, 'status_pages', count + 1, 'status pages');
       if (!(await repository.insert(page))) throw slugTaken(page.slug);
+      await ctx.audit?.record(tx, resourceChange('status_page.create', 'status_page', null, page));
     });
     return page;
   }
@@ -188,6 +190,7 @@ export class StatusPagesService implements MonitorListener {
         if (!current) throw notFound('Status page');
         if (mergeBase(current) !== mergeBase(existing)) return false;
         if (!(await repository.update(updated))) throw slugTaken(updated.slug);
+        await ctx.audit?.record(tx, resourceChange('status_page.update', 'status_page', existing, updated));
         return true;
       });
       if (written) return withoutHidden(updated, hidden);
@@ -197,9 +200,10 @@ export class StatusPagesService implements MonitorListener {
   }
 
   async delete(ctx: ServiceContext, id: string): Promise<void> {
-    await this.findVisible(ctx, id);
+    const { page } = await this.findVisible(ctx, id);
     await ctx.db.transaction(async (tx) => {
       if (!(await new StatusPagesRepository(tx).delete(ctx.actor.organizationId, id))) throw notFound('Status page');
+      await ctx.audit?.record(tx, resourceChange('status_page.delete', 'status_page', page, null));
     });
   }
 

@@ -94,6 +94,48 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/audit-log': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Every change, sign-in and key event of the organization, newest first (owner/admin)
+     * @description Requires scope `audit:read`.
+     */
+    get: operations['listAuditLog'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/audit-log/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The audit log as CSV, newest first, with the list’s filters (owner/admin)
+     * @description `text/csv; charset=utf-8`, UTF-8 with a byte-order mark, RFC 4180; `changes` is the JSON of the list. A cell starting with =, +, -, @, a tab or a carriage return is prefixed with ' so spreadsheets keep it text.
+     *
+     *     Requires scope `audit:read`.
+     */
+    get: operations['exportAuditLog'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/auth/invitations/accept': {
     parameters: {
       query?: never;
@@ -2301,6 +2343,36 @@ export interface components {
       type: 'status' | 'response_time' | 'header' | 'body' | 'json';
     } & {
       [key: string]: unknown;
+    };
+    /** AuditEntry */
+    AuditEntry: {
+      /** @description resource.verb, e.g. monitor.update, session.sign_in_failed. */
+      action: string;
+      actor: {
+        id: string | null;
+        /** @description As it was when the change was made. */
+        name: string;
+        type: 'user' | 'key' | 'config' | 'system';
+      };
+      /** Format: date-time */
+      at: string;
+      /** @description Field → [before, after] (null where absent); secret values are "[redacted]". */
+      changes: {
+        [key: string]: unknown[];
+      };
+      /** @description aud_… */
+      id: string;
+      ip: string | null;
+      request_id: string | null;
+      target: {
+        id: string | null;
+        type: string;
+      };
+    };
+    /** AuditList */
+    AuditList: {
+      data: components['schemas']['AuditEntry'][];
+      next_cursor: string | null;
     };
     /** AvailabilityReport */
     AvailabilityReport: {
@@ -5110,6 +5182,301 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listAuditLog: {
+    parameters: {
+      query?: {
+        /** @description E.g. monitor.update. */
+        action?: string;
+        /** @description Entries of this user or key. */
+        actor_id?: string;
+        /** @description next_cursor of the previous page. */
+        cursor?: string;
+        /** @description Entries at or after. */
+        from?: string;
+        /** @description Page size, 1..200. */
+        limit?: number;
+        target_id?: string;
+        /** @description E.g. monitor. */
+        target_type?: string;
+        /** @description Entries before. */
+        to?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuditList'];
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
+      401: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
+      403: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: the budget is exhausted; see Retry-After. */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  exportAuditLog: {
+    parameters: {
+      query?: {
+        /** @description E.g. monitor.update. */
+        action?: string;
+        /** @description Entries of this user or key. */
+        actor_id?: string;
+        /** @description Entries at or after. */
+        from?: string;
+        target_id?: string;
+        /** @description E.g. monitor. */
+        target_type?: string;
+        /** @description Entries before. */
+        to?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description CSV */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': string;
+          'text/csv': string;
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+          'text/csv': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
+      401: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+          'text/csv': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
+      403: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+          'text/csv': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+          'text/csv': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: the budget is exhausted; see Retry-After. */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+          'text/csv': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+          'text/csv': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+          'text/csv': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
     };

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
 import { ApiError, unwrap } from '../api/client';
 import { useApi } from '../api/context';
 import { can, useSession } from '../api/session';
@@ -30,6 +31,11 @@ export default function SettingsPage() {
     <>
       <h1>Organization settings</h1>
       {org.isError && <p role="alert">{org.error.message}</p>}
+      {admin && (
+        <p>
+          <Link to="/settings/audit-log">Audit log</Link>: every change, sign-in and key event of the organization.
+        </p>
+      )}
       <dl className="facts">
         <div>
           <dt>Name</dt>

@@ -4,6 +4,7 @@ import type { ApiKeysService } from '../../../modules/auth/index.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import { validationFailed } from '../../../platform/errors.ts';
 import { actorOf } from '../../plugins/auth.plugin.ts';
+import { auditOf } from '../../request-context.ts';
 import { IdParams } from '../../schemas/common.schemas.ts';
 import { presentApiKey, presentUsage } from './api-key.presenter.ts';
 import {
@@ -67,14 +68,18 @@ export function registerApiKeyRoutes(app: FastifyInstance, deps: { apiKeys: ApiK
     },
     async (request, reply) => {
       const b = request.body;
-      const { record, key } = await apiKeys.create(actorOf(request), {
-        name: b.name,
-        scopes: b.scopes,
-        ...(b.environments !== undefined && { environments: b.environments }),
-        ...(b.expires_at !== undefined && { expiresAt: b.expires_at === null ? null : Date.parse(b.expires_at) }),
-        ...(b.rate_limits !== undefined && { rateLimits: b.rate_limits }),
-        ...(b.service_account_id !== undefined && { serviceAccountId: b.service_account_id }),
-      });
+      const { record, key } = await apiKeys.create(
+        actorOf(request),
+        {
+          name: b.name,
+          scopes: b.scopes,
+          ...(b.environments !== undefined && { environments: b.environments }),
+          ...(b.expires_at !== undefined && { expiresAt: b.expires_at === null ? null : Date.parse(b.expires_at) }),
+          ...(b.rate_limits !== undefined && { rateLimits: b.rate_limits }),
+          ...(b.service_account_id !== undefined && { serviceAccountId: b.service_account_id }),
+        },
+        auditOf(request),
+      );
       return reply.code(201).send({ ...presentApiKey(record), key });
     },
   );
@@ -108,7 +113,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, deps: { apiKeys: ApiK
         response: { 200: Type.Ref(ApiKeyRecord) },
       },
     },
-    async (request) => presentApiKey(await apiKeys.revoke(actorOf(request), request.params.id)),
+    async (request) => presentApiKey(await apiKeys.revoke(actorOf(request), request.params.id, auditOf(request))),
   );
 
   app.post<{ Params: Static<typeof IdParams>; Body: Static<typeof RotateBody> | undefined }>(
@@ -131,7 +136,12 @@ export function registerApiKeyRoutes(app: FastifyInstance, deps: { apiKeys: ApiK
       },
     },
     async (request) => {
-      const { record, key } = await apiKeys.rotate(actorOf(request), request.params.id, request.body?.grace_seconds);
+      const { record, key } = await apiKeys.rotate(
+        actorOf(request),
+        request.params.id,
+        request.body?.grace_seconds,
+        auditOf(request),
+      );
       return { ...presentApiKey(record), key };
     },
   );

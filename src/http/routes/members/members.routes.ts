@@ -4,6 +4,7 @@ import type { Alerting, FollowedLink, Invitation, MemberView } from '../../../mo
 import { ROLES, type Invitation as PendingInvitation, type Organization } from '../../../modules/orgs/index.ts';
 import { toIso, toIsoOrNull } from '../../../platform/clock.ts';
 import { actorOf } from '../../plugins/auth.plugin.ts';
+import { auditOf } from '../../request-context.ts';
 import { NullableTimestamp, Timestamp } from '../../schemas/common.schemas.ts';
 import { htmlPage } from './html.page.ts';
 
@@ -170,7 +171,8 @@ export function registerMemberRoutes(app: FastifyInstance, deps: { alerting: Ale
         response: { 200: Type.Ref(OrganizationRecord) },
       },
     },
-    async (request) => presentOrganization(await members.updateOrganization(actorOf(request), request.body)),
+    async (request) =>
+      presentOrganization(await members.updateOrganization(actorOf(request), request.body, auditOf(request))),
   );
 
   app.get(
@@ -206,7 +208,7 @@ export function registerMemberRoutes(app: FastifyInstance, deps: { alerting: Ale
       },
     },
     async (request, reply) =>
-      reply.code(201).send(presentInvitation(await members.invite(actorOf(request), request.body))),
+      reply.code(201).send(presentInvitation(await members.invite(actorOf(request), request.body, auditOf(request)))),
   );
 
   app.post<{ Params: Static<typeof UserParams> }>(
@@ -222,7 +224,7 @@ export function registerMemberRoutes(app: FastifyInstance, deps: { alerting: Ale
       },
     },
     async (request, reply) => {
-      await members.resendVerification(actorOf(request), request.params.user_id);
+      await members.resendVerification(actorOf(request), request.params.user_id, auditOf(request));
       return reply.code(202).send({ sent: true });
     },
   );
@@ -240,7 +242,7 @@ export function registerMemberRoutes(app: FastifyInstance, deps: { alerting: Ale
       },
     },
     async (request, reply) => {
-      await members.resendInvitation(actorOf(request), request.params.invitation_id);
+      await members.resendInvitation(actorOf(request), request.params.invitation_id, auditOf(request));
       return reply.code(202).send({ sent: true });
     },
   );
@@ -258,7 +260,7 @@ export function registerMemberRoutes(app: FastifyInstance, deps: { alerting: Ale
       },
     },
     async (request, reply) => {
-      await members.revokeInvitation(actorOf(request), request.params.invitation_id);
+      await members.revokeInvitation(actorOf(request), request.params.invitation_id, auditOf(request));
       return reply.code(204).send();
     },
   );

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ServiceAccount, ServiceAccountsService } from '../../../modules/auth/index.ts';
 import { toIso } from '../../../platform/clock.ts';
 import { actorOf } from '../../plugins/auth.plugin.ts';
+import { auditOf } from '../../request-context.ts';
 import { IdParams, Nullable, PageQuery, Timestamp } from '../../schemas/common.schemas.ts';
 
 const tags = ['service-accounts'];
@@ -75,7 +76,7 @@ export function registerServiceAccountRoutes(
     },
     async (request, reply) => {
       const actor = actorOf(request);
-      const sa = await serviceAccounts.create(actor.organizationId, request.body, actor);
+      const sa = await serviceAccounts.create(actor.organizationId, request.body, actor, auditOf(request));
       return reply.code(201).send(present(sa));
     },
   );
@@ -111,7 +112,7 @@ export function registerServiceAccountRoutes(
     },
     async (request, reply) => {
       const actor = actorOf(request);
-      await serviceAccounts.delete(actor, actor.organizationId, request.params.id);
+      await serviceAccounts.delete(actor, actor.organizationId, request.params.id, auditOf(request));
       return reply.code(204).send();
     },
   );

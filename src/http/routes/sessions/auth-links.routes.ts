@@ -62,7 +62,12 @@ export function registerAuthLinkRoutes(app: FastifyInstance, deps: SessionRoutes
       // A person resetting from a signed-in browser keeps that session; every other one ends.
       const current = cookieOf(request, SESSION_COOKIE);
       const actor = current ? await sessions.authenticate(current) : null;
-      await sessions.confirmPasswordReset(request.body.token, request.body.password, actor?.sessionId ?? null);
+      await sessions.confirmPasswordReset(
+        request.body.token,
+        request.body.password,
+        actor?.sessionId ?? null,
+        clientOf(request),
+      );
       return reply.code(204).send();
     },
   );

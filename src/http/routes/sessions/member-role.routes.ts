@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { SessionService } from '../../../modules/auth/index.ts';
 import { ROLES } from '../../../modules/orgs/index.ts';
 import { actorOf } from '../../plugins/auth.plugin.ts';
+import { auditOf } from '../../request-context.ts';
 
 const lit = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
 const UserParams = Type.Object({ user_id: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -33,7 +34,12 @@ export function registerMemberRoleRoutes(app: FastifyInstance, deps: { sessions:
       },
     },
     async (request) => {
-      const changed = await deps.sessions.changeRole(actorOf(request), request.params.user_id, request.body.role);
+      const changed = await deps.sessions.changeRole(
+        actorOf(request),
+        request.params.user_id,
+        request.body.role,
+        auditOf(request),
+      );
       return { user_id: changed.user.id, email: changed.user.email, name: changed.user.name, role: changed.role };
     },
   );

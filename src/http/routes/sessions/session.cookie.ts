@@ -20,7 +20,7 @@ export function clearSessionCookie(reply: FastifyReply, publicUrl: string): void
 
 export function clientOf(request: FastifyRequest): ClientInfo {
   const agent = request.headers['user-agent'];
-  return { userAgent: typeof agent === 'string' ? agent : null, ip: request.ip };
+  return { userAgent: typeof agent === 'string' ? agent : null, ip: request.ip, requestId: request.id };
 }
 
 /**

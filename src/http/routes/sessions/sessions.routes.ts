@@ -4,6 +4,7 @@ import { RetryLaterError, type SessionService } from '../../../modules/auth/inde
 import type { Clock } from '../../../platform/clock.ts';
 import { toIso } from '../../../platform/clock.ts';
 import { actorOf } from '../../plugins/auth.plugin.ts';
+import { auditOf } from '../../request-context.ts';
 import { checkOrigin, clearSessionCookie, clientOf, presentSession, setSessionCookie } from './session.cookie.ts';
 import {
   SessionIdParams,
@@ -122,7 +123,7 @@ export function registerSessionRoutes(app: FastifyInstance, deps: SessionRoutesD
       },
     },
     async (request, reply) => {
-      await sessions.signOut(actorOf(request));
+      await sessions.signOut(actorOf(request), auditOf(request));
       clearSessionCookie(reply, publicUrl);
       return reply.code(204).send();
     },
@@ -165,7 +166,7 @@ export function registerSessionRoutes(app: FastifyInstance, deps: SessionRoutesD
     },
     async (request, reply) => {
       const actor = actorOf(request);
-      await sessions.end(actor, request.params.id);
+      await sessions.end(actor, request.params.id, auditOf(request));
       if (request.params.id === actor.sessionId) clearSessionCookie(reply, publicUrl);
       return reply.code(204).send();
     },
