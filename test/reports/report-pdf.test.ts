@@ -21,7 +21,7 @@ import {
 import type { ServiceContext } from '../../src/modules/auth/index.ts';
 import type { ReportKind } from '../../src/modules/reports/index.ts';
 import { PdfWorkerPool } from '../../src/modules/reports/report-pdf.pool.ts';
-import { formatDuration, formatInstant } from '../../src/modules/reports/report-pdf.format.ts';
+import { formatDuration, formatInstant, formatPercent } from '../../src/modules/reports/report-pdf.format.ts';
 import { ReportRenderer } from '../../src/modules/reports/report.render.ts';
 import { ManualClock } from '../support/app.ts';
 
@@ -167,6 +167,12 @@ describe('report PDFs', () => {
     }
     expect(r.targets.some((t) => t.current.error_budget_remaining_seconds < 0)).toBe(true);
     expect(all).toContain('−');
+    // The current period is still running: never "met", but in progress or exhausted with the budget's share used.
+    expect(all).not.toMatch(/Target met/);
+    for (const t of r.targets) {
+      const state = t.current.error_budget_exhausted ? 'budget exhausted' : 'in progress';
+      expect(all).toContain(`${state} — ${formatPercent(t.current.error_budget_used_percent)} of the error`);
+    }
   });
 
   it('incidents, intelligence and monitor health: their counts and rows', async () => {

@@ -113,14 +113,20 @@ export const SLA_CSV_COLUMNS = [
   'downtime_seconds',
   'achieved_percent',
   'met',
+  'status',
   'error_budget_seconds',
+  'error_budget_used_percent',
+  'error_budget_exhausted',
   'error_budget_remaining_seconds',
   'error_budget_remaining_percent',
   'burn_rate',
   'timezone',
 ] as const;
 
-/** One row per target period: the earlier periods, then the current one (`current` true, with its budget). */
+/**
+ * One row per target period: the earlier periods (met or missed), then the current one (`current` true, with its
+ * budget; in progress, so `met` empty).
+ */
 export function slaCsv(r: SlaReport): string {
   return csvDocument(SLA_CSV_COLUMNS, slaRows(r));
 }
@@ -139,6 +145,9 @@ export function slaRows(r: SlaReport): Cell[][] {
         p.downtime_seconds,
         p.achieved_percent,
         p.met,
+        p.status,
+        null,
+        null,
         null,
         null,
         null,
@@ -156,7 +165,10 @@ export function slaRows(r: SlaReport): Cell[][] {
       c.downtime_seconds,
       c.achieved_percent,
       c.met,
+      c.status,
       c.error_budget_seconds,
+      c.error_budget_used_percent,
+      c.error_budget_exhausted,
       c.error_budget_remaining_seconds,
       c.error_budget_remaining_percent,
       c.burn_rate,

@@ -7,7 +7,7 @@ import { MonitorTimelineRepository, type ReportMonitor } from './monitor-timelin
 import { localDays, periodContaining, type Window } from './report.period.ts';
 import { resolvePeriod, selectMonitors, type ReportInput, type ResolvedPeriod } from './report.request.ts';
 import { DAY_QUANTILES, figuresFromRollups, type CheckFigures, type DayFigures } from './report.rollups.ts';
-import { evaluateSlaTarget } from './sla.evaluation.ts';
+import { evaluateSlaTarget, slaSummary } from './sla.evaluation.ts';
 import { readAll, type ReportAnomalies, type ReportIncidents, type ReportRollups } from './report.sources.ts';
 import type {
   AvailabilityMonitor,
@@ -264,12 +264,7 @@ export class ReportsService {
       period: periodView(period),
       generated_at: toIso(now),
       methodology: METHODOLOGY,
-      summary: {
-        targets: out.length,
-        met: out.filter((t) => t.current.met === true).length,
-        missed: out.filter((t) => t.current.met === false).length,
-        no_data: out.filter((t) => t.current.met === null).length,
-      },
+      summary: slaSummary(out),
       targets: out,
     };
   }

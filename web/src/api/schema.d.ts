@@ -3575,7 +3575,9 @@ export interface components {
       /** @description The current UTC calendar period of each SLA target whose monitors are all on the page, as the SLA report's current period; empty unless show_sla_targets. */
       sla_targets: {
         achieved_percent: number | null;
+        error_budget_exhausted: boolean | null;
         error_budget_remaining_percent: number | null;
+        error_budget_used_percent: number | null;
         id: string;
         met: boolean | null;
         monitor_ids: string[];
@@ -3585,6 +3587,8 @@ export interface components {
         period_from: string;
         /** Format: date-time */
         period_to: string;
+        /** @description in_progress: monitored so far, the period still running; no_data: nothing monitored yet. */
+        status: 'in_progress' | 'no_data';
         target_percent: number;
       }[];
       slug: string;
@@ -3746,8 +3750,15 @@ export interface components {
       /** @enum {string} */
       report: 'sla';
       summary: {
+        /** @description Current periods whose whole error budget is already spent. */
+        budget_exhausted: number;
+        /** @description Current periods with monitored time so far. */
+        in_progress: number;
+        /** @description Earlier (finished) periods listed that met their target. */
         met: number;
+        /** @description Earlier (finished) periods listed that missed it. */
         missed: number;
+        /** @description Current periods with nothing monitored yet. */
         no_data: number;
         targets: number;
       };
@@ -3760,16 +3771,20 @@ export interface components {
           /** @description Union of the monitors’ downtime (combine: any_down). */
           downtime_seconds: number;
           elapsed_seconds: number;
+          error_budget_exhausted: boolean | null;
           error_budget_remaining_percent: number | null;
           /** @description Negative when overspent. */
           error_budget_remaining_seconds: number;
           /** @description (1 − target/100) × monitored seconds of the whole period (the rest of it counted). */
           error_budget_seconds: number;
+          error_budget_used_percent: number | null;
           error_budget_used_seconds: number;
           /** Format: date-time */
           from: string;
           met: boolean | null;
           monitored_seconds: number;
+          /** @description The period is not over: neither met nor missed. no_data: nothing monitored yet. */
+          status: 'in_progress' | 'no_data';
           /** Format: date-time */
           to: string;
         };
@@ -3790,6 +3805,8 @@ export interface components {
           from: string;
           met: boolean | null;
           monitored_seconds: number;
+          /** @description The finished period’s verdict. */
+          status: 'met' | 'missed' | 'no_data';
           /** Format: date-time */
           to: string;
         }[];
