@@ -175,6 +175,20 @@ describe('report PDFs', () => {
     }
   });
 
+  it('incidents: a list longer than the document holds is cut at 5,000 rows, said so, the figures count all', async () => {
+    const long = incidentsFixture({ ...o, incidents: 5003 });
+    const text = pages((await renderer.encode(ctx, 'incidents', long as never, 'pdf')).body, 'inc-long');
+    const all = text.join('\n');
+    expect(all).toContain('Incidents (5003)');
+    expect(all).toContain('The table lists the first 5000 incidents of 5003');
+    expect(text[0]).toMatch(/Incidents\s+Still open[\s\S]*5003/);
+    // The rows in opening order: the 5,000th is listed (its number, then its opening time), the 5,001st not.
+    const row = (i: (typeof long.incidents)[number]) =>
+      new RegExp(`\\b${i.number}\\s.*${formatInstant(i.opened_at, long.period.timezone)}`);
+    expect(all).toMatch(row(long.incidents[4999]!));
+    expect(all).not.toMatch(row(long.incidents[5000]!));
+  });
+
   it('incidents, intelligence and monitor health: their counts and rows', async () => {
     const inc = pages((await renderer.encode(ctx, 'incidents', docs.incidents as never, 'pdf')).body, 'inc').join('\n');
     expect(inc).toContain(`Incidents (${docs.incidents.incidents.length})`);

@@ -1185,8 +1185,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Every incident of the period, streamed (CSV by default, or one JSON array)
-     * @description Needs the reports:read scope and a plan with reports. Streams in constant memory whatever the number of incidents (keyset pages of 2,000 read as the client takes them). `format=csv` (default): `text/csv; charset=utf-8`, UTF-8 with a byte-order mark, RFC 4180, the incidents report’s columns. `format=json`: `application/json`, one array of the incidents report’s rows, an incident per line. Oldest first (by id). Bad input is refused before the first byte; a failure while streaming cuts the response short.
+     * Every incident of the period: streamed CSV (default) or JSON report, or the PDF document
+     * @description Needs the reports:read scope and a plan with reports. `format=csv` (default) and `format=json` stream in constant memory whatever the number of incidents (keyset pages of 2,000 read as the client takes them). csv: `text/csv; charset=utf-8`, UTF-8 with a byte-order mark, RFC 4180, the incidents report’s columns. json: `application/json`, the incidents report (`report`, `period`, `generated_at`, `methodology`, `incidents` an incident per line, then `summary` and `daily`). `format=pdf`: `application/pdf`, the incidents report’s document with every incident. In opening order. Bad input is refused before the first byte; a failure while streaming cuts the response short.
      *
      *     Requires scope `reports:read`.
      */
@@ -2996,11 +2996,6 @@ export interface components {
       time_to_resolve_seconds: number | null;
       title: string;
     };
-    /**
-     * IncidentsExport
-     * @description format=json: every incident of the period, streamed as one JSON array (an incident per line).
-     */
-    IncidentsExport: components['schemas']['IncidentReportRow'][];
     /** IncidentsReport */
     IncidentsReport: {
       daily: {
@@ -15953,7 +15948,7 @@ export interface operations {
   incidentsExport: {
     parameters: {
       query?: {
-        format?: 'csv' | 'json';
+        format?: 'csv' | 'json' | 'pdf';
         /** @description RFC 3339; with `to` instead of `period`. */
         from?: string;
         /** @description Comma-separated monitor ids (default: every monitor the key sees). */
@@ -15980,7 +15975,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description format=json: every incident of the period, streamed as one JSON array (an incident per line). */
+      /** @description Default Response */
       200: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -15990,8 +15985,9 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['IncidentsExport'];
-          'text/csv': components['schemas']['IncidentsExport'];
+          'application/json': components['schemas']['IncidentsReport'];
+          'application/pdf': components['schemas']['IncidentsReport'];
+          'text/csv': components['schemas']['IncidentsReport'];
         };
       };
       /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
@@ -16005,6 +16001,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -16019,6 +16016,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -16033,6 +16031,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -16047,6 +16046,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -16062,6 +16062,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -16076,6 +16077,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -16090,6 +16092,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -16104,6 +16107,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
