@@ -28,6 +28,7 @@ export function reportSourcesOf(
       rollupSnapshot: (keys, days, hourBlocks, prefixes) =>
         s.rollups.rollupSnapshot(keys, days, hourBlocks, prefixes ? { prefixes } : {}),
       dayPrefixes: s.rollups.dayPrefixes,
+      executionTally: (keys, from, to, now) => s.rollups.executionTally(keys, from, to, now),
     },
     incidents: s.incidents,
     anomalies: s.intelligence,

@@ -196,10 +196,13 @@ export function slaFixture(o: FixtureOptions & { targets: number }): SlaReport {
         monitored_seconds: monitored,
         downtime_seconds: used,
         achieved_percent: round((100 * (monitored - used)) / monitored, 5),
-        met: (100 * (monitored - used)) / monitored >= target,
+        met: null,
+        status: 'in_progress' as const,
         elapsed_seconds: monitored,
         error_budget_seconds: budget,
         error_budget_used_seconds: used,
+        error_budget_used_percent: round((100 * used) / budget, 5),
+        error_budget_exhausted: used >= budget,
         error_budget_remaining_seconds: round(budget - used, 3),
         error_budget_remaining_percent: round((100 * (budget - used)) / budget, 5),
         burn_rate: round(used / monitored / ((100 - target) / 100), 5),
@@ -212,6 +215,7 @@ export function slaFixture(o: FixtureOptions & { targets: number }): SlaReport {
           downtime_seconds: 120,
           achieved_percent: round((100 * (whole - 120)) / whole, 5),
           met: (100 * (whole - 120)) / whole >= target,
+          status: (100 * (whole - 120)) / whole >= target ? ('met' as const) : ('missed' as const),
         },
       ],
       monitors: [0, 1].map((k) => ({
@@ -222,13 +226,21 @@ export function slaFixture(o: FixtureOptions & { targets: number }): SlaReport {
       })),
     };
   });
-  const met = targets.filter((t) => t.current.met === true).length;
+  const met = targets.filter((t) => t.periods[0]!.met).length;
+  const exhausted = targets.filter((t) => t.current.error_budget_exhausted).length;
   return {
     report: 'sla',
     period: p,
     generated_at: o.generatedAt ?? p.to,
     methodology: 'Synthetic data.',
-    summary: { targets: targets.length, met, missed: targets.length - met, no_data: 0 },
+    summary: {
+      targets: targets.length,
+      in_progress: targets.length,
+      budget_exhausted: exhausted,
+      no_data: 0,
+      met,
+      missed: targets.length - met,
+    },
     targets,
   };
 }

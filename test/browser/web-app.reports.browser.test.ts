@@ -421,6 +421,9 @@ describe.skipIf(!testServices.chromiumPath).each(testDialects())(
               error_budget_used_seconds: number;
               error_budget_remaining_seconds: number;
               burn_rate: number | null;
+              met: boolean | null;
+              error_budget_used_percent: number | null;
+              error_budget_exhausted: boolean | null;
             };
           }[];
         }>(page);
@@ -430,6 +433,15 @@ describe.skipIf(!testServices.chromiumPath).each(testDialects())(
         expect(shown.used).toBe(span(t.current.error_budget_used_seconds));
         expect(shown.burn).toBe(rate(t.current.burn_rate));
         expect(t.current.error_budget_used_seconds).toBeGreaterThan(0);
+        // The current period is not over: "In progress — X of the error budget used" or "Budget exhausted", never met.
+        expect(t.current.met).toBeNull();
+        const state = page.locator(`#t-${id} [data-state]`);
+        expect(await state.getAttribute('data-state')).toBe(
+          t.current.error_budget_exhausted ? 'exhausted' : 'in_progress',
+        );
+        expect(await state.textContent()).toContain(
+          `${pct(t.current.error_budget_used_percent)} of the error budget used`,
+        );
         // The budget counts the rest of the current period from "now": a report made seconds later differs by those.
         const near = (value: number) => Array.from({ length: 30 }, (_, k) => span(value - k));
         expect(near(t.current.error_budget_seconds)).toContain(shown.budget);

@@ -459,13 +459,20 @@ describe.each(testDialects())('custom reports API on %s', (dialect) => {
     ];
     // The widget names one target: the SLA report narrowed to it, its summary counted over it.
     const only = expected[2].targets.filter((x: Json) => x.sla_target_id === target.body.id);
-    const count = (met: boolean | null) => only.filter((x: Json) => x.current.met === met).length;
+    const periods = only.flatMap((x: Json) => x.periods as Json[]);
     expected[2] = {
       ...expected[2],
       targets: only,
-      summary: { targets: 1, met: count(true), missed: count(false), no_data: count(null) },
+      summary: {
+        targets: 1,
+        in_progress: only.filter((x: Json) => x.current.status === 'in_progress').length,
+        budget_exhausted: only.filter((x: Json) => x.current.error_budget_exhausted === true).length,
+        no_data: only.filter((x: Json) => x.current.status === 'no_data').length,
+        met: periods.filter((p: Json) => p.status === 'met').length,
+        missed: periods.filter((p: Json) => p.status === 'missed').length,
+      },
     };
-    expect(expected[2].summary).toEqual({ targets: 1, met: 1, missed: 0, no_data: 0 });
+    expect(expected[2].summary).toMatchObject({ targets: 1, in_progress: 1, budget_exhausted: 0, no_data: 0 });
     r.body.sections.forEach((s: Json, i: number) => expect(s.report).toEqual(expected[i]));
     expect(r.body.sections[0].report.summary.downtime_seconds).toBe(600);
     expect(r.body.sections[1].report.monitors.map((m: Json) => m.name)).toEqual(['API', 'Staging API']);

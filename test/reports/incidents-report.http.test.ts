@@ -4,7 +4,11 @@
  * end, one across the period's start), CSV against JSON, the export over several keyset pages, environments,
  * plan gate, scopes and the 422s.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { request, type IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, ManualClock, type TestApp } from '../support/app.ts';
 import { testDialects } from '../support/databases.ts';
@@ -13,6 +17,16 @@ import { at, clientOf } from './reports.helpers.ts';
 import { parseCsv } from './csv.parse.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies in assertions
+
+/** Page count and the text of each page, read back with poppler. */
+function pdfPages(body: Buffer): string[] {
+  const file = join(mkdtempSync(join(tmpdir(), 'tocsin-incidents-pdf-')), 'incidents.pdf');
+  writeFileSync(file, body);
+  const count = Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [file], { encoding: 'utf8' }))![1]);
+  return Array.from({ length: count }, (_, i) =>
+    execFileSync('pdftotext', ['-layout', '-f', String(i + 1), '-l', String(i + 1), file, '-'], { encoding: 'utf8' }),
+  );
+}
 
 describe.each(testDialects())('incidents report and export on %s', (dialect) => {
   let t: TestApp;
@@ -210,67 +224,88 @@ describe.each(testDialects())('incidents report and export on %s', (dialect) => 
     expect(r.body.incidents.map((i: Json) => i.number)).toEqual([1, 3, 4, 5]);
     expect(r.body.summary.by_source.monitor).toBe(3);
     const exp = await prod.call('GET', `/api/v1/reports/incidents/export?${DAY}&format=json`);
-    expect(JSON.parse(exp.raw.body).map((i: Json) => i.number)).toEqual([1, 3, 4, 5]);
+    expect(JSON.parse(exp.raw.body).incidents.map((i: Json) => i.number)).toEqual([1, 3, 4, 5]);
     const staging = await prod.call('GET', `/api/v1/reports/incidents/export?${DAY}&monitor_ids=${api}`);
     expect(staging.status).toBe(422);
     expect(staging.body.error.details[0].field).toBe('monitor_ids[0]');
   });
 
-  it('the export streams every incident over several keyset pages, CSV and JSON, with the totals of the report', async () => {
-    const org = await t.createOrg();
-    const c = clientOf(t, org);
-    const start = at('2026-04-01T00:00:00Z');
-    // 4,321 incidents (three keyset pages of 2,000), one every 30 minutes; every third acknowledged after 60 s, every second
-    // resolved after 600 s; titles with commas, quotes and line breaks.
-    await seedIncidents(t.tocsin.database, org.organizationId, 4321, (i) => ({
-      openedAt: start + i * 1_800_000,
-      title: `Outage ${i}, "db", line\nbreak`,
-      ...(i % 3 === 0 && { acknowledgedAt: start + i * 1_800_000 + 60_000, status: 'acknowledged' as const }),
-      ...(i % 2 === 0 && {
-        resolvedAt: start + i * 1_800_000 + 600_000,
-        resolvedBy: 'auto',
-        status: 'resolved' as const,
-      }),
-    }));
-    clock.set('2026-07-01T00:00:00Z');
-    const q = 'from=2026-04-01T00:00:00Z&to=2026-07-01T00:00:00Z';
-    const report = await c.call('GET', `/api/v1/reports/incidents?${q}`);
-    expect(report.body.summary.count).toBe(4321);
-    expect(report.body.summary.acknowledged).toBe(1441); // i = 0, 3, …, 4320
-    expect(report.body.summary.resolved).toBe(2161);
-    expect(report.body.summary.mtta_seconds).toBe(60);
-    expect(report.body.summary.mttr_seconds).toBe(600);
+  // 4,321 incidents as CSV, JSON and a 75-page PDF: about 18 s on a busy machine.
+  it(
+    'the export streams every incident over several keyset pages, CSV and JSON (the report), and the PDF',
+    { timeout: 90_000 },
+    async () => {
+      const org = await t.createOrg();
+      const c = clientOf(t, org);
+      const start = at('2026-04-01T00:00:00Z');
+      // 4,321 incidents (three keyset pages of 2,000), one every 30 minutes; every third acknowledged after 60 s, every second
+      // resolved after 600 s; titles with commas, quotes and line breaks.
+      await seedIncidents(t.tocsin.database, org.organizationId, 4321, (i) => ({
+        openedAt: start + i * 1_800_000,
+        title: `Outage ${i}, "db", line\nbreak`,
+        ...(i % 3 === 0 && { acknowledgedAt: start + i * 1_800_000 + 60_000, status: 'acknowledged' as const }),
+        ...(i % 2 === 0 && {
+          resolvedAt: start + i * 1_800_000 + 600_000,
+          resolvedBy: 'auto',
+          status: 'resolved' as const,
+        }),
+      }));
+      clock.set('2026-07-01T00:00:00Z');
+      const q = 'from=2026-04-01T00:00:00Z&to=2026-07-01T00:00:00Z';
+      const report = await c.call('GET', `/api/v1/reports/incidents?${q}`);
+      expect(report.body.summary.count).toBe(4321);
+      expect(report.body.summary.acknowledged).toBe(1441); // i = 0, 3, …, 4320
+      expect(report.body.summary.resolved).toBe(2161);
+      expect(report.body.summary.mtta_seconds).toBe(60);
+      expect(report.body.summary.mttr_seconds).toBe(600);
 
-    const csv = await c.call('GET', `/api/v1/reports/incidents/export?${q}`);
-    expect(csv.status).toBe(200);
-    expect(csv.raw.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(csv.raw.headers['content-disposition']).toBe('attachment; filename="incidents.csv"');
-    const text = csv.raw.rawPayload.toString('utf8');
-    expect(text.startsWith('\uFEFF')).toBe(true);
-    const table = parseCsv(text.slice(1));
-    expect(table).toHaveLength(4322);
-    expect(new Set(table.slice(1).map((r) => r[0])).size).toBe(4321);
-    expect(table.slice(1).map((r) => r[0])).toEqual(report.body.incidents.map((i: Json) => i.id));
-    expect(table[1]![2]).toBe('Outage 0, "db", line\nbreak');
-    const sum = (col: number) => table.slice(1).reduce((s, r) => s + (r[col] === '' ? 0 : Number(r[col])), 0);
-    const jsonSum = (f: string) => report.body.incidents.reduce((s: number, i: Json) => s + (i[f] ?? 0), 0);
-    expect(sum(11)).toBeCloseTo(jsonSum('duration_seconds'), 6);
-    expect(sum(12)).toBeCloseTo(jsonSum('time_to_acknowledge_seconds'), 6);
-    expect(sum(13)).toBeCloseTo(jsonSum('time_to_resolve_seconds'), 6);
+      const csv = await c.call('GET', `/api/v1/reports/incidents/export?${q}`);
+      expect(csv.status).toBe(200);
+      expect(csv.raw.headers['content-type']).toBe('text/csv; charset=utf-8');
+      expect(csv.raw.headers['content-disposition']).toBe('attachment; filename="incidents.csv"');
+      const text = csv.raw.rawPayload.toString('utf8');
+      expect(text.startsWith('\uFEFF')).toBe(true);
+      const table = parseCsv(text.slice(1));
+      expect(table).toHaveLength(4322);
+      expect(new Set(table.slice(1).map((r) => r[0])).size).toBe(4321);
+      expect(table.slice(1).map((r) => r[0])).toEqual(report.body.incidents.map((i: Json) => i.id));
+      expect(table[1]![2]).toBe('Outage 0, "db", line\nbreak');
+      const sum = (col: number) => table.slice(1).reduce((s, r) => s + (r[col] === '' ? 0 : Number(r[col])), 0);
+      const jsonSum = (f: string) => report.body.incidents.reduce((s: number, i: Json) => s + (i[f] ?? 0), 0);
+      expect(sum(11)).toBeCloseTo(jsonSum('duration_seconds'), 6);
+      expect(sum(12)).toBeCloseTo(jsonSum('time_to_acknowledge_seconds'), 6);
+      expect(sum(13)).toBeCloseTo(jsonSum('time_to_resolve_seconds'), 6);
 
-    const json = await c.call('GET', `/api/v1/reports/incidents/export?${q}&format=json`);
-    expect(json.raw.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(JSON.parse(json.raw.body)).toEqual(report.body.incidents);
+      const json = await c.call('GET', `/api/v1/reports/incidents/export?${q}&format=json`);
+      expect(json.raw.headers['content-type']).toBe('application/json; charset=utf-8');
+      // The report envelope like every other report (it was a bare array): the incidents report itself, its summary
+      // and days counted while the incidents streamed.
+      expect(JSON.parse(json.raw.body)).toEqual(report.body);
+      expect(json.raw.body.startsWith('{"report":"incidents","period":')).toBe(true);
 
-    // An empty range is a header only, or an empty array.
-    const none = 'from=2025-01-01T00:00:00Z&to=2025-02-01T00:00:00Z';
-    expect((await c.call('GET', `/api/v1/reports/incidents/export?${none}`)).raw.body).toBe(
-      '\uFEFF' + table[0]!.join(',') + '\r\n',
-    );
-    expect(JSON.parse((await c.call('GET', `/api/v1/reports/incidents/export?${none}&format=json`)).raw.body)).toEqual(
-      [],
-    );
-  });
+      // PDF (it was a 422): the incidents report's document with every incident.
+      const pdf = await c.call('GET', `/api/v1/reports/incidents/export?${q}&format=pdf`);
+      expect(pdf.status).toBe(200);
+      expect(pdf.raw.headers['content-type']).toBe('application/pdf');
+      expect(pdf.raw.headers['content-disposition']).toBe('attachment; filename="incidents.pdf"');
+      const pages = pdfPages(pdf.raw.rawPayload);
+      expect(pages.length).toBeGreaterThan(50);
+      expect(pages[0]).toContain('Incidents report');
+      expect(pages.join('\n')).toContain('Incidents (4321)');
+      pages.forEach((text, i) => expect(text).toContain(`Page ${i + 1} of ${pages.length}`));
+      // The last incident (number 4,321, opened 2026-06-30 00:00 UTC) is on the list.
+      expect(pages.join('\n')).toMatch(/\b4321\s+Outage 4320/);
+
+      // An empty range is a header only, or the report without incidents.
+      const none = 'from=2025-01-01T00:00:00Z&to=2025-02-01T00:00:00Z';
+      expect((await c.call('GET', `/api/v1/reports/incidents/export?${none}`)).raw.body).toBe(
+        '\uFEFF' + table[0]!.join(',') + '\r\n',
+      );
+      expect(
+        JSON.parse((await c.call('GET', `/api/v1/reports/incidents/export?${none}&format=json`)).raw.body),
+      ).toEqual((await c.call('GET', `/api/v1/reports/incidents?${none}`)).body);
+    },
+  );
 
   it('the export reads only as fast as its client takes the rows, and stops when the client goes away', async () => {
     const org = await t.createOrg();
@@ -329,9 +364,9 @@ describe.each(testDialects())('incidents report and export on %s', (dialect) => 
         expect(r.body.error.details.map((d: Json) => d.field)).toContain(field);
       }
     }
-    // The export is a list, not a document: no PDF.
-    const pdf = await c.call('GET', '/api/v1/reports/incidents/export?format=pdf');
-    expect([pdf.status, pdf.body.error.details[0].field]).toEqual([422, 'format']);
+    // Bad input is refused before a PDF is drawn too.
+    const pdf = await c.call('GET', `/api/v1/reports/incidents/export?format=pdf&monitor_ids=${foreign}`);
+    expect([pdf.status, pdf.body.error.details[0].field]).toEqual([422, 'monitor_ids[0]']);
     const team = clientOf(t, await t.createOrg({ plan: 'team' }));
     expect((await team.call('GET', '/api/v1/reports/incidents/export')).body.error.code).toBe('plan_upgrade_required');
     const noScope = clientOf(t, await t.createOrg({ scopes: ['incidents:read'] }));

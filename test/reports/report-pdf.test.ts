@@ -21,7 +21,7 @@ import {
 import type { ServiceContext } from '../../src/modules/auth/index.ts';
 import type { ReportKind } from '../../src/modules/reports/index.ts';
 import { PdfWorkerPool } from '../../src/modules/reports/report-pdf.pool.ts';
-import { formatDuration, formatInstant } from '../../src/modules/reports/report-pdf.format.ts';
+import { formatDuration, formatInstant, formatPercent } from '../../src/modules/reports/report-pdf.format.ts';
 import { ReportRenderer } from '../../src/modules/reports/report.render.ts';
 import { ManualClock } from '../support/app.ts';
 
@@ -167,6 +167,26 @@ describe('report PDFs', () => {
     }
     expect(r.targets.some((t) => t.current.error_budget_remaining_seconds < 0)).toBe(true);
     expect(all).toContain('−');
+    // The current period is still running: never "met", but in progress or exhausted with the budget's share used.
+    expect(all).not.toMatch(/Target met/);
+    for (const t of r.targets) {
+      const state = t.current.error_budget_exhausted ? 'budget exhausted' : 'in progress';
+      expect(all).toContain(`${state} — ${formatPercent(t.current.error_budget_used_percent)} of the error`);
+    }
+  });
+
+  it('incidents: a list longer than the document holds is cut at 5,000 rows, said so, the figures count all', async () => {
+    const long = incidentsFixture({ ...o, incidents: 5003 });
+    const text = pages((await renderer.encode(ctx, 'incidents', long as never, 'pdf')).body, 'inc-long');
+    const all = text.join('\n');
+    expect(all).toContain('Incidents (5003)');
+    expect(all).toContain('The table lists the first 5000 incidents of 5003');
+    expect(text[0]).toMatch(/Incidents\s+Still open[\s\S]*5003/);
+    // The rows in opening order: the 5,000th is listed (its number, then its opening time), the 5,001st not.
+    const row = (i: (typeof long.incidents)[number]) =>
+      new RegExp(`\\b${i.number}\\s.*${formatInstant(i.opened_at, long.period.timezone)}`);
+    expect(all).toMatch(row(long.incidents[4999]!));
+    expect(all).not.toMatch(row(long.incidents[5000]!));
   });
 
   it('incidents, intelligence and monitor health: their counts and rows', async () => {

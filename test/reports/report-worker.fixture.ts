@@ -28,7 +28,7 @@ export async function composeReportWorker(setup: unknown, fonts: ReportFonts): P
           period,
           generated_at: new Date(ctx.clock.now()).toISOString(),
           methodology: `for ${ctx.actor.organizationId}`,
-          summary: { targets: 0, met: 0, missed: 0, no_data: 0 },
+          summary: { targets: 0, in_progress: 0, budget_exhausted: 0, no_data: 0, met: 0, missed: 0 },
           targets: [],
         };
       },

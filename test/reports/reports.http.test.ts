@@ -78,6 +78,34 @@ describe.each(testDialects())('reports API on %s', (dialect) => {
     expect(json.body.summary.downtime_seconds).toBe(sum);
   });
 
+  it('CSV formula injection: user text starting with =, +, -, @ is neutralised in reports and the export', async () => {
+    const org = await t.createOrg();
+    const c = clientOf(t, org);
+    clock.set('2026-05-01T00:00:00Z');
+    const name = '=HYPERLINK("http://evil.test","click")';
+    const id = await c.createMonitor({ name, config: { failure_threshold: 1 } });
+    await c.check(id, 'up', at('2026-05-01T00:00:00Z'));
+    await c.check(id, 'down', at('2026-05-01T00:01:00Z'));
+    await c.check(id, 'up', at('2026-05-01T00:02:00Z'));
+    clock.set('2026-05-02T00:00:00Z');
+    const q = 'from=2026-05-01T00:00:00Z&to=2026-05-02T00:00:00Z';
+    const csv = await c.call('GET', `/api/v1/reports/availability?${q}&format=csv`);
+    const body = csv.raw.rawPayload.toString('utf8');
+    expect(body).toContain(`"'=HYPERLINK(""http://evil.test"",""click"")"`);
+    const rows = parseCsv(body.slice(1));
+    const header = rows[0]!;
+    expect(rows[1]![header.indexOf('name')]).toBe(`'${name}`);
+    expect(rows[1]![header.indexOf('checks')]).toBe('3');
+
+    const exported = await c.call('GET', `/api/v1/reports/incidents/export?${q}&format=csv`);
+    const incidents = parseCsv(exported.raw.rawPayload.toString('utf8').slice(1));
+    const title = incidents[1]![incidents[0]!.indexOf('title')]!;
+    expect(incidents).toHaveLength(2);
+    expect(title).toContain(name);
+    // Whatever the title's wording, no text cell of the export starts like a formula.
+    for (const cell of incidents[1]!) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+  });
+
   it('performance: percentiles from the merged sketches (≤ 1 % error), CSV with the same figures', async () => {
     const { c, shop } = await orgWithHistory();
     const q = `from=2026-05-01T00:00:00Z&to=2026-05-02T00:00:00Z&monitor_ids=${shop}`;

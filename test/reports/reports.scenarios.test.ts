@@ -280,12 +280,16 @@ describe.each(testDialects())('report accounting scenarios on %s', (dialect) => 
     expect(cur.monitored_seconds).toBe(1_296_000);
     expect(cur.downtime_seconds).toBe(3000);
     // Budget: (1 − 0.999) × the whole period's 2 592 000 s = 2 592 s; remaining 2 592 − 3 000 = −408 s (overspent),
-    // −408 / 2 592 = −15.74074 %; met false.
+    // −408 / 2 592 = −15.74074 %; 3 000 / 2 592 = 115.74074 % of the budget used: exhausted. The period is not over:
+    // met is null (neither met nor missed), status in_progress.
     expect(cur.error_budget_seconds).toBeCloseTo(2592, 6);
     expect(cur.error_budget_used_seconds).toBe(3000);
     expect(cur.error_budget_remaining_seconds).toBeCloseTo(-408, 6);
     expect(cur.error_budget_remaining_percent).toBeCloseTo((-100 * 408) / 2592, 4);
-    expect(cur.met).toBe(false);
+    expect(cur.met).toBeNull();
+    expect(cur.status).toBe('in_progress');
+    expect(cur.error_budget_used_percent).toBeCloseTo((100 * 3000) / 2592, 4);
+    expect(cur.error_budget_exhausted).toBe(true);
     // Achieved 100 × (1 296 000 − 3 000) / 1 296 000 = 99.76852 %; burn rate (3 000 / 1 296 000) / 0.001 = 2.31481.
     expect(cur.achieved_percent).toBeCloseTo((100 * 1_293_000) / 1_296_000, 4);
     expect(cur.burn_rate).toBeCloseTo(3000 / 1_296_000 / 0.001, 4);
@@ -304,6 +308,7 @@ describe.each(testDialects())('report accounting scenarios on %s', (dialect) => 
         downtime_seconds: 0,
         achieved_percent: null,
         met: null,
+        status: 'no_data',
       },
       {
         from: '2026-08-01T00:00:00.000Z',
@@ -312,8 +317,10 @@ describe.each(testDialects())('report accounting scenarios on %s', (dialect) => 
         downtime_seconds: 0,
         achieved_percent: 100,
         met: true,
+        status: 'met',
       },
     ]);
-    expect(r.body.summary).toMatchObject({ targets: 1, met: 0, missed: 1, no_data: 0 });
+    // The current period in progress with its budget exhausted; of the finished periods, August met.
+    expect(r.body.summary).toEqual({ targets: 1, in_progress: 1, budget_exhausted: 1, no_data: 0, met: 1, missed: 0 });
   });
 });

@@ -195,7 +195,9 @@ for (const dialect of testDialects()) {
       const on = await c.call('PATCH', `/api/v1/status-pages/${pageId}`, { show_sla_targets: true });
       expect(on.body.show_sla_targets).toBe(true);
       const body = (await get(`/status/${slug}.json`)).json() as Json;
-      // May so far: 60 h monitored, 1 h down; budget 1 % of (60 h + the 516 h left in May) = 5.76 h, 1 h used.
+      // May so far: 60 h monitored, 1 h down; budget 1 % of (60 h + the 516 h left in May) = 5.76 h, 1 h used
+      // (17.36111 %). Achieved so far 98.33 % is below 99 %, the budget not spent: the month is still running, so
+      // it is neither met nor missed (it used to say met: true, "On target").
       expect(body.sla_targets).toEqual([
         {
           id: expect.stringMatching(/^sla_/),
@@ -206,7 +208,10 @@ for (const dialect of testDialects()) {
           period_from: '2026-05-01T00:00:00.000Z',
           period_to: '2026-06-01T00:00:00.000Z',
           achieved_percent: 98.33333,
-          met: true,
+          met: null,
+          status: 'in_progress',
+          error_budget_used_percent: 17.36111,
+          error_budget_exhausted: false,
           error_budget_remaining_percent: 82.63889,
         },
       ]);
@@ -214,7 +219,36 @@ for (const dialect of testDialects()) {
       expect(html).toContain(
         '<th scope="row">API monthly</th><td data-h="Target">99%</td><td data-h="Achieved">98.33%</td>',
       );
-      expect(html).toContain('82.63% of the error budget left');
+      expect(html).toContain(
+        '<span class="st progress">In progress</span><br><small>17.36% of the error budget used</small>',
+      );
+      expect(html).not.toContain('On target');
+
+      // Jobs has been down for an hour: at 99.9 % its month's budget (0.1 % of at most 576 h < 35 min) is already
+      // spent. Still neither met nor missed in words, but "Budget exhausted".
+      const jobsTarget = await c.call('POST', '/api/v1/sla-targets', {
+        name: 'Jobs monthly',
+        monitor_ids: [ids.jobs],
+        target_percent: 99.9,
+        period: 'monthly',
+      });
+      expect(jobsTarget.status).toBe(201);
+      try {
+        const after = (await get(`/status/${slug}.json`)).json() as Json;
+        const jobs = (after.sla_targets as Json[]).find((x) => x.name === 'Jobs monthly')!;
+        expect(jobs).toMatchObject({ met: null, status: 'in_progress', error_budget_exhausted: true });
+        expect(jobs.error_budget_used_percent).toBeGreaterThan(100);
+        expect(jobs.error_budget_remaining_percent).toBeLessThan(0);
+        const used = (Math.floor(jobs.error_budget_used_percent * 100) / 100).toFixed(2);
+        expect((await get(`/status/${slug}`)).body).toContain(
+          `<th scope="row">Jobs monthly</th><td data-h="Target">99.9%</td>`,
+        );
+        expect((await get(`/status/${slug}`)).body).toContain(
+          `<span class="st missed">✕ Budget exhausted</span><br><small>${used}% of the error budget used</small>`,
+        );
+      } finally {
+        await c.call('DELETE', `/api/v1/sla-targets/${jobsTarget.body.id}`);
+      }
       expect(html).not.toContain('With an internal monitor');
     });
 

@@ -3,11 +3,23 @@ export const CSV_BOM = '\uFEFF';
 
 export type CsvCell = string | number | boolean | null;
 
-/** RFC 4180: fields with a comma, quote, CR or LF are quoted, quotes doubled; null is empty. */
+/**
+ * Text a spreadsheet would read as a formula (or, after a tab or CR, as the start of one): OWASP's list for CSV
+ * injection, `=`, `+`, `-`, `@`, tab (0x09) and carriage return (0x0D).
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * One field. RFC 4180: a field with a comma, quote, CR or LF is quoted, quotes doubled; null is empty.
+ * Text that starts like a formula is neutralised as OWASP recommends (a leading `'`, the field quoted), so a monitor
+ * named `=HYPERLINK(…)` shows as that text in a spreadsheet instead of running. Only strings: numbers and booleans
+ * the product computes (`-5`, `-12.5`) stay numbers.
+ */
 export function csvField(v: CsvCell): string {
   if (v === null) return '';
-  const s = typeof v === 'string' ? v : String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+  if (typeof v !== 'string') return String(v);
+  if (FORMULA_START.test(v)) return `"'${v.replaceAll('"', '""')}"`;
+  return /[",\r\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v;
 }
 
 /** One CRLF-ended record. */
@@ -15,7 +27,7 @@ export function csvLine(cells: readonly CsvCell[]): string {
   return cells.map(csvField).join(',') + '\r\n';
 }
 
-/** BOM, header, one record per row. */
+/** BOM, header, one record per row: the one writer every CSV of the product goes through. */
 export function csvDocument(header: readonly string[], rows: ReadonlyArray<readonly CsvCell[]>): string {
   return CSV_BOM + csvLine(header) + rows.map(csvLine).join('');
 }

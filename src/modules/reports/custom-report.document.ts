@@ -4,6 +4,7 @@ import type { CustomReport, CustomReportWidget, WidgetKind } from './custom-repo
 import { MonitorTimelineRepository } from './monitor-timeline.repository.ts';
 import { resolvePeriod, type ReportInput, type ResolvedPeriod } from './report.request.ts';
 import type { ReportPeriod, SlaReport } from './report.types.ts';
+import { slaSummary } from './sla.evaluation.ts';
 
 /** A report of one kind as its own endpoint answers it in JSON (`report`, `period`, `generated_at`, …). */
 export type KindReport = { report: string; period: ReportPeriod; generated_at: string } & Record<string, unknown>;
@@ -137,12 +138,7 @@ function onlyTargets(r: SlaReport, ids: ReadonlySet<string>): SlaReport {
   const targets = r.targets.filter((t) => ids.has(t.sla_target_id));
   return {
     ...r,
-    summary: {
-      targets: targets.length,
-      met: targets.filter((t) => t.current.met === true).length,
-      missed: targets.filter((t) => t.current.met === false).length,
-      no_data: targets.filter((t) => t.current.met === null).length,
-    },
+    summary: slaSummary(targets),
     targets,
   };
 }

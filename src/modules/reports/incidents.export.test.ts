@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ServiceContext } from '../auth/index.ts';
 import { incidentsExportStream } from './incidents.export.ts';
-import type { IncidentScope } from './incidents.report.ts';
+import { incidentsReportOf, type IncidentScope } from './incidents.report.ts';
 import type { IncidentReportRow } from './incidents.report.types.ts';
 
 const scope: IncidentScope = {
@@ -77,7 +77,7 @@ describe('incidents export stream', () => {
     await expect(incidentsExportStream(failing, ctx, scope, 'csv')).rejects.toThrow('database gone');
   });
 
-  it('CSV: BOM, header, a CRLF row per incident; JSON: one array', async () => {
+  it('CSV: BOM, header, a CRLF row per incident; JSON: the incidents report, incidents streamed', async () => {
     const csv: string[] = [];
     for await (const chunk of await incidentsExportStream(source(3).reports, ctx, scope, 'csv'))
       csv.push(String(chunk));
@@ -88,11 +88,18 @@ describe('incidents export stream', () => {
     const json: string[] = [];
     for await (const chunk of await incidentsExportStream(source(3).reports, ctx, scope, 'json'))
       json.push(String(chunk));
-    const parsed = JSON.parse(json.join('')) as IncidentReportRow[];
-    expect(parsed.map((r) => r.number)).toEqual(Array.from({ length: 300 }, (_, i) => i));
+    // The report envelope like every other report (it was a bare array), an incident per line, the summary and
+    // days counted while the pages went by: the same document as the incidents report of those rows.
+    const text300 = json.join('');
+    const parsed = JSON.parse(text300) as { report: string; incidents: IncidentReportRow[] };
+    expect(parsed.report).toBe('incidents');
+    expect(parsed.incidents.map((r) => r.number)).toEqual(Array.from({ length: 300 }, (_, i) => i));
+    const rows = Array.from({ length: 300 }, (_, i) => row(i));
+    expect(parsed).toEqual(incidentsReportOf(scope, rows));
+    expect(text300.split('\n').filter((l) => l.startsWith('{"id":"inc_'))).toHaveLength(300);
     const empty: string[] = [];
     for await (const chunk of await incidentsExportStream(source(0).reports, ctx, scope, 'json'))
       empty.push(String(chunk));
-    expect(JSON.parse(empty.join(''))).toEqual([]);
+    expect(JSON.parse(empty.join(''))).toEqual(incidentsReportOf(scope, []));
   });
 });

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ServiceContext } from '../auth/index.ts';
-import type { IncidentScope, IncidentsReports } from './incidents.report.ts';
+import { IncidentsTally, type IncidentScope, type IncidentsReports } from './incidents.report.ts';
 import type { IncidentReportRow, IncidentsReport } from './incidents.report.types.ts';
 import { CSV_BOM as BOM, csvDocument, csvLine as line, type CsvCell as Cell } from './csv.format.ts';
 
@@ -63,13 +63,16 @@ export function incidentsCsv(r: IncidentsReport): string {
   return csvDocument(INCIDENTS_CSV_COLUMNS, incidentsRows(r));
 }
 
+/** The streamed formats; `pdf` is the incidents report's document (ReportsService.incidentsExport). */
 export type ExportFormat = 'csv' | 'json';
 
 /**
  * The export as a byte stream: every incident of the scope, one keyset page (2,000 rows) read only when the
  * consumer has taken the previous one (Readable.from pulls the generator as the socket drains), so memory stays
- * flat whatever the number of incidents. CSV: BOM, header, a row per incident. JSON: one array, an incident per
- * line. The first page is read before the stream is handed out, so a failing read at the start is an ordinary
+ * flat whatever the number of incidents. CSV: BOM, header, a row per incident. JSON: the incidents report itself
+ * (`report`, `period`, `generated_at`, `methodology`, then `incidents` an incident per line, then `summary` and
+ * `daily`, counted as the rows went by: only the times to acknowledge and resolve are kept, for the medians).
+ * The first page is read before the stream is handed out, so a failing read at the start is an ordinary
  * error response; one that fails later ends the stream with an error (the response is cut short).
  */
 export async function incidentsExportStream(
@@ -96,14 +99,17 @@ export async function incidentsExportStream(
       for await (const page of all()) yield page.map((r) => line(incidentCells(r, period))).join('');
       return;
     }
+    const tally = new IncidentsTally(scope);
+    const head = JSON.stringify(tally.head());
     let first = true;
-    yield '[';
+    yield `${head.slice(0, -1)},"incidents":[`;
     for await (const page of all()) {
+      for (const r of page) tally.add(r);
       const text = page.map((r) => JSON.stringify(r)).join(',\n');
       yield (first ? '\n' : ',\n') + text;
       first = false;
     }
-    yield first ? ']\n' : '\n]\n';
+    yield `${first ? '' : '\n'}],"summary":${JSON.stringify(tally.summary())},"daily":${JSON.stringify(tally.daily())}}\n`;
   }
   // Strings become UTF-8 chunks; highWaterMark 1: at most one page waits beyond what the socket buffers.
   return Readable.from(chunks(), { objectMode: false, highWaterMark: 1 });

@@ -138,49 +138,78 @@ export function median(values: readonly number[]): number | null {
   return Math.round(m * 1000) / 1000;
 }
 
-/** Summary and days of a list of incident rows (pure: the scenario tests work its figures out by hand). */
-export function incidentsReportOf(scope: IncidentScope, rows: readonly IncidentReportRow[]): IncidentsReport {
-  const { period, now } = scope;
-  const bySource = Object.fromEntries(INCIDENT_SOURCES.map((s) => [s, 0])) as Record<IncidentSource, number>;
-  const tta: number[] = [];
-  const ttr: number[] = [];
-  const days = localDays(period, period.timezone);
-  const opened = days.map(() => 0);
-  const end = Math.min(period.to, now);
-  let openNow = 0;
-  let openAtEnd = 0;
-  for (const r of rows) {
-    bySource[r.source] += 1;
-    if (r.time_to_acknowledge_seconds !== null) tta.push(r.time_to_acknowledge_seconds);
-    if (r.time_to_resolve_seconds !== null) ttr.push(r.time_to_resolve_seconds);
+/**
+ * The summary and days of incident rows added one at a time: the report adds them all, the streamed export page by
+ * page as it writes them (keeping only the times to acknowledge and resolve, for the medians).
+ */
+export class IncidentsTally {
+  private readonly scope: IncidentScope;
+  private readonly bySource = Object.fromEntries(INCIDENT_SOURCES.map((s) => [s, 0])) as Record<IncidentSource, number>;
+  private readonly tta: number[] = [];
+  private readonly ttr: number[] = [];
+  private readonly days: ReturnType<typeof localDays>;
+  private readonly opened: number[];
+  private readonly end: number;
+  private count = 0;
+  private openNow = 0;
+  private openAtEnd = 0;
+
+  constructor(scope: IncidentScope) {
+    this.scope = scope;
+    this.days = localDays(scope.period, scope.period.timezone);
+    this.opened = this.days.map(() => 0);
+    this.end = Math.min(scope.period.to, scope.now);
+  }
+
+  add(r: IncidentReportRow): void {
+    this.count += 1;
+    this.bySource[r.source] += 1;
+    if (r.time_to_acknowledge_seconds !== null) this.tta.push(r.time_to_acknowledge_seconds);
+    if (r.time_to_resolve_seconds !== null) this.ttr.push(r.time_to_resolve_seconds);
     const openedAt = Date.parse(r.opened_at);
     const resolvedAt = r.resolved_at === null ? null : Date.parse(r.resolved_at);
-    if (resolvedAt === null) openNow += 1;
-    if (openedAt < end && (resolvedAt === null || resolvedAt > end)) openAtEnd += 1;
-    const day = dayIndex(days, openedAt);
-    if (day !== -1) opened[day]! += 1;
+    if (resolvedAt === null) this.openNow += 1;
+    if (openedAt < this.end && (resolvedAt === null || resolvedAt > this.end)) this.openAtEnd += 1;
+    const day = dayIndex(this.days, openedAt);
+    if (day !== -1) this.opened[day]! += 1;
   }
-  return {
-    report: 'incidents',
-    period: periodView(period),
-    generated_at: toIso(now),
-    methodology: INCIDENTS_METHODOLOGY,
-    summary: {
-      count: rows.length,
-      by_source: bySource,
-      mtta_seconds: mean(tta),
-      mttr_seconds: mean(ttr),
-      median_tta_seconds: median(tta),
-      median_ttr_seconds: median(ttr),
-      opened: opened.reduce((s, n) => s + n, 0),
-      acknowledged: tta.length,
-      resolved: ttr.length,
-      open: openNow,
-      open_at_period_end: openAtEnd,
-    },
-    incidents: [...rows],
-    daily: days.map((d, i) => ({ date: d.date, opened: opened[i]! })),
-  };
+
+  /** The report's fields before its incidents (the export writes them first). */
+  head(): Pick<IncidentsReport, 'report' | 'period' | 'generated_at' | 'methodology'> {
+    return {
+      report: 'incidents',
+      period: periodView(this.scope.period),
+      generated_at: toIso(this.scope.now),
+      methodology: INCIDENTS_METHODOLOGY,
+    };
+  }
+
+  summary(): IncidentsReport['summary'] {
+    return {
+      count: this.count,
+      by_source: { ...this.bySource },
+      mtta_seconds: mean(this.tta),
+      mttr_seconds: mean(this.ttr),
+      median_tta_seconds: median(this.tta),
+      median_ttr_seconds: median(this.ttr),
+      opened: this.opened.reduce((s, n) => s + n, 0),
+      acknowledged: this.tta.length,
+      resolved: this.ttr.length,
+      open: this.openNow,
+      open_at_period_end: this.openAtEnd,
+    };
+  }
+
+  daily(): IncidentsReport['daily'] {
+    return this.days.map((d, i) => ({ date: d.date, opened: this.opened[i]! }));
+  }
+}
+
+/** Summary and days of a list of incident rows (pure: the scenario tests work its figures out by hand). */
+export function incidentsReportOf(scope: IncidentScope, rows: readonly IncidentReportRow[]): IncidentsReport {
+  const tally = new IncidentsTally(scope);
+  for (const r of rows) tally.add(r);
+  return { ...tally.head(), summary: tally.summary(), incidents: [...rows], daily: tally.daily() };
 }
 
 function dayIndex(days: ReadonlyArray<{ from: number; to: number }>, at: number): number {

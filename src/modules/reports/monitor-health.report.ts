@@ -62,7 +62,7 @@ export class MonitorHealthReports {
       repo.timelines(ids, period.from - lookback, end),
       judged ? this.incidentsOf(ctx, ids, period.from, end) : new Map<string, Incident[]>(),
       judged
-        ? figuresFromRollups(this.deps.rollups, ids, { from: period.from, to: end }, 'UTC', { days: false })
+        ? figuresFromRollups(this.deps.rollups, ids, { from: period.from, to: end }, 'UTC', { days: false, now })
         : null,
       repo.everUp(ids, end),
     ]);
@@ -76,7 +76,7 @@ export class MonitorHealthReports {
             candidates.map((m) => m.id),
             { from: Math.min(...candidates.map((m) => m.createdAt)), to: end },
             'UTC',
-            { days: false },
+            { days: false, now },
           );
     const rows = monitors.map((m) => {
       const spans = spansOf(timelines.get(m.id) ?? [], end);

@@ -1,21 +1,7 @@
+import { csvDocument, type CsvCell } from './csv.format.ts';
 import type { AvailabilityReport, PerformanceReport, SlaReport } from './report.types.ts';
 
-/** UTF-8 byte-order mark: spreadsheets then read non-ASCII names correctly. */
-const BOM = '\uFEFF';
-
-export type Cell = string | number | boolean | null;
-
-/** RFC 4180: fields with a comma, quote, CR or LF are quoted, quotes doubled; CRLF line ends; null is empty. */
-function field(v: Cell): string {
-  if (v === null) return '';
-  const s = typeof v === 'string' ? v : String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-}
-
-export function toCsv(header: readonly string[], rows: ReadonlyArray<readonly Cell[]>): string {
-  const lines = [header, ...rows].map((r) => r.map(field).join(','));
-  return BOM + lines.join('\r\n') + '\r\n';
-}
+export type Cell = CsvCell;
 
 export const AVAILABILITY_CSV_COLUMNS = [
   'monitor_id',
@@ -39,7 +25,7 @@ export const AVAILABILITY_CSV_COLUMNS = [
 
 /** One row per monitor; the same figures as the JSON. */
 export function availabilityCsv(r: AvailabilityReport): string {
-  return toCsv(AVAILABILITY_CSV_COLUMNS, availabilityRows(r));
+  return csvDocument(AVAILABILITY_CSV_COLUMNS, availabilityRows(r));
 }
 
 export function availabilityRows(r: AvailabilityReport): Cell[][] {
@@ -87,7 +73,7 @@ export const PERFORMANCE_CSV_COLUMNS = [
 ] as const;
 
 export function performanceCsv(r: PerformanceReport): string {
-  return toCsv(PERFORMANCE_CSV_COLUMNS, performanceRows(r));
+  return csvDocument(PERFORMANCE_CSV_COLUMNS, performanceRows(r));
 }
 
 export function performanceRows(r: PerformanceReport): Cell[][] {
@@ -127,16 +113,22 @@ export const SLA_CSV_COLUMNS = [
   'downtime_seconds',
   'achieved_percent',
   'met',
+  'status',
   'error_budget_seconds',
+  'error_budget_used_percent',
+  'error_budget_exhausted',
   'error_budget_remaining_seconds',
   'error_budget_remaining_percent',
   'burn_rate',
   'timezone',
 ] as const;
 
-/** One row per target period: the earlier periods, then the current one (`current` true, with its budget). */
+/**
+ * One row per target period: the earlier periods (met or missed), then the current one (`current` true, with its
+ * budget; in progress, so `met` empty).
+ */
 export function slaCsv(r: SlaReport): string {
-  return toCsv(SLA_CSV_COLUMNS, slaRows(r));
+  return csvDocument(SLA_CSV_COLUMNS, slaRows(r));
 }
 
 export function slaRows(r: SlaReport): Cell[][] {
@@ -153,6 +145,9 @@ export function slaRows(r: SlaReport): Cell[][] {
         p.downtime_seconds,
         p.achieved_percent,
         p.met,
+        p.status,
+        null,
+        null,
         null,
         null,
         null,
@@ -170,7 +165,10 @@ export function slaRows(r: SlaReport): Cell[][] {
       c.downtime_seconds,
       c.achieved_percent,
       c.met,
+      c.status,
       c.error_budget_seconds,
+      c.error_budget_used_percent,
+      c.error_budget_exhausted,
       c.error_budget_remaining_seconds,
       c.error_budget_remaining_percent,
       c.burn_rate,

@@ -25,6 +25,7 @@
  * worker thread (PdfWorkerPool: report-pdf.pool.ts, report-pdf.worker.ts), so a long one does not hold up checks
  * and requests; `close()` stops that thread.
  */
+import { csvDocument } from './csv.format.ts';
 import { DomainError } from '../../platform/errors.ts';
 import type { ServiceContext } from '../auth/index.ts';
 import {
@@ -34,7 +35,6 @@ import {
   availabilityRows,
   performanceRows,
   slaRows,
-  toCsv,
   type Cell,
 } from './report.csv.ts';
 import type { KeyFigure, ReportPdf } from './report-pdf.document.ts';
@@ -209,7 +209,7 @@ export class ReportRenderer {
       return {
         contentType: 'text/csv; charset=utf-8',
         filename,
-        body: Buffer.from(toCsv(table.columns, table.rows(report))),
+        body: Buffer.from(csvDocument(table.columns, table.rows(report))),
       };
     }
     const body = await this.deps.pdf.compose({
@@ -285,7 +285,7 @@ function sectionsCsv(sections: readonly ReportSection[]): Buffer {
       rows.push([s.title, ...row]);
     }
   }
-  return Buffer.from(toCsv(['section', ...columns], rows));
+  return Buffer.from(csvDocument(['section', ...columns], rows));
 }
 
 /** `tocsin-availability-2026-10-01-2026-10-31.pdf`: the local dates of the period's first and last day. */

@@ -183,12 +183,117 @@ function blocksOf(hours: ReadonlyMap<number, Term[]>): { hours: number[][]; term
 
 const ceilHour = (ms: number) => Math.ceil(ms / HOUR_MS) * HOUR_MS;
 
+/** A UTC hour a window edge cuts: its rollups count it whole, the window holds only [keepFrom, keepTo) of it. */
+interface EdgeHour {
+  hour: number;
+  /** The group (local day) the hour belongs to: the one in which it starts. */
+  group: number;
+  keepFrom: number;
+  keepTo: number;
+}
+
+function edgeHoursOf(window: Window, groups: readonly HourGroup[]): EdgeHour[] {
+  const out: EdgeHour[] = [];
+  for (const hour of [Math.floor(window.from / HOUR_MS) * HOUR_MS, ceilHour(window.to) - HOUR_MS]) {
+    const keepFrom = Math.max(hour, window.from);
+    const keepTo = Math.min(hour + HOUR_MS, window.to);
+    if ((keepFrom === hour && keepTo === hour + HOUR_MS) || out.some((e) => e.hour === hour)) continue;
+    const group = groups.findIndex((g) => g.from <= hour && hour < g.to);
+    if (group >= 0) out.push({ hour, group, keepFrom, keepTo });
+  }
+  return out;
+}
+
+/** What one monitor's figures in a group gain (or lose: negative counts, sign −1) at an edge hour. */
+interface EdgeCorrection {
+  group: number;
+  checks: number;
+  failures: number;
+  sketches: Array<{ sketch: Uint8Array | string | null; sign: 1 | -1 }>;
+}
+
+/**
+ * Per monitor key, what makes an edge hour's counts those of the window's part of it alone (DECISIONS §11: `[from,
+ * to)`), as the timeline makes the downtime exact. From the raw executions (their rollups count exactly them):
+ * the parts outside the window are taken away when their executions are all there (retention has not reached them,
+ * or the hour's executions still add up to its rollups); otherwise the hour's rollups are replaced by the
+ * executions of the part inside, when those are all there; otherwise (retention deleted part of that hour) its
+ * checks and failures are counted in proportion to the part inside and its latencies whole. A source without
+ * executions (unit fakes), or a caller without the report's instant (`now`), changes nothing.
+ */
+async function edgeCorrections(
+  source: ReportRollups,
+  part: readonly number[],
+  edges: readonly EdgeHour[],
+  now: number | undefined,
+): Promise<Map<number, EdgeCorrection[]>> {
+  const out = new Map<number, EdgeCorrection[]>();
+  const tally = source.executionTally?.bind(source);
+  if (!tally || now === undefined || edges.length === 0) return out;
+  const push = (key: number, c: EdgeCorrection) => {
+    const list = out.get(key);
+    if (list) list.push(c);
+    else out.set(key, [c]);
+  };
+  const none = { checks: 0, failures: 0 };
+  for (const e of edges) {
+    const outside = [
+      [e.hour, e.keepFrom],
+      [e.keepTo, e.hour + HOUR_MS],
+    ].filter(([a, b]) => b! > a!);
+    const [hourRows, kept, ...dropped] = await Promise.all([
+      source.rollupRows(part, e.hour, e.hour + HOUR_MS, 'hour'),
+      tally(part, e.keepFrom, e.keepTo, now),
+      ...outside.map(([a, b]) => tally(part, a!, b!, now)),
+    ]);
+    const whole = new Map<number, { checks: number; failures: number; rows: typeof hourRows }>();
+    for (const r of hourRows) {
+      const w = whole.get(r.monitor_key) ?? { checks: 0, failures: 0, rows: [] };
+      w.checks += r.checks;
+      w.failures += r.failures;
+      w.rows.push(r);
+      whole.set(r.monitor_key, w);
+    }
+    const droppedComplete = dropped.every((d) => d.complete);
+    for (const [key, w] of whole) {
+      const inside = kept.byMonitor.get(key);
+      const stored = (inside ?? none).checks + dropped.reduce((n, d) => n + (d.byMonitor.get(key) ?? none).checks, 0);
+      if (droppedComplete || stored === w.checks) {
+        for (const d of dropped) {
+          const t = d.byMonitor.get(key);
+          if (t)
+            push(key, {
+              group: e.group,
+              checks: -t.checks,
+              failures: -t.failures,
+              sketches: [{ sketch: t.sketch, sign: -1 }],
+            });
+        }
+      } else if (kept.complete) {
+        const sketches: EdgeCorrection['sketches'] = w.rows.map((r) => ({ sketch: r.sketch, sign: -1 }));
+        if (inside) sketches.push({ sketch: inside.sketch, sign: 1 });
+        const t = inside ?? none;
+        push(key, { group: e.group, checks: t.checks - w.checks, failures: t.failures - w.failures, sketches });
+      } else {
+        const share = (e.keepTo - e.keepFrom) / HOUR_MS;
+        push(key, {
+          group: e.group,
+          checks: Math.round(w.checks * share) - w.checks,
+          failures: Math.round(w.failures * share) - w.failures,
+          sketches: [],
+        });
+      }
+    }
+  }
+  return out;
+}
+
 /**
  * Per monitor id: the figures of the window and (unless `options.days` is false) of each local day, merged from
  * rollups (never raw executions).
- * Buckets are UTC hours; a bucket belongs to the window and to the local day in which it starts, so a window edge
- * inside an hour counts that hour whole (and zones with a non-whole-hour offset place an hour in the day where it
- * starts). Each day is read as daily rollups plus or minus a few hourly ones (decompose above), daily and hourly rows
+ * Buckets are UTC hours; a bucket belongs to the window and to the local day in which it starts (zones with a
+ * non-whole-hour offset place an hour in the day where it starts); an hour a window edge cuts is then corrected to
+ * the part inside the window (edgeCorrections). Each day is read as daily rollups plus or minus a few hourly ones (decompose above), daily and hourly rows
  * of a part of the monitors in one snapshot; the window's total is the sum of its days.
  */
 export async function figuresFromRollups(
@@ -196,7 +301,7 @@ export async function figuresFromRollups(
   monitorIds: readonly string[],
   window: Window,
   timezone: string,
-  options: { days: boolean; localDays?: readonly LocalDay[] } = { days: true },
+  options: { days: boolean; localDays?: readonly LocalDay[]; now?: number } = { days: true },
 ): Promise<Map<string, { total: CheckFigures; days: Map<string, DayFigures> }>> {
   const keys = await source.monitorKeys(monitorIds);
   const idOfKey = new Map([...keys].map(([id, key]) => [key, id]));
@@ -226,6 +331,7 @@ export async function figuresFromRollups(
   const prefixRequests = withPrefixes ? { days: prefixes.map((p) => p.day), ks: prefixes.map((p) => p.k) } : undefined;
   const dayStarts = [...dayTerms.keys()].sort((a, b) => a - b);
   const blocks = blocksOf(hourTerms);
+  const edges = edgeHoursOf(window, groups);
   const keyList = [...keys.values()];
   const dayTermsAt = byHour(dayTerms);
   // One decoder and one scratch sketch for the whole read: what follows each part's await runs without yielding, so
@@ -233,12 +339,15 @@ export async function figuresFromRollups(
   const decoded = new DecodedSketches();
   const scratch = new LatencySketch();
   const readPart = async (part: number[]) => {
-    const rows = await source.rollupSnapshot(
-      part,
-      dayStarts.length > 0 ? { from: dayStarts[0]!, to: dayStarts[dayStarts.length - 1]! + DAY_MS } : null,
-      blocks.hours,
-      prefixRequests,
-    );
+    const [rows, corrections] = await Promise.all([
+      source.rollupSnapshot(
+        part,
+        dayStarts.length > 0 ? { from: dayStarts[0]!, to: dayStarts[dayStarts.length - 1]! + DAY_MS } : null,
+        blocks.hours,
+        prefixRequests,
+      ),
+      edgeCorrections(source, part, edges, options.now),
+    ]);
     // Two passes. First, every sketch read is decoded once (an edge hour of a non-UTC zone is a term of two local
     // days; a block row holds the sketches of its hours) and each (monitor, group) target gets its checks, failures
     // and the range of keys it will receive.
@@ -295,6 +404,15 @@ export async function figuresFromRollups(
       // The block's sketches in one text, decoded in one call; their rows are the decoder's last ones.
       const added = decoded.pushFramed(row.sketches);
       for (let r = decoded.size - added; r < decoded.size; r++) addSketch(m, rowTerms, r);
+    }
+    // Last, the edge hours' corrections: a sketch taken away is part of what was added before it.
+    for (const [key, list] of corrections) {
+      const m = monitorIndex.get(key);
+      if (m === undefined) continue;
+      for (const c of list) {
+        addCounts(m, [{ group: c.group, sign: 1 }], c.checks, c.failures);
+        for (const s of c.sketches) addSketch(m, [{ group: c.group, sign: s.sign }], decoded.push(s.sketch));
+      }
     }
     // Terms by target (counting sort, reading order kept within a target), then each target built in one scratch
     // sketch, summed up, merged into its monitor's total and cleared: no sketch per day is allocated or kept.

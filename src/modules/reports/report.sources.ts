@@ -52,11 +52,29 @@ export interface ReportRollups {
     prefixes?: ReportPrefixRequests,
   ): Promise<{ days: ReportSnapshotRow[]; blocks: ReportBlockRow[]; prefixes?: ReportSnapshotRow[] }>;
   /**
+   * Per monitor key, what the rollups counted for the executions started in [from, to) (a part of one hour, cut by
+   * a window edge): checks, failures and the encoded sketch of the successful ones' latencies; `complete` when none
+   * of them can have been deleted by the executions' retention by `now` (the report's instant). Without it the edges count their hours whole.
+   */
+  executionTally?(
+    monitorKeys: readonly number[],
+    from: number,
+    to: number,
+    now: number,
+  ): Promise<{ complete: boolean; byMonitor: Map<number, ExecutionCount> }>;
+  /**
    * True when closed UTC days carry prefix sums (hours [0, k) of the day, k = 1…23): rollupSnapshot then takes
    * `prefixes` and answers a row per (monitor, region, request) whose day has them (hour_start = the request's
    * index), and reads `hourBlocks` only for the days that have none (those hours must be the prefixes' own).
    */
   readonly dayPrefixes?: boolean;
+}
+
+/** A monitor's executions in a span as its rollups counted them (latencies: encoded like a rollup's sketch). */
+export interface ExecutionCount {
+  checks: number;
+  failures: number;
+  sketch: Uint8Array;
 }
 
 /** Prefix sums asked for: request i is the hours [0, ks[i]) of the UTC day starting at days[i]. */

@@ -98,13 +98,24 @@ export interface SlaPeriodResult {
   monitored_seconds: number;
   downtime_seconds: number;
   achieved_percent: number | null;
+  /** Finished periods: achieved ≥ target (null: nothing monitored). The current period: always null. */
   met: boolean | null;
 }
 
+export interface SlaEarlierPeriod extends SlaPeriodResult {
+  status: 'met' | 'missed' | 'no_data';
+}
+
 export interface SlaCurrentPeriod extends SlaPeriodResult {
+  /** The current period is not over: in progress (something monitored so far) or no data yet, never met/missed. */
+  status: 'in_progress' | 'no_data';
   elapsed_seconds: number;
   error_budget_seconds: number;
   error_budget_used_seconds: number;
+  /** 100 × used / budget (over 100 when overspent); null without a budget. */
+  error_budget_used_percent: number | null;
+  /** The whole budget is spent (remaining ≤ 0): the period can no longer be met; null with nothing monitored. */
+  error_budget_exhausted: boolean | null;
   error_budget_remaining_seconds: number;
   error_budget_remaining_percent: number | null;
   burn_rate: number | null;
@@ -117,11 +128,22 @@ export interface SlaReportTarget {
   period: string;
   combine: 'any_down';
   current: SlaCurrentPeriod;
-  periods: SlaPeriodResult[];
+  periods: SlaEarlierPeriod[];
   monitors: Array<{ monitor_id: string; name: string; achieved_percent: number | null; downtime_seconds: number }>;
 }
 
 export interface SlaReport extends ReportHead<'sla'> {
-  summary: { targets: number; met: number; missed: number; no_data: number };
+  /**
+   * Current periods: in progress (of which budget exhausted) or no data; met and missed count the earlier, finished
+   * periods listed (an unfinished period is neither).
+   */
+  summary: {
+    targets: number;
+    in_progress: number;
+    budget_exhausted: number;
+    no_data: number;
+    met: number;
+    missed: number;
+  };
   targets: SlaReportTarget[];
 }

@@ -1,7 +1,7 @@
 import { toIso } from '../../platform/clock.ts';
 import { accountingOf, combinedAccounting, uptimePercent, type Span } from './availability.accounting.ts';
 import { periodContaining, periodsOverlapping, type Window } from './report.period.ts';
-import type { SlaReportTarget } from './report.types.ts';
+import type { SlaReport, SlaReportTarget } from './report.types.ts';
 import type { SlaTarget } from './sla-targets.repository.ts';
 
 export interface SlaEvaluationInput {
@@ -20,7 +20,8 @@ const pct = (v: number | null) => (v === null ? null : Math.round(v * 1e5) / 1e5
 
 /**
  * One target (DECISIONS §8, §11): its monitors judged together (down when one is down), the current calendar period
- * with its error budget and burn rate, the earlier periods in the range, and each monitor alone.
+ * with its error budget and burn rate (in progress: neither met nor missed), the earlier periods in the range (met or
+ * missed), and each monitor alone.
  */
 export function evaluateSlaTarget(t: SlaTarget, input: SlaEvaluationInput): SlaReportTarget {
   const { now, timezone } = input;
@@ -33,6 +34,7 @@ export function evaluateSlaTarget(t: SlaTarget, input: SlaEvaluationInput): SlaR
   const wholeMs = sofar.monitoredMs + (input.exists ? current.to - now : 0);
   const budgetMs = budgetFraction * wholeMs;
   const remainingMs = budgetMs - sofar.downMs;
+  const monitored = sofar.monitoredMs > 0;
   return {
     sla_target_id: t.id,
     name: t.name,
@@ -46,9 +48,14 @@ export function evaluateSlaTarget(t: SlaTarget, input: SlaEvaluationInput): SlaR
       monitored_seconds: seconds(sofar.monitoredMs),
       downtime_seconds: seconds(sofar.downMs),
       achieved_percent: pct(uptimePercent(sofar.monitoredMs - sofar.downMs, sofar.monitoredMs)),
-      met: sofar.monitoredMs === 0 ? null : remainingMs >= 0,
+      // The period is not over: whether it is met is not known yet (downtime may still come), so it claims neither;
+      // what is known is how much of its budget is spent, and whether all of it already is.
+      met: null,
+      status: monitored ? 'in_progress' : 'no_data',
       error_budget_seconds: seconds(budgetMs),
       error_budget_used_seconds: seconds(sofar.downMs),
+      error_budget_used_percent: budgetMs > 0 ? pct((100 * sofar.downMs) / budgetMs) : null,
+      error_budget_exhausted: monitored ? remainingMs <= 0 : null,
       error_budget_remaining_seconds: seconds(remainingMs),
       error_budget_remaining_percent: budgetMs > 0 ? pct((100 * remainingMs) / budgetMs) : null,
       burn_rate: sofar.monitoredMs === 0 ? null : pct(sofar.downMs / sofar.monitoredMs / budgetFraction),
@@ -65,6 +72,7 @@ export function evaluateSlaTarget(t: SlaTarget, input: SlaEvaluationInput): SlaR
           downtime_seconds: seconds(c.downMs),
           achieved_percent: pct(achieved),
           met: achieved === null ? null : achieved >= t.targetPercent,
+          status: achieved === null ? 'no_data' : achieved >= t.targetPercent ? 'met' : 'missed',
         };
       }),
     monitors: t.monitorIds.map((id) => {
@@ -76,5 +84,21 @@ export function evaluateSlaTarget(t: SlaTarget, input: SlaEvaluationInput): SlaR
         downtime_seconds: seconds(a.downMs),
       };
     }),
+  };
+}
+
+/**
+ * The SLA report's summary: current periods in progress (of them with the budget exhausted) or without data, and the
+ * earlier, finished periods listed that were met or missed (a period still running is neither).
+ */
+export function slaSummary(targets: readonly SlaReportTarget[]): SlaReport['summary'] {
+  const periods = targets.flatMap((t) => t.periods);
+  return {
+    targets: targets.length,
+    in_progress: targets.filter((t) => t.current.status === 'in_progress').length,
+    budget_exhausted: targets.filter((t) => t.current.error_budget_exhausted === true).length,
+    no_data: targets.filter((t) => t.current.status === 'no_data').length,
+    met: periods.filter((p) => p.status === 'met').length,
+    missed: periods.filter((p) => p.status === 'missed').length,
   };
 }

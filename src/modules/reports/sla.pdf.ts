@@ -4,14 +4,22 @@ import { formatCount, formatDuration, formatInstant, formatNumber, formatPercent
 import type { PdfLayout } from './report.render.ts';
 import type { SlaReport, SlaReportTarget } from './report.types.ts';
 
-const met = (v: boolean | null) => (v === null ? 'no data' : v ? 'met' : 'missed');
+const verdict = (status: 'met' | 'missed' | 'no_data') => (status === 'no_data' ? 'no data' : status);
 
 /** Share of the current period's error budget already used, in % (null without a budget). */
 export function budgetUsedPercent(t: SlaReportTarget): number | null {
+  return t.current.error_budget_used_percent;
+}
+
+/** The current period is still running: in progress (and how much budget it used) or exhausted, never met. */
+function currentState(t: SlaReportTarget): string {
   const c = t.current;
-  return c.error_budget_seconds > 0
-    ? Math.round((10_000 * c.error_budget_used_seconds) / c.error_budget_seconds) / 100
-    : null;
+  if (c.status === 'no_data') return 'no data yet';
+  const used =
+    c.error_budget_used_percent === null
+      ? ''
+      : ` — ${formatPercent(c.error_budget_used_percent)} of the error budget used`;
+  return c.error_budget_exhausted === true ? `budget exhausted${used}` : `in progress${used}`;
 }
 
 function target(pdf: ReportPdf, r: SlaReport, t: SlaReportTarget): void {
@@ -21,7 +29,7 @@ function target(pdf: ReportPdf, r: SlaReport, t: SlaReportTarget): void {
   const rows: Array<[string, string]> = [
     ['Current period', `${formatInstant(c.from, tz)} – ${formatInstant(c.to, tz)}`],
     ['Achieved so far', formatPercent(c.achieved_percent)],
-    ['Target met', met(c.met)],
+    ['Status', currentState(t)],
     ['Downtime', formatDuration(c.downtime_seconds)],
     ['Error budget', `${formatDuration(c.error_budget_seconds)} (${formatNumber(c.error_budget_seconds)} s)`],
     ['Budget used', `${formatDuration(c.error_budget_used_seconds)} (${formatNumber(c.error_budget_used_seconds)} s)`],
@@ -49,7 +57,7 @@ function target(pdf: ReportPdf, r: SlaReport, t: SlaReportTarget): void {
         { header: 'to', width: 0.22, value: (p) => formatInstant(p.to, tz) },
         { header: 'Downtime', width: 0.16, align: 'right', value: (p) => formatDuration(p.downtime_seconds) },
         { header: 'Achieved', width: 0.18, align: 'right', value: (p) => formatPercent(p.achieved_percent) },
-        { header: 'Met', width: 0.14, value: (p) => met(p.met) },
+        { header: 'Met', width: 0.14, value: (p) => verdict(p.status) },
       ],
       t.periods,
     );
@@ -80,7 +88,7 @@ function body(pdf: ReportPdf, r: SlaReport): void {
       bars: shown.map((t, i) => ({
         label: t.name,
         value: used[i]!,
-        text: budgetUsedPercent(t) === null ? 'no budget' : `${budgetUsedPercent(t)} %`,
+        text: budgetUsedPercent(t) === null ? 'no budget' : formatPercent(budgetUsedPercent(t)),
       })),
     });
     if (r.targets.length > shown.length)
@@ -93,20 +101,23 @@ export const slaLayout: PdfLayout<SlaReport> = {
   title: 'SLA report',
   figures: (r) => {
     const burns = r.targets.flatMap((t) => (t.current.burn_rate === null ? [] : [t.current.burn_rate]));
-    const overspent = r.targets.filter((t) => t.current.error_budget_remaining_seconds < 0).length;
     const achieved = r.targets.flatMap((t) =>
       t.current.achieved_percent === null ? [] : [t.current.achieved_percent],
     );
     return [
       // the first figure stands for the report where it is one section of several
       {
-        label: 'Targets met',
-        value: `${r.summary.met} of ${r.summary.targets}`,
-        note: 'in their current period',
+        label: 'Budget exhausted',
+        value: `${r.summary.budget_exhausted} of ${r.summary.targets}`,
+        note: 'current periods (not over yet)',
       },
-      { label: 'Missed', value: formatCount(r.summary.missed), note: 'current period' },
+      { label: 'In progress', value: formatCount(r.summary.in_progress), note: 'current periods with data' },
       { label: 'No data', value: formatCount(r.summary.no_data), note: 'no monitored time yet' },
-      { label: 'Budget overspent', value: formatCount(overspent), note: 'remaining below zero' },
+      {
+        label: 'Earlier periods met',
+        value: `${r.summary.met} of ${r.summary.met + r.summary.missed}`,
+        note: 'finished periods listed',
+      },
       { label: 'Highest burn rate', value: burns.length > 0 ? `${formatNumber(Math.max(...burns))} ×` : '—' },
       { label: 'Lowest achieved', value: formatPercent(achieved.length > 0 ? Math.min(...achieved) : null) },
     ];

@@ -48,9 +48,14 @@ export interface StatusSlaAchievement {
   from: number;
   to: number;
   achievedPercent: number | null;
-  /** null: nothing monitored in the period yet. */
-  met: boolean | null;
+  /** Always null: the current period is not over, so it is neither met nor missed (kept for the JSON's `met`). */
+  met: null;
+  status: 'in_progress' | 'no_data';
   errorBudgetRemainingPercent: number | null;
+  /** 100 × downtime so far / the period's budget (over 100 when overspent); null without a budget. */
+  errorBudgetUsedPercent: number | null;
+  /** The whole budget is spent: the period can no longer meet its target; null with nothing monitored. */
+  errorBudgetExhausted: boolean | null;
 }
 
 const pct = (v: number | null) => (v === null ? null : Math.round(v * 1e5) / 1e5);
@@ -143,8 +148,11 @@ export class StatusAvailability {
         from: period.from,
         to: period.to,
         achievedPercent: r.current.achieved_percent,
-        met: r.current.met,
+        met: null,
+        status: r.current.status,
         errorBudgetRemainingPercent: r.current.error_budget_remaining_percent,
+        errorBudgetUsedPercent: r.current.error_budget_used_percent,
+        errorBudgetExhausted: r.current.error_budget_exhausted,
       };
     });
     const outageStart = (monitorId: string, openedAt: number): number | null => {

@@ -1,7 +1,7 @@
 /**
  * The headline figures of a rendered report (its JSON), for chat messages and the webhook's `data.summary`: the
  * report's own `summary` object where it has one (availability, incidents, intelligence), else counts of what it
- * lists (monitors, SLA targets with how many met, findings, sections).
+ * lists (monitors, SLA targets with how many are in progress and have spent their budget, findings, sections).
  */
 export function summaryOf(json: Buffer): Record<string, unknown> {
   let report: Record<string, unknown>;
@@ -24,9 +24,11 @@ export function summaryOf(json: Buffer): Record<string, unknown> {
   const targets = list('targets');
   if (targets) {
     out.targets = targets.length;
-    const met = (t: Record<string, unknown>) => (t.current as { met?: unknown } | undefined)?.met;
-    out.met = targets.filter((t) => met(t) === true).length;
-    out.missed = targets.filter((t) => met(t) === false).length;
+    // A current period is never met or missed (it is not over): in progress, and whether its budget is spent.
+    const current = (t: Record<string, unknown>) =>
+      (t.current as { status?: unknown; error_budget_exhausted?: unknown } | undefined) ?? {};
+    out.in_progress = targets.filter((t) => current(t).status === 'in_progress').length;
+    out.budget_exhausted = targets.filter((t) => current(t).error_budget_exhausted === true).length;
   }
   const events = list('events');
   if (events) out.events = events.length;

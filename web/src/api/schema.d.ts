@@ -1227,8 +1227,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Every incident of the period, streamed (CSV by default, or one JSON array)
-     * @description Needs the reports:read scope and a plan with reports. Streams in constant memory whatever the number of incidents (keyset pages of 2,000 read as the client takes them). `format=csv` (default): `text/csv; charset=utf-8`, UTF-8 with a byte-order mark, RFC 4180, the incidents report’s columns. `format=json`: `application/json`, one array of the incidents report’s rows, an incident per line. Oldest first (by id). Bad input is refused before the first byte; a failure while streaming cuts the response short.
+     * Every incident of the period: streamed CSV (default) or JSON report, or the PDF document
+     * @description Needs the reports:read scope and a plan with reports. `format=csv` (default) and `format=json` stream in constant memory whatever the number of incidents (keyset pages of 2,000 read as the client takes them). csv: `text/csv; charset=utf-8`, UTF-8 with a byte-order mark, RFC 4180, the incidents report’s columns. json: `application/json`, the incidents report (`report`, `period`, `generated_at`, `methodology`, `incidents` an incident per line, then `summary` and `daily`). `format=pdf`: `application/pdf`, the incidents report’s document with every incident. In opening order. Bad input is refused before the first byte; a failure while streaming cuts the response short.
      *
      *     Requires scope `reports:read`.
      */
@@ -3068,11 +3068,6 @@ export interface components {
       time_to_resolve_seconds: number | null;
       title: string;
     };
-    /**
-     * IncidentsExport
-     * @description format=json: every incident of the period, streamed as one JSON array (an incident per line).
-     */
-    IncidentsExport: components['schemas']['IncidentReportRow'][];
     /** IncidentsReport */
     IncidentsReport: {
       daily: {
@@ -3647,7 +3642,9 @@ export interface components {
       /** @description The current UTC calendar period of each SLA target whose monitors are all on the page, as the SLA report's current period; empty unless show_sla_targets. */
       sla_targets: {
         achieved_percent: number | null;
+        error_budget_exhausted: boolean | null;
         error_budget_remaining_percent: number | null;
+        error_budget_used_percent: number | null;
         id: string;
         met: boolean | null;
         monitor_ids: string[];
@@ -3657,6 +3654,8 @@ export interface components {
         period_from: string;
         /** Format: date-time */
         period_to: string;
+        /** @description in_progress: monitored so far, the period still running; no_data: nothing monitored yet. */
+        status: 'in_progress' | 'no_data';
         target_percent: number;
       }[];
       slug: string;
@@ -3818,8 +3817,15 @@ export interface components {
       /** @enum {string} */
       report: 'sla';
       summary: {
+        /** @description Current periods whose whole error budget is already spent. */
+        budget_exhausted: number;
+        /** @description Current periods with monitored time so far. */
+        in_progress: number;
+        /** @description Earlier (finished) periods listed that met their target. */
         met: number;
+        /** @description Earlier (finished) periods listed that missed it. */
         missed: number;
+        /** @description Current periods with nothing monitored yet. */
         no_data: number;
         targets: number;
       };
@@ -3832,16 +3838,20 @@ export interface components {
           /** @description Union of the monitors’ downtime (combine: any_down). */
           downtime_seconds: number;
           elapsed_seconds: number;
+          error_budget_exhausted: boolean | null;
           error_budget_remaining_percent: number | null;
           /** @description Negative when overspent. */
           error_budget_remaining_seconds: number;
           /** @description (1 − target/100) × monitored seconds of the whole period (the rest of it counted). */
           error_budget_seconds: number;
+          error_budget_used_percent: number | null;
           error_budget_used_seconds: number;
           /** Format: date-time */
           from: string;
           met: boolean | null;
           monitored_seconds: number;
+          /** @description The period is not over: neither met nor missed. no_data: nothing monitored yet. */
+          status: 'in_progress' | 'no_data';
           /** Format: date-time */
           to: string;
         };
@@ -3862,6 +3872,8 @@ export interface components {
           from: string;
           met: boolean | null;
           monitored_seconds: number;
+          /** @description The finished period’s verdict. */
+          status: 'met' | 'missed' | 'no_data';
           /** Format: date-time */
           to: string;
         }[];
@@ -16303,7 +16315,7 @@ export interface operations {
   incidentsExport: {
     parameters: {
       query?: {
-        format?: 'csv' | 'json';
+        format?: 'csv' | 'json' | 'pdf';
         /** @description RFC 3339; with `to` instead of `period`. */
         from?: string;
         /** @description Comma-separated monitor ids (default: every monitor the key sees). */
@@ -16330,7 +16342,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description format=json: every incident of the period, streamed as one JSON array (an incident per line). */
+      /** @description Default Response */
       200: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -16340,8 +16352,9 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['IncidentsExport'];
-          'text/csv': components['schemas']['IncidentsExport'];
+          'application/json': components['schemas']['IncidentsReport'];
+          'application/pdf': components['schemas']['IncidentsReport'];
+          'text/csv': components['schemas']['IncidentsReport'];
         };
       };
       /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
@@ -16355,6 +16368,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -16369,6 +16383,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -16383,6 +16398,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -16397,6 +16413,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -16412,6 +16429,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -16426,6 +16444,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -16440,6 +16459,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -16454,6 +16474,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'application/pdf': components['schemas']['ErrorEnvelope'];
           'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };

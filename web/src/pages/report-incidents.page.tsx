@@ -97,7 +97,9 @@ export default function IncidentsReportPage() {
               <p className="muted small">
                 Every incident whose time overlaps the period, as it stands now. Times to acknowledge and resolve count
                 from opening. The same incidents as one streamed file, however many:{' '}
-                <a href={downloadHref('incidents', 'csv', state.query, r.period, '/export')}>export (CSV)</a>.
+                <a href={downloadHref('incidents', 'csv', state.query, r.period, '/export')}>export (CSV)</a> ·{' '}
+                <a href={downloadHref('incidents', 'json', state.query, r.period, '/export')}>export (JSON)</a> ·{' '}
+                <a href={downloadHref('incidents', 'pdf', state.query, r.period, '/export')}>export (PDF)</a>.
               </p>
             </section>
           </>

@@ -4,24 +4,52 @@ import { at, count, pct, rate, span } from '../lib/report-format';
 import { Figure, ReportFrame, SummaryCards, useReport } from '../ui/report-frame';
 import { ReportTable } from '../ui/report-table';
 
-/**
- * Met or missed in words and a shape; null (nothing monitored) says so. For the current period the API's `met` means
- * "budget left ≥ 0" (the period is not over), so it reads "within budget" / "overspent" there.
- */
-function Verdict({ met, current = false }: { met: boolean | null; current?: boolean }) {
-  if (met === null)
+/** A finished period's verdict in words and a shape; no data (nothing monitored) says so. */
+function Verdict({ status }: { status: 'met' | 'missed' | 'no_data' }) {
+  if (status === 'no_data')
     return (
       <span className="badge badge-pending" data-met="none">
         <span aria-hidden="true">○</span> No data
       </span>
     );
-  return met ? (
+  return status === 'met' ? (
     <span className="badge badge-up" data-met="true">
-      <span aria-hidden="true">✔</span> {current ? 'Within budget' : 'Met'}
+      <span aria-hidden="true">✔</span> Met
     </span>
   ) : (
     <span className="badge badge-down" data-met="false">
-      <span aria-hidden="true">✖</span> {current ? 'Budget overspent' : 'Missed'}
+      <span aria-hidden="true">✖</span> Missed
+    </span>
+  );
+}
+
+/**
+ * The current period is not over, so it is neither met nor missed: "In progress — X % of the error budget used", or
+ * "Budget exhausted" once all of it is spent (the period can no longer meet its target).
+ */
+function CurrentState({
+  status,
+  used,
+  exhausted,
+}: {
+  status: 'in_progress' | 'no_data';
+  used: number | null;
+  exhausted: boolean | null;
+}) {
+  if (status === 'no_data')
+    return (
+      <span className="badge badge-pending" data-state="no_data">
+        <span aria-hidden="true">○</span> No data yet
+      </span>
+    );
+  const share = used === null ? '' : ` — ${pct(used)} of the error budget used`;
+  return exhausted === true ? (
+    <span className="badge badge-down" data-state="exhausted">
+      <span aria-hidden="true">✖</span> Budget exhausted{share}
+    </span>
+  ) : (
+    <span className="badge badge-pending" data-state="in_progress">
+      <span aria-hidden="true">◔</span> In progress{share}
     </span>
   );
 }
@@ -35,9 +63,11 @@ export default function SlaReportPage() {
         <>
           <SummaryCards>
             <Figure id="targets" label="Targets" value={count(r.summary.targets)} />
-            <Figure id="met" label="Within budget" value={count(r.summary.met)} />
-            <Figure id="missed" label="Budget overspent" value={count(r.summary.missed)} />
-            <Figure id="no-data" label="No data" value={count(r.summary.no_data)} />
+            <Figure id="in-progress" label="In progress" value={count(r.summary.in_progress)} />
+            <Figure id="exhausted" label="Budget exhausted" value={count(r.summary.budget_exhausted)} />
+            <Figure id="no-data" label="No data yet" value={count(r.summary.no_data)} />
+            <Figure id="met" label="Earlier periods met" value={count(r.summary.met)} />
+            <Figure id="missed" label="Earlier periods missed" value={count(r.summary.missed)} />
           </SummaryCards>
           <p>
             <Link to="/sla-targets">SLA targets</Link>
@@ -58,7 +88,11 @@ export default function SlaReportPage() {
                   <span className="muted small">
                     {t.target_percent} % {t.period}
                   </span>{' '}
-                  <Verdict met={c.met} current />
+                  <CurrentState
+                    status={c.status}
+                    used={c.error_budget_used_percent}
+                    exhausted={c.error_budget_exhausted}
+                  />
                 </h2>
                 <p className="muted small">
                   Current period {at(c.from, r.period.timezone)} – {at(c.to, r.period.timezone)},{' '}
@@ -67,7 +101,12 @@ export default function SlaReportPage() {
                 <div className="cards" data-target={t.sla_target_id}>
                   <Figure id="achieved" label="Achieved so far" value={pct(c.achieved_percent)} />
                   <Figure id="budget" label="Error budget" value={span(c.error_budget_seconds)} />
-                  <Figure id="used" label="Budget used" value={span(c.error_budget_used_seconds)} />
+                  <Figure
+                    id="used"
+                    label="Budget used"
+                    value={span(c.error_budget_used_seconds)}
+                    note={`${pct(c.error_budget_used_percent)} of the budget`}
+                  />
                   <Figure
                     id="remaining"
                     label="Budget left"
@@ -112,7 +151,7 @@ export default function SlaReportPage() {
                         <td>{pct(p.achieved_percent)}</td>
                         <td>{span(p.downtime_seconds)}</td>
                         <td>
-                          <Verdict met={p.met} />
+                          <Verdict status={p.status} />
                         </td>
                       </tr>
                     ))}

@@ -78,12 +78,6 @@ export const IncidentsReportSchema = Type.Object(
   { $id: 'IncidentsReport', title: 'IncidentsReport' },
 );
 
-export const IncidentsExportSchema = Type.Array(Type.Ref(IncidentReportRowSchema), {
-  $id: 'IncidentsExport',
-  title: 'IncidentsExport',
-  description: 'format=json: every incident of the period, streamed as one JSON array (an incident per line).',
-});
-
 export const IntelligenceReportSchema = Type.Object(
   {
     report: Type.Literal('intelligence'),
@@ -161,5 +155,5 @@ export const MonitorHealthReportSchema = Type.Object(
 /** The export's query: the report query, CSV by default. */
 export const ExportQuery = Type.Object({
   ...ReportQuery.properties,
-  format: Type.Optional(lit(['csv', 'json'] as const)),
+  format: Type.Optional(lit(['csv', 'json', 'pdf'] as const)),
 });

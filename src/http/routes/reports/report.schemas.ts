@@ -2,7 +2,11 @@ import { Type } from '@sinclair/typebox';
 import { PERIOD_PRESETS } from '../../../modules/reports/index.ts';
 import { Nullable, NullableTimestamp, Timestamp } from '../../schemas/common.schemas.ts';
 
-const lit = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
+const lit = <T extends string>(values: readonly T[], options: { description?: string } = {}) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    options,
+  );
 
 export const REPORT_FORMATS = ['json', 'csv', 'pdf'] as const;
 
@@ -142,7 +146,12 @@ const periodResult = {
   monitored_seconds: Type.Number(),
   downtime_seconds: Type.Number({ description: 'Union of the monitors’ downtime (combine: any_down).' }),
   achieved_percent: Percent('null: nothing monitored.'),
-  met: Nullable(Type.Boolean({ description: 'null: nothing monitored.' })),
+  met: Nullable(
+    Type.Boolean({
+      description:
+        'A finished period: achieved ≥ target; null when nothing was monitored. The current period is not over: always null.',
+    }),
+  ),
 };
 
 export const SlaReportSchema = Type.Object(
@@ -151,9 +160,11 @@ export const SlaReportSchema = Type.Object(
     ...head,
     summary: Type.Object({
       targets: Type.Integer(),
-      met: Type.Integer(),
-      missed: Type.Integer(),
-      no_data: Type.Integer(),
+      in_progress: Type.Integer({ description: 'Current periods with monitored time so far.' }),
+      budget_exhausted: Type.Integer({ description: 'Current periods whose whole error budget is already spent.' }),
+      no_data: Type.Integer({ description: 'Current periods with nothing monitored yet.' }),
+      met: Type.Integer({ description: 'Earlier (finished) periods listed that met their target.' }),
+      missed: Type.Integer({ description: 'Earlier (finished) periods listed that missed it.' }),
     }),
     targets: Type.Array(
       Type.Object({
@@ -164,16 +175,33 @@ export const SlaReportSchema = Type.Object(
         combine: Type.Literal('any_down'),
         current: Type.Object({
           ...periodResult,
+          status: lit(['in_progress', 'no_data'] as const, {
+            description: 'The period is not over: neither met nor missed. no_data: nothing monitored yet.',
+          }),
           elapsed_seconds: Type.Number(),
           error_budget_seconds: Type.Number({
             description: '(1 − target/100) × monitored seconds of the whole period (the rest of it counted).',
           }),
           error_budget_used_seconds: Type.Number(),
+          error_budget_used_percent: Nullable(
+            Type.Number({ description: '100 × used / budget (over 100 when overspent); null without a budget.' }),
+          ),
+          error_budget_exhausted: Nullable(
+            Type.Boolean({
+              description: 'The whole budget is spent (remaining ≤ 0): the period can no longer meet its target.',
+            }),
+          ),
           error_budget_remaining_seconds: Type.Number({ description: 'Negative when overspent.' }),
           error_budget_remaining_percent: Percent('100 × remaining / budget.'),
           burn_rate: Nullable(Type.Number({ description: 'Downtime fraction so far / (1 − target/100).' })),
         }),
-        periods: Type.Array(Type.Object(periodResult), { description: 'Earlier periods overlapping the range.' }),
+        periods: Type.Array(
+          Type.Object({
+            ...periodResult,
+            status: lit(['met', 'missed', 'no_data'] as const, { description: 'The finished period’s verdict.' }),
+          }),
+          { description: 'Earlier periods overlapping the range.' },
+        ),
         monitors: Type.Array(
           Type.Object({
             monitor_id: Type.String(),

@@ -79,8 +79,26 @@ describe('status page HTML', () => {
         from: Date.parse('2026-05-01T00:00:00Z'),
         to: Date.parse('2026-06-01T00:00:00Z'),
         achievedPercent: 99.5,
-        met: false,
+        met: null,
+        status: 'in_progress',
         errorBudgetRemainingPercent: -20,
+        errorBudgetUsedPercent: 120,
+        errorBudgetExhausted: true,
+      },
+      {
+        id: 'sla_2',
+        name: 'Checkout',
+        targetPercent: 99.5,
+        period: 'monthly',
+        monitorIds: ['mon_1'],
+        from: Date.parse('2026-05-01T00:00:00Z'),
+        to: Date.parse('2026-06-01T00:00:00Z'),
+        achievedPercent: 78.87,
+        met: null,
+        status: 'in_progress',
+        errorBudgetRemainingPercent: 12.5,
+        errorBudgetUsedPercent: 87.5,
+        errorBudgetExhausted: false,
       },
     ],
   };
@@ -106,7 +124,10 @@ describe('status page HTML', () => {
     expect(html).toContain('lasted 2 h 5 min');
     expect(html).toContain('<th scope="row">Public API</th><td data-h="Target">99.9%</td>');
     expect(html).toContain('2026-05-01 – 2026-05-31 (monthly)');
-    expect(html).toContain('✕ Error budget spent');
+    expect(html).toContain('✕ Budget exhausted</span><br><small>120.00% of the error budget used</small>');
+    // A running period below its target with budget left is in progress, never "On target".
+    expect(html).toContain('In progress</span><br><small>87.50% of the error budget used</small>');
+    expect(html).not.toContain('On target');
     // Minute precision: a render 20 s later is the same page.
     expect(renderStatusPage({ ...view, generatedAt: now + 20_000 })).toBe(html);
   });

@@ -45,7 +45,7 @@ const CSS = `*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-appl
 h2{font-size:1.15rem;margin:1.75rem 0 .5rem}ul.plain{list-style:none;margin:0;padding:0}
 .card{border:1px solid #8c959f;border-radius:.5rem;padding:.75rem 1rem;margin:.5rem 0}
 .row{display:flex;flex-wrap:wrap;justify-content:space-between;gap:.25rem 1rem;align-items:baseline}h3{font-size:1rem;margin:0;overflow-wrap:anywhere}
-.st{font-weight:600}.st.operational,.st.met{color:#1a7f37}.st.degraded,.st.open{color:#9a4d00}.st.missed{color:#b91c1c}.st.paused,.st.pending,.st.resolved,.st.nodata{color:#57606a}
+.st{font-weight:600}.st.operational,.st.met{color:#1a7f37}.st.degraded,.st.open{color:#9a4d00}.st.missed{color:#b91c1c}.st.paused,.st.pending,.st.resolved,.st.nodata,.st.progress{color:#57606a}
 ol.bars{display:flex;gap:1px;list-style:none;margin:.5rem 0 .25rem;padding:0;height:2rem}
 ol.bars li{flex:1 1 0;min-width:1px;border-radius:1px;background:#8c959f;position:relative}
 ol.bars li>span{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap}
@@ -65,7 +65,7 @@ footer{margin:2rem 0 1rem;font-size:.8rem;color:#57606a}a{color:#0969da}
 @media (max-width:40rem){.wrap{padding:.75rem}ol.bars{height:1.5rem;gap:0}dl.up dt{font-size:.7rem}.card{padding:.6rem .75rem}
 .sla thead{display:none}.sla tr{display:block;border-bottom:1px solid #d0d7de;padding:.25rem 0}.sla th,.sla td{display:block;border:0;padding:.1rem 0}.sla td[data-h]::before{content:attr(data-h) ": ";color:#57606a}}
 @media (prefers-color-scheme:dark){body{background:#0d1117;color:#e6edf3}.card{border-color:#6e7681}th,td,dl.up div,.sla tr{border-color:#30363d}
-.meta,footer,caption,th[scope=col],dl.up dt,.legend,.st.paused,.st.pending,.st.resolved,.st.nodata,.sla td[data-h]::before{color:#9198a1}
+.meta,footer,caption,th[scope=col],dl.up dt,.legend,.st.paused,.st.pending,.st.resolved,.st.nodata,.st.progress,.sla td[data-h]::before{color:#9198a1}
 .st.operational,.st.met{color:#3fb950}.st.degraded,.st.open{color:#f0883e}.st.missed{color:#ff7b72}
 .banner.none{background:#1a7f37}.banner.partial{background:#9a4d00}.banner.major{background:#b91c1c}
 ol.bars li,.legend .none{background:#6e7681}ol.bars li.paused,.legend .paused{background:repeating-linear-gradient(135deg,#6e7681 0 2px,#0d1117 2px 4px)}a{color:#4493f8}ol.bars li:hover>span{background:#e6edf3;color:#0d1117}}`;
@@ -145,20 +145,21 @@ function incidentItem(i: PublicIncidentView, names: ReadonlyMap<string, string>,
   );
 }
 
-function budgetText(remaining: number | null): string {
-  return remaining === null ? '' : `<br><small>${percentText(Math.max(0, remaining))} of the error budget left</small>`;
-}
+/** Share of the error budget used (not capped at 100 %: an overspent budget shows how far). */
+const budgetUsed = (used: number | null) =>
+  used === null ? '' : `${(Math.floor(used * 100) / 100).toFixed(2)}% of the error budget used`;
 
 function slaSection(targets: readonly PublicSlaView[]): string {
   if (targets.length === 0) return '';
   const rows = targets
     .map((t) => {
+      // The period is still running: it is neither met nor missed, only its budget's use is known.
       const state =
-        t.met === null
+        t.status === 'no_data'
           ? '<span class="st nodata">– No data yet</span>'
-          : t.met
-            ? `<span class="st met">✓ On target</span>${budgetText(t.errorBudgetRemainingPercent)}`
-            : '<span class="st missed">✕ Error budget spent</span>';
+          : t.errorBudgetExhausted === true
+            ? `<span class="st missed">✕ Budget exhausted</span><br><small>${budgetUsed(t.errorBudgetUsedPercent)}</small>`
+            : `<span class="st progress">In progress</span><br><small>${budgetUsed(t.errorBudgetUsedPercent)}</small>`;
       const period = `${toIso(t.from).slice(0, 10)} – ${toIso(t.to - 1).slice(0, 10)} (${t.period})`;
       return (
         `<tr><th scope="row">${escapeHtml(t.name)}</th><td data-h="Target">${t.targetPercent}%</td>` +

@@ -43,6 +43,9 @@ export function presentPublicStatus(v: PublicStatusView): Record<string, unknown
       period_to: toIso(t.to),
       achieved_percent: t.achievedPercent,
       met: t.met,
+      status: t.status,
+      error_budget_used_percent: t.errorBudgetUsedPercent,
+      error_budget_exhausted: t.errorBudgetExhausted,
       error_budget_remaining_percent: t.errorBudgetRemainingPercent,
     })),
   };

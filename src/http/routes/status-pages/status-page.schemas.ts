@@ -159,7 +159,20 @@ export const PublicStatus = Type.Object(
         achieved_percent: Nullable(
           Type.Number({ description: 'So far in the current period; null: nothing monitored.' }),
         ),
-        met: Nullable(Type.Boolean({ description: 'Whether the error budget still holds; null: nothing monitored.' })),
+        met: Nullable(
+          Type.Boolean({
+            description: 'Always null: the current period is not over, so it is neither met nor missed yet.',
+          }),
+        ),
+        status: lit(['in_progress', 'no_data'] as const, {
+          description: 'in_progress: monitored so far, the period still running; no_data: nothing monitored yet.',
+        }),
+        error_budget_used_percent: Nullable(
+          Type.Number({ description: '100 × downtime so far / the period’s error budget; over 100 when overspent.' }),
+        ),
+        error_budget_exhausted: Nullable(
+          Type.Boolean({ description: 'The whole error budget is spent: the period can no longer meet its target.' }),
+        ),
         error_budget_remaining_percent: Nullable(Type.Number()),
       }),
       {

@@ -6,7 +6,7 @@ import { notFound } from '../../../platform/errors.ts';
 import { fromRow } from './execution.codec.ts';
 import { decodeExecutionId, encodeExecutionId } from './execution.ids.ts';
 import type { ExecutionRecord } from './execution.types.ts';
-import { ExecutionsRepository, type ExecutionSample } from './executions.repository.ts';
+import { ExecutionsRepository, type ExecutionSample, type ExecutionTallyRow } from './executions.repository.ts';
 import type { ExecutionRow } from './executions.tables.ts';
 
 /** Visibility of a monitor to an actor (organization + environment scoping; throws not_found). */
@@ -145,6 +145,11 @@ export class ExecutionsService {
     to: number,
   ): Promise<ExecutionSample[]> {
     return this.repo.samples(monitorKey, regionKey, from, to);
+  }
+
+  /** Executions of monitors started in [from, to), counted by monitor, outcome and duration. */
+  tally(monitorKeys: readonly number[], from: number, to: number): Promise<ExecutionTallyRow[]> {
+    return this.repo.tally(monitorKeys, from, to);
   }
 
   private async regionCode(key: number): Promise<string> {

@@ -93,6 +93,14 @@ export interface ExecutionSample {
   duration_ms: number;
 }
 
+/** Executions of one monitor in a span with the same outcome and duration, counted (ExecutionsRepository.tally). */
+export interface ExecutionTallyRow {
+  monitor_key: number;
+  down: number;
+  duration_ms: number;
+  n: number;
+}
+
 /** All SQL of execution storage. Build one from the transaction handle to write inside it. */
 export class ExecutionsRepository {
   private readonly db: Kysely<ExecutionsTables>;
@@ -299,6 +307,29 @@ export class ExecutionsRepository {
       .where('started_at', '<', to);
     if (regionKey !== undefined) q = q.where('region_key', '=', regionKey);
     return q.orderBy('started_at').execute();
+  }
+
+  /**
+   * The executions of monitors that started in [from, to), grouped by monitor, outcome and duration (what their
+   * rollups counted: checks, failures and the successful ones' latencies), read by the (monitor_key, started_at)
+   * index. Reports count the part of an hour a window edge cuts with it.
+   */
+  async tally(monitorKeys: readonly number[], from: number, to: number): Promise<ExecutionTallyRow[]> {
+    if (monitorKeys.length === 0 || to <= from) return [];
+    const rows = await this.db
+      .selectFrom('execution')
+      .select((eb) => ['monitor_key', 'down', 'duration_ms', eb.fn.countAll<number>().as('n')])
+      .where('monitor_key', 'in', [...monitorKeys])
+      .where('started_at', '>=', from)
+      .where('started_at', '<', to)
+      .groupBy(['monitor_key', 'down', 'duration_ms'])
+      .execute();
+    return rows.map((r) => ({
+      monitor_key: Number(r.monitor_key),
+      down: Number(r.down),
+      duration_ms: Number(r.duration_ms),
+      n: Number(r.n),
+    }));
   }
 
   // ---- downtime state --------------------------------------------------------------------------------

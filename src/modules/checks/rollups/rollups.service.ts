@@ -39,6 +39,11 @@ export interface ExecutionSeriesSource {
     from: number,
     to: number,
   ): Promise<Array<{ started_at: number; down: number; duration_ms: number }>>;
+  tally(
+    monitorKeys: readonly number[],
+    from: number,
+    to: number,
+  ): Promise<Array<{ monitor_key: number; down: number; duration_ms: number; n: number }>>;
 }
 
 export interface RollupsServiceDeps {
@@ -67,6 +72,14 @@ export interface HistoryBucket {
   p50Ms: number | null;
   p95Ms: number | null;
   p99Ms: number | null;
+}
+
+/** What a monitor's rollups counted for some executions: checks, failures and the successful ones' latencies. */
+export interface ExecutionTally {
+  checks: number;
+  failures: number;
+  /** Encoded like a rollup's sketch: the latencies of the successful checks. */
+  sketch: Uint8Array;
 }
 
 export interface DailyUptime {
@@ -147,6 +160,33 @@ export class RollupsService {
     options: { prefixes?: PrefixRequests } = {},
   ): Promise<{ days: SnapshotRow[]; blocks: BlockRow[]; prefixes: SnapshotRow[] }> {
     return readDaysAndHourBlocks(this.deps.database, monitorKeys, days, hourBlocks, options);
+  }
+
+  /**
+   * For reports, whose rollups are whole hours: per monitor key, the checks of [from, to) (a part of an hour a window
+   * edge cuts) counted from the raw executions, as the rollups counted them (monitors without any are absent).
+   * `complete`: none of them can have been deleted by `now` (the report's instant: a report thread's own clock is not
+   * the request's) — `from` is within `retentionDays` of it, and the retention role deletes only older executions.
+   */
+  async executionTally(
+    monitorKeys: readonly number[],
+    from: number,
+    to: number,
+    now: number,
+  ): Promise<{ complete: boolean; byMonitor: Map<number, ExecutionTally> }> {
+    const complete = from >= now - this.deps.retentionDays * DAY_MS;
+    const sketches = new Map<number, { checks: number; failures: number; sketch: LatencySketch }>();
+    for (const row of await this.deps.executions.tally(monitorKeys, from, to)) {
+      let t = sketches.get(row.monitor_key);
+      if (!t) sketches.set(row.monitor_key, (t = { checks: 0, failures: 0, sketch: new LatencySketch() }));
+      t.checks += row.n;
+      if (row.down === 1) t.failures += row.n;
+      else for (let i = 0; i < row.n; i++) t.sketch.add(row.duration_ms);
+    }
+    const byMonitor = new Map(
+      [...sketches].map(([key, t]) => [key, { checks: t.checks, failures: t.failures, sketch: t.sketch.encode() }]),
+    );
+    return { complete, byMonitor };
   }
 
   /**
