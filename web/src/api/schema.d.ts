@@ -1020,69 +1020,7 @@ export interface paths {
       cookie?: never;
     };
     /** The OpenAPI 3.1 description of this API */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            'X-Request-Id': components['headers']['X-Request-Id'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
-        400: {
-          headers: {
-            'X-Request-Id': components['headers']['X-Request-Id'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description request_header_fields_too_large: the headers are over the server limit. */
-        431: {
-          headers: {
-            'X-Request-Id': components['headers']['X-Request-Id'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description internal_error: quote the request id. */
-        500: {
-          headers: {
-            'X-Request-Id': components['headers']['X-Request-Id'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description service_unavailable: the server is shutting down; retry (another instance). */
-        503: {
-          headers: {
-            'X-Request-Id': components['headers']['X-Request-Id'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
+    get: operations['getOpenApiDocument'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1615,70 +1553,7 @@ export interface paths {
       cookie?: never;
     };
     /** Liveness: the process is up */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            'X-Request-Id': components['headers']['X-Request-Id'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {string} */
-              status: 'ok';
-            };
-          };
-        };
-        /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
-        400: {
-          headers: {
-            'X-Request-Id': components['headers']['X-Request-Id'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description request_header_fields_too_large: the headers are over the server limit. */
-        431: {
-          headers: {
-            'X-Request-Id': components['headers']['X-Request-Id'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description internal_error: quote the request id. */
-        500: {
-          headers: {
-            'X-Request-Id': components['headers']['X-Request-Id'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description service_unavailable: the server is shutting down; retry (another instance). */
-        503: {
-          headers: {
-            'X-Request-Id': components['headers']['X-Request-Id'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
+    get: operations['healthz'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1698,90 +1573,7 @@ export interface paths {
      * Readiness: the database answers; how far behind the checks are
      * @description Ready (200) while the database answers, however late the checks are: an instance that is behind still serves the API and its runner is still working through the backlog; taking it out of rotation or restarting it would not make checks catch up. Alert on `checks.shedding` and the lateness instead (docs/operations.md). 503 only when the database does not answer.
      */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            'X-Request-Id': components['headers']['X-Request-Id'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description How far behind the checks are. */
-              checks: {
-                /** @description Checks due and not claimed by any process, every region. */
-                backlog: number;
-                /** @description Checks this process claimed in the last minute. */
-                claimed_last_minute: number;
-                /** @description Median lateness (claimed-at minus due-at) of the checks this process claimed in the last minute. */
-                lateness_p50_ms: number | null;
-                /** @description 99th percentile of the same (within 10 %); null when this process claimed nothing. */
-                lateness_p99_ms: number | null;
-                /** @description How long the oldest of them has waited past its due time. */
-                oldest_due_age_ms: number;
-                /** @description A due check has waited more than a second unclaimed: runners are saturated (or none serves a region), and claims pick fairly across organizations among more checks than they can take. */
-                shedding: boolean;
-              };
-              database: string;
-              /** @enum {string} */
-              status: 'ready';
-            };
-          };
-        };
-        /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
-        400: {
-          headers: {
-            'X-Request-Id': components['headers']['X-Request-Id'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description request_header_fields_too_large: the headers are over the server limit. */
-        431: {
-          headers: {
-            'X-Request-Id': components['headers']['X-Request-Id'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description internal_error: quote the request id. */
-        500: {
-          headers: {
-            'X-Request-Id': components['headers']['X-Request-Id'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description Default Response */
-        503: {
-          headers: {
-            'X-Request-Id': components['headers']['X-Request-Id'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              database: string;
-              /** @enum {string} */
-              status: 'unavailable';
-            };
-          };
-        };
-      };
-    };
+    get: operations['readyz'];
     put?: never;
     post?: never;
     delete?: never;
@@ -10383,7 +10175,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The rendered report: JSON by default, CSV or PDF with `format`. */
       200: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -10394,8 +10186,8 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['CustomReportDocument'];
-          'application/pdf': components['schemas']['CustomReportDocument'];
-          'text/csv': components['schemas']['CustomReportDocument'];
+          'application/pdf': string;
+          'text/csv': string;
         };
       };
       /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
@@ -10409,8 +10201,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
@@ -10424,8 +10214,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
@@ -10439,8 +10227,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description not_found: missing, or in another organization or environment. */
@@ -10454,8 +10240,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
@@ -10469,8 +10253,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description validation_failed (with details), or idempotency_key_mismatch. */
@@ -10484,8 +10266,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description rate_limited: the budget is exhausted; see Retry-After. */
@@ -10500,8 +10280,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description request_header_fields_too_large: the headers are over the server limit. */
@@ -10515,8 +10293,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description internal_error: quote the request id. */
@@ -10530,8 +10306,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description service_unavailable: the server is shutting down; retry (another instance). */
@@ -10545,8 +10319,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -15361,6 +15133,69 @@ export interface operations {
       };
     };
   };
+  getOpenApiDocument: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   listRegions: {
     parameters: {
       query?: never;
@@ -15499,14 +15334,21 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The file’s bytes, with its content type and a file name to save it as. */
+      /** @description The file, with its content type and a file name to save it as. The JSON file is the report as GET /api/v1/reports/{report_type} answers it, or the rendered custom report. */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': string;
+          'application/json':
+            | components['schemas']['AvailabilityReport']
+            | components['schemas']['PerformanceReport']
+            | components['schemas']['SlaReport']
+            | components['schemas']['IncidentsReport']
+            | components['schemas']['IntelligenceReport']
+            | components['schemas']['MonitorHealthReport']
+            | components['schemas']['CustomReportDocument'];
           'application/pdf': string;
           'text/csv': string;
         };
@@ -15519,8 +15361,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description not_found: missing, or in another organization or environment. */
@@ -15531,8 +15371,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
@@ -15543,8 +15381,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description validation_failed (with details), or idempotency_key_mismatch. */
@@ -15555,8 +15391,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description request_header_fields_too_large: the headers are over the server limit. */
@@ -15567,8 +15401,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description internal_error: quote the request id. */
@@ -15579,8 +15411,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description service_unavailable: the server is shutting down; retry (another instance). */
@@ -15591,8 +15421,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -15627,7 +15455,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The report: JSON by default, CSV or PDF with `format`. */
       200: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -15638,8 +15466,8 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['AvailabilityReport'];
-          'application/pdf': components['schemas']['AvailabilityReport'];
-          'text/csv': components['schemas']['AvailabilityReport'];
+          'application/pdf': string;
+          'text/csv': string;
         };
       };
       /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
@@ -15653,8 +15481,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
@@ -15668,8 +15494,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
@@ -15683,8 +15507,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description validation_failed (with details), or idempotency_key_mismatch. */
@@ -15698,8 +15520,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description rate_limited: the budget is exhausted; see Retry-After. */
@@ -15714,8 +15534,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description request_header_fields_too_large: the headers are over the server limit. */
@@ -15729,8 +15547,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description internal_error: quote the request id. */
@@ -15744,8 +15560,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description service_unavailable: the server is shutting down; retry (another instance). */
@@ -15759,8 +15573,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -15795,7 +15607,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The report: JSON by default, CSV or PDF with `format`. */
       200: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -15806,8 +15618,8 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['IncidentsReport'];
-          'application/pdf': components['schemas']['IncidentsReport'];
-          'text/csv': components['schemas']['IncidentsReport'];
+          'application/pdf': string;
+          'text/csv': string;
         };
       };
       /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
@@ -15821,8 +15633,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
@@ -15836,8 +15646,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
@@ -15851,8 +15659,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description validation_failed (with details), or idempotency_key_mismatch. */
@@ -15866,8 +15672,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description rate_limited: the budget is exhausted; see Retry-After. */
@@ -15882,8 +15686,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description request_header_fields_too_large: the headers are over the server limit. */
@@ -15897,8 +15699,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description internal_error: quote the request id. */
@@ -15912,8 +15712,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description service_unavailable: the server is shutting down; retry (another instance). */
@@ -15927,8 +15725,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -15963,7 +15759,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description format=json: every incident of the period, streamed as one JSON array (an incident per line). */
+      /** @description Every incident of the period: CSV by default, one JSON array with `format=json`. */
       200: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -15974,7 +15770,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['IncidentsExport'];
-          'text/csv': components['schemas']['IncidentsExport'];
+          'text/csv': string;
         };
       };
       /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
@@ -15988,7 +15784,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
@@ -16002,7 +15797,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
@@ -16016,7 +15810,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description validation_failed (with details), or idempotency_key_mismatch. */
@@ -16030,7 +15823,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description rate_limited: the budget is exhausted; see Retry-After. */
@@ -16045,7 +15837,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description request_header_fields_too_large: the headers are over the server limit. */
@@ -16059,7 +15850,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description internal_error: quote the request id. */
@@ -16073,7 +15863,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description service_unavailable: the server is shutting down; retry (another instance). */
@@ -16087,7 +15876,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -16122,7 +15910,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The report: JSON by default, CSV or PDF with `format`. */
       200: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -16133,8 +15921,8 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['IntelligenceReport'];
-          'application/pdf': components['schemas']['IntelligenceReport'];
-          'text/csv': components['schemas']['IntelligenceReport'];
+          'application/pdf': string;
+          'text/csv': string;
         };
       };
       /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
@@ -16148,8 +15936,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
@@ -16163,8 +15949,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
@@ -16178,8 +15962,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description validation_failed (with details), or idempotency_key_mismatch. */
@@ -16193,8 +15975,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description rate_limited: the budget is exhausted; see Retry-After. */
@@ -16209,8 +15989,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description request_header_fields_too_large: the headers are over the server limit. */
@@ -16224,8 +16002,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description internal_error: quote the request id. */
@@ -16239,8 +16015,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description service_unavailable: the server is shutting down; retry (another instance). */
@@ -16254,8 +16028,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -16290,7 +16062,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The report: JSON by default, CSV or PDF with `format`. */
       200: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -16301,8 +16073,8 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['MonitorHealthReport'];
-          'application/pdf': components['schemas']['MonitorHealthReport'];
-          'text/csv': components['schemas']['MonitorHealthReport'];
+          'application/pdf': string;
+          'text/csv': string;
         };
       };
       /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
@@ -16316,8 +16088,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
@@ -16331,8 +16101,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
@@ -16346,8 +16114,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description validation_failed (with details), or idempotency_key_mismatch. */
@@ -16361,8 +16127,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description rate_limited: the budget is exhausted; see Retry-After. */
@@ -16377,8 +16141,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description request_header_fields_too_large: the headers are over the server limit. */
@@ -16392,8 +16154,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description internal_error: quote the request id. */
@@ -16407,8 +16167,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description service_unavailable: the server is shutting down; retry (another instance). */
@@ -16422,8 +16180,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -16458,7 +16214,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The report: JSON by default, CSV or PDF with `format`. */
       200: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -16469,8 +16225,8 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['PerformanceReport'];
-          'application/pdf': components['schemas']['PerformanceReport'];
-          'text/csv': components['schemas']['PerformanceReport'];
+          'application/pdf': string;
+          'text/csv': string;
         };
       };
       /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
@@ -16484,8 +16240,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
@@ -16499,8 +16253,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
@@ -16514,8 +16266,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description validation_failed (with details), or idempotency_key_mismatch. */
@@ -16529,8 +16279,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description rate_limited: the budget is exhausted; see Retry-After. */
@@ -16545,8 +16293,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description request_header_fields_too_large: the headers are over the server limit. */
@@ -16560,8 +16306,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description internal_error: quote the request id. */
@@ -16575,8 +16319,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description service_unavailable: the server is shutting down; retry (another instance). */
@@ -16590,8 +16332,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -16626,7 +16366,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The report: JSON by default, CSV or PDF with `format`. */
       200: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -16637,8 +16377,8 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['SlaReport'];
-          'application/pdf': components['schemas']['SlaReport'];
-          'text/csv': components['schemas']['SlaReport'];
+          'application/pdf': string;
+          'text/csv': string;
         };
       };
       /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
@@ -16652,8 +16392,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
@@ -16667,8 +16405,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
@@ -16682,8 +16418,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description validation_failed (with details), or idempotency_key_mismatch. */
@@ -16697,8 +16431,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description rate_limited: the budget is exhausted; see Retry-After. */
@@ -16713,8 +16445,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description request_header_fields_too_large: the headers are over the server limit. */
@@ -16728,8 +16458,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description internal_error: quote the request id. */
@@ -16743,8 +16471,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description service_unavailable: the server is shutting down; retry (another instance). */
@@ -16758,8 +16484,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -20819,6 +20543,154 @@ export interface operations {
       };
     };
   };
+  healthz: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: 'ok';
+          };
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  readyz: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description How far behind the checks are. */
+            checks: {
+              /** @description Checks due and not claimed by any process, every region. */
+              backlog: number;
+              /** @description Checks this process claimed in the last minute. */
+              claimed_last_minute: number;
+              /** @description Median lateness (claimed-at minus due-at) of the checks this process claimed in the last minute. */
+              lateness_p50_ms: number | null;
+              /** @description 99th percentile of the same (within 10 %); null when this process claimed nothing. */
+              lateness_p99_ms: number | null;
+              /** @description How long the oldest of them has waited past its due time. */
+              oldest_due_age_ms: number;
+              /** @description A due check has waited more than a second unclaimed: runners are saturated (or none serves a region), and claims pick fairly across organizations among more checks than they can take. */
+              shedding: boolean;
+            };
+            database: string;
+            /** @enum {string} */
+            status: 'ready';
+          };
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Default Response */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            database: string;
+            /** @enum {string} */
+            status: 'unavailable';
+          };
+        };
+      };
+    };
+  };
   publicStatusPage: {
     parameters: {
       query?: never;
@@ -20963,7 +20835,7 @@ export interface operations {
         'X-Service-Event': string;
         /**
          * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
-         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdd
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
          */
         'X-Service-Signature': string;
       };
@@ -21064,7 +20936,7 @@ export interface operations {
         'X-Service-Event': string;
         /**
          * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
-         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdd
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
          */
         'X-Service-Signature': string;
       };
@@ -21165,7 +21037,7 @@ export interface operations {
         'X-Service-Event': string;
         /**
          * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
-         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdd
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
          */
         'X-Service-Signature': string;
       };
@@ -21266,7 +21138,7 @@ export interface operations {
         'X-Service-Event': string;
         /**
          * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
-         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdd
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
          */
         'X-Service-Signature': string;
       };
@@ -21367,7 +21239,7 @@ export interface operations {
         'X-Service-Event': string;
         /**
          * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
-         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdd
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
          */
         'X-Service-Signature': string;
       };
@@ -21468,7 +21340,7 @@ export interface operations {
         'X-Service-Event': string;
         /**
          * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
-         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdd
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
          */
         'X-Service-Signature': string;
       };
@@ -21569,7 +21441,7 @@ export interface operations {
         'X-Service-Event': string;
         /**
          * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
-         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdd
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
          */
         'X-Service-Signature': string;
       };
@@ -21670,7 +21542,7 @@ export interface operations {
         'X-Service-Event': string;
         /**
          * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
-         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdd
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
          */
         'X-Service-Signature': string;
       };
@@ -21771,7 +21643,7 @@ export interface operations {
         'X-Service-Event': string;
         /**
          * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
-         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdd
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
          */
         'X-Service-Signature': string;
       };
@@ -21872,7 +21744,7 @@ export interface operations {
         'X-Service-Event': string;
         /**
          * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
-         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdd
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
          */
         'X-Service-Signature': string;
       };
@@ -21973,7 +21845,7 @@ export interface operations {
         'X-Service-Event': string;
         /**
          * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
-         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdd
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
          */
         'X-Service-Signature': string;
       };
@@ -22074,7 +21946,7 @@ export interface operations {
         'X-Service-Event': string;
         /**
          * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
-         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdd
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
          */
         'X-Service-Signature': string;
       };
@@ -22175,7 +22047,7 @@ export interface operations {
         'X-Service-Event': string;
         /**
          * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
-         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdd
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
          */
         'X-Service-Signature': string;
       };
@@ -22276,7 +22148,7 @@ export interface operations {
         'X-Service-Event': string;
         /**
          * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
-         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdd
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
          */
         'X-Service-Signature': string;
       };
@@ -22377,7 +22249,7 @@ export interface operations {
         'X-Service-Event': string;
         /**
          * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
-         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdd
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
          */
         'X-Service-Signature': string;
       };
@@ -22478,7 +22350,7 @@ export interface operations {
         'X-Service-Event': string;
         /**
          * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
-         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdd
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
          */
         'X-Service-Signature': string;
       };
@@ -22579,7 +22451,7 @@ export interface operations {
         'X-Service-Event': string;
         /**
          * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
-         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdd
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
          */
         'X-Service-Signature': string;
       };

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { ReportKind, ReportRenderer, ReportsService } from '../../../modules/reports/index.ts';
 import { contextOf } from '../../request-context.ts';
+import { fileResponse } from '../../schemas/files.schemas.ts';
 import { reportInputOf } from './report.query.ts';
 import {
   ExportQuery,
@@ -47,8 +48,13 @@ export function registerMoreReportRoutes(
           description: `Needs the reports:read scope and a plan with reports.${FORMAT_NOTE}`,
           operationId,
           querystring: ReportQuery,
-          produces: ['application/json', 'text/csv', 'application/pdf'],
-          response: { 200: Type.Ref(schema.$id!) },
+          response: {
+            200: fileResponse('The report: JSON by default, CSV or PDF with `format`.', {
+              json: Type.Ref(schema.$id!),
+              csv: true,
+              pdf: true,
+            }),
+          },
         },
       },
       async (request, reply) => {
@@ -101,8 +107,12 @@ export function registerMoreReportRoutes(
           'Bad input is refused before the first byte; a failure while streaming cuts the response short.',
         operationId: 'incidentsExport',
         querystring: ExportQuery,
-        produces: ['text/csv', 'application/json'],
-        response: { 200: Type.Ref('IncidentsExport') },
+        response: {
+          200: fileResponse('Every incident of the period: CSV by default, one JSON array with `format=json`.', {
+            csv: true,
+            json: Type.Ref('IncidentsExport'),
+          }),
+        },
       },
     },
     async (request, reply) => {

@@ -11,6 +11,7 @@ import type {
 import { toIso } from '../../../platform/clock.ts';
 import { contextOf } from '../../request-context.ts';
 import { IdParams } from '../../schemas/common.schemas.ts';
+import { fileResponse } from '../../schemas/files.schemas.ts';
 import {
   ReportFileParams,
   ReportFileQuery,
@@ -226,9 +227,24 @@ export function registerScheduledReportRoutes(
         operationId: 'getReportFile',
         params: ReportFileParams,
         querystring: ReportFileQuery,
-        produces: ['application/pdf', 'text/csv', 'application/json'],
         response: {
-          200: Type.String({ description: 'The file’s bytes, with its content type and a file name to save it as.' }),
+          200: fileResponse(
+            'The file, with its content type and a file name to save it as. The JSON file is the report as ' +
+              'GET /api/v1/reports/{report_type} answers it, or the rendered custom report.',
+            {
+              pdf: true,
+              csv: true,
+              json: Type.Union([
+                Type.Ref('AvailabilityReport'),
+                Type.Ref('PerformanceReport'),
+                Type.Ref('SlaReport'),
+                Type.Ref('IncidentsReport'),
+                Type.Ref('IntelligenceReport'),
+                Type.Ref('MonitorHealthReport'),
+                Type.Ref('CustomReportDocument'),
+              ]),
+            },
+          ),
         },
       },
     },
