@@ -85,7 +85,10 @@ export function registerScheduledReportRoutes(
   app.post<{ Body: ScheduledReportInput }>(
     '/api/v1/scheduled-reports',
     {
-      config: { scope: 'scheduled_reports:write' },
+      config: {
+        scope: 'scheduled_reports:write',
+        bodyRules: (body, request) => scheduledReports.bodyIssues(contextOf(request), body),
+      },
       schema: {
         tags,
         summary: 'Create a scheduled report',
@@ -141,7 +144,11 @@ export function registerScheduledReportRoutes(
   app.patch<{ Params: Static<typeof IdParams>; Body: ScheduledReportPatch }>(
     '/api/v1/scheduled-reports/:id',
     {
-      config: { scope: 'scheduled_reports:write' },
+      config: {
+        scope: 'scheduled_reports:write',
+        bodyRules: (body, request) =>
+          scheduledReports.bodyIssues(contextOf(request), body, (request.params as { id: string }).id),
+      },
       schema: {
         tags,
         summary: 'Update a scheduled report (enabled: false pauses it)',
