@@ -29,8 +29,10 @@ export async function withBodyRules(request: FastifyRequest, schemaDetails: Erro
   try {
     more = await rules(body as Record<string, unknown>, request);
   } catch (err) {
-    // The schema's answer stands on its own: a rule that could not run only leaves its problems for the next try.
-    request.log.warn({ err, reqId: request.id }, 'body rules failed on a refused body');
+    // The schema's answer stands on its own: a rule that could not run (a refusal of its own, such as a plan without
+    // the feature, or a failure) only leaves its problems for the next try.
+    if (!(err instanceof DomainError))
+      request.log.warn({ err, reqId: request.id }, 'body rules failed on a refused body');
     return schemaDetails;
   }
   const named = new Set(schemaDetails.map((d) => d.field));
