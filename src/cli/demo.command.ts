@@ -6,6 +6,10 @@ import { createLogger } from '../platform/logger.ts';
 import { configOrExit } from './cli.config.ts';
 import { generateDemo } from './demo/demo.generator.ts';
 
+/** How long the demo's monitors are kept from a running server's runner at most (released as soon as it is done). */
+const HOLD_MS = 30 * 60_000;
+const PROGRESS_EVERY_MS = 2_000;
+
 function positiveInt(name: string, max: number): (value: string) => number {
   return (value) => {
     const n = Number(value);
@@ -46,10 +50,25 @@ export function registerDemoCommand(program: Command): void {
         // The history is written as it happens: the clock stands at each moment in turn and ends at the present.
         const clock = new ManualClock(started);
         const logger = createLogger({ level: 'warn', pretty: false, destination: process.stderr });
-        const tocsin = await createTocsin(configOrExit(), { logger, clock, background: false });
+        const config = configOrExit();
+        const tocsin = await createTocsin(config, { logger, clock, background: false });
+        // Progress goes to stderr, a line at a time (stdout is the one JSON result).
+        const say = (line: string) => process.stderr.write(`demo: ${line}\n`);
+        say(
+          `writing ${opts.monitors} monitors × ${opts.days} days (a check every ${opts.interval} s) into ` +
+            `${config.databaseUrl ? 'PostgreSQL' : `${config.dataDir} (SQLite)`}; a running tocsin serve keeps serving`,
+        );
+        let lastSaid = started;
         try {
           const result = await generateDemo(
-            { services: tocsin.services, database: tocsin.database, clock, logger },
+            {
+              services: tocsin.services,
+              database: tocsin.database,
+              clock,
+              logger,
+              // A server running meanwhile leaves the demo's monitors to it until their history is written.
+              hold: { owner: `tocsin-demo-${process.pid}`, until: started + HOLD_MS },
+            },
             {
               monitors: opts.monitors,
               days: opts.days,
@@ -59,11 +78,16 @@ export function registerDemoCommand(program: Command): void {
               organizationName: opts.org,
               email: opts.email,
               progress: (done, total) => {
-                if (process.stderr.isTTY) process.stderr.write(`\rdemo: ${Math.round((100 * done) / total)} %`);
+                const now = Date.now();
+                if (now - lastSaid < PROGRESS_EVERY_MS) return;
+                lastSaid = now;
+                say(
+                  `${Math.round((100 * done) / total)} % of the history written (${Math.round((now - started) / 1000)} s)`,
+                );
               },
             },
           );
-          if (process.stderr.isTTY) process.stderr.write('\r');
+          say(`history written in ${Math.round((Date.now() - started) / 1000)} s; summing the closed days`);
           // The closed days get their prefix sums now (what `tocsin serve` does within minutes): reports in any zone
           // read one prefix per day from the start.
           await new DayPrefixesCompactor({ database: tocsin.database, clock }).compactOnce();

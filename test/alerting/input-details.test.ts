@@ -94,6 +94,20 @@ for (const dialect of testDialects()) {
       expect(res.body.error.details).toEqual([{ field: 'expires_at', issue: 'must be a valid date-time or null' }]);
     });
 
+    it("a refused body names the rules' problems with the schema's: a blank name and a foreign monitor too", async () => {
+      const res = await api(t, org.apiKey, 'POST', WEBHOOKS, {
+        type: 'generic_webhook',
+        name: '   ',
+        events: ['down', 'no_such_event'],
+        config: { url: 'https://hooks.example.com/tocsin' },
+        monitor_ids: ['mon_0000000000000000000000000a'],
+      });
+      expect(res.status).toBe(422);
+      const fields = (res.body.error.details as Array<{ field: string }>).map((d) => d.field);
+      expect(fields).toEqual(['events[1]', 'name', 'monitor_ids[0]']);
+      expect((await api(t, org.apiKey, 'GET', WEBHOOKS)).body.data).toEqual([]);
+    });
+
     it('an unknown destination type names the type field once', async () => {
       const res = await api(t, org.apiKey, 'POST', WEBHOOKS, { type: 'sms', config: {} });
       expect(res.status).toBe(422);

@@ -95,6 +95,25 @@ describe.each(testDialects())('API keys and service accounts (%s)', (dialect) =>
     expect(onlyUnknown.json().error.details.map((d: { field: string }) => d.field)).toEqual(['scopes[0]', 'scopes[1]']);
   });
 
+  it("names an unknown scope in the same answer as the body's other problems (nothing created)", async () => {
+    const o = await t.createOrg({ scopes: ['keys:write', 'monitors:read'], environments: ['production'] });
+    const list = async () =>
+      (await call(t, o.apiKey, 'GET', '/api/v1/api-keys?limit=100')).json().data as Array<{ id: string }>;
+    const before = (await list()).length;
+    const res = await call(t, o.apiKey, 'POST', '/api/v1/api-keys', {
+      body: { name: '', scopes: ['monitors:read', 'monitors:everything', 7], environments: ['staging'], colour: 'red' },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error.details).toEqual([
+      { field: 'colour', issue: 'is not a known field' },
+      { field: 'name', issue: 'must not be empty' },
+      { field: 'scopes[2]', issue: 'must be string' },
+      { field: 'scopes[1]', issue: expect.stringMatching(/^monitors:everything is not a known scope/) },
+      { field: 'environments[0]', issue: 'the creating key lacks the environment staging; a key cannot grant it' },
+    ]);
+    expect((await list()).length).toBe(before);
+  });
+
   it('keys:write works only for keys owned by an owner or admin', async () => {
     const member = await t.createOrg({ role: 'member' });
     const res = await call(t, member.apiKey, 'GET', '/api/v1/api-keys');

@@ -272,6 +272,21 @@ describe.each(testDialects())('reports API on %s', (dialect) => {
       expect([field, r.status]).toEqual([field, 422]);
       expect(r.body.error.details.map((d: Json) => d.field)).toContain(field);
     }
+    // One answer names every problem: the schema's (name, an unknown field) and the rules' (decimals, a monitor).
+    const all = await c.call('POST', '/api/v1/sla-targets', {
+      ...good,
+      name: '',
+      combine: 'any_down',
+      target_percent: 99.9995,
+      monitor_ids: [shop, 'mon_0000000000000000000000000a'],
+    });
+    expect(all.status).toBe(422);
+    expect(all.body.error.details.map((d: Json) => d.field).sort()).toEqual([
+      'combine',
+      'monitor_ids[1]',
+      'name',
+      'target_percent',
+    ]);
     expect((await c.call('GET', '/api/v1/sla-targets')).body.data).toEqual([]);
 
     const created = await c.call('POST', '/api/v1/sla-targets', { ...good, target_percent: 99.999 });

@@ -236,6 +236,45 @@ describe.each(testDialects())('scheduled reports API on %s', (dialect) => {
     expect(await count()).toBe(before);
   });
 
+  it("names every problem in one answer: the schema's and the rules' (cron, 25:00, +02:00, weekly without a day)", async () => {
+    const before = await count();
+    const { day_of_week: _day, ...noDay } = weekly();
+    const res = await api(t, org.apiKey, 'POST', BASE, {
+      ...noDay,
+      cron: '0 8 * * 1',
+      time_of_day: '25:00',
+      timezone: '+02:00',
+      destination_ids: [email, pager],
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.error.details).toEqual([
+      { field: 'cron', issue: expect.stringContaining('is not a field of scheduled reports') },
+      { field: 'time_of_day', issue: 'must be a local time HH:MM from 00:00 to 23:59' },
+      { field: 'day_of_week', issue: 'is required with frequency weekly (0 = Sunday … 6 = Saturday)' },
+      { field: 'timezone', issue: 'must be an IANA time zone such as Europe/Berlin' },
+      { field: 'destination_ids[1]', issue: expect.stringContaining('oncall_pager1 destination cannot receive') },
+    ]);
+    expect(await count()).toBe(before);
+  });
+
+  it("a refused PATCH names the rules' problems too, checked on the record it would make, and changes nothing", async () => {
+    const created = await api(t, org.apiKey, 'POST', BASE, weekly());
+    expect(created.status).toBe(201);
+    const url = `${BASE}/${created.body.id}`;
+    const res = await api(t, org.apiKey, 'PATCH', url, {
+      enabled: 'no',
+      frequency: 'monthly',
+      timezone: 'Mars/Olympus_Mons',
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.error.details).toEqual([
+      { field: 'enabled', issue: 'must be true or false' },
+      { field: 'day_of_month', issue: 'is required with frequency monthly (1 to 28)' },
+      { field: 'timezone', issue: 'must be an IANA time zone such as Europe/Berlin' },
+    ]);
+    expect((await api(t, org.apiKey, 'GET', url)).body).toEqual(created.body);
+  });
+
   it('refuses destinations of another organization, pagers and incident tools, naming each index', async () => {
     const before = await count();
     const res = await api(t, org.apiKey, 'POST', BASE, {

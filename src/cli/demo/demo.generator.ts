@@ -21,6 +21,12 @@ export interface DemoGeneratorDeps {
   /** Moved through the history: every write (monitor changes, incidents, acknowledgements) happens "then". */
   clock: ManualClock;
   logger: Logger;
+  /**
+   * The demo's monitors are leased to this owner until `until` (real epoch ms) from the transaction that creates
+   * them, so a `tocsin serve` running meanwhile does not check them while their history is written (its results at
+   * the present would land among the past's); released when the history is written, or when the demo fails.
+   */
+  hold?: { owner: string; until: number };
 }
 
 export interface DemoOptions extends DemoPlanOptions {
@@ -58,6 +64,14 @@ const MAX_BATCH = 2_000;
  * each happens. SLA targets and a custom report (shared with the organization) are made through their services. Quiet stretches (no outage, no change) go to the engine several ticks per batch.
  */
 export async function generateDemo(deps: DemoGeneratorDeps, options: DemoOptions): Promise<DemoResult> {
+  try {
+    return await playDemo(deps, options);
+  } finally {
+    if (deps.hold) await deps.services.checks.engine.releaseHold(deps.hold.owner);
+  }
+}
+
+async function playDemo(deps: DemoGeneratorDeps, options: DemoOptions): Promise<DemoResult> {
   const { services, clock } = deps;
   const plan = planDemo(options);
   clock.set(plan.start);
@@ -89,8 +103,24 @@ export async function generateDemo(deps: DemoGeneratorDeps, options: DemoOptions
   });
 
   const ids = new Map<number, string>();
+  const hold = deps.hold;
+  if (hold) {
+    // In the transaction that saves a demo monitor (after the schedule's own listener wrote its rows): no runner can
+    // claim it between its creation (or resumption) and the hold.
+    services.monitors.addListener({
+      monitorSaved: async (tx, monitor) => {
+        if (monitor.organizationId === org.id && !monitor.paused)
+          await services.checks.engine.hold(tx, hold.owner, [monitor.id], hold.until);
+      },
+      monitorDeleted: async () => {},
+    });
+  }
   const create = async (m: PlannedMonitor) => {
-    const created = await services.monitors.create(ctx, {
+    const created = await createMonitor(ctx, m);
+    ids.set(m.index, created.id);
+  };
+  const createMonitor = (c: ServiceContext, m: PlannedMonitor) =>
+    services.monitors.create(c, {
       name: m.name,
       type: m.type,
       target: m.target,
@@ -104,8 +134,6 @@ export async function generateDemo(deps: DemoGeneratorDeps, options: DemoOptions
         reminder_interval_minutes: m.reminderMinutes,
       },
     });
-    ids.set(m.index, created.id);
-  };
   for (const m of plan.monitors) if (m.createdAt === plan.start) await create(m);
   const slaIds: string[] = [];
   const createSlaTargets = async () => {

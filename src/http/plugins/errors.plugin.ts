@@ -5,7 +5,7 @@ import { DomainError, type ErrorCode, type ErrorDetail } from '../../platform/er
 import { newId } from '../../platform/ids.ts';
 import { STATUS_OF } from '../error-status.ts';
 import { logRefusedRequest } from './request-context.plugin.ts';
-import { detailsFromAjv } from './validation.plugin.ts';
+import { detailsFromAjv, withBodyRules } from './validation.plugin.ts';
 
 export function sendError(
   request: FastifyRequest,
@@ -109,14 +109,15 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
   });
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
     if (error instanceof DomainError) {
       if (error.code === 'rate_limited' && !reply.hasHeader('retry-after')) reply.header('retry-after', '1');
       return sendError(request, reply, error.code, error.message, error.details);
     }
     if (error.validation) {
       const prefix = error.validationContext === 'body' ? '' : '';
-      const details = detailsFromAjv(error.validation as Parameters<typeof detailsFromAjv>[0], prefix);
+      let details = detailsFromAjv(error.validation as Parameters<typeof detailsFromAjv>[0], prefix);
+      if (error.validationContext === 'body') details = await withBodyRules(request, details);
       const where = error.validationContext === 'querystring' ? 'query string' : (error.validationContext ?? 'request');
       return sendError(request, reply, 'validation_failed', `The ${where} is not valid.`, details);
     }

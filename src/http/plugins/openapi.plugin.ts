@@ -71,6 +71,8 @@ export async function installOpenApi(
       info: {
         title: 'Tocsin API',
         version: options.version,
+        // package.json says UNLICENSED: the software is proprietary, no open-source licence is granted.
+        license: { name: 'Proprietary (UNLICENSED): all rights reserved', identifier: 'LicenseRef-Proprietary' },
         description:
           'Monitoring, alerting and reporting. Every call under /api/v1 carries `Authorization: Bearer <API_KEY>`; ' +
           'errors use one envelope `{"error": {"code", "message", "request_id", "details"}}`; lists are ' +

@@ -5,6 +5,40 @@ import { DomainError, validationFailed, type ErrorDetail } from '../../platform/
 
 type JsonSchema = Record<string, unknown>;
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The rules a body schema cannot say (a real time zone, a weekly schedule's day, a known scope …), run on a body
+     * the schema refused: their problems join the schema's in the one 422, so a client fixes everything at once.
+     * They check only the fields of the right type (the schema names the others) and must not write anything.
+     * On a body the schema accepts the service applies the same rules itself.
+     */
+    bodyRules?: (body: Record<string, unknown>, request: FastifyRequest) => ErrorDetail[] | Promise<ErrorDetail[]>;
+  }
+}
+
+/**
+ * The schema's details and those of the route's `bodyRules`, in that order; a field the schema already named is not
+ * named again (the schema's word on it is the more basic one).
+ */
+export async function withBodyRules(request: FastifyRequest, schemaDetails: ErrorDetail[]): Promise<ErrorDetail[]> {
+  const rules = request.routeOptions.config.bodyRules;
+  const body = request.body;
+  if (!rules || typeof body !== 'object' || body === null || Array.isArray(body)) return schemaDetails;
+  let more: ErrorDetail[];
+  try {
+    more = await rules(body as Record<string, unknown>, request);
+  } catch (err) {
+    // The schema's answer stands on its own: a rule that could not run (a refusal of its own, such as a plan without
+    // the feature, or a failure) only leaves its problems for the next try.
+    if (!(err instanceof DomainError))
+      request.log.warn({ err, reqId: request.id }, 'body rules failed on a refused body');
+    return schemaDetails;
+  }
+  const named = new Set(schemaDetails.map((d) => d.field));
+  return [...schemaDetails, ...more.filter((d) => !named.has(d.field))];
+}
+
 /**
  * Unknown body fields are rejected (DECISIONS §1): every object schema in a body that does not say
  * otherwise gets `additionalProperties: false`, so no route can forget it.

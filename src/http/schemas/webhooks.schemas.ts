@@ -127,7 +127,7 @@ export const WEBHOOK_HEADERS = [
     '`sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole ' +
       'signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.',
     Type.String({ pattern: '^sha256=[0-9a-f]{64}$' }),
-    'sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdd',
+    'sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde',
   ),
   headerParam(
     'webhook-id',
@@ -185,6 +185,8 @@ export function webhooksSection(): Record<string, unknown> {
           '`events` include it (`payload_format` chooses the body: standard or legacy). Delivery is at least ' +
           'once: deduplicate on `webhook-id`. Verify both signatures before trusting the body (docs/webhooks.md).',
         operationId: `webhook_${event}`,
+        // The receiver asks for no credentials: it verifies the signature headers instead.
+        security: [],
         tags: ['webhooks'],
         parameters: WEBHOOK_HEADERS,
         requestBody: {

@@ -61,6 +61,30 @@ export class DestinationsService {
     this.deps = deps;
   }
 
+  /**
+   * The problems of a body the route schema refused, beyond the schema's own: its well-typed parts meet the rules a
+   * valid body meets (name, the type's config rules and private-network policy, monitor ids), so one 422 names every
+   * problem. Fields of the wrong type are left to the schema; nothing is written.
+   */
+  async bodyIssues(ctx: ServiceContext, body: Record<string, unknown>): Promise<ErrorDetail[]> {
+    const details: ErrorDetail[] = [];
+    if (typeof body.name === 'string') this.deps.checks.name(body.name, details);
+    const type = body.type;
+    const config = body.config;
+    if (
+      typeof type === 'string' &&
+      this.deps.registry.has(type as DestinationType) &&
+      typeof config === 'object' &&
+      config !== null &&
+      !Array.isArray(config)
+    )
+      await this.deps.checks.config(type as DestinationType, config as Record<string, unknown>, details);
+    const ids = body.monitor_ids;
+    if (Array.isArray(ids) && ids.every((id): id is string => typeof id === 'string'))
+      await this.deps.checks.monitorIds(ctx.actor, ids, details);
+    return details;
+  }
+
   async create(ctx: ServiceContext, input: DestinationCreateInput): Promise<DestinationView> {
     const { actor } = ctx;
     requireAdmin(actor);

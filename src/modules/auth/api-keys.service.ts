@@ -106,6 +106,53 @@ function createRefusalMessage(unknownScopes: boolean, beyondCreator: boolean): s
   return 'The key would grant more than its creator has.';
 }
 
+/**
+ * What a new key may not grant: scopes that do not exist, scopes or environments its creator lacks. Entries of the
+ * wrong type are skipped (the route schema names them), so this also runs on a body the schema refused.
+ */
+function grantIssues(
+  actor: Actor,
+  scopes: readonly unknown[],
+  environments: readonly unknown[] = ['production'],
+): { details: ErrorDetail[]; unknownScopes: boolean; beyondCreator: boolean } {
+  const details: ErrorDetail[] = [];
+  let unknownScopes = false;
+  let beyondCreator = false;
+  scopes.forEach((s, i) => {
+    if (typeof s !== 'string' || s === '') return;
+    if (!isScope(s)) {
+      unknownScopes = true;
+      details.push({ field: `scopes[${i}]`, issue: unknownScopeIssue(s) });
+    } else if (!actor.scopes.has(s)) {
+      beyondCreator = true;
+      details.push({
+        field: `scopes[${i}]`,
+        issue: `the creating key lacks ${s}; a key cannot grant a scope its creator lacks`,
+      });
+    }
+  });
+  environments.forEach((e, i) => {
+    if (typeof e !== 'string' || e === '') return;
+    if (!canSeeEnvironment(actor, e)) {
+      beyondCreator = true;
+      details.push({
+        field: `environments[${i}]`,
+        issue: `the creating key lacks the environment ${e}; a key cannot grant it`,
+      });
+    }
+  });
+  return { details, unknownScopes, beyondCreator };
+}
+
+/**
+ * The problems of a create body the route schema refused, beyond the schema's own: the scopes and environments it
+ * would grant, so one 422 names an unknown scope together with the rest.
+ */
+export function keyBodyIssues(actor: Actor, body: Record<string, unknown>): ErrorDetail[] {
+  const list = (v: unknown): unknown[] | undefined => (Array.isArray(v) ? v : undefined);
+  return grantIssues(actor, list(body.scopes) ?? [], list(body.environments)).details;
+}
+
 /** Who owns a new key, and with which role (the role decides whether admin-only scopes work). */
 interface KeyOwner {
   userId: string | null;
@@ -125,30 +172,7 @@ export class ApiKeysService {
 
   /** Creation through the API: limited by what the calling key has. */
   async create(actor: Actor, input: CreateKeyInput, audit?: AuditTrail): Promise<{ record: ApiKey; key: string }> {
-    const details: ErrorDetail[] = [];
-    let unknownScopes = false;
-    let beyondCreator = false;
-    input.scopes.forEach((s, i) => {
-      if (!isScope(s)) {
-        unknownScopes = true;
-        details.push({ field: `scopes[${i}]`, issue: unknownScopeIssue(s) });
-      } else if (!actor.scopes.has(s)) {
-        beyondCreator = true;
-        details.push({
-          field: `scopes[${i}]`,
-          issue: `the creating key lacks ${s}; a key cannot grant a scope its creator lacks`,
-        });
-      }
-    });
-    (input.environments ?? ['production']).forEach((e, i) => {
-      if (!canSeeEnvironment(actor, e)) {
-        beyondCreator = true;
-        details.push({
-          field: `environments[${i}]`,
-          issue: `the creating key lacks the environment ${e}; a key cannot grant it`,
-        });
-      }
-    });
+    const { details, unknownScopes, beyondCreator } = grantIssues(actor, input.scopes, input.environments);
     if (details.length > 0) throw validationFailed(details, createRefusalMessage(unknownScopes, beyondCreator));
     if (!isAdmin(actor)) throw new DomainError('forbidden', 'Managing API keys needs an owner or admin.');
     const owner = await this.ownerFor(actor.organizationId, input.serviceAccountId ?? null, {

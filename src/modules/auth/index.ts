@@ -3,6 +3,7 @@ export { DEFAULT_RATE_LIMITS, type AuthService, type IssueKeyInput } from './aut
 export {
   ApiKeysService,
   DEFAULT_GRACE_SECONDS,
+  keyBodyIssues,
   type ApiKeysServiceDeps,
   type CreateKeyInput,
 } from './api-keys.service.ts';

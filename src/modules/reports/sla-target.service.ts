@@ -156,6 +156,24 @@ export class SlaTargetsService {
     return out;
   }
 
+  /**
+   * The problems of a body the route schema refused, beyond the schema's own: a well-typed target_percent's decimals,
+   * and monitor ids (each a string) that do not exist or are out of the key's sight, so one 422 names them all.
+   */
+  async bodyIssues(ctx: ServiceContext, body: Record<string, unknown>): Promise<ErrorDetail[]> {
+    const details: ErrorDetail[] = [];
+    const percent = body.target_percent;
+    if (typeof percent === 'number' && percent > 0 && percent < 100 && !atMostThreeDecimals(percent))
+      details.push({
+        field: 'target_percent',
+        issue: 'must be a number strictly between 0 and 100 with at most 3 decimals (e.g. 99.95)',
+      });
+    const ids = body.monitor_ids;
+    if (Array.isArray(ids) && ids.length > 0 && ids.every((id): id is string => typeof id === 'string'))
+      await this.checkMonitorIds(ctx.actor, ctx, ids, details);
+    return details;
+  }
+
   private async checkMonitorIds(
     actor: Actor,
     ctx: ServiceContext,

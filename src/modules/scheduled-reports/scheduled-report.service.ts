@@ -5,8 +5,13 @@ import { notFound, validationFailed, type ErrorDetail } from '../../platform/err
 import { isId, newId } from '../../platform/ids.ts';
 import type { ServiceContext } from '../auth/index.ts';
 import type { ReportDestinations, ReportPlans, ReportRendering, RunDelivery } from './scheduled-report.ports.ts';
-import { nextRunAt, parseTimeOfDay, type Frequency } from './scheduled-report.schedule.ts';
-import type { ScheduledReport, ScheduledReportRun, ScheduledReportType } from './scheduled-report.types.ts';
+import { FREQUENCIES, nextRunAt, parseTimeOfDay, type Frequency } from './scheduled-report.schedule.ts';
+import {
+  REPORT_TYPES,
+  type ScheduledReport,
+  type ScheduledReportRun,
+  type ScheduledReportType,
+} from './scheduled-report.types.ts';
 import { ScheduledReportsRepository } from './scheduled-reports.repository.ts';
 
 /** A create body as the route schema admits it (types, ranges and the HH:MM pattern are checked there). */
@@ -226,18 +231,79 @@ export class ScheduledReportsService {
     s: ScheduledReport,
     check: { destinations: boolean; customReport: boolean } = { destinations: true, customReport: true },
   ): Promise<void> {
-    const details = ruleIssues(s);
+    const details = [
+      ...ruleIssues(s),
+      ...(await this.lookupIssues(ctx, {
+        reportType: s.reportType,
+        customReportId: check.customReport ? s.customReportId : undefined,
+        destinationIds: check.destinations ? s.destinationIds : undefined,
+      })),
+    ];
+    if (details.length > 0) throw validationFailed(details);
+  }
+
+  /**
+   * The problems of a body the route schema refused, beyond the schema's own: its fields of the right type meet the
+   * rules and lookups a valid body meets (a PATCH's, on the record it would make), so one 422 names every problem.
+   * Fields of the wrong type are left to the schema. Writes nothing.
+   */
+  async bodyIssues(ctx: ServiceContext, body: Record<string, unknown>, id?: string): Promise<ErrorDetail[]> {
+    this.deps.plans.requireReports(ctx.actor.plan);
+    const { typed, broken } = wellTyped(body);
+    let fields: Partial<RuleFields> & { destinationIds?: string[] | undefined };
+    if (id === undefined) {
+      const optional = <T>(key: keyof ScheduledReportInput, value: T | undefined): T | null | undefined =>
+        key in body ? value : null;
+      fields = {
+        reportType: typed.report_type,
+        customReportId: optional('custom_report_id', typed.custom_report_id),
+        frequency: typed.frequency,
+        dayOfWeek: optional('day_of_week', typed.day_of_week),
+        dayOfMonth: optional('day_of_month', typed.day_of_month),
+        timeOfDay: typed.time_of_day,
+        timezone: typed.timezone,
+        destinationIds: typed.destination_ids,
+      };
+    } else {
+      const existing = isId(id, 'srp')
+        ? await new ScheduledReportsRepository(ctx.db).find(ctx.actor.organizationId, id)
+        : null;
+      if (!existing || !visibleTo(ctx, existing)) return [];
+      const merged: Partial<ScheduledReport> = merge(existing, typed);
+      // A field sent with the wrong type is the schema's to name: it is not checked against the stored ones.
+      for (const key of broken) delete merged[FIELD_OF[key]];
+      fields = { ...merged, destinationIds: typed.destination_ids };
+    }
+    const details = ruleIssues(fields);
+    // As in update: what the patch does not touch is not looked up again.
+    const lookupCustom = id === undefined || 'custom_report_id' in typed || 'report_type' in typed;
+    const lookups = await this.lookupIssues(ctx, {
+      ...fields,
+      customReportId: lookupCustom ? fields.customReportId : undefined,
+    });
+    return [...details, ...lookups.filter((d) => !details.some((o) => o.field === d.field))];
+  }
+
+  /** The checks that read the database: the custom report exists, each destination exists and may get reports. */
+  private async lookupIssues(
+    ctx: ServiceContext,
+    s: {
+      reportType?: ScheduledReportType | undefined;
+      customReportId?: string | null | undefined;
+      destinationIds?: string[] | undefined;
+    },
+  ): Promise<ErrorDetail[]> {
+    const details: ErrorDetail[] = [];
     if (
       s.reportType === 'custom' &&
-      s.customReportId !== null &&
-      check.customReport &&
+      typeof s.customReportId === 'string' &&
       !(await this.deps.rendering.customReportExists(ctx, s.customReportId))
     )
       details.push({
         field: 'custom_report_id',
         issue: `custom report ${s.customReportId} does not exist in this organization`,
       });
-    if (check.destinations) {
+    if (s.destinationIds !== undefined) {
       const types = await this.deps.destinations.destinationTypes(ctx.db, ctx.actor.organizationId, s.destinationIds);
       s.destinationIds.forEach((id, i) => {
         const type = types.get(id);
@@ -253,32 +319,82 @@ export class ScheduledReportsService {
           });
       });
     }
-    if (details.length > 0) throw validationFailed(details);
+    return details;
   }
 }
 
-/** The rules that need no lookup: each frequency's days, their ranges, the time, the zone, the custom pairing. */
-function ruleIssues(s: ScheduledReport): ErrorDetail[] {
+type RuleFields = Pick<
+  ScheduledReport,
+  'reportType' | 'customReportId' | 'frequency' | 'dayOfWeek' | 'dayOfMonth' | 'timeOfDay' | 'timezone'
+>;
+
+/** Body field → record field, for the fields a PATCH may send with the wrong type. */
+const FIELD_OF = {
+  report_type: 'reportType',
+  custom_report_id: 'customReportId',
+  frequency: 'frequency',
+  day_of_week: 'dayOfWeek',
+  day_of_month: 'dayOfMonth',
+  time_of_day: 'timeOfDay',
+  timezone: 'timezone',
+  destination_ids: 'destinationIds',
+  enabled: 'enabled',
+} as const satisfies Record<keyof ScheduledReportInput, keyof ScheduledReport>;
+
+const isDayNumber = (v: unknown): v is number | null => v === null || (typeof v === 'number' && Number.isInteger(v));
+const isIdList = (v: unknown): v is string[] =>
+  Array.isArray(v) && v.every((x) => typeof x === 'string' && isId(x, 'dst'));
+
+/** The fields of a raw body that have the type a valid body has, and the names of those that do not. */
+function wellTyped(body: Record<string, unknown>): {
+  typed: ScheduledReportPatch;
+  broken: Array<keyof ScheduledReportInput>;
+} {
+  const typed: ScheduledReportPatch = {};
+  const broken: Array<keyof ScheduledReportInput> = [];
+  const take = <K extends keyof ScheduledReportInput>(key: K, ok: (v: unknown) => boolean) => {
+    if (!(key in body)) return;
+    if (ok(body[key])) typed[key] = body[key] as ScheduledReportInput[K];
+    else broken.push(key);
+  };
+  take('report_type', (v) => (REPORT_TYPES as readonly unknown[]).includes(v));
+  take('custom_report_id', (v) => v === null || (typeof v === 'string' && isId(v, 'crp')));
+  take('frequency', (v) => (FREQUENCIES as readonly unknown[]).includes(v));
+  take('day_of_week', isDayNumber);
+  take('day_of_month', isDayNumber);
+  take('time_of_day', (v) => typeof v === 'string');
+  take('timezone', (v) => typeof v === 'string');
+  take('destination_ids', isIdList);
+  take('enabled', (v) => typeof v === 'boolean');
+  return { typed, broken };
+}
+
+/**
+ * The rules that need no lookup: each frequency's days, their ranges, the time, the zone, the custom pairing. A field
+ * left undefined is not checked (a refused body's field of the wrong type); null is a day or custom report not given.
+ */
+function ruleIssues(s: { [K in keyof RuleFields]?: RuleFields[K] | undefined }): ErrorDetail[] {
   const details: ErrorDetail[] = [];
-  const needs = (field: string, value: unknown, wanted: boolean, what: string) => {
-    if (wanted && (value === null || value === undefined))
-      details.push({ field, issue: `is required with frequency ${s.frequency} (${what})` });
-    if (!wanted && value !== null && value !== undefined)
+  const needs = (field: string, value: number | null | undefined, usedBy: readonly Frequency[], what: string) => {
+    if (s.frequency === undefined || value === undefined) return;
+    const wanted = usedBy.includes(s.frequency);
+    if (wanted && value === null) details.push({ field, issue: `is required with frequency ${s.frequency} (${what})` });
+    if (!wanted && value !== null)
       details.push({ field, issue: `is not used with frequency ${s.frequency}; leave it out` });
   };
-  needs('day_of_week', s.dayOfWeek, s.frequency === 'weekly', '0 = Sunday … 6 = Saturday');
-  needs('day_of_month', s.dayOfMonth, s.frequency === 'monthly' || s.frequency === 'quarterly', '1 to 28');
-  if (s.dayOfWeek !== null && (!Number.isInteger(s.dayOfWeek) || s.dayOfWeek < 0 || s.dayOfWeek > 6))
+  needs('day_of_week', s.dayOfWeek, ['weekly'], '0 = Sunday … 6 = Saturday');
+  needs('day_of_month', s.dayOfMonth, ['monthly', 'quarterly'], '1 to 28');
+  if (typeof s.dayOfWeek === 'number' && (!Number.isInteger(s.dayOfWeek) || s.dayOfWeek < 0 || s.dayOfWeek > 6))
     details.push({ field: 'day_of_week', issue: 'must be an integer from 0 (Sunday) to 6 (Saturday)' });
-  if (s.dayOfMonth !== null && (!Number.isInteger(s.dayOfMonth) || s.dayOfMonth < 1 || s.dayOfMonth > 28))
+  if (typeof s.dayOfMonth === 'number' && (!Number.isInteger(s.dayOfMonth) || s.dayOfMonth < 1 || s.dayOfMonth > 28))
     details.push({ field: 'day_of_month', issue: 'must be an integer from 1 to 28' });
-  if (!parseTimeOfDay(s.timeOfDay))
+  if (s.timeOfDay !== undefined && !parseTimeOfDay(s.timeOfDay))
     details.push({ field: 'time_of_day', issue: 'must be a local time HH:MM from 00:00 to 23:59' });
-  if (!isTimeZone(s.timezone))
+  if (s.timezone !== undefined && !isTimeZone(s.timezone))
     details.push({ field: 'timezone', issue: 'must be an IANA time zone such as Europe/Berlin' });
   if (s.reportType === 'custom' && s.customReportId === null)
     details.push({ field: 'custom_report_id', issue: 'is required with report_type custom' });
-  if (s.reportType !== 'custom' && s.customReportId !== null)
+  if (s.reportType !== undefined && s.reportType !== 'custom' && typeof s.customReportId === 'string')
     details.push({ field: 'custom_report_id', issue: 'is only used with report_type custom; leave it out' });
   return details;
 }

@@ -1,7 +1,17 @@
 import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  sql,
+  type DatabaseConnection,
+  type Driver,
+  type SqliteDialectConfig,
+} from 'kysely';
 import pg from 'pg';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -198,6 +208,29 @@ function prepareSqliteFiles(path: string): void {
   }
 }
 
+/**
+ * SQLite transactions begin IMMEDIATE: the write lock is taken (or waited for, up to busy_timeout) at BEGIN. A deferred
+ * transaction that read first and then writes cannot wait for another process's writer: SQLite answers "database is
+ * locked" at once (`tocsin demo`, backups or CLI commands beside a running `tocsin serve`). Within one process the
+ * single connection runs one transaction at a time anyway, so this changes nothing there.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  private readonly driverConfig: SqliteDialectConfig;
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.driverConfig = config;
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.driverConfig);
+  }
+}
+
 function openSqlite(path: string): Database {
   if (path !== ':memory:') prepareSqliteFiles(path);
   const sqlite = new BetterSqlite3(path);
@@ -206,7 +239,7 @@ function openSqlite(path: string): Database {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   cachePreparedStatements(sqlite);
-  return new KyselyDatabase('sqlite', new Kysely({ dialect: new SqliteDialect({ database: sqlite }) }));
+  return new KyselyDatabase('sqlite', new Kysely({ dialect: new ImmediateSqliteDialect({ database: sqlite }) }));
 }
 
 export function openDatabase(options: DatabaseOptions): Database {

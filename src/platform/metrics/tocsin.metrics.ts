@@ -34,6 +34,11 @@ const CHECK_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
 const LATENESS_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 const HTTP_DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 const INCIDENT_STATUSES = ['opened', 'acknowledged'];
+const MISNAMED_DEFAULT_GAUGES = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+];
 
 /**
  * Every series `/metrics` serves, on one registry made by the composition root (one per process; tests make
@@ -66,6 +71,9 @@ export class TocsinMetrics {
     if (options.processMetrics !== false) {
       // 100 ms instead of the default 10 ms: the event-loop delay monitor wakes the process at this rate.
       collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 100 });
+      // prom-client adds these sums as gauges named `_total`, which Prometheus reserves for counters (`promtool check
+      // metrics` flags them). Their labelled gauges without the suffix stay: sum(nodejs_active_handles) is the total.
+      for (const name of MISNAMED_DEFAULT_GAUGES) this.registry.removeSingleMetric(name);
     }
     this.checks = new Counter({
       name: 'tocsin_checks_total',

@@ -54,10 +54,11 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * the session's CSRF token in `X-CSRF-Token` (DECISIONS §14). No key is ever held by the page.
  */
 export class Api {
-  readonly client: Client<paths>;
+  // The page reads JSON only: a report's CSV and PDF are downloaded by link, never parsed here.
+  readonly client: Client<paths, 'application/json'>;
   private csrfToken: string | null = null;
   constructor() {
-    this.client = createClient<paths>({ baseUrl: '', credentials: 'same-origin' });
+    this.client = createClient<paths, 'application/json'>({ baseUrl: '', credentials: 'same-origin' });
     this.client.use({
       onRequest: ({ request }) => {
         if (this.csrfToken && MUTATING.has(request.method)) request.headers.set('X-CSRF-Token', this.csrfToken);

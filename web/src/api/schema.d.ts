@@ -1062,69 +1062,7 @@ export interface paths {
       cookie?: never;
     };
     /** The OpenAPI 3.1 description of this API */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            'X-Request-Id': components['headers']['X-Request-Id'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
-        400: {
-          headers: {
-            'X-Request-Id': components['headers']['X-Request-Id'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description request_header_fields_too_large: the headers are over the server limit. */
-        431: {
-          headers: {
-            'X-Request-Id': components['headers']['X-Request-Id'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description internal_error: quote the request id. */
-        500: {
-          headers: {
-            'X-Request-Id': components['headers']['X-Request-Id'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description service_unavailable: the server is shutting down; retry (another instance). */
-        503: {
-          headers: {
-            'X-Request-Id': components['headers']['X-Request-Id'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
+    get: operations['getOpenApiDocument'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1228,7 +1166,7 @@ export interface paths {
     };
     /**
      * Every incident of the period: streamed CSV (default) or JSON report, or the PDF document
-     * @description Needs the reports:read scope and a plan with reports. `format=csv` (default) and `format=json` stream in constant memory whatever the number of incidents (keyset pages of 2,000 read as the client takes them). csv: `text/csv; charset=utf-8`, UTF-8 with a byte-order mark, RFC 4180, the incidents report’s columns. json: `application/json`, the incidents report (`report`, `period`, `generated_at`, `methodology`, `incidents` an incident per line, then `summary` and `daily`). `format=pdf`: `application/pdf`, the incidents report’s document with every incident. In opening order. Bad input is refused before the first byte; a failure while streaming cuts the response short.
+     * @description Needs the reports:read scope and a plan with reports. `format=csv` (default) and `format=json` stream in constant memory whatever the number of incidents (keyset pages of 2,000 read as the client takes them). csv: `text/csv; charset=utf-8`, UTF-8 with a byte-order mark, RFC 4180, the incidents report’s columns. json: `application/json`, the incidents report (`report`, `period`, `generated_at`, `methodology`, `incidents` an incident per line, then `summary` and `daily`). `format=pdf`: `application/pdf`, the incidents report’s document (its table lists the first 5,000 incidents; the figures count all). In opening order. Bad input is refused before the first byte; a failure while streaming cuts the response short.
      *
      *     Requires scope `reports:read`.
      */
@@ -1657,70 +1595,7 @@ export interface paths {
       cookie?: never;
     };
     /** Liveness: the process is up */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            'X-Request-Id': components['headers']['X-Request-Id'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {string} */
-              status: 'ok';
-            };
-          };
-        };
-        /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
-        400: {
-          headers: {
-            'X-Request-Id': components['headers']['X-Request-Id'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description request_header_fields_too_large: the headers are over the server limit. */
-        431: {
-          headers: {
-            'X-Request-Id': components['headers']['X-Request-Id'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description internal_error: quote the request id. */
-        500: {
-          headers: {
-            'X-Request-Id': components['headers']['X-Request-Id'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description service_unavailable: the server is shutting down; retry (another instance). */
-        503: {
-          headers: {
-            'X-Request-Id': components['headers']['X-Request-Id'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
+    get: operations['healthz'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1740,90 +1615,7 @@ export interface paths {
      * Readiness: the database answers; how far behind the checks are
      * @description Ready (200) while the database answers, however late the checks are: an instance that is behind still serves the API and its runner is still working through the backlog; taking it out of rotation or restarting it would not make checks catch up. Alert on `checks.shedding` and the lateness instead (docs/operations.md). 503 only when the database does not answer.
      */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            'X-Request-Id': components['headers']['X-Request-Id'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description How far behind the checks are. */
-              checks: {
-                /** @description Checks due and not claimed by any process, every region. */
-                backlog: number;
-                /** @description Checks this process claimed in the last minute. */
-                claimed_last_minute: number;
-                /** @description Median lateness (claimed-at minus due-at) of the checks this process claimed in the last minute. */
-                lateness_p50_ms: number | null;
-                /** @description 99th percentile of the same (within 10 %); null when this process claimed nothing. */
-                lateness_p99_ms: number | null;
-                /** @description How long the oldest of them has waited past its due time. */
-                oldest_due_age_ms: number;
-                /** @description A due check has waited more than a second unclaimed: runners are saturated (or none serves a region), and claims pick fairly across organizations among more checks than they can take. */
-                shedding: boolean;
-              };
-              database: string;
-              /** @enum {string} */
-              status: 'ready';
-            };
-          };
-        };
-        /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
-        400: {
-          headers: {
-            'X-Request-Id': components['headers']['X-Request-Id'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description request_header_fields_too_large: the headers are over the server limit. */
-        431: {
-          headers: {
-            'X-Request-Id': components['headers']['X-Request-Id'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description internal_error: quote the request id. */
-        500: {
-          headers: {
-            'X-Request-Id': components['headers']['X-Request-Id'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description Default Response */
-        503: {
-          headers: {
-            'X-Request-Id': components['headers']['X-Request-Id'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              database: string;
-              /** @enum {string} */
-              status: 'unavailable';
-            };
-          };
-        };
-      };
-    };
+    get: operations['readyz'];
     put?: never;
     post?: never;
     delete?: never;
@@ -10762,7 +10554,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The rendered report: JSON by default, CSV or PDF with `format`. */
       200: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -10773,8 +10565,8 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['CustomReportDocument'];
-          'application/pdf': components['schemas']['CustomReportDocument'];
-          'text/csv': components['schemas']['CustomReportDocument'];
+          'application/pdf': string;
+          'text/csv': string;
         };
       };
       /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
@@ -10788,8 +10580,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
@@ -10803,8 +10593,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
@@ -10818,8 +10606,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description not_found: missing, or in another organization or environment. */
@@ -10833,8 +10619,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
@@ -10848,8 +10632,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description validation_failed (with details), or idempotency_key_mismatch. */
@@ -10863,8 +10645,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description rate_limited: the budget is exhausted; see Retry-After. */
@@ -10879,8 +10659,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description request_header_fields_too_large: the headers are over the server limit. */
@@ -10894,8 +10672,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description internal_error: quote the request id. */
@@ -10909,8 +10685,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description service_unavailable: the server is shutting down; retry (another instance). */
@@ -10924,8 +10698,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -15740,6 +15512,69 @@ export interface operations {
       };
     };
   };
+  getOpenApiDocument: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   listRegions: {
     parameters: {
       query?: never;
@@ -15878,14 +15713,21 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The file’s bytes, with its content type and a file name to save it as. */
+      /** @description The file, with its content type and a file name to save it as. The JSON file is the report as GET /api/v1/reports/{report_type} answers it, or the rendered custom report. */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': string;
+          'application/json':
+            | components['schemas']['AvailabilityReport']
+            | components['schemas']['PerformanceReport']
+            | components['schemas']['SlaReport']
+            | components['schemas']['IncidentsReport']
+            | components['schemas']['IntelligenceReport']
+            | components['schemas']['MonitorHealthReport']
+            | components['schemas']['CustomReportDocument'];
           'application/pdf': string;
           'text/csv': string;
         };
@@ -15898,8 +15740,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description not_found: missing, or in another organization or environment. */
@@ -15910,8 +15750,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
@@ -15922,8 +15760,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description validation_failed (with details), or idempotency_key_mismatch. */
@@ -15934,8 +15770,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description request_header_fields_too_large: the headers are over the server limit. */
@@ -15946,8 +15780,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description internal_error: quote the request id. */
@@ -15958,8 +15790,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description service_unavailable: the server is shutting down; retry (another instance). */
@@ -15970,8 +15800,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -16006,7 +15834,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The report: JSON by default, CSV or PDF with `format`. */
       200: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -16017,8 +15845,8 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['AvailabilityReport'];
-          'application/pdf': components['schemas']['AvailabilityReport'];
-          'text/csv': components['schemas']['AvailabilityReport'];
+          'application/pdf': string;
+          'text/csv': string;
         };
       };
       /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
@@ -16032,8 +15860,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
@@ -16047,8 +15873,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
@@ -16062,8 +15886,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description validation_failed (with details), or idempotency_key_mismatch. */
@@ -16077,8 +15899,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description rate_limited: the budget is exhausted; see Retry-After. */
@@ -16093,8 +15913,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description request_header_fields_too_large: the headers are over the server limit. */
@@ -16108,8 +15926,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description internal_error: quote the request id. */
@@ -16123,8 +15939,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description service_unavailable: the server is shutting down; retry (another instance). */
@@ -16138,8 +15952,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -16174,7 +15986,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The report: JSON by default, CSV or PDF with `format`. */
       200: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -16185,8 +15997,8 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['IncidentsReport'];
-          'application/pdf': components['schemas']['IncidentsReport'];
-          'text/csv': components['schemas']['IncidentsReport'];
+          'application/pdf': string;
+          'text/csv': string;
         };
       };
       /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
@@ -16200,8 +16012,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
@@ -16215,8 +16025,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
@@ -16230,8 +16038,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description validation_failed (with details), or idempotency_key_mismatch. */
@@ -16245,8 +16051,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description rate_limited: the budget is exhausted; see Retry-After. */
@@ -16261,8 +16065,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description request_header_fields_too_large: the headers are over the server limit. */
@@ -16276,8 +16078,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description internal_error: quote the request id. */
@@ -16291,8 +16091,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description service_unavailable: the server is shutting down; retry (another instance). */
@@ -16306,8 +16104,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -16342,7 +16138,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description Every incident of the period: CSV by default, the incidents report as JSON with `format=json`, its PDF with `format=pdf`. */
       200: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -16353,8 +16149,8 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['IncidentsReport'];
-          'application/pdf': components['schemas']['IncidentsReport'];
-          'text/csv': components['schemas']['IncidentsReport'];
+          'application/pdf': string;
+          'text/csv': string;
         };
       };
       /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
@@ -16368,8 +16164,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
@@ -16383,8 +16177,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
@@ -16398,8 +16190,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description validation_failed (with details), or idempotency_key_mismatch. */
@@ -16413,8 +16203,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description rate_limited: the budget is exhausted; see Retry-After. */
@@ -16429,8 +16217,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description request_header_fields_too_large: the headers are over the server limit. */
@@ -16444,8 +16230,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description internal_error: quote the request id. */
@@ -16459,8 +16243,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description service_unavailable: the server is shutting down; retry (another instance). */
@@ -16474,8 +16256,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -16510,7 +16290,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The report: JSON by default, CSV or PDF with `format`. */
       200: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -16521,8 +16301,8 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['IntelligenceReport'];
-          'application/pdf': components['schemas']['IntelligenceReport'];
-          'text/csv': components['schemas']['IntelligenceReport'];
+          'application/pdf': string;
+          'text/csv': string;
         };
       };
       /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
@@ -16536,8 +16316,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
@@ -16551,8 +16329,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
@@ -16566,8 +16342,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description validation_failed (with details), or idempotency_key_mismatch. */
@@ -16581,8 +16355,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description rate_limited: the budget is exhausted; see Retry-After. */
@@ -16597,8 +16369,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description request_header_fields_too_large: the headers are over the server limit. */
@@ -16612,8 +16382,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description internal_error: quote the request id. */
@@ -16627,8 +16395,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description service_unavailable: the server is shutting down; retry (another instance). */
@@ -16642,8 +16408,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -16678,7 +16442,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The report: JSON by default, CSV or PDF with `format`. */
       200: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -16689,8 +16453,8 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['MonitorHealthReport'];
-          'application/pdf': components['schemas']['MonitorHealthReport'];
-          'text/csv': components['schemas']['MonitorHealthReport'];
+          'application/pdf': string;
+          'text/csv': string;
         };
       };
       /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
@@ -16704,8 +16468,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
@@ -16719,8 +16481,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
@@ -16734,8 +16494,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description validation_failed (with details), or idempotency_key_mismatch. */
@@ -16749,8 +16507,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description rate_limited: the budget is exhausted; see Retry-After. */
@@ -16765,8 +16521,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description request_header_fields_too_large: the headers are over the server limit. */
@@ -16780,8 +16534,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description internal_error: quote the request id. */
@@ -16795,8 +16547,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description service_unavailable: the server is shutting down; retry (another instance). */
@@ -16810,8 +16560,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -16846,7 +16594,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The report: JSON by default, CSV or PDF with `format`. */
       200: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -16857,8 +16605,8 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['PerformanceReport'];
-          'application/pdf': components['schemas']['PerformanceReport'];
-          'text/csv': components['schemas']['PerformanceReport'];
+          'application/pdf': string;
+          'text/csv': string;
         };
       };
       /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
@@ -16872,8 +16620,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
@@ -16887,8 +16633,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
@@ -16902,8 +16646,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description validation_failed (with details), or idempotency_key_mismatch. */
@@ -16917,8 +16659,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description rate_limited: the budget is exhausted; see Retry-After. */
@@ -16933,8 +16673,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description request_header_fields_too_large: the headers are over the server limit. */
@@ -16948,8 +16686,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description internal_error: quote the request id. */
@@ -16963,8 +16699,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description service_unavailable: the server is shutting down; retry (another instance). */
@@ -16978,8 +16712,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -17014,7 +16746,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The report: JSON by default, CSV or PDF with `format`. */
       200: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -17025,8 +16757,8 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['SlaReport'];
-          'application/pdf': components['schemas']['SlaReport'];
-          'text/csv': components['schemas']['SlaReport'];
+          'application/pdf': string;
+          'text/csv': string;
         };
       };
       /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
@@ -17040,8 +16772,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
@@ -17055,8 +16785,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
@@ -17070,8 +16798,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description validation_failed (with details), or idempotency_key_mismatch. */
@@ -17085,8 +16811,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description rate_limited: the budget is exhausted; see Retry-After. */
@@ -17101,8 +16825,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description request_header_fields_too_large: the headers are over the server limit. */
@@ -17116,8 +16838,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description internal_error: quote the request id. */
@@ -17131,8 +16851,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description service_unavailable: the server is shutting down; retry (another instance). */
@@ -17146,8 +16864,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'application/pdf': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -21207,6 +20923,154 @@ export interface operations {
       };
     };
   };
+  healthz: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: 'ok';
+          };
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  readyz: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description How far behind the checks are. */
+            checks: {
+              /** @description Checks due and not claimed by any process, every region. */
+              backlog: number;
+              /** @description Checks this process claimed in the last minute. */
+              claimed_last_minute: number;
+              /** @description Median lateness (claimed-at minus due-at) of the checks this process claimed in the last minute. */
+              lateness_p50_ms: number | null;
+              /** @description 99th percentile of the same (within 10 %); null when this process claimed nothing. */
+              lateness_p99_ms: number | null;
+              /** @description How long the oldest of them has waited past its due time. */
+              oldest_due_age_ms: number;
+              /** @description A due check has waited more than a second unclaimed: runners are saturated (or none serves a region), and claims pick fairly across organizations among more checks than they can take. */
+              shedding: boolean;
+            };
+            database: string;
+            /** @enum {string} */
+            status: 'ready';
+          };
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Default Response */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            database: string;
+            /** @enum {string} */
+            status: 'unavailable';
+          };
+        };
+      };
+    };
+  };
   publicStatusPage: {
     parameters: {
       query?: never;
@@ -21351,7 +21215,7 @@ export interface operations {
         'X-Service-Event': string;
         /**
          * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
-         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdd
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
          */
         'X-Service-Signature': string;
       };
@@ -21452,7 +21316,7 @@ export interface operations {
         'X-Service-Event': string;
         /**
          * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
-         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdd
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
          */
         'X-Service-Signature': string;
       };
@@ -21553,7 +21417,7 @@ export interface operations {
         'X-Service-Event': string;
         /**
          * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
-         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdd
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
          */
         'X-Service-Signature': string;
       };
@@ -21654,7 +21518,7 @@ export interface operations {
         'X-Service-Event': string;
         /**
          * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
-         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdd
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
          */
         'X-Service-Signature': string;
       };
@@ -21755,7 +21619,7 @@ export interface operations {
         'X-Service-Event': string;
         /**
          * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
-         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdd
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
          */
         'X-Service-Signature': string;
       };
@@ -21856,7 +21720,7 @@ export interface operations {
         'X-Service-Event': string;
         /**
          * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
-         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdd
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
          */
         'X-Service-Signature': string;
       };
@@ -21957,7 +21821,7 @@ export interface operations {
         'X-Service-Event': string;
         /**
          * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
-         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdd
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
          */
         'X-Service-Signature': string;
       };
@@ -22058,7 +21922,7 @@ export interface operations {
         'X-Service-Event': string;
         /**
          * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
-         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdd
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
          */
         'X-Service-Signature': string;
       };
@@ -22159,7 +22023,7 @@ export interface operations {
         'X-Service-Event': string;
         /**
          * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
-         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdd
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
          */
         'X-Service-Signature': string;
       };
@@ -22260,7 +22124,7 @@ export interface operations {
         'X-Service-Event': string;
         /**
          * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
-         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdd
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
          */
         'X-Service-Signature': string;
       };
@@ -22361,7 +22225,7 @@ export interface operations {
         'X-Service-Event': string;
         /**
          * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
-         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdd
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
          */
         'X-Service-Signature': string;
       };
@@ -22462,7 +22326,7 @@ export interface operations {
         'X-Service-Event': string;
         /**
          * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
-         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdd
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
          */
         'X-Service-Signature': string;
       };
@@ -22563,7 +22427,7 @@ export interface operations {
         'X-Service-Event': string;
         /**
          * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
-         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdd
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
          */
         'X-Service-Signature': string;
       };
@@ -22664,7 +22528,7 @@ export interface operations {
         'X-Service-Event': string;
         /**
          * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
-         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdd
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
          */
         'X-Service-Signature': string;
       };
@@ -22765,7 +22629,7 @@ export interface operations {
         'X-Service-Event': string;
         /**
          * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
-         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdd
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
          */
         'X-Service-Signature': string;
       };
@@ -22866,7 +22730,7 @@ export interface operations {
         'X-Service-Event': string;
         /**
          * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
-         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdd
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
          */
         'X-Service-Signature': string;
       };
@@ -22967,7 +22831,7 @@ export interface operations {
         'X-Service-Event': string;
         /**
          * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
-         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdd
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
          */
         'X-Service-Signature': string;
       };

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { ApiKeysService } from '../../../modules/auth/index.ts';
+import { keyBodyIssues, type ApiKeysService } from '../../../modules/auth/index.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import { validationFailed } from '../../../platform/errors.ts';
 import { actorOf } from '../../plugins/auth.plugin.ts';
@@ -56,7 +56,11 @@ export function registerApiKeyRoutes(app: FastifyInstance, deps: { apiKeys: ApiK
   app.post<{ Body: Static<typeof ApiKeyCreateBody> }>(
     '/api/v1/api-keys',
     {
-      config: { scope, idempotencyRedact: ['key'] },
+      config: {
+        scope,
+        idempotencyRedact: ['key'],
+        bodyRules: (body, request) => keyBodyIssues(actorOf(request), body),
+      },
       schema: {
         tags,
         summary: 'Create an API key; the response carries the value once',
@@ -119,7 +123,11 @@ export function registerApiKeyRoutes(app: FastifyInstance, deps: { apiKeys: ApiK
   app.post<{ Params: Static<typeof IdParams>; Body: Static<typeof RotateBody> | undefined }>(
     '/api/v1/api-keys/:id/rotate',
     {
-      config: { scope, idempotencyRedact: ['key'] },
+      config: {
+        scope,
+        idempotencyRedact: ['key'],
+        bodyRules: (body, request) => keyBodyIssues(actorOf(request), body),
+      },
       // The body is optional: no body means the default grace.
       preValidation: async (request) => {
         request.body ??= {};

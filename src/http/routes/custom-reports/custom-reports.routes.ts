@@ -11,6 +11,7 @@ import { DomainError } from '../../../platform/errors.ts';
 import { actorOf } from '../../plugins/auth.plugin.ts';
 import { contextOf } from '../../request-context.ts';
 import { IdParams } from '../../schemas/common.schemas.ts';
+import { fileResponse } from '../../schemas/files.schemas.ts';
 import {
   CustomReportCreateBody,
   CustomReportDocumentSchema,
@@ -155,8 +156,13 @@ export function registerCustomReportRoutes(app: FastifyInstance, deps: { customR
         operationId: 'renderCustomReport',
         params: IdParams,
         querystring: RenderQuery,
-        produces: ['application/json', 'text/csv', 'application/pdf'],
-        response: { 200: Type.Ref(CustomReportDocumentSchema) },
+        response: {
+          200: fileResponse('The rendered report: JSON by default, CSV or PDF with `format`.', {
+            json: Type.Ref(CustomReportDocumentSchema),
+            csv: true,
+            pdf: true,
+          }),
+        },
       },
     },
     async (request, reply) => {

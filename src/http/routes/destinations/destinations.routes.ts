@@ -31,7 +31,10 @@ export function registerDestinationRoutes(app: FastifyInstance, deps: { alerting
   app.post<{ Body: Static<typeof DestinationCreateBody> }>(
     BASE,
     {
-      config: { scope: 'destinations:write' },
+      config: {
+        scope: 'destinations:write',
+        bodyRules: (body, request) => destinations.bodyIssues(contextOf(request), body),
+      },
       schema: {
         tags,
         summary: 'Create a destination (generic_webhook: the response carries signing_secret, once)',
@@ -107,7 +110,10 @@ export function registerDestinationRoutes(app: FastifyInstance, deps: { alerting
   app.patch<{ Params: Static<typeof IdParams>; Body: Static<typeof DestinationPatchBody> }>(
     `${BASE}/:id`,
     {
-      config: { scope: 'destinations:write' },
+      config: {
+        scope: 'destinations:write',
+        bodyRules: (body, request) => destinations.bodyIssues(contextOf(request), body),
+      },
       schema: {
         tags,
         summary: 'Update a destination',

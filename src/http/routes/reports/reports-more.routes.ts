@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { ReportKind, ReportRenderer, ReportsService } from '../../../modules/reports/index.ts';
 import { contextOf } from '../../request-context.ts';
+import { fileResponse } from '../../schemas/files.schemas.ts';
 import { reportInputOf } from './report.query.ts';
 import {
   ExportQuery,
@@ -45,8 +46,13 @@ export function registerMoreReportRoutes(
           description: `Needs the reports:read scope and a plan with reports.${FORMAT_NOTE}`,
           operationId,
           querystring: ReportQuery,
-          produces: ['application/json', 'text/csv', 'application/pdf'],
-          response: { 200: Type.Ref(schema.$id!) },
+          response: {
+            200: fileResponse('The report: JSON by default, CSV or PDF with `format`.', {
+              json: Type.Ref(schema.$id!),
+              csv: true,
+              pdf: true,
+            }),
+          },
         },
       },
       async (request, reply) => {
@@ -97,12 +103,16 @@ export function registerMoreReportRoutes(
           'csv: `text/csv; charset=utf-8`, UTF-8 with a byte-order mark, RFC 4180, the incidents report’s columns. ' +
           'json: `application/json`, the incidents report (`report`, `period`, `generated_at`, `methodology`, ' +
           '`incidents` an incident per line, then `summary` and `daily`). `format=pdf`: `application/pdf`, the ' +
-          'incidents report’s document with every incident. In opening order. Bad input is refused before the first ' +
+          'incidents report’s document (its table lists the first 5,000 incidents; the figures count all). In opening order. Bad input is refused before the first ' +
           'byte; a failure while streaming cuts the response short.',
         operationId: 'incidentsExport',
         querystring: ExportQuery,
-        produces: ['text/csv', 'application/json', 'application/pdf'],
-        response: { 200: Type.Ref('IncidentsReport') },
+        response: {
+          200: fileResponse(
+            'Every incident of the period: CSV by default, the incidents report as JSON with `format=json`, its PDF with `format=pdf`.',
+            { csv: true, json: Type.Ref('IncidentsReport'), pdf: true },
+          ),
+        },
       },
     },
     async (request, reply) => {

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { JsonSerializerSpec, ReportKind, ReportRenderer } from '../../../modules/reports/index.ts';
 import { simplifyForSerializing } from '../../plugins/serialization.plugin.ts';
 import { contextOf } from '../../request-context.ts';
+import { fileResponse } from '../../schemas/files.schemas.ts';
 import { reportInputOf } from './report.query.ts';
 import { ChunkedReportWriter } from './report.json-writer.ts';
 import { AvailabilityReportSchema, PerformanceReportSchema, ReportQuery, SlaReportSchema } from './report.schemas.ts';
@@ -47,8 +48,13 @@ export function registerReportRoutes(app: FastifyInstance, deps: { renderer: Rep
           description: `Needs the reports:read scope and a plan with reports.${FORMAT_NOTE}`,
           operationId,
           querystring: ReportQuery,
-          produces: ['application/json', 'text/csv', 'application/pdf'],
-          response: { 200: Type.Ref(schema) },
+          response: {
+            200: fileResponse('The report: JSON by default, CSV or PDF with `format`.', {
+              json: Type.Ref(schema),
+              csv: true,
+              pdf: true,
+            }),
+          },
         },
       },
       async (request, reply: FastifyReply) => {

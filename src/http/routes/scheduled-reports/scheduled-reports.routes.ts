@@ -11,6 +11,7 @@ import type {
 import { toIso } from '../../../platform/clock.ts';
 import { contextOf } from '../../request-context.ts';
 import { IdParams } from '../../schemas/common.schemas.ts';
+import { fileResponse } from '../../schemas/files.schemas.ts';
 import {
   ReportFileParams,
   ReportFileQuery,
@@ -84,7 +85,10 @@ export function registerScheduledReportRoutes(
   app.post<{ Body: ScheduledReportInput }>(
     '/api/v1/scheduled-reports',
     {
-      config: { scope: 'scheduled_reports:write' },
+      config: {
+        scope: 'scheduled_reports:write',
+        bodyRules: (body, request) => scheduledReports.bodyIssues(contextOf(request), body),
+      },
       schema: {
         tags,
         summary: 'Create a scheduled report',
@@ -140,7 +144,11 @@ export function registerScheduledReportRoutes(
   app.patch<{ Params: Static<typeof IdParams>; Body: ScheduledReportPatch }>(
     '/api/v1/scheduled-reports/:id',
     {
-      config: { scope: 'scheduled_reports:write' },
+      config: {
+        scope: 'scheduled_reports:write',
+        bodyRules: (body, request) =>
+          scheduledReports.bodyIssues(contextOf(request), body, (request.params as { id: string }).id),
+      },
       schema: {
         tags,
         summary: 'Update a scheduled report (enabled: false pauses it)',
@@ -226,9 +234,24 @@ export function registerScheduledReportRoutes(
         operationId: 'getReportFile',
         params: ReportFileParams,
         querystring: ReportFileQuery,
-        produces: ['application/pdf', 'text/csv', 'application/json'],
         response: {
-          200: Type.String({ description: 'The file’s bytes, with its content type and a file name to save it as.' }),
+          200: fileResponse(
+            'The file, with its content type and a file name to save it as. The JSON file is the report as ' +
+              'GET /api/v1/reports/{report_type} answers it, or the rendered custom report.',
+            {
+              pdf: true,
+              csv: true,
+              json: Type.Union([
+                Type.Ref('AvailabilityReport'),
+                Type.Ref('PerformanceReport'),
+                Type.Ref('SlaReport'),
+                Type.Ref('IncidentsReport'),
+                Type.Ref('IntelligenceReport'),
+                Type.Ref('MonitorHealthReport'),
+                Type.Ref('CustomReportDocument'),
+              ]),
+            },
+          ),
         },
       },
     },

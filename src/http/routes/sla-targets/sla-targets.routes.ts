@@ -35,7 +35,10 @@ export function registerSlaTargetRoutes(app: FastifyInstance, deps: { slaTargets
   app.post<{ Body: SlaTargetInput }>(
     '/api/v1/sla-targets',
     {
-      config: { scope: 'sla_targets:write' },
+      config: {
+        scope: 'sla_targets:write',
+        bodyRules: (body, request) => slaTargets.bodyIssues(contextOf(request), body),
+      },
       schema: {
         tags,
         summary: 'Create an SLA target',
@@ -87,7 +90,10 @@ export function registerSlaTargetRoutes(app: FastifyInstance, deps: { slaTargets
   app.patch<{ Params: Static<typeof IdParams>; Body: SlaTargetPatch }>(
     '/api/v1/sla-targets/:id',
     {
-      config: { scope: 'sla_targets:write' },
+      config: {
+        scope: 'sla_targets:write',
+        bodyRules: (body, request) => slaTargets.bodyIssues(contextOf(request), body),
+      },
       schema: {
         tags,
         summary: 'Update an SLA target',

@@ -30,6 +30,7 @@ export function registerSystemRoutes(app: FastifyInstance, deps: AppDeps): void 
       config: { public: true },
       schema: {
         tags: ['system'],
+        operationId: 'healthz',
         summary: 'Liveness: the process is up',
         response: { 200: Type.Object({ status: Type.Literal('ok') }) },
       },
@@ -43,6 +44,7 @@ export function registerSystemRoutes(app: FastifyInstance, deps: AppDeps): void 
       config: { public: true },
       schema: {
         tags: ['system'],
+        operationId: 'readyz',
         summary: 'Readiness: the database answers; how far behind the checks are',
         description:
           'Ready (200) while the database answers, however late the checks are: an instance that is behind still ' +
@@ -90,6 +92,7 @@ export function registerSystemRoutes(app: FastifyInstance, deps: AppDeps): void 
       config: { public: true },
       schema: {
         tags: ['system'],
+        operationId: 'getOpenApiDocument',
         summary: 'The OpenAPI 3.1 description of this API',
         response: { 200: { type: 'object', additionalProperties: true } },
       },

@@ -92,6 +92,20 @@ export class CheckEngine {
     this.deps = deps;
   }
 
+  /**
+   * Keeps runners off these monitors until `until` (epoch ms, the runners' clock) or `releaseHold(owner)`: whoever
+   * feeds their results itself (`tocsin demo` playing a history beside a running server) is then their only source.
+   * `database` may be a transaction, so a monitor is held from the commit that creates it.
+   */
+  async hold(database: Database, owner: string, monitorIds: readonly string[], until: number): Promise<void> {
+    await new ScheduleRepository(database).hold(owner, monitorIds, until);
+  }
+
+  /** Ends `hold(owner, …)`: the monitors' next slots are claimed as usual (the overdue ones first). */
+  async releaseHold(owner: string): Promise<void> {
+    await this.deps.database.transaction((tx) => new ScheduleRepository(tx).releaseAll(owner));
+  }
+
   async claim(owner: string, regions: readonly string[], limit: number, lookaheadMs = 0): Promise<ClaimedCheck[]> {
     const { database, clock } = this.deps;
     const slots = await new ScheduleRepository(database).claim(

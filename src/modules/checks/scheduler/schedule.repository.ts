@@ -328,6 +328,29 @@ export class ScheduleRepository {
     }));
   }
 
+  /**
+   * Leases every row of these monitors to `owner` until `until`, whoever held them: no runner claims them meanwhile
+   * (`tocsin demo` writing their history beside a running server).
+   */
+  async hold(owner: string, monitorIds: readonly string[], until: number): Promise<void> {
+    for (let i = 0; i < monitorIds.length; i += 500) {
+      await this.db
+        .updateTable('check_schedule')
+        .set({ lease_owner: owner, lease_until: until })
+        .where('monitor_id', 'in', monitorIds.slice(i, i + 500))
+        .execute();
+    }
+  }
+
+  /** Ends every lease `owner` holds (what `hold` took). */
+  async releaseAll(owner: string): Promise<void> {
+    await this.db
+      .updateTable('check_schedule')
+      .set({ lease_owner: null, lease_until: null })
+      .where('lease_owner', '=', owner)
+      .execute();
+  }
+
   /** Ends `owner`'s leases on these checks (results recorded); a lease another owner took over is left alone. */
   async release(owner: string, keys: readonly ScheduleKey[]): Promise<void> {
     if (keys.length === 0) return;
