@@ -205,6 +205,8 @@ describe.each(testDialects())('every documented GET response validates against i
     getIntelligenceEvent: `/api/v1/intelligence/events/${ids.intelligenceEvent}`,
     getMonitorGrades: `/api/v1/monitors/${ids.monitor}/grades`,
     listIntelligenceCorrelations: '/api/v1/intelligence/correlations',
+    listAuditLog: '/api/v1/audit-log',
+    exportAuditLog: '/api/v1/audit-log/export',
   });
 
   it('calls every GET operation and finds each answer documented', async () => {

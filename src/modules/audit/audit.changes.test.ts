@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { diffViews, resourceChange } from './audit.changes.ts';
-import { auditCsvField } from './audit.csv.ts';
 
 describe('diffViews', () => {
   it('lists each changed leaf by its path, creations and deletions with null on the missing side', () => {
@@ -55,15 +54,5 @@ describe('diffViews', () => {
       target: { type: 'monitor', id: 'mon_1' },
     });
     expect(diffViews(change.before, change.after)).toEqual({ name: ['a', 'b'] });
-  });
-});
-
-describe('auditCsvField', () => {
-  it('prefixes cells a spreadsheet would run as a formula, quotes per RFC 4180', () => {
-    for (const v of ['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx'])
-      expect(auditCsvField(v).replace(/^"/, '')).toMatch(/^'/);
-    expect(auditCsvField('plain')).toBe('plain');
-    expect(auditCsvField('a,"b"')).toBe('"a,""b"""');
-    expect(auditCsvField(null)).toBe('');
   });
 });

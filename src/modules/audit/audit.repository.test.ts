@@ -106,7 +106,7 @@ for (const dialect of testDialects()) {
         .trimEnd()
         .split('\r\n');
       expect(lines).toHaveLength(2);
-      expect(lines[1]).toContain(`,"'=cmd|"" /C calc""!A0",'+danger,monitor,mon_1,`);
+      expect(lines[1]).toContain(`,"'=cmd|"" /C calc""!A0","'+danger",monitor,mon_1,`);
     });
   });
 }

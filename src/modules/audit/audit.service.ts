@@ -1,10 +1,10 @@
 import type { Clock } from '../../platform/clock.ts';
 import { decodeIdCursor, pageOf } from '../../platform/cursor.ts';
 import { toIso } from '../../platform/clock.ts';
+import { CSV_BOM, csvLine } from '../../platform/csv.format.ts';
 import type { Database } from '../../platform/db/index.ts';
 import { newId } from '../../platform/ids.ts';
 import { diffViews } from './audit.changes.ts';
-import { auditCsvLine, CSV_BOM } from './audit.csv.ts';
 import { AuditRepository } from './audit.repository.ts';
 import type { AuditEntryRow } from './audit.tables.ts';
 import type { AuditActorType, AuditChange, AuditEntry, AuditFilter, AuditOrigin, AuditTrail } from './audit.types.ts';
@@ -95,7 +95,7 @@ export class AuditLog {
 
   /** Every matching entry as CSV, newest first, read in keyset pages as the consumer takes them. */
   async *exportCsv(organizationId: string, filter: AuditFilter): AsyncGenerator<string> {
-    yield CSV_BOM + auditCsvLine(AUDIT_CSV_HEADER);
+    yield CSV_BOM + csvLine(AUDIT_CSV_HEADER);
     const repository = new AuditRepository(this.deps.database);
     let before: string | undefined;
     for (;;) {
@@ -109,7 +109,7 @@ export class AuditLog {
 }
 
 function csvRowOf(row: AuditEntryRow): string {
-  return auditCsvLine([
+  return csvLine([
     row.id,
     toIso(row.at),
     row.actor_type,

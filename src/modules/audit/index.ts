@@ -1,7 +1,6 @@
 export { AuditLog, AUDIT_CSV_HEADER, type AuditLogDeps } from './audit.service.ts';
 export { auditMigrations } from './audit.migrations.ts';
 export { diffViews, maskValue, resourceChange } from './audit.changes.ts';
-export { auditCsvField } from './audit.csv.ts';
 export {
   AUDIT_ACTOR_TYPES,
   type AuditActor,

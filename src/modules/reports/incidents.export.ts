@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { ServiceContext } from '../auth/index.ts';
 import { IncidentsTally, type IncidentScope, type IncidentsReports } from './incidents.report.ts';
 import type { IncidentReportRow, IncidentsReport } from './incidents.report.types.ts';
-import { CSV_BOM as BOM, csvDocument, csvLine as line, type CsvCell as Cell } from './csv.format.ts';
+import { CSV_BOM as BOM, csvDocument, csvLine as line, type CsvCell as Cell } from '../../platform/csv.format.ts';
 
 /** One row per incident (report and export alike): the JSON fields, then the period. */
 export const INCIDENTS_CSV_COLUMNS = [

@@ -1,4 +1,4 @@
-import { csvDocument, type CsvCell } from './csv.format.ts';
+import { csvDocument, type CsvCell } from '../../platform/csv.format.ts';
 import type { IntelligenceReport } from './intelligence.report.types.ts';
 import type { MonitorHealthReport } from './monitor-health.types.ts';
 

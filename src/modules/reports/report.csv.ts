@@ -1,4 +1,4 @@
-import { csvDocument, type CsvCell } from './csv.format.ts';
+import { csvDocument, type CsvCell } from '../../platform/csv.format.ts';
 import type { AvailabilityReport, PerformanceReport, SlaReport } from './report.types.ts';
 
 export type Cell = CsvCell;

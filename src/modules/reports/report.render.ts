@@ -25,7 +25,7 @@
  * worker thread (PdfWorkerPool: report-pdf.pool.ts, report-pdf.worker.ts), so a long one does not hold up checks
  * and requests; `close()` stops that thread.
  */
-import { csvDocument } from './csv.format.ts';
+import { csvDocument } from '../../platform/csv.format.ts';
 import { DomainError } from '../../platform/errors.ts';
 import type { ServiceContext } from '../auth/index.ts';
 import {

@@ -5156,7 +5156,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description CSV */
+      /** @description The audit log as CSV. */
       200: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -5166,7 +5166,6 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': string;
           'text/csv': string;
         };
       };
@@ -5181,7 +5180,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
@@ -5195,7 +5193,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
@@ -5209,7 +5206,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description validation_failed (with details), or idempotency_key_mismatch. */
@@ -5223,7 +5219,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description rate_limited: the budget is exhausted; see Retry-After. */
@@ -5238,7 +5233,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description request_header_fields_too_large: the headers are over the server limit. */
@@ -5252,7 +5246,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description internal_error: quote the request id. */
@@ -5266,7 +5259,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description service_unavailable: the server is shutting down; retry (another instance). */
@@ -5280,7 +5272,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
-          'text/csv': components['schemas']['ErrorEnvelope'];
         };
       };
     };

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AuditEntry, AuditFilter, AuditLog } from '../../../modules/audit/index.ts';
 import { toIso } from '../../../platform/clock.ts';
 import { actorOf } from '../../plugins/auth.plugin.ts';
+import { fileResponse } from '../../schemas/files.schemas.ts';
 import { AuditEntryRecord, AuditExportQuery, AuditList, AuditListQuery } from './audit.schemas.ts';
 
 const tags = ['audit'];
@@ -71,8 +72,7 @@ export function registerAuditRoutes(app: FastifyInstance, deps: { audit: AuditLo
           "A cell starting with =, +, -, @, a tab or a carriage return is prefixed with ' so spreadsheets keep it text.",
         operationId: 'exportAuditLog',
         querystring: AuditExportQuery,
-        produces: ['text/csv', 'application/json'],
-        response: { 200: Type.String({ description: 'CSV' }) },
+        response: { 200: fileResponse('The audit log as CSV.', { csv: true }) },
       },
     },
     async (request, reply) => {

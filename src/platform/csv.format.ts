@@ -27,7 +27,7 @@ export function csvLine(cells: readonly CsvCell[]): string {
   return cells.map(csvField).join(',') + '\r\n';
 }
 
-/** BOM, header, one record per row: the one writer every CSV of the product goes through. */
+/** BOM, header, one record per row. Every CSV of the product (reports, exports, scheduled attachments, the audit log) is written with this file's functions. */
 export function csvDocument(header: readonly string[], rows: ReadonlyArray<readonly CsvCell[]>): string {
   return CSV_BOM + csvLine(header) + rows.map(csvLine).join('');
 }
