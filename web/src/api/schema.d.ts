@@ -2488,7 +2488,10 @@ export interface components {
       delivery_id: string | null;
       destination: components['schemas']['Destination'];
       error: string | null;
-      outcome: 'delivered' | 'failed' | 'retrying' | 'queued';
+      /** @description What happened instead of a delivery (outcome `logged`); null otherwise. */
+      note: string | null;
+      /** @description `logged`: not sent — an email while no SMTP server is configured; it was written to the server log (`note`). */
+      outcome: 'delivered' | 'logged' | 'failed' | 'retrying' | 'queued';
     };
     /**
      * DnsMonitorConfig
@@ -2867,7 +2870,7 @@ export interface components {
     };
     /**
      * IncidentDelivery
-     * @description One delivery of one of the incident’s events to one destination. `outcome`: `queued` (not tried yet), `sending`, `retrying` (an attempt failed: `last_error`, next at `next_attempt_at`), `delivered`, `failed` (given up: a 4xx other than 408/429, or the retries ran out; `last_error` says why).
+     * @description One delivery of one of the incident’s events to one destination. `outcome`: `queued` (not tried yet), `sending`, `retrying` (an attempt failed: `last_error`, next at `next_attempt_at`), `delivered`, `logged` (not sent: an email while no SMTP server is configured, written to the server log; `note`), `failed` (given up: a 4xx other than 408/429, or the retries ran out; `last_error` says why).
      */
     IncidentDelivery: {
       /** @description Attempts made so far. */
@@ -2927,8 +2930,9 @@ export interface components {
       } | null;
       /** @description When the next attempt is due (queued or retrying), else null. */
       next_attempt_at: string | null;
-      outcome: 'queued' | 'sending' | 'retrying' | 'delivered' | 'failed';
-      status: 'pending' | 'in_flight' | 'delivered' | 'failed';
+      note: string | null;
+      outcome: 'queued' | 'sending' | 'retrying' | 'delivered' | 'logged' | 'failed';
+      status: 'pending' | 'in_flight' | 'delivered' | 'logged' | 'failed';
       /**
        * Format: date-time
        * @description The last attempt ended (or the delivery was made) at this time.
@@ -3641,10 +3645,10 @@ export interface components {
         /** @description Why the last attempt failed (cleared when a later attempt delivers). */
         last_error: string | null;
         /**
-         * @description pending (waiting or retrying), in_flight, delivered (accepted) or failed (given up).
+         * @description pending (waiting or retrying), in_flight, delivered (accepted), logged (not sent: email without an SMTP server, written to the server log) or failed (given up).
          * @enum {string}
          */
-        status: 'pending' | 'in_flight' | 'delivered' | 'failed';
+        status: 'pending' | 'in_flight' | 'delivered' | 'logged' | 'failed';
       }[];
       /** @description Destinations the run was addressed to. */
       destination_count: number;

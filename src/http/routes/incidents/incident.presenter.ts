@@ -53,6 +53,7 @@ export function presentIncidentDelivery(d: IncidentDelivery): Record<string, unk
     attempts: d.attempts,
     next_attempt_at: toIsoOrNull(d.nextAttemptAt),
     last_error: d.lastError,
+    note: d.note,
     created_at: toIso(d.createdAt),
     updated_at: toIso(d.updatedAt),
     delivered_at: toIsoOrNull(d.deliveredAt),

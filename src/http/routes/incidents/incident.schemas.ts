@@ -124,10 +124,17 @@ export const IncidentDeliveryRecord = Type.Object(
       occurred_at: Timestamp(),
     }),
     status: lit(DELIVERY_STATUSES),
-    outcome: lit(['queued', 'sending', 'retrying', 'delivered', 'failed'] as const),
+    outcome: lit(['queued', 'sending', 'retrying', 'delivered', 'logged', 'failed'] as const),
     attempts: Type.Integer({ description: 'Attempts made so far.' }),
     next_attempt_at: NullableTimestamp('When the next attempt is due (queued or retrying), else null.'),
     last_error: Nullable(Type.String({ description: 'Why the last attempt failed (a retry or the final failure).' })),
+    note: Nullable(
+      Type.String({
+        description:
+          'What happened instead of a delivery, for `logged`: "Not sent: no SMTP server is configured (smtp); ' +
+          'the mail was written to the server log". Null otherwise.',
+      }),
+    ),
     created_at: Timestamp(),
     updated_at: Timestamp('The last attempt ended (or the delivery was made) at this time.'),
     delivered_at: NullableTimestamp(),
@@ -137,7 +144,8 @@ export const IncidentDeliveryRecord = Type.Object(
     title: 'IncidentDelivery',
     description:
       'One delivery of one of the incident’s events to one destination. `outcome`: `queued` (not tried yet), ' +
-      '`sending`, `retrying` (an attempt failed: `last_error`, next at `next_attempt_at`), `delivered`, `failed` ' +
+      '`sending`, `retrying` (an attempt failed: `last_error`, next at `next_attempt_at`), `delivered`, `logged` ' +
+      '(not sent: an email while no SMTP server is configured, written to the server log; `note`), `failed` ' +
       '(given up: a 4xx other than 408/429, or the retries ran out; `last_error` says why).',
   },
 );

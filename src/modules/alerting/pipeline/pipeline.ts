@@ -23,7 +23,7 @@ import { Wake } from './wake.ts';
 export interface DeliveryEnded {
   eventId: string;
   eventType: DeliveryRecord['eventType'];
-  status: 'delivered' | 'failed';
+  status: 'delivered' | 'logged' | 'failed';
 }
 
 /** The outbox consumer name of the alert pipeline (its row in `event_consumer`). */
@@ -202,7 +202,7 @@ export class AlertPipeline {
       attempt: delivery.attempts,
       outcome: result.outcome,
     };
-    if (kept && (verdict.delivery.status === 'delivered' || verdict.delivery.status === 'failed')) {
+    if (kept && verdict.delivery.status !== 'pending') {
       const ended: DeliveryEnded = {
         eventId: delivery.eventId,
         eventType: delivery.eventType,
