@@ -10,6 +10,9 @@ import type { Monitor, MonitorListener, Page } from '../monitors/index.ts';
 import { IncidentsRepository, type IncidentKey } from './incidents.repository.ts';
 import {
   durationSeconds,
+  outageStart,
+  timeToAcknowledgeSeconds,
+  timeToResolveSeconds,
   type Incident,
   type IncidentFilter,
   type IncidentSource,
@@ -79,8 +82,8 @@ export class IncidentsService implements MonitorListener {
       const latest = await repo.findLatestForMonitor(t.monitorId);
       await this.record(tx, 'recovered', t.organizationId, t.monitorId, latest?.id ?? null, t.at, {
         monitor_name: t.monitorName,
-        since: latest ? toIso(latest.openedAt) : null,
-        duration_seconds: latest ? durationSeconds({ openedAt: latest.openedAt, resolvedAt: t.at }, t.at) : null,
+        since: latest ? toIso(outageStart(latest)) : null,
+        duration_seconds: latest ? durationSeconds({ ...latest, resolvedAt: t.at }, t.at) : null,
         incident_id: latest?.id ?? null,
         incident_number: latest?.number ?? null,
         execution_id: t.executionId,
@@ -112,7 +115,7 @@ export class IncidentsService implements MonitorListener {
     const now = ctx.clock.now();
     const result = pageOf(visible, page.limit, (i) => i.id);
     return {
-      data: result.data.map((i) => ({ ...i, durationSeconds: durationSeconds(i, now) })),
+      data: result.data.map((i) => withDuration(i, now)),
       next_cursor: result.next_cursor,
     };
   }
@@ -121,7 +124,7 @@ export class IncidentsService implements MonitorListener {
     const { actor } = ctx;
     const incident = await this.findVisible(actor, id, ctx.db);
     const timeline = await new IncidentsRepository(ctx.db).timeline(id);
-    return { ...incident, durationSeconds: durationSeconds(incident, ctx.clock.now()), timeline };
+    return { ...withDuration(incident, ctx.clock.now()), timeline };
   }
 
   /** POST /incidents: source `api` for keys (`manual` when a person opens it in the app). */
@@ -261,7 +264,7 @@ export class IncidentsService implements MonitorListener {
     return this.deps.database.transaction(async (tx) => {
       const repo = new IncidentsRepository(tx);
       if (!(await repo.markReminded(incident.id, incident.lastReminderAt, at))) return false;
-      const down = durationSeconds({ openedAt: incident.openedAt, resolvedAt: at }, at);
+      const down = durationSeconds({ ...incident, resolvedAt: at }, at);
       await repo.addTimeline(incident, {
         type: 'still_down',
         at,
@@ -272,7 +275,7 @@ export class IncidentsService implements MonitorListener {
         ...this.incidentFacts(incident),
         monitor_name: monitor.name,
         cause: incident.cause,
-        since: toIso(incident.openedAt),
+        since: toIso(outageStart(incident)),
         duration_seconds: down,
       });
       return true;
@@ -343,6 +346,7 @@ export class IncidentsService implements MonitorListener {
       monitorId: t.monitorId,
       cause: t.cause,
       at: t.at,
+      ...(t.downSince !== undefined && { downSince: t.downSince }),
     });
     if (!(await repo.insertIfNoConflict(incident))) {
       // Another process opened it first (the unique partial index refused ours): give the number back.
@@ -354,7 +358,7 @@ export class IncidentsService implements MonitorListener {
       ...this.incidentFacts(incident),
       monitor_name: t.monitorName,
       cause: t.cause,
-      since: toIso(t.at),
+      since: toIso(outageStart(incident)),
       execution_id: t.executionId,
     });
     await this.recordOpened(tx, incident);
@@ -381,7 +385,7 @@ export class IncidentsService implements MonitorListener {
     if (monitorEvent) {
       await this.record(tx, monitorEvent, incident.organizationId, incident.monitorId, incident.id, at, {
         ...this.incidentFacts(incident),
-        since: toIso(incident.openedAt),
+        since: toIso(outageStart(incident)),
         duration_seconds: duration,
       });
     }
@@ -390,7 +394,9 @@ export class IncidentsService implements MonitorListener {
       resolved_by: by,
       resolved_at: toIso(at),
       opened_at: toIso(incident.openedAt),
+      down_since: toIso(outageStart(incident)),
       duration_seconds: duration,
+      time_to_resolve_seconds: timeToResolveSeconds(resolved),
       ...(reason && { reason }),
     });
   }
@@ -432,7 +438,14 @@ export class IncidentsService implements MonitorListener {
   private newIncident(
     organizationId: string,
     number: number,
-    o: { title: string; source: IncidentSource; monitorId: string | null; cause: string | null; at: number },
+    o: {
+      title: string;
+      source: IncidentSource;
+      monitorId: string | null;
+      cause: string | null;
+      at: number;
+      downSince?: number;
+    },
   ): Incident {
     const now = this.deps.clock.now();
     return {
@@ -445,6 +458,7 @@ export class IncidentsService implements MonitorListener {
       cause: o.cause,
       status: 'opened',
       openedAt: o.at,
+      downSince: o.downSince === undefined ? null : Math.min(o.downSince, o.at),
       acknowledgedAt: null,
       acknowledgedBy: null,
       resolvedAt: null,
@@ -477,12 +491,30 @@ export class IncidentsService implements MonitorListener {
   }
 }
 
-export type IncidentWithDuration = Incident & { durationSeconds: number };
+/** An incident with the figures the API shows (DECISIONS §6 and §11 names: see `durationSeconds`). */
+export type IncidentWithDuration = Incident & {
+  /** The outage's start: `downSince`, else the opening. */
+  outageStartedAt: number;
+  durationSeconds: number;
+  timeToAcknowledgeSeconds: number | null;
+  timeToResolveSeconds: number | null;
+};
 
+function withDuration(i: Incident, now: number): IncidentWithDuration {
+  return {
+    ...i,
+    outageStartedAt: outageStart(i),
+    durationSeconds: durationSeconds(i, now),
+    timeToAcknowledgeSeconds: timeToAcknowledgeSeconds(i),
+    timeToResolveSeconds: timeToResolveSeconds(i),
+  };
+}
+
+/** 45s, 1m 30s, 2h 5m, 3d 4h: seconds are shown below an hour, so the text agrees with duration_seconds. */
 export function formatDuration(seconds: number): string {
   if (seconds < 60) return `${seconds}s`;
   const m = Math.floor(seconds / 60);
-  if (m < 60) return `${m}m`;
+  if (m < 60) return seconds % 60 ? `${m}m ${seconds % 60}s` : `${m}m`;
   const h = Math.floor(m / 60);
   if (h < 48) return `${h}h ${m % 60}m`;
   return `${Math.floor(h / 24)}d ${h % 24}h`;

@@ -2836,7 +2836,12 @@ export interface components {
       cause: string | null;
       /** Format: date-time */
       created_at: string;
-      /** @description Opening to resolution; while open, seconds so far. */
+      /**
+       * Format: date-time
+       * @description When the outage began: for a monitor incident the first failing check of the run that opened it (at or before opened_at); otherwise opened_at.
+       */
+      down_since: string;
+      /** @description The outage: down_since to resolved_at (while open, to now). The same figure as the reports, the status pages and the alert messages. */
       duration_seconds: number;
       /** @description inc_… */
       id: string;
@@ -2849,6 +2854,8 @@ export interface components {
       resolved_by: string | null;
       source: 'monitor' | 'api' | 'intelligence' | 'manual';
       status: 'opened' | 'acknowledged' | 'resolved';
+      time_to_acknowledge_seconds: number | null;
+      time_to_resolve_seconds: number | null;
       title: string;
       /** Format: date-time */
       updated_at: string;
@@ -2953,7 +2960,12 @@ export interface components {
       correlations: components['schemas']['IncidentCorrelation'][];
       /** Format: date-time */
       created_at: string;
-      /** @description Opening to resolution; while open, seconds so far. */
+      /**
+       * Format: date-time
+       * @description When the outage began: for a monitor incident the first failing check of the run that opened it (at or before opened_at); otherwise opened_at.
+       */
+      down_since: string;
+      /** @description The outage: down_since to resolved_at (while open, to now). The same figure as the reports, the status pages and the alert messages. */
       duration_seconds: number;
       /** @description inc_… */
       id: string;
@@ -2966,6 +2978,8 @@ export interface components {
       resolved_by: string | null;
       source: 'monitor' | 'api' | 'intelligence' | 'manual';
       status: 'opened' | 'acknowledged' | 'resolved';
+      time_to_acknowledge_seconds: number | null;
+      time_to_resolve_seconds: number | null;
       /** @description Oldest first. */
       timeline: components['schemas']['IncidentTimelineEntry'][];
       title: string;

@@ -17,13 +17,25 @@ const incidentFields = {
   ),
   status: lit(INCIDENT_STATUSES),
   opened_at: Timestamp(),
+  down_since: Timestamp(
+    'When the outage began: for a monitor incident the first failing check of the run that opened it (at or ' +
+      'before opened_at); otherwise opened_at.',
+  ),
   acknowledged_at: NullableTimestamp(),
   acknowledged_by: Nullable(Type.String({ description: 'User or key id.' })),
   resolved_at: NullableTimestamp(),
   resolved_by: Nullable(
     Type.String({ description: '"auto" when resolved by recovery (or monitor deletion), else a user or key id.' }),
   ),
-  duration_seconds: Type.Integer({ description: 'Opening to resolution; while open, seconds so far.' }),
+  duration_seconds: Type.Integer({
+    description:
+      'The outage: down_since to resolved_at (while open, to now). The same figure as the reports, the status ' +
+      'pages and the alert messages.',
+  }),
+  time_to_acknowledge_seconds: Nullable(
+    Type.Integer({ description: 'opened_at to acknowledged_at; null until acknowledged.' }),
+  ),
+  time_to_resolve_seconds: Nullable(Type.Integer({ description: 'opened_at to resolved_at; null while open.' })),
   created_at: Timestamp(),
   updated_at: Timestamp(),
 };

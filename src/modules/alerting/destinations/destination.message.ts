@@ -16,7 +16,7 @@ export function formatDuration(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
   if (s < 60) return `${s}s`;
   const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m`;
+  if (m < 60) return s % 60 ? `${m}m ${s % 60}s` : `${m}m`;
   const h = Math.floor(m / 60);
   if (h < 24) return m % 60 ? `${h}h ${m % 60}m` : `${h}h`;
   const d = Math.floor(h / 24);
