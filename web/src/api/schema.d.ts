@@ -2571,6 +2571,12 @@ export interface components {
       } & {
         [key: string]: unknown;
       })[];
+      details: {
+        /** @description gRPC method monitors: the status name, e.g. OK. */
+        grpc_status?: string;
+        /** @description gRPC method monitors: package.Service/Method called. */
+        method?: string;
+      } | null;
       duration_ms: number;
       error: {
         code: string;
