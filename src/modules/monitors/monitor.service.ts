@@ -12,6 +12,7 @@ import { MonitorsRepository, type MonitorScope } from './monitors.repository.ts'
 import type { Monitor, MonitorFilter, MonitorInput, MonitorPatch, MonitorStatus } from './monitor.types.ts';
 import { validateMonitor, type AssertionValidator, type ValidMonitorFields } from './monitor.validation.ts';
 import type { MonitorTargetGuard } from './monitor.target-guard.ts';
+import { plural } from '../../platform/plural.ts';
 
 /**
  * Told about every saved or deleted monitor, inside the transaction that writes it (`tx`): the reaction's
@@ -160,8 +161,8 @@ export class MonitorsService {
       if (monitors.length > 1 && max !== null && count + monitors.length > max) {
         throw new DomainError(
           'plan_limit_exceeded',
-          `The ${actor.plan} plan allows ${max} monitors and ${count} exist: ${Math.max(0, max - count)} of the ` +
-            `${monitors.length} requested fit.`,
+          `The ${actor.plan} plan allows ${plural(max, 'monitor')} and ${count} ${count === 1 ? 'exists' : 'exist'}: ` +
+            `${Math.max(0, max - count)} of the ${monitors.length} requested fit.`,
         );
       }
       this.deps.plans.requireWithin(actor.plan, 'monitors', count + monitors.length, 'monitors');

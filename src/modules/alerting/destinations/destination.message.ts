@@ -1,5 +1,6 @@
 import type { AlertEvent, EventType } from './destination.contract.ts';
 import { reportFilesOf, scheduledReportLines } from './destination.report.ts';
+import { plural } from '../../../platform/plural.ts';
 
 export type Severity = 'critical' | 'warning' | 'info' | 'ok';
 
@@ -92,8 +93,10 @@ function headline(event: AlertEvent): string {
     case 'recovered':
       return `RECOVERED: ${name}`;
     case 'cert_expiring': {
-      const days = str(d.days_to_expiry);
-      return days === null ? `Certificate expiring: ${name}` : `Certificate expiring in ${days} days: ${name}`;
+      const days = typeof d.days_to_expiry === 'number' ? d.days_to_expiry : Number(str(d.days_to_expiry) ?? NaN);
+      return Number.isFinite(days)
+        ? `Certificate expiring in ${plural(days, 'day')}: ${name}`
+        : `Certificate expiring: ${name}`;
     }
     case 'security_grade_downgraded': {
       const from = str(d.previous_grade);
