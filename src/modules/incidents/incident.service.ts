@@ -18,6 +18,7 @@ import {
   type IncidentSource,
   type IncidentWithTimeline,
   type MonitorTransition,
+  type TimelineEntry,
 } from './incident.types.ts';
 
 /** What the incidents module needs from the monitors module (MonitorsService satisfies it). */
@@ -31,6 +32,8 @@ export interface IncidentsServiceDeps {
   clock: Clock;
   events: EventsService;
   monitors: IncidentMonitors;
+  /** The name a person goes by (the orgs module's user: name, else email); absent: timelines show ids only. */
+  people?: { nameOf(userId: string): Promise<string | null> };
 }
 
 /** Body of POST /incidents, its shape checked by the route's schema. */
@@ -124,7 +127,16 @@ export class IncidentsService implements MonitorListener {
     const { actor } = ctx;
     const incident = await this.findVisible(actor, id, ctx.db);
     const timeline = await new IncidentsRepository(ctx.db).timeline(id);
-    return { ...withDuration(incident, ctx.clock.now()), timeline };
+    return { ...withDuration(incident, ctx.clock.now()), timeline: await this.named(timeline) };
+  }
+
+  /** The timeline with each person's name beside their id (keys and "auto" have none). */
+  private async named(timeline: TimelineEntry[]): Promise<TimelineEntry[]> {
+    const people = this.deps.people;
+    const ids = [...new Set(timeline.map((e) => e.actor).filter((a): a is string => a?.startsWith('usr_') === true))];
+    if (!people || ids.length === 0) return timeline;
+    const names = new Map(await Promise.all(ids.map(async (id) => [id, await people.nameOf(id)] as const)));
+    return timeline.map((e) => ({ ...e, actorName: e.actor === null ? null : (names.get(e.actor) ?? null) }));
   }
 
   /** POST /incidents: source `api` for keys (`manual` when a person opens it in the app). */

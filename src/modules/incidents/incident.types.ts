@@ -64,6 +64,8 @@ export interface TimelineEntry {
   at: number;
   /** "auto" for the system, else the user/key id. */
   actor: string | null;
+  /** The person's name (else email) when `actor` is a user and the name was looked up; absent otherwise. */
+  actorName?: string | null;
   message: string | null;
 }
 

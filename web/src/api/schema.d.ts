@@ -3077,6 +3077,7 @@ export interface components {
     /** IncidentTimelineEntry */
     IncidentTimelineEntry: {
       actor: string | null;
+      actor_name: string | null;
       /** Format: date-time */
       at: string;
       message: string | null;

@@ -32,7 +32,13 @@ export function presentIncidentDetail(
 ): Record<string, unknown> {
   return {
     ...presentIncident(i),
-    timeline: i.timeline.map((e) => ({ type: e.type, at: toIso(e.at), actor: e.actor, message: e.message })),
+    timeline: i.timeline.map((e) => ({
+      type: e.type,
+      at: toIso(e.at),
+      actor: e.actor,
+      actor_name: e.actorName ?? null,
+      message: e.message,
+    })),
     correlations: correlations.map((c) => ({
       id: c.id,
       attribute: c.attribute,

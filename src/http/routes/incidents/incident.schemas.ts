@@ -47,6 +47,9 @@ export const TimelineEntryRecord = Type.Object(
     type: lit(TIMELINE_TYPES),
     at: Timestamp(),
     actor: Nullable(Type.String({ description: '"auto" for the system, else a user or key id.' })),
+    actor_name: Nullable(
+      Type.String({ description: 'The name (else the email) of the person `actor` names; null for "auto" and keys.' }),
+    ),
     message: Nullable(Type.String()),
   },
   { $id: 'IncidentTimelineEntry', title: 'IncidentTimelineEntry' },
