@@ -219,7 +219,18 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     mailer: alerting.mailer,
     publicUrl: config.publicUrl,
   });
-  const incidents = new IncidentsService({ database, clock, events, monitors });
+  const incidents = new IncidentsService({
+    database,
+    clock,
+    events,
+    monitors,
+    people: {
+      nameOf: async (userId) => {
+        const user = await orgs.findUser(userId);
+        return user ? (user.name ?? user.email) : null;
+      },
+    },
+  });
   // Checks, observations and gradings → intelligence events (+ outbox, + incidents when a monitor asks for them).
   const intelligence = new IntelligenceService({ database, clock, events, monitors, incidents });
   monitors.addListener(incidents);

@@ -57,7 +57,9 @@ describe.each(testDialects())('executions and history over HTTP (%s)', (dialect)
       'http_status',
       'assertions',
       'error',
+      'details',
     ]);
+    expect(body.data[0]!.details).toBeNull(); // kept facts are the gRPC method probe's only
     expect(body.data[0]).toMatchObject({
       id: ids[110],
       monitor_id: monitorId,

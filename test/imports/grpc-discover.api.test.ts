@@ -1,3 +1,4 @@
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, type TestApp, type TestOrg } from '../support/app.ts';
@@ -110,6 +111,26 @@ describe('gRPC discovery', () => {
       const bad = await discover({ target, tls: false });
       expect(bad.status, target).toBe(422);
       expect(bad.body.error.details[0].field).toBe('target');
+    }
+  });
+
+  it('says in product words when the port answers HTTP/1.1, not gRPC (no library text)', async () => {
+    const web = createHttpServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<p>a web page</p>');
+    });
+    await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+    const port = (web.address() as { port: number }).port;
+    try {
+      const res = await discover({ target: `127.0.0.1:${port}`, tls: false, timeout_ms: 3000 });
+      expect(res.status).toBe(422);
+      expect(res.body.error.code).toBe('target_unreachable');
+      expect(res.body.error.message).toBe(
+        `The server at 127.0.0.1:${port} did not answer as a gRPC server (it speaks HTTP/1.1 or another protocol, e.g. a web server); check the port and the tls setting.`,
+      );
+    } finally {
+      web.closeAllConnections();
+      web.close();
     }
   });
 

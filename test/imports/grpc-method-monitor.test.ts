@@ -215,9 +215,16 @@ for (const dialect of testDialects()) {
       expect(server.calls.at(-1)!.request).toMatchObject({ id: 'from-template' });
       const executions = await call('GET', `/api/v1/monitors/${id}/executions`);
       expect(executions.body.data[0].assertions ?? executions.body.data[0].assertion_results).toBeDefined();
+      // docs/monitors.md: executions record details.grpc_status and details.method.
+      const methodName = 'tocsin.test.v1.Inventory/GetItem';
+      expect(executions.body.data[0].details).toEqual({ grpc_status: 'OK', method: methodName });
       answer = { code: status.UNAVAILABLE };
       await round();
       expect((await call('GET', `/api/v1/monitors/${id}`)).body.status).toBe('down');
+      const down = (await call('GET', `/api/v1/monitors/${id}/executions`)).body.data[0] as Json;
+      expect(down.details).toEqual({ grpc_status: 'UNAVAILABLE', method: methodName });
+      const one = await call('GET', `/api/v1/executions/${down.id as string}`);
+      expect(one.body.details).toEqual({ grpc_status: 'UNAVAILABLE', method: methodName });
       answer = {};
     });
 

@@ -200,6 +200,41 @@ for (const dialect of testDialects()) {
       expect(bodies[1]!.message).toContain('Header server changed from nginx to caddy.');
     });
 
+    it('a custom response header that changes is reported (docs: every non-volatile header); a request id is not', async () => {
+      let version = '1';
+      let n = 0;
+      const app = await startHttpTarget((_req, res) => {
+        n++;
+        res.writeHead(200, { 'content-type': 'text/plain', 'x-backend-version': version, 'x-request-id': `req-${n}` });
+        res.end('ok');
+      });
+      try {
+        const hook = await destination(['significant_change']);
+        const m = await monitor({
+          name: 'Backend',
+          target: `${app.url}/`,
+          interval_seconds: 20,
+          config: { alert_destination_ids: [hook] },
+        });
+        const before = receiver.verified().length;
+        for (let i = 0; i < 3; i++) await check(m);
+        await delivered();
+        expect(receiver.verified().length).toBe(before); // x-request-id changes on every response: volatile
+        version = '2';
+        await check(m);
+        await check(m);
+        await delivered();
+        const bodies = receiver
+          .verified()
+          .slice(before)
+          .map((r) => JSON.parse(r.rawBody) as Json);
+        expect(bodies.map((b) => b.event)).toEqual(['significant_change']);
+        expect(bodies[0]!.message).toContain('Header x-backend-version changed from 1 to 2.');
+      } finally {
+        await app.close();
+      }
+    });
+
     it('a rotated certificate sends significant_change: a renewal as info, another issuer as a warning', async () => {
       const caA = await generateTestCa('Test CA A');
       const caB = await generateTestCa('Test CA B');

@@ -1217,6 +1217,24 @@ const FIXTURES: Record<string, StepFixture> = {
       expect(Array.isArray((publicView.json() as Json).sla_targets)).toBe(true);
     },
   },
+  '202611281500_incidents_down_since': {
+    // The incident of 202611220010 (open 10 minutes) learns that its outage began a minute before it opened.
+    async fill(db) {
+      await db
+        .updateTable('incident')
+        .set({ down_since: ms(27) - 60_000 })
+        .where('id', '=', W.incidentId)
+        .execute();
+    },
+    async check(u) {
+      const inc = await u.call('GET', `/api/v1/incidents/${W.incidentId}`);
+      expect(inc.body).toMatchObject({
+        down_since: new Date(ms(27) - 60_000).toISOString(),
+        duration_seconds: 660,
+        time_to_resolve_seconds: 600,
+      });
+    },
+  },
 };
 
 describe('migrations: every migration has upgrade fixtures', () => {

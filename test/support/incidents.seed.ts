@@ -30,6 +30,7 @@ export async function seedIncidents(
         monitorId: null,
         cause: null,
         status: 'opened',
+        downSince: null,
         acknowledgedAt: null,
         acknowledgedBy: null,
         resolvedAt: null,

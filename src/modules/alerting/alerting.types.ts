@@ -1,6 +1,7 @@
 import type { AlertEvent, DestinationType, EventType } from './destinations/index.ts';
 
-export const DELIVERY_STATUSES = ['pending', 'in_flight', 'delivered', 'failed'] as const;
+/** `logged`: the attempt ended but nothing was sent (email without an SMTP server: written to the log instead). */
+export const DELIVERY_STATUSES = ['pending', 'in_flight', 'delivered', 'logged', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** A destination as stored, secrets still sealed (`sealedSecrets`). */

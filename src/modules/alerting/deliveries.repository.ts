@@ -60,6 +60,7 @@ function toRow(d: DeliveryRecord, now: number): DeliveryRow {
 /** How an attempt ends for the delivery row. */
 export type AttemptEnd =
   | { status: 'delivered'; at: number; providerReference: string | null }
+  | { status: 'logged'; at: number; note: string }
   | { status: 'pending'; at: number; nextAttemptAt: number; error: string }
   | { status: 'failed'; at: number; error: string };
 
@@ -144,9 +145,11 @@ export class DeliveriesRepository {
             provider_reference: end.providerReference,
             last_error: null,
           }
-        : end.status === 'pending'
-          ? { ...base, status: 'pending', next_attempt_at: end.nextAttemptAt, last_error: end.error.slice(0, 500) }
-          : { ...base, status: 'failed', last_error: end.error.slice(0, 500) };
+        : end.status === 'logged'
+          ? { ...base, status: 'logged', last_error: end.note.slice(0, 500) }
+          : end.status === 'pending'
+            ? { ...base, status: 'pending', next_attempt_at: end.nextAttemptAt, last_error: end.error.slice(0, 500) }
+            : { ...base, status: 'failed', last_error: end.error.slice(0, 500) };
     const r = await this.db
       .updateTable('delivery')
       .set(set)

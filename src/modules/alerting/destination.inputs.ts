@@ -36,6 +36,8 @@ export interface TestResult {
   status: DeliveryRecord['status'] | 'queued';
   attempts: number;
   error: string | null;
+  /** What happened instead of a delivery (status `logged`: email without an SMTP server); null otherwise. */
+  note: string | null;
   destination: DestinationView;
 }
 

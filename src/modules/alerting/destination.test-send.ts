@@ -64,7 +64,8 @@ export class DestinationTestSend {
       deliveryId: delivery?.id ?? null,
       status: delivery?.status ?? 'queued',
       attempts: delivery?.attempts ?? 0,
-      error: delivery?.lastError ?? null,
+      error: delivery?.status === 'logged' ? null : (delivery?.lastError ?? null),
+      note: delivery?.status === 'logged' ? delivery.lastError : null,
       destination: await this.deps.views.one(ctx.db, ctx.actor, current),
     };
   }

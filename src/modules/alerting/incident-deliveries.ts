@@ -6,9 +6,10 @@ import { IncidentDeliveriesRepository, type IncidentDeliveryKey } from './incide
 
 /**
  * How one delivery stands: `queued` (not tried yet), `sending` (an attempt in flight), `retrying` (an attempt failed,
- * another is due at `nextAttemptAt`), `delivered`, or `failed` (given up: refused for good, or the retries ran out).
+ * another is due at `nextAttemptAt`), `delivered`, `logged` (not sent: email without an SMTP server, written to the
+ * server log; `note` says so) or `failed` (given up: refused for good, or the retries ran out).
  */
-export type DeliveryOutcome = 'queued' | 'sending' | 'retrying' | 'delivered' | 'failed';
+export type DeliveryOutcome = 'queued' | 'sending' | 'retrying' | 'delivered' | 'logged' | 'failed';
 
 export interface IncidentDelivery {
   id: string;
@@ -28,6 +29,8 @@ export interface IncidentDelivery {
   /** When the next attempt is due; null unless it is still to be tried. */
   nextAttemptAt: number | null;
   lastError: string | null;
+  /** What happened instead of a delivery (`logged`); null otherwise. */
+  note: string | null;
   createdAt: number;
   updatedAt: number;
   deliveredAt: number | null;
@@ -83,7 +86,8 @@ export class IncidentDeliveries {
         outcome: outcomeOf(status, r.attempts),
         attempts: r.attempts,
         nextAttemptAt: status === 'pending' ? r.next_attempt_at : null,
-        lastError: r.last_error,
+        lastError: status === 'logged' ? null : r.last_error,
+        note: status === 'logged' ? r.last_error : null,
         createdAt: r.created_at,
         updatedAt: r.updated_at,
         deliveredAt: r.delivered_at,

@@ -82,6 +82,12 @@ export class GrpcDiscovery {
     } catch (error) {
       if (!(error instanceof ReflectionError)) throw error;
       if (error.failure === 'unavailable') throw new DomainError('reflection_unavailable', capitalised(error.message));
+      if (error.failure === 'not_grpc')
+        throw new DomainError(
+          'target_unreachable',
+          `The server at ${input.target} did not answer as a gRPC server (it speaks HTTP/1.1 or another protocol, ` +
+            'e.g. a web server); check the port and the tls setting.',
+        );
       throw new DomainError('target_unreachable', `${input.target} could not be reached: ${error.message}.`);
     }
     return { services: servicesOf(reflection) };

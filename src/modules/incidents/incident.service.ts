@@ -11,11 +11,15 @@ import type { Monitor, MonitorListener, Page } from '../monitors/index.ts';
 import { IncidentsRepository, type IncidentKey } from './incidents.repository.ts';
 import {
   durationSeconds,
+  outageStart,
+  timeToAcknowledgeSeconds,
+  timeToResolveSeconds,
   type Incident,
   type IncidentFilter,
   type IncidentSource,
   type IncidentWithTimeline,
   type MonitorTransition,
+  type TimelineEntry,
 } from './incident.types.ts';
 
 /** What the incidents module needs from the monitors module (MonitorsService satisfies it). */
@@ -29,6 +33,8 @@ export interface IncidentsServiceDeps {
   clock: Clock;
   events: EventsService;
   monitors: IncidentMonitors;
+  /** The name a person goes by (the orgs module's user: name, else email); absent: timelines show ids only. */
+  people?: { nameOf(userId: string): Promise<string | null> };
 }
 
 /** Body of POST /incidents, its shape checked by the route's schema. */
@@ -80,8 +86,8 @@ export class IncidentsService implements MonitorListener {
       const latest = await repo.findLatestForMonitor(t.monitorId);
       await this.record(tx, 'recovered', t.organizationId, t.monitorId, latest?.id ?? null, t.at, {
         monitor_name: t.monitorName,
-        since: latest ? toIso(latest.openedAt) : null,
-        duration_seconds: latest ? durationSeconds({ openedAt: latest.openedAt, resolvedAt: t.at }, t.at) : null,
+        since: latest ? toIso(outageStart(latest)) : null,
+        duration_seconds: latest ? durationSeconds({ ...latest, resolvedAt: t.at }, t.at) : null,
         incident_id: latest?.id ?? null,
         incident_number: latest?.number ?? null,
         execution_id: t.executionId,
@@ -113,7 +119,7 @@ export class IncidentsService implements MonitorListener {
     const now = ctx.clock.now();
     const result = pageOf(visible, page.limit, (i) => i.id);
     return {
-      data: result.data.map((i) => ({ ...i, durationSeconds: durationSeconds(i, now) })),
+      data: result.data.map((i) => withDuration(i, now)),
       next_cursor: result.next_cursor,
     };
   }
@@ -122,7 +128,16 @@ export class IncidentsService implements MonitorListener {
     const { actor } = ctx;
     const incident = await this.findVisible(actor, id, ctx.db);
     const timeline = await new IncidentsRepository(ctx.db).timeline(id);
-    return { ...incident, durationSeconds: durationSeconds(incident, ctx.clock.now()), timeline };
+    return { ...withDuration(incident, ctx.clock.now()), timeline: await this.named(timeline) };
+  }
+
+  /** The timeline with each person's name beside their id (keys and "auto" have none). */
+  private async named(timeline: TimelineEntry[]): Promise<TimelineEntry[]> {
+    const people = this.deps.people;
+    const ids = [...new Set(timeline.map((e) => e.actor).filter((a): a is string => a?.startsWith('usr_') === true))];
+    if (!people || ids.length === 0) return timeline;
+    const names = new Map(await Promise.all(ids.map(async (id) => [id, await people.nameOf(id)] as const)));
+    return timeline.map((e) => ({ ...e, actorName: e.actor === null ? null : (names.get(e.actor) ?? null) }));
   }
 
   /** POST /incidents: source `api` for keys (`manual` when a person opens it in the app). */
@@ -265,7 +280,7 @@ export class IncidentsService implements MonitorListener {
     return this.deps.database.transaction(async (tx) => {
       const repo = new IncidentsRepository(tx);
       if (!(await repo.markReminded(incident.id, incident.lastReminderAt, at))) return false;
-      const down = durationSeconds({ openedAt: incident.openedAt, resolvedAt: at }, at);
+      const down = durationSeconds({ ...incident, resolvedAt: at }, at);
       await repo.addTimeline(incident, {
         type: 'still_down',
         at,
@@ -276,7 +291,7 @@ export class IncidentsService implements MonitorListener {
         ...this.incidentFacts(incident),
         monitor_name: monitor.name,
         cause: incident.cause,
-        since: toIso(incident.openedAt),
+        since: toIso(outageStart(incident)),
         duration_seconds: down,
       });
       return true;
@@ -347,6 +362,7 @@ export class IncidentsService implements MonitorListener {
       monitorId: t.monitorId,
       cause: t.cause,
       at: t.at,
+      ...(t.downSince !== undefined && { downSince: t.downSince }),
     });
     if (!(await repo.insertIfNoConflict(incident))) {
       // Another process opened it first (the unique partial index refused ours): give the number back.
@@ -358,7 +374,7 @@ export class IncidentsService implements MonitorListener {
       ...this.incidentFacts(incident),
       monitor_name: t.monitorName,
       cause: t.cause,
-      since: toIso(t.at),
+      since: toIso(outageStart(incident)),
       execution_id: t.executionId,
     });
     await this.recordOpened(tx, incident);
@@ -385,7 +401,7 @@ export class IncidentsService implements MonitorListener {
     if (monitorEvent) {
       await this.record(tx, monitorEvent, incident.organizationId, incident.monitorId, incident.id, at, {
         ...this.incidentFacts(incident),
-        since: toIso(incident.openedAt),
+        since: toIso(outageStart(incident)),
         duration_seconds: duration,
       });
     }
@@ -394,7 +410,9 @@ export class IncidentsService implements MonitorListener {
       resolved_by: by,
       resolved_at: toIso(at),
       opened_at: toIso(incident.openedAt),
+      down_since: toIso(outageStart(incident)),
       duration_seconds: duration,
+      time_to_resolve_seconds: timeToResolveSeconds(resolved),
       ...(reason && { reason }),
     });
   }
@@ -436,7 +454,14 @@ export class IncidentsService implements MonitorListener {
   private newIncident(
     organizationId: string,
     number: number,
-    o: { title: string; source: IncidentSource; monitorId: string | null; cause: string | null; at: number },
+    o: {
+      title: string;
+      source: IncidentSource;
+      monitorId: string | null;
+      cause: string | null;
+      at: number;
+      downSince?: number;
+    },
   ): Incident {
     const now = this.deps.clock.now();
     return {
@@ -449,6 +474,7 @@ export class IncidentsService implements MonitorListener {
       cause: o.cause,
       status: 'opened',
       openedAt: o.at,
+      downSince: o.downSince === undefined ? null : Math.min(o.downSince, o.at),
       acknowledgedAt: null,
       acknowledgedBy: null,
       resolvedAt: null,
@@ -481,12 +507,30 @@ export class IncidentsService implements MonitorListener {
   }
 }
 
-export type IncidentWithDuration = Incident & { durationSeconds: number };
+/** An incident with the figures the API shows (DECISIONS §6 and §11 names: see `durationSeconds`). */
+export type IncidentWithDuration = Incident & {
+  /** The outage's start: `downSince`, else the opening. */
+  outageStartedAt: number;
+  durationSeconds: number;
+  timeToAcknowledgeSeconds: number | null;
+  timeToResolveSeconds: number | null;
+};
 
+function withDuration(i: Incident, now: number): IncidentWithDuration {
+  return {
+    ...i,
+    outageStartedAt: outageStart(i),
+    durationSeconds: durationSeconds(i, now),
+    timeToAcknowledgeSeconds: timeToAcknowledgeSeconds(i),
+    timeToResolveSeconds: timeToResolveSeconds(i),
+  };
+}
+
+/** 45s, 1m 30s, 2h 5m, 3d 4h: seconds are shown below an hour, so the text agrees with duration_seconds. */
 export function formatDuration(seconds: number): string {
   if (seconds < 60) return `${seconds}s`;
   const m = Math.floor(seconds / 60);
-  if (m < 60) return `${m}m`;
+  if (m < 60) return seconds % 60 ? `${m}m ${seconds % 60}s` : `${m}m`;
   const h = Math.floor(m / 60);
   if (h < 48) return `${h}h ${m % 60}m`;
   return `${Math.floor(h / 24)}d ${h % 24}h`;

@@ -31,6 +31,11 @@ export interface Incident {
   cause: string | null;
   status: IncidentStatus;
   openedAt: number;
+  /**
+   * When the outage began: the first failing check of the run that opened a monitor incident (at or before
+   * `openedAt`); null for other incidents and for monitor incidents stored before it was recorded (then `openedAt`).
+   */
+  downSince: number | null;
   acknowledgedAt: number | null;
   acknowledgedBy: string | null;
   resolvedAt: number | null;
@@ -59,6 +64,8 @@ export interface TimelineEntry {
   at: number;
   /** "auto" for the system, else the user/key id. */
   actor: string | null;
+  /** The person's name (else email) when `actor` is a user and the name was looked up; absent otherwise. */
+  actorName?: string | null;
   message: string | null;
 }
 
@@ -76,7 +83,33 @@ export interface IncidentFilter {
   to?: number;
 }
 
-/** Seconds from opening to resolution, or to `now` while open. */
-export function durationSeconds(incident: Pick<Incident, 'openedAt' | 'resolvedAt'>, now: number): number {
-  return Math.max(0, Math.floor(((incident.resolvedAt ?? now) - incident.openedAt) / 1000));
+/** When the outage began: `downSince` when recorded (never after the opening), else the opening. */
+export function outageStart(incident: Pick<Incident, 'openedAt' | 'downSince'>): number {
+  return incident.downSince === null ? incident.openedAt : Math.min(incident.downSince, incident.openedAt);
+}
+
+/**
+ * `duration_seconds`, the one meaning everywhere (incident record, reports, status pages, alert messages): from the
+ * outage's start (the first failing check, `down_since`) to the resolution, or to `now` while open. The time from
+ * opening to resolution is `time_to_resolve_seconds`.
+ */
+export function durationSeconds(
+  incident: Pick<Incident, 'openedAt' | 'downSince' | 'resolvedAt'>,
+  now: number,
+): number {
+  return Math.max(0, Math.floor(((incident.resolvedAt ?? now) - outageStart(incident)) / 1000));
+}
+
+/** Opening to resolution (null while open): `time_to_resolve_seconds`. */
+export function timeToResolveSeconds(incident: Pick<Incident, 'openedAt' | 'resolvedAt'>): number | null {
+  return incident.resolvedAt === null
+    ? null
+    : Math.max(0, Math.floor((incident.resolvedAt - incident.openedAt) / 1000));
+}
+
+/** Opening to acknowledgement (null until acknowledged): `time_to_acknowledge_seconds`. */
+export function timeToAcknowledgeSeconds(incident: Pick<Incident, 'openedAt' | 'acknowledgedAt'>): number | null {
+  return incident.acknowledgedAt === null
+    ? null
+    : Math.max(0, Math.floor((incident.acknowledgedAt - incident.openedAt) / 1000));
 }

@@ -75,4 +75,11 @@ export const incidentsMigrations: SchemaMigration[] = [
         .execute();
     },
   },
+  {
+    // When a monitor incident's outage began (the first failing check): duration_seconds counts from it.
+    name: '202611281500_incidents_down_since',
+    async up(db) {
+      await db.schema.alterTable('incident').addColumn('down_since', col.time).execute();
+    },
+  },
 ];

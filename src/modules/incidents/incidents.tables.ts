@@ -8,6 +8,7 @@ export interface IncidentRow {
   cause: string | null;
   status: string;
   opened_at: number;
+  down_since: number | null;
   acknowledged_at: number | null;
   acknowledged_by: string | null;
   resolved_at: number | null;

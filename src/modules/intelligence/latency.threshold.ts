@@ -1,4 +1,5 @@
 import type { Finding } from './intelligence.types.ts';
+import { plural } from '../../platform/plural.ts';
 
 export interface ThresholdSettings {
   /** Consecutive checks above `alert_latency_ms` before performance_anomaly. */
@@ -53,7 +54,7 @@ export function observeThreshold(
         kind: 'performance_anomaly',
         category: 'performance',
         severity: 'warning',
-        summary: `Response time ${Math.round(latencyMs)} ms is above alert_latency_ms ${thresholdMs} ms (${s.checksAbove} checks in a row).`,
+        summary: `Response time ${Math.round(latencyMs)} ms is above alert_latency_ms ${thresholdMs} ms (${plural(s.checksAbove, 'check')} in a row).`,
         before: { threshold_ms: thresholdMs },
         after: { latency_ms: Math.round(latencyMs), threshold_ms: thresholdMs },
         at: state.streakSince,
@@ -71,7 +72,7 @@ export function observeThreshold(
         kind: 'performance_recovered',
         category: 'performance',
         severity: 'info',
-        summary: `Response time back to ${Math.round(latencyMs)} ms, within alert_latency_ms ${thresholdMs} ms (${s.checksBelow} checks in a row; slowest was ${Math.round(peak)} ms).`,
+        summary: `Response time back to ${Math.round(latencyMs)} ms, within alert_latency_ms ${thresholdMs} ms (${plural(s.checksBelow, 'check')} in a row; slowest was ${Math.round(peak)} ms).`,
         before: { peak_ms: Math.round(peak), threshold_ms: thresholdMs },
         after: { latency_ms: Math.round(latencyMs), threshold_ms: thresholdMs },
         at,

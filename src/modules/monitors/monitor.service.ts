@@ -13,6 +13,7 @@ import type { Monitor, MonitorFilter, MonitorInput, MonitorPatch, MonitorStatus 
 import { validateMonitor, type AssertionValidator, type ValidMonitorFields } from './monitor.validation.ts';
 import type { MonitorTargetGuard } from './monitor.target-guard.ts';
 import { monitorChange } from './monitor.audit.ts';
+import { plural } from '../../platform/plural.ts';
 
 /**
  * Told about every saved or deleted monitor, inside the transaction that writes it (`tx`): the reaction's
@@ -161,8 +162,8 @@ export class MonitorsService {
       if (monitors.length > 1 && max !== null && count + monitors.length > max) {
         throw new DomainError(
           'plan_limit_exceeded',
-          `The ${actor.plan} plan allows ${max} monitors and ${count} exist: ${Math.max(0, max - count)} of the ` +
-            `${monitors.length} requested fit.`,
+          `The ${actor.plan} plan allows ${plural(max, 'monitor')} and ${count} ${count === 1 ? 'exists' : 'exist'}: ` +
+            `${Math.max(0, max - count)} of the ${monitors.length} requested fit.`,
         );
       }
       this.deps.plans.requireWithin(actor.plan, 'monitors', count + monitors.length, 'monitors');

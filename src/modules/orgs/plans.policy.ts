@@ -1,5 +1,6 @@
 import { PLAN_NAMES, type PlanLimits, type PlanName } from '../../config/index.ts';
 import { DomainError } from '../../platform/errors.ts';
+import { plural } from '../../platform/plural.ts';
 
 /** Plan rules: which plan allows what. Numbers come from configuration (DECISIONS §3). */
 export class Plans {
@@ -59,7 +60,7 @@ export class Plans {
   requireIntervalAtLeastFloor(plan: PlanName, intervalSeconds: number, field = 'interval_seconds'): void {
     const floor = this.limits[plan].interval_floor_seconds;
     if (intervalSeconds >= floor) return;
-    const message = `The ${plan} plan's interval floor is ${floor} seconds; ${intervalSeconds} seconds is faster than that.`;
+    const message = `The ${plan} plan's interval floor is ${plural(floor, 'second')}; ${plural(intervalSeconds, 'second')} is faster than that.`;
     throw new DomainError('plan_limit_exceeded', message, [{ field, issue: message }]);
   }
 }

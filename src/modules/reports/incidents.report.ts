@@ -1,6 +1,12 @@
 import { toIso, toIsoOrNull } from '../../platform/clock.ts';
 import { canSeeEnvironment, type ServiceContext } from '../auth/index.ts';
-import { INCIDENT_SOURCES, type Incident, type IncidentKey, type IncidentSource } from '../incidents/index.ts';
+import {
+  INCIDENT_SOURCES,
+  outageStart,
+  type Incident,
+  type IncidentKey,
+  type IncidentSource,
+} from '../incidents/index.ts';
 import type { Plans } from '../orgs/index.ts';
 import { MonitorTimelineRepository } from './monitor-timeline.repository.ts';
 import { localDays } from './report.period.ts';
@@ -105,7 +111,8 @@ export class IncidentsReports {
 
 /** An incident as the incidents report and the export show it. */
 export function incidentRow(i: Incident, downSince: number, now: number): IncidentReportRow {
-  const start = Math.min(downSince, i.openedAt);
+  // Incidents record their outage's start since 202611281500; older ones take it from the monitor's timeline.
+  const start = i.downSince !== null ? outageStart(i) : Math.min(downSince, i.openedAt);
   return {
     id: i.id,
     number: i.number,

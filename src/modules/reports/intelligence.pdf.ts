@@ -3,6 +3,7 @@ import type { ReportPdf } from './report-pdf.document.ts';
 import { formatCount, formatInstant } from './report-pdf.format.ts';
 import type { PdfLayout } from './report.render.ts';
 import type { IntelligenceEventShape, IntelligenceReportShape } from './report.shapes.ts';
+import { plural } from '../../platform/plural.ts';
 
 const sorted = (counts: Record<string, number>) =>
   Object.entries(counts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
@@ -78,7 +79,7 @@ export const intelligenceLayout: PdfLayout<IntelligenceReportShape> = {
       { label: 'Warnings', value: formatCount(count('warning')) },
       { label: 'Monitors with events', value: formatCount(Object.keys(r.summary.by_monitor).length) },
       { label: 'Correlations', value: formatCount(r.correlations.length), note: 'events shared by monitors' },
-      { label: 'Most frequent', value: top ? top[0] : '—', note: top ? `${top[1]} events` : undefined },
+      { label: 'Most frequent', value: top ? top[0] : '—', note: top ? plural(top[1], 'event') : undefined },
     ].map((f) => (f.note === undefined ? { label: f.label, value: f.value } : { ...f, note: f.note }));
   },
   body,

@@ -3,6 +3,7 @@ import type { ReportPdf } from './report-pdf.document.ts';
 import { formatCount } from './report-pdf.format.ts';
 import type { PdfLayout } from './report.render.ts';
 import type { MonitorHealthFindingKind, MonitorHealthReportShape } from './report.shapes.ts';
+import { plural } from '../../platform/plural.ts';
 
 export const FINDING_LABELS: Record<MonitorHealthFindingKind, string> = {
   noisy: 'Noisy',
@@ -34,7 +35,7 @@ function body(pdf: ReportPdf, r: MonitorHealthReportShape): void {
     { empty: 'No monitor was flagged in this period.' },
   );
   const healthy = r.monitors.filter((m) => m.findings.length === 0).length;
-  pdf.paragraph(`${healthy} of ${r.monitors.length} monitors have no finding.`);
+  pdf.paragraph(`${healthy} of ${plural(r.monitors.length, 'monitor')} ${healthy === 1 ? 'has' : 'have'} no finding.`);
 }
 
 export const monitorHealthLayout: PdfLayout<MonitorHealthReportShape> = {

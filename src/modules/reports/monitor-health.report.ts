@@ -81,7 +81,10 @@ export class MonitorHealthReports {
     const rows = monitors.map((m) => {
       const spans = spansOf(timelines.get(m.id) ?? [], end);
       const last = spans[spans.length - 1];
-      const config = settings.get(m.id)?.config as { timeout_ms?: unknown } | undefined;
+      const monitor = settings.get(m.id);
+      const config = monitor?.config as
+        { timeout_ms?: unknown; confirm_regions?: unknown; failure_threshold?: unknown } | undefined;
+      const regions = monitor ? monitor.regionCodes.length : null;
       const sketch = window?.get(m.id)?.total.sketch;
       const created = sinceCreation.get(m.id)?.total;
       const checks: number = created?.checks ?? 0;
@@ -105,6 +108,17 @@ export class MonitorHealthReports {
             everSucceeded: everUp.has(m.id) || checks - failures > 0,
             checksSinceCreation: checks,
             destinations: links === null ? null : (links.get(m.id)?.length ?? 0),
+            regions,
+            // Unset: one region decides alone, several by majority (docs/monitors.md).
+            confirmRegions:
+              regions === null
+                ? null
+                : typeof config?.confirm_regions === 'number'
+                  ? config.confirm_regions
+                  : regions === 1
+                    ? 1
+                    : Math.floor(regions / 2) + 1,
+            failureThreshold: typeof config?.failure_threshold === 'number' ? config.failure_threshold : null,
           })
         : [];
       return { monitor_id: m.id, name: m.name, findings };

@@ -68,9 +68,25 @@ describe('monitor-health rules (reference/intelligence.md §7) at their threshol
     expect(kinds(facts({ ...oneDay, incidents: incidents(2) }))).toEqual([]);
     const [f] = findingsOf(facts({ incidents: incidents(15) }));
     expect(f!.reason).toBe(
-      '15 incidents in 7 days, more than the 14 that 14 a week allow: require confirmation from a second region or a longer failure run before alerting.',
+      '15 incidents in 7 days, more than the 14 allowed at 14 a week: require confirmation from another region or a longer failure run (failure_threshold) before alerting.',
     );
     expect(f!.evidence).toMatchObject({ incidents: 15, window_days: 7, incident_limit: 14 });
+  });
+
+  it('noisy: counts in the right number, and the advice names what the monitor can still raise', () => {
+    const oneDay = { end: FROM + DAY, incidents: incidents(3) };
+    const reason = (over: Partial<HealthFacts>) => findingsOf(facts({ ...oneDay, ...over }))[0]!.reason;
+    expect(reason({})).toMatch(/^3 incidents in 1 day, more than the 2 allowed at 14 a week: /);
+    expect(reason({ regions: 1, confirmRegions: 1, failureThreshold: 2 })).toContain(
+      ': check it from a second region and require both to agree, or require a longer failure run (failure_threshold is 2) before alerting.',
+    );
+    // Two regions of which both must already agree: no "second region" advice, only the longer run.
+    const both = reason({ regions: 2, confirmRegions: 2, failureThreshold: 3 });
+    expect(both).toContain(': require a longer failure run (failure_threshold is 3) before alerting.');
+    expect(both).not.toContain('region');
+    expect(reason({ regions: 3, confirmRegions: 2, failureThreshold: 2 })).toContain(
+      ': require more of its 3 regions to agree (confirm_regions is 2) or a longer failure run (failure_threshold is 2) before alerting.',
+    );
   });
 
   it('noisy: more than half of the incidents resolved automatically within 5 minutes', () => {
@@ -203,8 +219,12 @@ describe('monitor-health rules (reference/intelligence.md §7) at their threshol
     const f = findingsOf(facts({ createdAt: END - 24 * HOUR, everSucceeded: false, checksSinceCreation: 3 }));
     expect(f.map((x) => x.kind)).toEqual(['never_succeeded']);
     expect(f[0]!.reason).toBe(
-      'None of its 3 checks in the 1 days since it was created succeeded: check the target, the assertions and the network path.',
+      'None of its 3 checks in the 1 day since it was created succeeded: check the target, the assertions and the network path.',
     );
+    const fresh = findingsOf(facts({ createdAt: END - 5 * HOUR, everSucceeded: false, checksSinceCreation: 20 }));
+    expect(fresh[0]!.reason).toMatch(/^None of its 20 checks in the 5 hours since it was created succeeded/);
+    const once = findingsOf(facts({ createdAt: END - 48 * HOUR, everSucceeded: false, checksSinceCreation: 1 }));
+    expect(once[0]!.reason).toMatch(/^Its only check in the 2 days since it was created failed: /);
     expect(kinds(facts({ createdAt: END - 48 * HOUR, everSucceeded: true, checksSinceCreation: 3 }))).toEqual([]);
     expect(kinds(facts({ createdAt: END - 48 * HOUR, everSucceeded: false, checksSinceCreation: 0 }))).toEqual([]);
   });

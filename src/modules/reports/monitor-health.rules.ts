@@ -1,5 +1,6 @@
 import type { Span } from './availability.accounting.ts';
 import type { MonitorHealthFinding } from './monitor-health.types.ts';
+import { plural, spanText } from '../../platform/plural.ts';
 
 /**
  * The monitor-health rules of reference/intelligence.md §7, as pure functions of figures read from the timeline,
@@ -115,6 +116,28 @@ export interface HealthFacts {
   checksSinceCreation: number;
   /** Alert destinations linked to the monitor; null when not known. */
   destinations: number | null;
+  /** How many regions check it, how many must agree to go down (the effective number) and its failure_threshold;
+   *  null when not known. The noisy advice names what is left to raise. */
+  regions?: number | null;
+  confirmRegions?: number | null;
+  failureThreshold?: number | null;
+}
+
+/** What a noisy monitor can still raise before alerting: another region, more confirming regions, a longer run. */
+function noisyAdvice(f: HealthFacts): string {
+  const run =
+    f.failureThreshold === null || f.failureThreshold === undefined
+      ? 'a longer failure run (failure_threshold)'
+      : `a longer failure run (failure_threshold is ${f.failureThreshold})`;
+  const regions = f.regions ?? null;
+  if (regions === null) return `require confirmation from another region or ${run} before alerting`;
+  if (regions < 2) return `check it from a second region and require both to agree, or require ${run} before alerting`;
+  const confirm = f.confirmRegions ?? null;
+  if (confirm !== null && confirm >= regions) return `require ${run} before alerting`;
+  return (
+    `require more of its ${plural(regions, 'region')} to agree (confirm_regions` +
+    `${confirm === null ? '' : ` is ${confirm}`}) or ${run} before alerting`
+  );
 }
 
 /** A failure cause that says the monitor, not the target, is set up wrong (§7's misconfigured list). */
@@ -163,15 +186,17 @@ export function findingsOf(f: HealthFacts): MonitorHealthFinding[] {
     const reasons: string[] = [];
     if (tooMany)
       reasons.push(
-        `${count} incidents in ${days(f.end - f.from)} days, more than the ${round1(noisyLimit)} that 14 a week allow`,
+        `${plural(count, 'incident')} in ${plural(days(f.end - f.from), 'day')}, more than the ` +
+          `${round1(noisyLimit)} allowed at 14 a week`,
       );
     if (tooTransient)
       reasons.push(
-        `${transient} of its ${count} incidents (${round1(100 * transientShare)} %) resolved themselves within 5 minutes`,
+        `${transient} of its ${plural(count, 'incident')} (${round1(100 * transientShare)} %) resolved ` +
+          `${transient === 1 ? 'itself' : 'themselves'} within 5 minutes`,
       );
     out.push({
       kind: 'noisy',
-      reason: `${capitalize(reasons.join('; '))}: require confirmation from a second region or a longer failure run before alerting.`,
+      reason: `${capitalize(reasons.join('; '))}: ${noisyAdvice(f)}.`,
       evidence: {
         incidents: count,
         window_days: days(f.end - f.from),
@@ -194,7 +219,10 @@ export function findingsOf(f: HealthFacts): MonitorHealthFinding[] {
         `its up/down state changed ${round1(f.flapping.maxPercent)} % of the time over 21 checks (flapping starts at ${HEALTH_RULES.flappingHighPercent} %)`,
       );
     if (manyEpisodes)
-      parts.push(`it flapped ${f.flapping.episodes} times, at least ${round1(episodeLimit)} (3 a week)`);
+      parts.push(
+        `it flapped ${f.flapping.episodes === 1 ? 'once' : `${f.flapping.episodes} times`}, at least ` +
+          `${round1(episodeLimit)} (3 a week)`,
+      );
     out.push({
       kind: 'flapping',
       reason: `${capitalize(parts.join(', and '))}.`,
@@ -212,7 +240,7 @@ export function findingsOf(f: HealthFacts): MonitorHealthFinding[] {
   if (f.pausedSince !== null && f.end - f.pausedSince > HEALTH_RULES.pausedMs) {
     out.push({
       kind: 'misconfigured',
-      reason: `Paused for ${days(f.end - f.pausedSince)} days (more than 60): resume it or delete it.`,
+      reason: `Paused for ${plural(days(f.end - f.pausedSince), 'day')} (more than 60): resume it or delete it.`,
       evidence: {
         rule: 'paused_too_long',
         paused_since: new Date(f.pausedSince).toISOString(),
@@ -246,7 +274,10 @@ export function findingsOf(f: HealthFacts): MonitorHealthFinding[] {
       if (matching !== count) continue;
       out.push({
         kind: 'misconfigured',
-        reason: `All ${count} incidents failed the same way (“${f.incidents[0]!.cause}”): ${c.advice}.`,
+        reason:
+          count === 1
+            ? `Its only incident failed this way (“${f.incidents[0]!.cause}”): ${c.advice}.`
+            : `All ${count} incidents failed the same way (“${f.incidents[0]!.cause}”): ${c.advice}.`,
         evidence: { rule: c.kind, incidents: count, matching_incidents: matching, cause: f.incidents[0]!.cause },
       });
     }
@@ -260,7 +291,11 @@ export function findingsOf(f: HealthFacts): MonitorHealthFinding[] {
   ) {
     out.push({
       kind: 'never_succeeded',
-      reason: `None of its ${f.checksSinceCreation} checks in the ${days(age)} days since it was created succeeded: check the target, the assertions and the network path.`,
+      reason:
+        (f.checksSinceCreation === 1
+          ? `Its only check in the ${spanText(age)} since it was created failed`
+          : `None of its ${f.checksSinceCreation} checks in the ${spanText(age)} since it was created succeeded`) +
+        ': check the target, the assertions and the network path.',
       evidence: {
         checks: f.checksSinceCreation,
         successful_checks: 0,

@@ -15,7 +15,8 @@ export interface ServerReflection {
   files: Array<{ bytes: Buffer; file: ProtoFile }>;
 }
 
-export type ReflectionFailure = 'unreachable' | 'unavailable' | 'timeout' | 'protocol';
+/** `not_grpc`: something answered on the port, but not HTTP/2 (a web server, a database …). */
+export type ReflectionFailure = 'unreachable' | 'unavailable' | 'timeout' | 'protocol' | 'not_grpc';
 
 export class ReflectionError extends Error {
   readonly failure: ReflectionFailure;
@@ -143,8 +144,15 @@ function asReflectionError(error: unknown, timeoutMs: number): ReflectionError {
   if (e.code === status.DEADLINE_EXCEEDED) {
     return new ReflectionError('timeout', `no reflection answer within ${timeoutMs} ms`);
   }
-  if (e.code === status.UNAVAILABLE)
-    return new ReflectionError('unreachable', e.details || 'the server is unreachable');
+  if (e.code === status.UNAVAILABLE) {
+    // grpc-js wraps the cause: "No connection established. Last error: <cause> (<time>). Resolution note: …".
+    const details = e.details ?? '';
+    const cause = /Last error: (.*?)(?: \([^)]*\))?\. Resolution note/.exec(details)?.[1] ?? details;
+    // The HTTP/2 session could not start: the peer answered in another protocol (an HTTP/1.1 server replies to the
+    // connection preface with a 400 page).
+    if (/protocol error/i.test(cause)) return new ReflectionError('not_grpc', 'did not answer as a gRPC server');
+    return new ReflectionError('unreachable', cause || 'the server is unreachable');
+  }
   return new ReflectionError(
     'protocol',
     `${status[e.code ?? status.UNKNOWN] ?? e.code}: ${e.details ?? String(error)}`,

@@ -2352,7 +2352,10 @@ export interface components {
       delivery_id: string | null;
       destination: components['schemas']['Destination'];
       error: string | null;
-      outcome: 'delivered' | 'failed' | 'retrying' | 'queued';
+      /** @description What happened instead of a delivery (outcome `logged`); null otherwise. */
+      note: string | null;
+      /** @description `logged`: not sent — an email while no SMTP server is configured; it was written to the server log (`note`). */
+      outcome: 'delivered' | 'logged' | 'failed' | 'retrying' | 'queued';
     };
     /**
      * DnsMonitorConfig
@@ -2432,6 +2435,12 @@ export interface components {
       } & {
         [key: string]: unknown;
       })[];
+      details: {
+        /** @description gRPC method monitors: the status name, e.g. OK. */
+        grpc_status?: string;
+        /** @description gRPC method monitors: package.Service/Method called. */
+        method?: string;
+      } | null;
       duration_ms: number;
       error: {
         code: string;
@@ -2697,7 +2706,12 @@ export interface components {
       cause: string | null;
       /** Format: date-time */
       created_at: string;
-      /** @description Opening to resolution; while open, seconds so far. */
+      /**
+       * Format: date-time
+       * @description When the outage began: for a monitor incident the first failing check of the run that opened it (at or before opened_at); otherwise opened_at.
+       */
+      down_since: string;
+      /** @description The outage: down_since to resolved_at (while open, to now). The same figure as the reports, the status pages and the alert messages. */
       duration_seconds: number;
       /** @description inc_… */
       id: string;
@@ -2710,6 +2724,8 @@ export interface components {
       resolved_by: string | null;
       source: 'monitor' | 'api' | 'intelligence' | 'manual';
       status: 'opened' | 'acknowledged' | 'resolved';
+      time_to_acknowledge_seconds: number | null;
+      time_to_resolve_seconds: number | null;
       title: string;
       /** Format: date-time */
       updated_at: string;
@@ -2731,7 +2747,7 @@ export interface components {
     };
     /**
      * IncidentDelivery
-     * @description One delivery of one of the incident’s events to one destination. `outcome`: `queued` (not tried yet), `sending`, `retrying` (an attempt failed: `last_error`, next at `next_attempt_at`), `delivered`, `failed` (given up: a 4xx other than 408/429, or the retries ran out; `last_error` says why).
+     * @description One delivery of one of the incident’s events to one destination. `outcome`: `queued` (not tried yet), `sending`, `retrying` (an attempt failed: `last_error`, next at `next_attempt_at`), `delivered`, `logged` (not sent: an email while no SMTP server is configured, written to the server log; `note`), `failed` (given up: a 4xx other than 408/429, or the retries ran out; `last_error` says why).
      */
     IncidentDelivery: {
       /** @description Attempts made so far. */
@@ -2791,8 +2807,9 @@ export interface components {
       } | null;
       /** @description When the next attempt is due (queued or retrying), else null. */
       next_attempt_at: string | null;
-      outcome: 'queued' | 'sending' | 'retrying' | 'delivered' | 'failed';
-      status: 'pending' | 'in_flight' | 'delivered' | 'failed';
+      note: string | null;
+      outcome: 'queued' | 'sending' | 'retrying' | 'delivered' | 'logged' | 'failed';
+      status: 'pending' | 'in_flight' | 'delivered' | 'logged' | 'failed';
       /**
        * Format: date-time
        * @description The last attempt ended (or the delivery was made) at this time.
@@ -2813,7 +2830,12 @@ export interface components {
       correlations: components['schemas']['IncidentCorrelation'][];
       /** Format: date-time */
       created_at: string;
-      /** @description Opening to resolution; while open, seconds so far. */
+      /**
+       * Format: date-time
+       * @description When the outage began: for a monitor incident the first failing check of the run that opened it (at or before opened_at); otherwise opened_at.
+       */
+      down_since: string;
+      /** @description The outage: down_since to resolved_at (while open, to now). The same figure as the reports, the status pages and the alert messages. */
       duration_seconds: number;
       /** @description inc_… */
       id: string;
@@ -2826,6 +2848,8 @@ export interface components {
       resolved_by: string | null;
       source: 'monitor' | 'api' | 'intelligence' | 'manual';
       status: 'opened' | 'acknowledged' | 'resolved';
+      time_to_acknowledge_seconds: number | null;
+      time_to_resolve_seconds: number | null;
       /** @description Oldest first. */
       timeline: components['schemas']['IncidentTimelineEntry'][];
       title: string;
@@ -2912,6 +2936,7 @@ export interface components {
     /** IncidentTimelineEntry */
     IncidentTimelineEntry: {
       actor: string | null;
+      actor_name: string | null;
       /** Format: date-time */
       at: string;
       message: string | null;
@@ -3504,10 +3529,10 @@ export interface components {
         /** @description Why the last attempt failed (cleared when a later attempt delivers). */
         last_error: string | null;
         /**
-         * @description pending (waiting or retrying), in_flight, delivered (accepted) or failed (given up).
+         * @description pending (waiting or retrying), in_flight, delivered (accepted), logged (not sent: email without an SMTP server, written to the server log) or failed (given up).
          * @enum {string}
          */
-        status: 'pending' | 'in_flight' | 'delivered' | 'failed';
+        status: 'pending' | 'in_flight' | 'delivered' | 'logged' | 'failed';
       }[];
       /** @description Destinations the run was addressed to. */
       destination_count: number;

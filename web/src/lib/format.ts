@@ -35,3 +35,8 @@ export function asText(value: unknown): string {
   if (value === null || value === undefined) return '';
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
+
+/** "1 check", "2 checks": a count with its noun in the right number (the server's texts follow the same rule). */
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : pluralForm}`;
+}

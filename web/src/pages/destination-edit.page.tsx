@@ -223,6 +223,7 @@ export default function DestinationEditPage() {
           <p>
             Test: <StatusBadge status={test.outcome} /> after {test.attempts} attempt{test.attempts === 1 ? '' : 's'}
             {test.error ? ` — ${test.error}` : ''}
+            {test.note ? ` — ${test.note}` : ''}
           </p>
         )}
         {runTest.error && <p className="form-error">{runTest.error.message}</p>}

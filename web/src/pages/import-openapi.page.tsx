@@ -7,6 +7,7 @@ import { can, useSession } from '../api/session';
 import { Field, FormError, useFocusFirstInvalid } from '../ui/form';
 import { DEFAULT_FIELDS, defaultsBody, EMPTY_DEFAULTS, ImportDefaults } from './import-openapi.defaults';
 import { OperationsTable, type ParsedOperation } from './import-openapi.operations';
+import { plural } from '../lib/format';
 
 /** Paste or upload a description → its operations with warnings → choose and set defaults → create, with links. */
 export default function ImportOpenApiPage() {
@@ -228,7 +229,9 @@ export default function ImportOpenApiPage() {
                   className="primary"
                   disabled={create.isPending || chosenIds.length === 0 || createdFor === choiceKey}
                 >
-                  {create.isPending ? `Creating ${chosenIds.length} monitors…` : `Create ${chosenIds.length} monitors`}
+                  {create.isPending
+                    ? `Creating ${plural(chosenIds.length, 'monitor')}…`
+                    : `Create ${plural(chosenIds.length, 'monitor')}`}
                 </button>
                 {createdFor === choiceKey && (
                   <span className="muted small">Created. Change the choice or the defaults to create more.</span>
@@ -263,9 +266,9 @@ function ImportProgress(props: {
       {/* Always there, so that screen readers announce each change of it. */}
       <p role="status" aria-live="polite">
         {props.pending
-          ? `Creating ${props.count} monitors…`
+          ? `Creating ${plural(props.count, 'monitor')}…`
           : props.created
-            ? `Created ${props.created.length} monitors, 0 failed.`
+            ? `Created ${plural(props.created.length, 'monitor')}, 0 failed.`
             : props.failed
               ? `Created 0 monitors: the import was refused (all or none), see above.`
               : ''}

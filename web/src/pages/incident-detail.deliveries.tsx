@@ -39,6 +39,7 @@ function byTarget(
 
 function OutcomeText({ d }: { d: Delivery }) {
   if (d.outcome === 'delivered') return <>{d.delivered_at && <> at {dateTime(d.delivered_at)}</>}</>;
+  if (d.outcome === 'logged') return <> {d.note ?? 'not sent'}</>;
   if (d.outcome === 'retrying')
     return (
       <>

@@ -115,7 +115,12 @@ export default function IncidentDetailPage() {
           {i.timeline.map((e, n) => (
             <li key={`${e.at}-${n}`} data-type={e.type}>
               <time dateTime={e.at}>{dateTime(e.at)}</time> <strong>{EVENT_LABELS[e.type] ?? e.type}</strong>
-              {e.actor && <span className="muted"> by {e.actor}</span>}
+              {e.actor && (
+                <span className="muted">
+                  {' '}
+                  by {e.actor === 'auto' ? 'Tocsin (automatically)' : (e.actor_name ?? e.actor)}
+                </span>
+              )}
               {e.message && <p>{e.message}</p>}
             </li>
           ))}

@@ -5,7 +5,7 @@ import { ApiError, unwrap } from '../api/client';
 import { useApi } from '../api/context';
 import { uptimeOf, type HistoryBucket } from '../api/monitors';
 import { can, useSession } from '../api/session';
-import { dateTime, ms, percent, relativeTime } from '../lib/format';
+import { dateTime, ms, percent, plural, relativeTime } from '../lib/format';
 import { latencySeriesOf } from '../lib/latency-series';
 import { MonitorIntelligence } from '../ui/monitor-intelligence';
 import { StatusBadge } from '../ui/status';
@@ -185,7 +185,7 @@ export default function MonitorDetailPage() {
         <h2 id="figures" className="visually-hidden">
           Figures for the last {spec.label}
         </h2>
-        <Card label="Uptime" value={percent(uptime, 3)} note={`${checks} checks`} />
+        <Card label="Uptime" value={percent(uptime, 3)} note={plural(checks, 'check')} />
         <Card label="p50" value={ms(perf?.p50_ms)} note={trend(perf?.p50_ms, perf?.previous.p50_ms)} />
         <Card label="p95" value={ms(perf?.p95_ms)} note={trend(perf?.p95_ms, perf?.previous.p95_ms)} />
         <Card label="p99" value={ms(perf?.p99_ms)} note={trend(perf?.p99_ms, perf?.previous.p99_ms)} />
@@ -209,7 +209,7 @@ export default function MonitorDetailPage() {
         )}
       </section>
       <section aria-labelledby="phases">
-        <h2 id="phases">Phase timings (average of the last {executions.data?.data.length ?? 0} checks)</h2>
+        <h2 id="phases">Phase timings (average of the last {plural(executions.data?.data.length ?? 0, 'check')})</h2>
         {timings ? (
           <dl className="phases">
             {Object.entries(timings).map(([phase, value]) => (

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { unwrap } from '../api/client';
 import { useApi } from '../api/context';
 import type { Monitor } from '../api/monitors';
+import { plural } from '../lib/format';
 
 type Action = 'pause' | 'resume' | 'tag' | 'delete';
 
@@ -89,7 +90,11 @@ export function BulkBar(props: { selected: Monitor[]; onDone: () => void; canDel
           className="danger"
           disabled={!props.selected.length || bulk.isPending}
           onClick={() => {
-            if (window.confirm(`Delete ${props.selected.length} monitors? Their history goes with them.`)) {
+            if (
+              window.confirm(
+                `Delete ${plural(props.selected.length, 'monitor')}? ${props.selected.length === 1 ? 'Its' : 'Their'} history goes with ${props.selected.length === 1 ? 'it' : 'them'}.`,
+              )
+            ) {
               bulk.mutate('delete');
             }
           }}

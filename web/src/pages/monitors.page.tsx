@@ -6,7 +6,7 @@ import { useAllMonitors, type Monitor, type MonitorFilters } from '../api/monito
 import { RowStatsBatcher, RowStatsContext, useRowStats } from '../api/row-stats';
 import { can, useSession } from '../api/session';
 import { lastDays } from '../lib/days';
-import { percent, relativeTime } from '../lib/format';
+import { percent, plural, relativeTime } from '../lib/format';
 import { Sparkline, UptimeBar } from '../ui/charts';
 import { StatusBadge } from '../ui/status';
 import { BulkBar } from './monitors.bulk';
@@ -176,7 +176,7 @@ export default function MonitorsPage() {
       <p className="muted" role="status" aria-live="polite">
         {list.isPending
           ? 'Loading monitors…'
-          : `${sorted.length} monitors${list.complete ? '' : ' so far, loading the rest…'}`}
+          : `${plural(sorted.length, 'monitor')}${list.complete ? '' : ' so far, loading the rest…'}`}
       </p>
       {list.isError && (
         <p role="alert" className="form-error">
@@ -351,7 +351,7 @@ const MonitorRow = memo(function MonitorRow(props: {
         {stats.data ? (
           <UptimeBar
             days={days}
-            label={`Last 90 days: ${withData.length} days with checks, ${
+            label={`Last 90 days: ${plural(withData.length, 'day')} with checks, ${
               withData.filter((d) => (d.uptime ?? 100) < 99.9).length
             } below 99.9 %`}
           />

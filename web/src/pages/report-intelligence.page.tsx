@@ -3,6 +3,7 @@ import { at, count } from '../lib/report-format';
 import { CountTable } from '../ui/report-charts';
 import { Figure, ReportFrame, SummaryCards, useReport } from '../ui/report-frame';
 import { ReportTable } from '../ui/report-table';
+import { plural } from '../lib/format';
 
 const SEVERITY_ICON = { critical: '✖', warning: '!', info: 'i' } as const;
 
@@ -79,9 +80,9 @@ export default function IntelligenceReportPage() {
                     <li key={c.id}>
                       <strong>{c.summary}</strong>{' '}
                       <span className="muted">
-                        ({c.shared.attribute.replaceAll('_', ' ')} {c.shared.value}; {c.monitor_ids.length} monitors,{' '}
-                        {c.events.length} events; {at(c.window.from, r.period.timezone)} –{' '}
-                        {at(c.window.to, r.period.timezone)})
+                        ({c.shared.attribute.replaceAll('_', ' ')} {c.shared.value};{' '}
+                        {plural(c.monitor_ids.length, 'monitor')}, {plural(c.events.length, 'event')};{' '}
+                        {at(c.window.from, r.period.timezone)} – {at(c.window.to, r.period.timezone)})
                       </span>
                     </li>
                   ))}

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { count } from '../lib/report-format';
 import { Figure, ReportFrame, SummaryCards, useReport } from '../ui/report-frame';
+import { plural } from '../lib/format';
 
 const KIND_LABEL = {
   noisy: 'Noisy',
@@ -52,8 +53,8 @@ export default function MonitorHealthReportPage() {
                 </ul>
               )}
               <p className="muted small">
-                {healthy} of {r.monitors.length} monitors have no finding. The rules and thresholds are in the
-                report&apos;s closing note (PDF) and docs/reports.md.
+                {healthy} of {plural(r.monitors.length, 'monitor')} {healthy === 1 ? 'has' : 'have'} no finding. The
+                rules and thresholds are in the report&apos;s closing note (PDF) and docs/reports.md.
               </p>
             </section>
           </>

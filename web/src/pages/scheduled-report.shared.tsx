@@ -52,6 +52,7 @@ const STATUS: Record<string, { text: string; icon: string; tone: string }> = {
   never_run: { text: 'Never run', icon: '○', tone: 'paused' },
   delivering: { text: 'Delivering', icon: '…', tone: 'pending' },
   delivered: { text: 'Delivered', icon: '✔', tone: 'delivered' },
+  logged: { text: 'Not sent: no SMTP server, written to the server log', icon: '✎', tone: 'paused' },
   partially_delivered: { text: 'Partially delivered', icon: '◐', tone: 'pending' },
   failed: { text: 'Failed', icon: '✖', tone: 'failed' },
   pending: { text: 'Pending', icon: '○', tone: 'pending' },

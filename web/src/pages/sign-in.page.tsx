@@ -7,6 +7,7 @@ import type { SessionInfo } from '../api/session';
 import { useSignedIn } from '../api/sign-in';
 import { Field, FormError, useFocusFirstInvalid } from '../ui/form';
 import { PublicPage } from '../ui/public-page';
+import { plural } from '../lib/format';
 
 export default function SignInPage() {
   const api = useApi();
@@ -38,7 +39,9 @@ export default function SignInPage() {
         <FormError
           error={
             signIn.error && error?.status === 429
-              ? new Error(`Too many attempts. Try again in ${error.retryAfterSeconds ?? 'a few'} seconds.`)
+              ? new Error(
+                  `Too many attempts. Try again in ${error.retryAfterSeconds === undefined || error.retryAfterSeconds === null ? 'a few seconds' : plural(error.retryAfterSeconds, 'second')}.`,
+                )
               : signIn.error
           }
           fields={['email', 'password']}

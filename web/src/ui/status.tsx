@@ -8,6 +8,7 @@ const LABELS: Record<string, { text: string; icon: string }> = {
   acknowledged: { text: 'Acknowledged', icon: '✓' },
   resolved: { text: 'Resolved', icon: '✔' },
   delivered: { text: 'Delivered', icon: '✔' },
+  logged: { text: 'Not sent', icon: '✎' },
   failed: { text: 'Failed', icon: '✖' },
   retrying: { text: 'Retrying', icon: '↻' },
   queued: { text: 'Queued', icon: '…' },

@@ -23,12 +23,17 @@ export function presentDestination(v: DestinationView): Record<string, unknown> 
 
 export function presentTestResult(r: TestResult): Record<string, unknown> {
   const outcome =
-    r.status === 'delivered' ? 'delivered' : r.status === 'failed' ? 'failed' : r.attempts > 0 ? 'retrying' : 'queued';
+    r.status === 'delivered' || r.status === 'logged' || r.status === 'failed'
+      ? r.status
+      : r.attempts > 0
+        ? 'retrying'
+        : 'queued';
   return {
     delivery_id: r.deliveryId,
     outcome,
     attempts: r.attempts,
     error: r.error,
+    note: r.note,
     destination: presentDestination(r.destination),
   };
 }

@@ -124,9 +124,19 @@ export const DestinationList = ListOf(Type.Ref(DestinationRecordSchema), 'Destin
 export const DestinationTestResult = Type.Object(
   {
     delivery_id: Type.Union([Type.String(), Type.Null()]),
-    outcome: lit(['delivered', 'failed', 'retrying', 'queued'] as const),
+    outcome: Type.Union(
+      (['delivered', 'logged', 'failed', 'retrying', 'queued'] as const).map((v) => Type.Literal(v)),
+      {
+        description:
+          '`logged`: not sent — an email while no SMTP server is configured; it was written to the server log ' +
+          '(`note`).',
+      },
+    ),
     attempts: Type.Integer(),
     error: Type.Union([Type.String(), Type.Null()]),
+    note: Type.Union([Type.String(), Type.Null()], {
+      description: 'What happened instead of a delivery (outcome `logged`); null otherwise.',
+    }),
     destination: Type.Ref(DestinationRecordSchema),
   },
   { $id: 'DestinationTestResult', title: 'DestinationTestResult' },

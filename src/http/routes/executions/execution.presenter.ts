@@ -13,5 +13,6 @@ export function presentExecution(e: ExecutionRecord): Record<string, unknown> {
     http_status: e.httpStatus,
     assertions: e.assertions,
     error: e.error,
+    details: e.details ?? null,
   };
 }

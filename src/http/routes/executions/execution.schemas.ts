@@ -37,6 +37,15 @@ export const ExecutionRecordSchema = Type.Object(
       { description: 'Each assertion of the monitor as evaluated: its definition plus passed and actual.' },
     ),
     error: Nullable(Type.Object({ code: Type.String(), message: Type.String() })),
+    details: Nullable(
+      Type.Object(
+        {
+          grpc_status: Type.Optional(Type.String({ description: 'gRPC method monitors: the status name, e.g. OK.' })),
+          method: Type.Optional(Type.String({ description: 'gRPC method monitors: package.Service/Method called.' })),
+        },
+        { description: 'Facts of the check kept with it (docs/monitors.md); null when there are none.' },
+      ),
+    ),
   },
   { $id: 'Execution', title: 'Execution' },
 );

@@ -13,11 +13,14 @@ export function presentIncident(i: IncidentWithDuration): Record<string, unknown
     cause: i.cause,
     status: i.status,
     opened_at: toIso(i.openedAt),
+    down_since: toIso(i.outageStartedAt),
     acknowledged_at: toIsoOrNull(i.acknowledgedAt),
     acknowledged_by: i.acknowledgedBy,
     resolved_at: toIsoOrNull(i.resolvedAt),
     resolved_by: i.resolvedBy,
     duration_seconds: i.durationSeconds,
+    time_to_acknowledge_seconds: i.timeToAcknowledgeSeconds,
+    time_to_resolve_seconds: i.timeToResolveSeconds,
     created_at: toIso(i.createdAt),
     updated_at: toIso(i.updatedAt),
   };
@@ -29,7 +32,13 @@ export function presentIncidentDetail(
 ): Record<string, unknown> {
   return {
     ...presentIncident(i),
-    timeline: i.timeline.map((e) => ({ type: e.type, at: toIso(e.at), actor: e.actor, message: e.message })),
+    timeline: i.timeline.map((e) => ({
+      type: e.type,
+      at: toIso(e.at),
+      actor: e.actor,
+      actor_name: e.actorName ?? null,
+      message: e.message,
+    })),
     correlations: correlations.map((c) => ({
       id: c.id,
       attribute: c.attribute,
@@ -53,6 +62,7 @@ export function presentIncidentDelivery(d: IncidentDelivery): Record<string, unk
     attempts: d.attempts,
     next_attempt_at: toIsoOrNull(d.nextAttemptAt),
     last_error: d.lastError,
+    note: d.note,
     created_at: toIso(d.createdAt),
     updated_at: toIso(d.updatedAt),
     delivered_at: toIsoOrNull(d.deliveredAt),

@@ -17,13 +17,25 @@ const incidentFields = {
   ),
   status: lit(INCIDENT_STATUSES),
   opened_at: Timestamp(),
+  down_since: Timestamp(
+    'When the outage began: for a monitor incident the first failing check of the run that opened it (at or ' +
+      'before opened_at); otherwise opened_at.',
+  ),
   acknowledged_at: NullableTimestamp(),
   acknowledged_by: Nullable(Type.String({ description: 'User or key id.' })),
   resolved_at: NullableTimestamp(),
   resolved_by: Nullable(
     Type.String({ description: '"auto" when resolved by recovery (or monitor deletion), else a user or key id.' }),
   ),
-  duration_seconds: Type.Integer({ description: 'Opening to resolution; while open, seconds so far.' }),
+  duration_seconds: Type.Integer({
+    description:
+      'The outage: down_since to resolved_at (while open, to now). The same figure as the reports, the status ' +
+      'pages and the alert messages.',
+  }),
+  time_to_acknowledge_seconds: Nullable(
+    Type.Integer({ description: 'opened_at to acknowledged_at; null until acknowledged.' }),
+  ),
+  time_to_resolve_seconds: Nullable(Type.Integer({ description: 'opened_at to resolved_at; null while open.' })),
   created_at: Timestamp(),
   updated_at: Timestamp(),
 };
@@ -35,6 +47,9 @@ export const TimelineEntryRecord = Type.Object(
     type: lit(TIMELINE_TYPES),
     at: Timestamp(),
     actor: Nullable(Type.String({ description: '"auto" for the system, else a user or key id.' })),
+    actor_name: Nullable(
+      Type.String({ description: 'The name (else the email) of the person `actor` names; null for "auto" and keys.' }),
+    ),
     message: Nullable(Type.String()),
   },
   { $id: 'IncidentTimelineEntry', title: 'IncidentTimelineEntry' },
@@ -124,10 +139,17 @@ export const IncidentDeliveryRecord = Type.Object(
       occurred_at: Timestamp(),
     }),
     status: lit(DELIVERY_STATUSES),
-    outcome: lit(['queued', 'sending', 'retrying', 'delivered', 'failed'] as const),
+    outcome: lit(['queued', 'sending', 'retrying', 'delivered', 'logged', 'failed'] as const),
     attempts: Type.Integer({ description: 'Attempts made so far.' }),
     next_attempt_at: NullableTimestamp('When the next attempt is due (queued or retrying), else null.'),
     last_error: Nullable(Type.String({ description: 'Why the last attempt failed (a retry or the final failure).' })),
+    note: Nullable(
+      Type.String({
+        description:
+          'What happened instead of a delivery, for `logged`: "Not sent: no SMTP server is configured (smtp); ' +
+          'the mail was written to the server log". Null otherwise.',
+      }),
+    ),
     created_at: Timestamp(),
     updated_at: Timestamp('The last attempt ended (or the delivery was made) at this time.'),
     delivered_at: NullableTimestamp(),
@@ -137,7 +159,8 @@ export const IncidentDeliveryRecord = Type.Object(
     title: 'IncidentDelivery',
     description:
       'One delivery of one of the incident’s events to one destination. `outcome`: `queued` (not tried yet), ' +
-      '`sending`, `retrying` (an attempt failed: `last_error`, next at `next_attempt_at`), `delivered`, `failed` ' +
+      '`sending`, `retrying` (an attempt failed: `last_error`, next at `next_attempt_at`), `delivered`, `logged` ' +
+      '(not sent: an email while no SMTP server is configured, written to the server log; `note`), `failed` ' +
       '(given up: a 4xx other than 408/429, or the retries ran out; `last_error` says why).',
   },
 );

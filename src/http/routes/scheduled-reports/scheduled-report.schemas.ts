@@ -165,8 +165,10 @@ const RunDeliverySchema = Type.Object({
   destination_name: Type.Union([Type.String(), Type.Null()], { description: 'Null once the destination is deleted.' }),
   destination_type: Type.Union([Type.String(), Type.Null()]),
   status: Type.String({
-    enum: ['pending', 'in_flight', 'delivered', 'failed'],
-    description: 'pending (waiting or retrying), in_flight, delivered (accepted) or failed (given up).',
+    enum: ['pending', 'in_flight', 'delivered', 'logged', 'failed'],
+    description:
+      'pending (waiting or retrying), in_flight, delivered (accepted), logged (not sent: email without an SMTP ' +
+      'server, written to the server log) or failed (given up).',
   }),
   attempts: Type.Integer(),
   last_error: Type.Union([Type.String(), Type.Null()], {

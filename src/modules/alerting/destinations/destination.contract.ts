@@ -66,7 +66,13 @@ export interface Delivery {
 }
 
 export type SendResult =
-  | { outcome: 'ok'; state_patch?: Record<string, unknown>; provider_reference?: string }
+  | {
+      outcome: 'ok';
+      state_patch?: Record<string, unknown>;
+      provider_reference?: string;
+      /** The provider finished but nothing reached the recipient (email without SMTP): what happened instead. */
+      not_sent?: string;
+    }
   | { outcome: 'retry'; reason: string; retry_after_ms?: number; state_patch?: Record<string, unknown> }
   | { outcome: 'payload_rejected'; reason: string }
   | { outcome: 'destination_broken'; reason: string }
@@ -105,6 +111,8 @@ export interface MailResult {
   accepted: string[];
   rejected: string[];
   response: string;
+  /** Set when no mail left this server (no SMTP server configured: it was written to the log): what happened. */
+  notSent?: string;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { AlertEvent, EventType } from './destination.contract.ts';
 import { reportFilesOf, scheduledReportLines } from './destination.report.ts';
+import { plural } from '../../../platform/plural.ts';
 
 export type Severity = 'critical' | 'warning' | 'info' | 'ok';
 
@@ -16,7 +17,7 @@ export function formatDuration(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
   if (s < 60) return `${s}s`;
   const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m`;
+  if (m < 60) return s % 60 ? `${m}m ${s % 60}s` : `${m}m`;
   const h = Math.floor(m / 60);
   if (h < 24) return m % 60 ? `${h}h ${m % 60}m` : `${h}h`;
   const d = Math.floor(h / 24);
@@ -92,8 +93,10 @@ function headline(event: AlertEvent): string {
     case 'recovered':
       return `RECOVERED: ${name}`;
     case 'cert_expiring': {
-      const days = str(d.days_to_expiry);
-      return days === null ? `Certificate expiring: ${name}` : `Certificate expiring in ${days} days: ${name}`;
+      const days = typeof d.days_to_expiry === 'number' ? d.days_to_expiry : Number(str(d.days_to_expiry) ?? NaN);
+      return Number.isFinite(days)
+        ? `Certificate expiring in ${plural(days, 'day')}: ${name}`
+        : `Certificate expiring: ${name}`;
     }
     case 'security_grade_downgraded': {
       const from = str(d.previous_grade);

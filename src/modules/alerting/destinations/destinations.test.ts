@@ -64,6 +64,12 @@ describe('messageFor', () => {
   ] as const)('%s → "%s" (%s)', (type, title, severity) => {
     expect(messageFor(alertEvent(type))).toMatchObject({ title, severity });
   });
+  it('counts in the right number: a certificate expiring in 1 day', () => {
+    const event = alertEvent('cert_expiring');
+    expect(messageFor({ ...event, data: { ...event.data, days_to_expiry: 1 } }).title).toBe(
+      'Certificate expiring in 1 day: API health',
+    );
+  });
   it('down text: monitor, cause, since (relative + RFC 3339), incident link', () => {
     expect(messageFor(alertEvent('down')).text).toBe(
       [

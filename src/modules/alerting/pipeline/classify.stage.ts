@@ -6,8 +6,8 @@ import { MAX_ATTEMPTS, nextAttemptAt } from './retry.schedule.ts';
 /** What one attempt means for the delivery and for the destination's record. */
 export interface AttemptVerdict {
   delivery: AttemptEnd;
-  /** null when the target is not a stored destination (the member email channel). */
-  destination: AttemptRecord;
+  /** null when the destination's record is left as it was (nothing was sent, nothing failed). */
+  destination: AttemptRecord | null;
 }
 
 /**
@@ -20,6 +20,8 @@ export function classifyAttempt(
   now: number,
   random: () => number,
 ): AttemptVerdict {
+  if (result.outcome === 'ok' && result.not_sent !== undefined)
+    return { delivery: { status: 'logged', at: now, note: result.not_sent }, destination: null };
   if (result.outcome === 'ok') {
     return {
       delivery: { status: 'delivered', at: now, providerReference: result.provider_reference ?? null },

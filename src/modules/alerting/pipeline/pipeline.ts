@@ -23,7 +23,7 @@ import { Wake } from './wake.ts';
 export interface DeliveryEnded {
   eventId: string;
   eventType: DeliveryRecord['eventType'];
-  status: 'delivered' | 'failed';
+  status: 'delivered' | 'logged' | 'failed';
 }
 
 /** The outbox consumer name of the alert pipeline (its row in `event_consumer`). */
@@ -46,7 +46,7 @@ export interface AlertPipelineDeps {
   random?: () => number;
   /** How long a claimed delivery belongs to this worker before another may take it over (ms). */
   leaseMs?: number;
-  /** Deliveries claimed and sent concurrently per round. */
+  /** Attempts in flight at once in the work loop (and deliveries claimed per `workOnce` round). */
   batchSize?: number;
   /** Outbox events fanned out per round. */
   fanOutBatch?: number;
@@ -202,7 +202,7 @@ export class AlertPipeline {
       attempt: delivery.attempts,
       outcome: result.outcome,
     };
-    if (kept && (verdict.delivery.status === 'delivered' || verdict.delivery.status === 'failed')) {
+    if (kept && verdict.delivery.status !== 'pending') {
       const ended: DeliveryEnded = {
         eventId: delivery.eventId,
         eventType: delivery.eventType,
@@ -247,18 +247,53 @@ export class AlertPipeline {
     }
   }
 
+  /**
+   * Attempts run side by side, up to `batchSize` at a time, and the loop claims more as soon as one ends: a destination
+   * that does not answer holds up only its own later deliveries (the claim keeps those back until the earlier one of
+   * the same destination and monitor has ended), never another destination's.
+   */
   async workLoop(stopped: () => boolean): Promise<void> {
+    const running = new Set<Promise<void>>();
     let idle = 0;
     while (!stopped()) {
+      const room = this.batchSize - running.size;
       let n = 0;
-      try {
-        n = await this.workOnce();
-      } catch (err) {
-        this.deps.logger.error({ err }, 'alert worker round failed');
+      if (room > 0) {
+        try {
+          n = await this.claimAndStart(room, running);
+        } catch (err) {
+          this.deps.logger.error({ err }, 'alert worker round failed');
+        }
       }
       idle = n === 0 ? idle + 1 : 0;
+      // Full: the next attempt to end nudges the wake. Idle: an ending attempt may have released a later delivery of
+      // its destination, so it nudges too.
       if (n === 0 && !stopped()) await this.workerWake.sleep(await this.workerIdleWait(idle));
     }
+    await Promise.allSettled(running);
+  }
+
+  /** Claims up to `limit` due deliveries and starts their attempts without waiting for them. */
+  private async claimAndStart(limit: number, running: Set<Promise<void>>): Promise<number> {
+    const now = this.deps.clock.now();
+    const claimed = await new DeliveriesRepository(this.deps.database).claim(
+      this.owner,
+      now,
+      now + this.leaseMs,
+      limit,
+    );
+    for (const delivery of claimed) {
+      const attempt: Promise<void> = this.attempt(delivery)
+        .catch((err: unknown) =>
+          this.deps.logger.error({ err, delivery: delivery.id }, 'alert delivery attempt failed'),
+        )
+        .finally(() => {
+          running.delete(attempt);
+          this.workerWake.nudge();
+        });
+      running.add(attempt);
+    }
+    return claimed.length;
   }
 
   /**

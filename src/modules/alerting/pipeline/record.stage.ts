@@ -19,7 +19,7 @@ export async function recordAttempt(
 ): Promise<boolean> {
   return database.transaction(async (tx) => {
     const kept = await new DeliveriesRepository(tx).finishAttempt(delivery.id, owner, verdict.delivery);
-    if (!kept || delivery.target.kind !== 'destination') return kept;
+    if (!kept || delivery.target.kind !== 'destination' || verdict.destination === null) return kept;
     const statePatch = result.outcome === 'ok' || result.outcome === 'retry' ? result.state_patch : undefined;
     await new DestinationsRepository(tx).recordAttempt(delivery.target.destinationId, verdict.destination, statePatch);
     return true;

@@ -6,7 +6,7 @@ import type { Logger } from '../../../platform/logger.ts';
 import type { TocsinMetrics } from '../../../platform/metrics/index.ts';
 import type { EventsService } from '../../events/index.ts';
 import { confirmRegionsOf, type Monitor, type MonitorStatus, type MonitorsService } from '../../monitors/index.ts';
-import type { ExecutionRecord } from '../executions/index.ts';
+import { keptDetails, type ExecutionRecord } from '../executions/index.ts';
 import { heartbeatGraceMs } from '../probes/index.ts';
 import { HeartbeatsRepository } from '../heartbeats/heartbeats.repository.ts';
 import { ScheduleRepository, type ScheduleKey } from '../scheduler/schedule.repository.ts';
@@ -251,6 +251,7 @@ export class CheckEngine {
           httpStatus: o.http_status,
           assertions: o.assertions,
           error: o.error,
+          details: keptDetails(o.details),
         };
         executionOf.set(r, record);
         executions.push(record);

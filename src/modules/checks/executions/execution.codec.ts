@@ -1,5 +1,5 @@
 import { encodeExecutionId } from './execution.ids.ts';
-import type { ExecutionRecord } from './execution.types.ts';
+import type { ExecutionDetails, ExecutionRecord } from './execution.types.ts';
 import type { ExecutionRow } from './executions.tables.ts';
 
 type Assertion = Record<string, unknown>;
@@ -35,12 +35,15 @@ export function toRow(
   const httpStatus = intOrNull(record.httpStatus);
   const t = record.timings;
   const total = intOrNull(t.total_ms);
-  const shape = shapeOf(record, durationMs, httpStatus);
+  const details = record.details ?? null;
+  // A shared shape carries no per-execution facts: an execution with details keeps its assertions in full.
+  const shape = details === null ? shapeOf(record, durationMs, httpStatus) : null;
   let detail: string | null = null;
-  if (shape === null && (record.assertions.length > 0 || record.error !== null)) {
+  if (shape === null && (record.assertions.length > 0 || record.error !== null || details !== null)) {
     detail = JSON.stringify({
       ...(record.assertions.length > 0 && { a: record.assertions }),
       ...(record.error !== null && { e: record.error }),
+      ...(details !== null && { d: details }),
     });
   }
   return {
@@ -73,6 +76,7 @@ export function fromRow(
   const id = Number(row.id);
   let assertions: Assertion[] = [];
   let error: ExecutionRecord['error'] = null;
+  let details: ExecutionDetails | null = null;
   if (row.shape_key !== null && shapeBody !== undefined) {
     assertions = (JSON.parse(shapeBody) as Assertion[]).map((d) => ({
       ...d,
@@ -80,9 +84,14 @@ export function fromRow(
       actual: d.type === 'status' ? row.http_status : row.duration_ms,
     }));
   } else if (row.detail !== null) {
-    const detail = JSON.parse(row.detail) as { a?: Assertion[]; e?: { code: string; message: string } };
+    const detail = JSON.parse(row.detail) as {
+      a?: Assertion[];
+      e?: { code: string; message: string };
+      d?: ExecutionDetails;
+    };
     assertions = detail.a ?? [];
     error = detail.e ?? null;
+    details = detail.d ?? null;
   }
   return {
     id: encodeExecutionId(id, Number(row.started_at)),
@@ -103,5 +112,6 @@ export function fromRow(
     httpStatus: row.http_status,
     assertions,
     error,
+    details,
   };
 }

@@ -22,9 +22,28 @@ export interface ExecutionRecord {
   httpStatus: number | null;
   assertions: Array<Record<string, unknown>>;
   error: { code: string; message: string } | null;
+  /** The probe's facts kept with the execution (`keptDetails`): gRPC `grpc_status` and `method`; null when none. */
+  details?: ExecutionDetails | null;
   /**
    * Optional: the monitor's interval. Caps the downtime a failed check accounts for (see docs/storage.md);
    * without it the cap is the previous gap between checks of the same monitor and region.
    */
   intervalSeconds?: number;
+}
+
+/** What an execution keeps of its probe's `details` (docs/monitors.md): strings only, a fixed list of keys. */
+export type ExecutionDetails = Partial<Record<(typeof KEPT_DETAIL_KEYS)[number], string>>;
+
+/** The gRPC method probe's status name and `package.Service/Method` (docs/monitors.md, `grpc`). */
+export const KEPT_DETAIL_KEYS = ['grpc_status', 'method'] as const;
+
+/** The kept subset of a probe's details, or null when it has none of them. */
+export function keptDetails(details: Readonly<Record<string, unknown>> | undefined): ExecutionDetails | null {
+  if (!details) return null;
+  const kept: ExecutionDetails = {};
+  for (const key of KEPT_DETAIL_KEYS) {
+    const value = details[key];
+    if (typeof value === 'string') kept[key] = value.slice(0, 300);
+  }
+  return Object.keys(kept).length > 0 ? kept : null;
 }

@@ -23,7 +23,7 @@ export interface ExecutionRow {
   http_status: number | null;
   /** Passing assertions whose `actual` is derivable are stored once in execution_shape and referenced. */
   shape_key: number | null;
-  /** JSON {"a": assertions, "e": error}, only when the execution carries more than the columns say. */
+  /** JSON {"a": assertions, "e": error, "d": details}, only when the execution carries more than the columns say. */
   detail: string | null;
 }
 

@@ -1,5 +1,6 @@
 /** Public surface of execution storage. */
-export type { ExecutionRecord, ExecutionTimings } from './execution.types.ts';
+export type { ExecutionDetails, ExecutionRecord, ExecutionTimings } from './execution.types.ts';
+export { keptDetails } from './execution.types.ts';
 export { ExecutionsStore } from './executions.store.ts';
 export {
   ExecutionsService,

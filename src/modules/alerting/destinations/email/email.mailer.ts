@@ -13,6 +13,9 @@ export interface CreateMailerOptions {
   logger: MailLogger;
 }
 
+/** What a delivery without an SMTP server says happened (the delivery's status is `logged`). */
+export const NOT_SENT_NO_SMTP = 'Not sent: no SMTP server is configured (smtp); the mail was written to the server log';
+
 function addresses(list: unknown): string[] {
   if (!Array.isArray(list)) return [];
   return list
@@ -28,8 +31,8 @@ function addresses(list: unknown): string[] {
 
 /**
  * One reusable mailer per SMTP configuration. With an SMTP URL: a pooled nodemailer transport with alert-friendly
- * timeouts (port 587 requires STARTTLS unless the URL says otherwise). Without: logs the mail (info) and succeeds,
- * which is what a development install without SMTP wants.
+ * timeouts (port 587 requires STARTTLS unless the URL says otherwise). Without: logs the mail (info), which is what a
+ * development install without SMTP wants, and says so (`notSent`): the delivery is `logged`, not `delivered`.
  */
 export function createMailer(options: CreateMailerOptions): Mailer {
   if (!options.smtpUrl) {
@@ -40,7 +43,7 @@ export function createMailer(options: CreateMailerOptions): Mailer {
           { mail: { to: message.to, subject: message.subject, headers: message.headers, text: message.text } },
           'email (no SMTP configured)',
         );
-        return { messageId, accepted: [message.to], rejected: [], response: 'logged' };
+        return { messageId, accepted: [], rejected: [], response: 'logged', notSent: NOT_SENT_NO_SMTP };
       },
       close() {},
     };

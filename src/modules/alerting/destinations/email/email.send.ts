@@ -55,6 +55,8 @@ export async function sendEmail(
     if (info === 'timeout') return { outcome: 'retry', reason: `SMTP timed out after ${ctx.timeoutMs} ms` };
     if (info.rejected.length > 0)
       return { outcome: 'destination_broken', reason: `SMTP server refused the recipient ${info.rejected.join(', ')}` };
+    if (info.notSent !== undefined)
+      return { outcome: 'ok', provider_reference: info.messageId, not_sent: info.notSent };
     return { outcome: 'ok', provider_reference: info.messageId };
   } catch (err) {
     return classifySmtpError(err);

@@ -123,7 +123,7 @@ describe('email send (through nodemailer against the SMTP fake)', () => {
     });
   });
 
-  it('without SMTP the mailer logs the mail and succeeds', async () => {
+  it('without SMTP the mailer logs the mail and says it was not sent', async () => {
     const logged: Array<{ obj: object; msg: string }> = [];
     const logMailer = createMailer({
       smtpUrl: null,
@@ -132,7 +132,11 @@ describe('email send (through nodemailer against the SMTP fake)', () => {
     });
     const ctx = providerContext({ mailer: logMailer });
     const mail = provider.render(alertEvent('down'), dest, delivery(), ctx);
-    expect(await provider.send(mail, dest, delivery(), ctx)).toEqual({ outcome: 'ok', provider_reference: ROOT });
+    expect(await provider.send(mail, dest, delivery(), ctx)).toEqual({
+      outcome: 'ok',
+      provider_reference: ROOT,
+      not_sent: 'Not sent: no SMTP server is configured (smtp); the mail was written to the server log',
+    });
     expect(logged[0]).toMatchObject({ msg: 'email (no SMTP configured)', obj: { mail: { to: 'ops@example.com' } } });
   });
 });

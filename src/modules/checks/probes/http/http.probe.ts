@@ -19,24 +19,12 @@ export const HTTP_BODY_CAP = 1024 * 1024;
 export const HTTP_MAX_REDIRECTS = 10;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const USER_AGENT = 'Tocsin/0.1 (+uptime monitoring)';
-/** Response headers kept in `details.headers` (intelligence watches them). */
-const KEPT_HEADERS = [
-  'content-type',
-  'content-length',
-  'server',
-  'cache-control',
-  'etag',
-  'last-modified',
-  'location',
-  'strict-transport-security',
-  'content-security-policy',
-  'x-frame-options',
-  'x-content-type-options',
-  'referrer-policy',
-  'permissions-policy',
-  'x-powered-by',
-  'via',
-];
+/**
+ * Bounds of `details.headers`: every response header is handed to intelligence, which drops the volatile ones and
+ * watches the rest (docs/intelligence.md); these only cap what a hostile or broken server can make it hold.
+ */
+const MAX_KEPT_HEADERS = 100;
+const MAX_HEADER_VALUE = 2048;
 
 interface HttpConfig {
   method: string;
@@ -219,7 +207,7 @@ async function send(hop: Hop, exchange: Exchange): Promise<HopResponse> {
   return { ...response, remote_address: vetted.address };
 }
 
-/** The facts intelligence watches: selected headers, body digest, address, redirects. */
+/** The facts intelligence watches: the response headers, body digest, address, redirects. */
 function describe(
   response: HopResponse,
   hop: Hop,
@@ -227,9 +215,18 @@ function describe(
   contentIgnore: RegExp[] | null,
 ): Record<string, unknown> {
   const headers: Record<string, string> = {};
-  for (const name of KEPT_HEADERS) {
-    const v = response.headers[name];
-    if (v !== undefined) headers[name] = Array.isArray(v) ? v.join(', ') : v;
+  let kept = 0;
+  for (const [name, v] of Object.entries(response.headers)) {
+    if (v === undefined || kept >= MAX_KEPT_HEADERS) continue;
+    // Cookie values are credentials: only the cookies' names are a fact worth watching.
+    const value =
+      name === 'set-cookie'
+        ? (Array.isArray(v) ? v : [v]).map((c) => c.split('=')[0]!.trim()).join(', ')
+        : Array.isArray(v)
+          ? v.join(', ')
+          : v;
+    headers[name] = value.slice(0, MAX_HEADER_VALUE);
+    kept++;
   }
   return {
     headers,

@@ -54,7 +54,8 @@ beforeAll(async () => {
       commonName: 'localhost',
       altNames: names,
       ca,
-      notAfter: new Date(now + 5 * DAY_MS + 3600_000),
+      // 4.99 days left: "5 days" (rounded up like a countdown), not 4.
+      notAfter: new Date(now + 5 * DAY_MS - 600_000),
     }),
     generateCertificate({ commonName: 'localhost', altNames: names }),
   ]);

@@ -126,7 +126,9 @@ function judgeCertificate(
   if (!cert || !cert.valid_to) throw new ProbeFailure('tls_invalid', 'the server presented no certificate');
   const validFrom = Date.parse(cert.valid_from);
   const validTo = Date.parse(cert.valid_to);
-  const days_to_expiry = Math.floor((validTo - now) / DAY_MS);
+  // Rounded up, like a countdown: 4.99 days left is "5 days", never fewer days than remain; and `≤ alertDays` then
+  // means "expires within alert_days_before_expiry days" exactly (a floor would warn up to a day early).
+  const days_to_expiry = Math.ceil((validTo - now) / DAY_MS);
   const hostnameError = checkServerIdentity(host, cert);
   // With rejectUnauthorized:false Node still verifies: a chain error, or (chain fine) the hostname error.
   const rawAuthError = s.authorizationError ? String(s.authorizationError) : null;
