@@ -3817,6 +3817,8 @@ export interface components {
     };
     /** StatusPage */
     StatusPage: {
+      /** @description Whether other sites may show the public page in a frame. */
+      allow_embedding: boolean;
       /** Format: date-time */
       created_at: string;
       /** @description stp_… */
@@ -20086,6 +20088,8 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /** @description Let other sites show the public page in a frame (Content-Security-Policy frame-ancestors *). Default false: only this app (its preview) may frame it. */
+          allow_embedding?: boolean;
           /** @description Monitors of this organization the key can see, each once. Default []. */
           monitor_ids?: string[];
           /** @description Default true. */
@@ -20617,6 +20621,8 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /** @description Let other sites show the public page in a frame (Content-Security-Policy frame-ancestors *). Default false: only this app (its preview) may frame it. */
+          allow_embedding?: boolean;
           /** @description Replaces the list of monitors the key can see (monitors of environments the key cannot see stay on the page). */
           monitor_ids?: string[];
           public?: boolean;
