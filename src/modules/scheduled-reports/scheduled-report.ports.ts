@@ -21,6 +21,11 @@ export interface ReportRendering {
   ): Promise<RenderedReport>;
   /** A custom report over its own period; null when it does not exist or the actor cannot see it. */
   renderCustom(ctx: ServiceContext, customReportId: string, format: FileKind): Promise<RenderedReport | null>;
+  /**
+   * Which of the ids are existing custom reports the actor may not see: their schedules are hidden from it (a private
+   * report's schedule is its owner's alone, admins included). A deleted report hides nothing.
+   */
+  customReportsHiddenFrom(ctx: ServiceContext, ids: readonly string[]): Promise<Set<string>>;
   /** Whether the actor can see the custom report (checked when a schedule names it). */
   customReportExists(ctx: ServiceContext, customReportId: string): Promise<boolean>;
 }

@@ -118,7 +118,16 @@ export class ScheduledReportsService {
     );
     // Hidden ones are skipped: the cursor still moves past them (a page may then hold fewer than `limit`).
     const page1 = pageOf(rows, page.limit, (s) => s.id);
-    return { data: page1.data.filter((s) => visibleTo(ctx, s)), next_cursor: page1.next_cursor };
+    const ofHiddenReports = await this.deps.rendering.customReportsHiddenFrom(
+      ctx,
+      page1.data.flatMap((s) => (s.customReportId === null ? [] : [s.customReportId])),
+    );
+    return {
+      data: page1.data.filter(
+        (s) => visibleTo(ctx, s) && (s.customReportId === null || !ofHiddenReports.has(s.customReportId)),
+      ),
+      next_cursor: page1.next_cursor,
+    };
   }
 
   /**
@@ -210,6 +219,12 @@ export class ScheduledReportsService {
       ? await new ScheduledReportsRepository(ctx.db).find(ctx.actor.organizationId, id)
       : null;
     if (!found || !visibleTo(ctx, found)) throw notFound('Scheduled report');
+    // The schedule of a custom report is seen by those who see the report (a private one: its owner alone).
+    if (
+      found.customReportId !== null &&
+      (await this.deps.rendering.customReportsHiddenFrom(ctx, [found.customReportId])).size > 0
+    )
+      throw notFound('Scheduled report');
     return found;
   }
 
