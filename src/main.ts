@@ -27,6 +27,7 @@ import { createReports, reportsMigrations, StatusAvailability } from './modules/
 import {
   createReportFiles,
   createScheduledReports,
+  ScheduledReportDestinationUsers,
   reportRendering,
   scheduledReportsMigrations,
 } from './modules/scheduled-reports/index.ts';
@@ -194,6 +195,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
   const reportFiles = createReportFiles({ database, clock });
   const alerting = createAlerting({
     reportFiles,
+    destinationUsers: new ScheduledReportDestinationUsers(),
     config,
     database,
     clock,

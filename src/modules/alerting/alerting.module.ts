@@ -18,7 +18,7 @@ import {
 } from './destinations/index.ts';
 import { Chatapp1InstallRecords } from './chatapp1-install.store.ts';
 import { DestinationChecks } from './destination.checks.ts';
-import type { MonitorFactsOf } from './destination.inputs.ts';
+import type { DestinationUsers, MonitorFactsOf } from './destination.inputs.ts';
 import { DestinationSecrets } from './destination.secrets.ts';
 import { DestinationsService } from './destination.service.ts';
 import { DestinationTestSend } from './destination.test-send.ts';
@@ -41,6 +41,8 @@ export interface AlertingDeps {
   masterKey: Buffer;
   /** Counts delivery attempts; null or absent when metrics are off. */
   metrics?: TocsinMetrics | null;
+  /** Scheduled reports sending to destinations (the scheduled-reports module): their environments hide destinations. */
+  destinationUsers?: DestinationUsers;
   /** The stored report files mails attach (the scheduled-reports module's files). */
   reportFiles?: ReportFileSource;
   /** Change signals (new outbox events and deliveries of other processes wake the idle loops); absent in some tests. */
@@ -128,7 +130,12 @@ export function createAlerting(deps: AlertingDeps): Alerting {
       organizationId: m.organizationId,
       environment: m.environment,
     }));
-  const views = new DestinationViews({ registry, secrets, monitorFacts });
+  const views = new DestinationViews({
+    registry,
+    secrets,
+    monitorFacts,
+    ...(deps.destinationUsers && { users: deps.destinationUsers }),
+  });
   const checks = new DestinationChecks({
     registry,
     views,
