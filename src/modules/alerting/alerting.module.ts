@@ -185,6 +185,6 @@ export function createAlerting(deps: AlertingDeps): Alerting {
       },
     ),
   ];
-  const incidentDeliveries = new IncidentDeliveries();
+  const incidentDeliveries = new IncidentDeliveries({ views });
   return { pipeline, destinations, testSend, chatapp1Install, members, incidentDeliveries, mailer, roles };
 }
