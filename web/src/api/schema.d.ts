@@ -17265,7 +17265,7 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** @description With report_type `custom` only: the custom report delivered, over its own period. */
+          /** @description With report_type `custom` only: the custom report delivered, over its own period. The schedule is seen, changed and run only by those who see that report (a private report's: its owner alone, not admins). */
           custom_report_id?: string;
           /** @description monthly and quarterly only: 1 to 28. Quarterly runs in January, April, July and October. */
           day_of_month?: number;
@@ -17812,7 +17812,7 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** @description With report_type `custom` only: the custom report delivered, over its own period. */
+          /** @description With report_type `custom` only: the custom report delivered, over its own period. The schedule is seen, changed and run only by those who see that report (a private report's: its owner alone, not admins). */
           custom_report_id?: string | null;
           /** @description monthly and quarterly only: 1 to 28. Quarterly runs in January, April, July and October. */
           day_of_month?: number | null;
