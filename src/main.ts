@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TocsinConfig } from './config/index.ts';
 import { buildApp } from './http/app.ts';
 import type { AppServices } from './http/app.deps.ts';
-import { AlertLinks, alertingMigrations, createAlerting, ReportDeliveryFacts } from './modules/alerting/index.ts';
+import { AlertLinks, alertingMigrations, createAlerting } from './modules/alerting/index.ts';
 import { authMigrations, createApiAccess, createAuth, SessionService, type Actor } from './modules/auth/index.ts';
 import {
   checkEngineMigrations,
@@ -297,7 +297,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     events,
     plans,
     planOf: async (organizationId) => (await orgs.findOrganization(organizationId))?.plan ?? null,
-    destinations: new ReportDeliveryFacts({ events }),
+    destinations: alerting.reportDeliveryFacts,
     rendering: reportRendering(reports.renderer, reports.customReports),
     publicUrl: config.publicUrl,
     leaseMs: config.scheduledReports.leaseSeconds * 1000,

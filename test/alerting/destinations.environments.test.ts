@@ -92,6 +92,18 @@ for (const dialect of testDialects()) {
       expect(after.body).toEqual(before);
       expect(await linksSeenByOwner(id)).toEqual([production, staging].sort());
       expect(await listedTo(org.apiKey)).toContain(id);
+      // Nor can the staging key send its scheduled reports there: the destination does not exist for it.
+      const schedule = await api(t, stagingKey, 'POST', '/api/v1/scheduled-reports', {
+        report_type: 'availability',
+        frequency: 'daily',
+        time_of_day: '08:00',
+        timezone: 'UTC',
+        destination_ids: [id],
+      });
+      expect(schedule.status).toBe(422);
+      expect(schedule.body.error.details).toEqual([
+        { field: 'destination_ids[0]', issue: `destination ${id} does not exist in this organization` },
+      ]);
     });
 
     it("a destination of staging monitors only, or of none yet, is the staging key's to read, change and delete", async () => {

@@ -24,6 +24,7 @@ import { DestinationsService } from './destination.service.ts';
 import { DestinationTestSend } from './destination.test-send.ts';
 import { DestinationViews } from './destination.view.ts';
 import { IncidentDeliveries } from './incident-deliveries.ts';
+import { ReportDeliveryFacts } from './report-delivery.facts.ts';
 import { MembersService } from './members.service.ts';
 import type { HostResolver } from './network.guard.ts';
 import { AlertPipeline, DELIVERIES_CHANGED } from './pipeline/pipeline.ts';
@@ -63,6 +64,8 @@ export interface Alerting {
   members: MembersService;
   /** GET /incidents/{id}/deliveries. */
   incidentDeliveries: IncidentDeliveries;
+  /** What the scheduled reports need to know about destinations and deliveries. */
+  reportDeliveryFacts: ReportDeliveryFacts;
   mailer: Mailer;
   /** Background roles for main.ts: fan-out and delivery. */
   roles: BackgroundRole[];
@@ -186,5 +189,16 @@ export function createAlerting(deps: AlertingDeps): Alerting {
     ),
   ];
   const incidentDeliveries = new IncidentDeliveries({ views });
-  return { pipeline, destinations, testSend, chatapp1Install, members, incidentDeliveries, mailer, roles };
+  const reportDeliveryFacts = new ReportDeliveryFacts({ events: deps.events, views });
+  return {
+    pipeline,
+    destinations,
+    testSend,
+    chatapp1Install,
+    members,
+    incidentDeliveries,
+    reportDeliveryFacts,
+    mailer,
+    roles,
+  };
 }

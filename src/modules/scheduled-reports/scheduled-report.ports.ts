@@ -32,7 +32,8 @@ export interface ReportRendering {
 
 /** The destination facts the module needs from alerting. */
 export interface ReportDestinations {
-  destinationTypes(db: Database, organizationId: string, ids: readonly string[]): Promise<Map<string, string>>;
+  /** The types of those of `ids` that are destinations the actor may see (others are absent). */
+  destinationTypes(ctx: ServiceContext, ids: readonly string[]): Promise<Map<string, string>>;
   outcome(db: Database, eventId: string): Promise<{ fannedOut: boolean; statuses: string[] }>;
   /** Each delivery the event made, with its destination and how it went (the runs a schedule shows). */
   deliveries(db: Database, organizationId: string, eventId: string): Promise<RunDelivery[]>;

@@ -246,7 +246,7 @@ export class ScheduledReportsService {
         issue: `custom report ${s.customReportId} does not exist in this organization`,
       });
     if (check.destinations) {
-      const types = await this.deps.destinations.destinationTypes(ctx.db, ctx.actor.organizationId, s.destinationIds);
+      const types = await this.deps.destinations.destinationTypes(ctx, s.destinationIds);
       s.destinationIds.forEach((id, i) => {
         const type = types.get(id);
         if (type === undefined)
