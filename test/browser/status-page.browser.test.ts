@@ -130,7 +130,9 @@ describe.skipIf(!testServices.chromiumPath)('public status page in Chromium with
           }
           await page.screenshot({ path: join(shots, `status-page-${width}-${scheme}.png`), fullPage: true });
           // The page is styled (its sheet was applied, not refused) and nothing was refused.
-          expect(await page.locator('body').evaluate((b) => b.ownerDocument.defaultView!.getComputedStyle(b).margin)).toBe('0px');
+          expect(
+            await page.locator('body').evaluate((b) => b.ownerDocument.defaultView!.getComputedStyle(b).margin),
+          ).toBe('0px');
           expect(refused).toEqual([]);
 
           await context.close();
