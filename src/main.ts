@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TocsinConfig } from './config/index.ts';
 import { buildApp } from './http/app.ts';
 import type { AppServices } from './http/app.deps.ts';
-import { AlertLinks, alertingMigrations, createAlerting, ReportDeliveryFacts } from './modules/alerting/index.ts';
+import { AlertLinks, alertingMigrations, createAlerting } from './modules/alerting/index.ts';
 import { AuditLog, auditMigrations } from './modules/audit/index.ts';
 import { authMigrations, createApiAccess, createAuth, SessionService, type Actor } from './modules/auth/index.ts';
 import { checkEngineMigrations, createCheckEngineModule, validateAssertion } from './modules/checks/index.ts';
@@ -23,6 +23,7 @@ import { createReports, reportsMigrations, StatusAvailability } from './modules/
 import {
   createReportFiles,
   createScheduledReports,
+  ScheduledReportDestinationUsers,
   reportRendering,
   scheduledReportsMigrations,
 } from './modules/scheduled-reports/index.ts';
@@ -191,6 +192,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
   const reportFiles = createReportFiles({ database, clock });
   const alerting = createAlerting({
     reportFiles,
+    destinationUsers: new ScheduledReportDestinationUsers(),
     config,
     database,
     clock,
@@ -307,7 +309,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     events,
     plans,
     planOf: async (organizationId) => (await orgs.findOrganization(organizationId))?.plan ?? null,
-    destinations: new ReportDeliveryFacts({ events }),
+    destinations: alerting.reportDeliveryFacts,
     rendering: reportRendering(reports.renderer, reports.customReports),
     publicUrl: config.publicUrl,
     leaseMs: config.scheduledReports.leaseSeconds * 1000,

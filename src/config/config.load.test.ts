@@ -48,7 +48,14 @@ describe('loadConfig defaults', () => {
       retention: { executionsDays: 30 },
       scheduler: { enabled: true, leaseSeconds: 30, concurrency: 200, localRegions: ['local'] },
       runnerToken: null,
-      http: { bodyLimitBytes: 1024 * 1024, openapiParseBodyLimitBytes: 10 * 1024 * 1024 },
+      http: {
+        bodyLimitBytes: 1024 * 1024,
+        openapiParseBodyLimitBytes: 10 * 1024 * 1024,
+        trustProxy: false,
+        headersTimeoutMs: 10_000,
+        requestTimeoutMs: 60_000,
+        keepAliveTimeoutMs: 72_000,
+      },
     });
     expect(c.plans).toEqual(DEFAULT_PLANS);
   });
@@ -351,5 +358,36 @@ describe('scheduler.local_regions', () => {
       load({}, { regions: ['eu', 'us'], scheduler: { local_regions: ['eu', 'us', 'eu'] } }).scheduler.localRegions,
     ).toEqual(['eu', 'us']);
     expect(load({}, { regions: ['eu', 'us'], scheduler: { local_regions: [] } }).scheduler.localRegions).toEqual([]);
+  });
+});
+
+describe('http', () => {
+  it('trusts no proxy by default, a hop count, or a list of addresses and CIDRs', () => {
+    expect(load({}, {}).http.trustProxy).toBe(false);
+    expect(load({}, { http: { trust_proxy: false } }).http.trustProxy).toBe(false);
+    expect(load({}, { http: { trust_proxy: 2 } }).http.trustProxy).toBe(2);
+    expect(load({}, { http: { trust_proxy: ['10.0.0.0/8', '::1', 'loopback', '192.0.2.7'] } }).http.trustProxy).toEqual(
+      ['10.0.0.0/8', '::1', 'loopback', '192.0.2.7'],
+    );
+    expect(load({}, { http: { trust_proxy: '10.1.2.3, fd00::/8' } }).http.trustProxy).toEqual(['10.1.2.3', 'fd00::/8']);
+  });
+
+  it.each([true, 'true', 0, 11, [], ['10.0.0.0/33'], ['example.com'], ['::1/129'], ['10.0.0.1/8/1'], [1]])(
+    'refuses trust_proxy %j, naming the key',
+    (value) => {
+      expect(configError(() => load({}, { http: { trust_proxy: value } })).key).toBe('http.trust_proxy');
+    },
+  );
+
+  it('reads the time-outs and refuses headers that may take longer than the request', () => {
+    expect(
+      load({}, { http: { headers_timeout_ms: 500, request_timeout_ms: 1000, keep_alive_timeout_ms: 2000 } }).http,
+    ).toMatchObject({ headersTimeoutMs: 500, requestTimeoutMs: 1000, keepAliveTimeoutMs: 2000 });
+    expect(load({}, { http: { request_timeout_ms: 4000 } }).http.headersTimeoutMs).toBe(4000);
+    expect(configError(() => load({}, { http: { headers_timeout_ms: 5000, request_timeout_ms: 1000 } })).key).toBe(
+      'http.headers_timeout_ms',
+    );
+    expect(configError(() => load({}, { http: { keep_alive_timeout_ms: 10 } })).key).toBe('http.keep_alive_timeout_ms');
+    expect(configError(() => load({}, { http: { body_limit: 1 } })).key).toBe('http.body_limit');
   });
 });

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { redactText } from '../platform/redact.ts';
 import { DEFAULT_PLANS } from './config.defaults.ts';
@@ -39,6 +40,7 @@ const FILE_KEYS = [
   'scheduled_reports',
   'reports',
   'imports',
+  'http',
 ];
 
 function isObject(v: unknown): v is Json {
@@ -317,7 +319,7 @@ export function loadConfig(options: LoadConfigOptions = {}): TocsinConfig {
           : intFrom('alerting.send_timeout_ms', alerting.send_timeout_ms, 100, 120_000),
       pollMs: alerting.poll_ms === undefined ? 100 : intFrom('alerting.poll_ms', alerting.poll_ms, 10, 60_000),
     },
-    http: { bodyLimitBytes: 1024 * 1024, openapiParseBodyLimitBytes: 10 * 1024 * 1024 },
+    http: httpFrom(file.http),
     metrics,
     intelligence: {
       enabled: intelligence.enabled === undefined ? true : boolFrom('intelligence.enabled', intelligence.enabled),
@@ -366,5 +368,64 @@ function metricsFrom(raw: unknown): TocsinConfig['metrics'] {
   return {
     enabled: metrics.enabled === undefined ? false : boolFrom('metrics.enabled', metrics.enabled),
     bearerToken: token ?? null,
+  };
+}
+
+/** Names proxy-addr knows for address ranges (loopback 127.0.0.1/8 and ::1, link-local, unique-local). */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** An address, an address/prefix, or one of the range names: what proxy-addr accepts in a trust list. */
+function isProxyAddress(entry: unknown): boolean {
+  if (typeof entry !== 'string') return false;
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * `http.trust_proxy`: false (the peer's address is the client's; forwarded headers are ignored), a hop count (that
+ * many proxies in front, the nearest first), or the proxies' addresses and CIDRs. Never `true`: trusting every peer
+ * lets any client choose the address that sign-in slow-down, sessions and the audit log record.
+ */
+function trustProxyFrom(raw: unknown): false | number | string[] {
+  if (raw === undefined || raw === false || raw === 'false') return false;
+  if (typeof raw === 'number' || (typeof raw === 'string' && /^\d+$/.test(raw))) {
+    return intFrom('http.trust_proxy', raw, 1, 10);
+  }
+  const list = typeof raw === 'string' ? raw.split(',').map((x) => x.trim()) : raw;
+  if (Array.isArray(list) && list.length > 0 && list.every(isProxyAddress)) return [...new Set(list as string[])];
+  throw new ConfigError(
+    'http.trust_proxy',
+    'false, a hop count from 1 to 10, or a list of proxy addresses or CIDRs (or loopback, linklocal, uniquelocal)',
+    raw,
+  );
+}
+
+function httpFrom(raw: unknown): TocsinConfig['http'] {
+  const http = raw ?? {};
+  if (!isObject(http)) throw new ConfigError('http', 'an object', http);
+  rejectUnknownKeys('http', http, ['trust_proxy', 'headers_timeout_ms', 'request_timeout_ms', 'keep_alive_timeout_ms']);
+  const ms = (key: string, fallback: number, min: number): number =>
+    http[key] === undefined ? fallback : intFrom(`http.${key}`, http[key], min, 3_600_000);
+  const requestTimeoutMs = ms('request_timeout_ms', 60_000, 100);
+  const headersTimeoutMs = ms('headers_timeout_ms', Math.min(10_000, requestTimeoutMs), 100);
+  // Node refuses headers that may take longer than the whole request.
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError(
+      'http.headers_timeout_ms',
+      `at most http.request_timeout_ms (${requestTimeoutMs})`,
+      headersTimeoutMs,
+    );
+  }
+  return {
+    bodyLimitBytes: 1024 * 1024,
+    openapiParseBodyLimitBytes: 10 * 1024 * 1024,
+    trustProxy: trustProxyFrom(http.trust_proxy),
+    headersTimeoutMs,
+    requestTimeoutMs,
+    keepAliveTimeoutMs: ms('keep_alive_timeout_ms', 72_000, 100),
   };
 }

@@ -60,7 +60,19 @@ export interface TocsinConfig {
   imports: { openapiMaxOperations: number; openapiTimeoutMs: number; openapiThreads: number };
   /** `tocsin runner`: the runner token when --token is not given (TOCSIN_RUNNER_TOKEN). */
   runnerToken: string | null;
-  http: { bodyLimitBytes: number; openapiParseBodyLimitBytes: number };
+  /**
+   * `trustProxy`: whose X-Forwarded-For / -Proto / -Host are believed (false: nobody's; a hop count; proxy addresses
+   * and CIDRs). Time-outs close slow and idle connections: all headers of a request, the whole request (not the
+   * answer: event streams stay open), and an idle kept-alive connection.
+   */
+  http: {
+    bodyLimitBytes: number;
+    openapiParseBodyLimitBytes: number;
+    trustProxy: false | number | string[];
+    headersTimeoutMs: number;
+    requestTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+  };
   /** GET /metrics (Prometheus): off unless enabled; with a bearer token, scrapes must present it. */
   metrics: { enabled: boolean; bearerToken: string | null };
   /** Intelligence on checks (observations, baselines, changes, correlations): on unless disabled. */

@@ -86,6 +86,16 @@ for (const level of LEVELS) {
   } as LogMethod;
 }
 
+/**
+ * Fastify reads a hop count as "trust nobody" (it cannot tell a proxy from a client); here it means what the
+ * configuration says: the server is reached only through that many proxies, the nearest being the peer.
+ */
+function trustedProxies(
+  trust: false | number | string[],
+): false | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
 /** Builds the Fastify app for `tocsin serve` and for tests (which use app.inject or a real port). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
@@ -96,12 +106,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     childLoggerFactory: (logger, bindings, options) =>
       Object.keys(options).length === 0 ? new LazyRequestLogger(logger, bindings) : logger.child(bindings, options),
     bodyLimit: deps.config.http.bodyLimitBytes,
-    trustProxy: true,
+    // Forwarded headers only from the configured proxies (none by default): request.ip is what sign-in slow-down,
+    // sessions and the audit log record.
+    trustProxy: trustedProxies(deps.config.http.trustProxy),
     routerOptions: { ignoreTrailingSlash: true },
     forceCloseConnections: 'idle',
-    // Node answers an HTTP/1.1 request without Host by itself (bare 400); the request-context plugin refuses it
-    // in the envelope instead.
-    http: { requireHostHeader: false },
+    keepAliveTimeout: deps.config.http.keepAliveTimeoutMs,
+    requestTimeout: deps.config.http.requestTimeoutMs,
+    http: {
+      // Node answers an HTTP/1.1 request without Host by itself (bare 400); the request-context plugin refuses it
+      // in the envelope instead.
+      requireHostHeader: false,
+      // A client slow to send its headers or its request is answered 408 and closed; Node checks open connections
+      // every connectionsCheckingInterval, so a quarter of the shortest time-out keeps the overshoot small.
+      headersTimeout: deps.config.http.headersTimeoutMs,
+      requestTimeout: deps.config.http.requestTimeoutMs,
+      connectionsCheckingInterval: Math.max(
+        25,
+        Math.min(1000, Math.floor(Math.min(deps.config.http.headersTimeoutMs, deps.config.http.requestTimeoutMs) / 4)),
+      ),
+    },
     // Errors written before routing or by Node's HTTP parser use the envelope and carry a request id too.
     frameworkErrors,
     clientErrorHandler,

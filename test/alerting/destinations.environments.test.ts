@@ -44,37 +44,103 @@ for (const dialect of testDialects()) {
       await t.close();
     });
 
-    it('a staging key reads only the staging monitor ids of a destination (get and list)', async () => {
+    const destination = async (monitorIds: string[], name = 'Ops') => {
       const dst = await api(t, org.apiKey, 'POST', WEBHOOKS, {
         type: 'email',
+        name,
         config: { address: 'ops@example.com' },
-        monitor_ids: [production, staging],
+        monitor_ids: monitorIds,
       });
       expect(dst.status).toBe(201);
-      expect(await linksSeenByOwner(dst.body.id)).toEqual([production, staging].sort());
-      const read = await api(t, stagingKey, 'GET', `${WEBHOOKS}/${dst.body.id}`);
-      expect(read.body.monitor_ids).toEqual([staging]);
-      const list = await api(t, stagingKey, 'GET', WEBHOOKS);
-      expect(JSON.stringify(list.body)).not.toContain(production);
-      expect(list.body.data.find((d: { id: string }) => d.id === dst.body.id).monitor_ids).toEqual([staging]);
+      return dst.body.id as string;
+    };
+    const listedTo = async (key: string) =>
+      ((await api(t, key, 'GET', `${WEBHOOKS}?limit=100`)).body.data as Array<{ id: string }>).map((d) => d.id);
+    const deliveriesTo = async (id: string) =>
+      (
+        await t.tocsin.database
+          .tables<{ delivery: { destination_id: string | null } }>()
+          .selectFrom('delivery')
+          .select('destination_id')
+          .where('destination_id', '=', id)
+          .execute()
+      ).length;
+
+    /** Every verb of a destination from the staging key: 404, as for a destination that does not exist. */
+    const expectHiddenFromStaging = async (id: string) => {
+      for (const [method, url, body] of [
+        ['GET', `${WEBHOOKS}/${id}`, undefined],
+        ['PATCH', `${WEBHOOKS}/${id}`, { config: { address: 'attacker@example.net' } }],
+        ['PATCH', `${WEBHOOKS}/${id}`, { name: 'mine now' }],
+        ['POST', `${WEBHOOKS}/${id}/test`, undefined],
+        ['DELETE', `${WEBHOOKS}/${id}`, undefined],
+      ] as const) {
+        const res = await api(t, stagingKey, method, url, body);
+        expect(res.status, `${method} ${url}`).toBe(404);
+        expect(res.body.error.code).toBe('not_found');
+      }
+      expect(await listedTo(stagingKey)).not.toContain(id);
+      expect(await deliveriesTo(id)).toBe(0);
+    };
+
+    it('a destination that alerts a production monitor is 404 to a staging key on every verb and absent from its list', async () => {
+      const id = await destination([production, staging]);
+      const before = (await api(t, org.apiKey, 'GET', `${WEBHOOKS}/${id}`)).body;
+      await expectHiddenFromStaging(id);
+      // Nothing changed: the owner sees the same destination, address and links.
+      const after = await api(t, org.apiKey, 'GET', `${WEBHOOKS}/${id}`);
+      expect(after.body).toEqual(before);
+      expect(await linksSeenByOwner(id)).toEqual([production, staging].sort());
+      expect(await listedTo(org.apiKey)).toContain(id);
+      // Nor can the staging key send its scheduled reports there: the destination does not exist for it.
+      const schedule = await api(t, stagingKey, 'POST', '/api/v1/scheduled-reports', {
+        report_type: 'availability',
+        frequency: 'daily',
+        time_of_day: '08:00',
+        timezone: 'UTC',
+        destination_ids: [id],
+      });
+      expect(schedule.status).toBe(422);
+      expect(schedule.body.error.details).toEqual([
+        { field: 'destination_ids[0]', issue: `destination ${id} does not exist in this organization` },
+      ]);
     });
 
-    it("PATCH monitor_ids from a staging key replaces only staging links and leaves production's", async () => {
-      const dst = await api(t, org.apiKey, 'POST', WEBHOOKS, {
-        type: 'email',
-        config: { address: 'ops@example.com' },
-        monitor_ids: [production, staging],
+    it("a destination of staging monitors only, or of none yet, is the staging key's to read, change and delete", async () => {
+      const onlyStaging = await destination([staging]);
+      const unused = await destination([]);
+      const listed = await listedTo(stagingKey);
+      expect(listed).toEqual(expect.arrayContaining([onlyStaging, unused]));
+      const read = await api(t, stagingKey, 'GET', `${WEBHOOKS}/${onlyStaging}`);
+      expect(read.body.monitor_ids).toEqual([staging]);
+      const renamed = await api(t, stagingKey, 'PATCH', `${WEBHOOKS}/${unused}`, {
+        name: 'Renamed',
+        monitor_ids: [staging],
       });
-      const emptied = await api(t, stagingKey, 'PATCH', `${WEBHOOKS}/${dst.body.id}`, { monitor_ids: [] });
-      expect(emptied.status).toBe(200);
-      expect(emptied.body.monitor_ids).toEqual([]);
-      expect(await linksSeenByOwner(dst.body.id)).toEqual([production]);
-      const again = await api(t, stagingKey, 'PATCH', `${WEBHOOKS}/${dst.body.id}`, { monitor_ids: [staging] });
-      expect(again.body.monitor_ids).toEqual([staging]);
-      expect(await linksSeenByOwner(dst.body.id)).toEqual([production, staging].sort());
-      // The production monitor's own view is unchanged throughout.
-      const monitor = await api(t, org.apiKey, 'GET', `/api/v1/monitors/${production}`);
-      expect(monitor.body.config.alert_destination_ids).toContain(dst.body.id);
+      expect(renamed.status).toBe(200);
+      expect(renamed.body).toMatchObject({ name: 'Renamed', monitor_ids: [staging] });
+      // Once a production monitor is linked to it (by the owner), it is hidden from the staging key.
+      expect(
+        (await api(t, org.apiKey, 'PATCH', `${WEBHOOKS}/${unused}`, { monitor_ids: [staging, production] })).status,
+      ).toBe(200);
+      await expectHiddenFromStaging(unused);
+      expect((await api(t, stagingKey, 'DELETE', `${WEBHOOKS}/${onlyStaging}`)).status).toBe(204);
+    });
+
+    it('a destination that receives a production scheduled report is hidden from a staging key until the schedule is gone', async () => {
+      const id = await destination([]);
+      const schedule = await api(t, org.apiKey, 'POST', '/api/v1/scheduled-reports', {
+        report_type: 'availability',
+        frequency: 'daily',
+        time_of_day: '08:00',
+        timezone: 'UTC',
+        destination_ids: [id],
+      });
+      expect(schedule.status).toBe(201);
+      await expectHiddenFromStaging(id);
+      expect((await api(t, org.apiKey, 'GET', `${WEBHOOKS}/${id}`)).status).toBe(200);
+      expect((await api(t, org.apiKey, 'DELETE', `/api/v1/scheduled-reports/${schedule.body.id}`)).status).toBe(204);
+      expect((await api(t, stagingKey, 'GET', `${WEBHOOKS}/${id}`)).status).toBe(200);
     });
 
     it('naming a production monitor from a staging key is 422 on that index, and nothing changes', async () => {
@@ -105,18 +171,12 @@ for (const dialect of testDialects()) {
       expect(after.body).toMatchObject({ name: 'Before', monitor_ids: [staging] });
     });
 
-    it('a staging key cannot delete a destination that also alerts production monitors (409); it can once they are gone', async () => {
-      const dst = await api(t, org.apiKey, 'POST', WEBHOOKS, {
-        type: 'email',
-        config: { address: 'ops@example.com' },
-        monitor_ids: [production, staging],
-      });
-      const refused = await api(t, stagingKey, 'DELETE', `${WEBHOOKS}/${dst.body.id}`);
-      expect(refused.status).toBe(409);
-      expect(refused.body.error.code).toBe('conflict');
-      expect(await linksSeenByOwner(dst.body.id)).toEqual([production, staging].sort());
-      await api(t, org.apiKey, 'PATCH', `${WEBHOOKS}/${dst.body.id}`, { monitor_ids: [staging] });
-      expect((await api(t, stagingKey, 'DELETE', `${WEBHOOKS}/${dst.body.id}`)).status).toBe(204);
+    it('a staging key may delete a destination once it alerts no production monitor any more', async () => {
+      const id = await destination([production, staging]);
+      expect((await api(t, stagingKey, 'DELETE', `${WEBHOOKS}/${id}`)).status).toBe(404);
+      expect(await linksSeenByOwner(id)).toEqual([production, staging].sort());
+      await api(t, org.apiKey, 'PATCH', `${WEBHOOKS}/${id}`, { monitor_ids: [staging] });
+      expect((await api(t, stagingKey, 'DELETE', `${WEBHOOKS}/${id}`)).status).toBe(204);
     });
   });
 }

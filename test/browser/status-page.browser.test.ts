@@ -86,8 +86,14 @@ describe.skipIf(!testServices.chromiumPath)('public status page in Chromium with
           const page = await context.newPage();
           const requested: string[] = [];
           page.on('request', (r) => requested.push(r.url()));
+          // Chromium reports what the Content-Security-Policy refused (an inline style not matching a hash …).
+          const refused: string[] = [];
+          page.on('console', (m) => {
+            if (/Content Security Policy/i.test(m.text())) refused.push(m.text());
+          });
           const response = await page.goto(`${origin}/status/acme-history`);
           expect(response?.status()).toBe(200);
+          expect(response?.headers()['content-security-policy']).toMatch(/^default-src 'none'/);
           // Nothing but the page itself: no script, no font, no image.
           expect(requested).toEqual([`${origin}/status/acme-history`]);
           expect(await page.locator('h1').allTextContents()).toEqual(['Acme status']);
@@ -123,6 +129,11 @@ describe.skipIf(!testServices.chromiumPath)('public status page in Chromium with
             expect(await api.locator('ol.bars li').nth(87).locator('span').isVisible()).toBe(true);
           }
           await page.screenshot({ path: join(shots, `status-page-${width}-${scheme}.png`), fullPage: true });
+          // The page is styled (its sheet was applied, not refused) and nothing was refused.
+          expect(
+            await page.locator('body').evaluate((b) => b.ownerDocument.defaultView!.getComputedStyle(b).margin),
+          ).toBe('0px');
+          expect(refused).toEqual([]);
 
           await context.close();
           // axe runs as a script in the page: the same bytes, in a context where scripts run.

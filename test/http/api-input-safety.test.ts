@@ -102,4 +102,27 @@ describe.each(testDialects())('input safety (%s)', (dialect) => {
     expect(await keyCount()).toBe(before);
     expect((await call(t, o.apiKey, 'GET', '/api/v1/monitors')).json().data).toHaveLength(0);
   });
+
+  it('refuses arrays and objects nested deeper than 64 at the level that goes past it, whatever the depth', async () => {
+    const before = await keyCount();
+    // 64 levels pass the input walk and reach the schema (which refuses the unknown field); 65 do not.
+    const deep = (levels: number) => '{"a":'.repeat(levels - 1) + '{}' + '}'.repeat(levels - 1);
+    const atLimit = await sendRaw(
+      'POST',
+      '/api/v1/api-keys',
+      `{"name":"n","scopes":["monitors:read"],"x":${deep(63)}}`,
+    );
+    expect(atLimit.statusCode).toBe(422);
+    expect(JSON.stringify(atLimit.json())).not.toContain('nest');
+    const past = await sendRaw('POST', '/api/v1/api-keys', `{"name":"n","scopes":["monitors:read"],"x":${deep(64)}}`);
+    expect(past.statusCode).toBe(422);
+    expect(past.json().error.details).toEqual([
+      { field: `x${'.a'.repeat(63)}`, issue: 'must not nest arrays and objects more than 64 deep' },
+    ]);
+    for (const levels of [1_000, 1_000_000]) {
+      const res = await sendRaw('POST', '/api/v1/api-keys', '['.repeat(levels) + ']'.repeat(levels));
+      expect(res.statusCode, `${levels} levels`).toBe(levels > 500_000 ? 413 : 422);
+    }
+    expect(await keyCount()).toBe(before);
+  });
 });

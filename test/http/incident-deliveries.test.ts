@@ -131,6 +131,29 @@ describe.each(testDialects())('GET /incidents/{id}/deliveries (%s)', (dialect) =
     expect(rows.map((d) => d.outcome).sort()).toEqual(['delivered', 'failed', 'retrying']);
   });
 
+  it("does not name a destination that also serves an environment outside the key's", async () => {
+    const staging = await api(t, org.apiKey, 'POST', '/api/v1/monitors', {
+      name: 'Staging checkout',
+      target: 'https://staging.example.com/',
+      interval_seconds: 30,
+      environment: 'staging',
+      config: { alert_destination_ids: [ids.retry] },
+    });
+    expect(staging.status, JSON.stringify(staging.body)).toBe(201);
+    const { key } = await t.tocsin.services.auth.issueKey({
+      organizationId: org.organizationId,
+      name: 'production only',
+      scopes: ['incidents:read', 'destinations:read'],
+      environments: ['production'],
+      userId: org.userId,
+    });
+    const rows = (await api(t, key, 'GET', `/api/v1/incidents/${incidentId}/deliveries`)).body.data as Delivery[];
+    const names = Object.fromEntries(rows.map((d) => [d.destination!.id, d.destination!.name]));
+    expect(names).toEqual({ [ids.ok]: 'Receiver', [ids.retry]: null, [ids.gone]: 'Gone' });
+    expect((await api(t, key, 'GET', `${WEBHOOKS}/${ids.retry}`)).status).toBe(404);
+    expect((await api(t, org.apiKey, 'DELETE', `/api/v1/monitors/${staging.body.id as string}`)).status).toBe(204);
+  });
+
   it('is 404 for another organization and for an unknown incident', async () => {
     const stranger = await t.createOrg();
     const other = await api(t, stranger.apiKey, 'GET', `/api/v1/incidents/${incidentId}/deliveries`);

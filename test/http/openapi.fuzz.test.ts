@@ -683,6 +683,42 @@ for (const dialect of testDialects()) {
       expect(await snapshot(t)).toEqual(before);
     });
 
+    it('answers JSON nested at any depth with 4xx in the envelope on every operation with a body, and changes nothing', async () => {
+      // Sessions' own operations (sign-in, setup) are sent unauthenticated as a browser would; the rest with a key.
+      await createPerson(t, org.organizationId, 'owner', 'fuzz-nest@example.com', 'fuzz password 1');
+      const browser = await signIn(t, 'fuzz-nest@example.com', 'fuzz password 1');
+      const nested = (depth: number, kind: 'array' | 'object'): string =>
+        kind === 'array' ? '['.repeat(depth) + ']'.repeat(depth) : '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+      const failures: string[] = [];
+      const before = await snapshot(t);
+      let sent = 0;
+      for (const operation of operationsOf(doc).filter((o) => o.body !== null)) {
+        const headers = sessionOnly(operation)
+          ? { cookie: browser.cookie, 'x-csrf-token': browser.csrf }
+          : { authorization: `Bearer ${operation.path.startsWith('/api/v1/runners/') ? ids.runnerToken : org.apiKey}` };
+        const values: Record<string, string> = {};
+        for (const p of operation.pathParams) values[p] = realIdFor(operation.path, p, ids) ?? 'x';
+        const url = operation.path.replace(/\{([A-Za-z0-9_]+)\}/g, (_m, p: string) => encodeSegment(values[p]!));
+        for (const depth of [10, 1_000, 100_000]) {
+          for (const kind of ['array', 'object'] as const) {
+            sent += 1;
+            const res = await t.tocsin.app.inject({
+              method: operation.method as 'POST',
+              url,
+              headers: { ...headers, 'content-type': 'application/json' },
+              payload: nested(depth, kind),
+            });
+            const problems = envelopeProblems(res, operation);
+            if (problems.length > 0)
+              failures.push(`${operation.name} | ${kind} depth ${depth} | ${problems.join('; ')}`);
+          }
+        }
+      }
+      expect(failures).toEqual([]);
+      expect(sent).toBeGreaterThan(100);
+      expect(await snapshot(t)).toEqual(before);
+    }, 120_000);
+
     it('answers every generated invalid request with 4xx, the envelope and X-Request-Id, and changes nothing', async () => {
       // A key with every scope and the largest budgets, so that no answer is a 429 instead of the real refusal.
       const fuzzKey = await t.tocsin.services.auth.issueKey({

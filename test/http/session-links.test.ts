@@ -42,7 +42,7 @@ describe.each(testDialects())('password reset, invitations and sessions from mai
     t = await createTestApp({
       dialect,
       clock,
-      configFile: { smtp: smtp.url, public_url: 'https://tocsin.example.com' },
+      configFile: { smtp: smtp.url, public_url: 'https://tocsin.example.com', http: { trust_proxy: ['loopback'] } },
     });
   });
   beforeEach(async () => {

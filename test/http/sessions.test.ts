@@ -22,7 +22,8 @@ describe.each(testDialects())('sessions (%s)', (dialect) => {
 
   beforeAll(async () => {
     clock = new ManualClock(Date.parse('2026-11-24T08:00:00.000Z'));
-    t = await createTestApp({ dialect, clock });
+    // The tests below stand for clients behind a proxy on this host (inject's peer is 127.0.0.1).
+    t = await createTestApp({ dialect, clock, configFile: { http: { trust_proxy: ['loopback'] } } });
   });
   afterAll(async () => {
     await t.close();

@@ -1253,6 +1253,35 @@ const FIXTURES: Record<string, StepFixture> = {
       );
     },
   },
+  '202611281100_status_pages_allow_embedding': {
+    // Pages written before read allow_embedding false (framed by this app only); one written with it on keeps it.
+    async fill(db) {
+      await db
+        .insertInto('status_page')
+        .values({
+          id: 'stp_00000000000000000000000003',
+          organization_id: W.orgId,
+          slug: 'upgrade-embed',
+          title: 'Upgrade embed',
+          monitor_ids: json([W.monitorId]),
+          public: 1,
+          show_sla_targets: 0,
+          allow_embedding: 1,
+          created_at: ms(3),
+          updated_at: ms(3),
+        })
+        .execute();
+    },
+    async check(u) {
+      const old = await u.call('GET', `/api/v1/status-pages/${W.statusPageId}`);
+      expect(old.body).toMatchObject({ allow_embedding: false });
+      const page = await u.call('GET', '/api/v1/status-pages/stp_00000000000000000000000003');
+      expect(page.body).toMatchObject({ slug: 'upgrade-embed', allow_embedding: true });
+      const html = await u.tocsin.app.inject({ method: 'GET', url: '/status/upgrade-embed' });
+      expect(html.statusCode).toBe(200);
+      expect(html.headers['content-security-policy']).toMatch(/frame-ancestors \*$/);
+    },
+  },
   '202611281500_incidents_down_since': {
     // The incident of 202611220010 (open 10 minutes) learns that its outage began a minute before it opened.
     async fill(db) {

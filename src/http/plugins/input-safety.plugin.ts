@@ -29,26 +29,52 @@ function childPath(base: string, key: string): string {
 }
 
 /**
+ * How deeply arrays and objects may nest in an input. No field of the API nests beyond a dozen levels (an imported
+ * OpenAPI document is the deepest); past this, a body is refused before anything recursive (schema validation,
+ * serialization, the importers) walks it, whatever its depth.
+ */
+export const MAX_INPUT_DEPTH = 64;
+
+/**
  * What no input may hold, at any depth: a string with U+0000 (PostgreSQL refuses it in text, SQLite would
- * store it) and the keys above. One detail per offending field, with its dotted path.
+ * store it), the keys above, and nesting deeper than MAX_INPUT_DEPTH. One detail per offending field, with its
+ * dotted path. The walk keeps its own stack, so no input can overflow the call stack.
  */
 export function unsafeInputDetails(value: unknown, path = ''): ErrorDetail[] {
   const details: ErrorDetail[] = [];
-  const walk = (v: unknown, at: string): void => {
+  // Each entry is a value still to walk, or a detail found in its parent (kept in line for document order).
+  type Pending = { v: unknown; at: string; depth: number } | { detail: ErrorDetail };
+  const pending: Pending[] = [{ v: value, at: path, depth: 0 }];
+  while (pending.length > 0) {
+    const next = pending.pop()!;
+    if ('detail' in next) {
+      details.push(next.detail);
+      continue;
+    }
+    const { v, at, depth } = next;
     if (typeof v === 'string') {
       if (v.includes(NUL)) details.push({ field: at || 'body', issue: NUL_ISSUE });
-    } else if (Array.isArray(v)) {
-      v.forEach((item, i) => walk(item, `${at}[${i}]`));
-    } else if (v !== null && typeof v === 'object') {
+      continue;
+    }
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= MAX_INPUT_DEPTH) {
+      // The whole input is refused: deeper levels are not walked, so one detail says it.
+      return [{ field: at || 'body', issue: `must not nest arrays and objects more than ${MAX_INPUT_DEPTH} deep` }];
+    }
+    // Pushed in reverse so that details come out in document order.
+    const children: Pending[] = [];
+    if (Array.isArray(v)) {
+      v.forEach((item, i) => children.push({ v: item, at: `${at}[${i}]`, depth: depth + 1 }));
+    } else {
       for (const key of Object.keys(v)) {
         const field = childPath(at, key);
-        if (FORBIDDEN_KEYS.has(key)) details.push({ field, issue: `${key} is not an allowed field name` });
-        else if (key.includes(NUL)) details.push({ field, issue: `a field name ${NUL_ISSUE}` });
-        else walk((v as Record<string, unknown>)[key], field);
+        if (FORBIDDEN_KEYS.has(key)) children.push({ detail: { field, issue: `${key} is not an allowed field name` } });
+        else if (key.includes(NUL)) children.push({ detail: { field, issue: `a field name ${NUL_ISSUE}` } });
+        else children.push({ v: (v as Record<string, unknown>)[key], at: field, depth: depth + 1 });
       }
     }
-  };
-  walk(value, path);
+    for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]!);
+  }
   return details;
 }
 

@@ -18,12 +18,13 @@ import {
 } from './destinations/index.ts';
 import { Chatapp1InstallRecords } from './chatapp1-install.store.ts';
 import { DestinationChecks } from './destination.checks.ts';
-import type { MonitorFactsOf } from './destination.inputs.ts';
+import type { DestinationUsers, MonitorFactsOf } from './destination.inputs.ts';
 import { DestinationSecrets } from './destination.secrets.ts';
 import { DestinationsService } from './destination.service.ts';
 import { DestinationTestSend } from './destination.test-send.ts';
 import { DestinationViews } from './destination.view.ts';
 import { IncidentDeliveries } from './incident-deliveries.ts';
+import { ReportDeliveryFacts } from './report-delivery.facts.ts';
 import { MembersService } from './members.service.ts';
 import type { HostResolver } from './network.guard.ts';
 import { AlertPipeline, DELIVERIES_CHANGED } from './pipeline/pipeline.ts';
@@ -41,6 +42,8 @@ export interface AlertingDeps {
   masterKey: Buffer;
   /** Counts delivery attempts; null or absent when metrics are off. */
   metrics?: TocsinMetrics | null;
+  /** Scheduled reports sending to destinations (the scheduled-reports module): their environments hide destinations. */
+  destinationUsers?: DestinationUsers;
   /** The stored report files mails attach (the scheduled-reports module's files). */
   reportFiles?: ReportFileSource;
   /** Change signals (new outbox events and deliveries of other processes wake the idle loops); absent in some tests. */
@@ -61,6 +64,8 @@ export interface Alerting {
   members: MembersService;
   /** GET /incidents/{id}/deliveries. */
   incidentDeliveries: IncidentDeliveries;
+  /** What the scheduled reports need to know about destinations and deliveries. */
+  reportDeliveryFacts: ReportDeliveryFacts;
   mailer: Mailer;
   /** Background roles for main.ts: fan-out and delivery. */
   roles: BackgroundRole[];
@@ -128,7 +133,12 @@ export function createAlerting(deps: AlertingDeps): Alerting {
       organizationId: m.organizationId,
       environment: m.environment,
     }));
-  const views = new DestinationViews({ registry, secrets, monitorFacts });
+  const views = new DestinationViews({
+    registry,
+    secrets,
+    monitorFacts,
+    ...(deps.destinationUsers && { users: deps.destinationUsers }),
+  });
   const checks = new DestinationChecks({
     registry,
     views,
@@ -178,6 +188,17 @@ export function createAlerting(deps: AlertingDeps): Alerting {
       },
     ),
   ];
-  const incidentDeliveries = new IncidentDeliveries();
-  return { pipeline, destinations, testSend, chatapp1Install, members, incidentDeliveries, mailer, roles };
+  const incidentDeliveries = new IncidentDeliveries({ views });
+  const reportDeliveryFacts = new ReportDeliveryFacts({ events: deps.events, views });
+  return {
+    pipeline,
+    destinations,
+    testSend,
+    chatapp1Install,
+    members,
+    incidentDeliveries,
+    reportDeliveryFacts,
+    mailer,
+    roles,
+  };
 }

@@ -50,3 +50,12 @@ export interface MonitorFacts {
 
 /** Reads through `db` when given (a transaction handle: on SQLite a read beside an open transaction would wait for it). */
 export type MonitorFactsOf = (monitorIds: readonly string[], db?: Database) => Promise<MonitorFacts[]>;
+
+/**
+ * Port: what else sends to destinations besides monitor alerts (scheduled reports, wired in main.ts), as the
+ * environments each sender reports on. A destination serving one outside a key's environments is hidden from it.
+ */
+export interface DestinationUsers {
+  /** Per destination among `ids` that something sends to, the environments of each such sender. */
+  environmentsOf(db: Database, organizationId: string, ids: readonly string[]): Promise<Map<string, string[][]>>;
+}

@@ -153,8 +153,21 @@ export class DestinationsService {
       decodeIdCursor(page.cursor),
       page.limit + 1,
     );
+    // Hidden ones are skipped: the cursor still moves past them (a page may then hold fewer than `limit`).
     const { data, next_cursor } = pageOf(rows, page.limit, (d) => d.id);
-    return { data: await this.deps.views.many(ctx.db, ctx.actor, data), next_cursor };
+    const hidden = await this.deps.views.hiddenFrom(
+      ctx.db,
+      ctx.actor,
+      data.map((d) => d.id),
+    );
+    return {
+      data: await this.deps.views.many(
+        ctx.db,
+        ctx.actor,
+        data.filter((d) => !hidden.has(d.id)),
+      ),
+      next_cursor,
+    };
   }
 
   /**
@@ -172,7 +185,8 @@ export class DestinationsService {
       const written = await this.linkingMonitors(ctx, patch.monitor_ids ?? [], () =>
         ctx.db.transaction(async (tx) => {
           const current = await new DestinationsRepository(tx).findForUpdate(actor.organizationId, id);
-          if (!current) throw notFound('Destination');
+          // A link to another environment's monitor (or a report of it) made since the read hides it now too.
+          if (!current || (await this.deps.views.hiddenFrom(tx, actor, [id])).has(id)) throw notFound('Destination');
           if (mergeBase(current) !== mergeBase(existing)) return false;
           await new DestinationsRepository(tx).update(updated);
           if (wanted !== null) await this.replaceVisibleLinks(tx, actor, id, wanted, updated.updatedAt);
@@ -288,19 +302,13 @@ export class DestinationsService {
 
   /**
    * Deletes the destination; its links go with it (foreign keys cascade in the same statement). A key that cannot
-   * see every linked monitor may not: that would silently stop another environment's alerts (409).
+   * see it (it serves another environment) gets 404 from `find`: deleting it would silently stop that environment's
+   * alerts and reports.
    */
   async delete(ctx: ServiceContext, id: string): Promise<void> {
     const { actor } = ctx;
     requireAdmin(actor);
     const existing = await this.find(ctx, id);
-    const linked = (await new AlertLinksRepository(ctx.db).monitorIdsOf(actor.organizationId, [id])).get(id) ?? [];
-    const visible = await this.deps.views.visibleMonitorIds(actor, linked);
-    if (linked.some((monitorId) => !visible.has(monitorId)))
-      throw new DomainError(
-        'conflict',
-        "This destination also alerts monitors outside your key's environments; delete it with a key that can see them.",
-      );
     await ctx.db.transaction(async (tx) => {
       await new DestinationsRepository(tx).delete(actor.organizationId, id);
       await ctx.audit?.record(tx, destinationChange('destination.delete', existing, null));
@@ -326,10 +334,13 @@ export class DestinationsService {
     return config;
   }
 
-  /** The caller's destination, or not_found (another organization's too). */
+  /**
+   * The caller's destination, or not_found: another organization's, and one serving monitors or scheduled reports
+   * outside the caller's environments (read, change, test and delete alike).
+   */
   async find(ctx: ServiceContext, id: string): Promise<Destination> {
     const d = await new DestinationsRepository(ctx.db).find(ctx.actor.organizationId, id);
-    if (!d) throw notFound('Destination');
+    if (!d || (await this.deps.views.hiddenFrom(ctx.db, ctx.actor, [d.id])).has(d.id)) throw notFound('Destination');
     return d;
   }
 

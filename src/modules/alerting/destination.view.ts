@@ -3,13 +3,15 @@ import { canSeeEnvironment, type Actor } from '../auth/index.ts';
 import { maskConfig, type DestinationProvider, type DestinationType } from './destinations/index.ts';
 import { AlertLinksRepository } from './alert-links.repository.ts';
 import { SIGNING_SECRET, type DestinationSecrets } from './destination.secrets.ts';
-import type { DestinationView, MonitorFactsOf } from './destination.inputs.ts';
+import type { DestinationUsers, DestinationView, MonitorFactsOf } from './destination.inputs.ts';
 import type { Destination } from './alerting.types.ts';
 
 export interface DestinationViewsDeps {
   registry: ReadonlyMap<DestinationType, DestinationProvider>;
   secrets: DestinationSecrets;
   monitorFacts: MonitorFactsOf;
+  /** Scheduled reports sending to destinations; absent in tests of alerting alone. */
+  users?: DestinationUsers;
 }
 
 /**
@@ -38,6 +40,26 @@ export class DestinationViews {
       maskedConfig: this.maskedConfig(d),
       monitorIds: (links.get(d.id) ?? []).filter((id) => visible.has(id)),
     }));
+  }
+
+  /**
+   * The ids among `destinationIds` that the actor may not see or change (DECISIONS §2: a key sees only its
+   * environments): a destination that alerts a monitor outside the actor's environments, or receives a scheduled
+   * report of one. Its URL, secrets and test sends would reach that environment's alerts and reports. A destination
+   * that serves nothing yet is seen by every admin key.
+   */
+  async hiddenFrom(db: Database, actor: Actor, destinationIds: readonly string[]): Promise<Set<string>> {
+    const hidden = new Set<string>();
+    if (destinationIds.length === 0 || actor.allEnvironments === true) return hidden;
+    const links = await new AlertLinksRepository(db).monitorIdsOf(actor.organizationId, destinationIds);
+    const visible = await this.visibleMonitorIds(actor, [...links.values()].flat(), db);
+    for (const [id, monitorIds] of links) if (monitorIds.some((m) => !visible.has(m))) hidden.add(id);
+    const senders =
+      (await this.deps.users?.environmentsOf(db, actor.organizationId, destinationIds)) ??
+      new Map<string, string[][]>();
+    for (const [id, environments] of senders)
+      if (environments.some((list) => list.some((e) => !canSeeEnvironment(actor, e)))) hidden.add(id);
+    return hidden;
   }
 
   /** The ids among `monitorIds` that are monitors of the actor's organization in one of its environments. */

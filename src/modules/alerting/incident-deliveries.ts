@@ -3,6 +3,7 @@ import { decodeCursor, pageOf } from '../../platform/cursor.ts';
 import type { DeliveryStatus } from './alerting.types.ts';
 import type { DestinationType, EventType } from './destinations/index.ts';
 import { IncidentDeliveriesRepository, type IncidentDeliveryKey } from './incident-deliveries.repository.ts';
+import type { DestinationViews } from './destination.view.ts';
 
 /**
  * How one delivery stands: `queued` (not tried yet), `sending` (an attempt in flight), `retrying` (an attempt failed,
@@ -51,6 +52,11 @@ const isKey = (v: unknown): v is IncidentDeliveryKey =>
 
 /** The deliveries an incident's events made, per destination and event with their outcome (GET …/deliveries). */
 export class IncidentDeliveries {
+  private readonly views: DestinationViews;
+  constructor(deps: { views: DestinationViews }) {
+    this.views = deps.views;
+  }
+
   /** The caller has checked that the incident exists and is visible to the actor. */
   async list(
     ctx: ServiceContext,
@@ -66,6 +72,14 @@ export class IncidentDeliveries {
       page.limit + 1,
       after,
     );
+    // A destination that also serves another environment is not the caller's to know by name (GET /webhooks is 404).
+    const hidden = reveal
+      ? await this.views.hiddenFrom(
+          ctx.db,
+          ctx.actor,
+          rows.flatMap((r) => (r.destination_id ? [r.destination_id] : [])),
+        )
+      : new Set<string>();
     const deliveries = rows.map((r): IncidentDelivery & { seq: number } => {
       const status = r.status as DeliveryStatus;
       return {
@@ -74,7 +88,7 @@ export class IncidentDeliveries {
         destination: r.destination_id
           ? {
               id: r.destination_id,
-              name: reveal ? r.destination_name : null,
+              name: reveal && !hidden.has(r.destination_id) ? r.destination_name : null,
               type: r.destination_type as DestinationType | null,
             }
           : null,

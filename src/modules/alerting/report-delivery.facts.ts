@@ -1,4 +1,6 @@
 import type { Database } from '../../platform/db/index.ts';
+import type { ServiceContext } from '../auth/index.ts';
+import type { DestinationViews } from './destination.view.ts';
 import type { EventsService } from '../events/index.ts';
 import type { DeliveryStatus } from './alerting.types.ts';
 import { DeliveriesRepository } from './deliveries.repository.ts';
@@ -9,20 +11,22 @@ import { CONSUMER } from './pipeline/pipeline.ts';
 /** What the scheduled reports need to know from alerting: destinations' types, and how an event's deliveries went. */
 export class ReportDeliveryFacts {
   private readonly events: EventsService;
-  constructor(deps: { events: EventsService }) {
+  private readonly views: DestinationViews;
+  constructor(deps: { events: EventsService; views: DestinationViews }) {
     this.events = deps.events;
+    this.views = deps.views;
   }
 
-  /** The types of those of `ids` that are destinations of the organization (others are absent from the map). */
-  async destinationTypes(
-    db: Database,
-    organizationId: string,
-    ids: readonly string[],
-  ): Promise<Map<string, DestinationType>> {
-    const repo = new DestinationsRepository(db);
+  /**
+   * The types of those of `ids` that are destinations of the organization the actor may see (others are absent from
+   * the map): a key cannot send reports to a destination that serves another environment, as it cannot read it.
+   */
+  async destinationTypes(ctx: ServiceContext, ids: readonly string[]): Promise<Map<string, DestinationType>> {
+    const repo = new DestinationsRepository(ctx.db);
+    const hidden = await this.views.hiddenFrom(ctx.db, ctx.actor, [...new Set(ids)]);
     const out = new Map<string, DestinationType>();
     for (const id of new Set(ids)) {
-      const d = await repo.find(organizationId, id);
+      const d = hidden.has(id) ? null : await repo.find(ctx.actor.organizationId, id);
       if (d) out.set(id, d.type);
     }
     return out;

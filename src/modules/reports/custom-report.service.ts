@@ -165,6 +165,20 @@ export class CustomReportsService {
     return report;
   }
 
+  /**
+   * Which of `ids` are reports of the organization that the actor may not see: what is made of them (a scheduled
+   * report's runs) belongs to those who see them. A report that no longer exists is not among them.
+   */
+  async hiddenFrom(ctx: ServiceContext, ids: readonly string[]): Promise<Set<string>> {
+    const repository = new CustomReportsRepository(ctx.db);
+    const hidden = new Set<string>();
+    for (const id of new Set(ids)) {
+      const report = isId(id, 'crp') ? await repository.find(ctx.actor.organizationId, id) : null;
+      if (report && !canSee(ctx.actor, report)) hidden.add(id);
+    }
+    return hidden;
+  }
+
   private mayChange(ctx: ServiceContext, report: CustomReport): void {
     if (!canChange(ctx.actor, report)) {
       throw new DomainError(

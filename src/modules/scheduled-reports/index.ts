@@ -5,6 +5,7 @@ export {
   type ScheduledReportsDeps,
 } from './scheduled-reports.module.ts';
 export { scheduledReportsMigrations } from './scheduled-reports.migrations.ts';
+export { ScheduledReportDestinationUsers } from './scheduled-report.destination-users.ts';
 export {
   ScheduledReportsService,
   REFUSED_DESTINATION_TYPES,

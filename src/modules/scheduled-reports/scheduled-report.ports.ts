@@ -21,13 +21,19 @@ export interface ReportRendering {
   ): Promise<RenderedReport>;
   /** A custom report over its own period; null when it does not exist or the actor cannot see it. */
   renderCustom(ctx: ServiceContext, customReportId: string, format: FileKind): Promise<RenderedReport | null>;
+  /**
+   * Which of the ids are existing custom reports the actor may not see: their schedules are hidden from it (a private
+   * report's schedule is its owner's alone, admins included). A deleted report hides nothing.
+   */
+  customReportsHiddenFrom(ctx: ServiceContext, ids: readonly string[]): Promise<Set<string>>;
   /** Whether the actor can see the custom report (checked when a schedule names it). */
   customReportExists(ctx: ServiceContext, customReportId: string): Promise<boolean>;
 }
 
 /** The destination facts the module needs from alerting. */
 export interface ReportDestinations {
-  destinationTypes(db: Database, organizationId: string, ids: readonly string[]): Promise<Map<string, string>>;
+  /** The types of those of `ids` that are destinations the actor may see (others are absent). */
+  destinationTypes(ctx: ServiceContext, ids: readonly string[]): Promise<Map<string, string>>;
   outcome(db: Database, eventId: string): Promise<{ fannedOut: boolean; statuses: string[] }>;
   /** Each delivery the event made, with its destination and how it went (the runs a schedule shows). */
   deliveries(db: Database, organizationId: string, eventId: string): Promise<RunDelivery[]>;

@@ -18,6 +18,8 @@ export interface ReportRendererLike {
 export interface CustomReportsLike {
   get(ctx: ServiceContext, id: string): Promise<unknown>;
   render(ctx: ServiceContext, id: string, format: FileKind): Promise<RenderedReport>;
+  /** Which of the ids are existing reports the actor may not see. */
+  hiddenFrom(ctx: ServiceContext, ids: readonly string[]): Promise<Set<string>>;
 }
 
 /** ReportRendering over the reports module's renderer and custom reports (null until custom reports exist). */
@@ -43,6 +45,7 @@ export function reportRendering(
         throw err;
       }
     },
+    customReportsHiddenFrom: async (ctx, ids) => (customReports ? customReports.hiddenFrom(ctx, ids) : new Set()),
     async customReportExists(ctx, id) {
       if (!customReports) return false;
       try {

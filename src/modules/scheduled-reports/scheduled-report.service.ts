@@ -127,7 +127,16 @@ export class ScheduledReportsService {
     );
     // Hidden ones are skipped: the cursor still moves past them (a page may then hold fewer than `limit`).
     const page1 = pageOf(rows, page.limit, (s) => s.id);
-    return { data: page1.data.filter((s) => visibleTo(ctx, s)), next_cursor: page1.next_cursor };
+    const ofHiddenReports = await this.deps.rendering.customReportsHiddenFrom(
+      ctx,
+      page1.data.flatMap((s) => (s.customReportId === null ? [] : [s.customReportId])),
+    );
+    return {
+      data: page1.data.filter(
+        (s) => visibleTo(ctx, s) && (s.customReportId === null || !ofHiddenReports.has(s.customReportId)),
+      ),
+      next_cursor: page1.next_cursor,
+    };
   }
 
   /**
@@ -222,6 +231,12 @@ export class ScheduledReportsService {
       ? await new ScheduledReportsRepository(ctx.db).find(ctx.actor.organizationId, id)
       : null;
     if (!found || !visibleTo(ctx, found)) throw notFound('Scheduled report');
+    // The schedule of a custom report is seen by those who see the report (a private one: its owner alone).
+    if (
+      found.customReportId !== null &&
+      (await this.deps.rendering.customReportsHiddenFrom(ctx, [found.customReportId])).size > 0
+    )
+      throw notFound('Scheduled report');
     return found;
   }
 
@@ -265,10 +280,9 @@ export class ScheduledReportsService {
         destinationIds: typed.destination_ids,
       };
     } else {
-      const existing = isId(id, 'srp')
-        ? await new ScheduledReportsRepository(ctx.db).find(ctx.actor.organizationId, id)
-        : null;
-      if (!existing || !visibleTo(ctx, existing)) return [];
+      // A schedule the caller may not see (another environment's, a private custom report's) is the route's 404.
+      const existing = await this.find(ctx, id).catch(() => null);
+      if (!existing) return [];
       const merged: Partial<ScheduledReport> = merge(existing, typed);
       // A field sent with the wrong type is the schema's to name: it is not checked against the stored ones.
       for (const key of broken) delete merged[FIELD_OF[key]];
@@ -304,7 +318,7 @@ export class ScheduledReportsService {
         issue: `custom report ${s.customReportId} does not exist in this organization`,
       });
     if (s.destinationIds !== undefined) {
-      const types = await this.deps.destinations.destinationTypes(ctx.db, ctx.actor.organizationId, s.destinationIds);
+      const types = await this.deps.destinations.destinationTypes(ctx, s.destinationIds);
       s.destinationIds.forEach((id, i) => {
         const type = types.get(id);
         if (type === undefined)

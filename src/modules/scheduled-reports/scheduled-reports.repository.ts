@@ -176,6 +176,21 @@ export class ScheduledReportsRepository {
     return (await q.execute()).map(toSchedule);
   }
 
+  /** Each schedule of the organization that sends to a destination, as its destination ids and environments. */
+  async destinationSenders(
+    organizationId: string,
+  ): Promise<Array<{ destinationIds: string[]; environments: string[] }>> {
+    const rows = await this.db
+      .selectFrom('scheduled_report')
+      .select(['destination_ids', 'environments'])
+      .where('organization_id', '=', organizationId)
+      .execute();
+    return rows.map((r) => ({
+      destinationIds: fromJson<string[]>(r.destination_ids),
+      environments: fromJson<string[]>(r.environments),
+    }));
+  }
+
   /** Writes the user-editable fields and next_run_at (the lease and run bookkeeping are left as they are). */
   async update(s: ScheduledReport): Promise<void> {
     await this.db

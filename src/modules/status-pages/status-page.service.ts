@@ -93,7 +93,14 @@ const UPDATE_ATTEMPTS = 5;
 
 /** What an update read and merged onto: when the stored page differs from it at write time, the merge is redone. */
 function mergeBase(page: StatusPage): string {
-  return JSON.stringify([page.slug, page.title, page.monitorIds, page.public, page.showSlaTargets]);
+  return JSON.stringify([
+    page.slug,
+    page.title,
+    page.monitorIds,
+    page.public,
+    page.showSlaTargets,
+    page.allowEmbedding,
+  ]);
 }
 
 export class StatusPagesService implements MonitorListener {
@@ -119,6 +126,7 @@ export class StatusPagesService implements MonitorListener {
       monitorIds: fields.monitorIds ?? [],
       public: fields.public ?? true,
       showSlaTargets: fields.showSlaTargets ?? false,
+      allowEmbedding: fields.allowEmbedding ?? false,
       createdAt: now,
       updatedAt: now,
     };
@@ -182,6 +190,7 @@ export class StatusPagesService implements MonitorListener {
         monitorIds: fields.monitorIds ? [...fields.monitorIds, ...kept] : existing.monitorIds,
         public: fields.public ?? existing.public,
         showSlaTargets: fields.showSlaTargets ?? existing.showSlaTargets,
+        allowEmbedding: fields.allowEmbedding ?? existing.allowEmbedding,
         updatedAt: ctx.clock.now(),
       };
       const written = await ctx.db.transaction(async (tx) => {
@@ -259,6 +268,7 @@ export class StatusPagesService implements MonitorListener {
       pastIncidents: past.slice(0, PAST_INCIDENTS_MAX).map((i) => incidentView(i, availability.outageStart)),
       pastIncidentsTruncated: past.length > PAST_INCIDENTS_MAX,
       slaTargets: availability.slaTargets,
+      allowEmbedding: page.allowEmbedding,
     };
   }
 
@@ -311,7 +321,14 @@ export class StatusPagesService implements MonitorListener {
     body: StatusPageInput,
     exceptId: string | null,
     shapeDetails: readonly ErrorDetail[],
-  ): Promise<{ slug?: string; title?: string; monitorIds?: string[]; public?: boolean; showSlaTargets?: boolean }> {
+  ): Promise<{
+    slug?: string;
+    title?: string;
+    monitorIds?: string[];
+    public?: boolean;
+    showSlaTargets?: boolean;
+    allowEmbedding?: boolean;
+  }> {
     const details: ErrorDetail[] = [...shapeDetails];
     // With shape problems the body may not even be an object; their details are the answer then.
     const input: StatusPageInput = typeof body === 'object' && body !== null ? body : {};
@@ -332,6 +349,7 @@ export class StatusPagesService implements MonitorListener {
       ...(input.title !== undefined && { title: input.title.trim() }),
       ...(input.public !== undefined && { public: input.public }),
       ...(input.show_sla_targets !== undefined && { showSlaTargets: input.show_sla_targets }),
+      ...(input.allow_embedding !== undefined && { allowEmbedding: input.allow_embedding }),
       ...(input.monitor_ids !== undefined && { monitorIds: [...input.monitor_ids] }),
     };
   }

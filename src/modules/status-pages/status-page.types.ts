@@ -11,6 +11,8 @@ export interface StatusPage {
   public: boolean;
   /** Show the current period of each SLA target whose monitors are all on the page. */
   showSlaTargets: boolean;
+  /** Whether other sites may show the public page in a frame (this app's own preview always may). */
+  allowEmbedding: boolean;
   createdAt: number;
   updatedAt: number;
 }
@@ -113,6 +115,8 @@ export interface PublicStatusView {
   pastIncidentsTruncated: boolean;
   /** Empty unless the page shows its SLA targets. */
   slaTargets: PublicSlaView[];
+  /** The page's setting, for the frame policy of the answer (not part of the page's content). */
+  allowEmbedding: boolean;
 }
 
 /** Body of PATCH /status-pages/{id}, its shape checked by the route's schema. */
@@ -122,6 +126,7 @@ export interface StatusPageInput {
   monitor_ids?: string[];
   public?: boolean;
   show_sla_targets?: boolean;
+  allow_embedding?: boolean;
 }
 
 /** Body of POST /status-pages, its shape checked by the route's schema. */

@@ -29,4 +29,14 @@ export const statusPagesMigrations: SchemaMigration[] = [
         .execute();
     },
   },
+  {
+    // Opt-in: other sites may frame the public page only when its owner allows it (default: this app only).
+    name: '202611281100_status_pages_allow_embedding',
+    async up(db) {
+      await db.schema
+        .alterTable('status_page')
+        .addColumn('allow_embedding', col.bool, (c) => c.notNull().defaultTo(0))
+        .execute();
+    },
+  },
 ];

@@ -12,6 +12,7 @@ function toPage(row: StatusPageRow): StatusPage {
     monitorIds: fromJson<string[]>(row.monitor_ids),
     public: row.public === 1,
     showSlaTargets: row.show_sla_targets === 1,
+    allowEmbedding: row.allow_embedding === 1,
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
   };
@@ -26,6 +27,7 @@ function toRow(p: StatusPage): StatusPageRow {
     monitor_ids: toJson(p.monitorIds),
     public: p.public ? 1 : 0,
     show_sla_targets: p.showSlaTargets ? 1 : 0,
+    allow_embedding: p.allowEmbedding ? 1 : 0,
     created_at: p.createdAt,
     updated_at: p.updatedAt,
   };

@@ -6,6 +6,7 @@ export interface StatusPageRow {
   monitor_ids: string;
   public: number;
   show_sla_targets: number;
+  allow_embedding: number;
   created_at: number;
   updated_at: number;
 }

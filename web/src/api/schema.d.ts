@@ -3718,6 +3718,8 @@ export interface components {
     };
     /** StatusPage */
     StatusPage: {
+      /** @description Whether other sites may show the public page in a frame. */
+      allow_embedding: boolean;
       /** Format: date-time */
       created_at: string;
       /** @description stp_… */
@@ -17383,7 +17385,7 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** @description With report_type `custom` only: the custom report delivered, over its own period. */
+          /** @description With report_type `custom` only: the custom report delivered, over its own period. The schedule is seen, changed and run only by those who see that report (a private report's: its owner alone, not admins). */
           custom_report_id?: string;
           /** @description monthly and quarterly only: 1 to 28. Quarterly runs in January, April, July and October. */
           day_of_month?: number;
@@ -17930,7 +17932,7 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** @description With report_type `custom` only: the custom report delivered, over its own period. */
+          /** @description With report_type `custom` only: the custom report delivered, over its own period. The schedule is seen, changed and run only by those who see that report (a private report's: its owner alone, not admins). */
           custom_report_id?: string | null;
           /** @description monthly and quarterly only: 1 to 28. Quarterly runs in January, April, July and October. */
           day_of_month?: number | null;
@@ -20206,6 +20208,8 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /** @description Let other sites show the public page in a frame (Content-Security-Policy frame-ancestors *). Default false: only this app (its preview) may frame it. */
+          allow_embedding?: boolean;
           /** @description Monitors of this organization the key can see, each once. Default []. */
           monitor_ids?: string[];
           /** @description Default true. */
@@ -20737,6 +20741,8 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /** @description Let other sites show the public page in a frame (Content-Security-Policy frame-ancestors *). Default false: only this app (its preview) may frame it. */
+          allow_embedding?: boolean;
           /** @description Replaces the list of monitors the key can see (monitors of environments the key cannot see stay on the page). */
           monitor_ids?: string[];
           public?: boolean;

@@ -179,7 +179,7 @@ export default function CustomReportEditPage() {
                 {' '}
                 —{' '}
                 {v === 'private'
-                  ? 'the owner only'
+                  ? 'the owner only (not admins either), and so are its scheduled reports'
                   : v === 'organization'
                     ? 'every member of the organization'
                     : 'the owner and the members chosen below'}

@@ -20,6 +20,7 @@ export default function StatusPageEditPage() {
   const [title, setTitle] = useState('');
   const [isPublic, setPublic] = useState(true);
   const [showSla, setShowSla] = useState(false);
+  const [embeddable, setEmbeddable] = useState(false);
   const [monitorIds, setMonitorIds] = useState<string[]>([]);
   const [filter, setFilter] = useState('');
   const [previewKey, setPreviewKey] = useState(0);
@@ -29,12 +30,20 @@ export default function StatusPageEditPage() {
       setTitle(existing.data.title);
       setPublic(existing.data.public);
       setShowSla(existing.data.show_sla_targets);
+      setEmbeddable(existing.data.allow_embedding);
       setMonitorIds(existing.data.monitor_ids);
     }
   }, [existing.data]);
   const { save, error } = useFormSave(form, {
     mutationFn: async () => {
-      const body = { slug, title, public: isPublic, show_sla_targets: showSla, monitor_ids: monitorIds };
+      const body = {
+        slug,
+        title,
+        public: isPublic,
+        show_sla_targets: showSla,
+        allow_embedding: embeddable,
+        monitor_ids: monitorIds,
+      };
       const header = idempotencyHeader();
       return id
         ? unwrap(await api.client.PATCH('/api/v1/status-pages/{id}', { params: { path: { id }, header }, body }))
@@ -56,7 +65,10 @@ export default function StatusPageEditPage() {
       <h1>{id ? `Status page: ${existing.data?.title ?? ''}` : 'New status page'}</h1>
       <div className="two-columns">
         <EditForm form={form} onSubmit={() => save.mutate()} locked={!writable}>
-          <FormError error={save.error} fields={['slug', 'title', 'monitor_ids', 'public', 'show_sla_targets']} />
+          <FormError
+            error={save.error}
+            fields={['slug', 'title', 'monitor_ids', 'public', 'show_sla_targets', 'allow_embedding']}
+          />
           <Field label="Title" name="title" error={error} required>
             {({ control }) => <input {...control} required value={title} onChange={(e) => setTitle(e.target.value)} />}
           </Field>
@@ -86,6 +98,21 @@ export default function StatusPageEditPage() {
             </label>
             <p id="show-sla-hint" className="hint">
               The current period&apos;s achievement of each SLA target whose monitors are all on this page.
+            </p>
+          </div>
+          <div className="field" data-field="allow_embedding">
+            <label className="check-label">
+              <input
+                type="checkbox"
+                name="allow_embedding"
+                checked={embeddable}
+                aria-describedby="allow-embedding-hint"
+                onChange={(e) => setEmbeddable(e.target.checked)}
+              />{' '}
+              Allow other sites to embed this page
+            </label>
+            <p id="allow-embedding-hint" className="hint">
+              Off, only this app may show the page in a frame (the preview).
             </p>
           </div>
           <fieldset className="field" data-field="monitor_ids">

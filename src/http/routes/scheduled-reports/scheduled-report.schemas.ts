@@ -61,7 +61,8 @@ const destinationIds = Type.Array(
 const crpIssue = 'must be a custom report id (crp_…)';
 const customReportId = Type.String({
   pattern: '^crp_[0-9a-z]{26}$',
-  description: 'With report_type `custom` only: the custom report delivered, over its own period.',
+  description:
+    "With report_type `custom` only: the custom report delivered, over its own period. The schedule is seen, changed and run only by those who see that report (a private report's: its owner alone, not admins).",
   'x-issues': { type: crpIssue, pattern: crpIssue },
 });
 const enabled = Type.Boolean({

@@ -69,6 +69,7 @@ describe('status page HTML', () => {
       },
     ],
     pastIncidentsTruncated: false,
+    allowEmbedding: false,
     slaTargets: [
       {
         id: 'sla_1',

@@ -6,6 +6,7 @@ import type {
   PublicSlaView,
   PublicStatusView,
 } from '../../../modules/status-pages/index.ts';
+import { createHash } from 'node:crypto';
 import { toIso } from '../../../platform/clock.ts';
 
 /** Escapes text for HTML element content and double-quoted attribute values. */
@@ -220,9 +221,40 @@ export function renderStatusPage(view: PublicStatusView): string {
 <footer><p>Updated ${when(now)} · Uptime is time-based: paused time is not counted · Days are UTC · <a href="${escapeHtml(view.slug)}.json">JSON</a> · Powered by Tocsin</p></footer></div></body></html>`;
 }
 
+const NOT_FOUND_CSS =
+  'body{margin:0;font:16px/1.5 system-ui,sans-serif;color:#1f2328;background:#fff}main{max-width:40rem;margin:3rem auto;padding:1rem}@media (prefers-color-scheme:dark){body{background:#0d1117;color:#e6edf3}}';
+
+/** A CSP source for an inline style block: the page needs no 'unsafe-inline', only its own two style sheets. */
+function styleHash(css: string): string {
+  return `'sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}'`;
+}
+
+const STYLE_SOURCES = `${styleHash(CSS)} ${styleHash(NOT_FOUND_CSS)}`;
+
+/**
+ * The security headers of every answer under /status/: the page loads nothing (no script, font, image or sheet
+ * beyond its own inline styles, allowed by hash), submits nothing, and is framed by this app's preview only,
+ * or by any site when the page's `allow_embedding` says so (X-Frame-Options then left out: it cannot say "any").
+ */
+export function statusPageSecurityHeaders(allowEmbedding: boolean): Record<string, string> {
+  const csp = [
+    "default-src 'none'",
+    `style-src ${STYLE_SOURCES}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    `frame-ancestors ${allowEmbedding ? '*' : "'self'"}`,
+  ].join('; ');
+  return {
+    'content-security-policy': csp,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    ...(!allowEmbedding && { 'x-frame-options': 'SAMEORIGIN' }),
+  };
+}
+
 export function renderNotFoundPage(): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Status page not found</title>
-<style>body{margin:0;font:16px/1.5 system-ui,sans-serif;color:#1f2328;background:#fff}main{max-width:40rem;margin:3rem auto;padding:1rem}@media (prefers-color-scheme:dark){body{background:#0d1117;color:#e6edf3}}</style></head>
+<style>${NOT_FOUND_CSS}</style></head>
 <body><main><h1>Status page not found</h1><p>There is no public status page at this address.</p></main></body></html>`;
 }

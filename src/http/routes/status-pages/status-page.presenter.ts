@@ -9,6 +9,7 @@ export function presentStatusPage(p: StatusPage, publicUrl: string): Record<stri
     monitor_ids: p.monitorIds,
     public: p.public,
     show_sla_targets: p.showSlaTargets,
+    allow_embedding: p.allowEmbedding,
     url: `${publicUrl}/status/${p.slug}`,
     created_at: toIso(p.createdAt),
     updated_at: toIso(p.updatedAt),

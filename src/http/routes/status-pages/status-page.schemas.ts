@@ -32,6 +32,12 @@ const showSlaTargets = Type.Boolean({
     "Show the current period's achievement (UTC calendar period) of each SLA target whose monitors are all on the page. Default false.",
 });
 
+const allowEmbedding = Type.Boolean({
+  'x-issue': 'must be true or false',
+  description:
+    'Let other sites show the public page in a frame (Content-Security-Policy frame-ancestors *). Default false: only this app (its preview) may frame it.',
+});
+
 export const StatusPageRecord = Type.Object(
   {
     id: Type.String({ description: 'stp_…' }),
@@ -43,6 +49,7 @@ export const StatusPageRecord = Type.Object(
       description:
         "Whether the public page shows the current period's achievement of each SLA target whose monitors are all on the page.",
     }),
+    allow_embedding: Type.Boolean({ description: 'Whether other sites may show the public page in a frame.' }),
     url: Type.String({ description: 'Address of the public page.' }),
     created_at: Timestamp(),
     updated_at: Timestamp(),
@@ -60,6 +67,7 @@ export const StatusPageCreateBody = Type.Object(
     monitor_ids: Type.Optional(monitorIds('Monitors of this organization the key can see, each once. Default [].')),
     public: Type.Optional(Type.Boolean({ description: 'Default true.' })),
     show_sla_targets: Type.Optional(showSlaTargets),
+    allow_embedding: Type.Optional(allowEmbedding),
   },
   { description: 'Unknown fields are rejected.' },
 );
@@ -75,6 +83,7 @@ export const StatusPagePatchBody = Type.Object(
     ),
     public: Type.Optional(Type.Boolean()),
     show_sla_targets: Type.Optional(showSlaTargets),
+    allow_embedding: Type.Optional(allowEmbedding),
   },
   { description: 'Fields to change. Unknown fields are rejected.' },
 );

@@ -6,7 +6,7 @@ import type { StatusPagesService } from '../../../modules/status-pages/index.ts'
 import { notFound } from '../../../platform/errors.ts';
 import { bodyShapeDetails, contextOf } from '../../request-context.ts';
 import { IdParams } from '../../schemas/common.schemas.ts';
-import { renderNotFoundPage, renderStatusPage } from './status-page.html.ts';
+import { renderNotFoundPage, renderStatusPage, statusPageSecurityHeaders } from './status-page.html.ts';
 import { presentPublicStatus, presentStatusPage } from './status-page.presenter.ts';
 import {
   PublicStatus,
@@ -148,6 +148,7 @@ export function registerStatusPageRoutes(
       const raw = request.params.slug;
       const json = raw.endsWith('.json');
       const view = await statusPages.publicView(json ? raw.slice(0, -5) : raw);
+      reply.headers(statusPageSecurityHeaders(view?.allowEmbedding ?? false));
       if (!view) {
         if (json) throw notFound('Status page');
         return reply

@@ -1,0 +1,93 @@
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../support/app.ts';
+
+const HEADERS_MS = 400;
+const REQUEST_MS = 800;
+const KEEP_ALIVE_MS = 400;
+/** What Node may add past a time-out: its connection check runs every quarter of the shortest one. */
+const SLACK_MS = 700;
+
+interface Observed {
+  closedAfterMs: Promise<number>;
+  received: () => string;
+  socket: Socket;
+}
+
+/** A raw client on a real socket: what it was sent back, and when the server closed it. */
+function open(port: number): Observed {
+  const socket = connect(port, '127.0.0.1');
+  const started = performance.now();
+  let received = '';
+  socket.on('data', (d: Buffer) => (received += d.toString('latin1')));
+  socket.on('error', () => undefined);
+  const closedAfterMs = new Promise<number>((resolve) =>
+    socket.on('close', () => resolve(performance.now() - started)),
+  );
+  return { closedAfterMs, received: () => received, socket };
+}
+
+/** Writes `chunks` one every `everyMs` while the socket is open: a slow client that never finishes. */
+function dribble(o: Observed, chunks: () => string, everyMs: number): void {
+  const timer = setInterval(() => {
+    if (!o.socket.destroyed && o.socket.writable) o.socket.write(chunks());
+  }, everyMs);
+  o.socket.on('close', () => clearInterval(timer));
+}
+
+/** Real sockets against configured http.*_timeout_ms (short here): slow or idle connections are closed. */
+describe('HTTP server time-outs', () => {
+  let t: TestApp;
+  let port: number;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      configFile: {
+        http: { headers_timeout_ms: HEADERS_MS, request_timeout_ms: REQUEST_MS, keep_alive_timeout_ms: KEEP_ALIVE_MS },
+      },
+    });
+    await t.tocsin.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (t.tocsin.app.server.address() as { port: number }).port;
+  });
+  afterAll(async () => t?.close());
+
+  it('answers 408 and closes 200 clients that send their headers slowly, within the headers time-out', async () => {
+    const clients = Array.from({ length: 200 }, () => open(port));
+    for (const c of clients) {
+      c.socket.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n');
+      let n = 0;
+      dribble(c, () => `X-Slow-${(n += 1)}: still coming\r\n`, 100);
+    }
+    const closed = await Promise.all(clients.map((c) => c.closedAfterMs));
+    expect(Math.max(...closed)).toBeLessThan(HEADERS_MS + SLACK_MS);
+    expect(Math.min(...closed)).toBeGreaterThanOrEqual(HEADERS_MS - 50);
+    expect(clients.filter((c) => !c.received().startsWith('HTTP/1.1 408'))).toHaveLength(0);
+  });
+
+  it('closes a client that connects and sends nothing', async () => {
+    const silent = open(port);
+    expect(await silent.closedAfterMs).toBeLessThan(HEADERS_MS + SLACK_MS);
+  });
+
+  it('closes a client whose body never ends, within the request time-out', async () => {
+    const slow = open(port);
+    slow.socket.write(
+      'POST /api/v1/auth/sessions HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{',
+    );
+    dribble(slow, () => ' ', 100);
+    const after = await slow.closedAfterMs;
+    expect(after).toBeGreaterThanOrEqual(REQUEST_MS - 50);
+    expect(after).toBeLessThan(REQUEST_MS + SLACK_MS);
+  });
+
+  it('closes an idle kept-alive connection after the keep-alive time-out', async () => {
+    const idle = open(port);
+    idle.socket.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    const after = await idle.closedAfterMs;
+    expect(idle.received()).toMatch(/^HTTP\/1\.1 200 /);
+    // Node keeps the socket a second past the advertised time-out, so a client reusing it at the last moment does
+    // not race the close.
+    expect(after).toBeGreaterThanOrEqual(KEEP_ALIVE_MS);
+    expect(after).toBeLessThan(KEEP_ALIVE_MS + 1000 + SLACK_MS);
+  });
+});
