@@ -139,6 +139,12 @@ describe('HTTP/1 response parser', () => {
     }
   });
 
+  it('refuses a head ended by bare LFs at once, not at the close', () => {
+    for (const pieces of [['HTTP/1.1 200 OK\nContent-Length: 0\n\n'], ['HTTP/1.1 200 OK\r\nX: 1\n', '\nbody']]) {
+      expect(() => parse(pieces), pieces.join('')).toThrow(/bare LF/);
+    }
+  });
+
   it('refuses a head larger than the limit that arrives in one piece', () => {
     const head = `HTTP/1.1 200 OK\r\nX-Big: ${'a'.repeat(HTTP_MAX_HEAD_BYTES)}\r\nContent-Length: 0\r\n\r\n`;
     expect(() => parse([head])).toThrow(/response head too large/);

@@ -92,7 +92,12 @@ export class ResponseParser {
       switch (this.state) {
         case 'head': {
           const end = data.indexOf('\r\n\r\n', at, 'latin1');
-          if (end < 0) return this.keep(data, at, HTTP_MAX_HEAD_BYTES, 'response head too large');
+          if (end < 0) {
+            // A head ended by bare LFs never shows CRLF CRLF: without this the check would wait for the close or the
+            // timeout, where node:http fails at once (RFC 9112 §2.2 lets a recipient refuse a bare LF).
+            if (data.indexOf('\n\n', at, 'latin1') >= 0) throw malformed('bare LF line ending in the head');
+            return this.keep(data, at, HTTP_MAX_HEAD_BYTES, 'response head too large');
+          }
           // A head that arrived whole in one read is held to the same limit as one arriving in pieces.
           if (end - at > HTTP_MAX_HEAD_BYTES) throw malformed('response head too large');
           this.readHead(data.toString('latin1', at, end));
