@@ -3,7 +3,7 @@
  * bytes: a raw TCP server on loopback answers each request with one response of a corpus (test/support/http1.corpus.ts:
  * hand-picked edge cases and a seeded generator), and both clients must agree on whether the response is accepted,
  * and on an accepted one's status, header fields as the probe exposes them and body bytes. Where the probe differs on
- * purpose, DELIBERATE says why (RFC 9112); such a case must still differ, so a stale entry fails too.
+ * purpose, DELIBERATE says why (RFC 9110, 9112); such a case must still differ, so a stale entry fails too.
  */
 import { createHash } from 'node:crypto';
 import { request, type IncomingHttpHeaders } from 'node:http';
@@ -79,6 +79,7 @@ function viaNode(index: number, c: CorpusCase): Promise<Outcome> {
       clearTimeout(timer);
       resolve(o);
     };
+    let responded = false;
     const refuse = (err: Error): void =>
       settle({ accepted: false, error: (err as { code?: string }).code ?? err.message });
     const req = request(
@@ -93,6 +94,7 @@ function viaNode(index: number, c: CorpusCase): Promise<Outcome> {
         headers: { connection: 'close' },
       },
       (res) => {
+        responded = true;
         const chunks: Buffer[] = [];
         res.on('data', (b: Buffer) => chunks.push(b));
         res.once('end', () =>
@@ -112,7 +114,10 @@ function viaNode(index: number, c: CorpusCase): Promise<Outcome> {
       settle({ accepted: false, error: 'timeout' });
     }, 3000);
     req.once('error', refuse);
-    req.once('close', () => settle({ accepted: false, error: 'closed without a response' }));
+    // Once a response has begun, its own end, error or abort settles it (the timer if none comes).
+    req.once('close', () => {
+      if (!responded) settle({ accepted: false, error: 'closed without a response' });
+    });
     req.end();
   });
 }
