@@ -99,11 +99,27 @@ describe('HTTP/1 response parser', () => {
     });
   });
 
-  it('Transfer-Encoding wins over Content-Length', () => {
-    const r = parse([
+  it('refuses what node:http refuses too: ambiguous framing, control characters (differential test)', () => {
+    const bad = [
+      // RFC 9112 §6.3 (3) and (5): two framings, or two lengths, even equal ones and even where no body follows.
       'HTTP/1.1 200 OK\r\nContent-Length: 100\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n',
-    ]);
-    expect(r).toMatchObject({ body: 'ok', ended: true });
+      'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nok',
+      'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 5\r\n\r\nok',
+      'HTTP/1.1 204 No Content\r\nContent-Length: x\r\n\r\n',
+      // RFC 9110 §5.5: controls other than HTAB in a field value.
+      'HTTP/1.1 200 OK\r\nX-A: a\rb\r\nContent-Length: 0\r\n\r\n',
+      'HTTP/1.1 200 OK\r\nX-A: a\x00b\r\nContent-Length: 0\r\n\r\n',
+      'HTTP/1.1 200 OK\r\nX-A: a\x0b\r\nContent-Length: 0\r\n\r\n',
+      // Whitespace around a chunk size.
+      'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2 \r\nok\r\n0\r\n\r\n',
+      'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2 ;a=b\r\nok\r\n0\r\n\r\n',
+    ];
+    for (const text of bad) {
+      expect(() => parse([text]), text).toThrow(expect.objectContaining({ code: 'protocol_error' }));
+    }
+    // Only SP and HTAB are trimmed from a value: an NBSP (obs-text) stays, as node:http keeps it.
+    const nbsp = parse(['HTTP/1.1 200 OK\r\nX-A: \t\xa0a\xa0 \r\nContent-Length: 0\r\n\r\n']);
+    expect(nbsp.head?.headers['x-a']).toBe('\xa0a\xa0');
   });
 
   it('refuses what is not an HTTP/1 response', () => {
@@ -121,6 +137,17 @@ describe('HTTP/1 response parser', () => {
     for (const text of bad) {
       expect(() => parse([text]), text).toThrow(expect.objectContaining({ code: 'protocol_error' }));
     }
+  });
+
+  it('refuses a head ended by bare LFs at once, not at the close', () => {
+    for (const pieces of [['HTTP/1.1 200 OK\nContent-Length: 0\n\n'], ['HTTP/1.1 200 OK\r\nX: 1\n', '\nbody']]) {
+      expect(() => parse(pieces), pieces.join('')).toThrow(/bare LF/);
+    }
+  });
+
+  it('refuses a head larger than the limit that arrives in one piece', () => {
+    const head = `HTTP/1.1 200 OK\r\nX-Big: ${'a'.repeat(HTTP_MAX_HEAD_BYTES)}\r\nContent-Length: 0\r\n\r\n`;
+    expect(() => parse([head])).toThrow(/response head too large/);
   });
 
   it('refuses a head larger than the limit, fed in small pieces', () => {

@@ -92,7 +92,14 @@ export class ResponseParser {
       switch (this.state) {
         case 'head': {
           const end = data.indexOf('\r\n\r\n', at, 'latin1');
-          if (end < 0) return this.keep(data, at, HTTP_MAX_HEAD_BYTES, 'response head too large');
+          if (end < 0) {
+            // A head ended by bare LFs never shows CRLF CRLF: without this the check would wait for the close or the
+            // timeout, where node:http fails at once (RFC 9112 §2.2 lets a recipient refuse a bare LF).
+            if (data.indexOf('\n\n', at, 'latin1') >= 0) throw malformed('bare LF line ending in the head');
+            return this.keep(data, at, HTTP_MAX_HEAD_BYTES, 'response head too large');
+          }
+          // A head that arrived whole in one read is held to the same limit as one arriving in pieces.
+          if (end - at > HTTP_MAX_HEAD_BYTES) throw malformed('response head too large');
           this.readHead(data.toString('latin1', at, end));
           at = end + 4;
           break;
@@ -155,6 +162,13 @@ export class ResponseParser {
     if (!match) throw malformed(`bad status line ${JSON.stringify(lines[0]!.slice(0, 80))}`);
     const status = Number(match[1]);
     const headers = parseFields(lines);
+    // RFC 9112 §6.3 (3): both framings in one message may be a smuggling or splitting attempt; node:http refuses it too.
+    if (headers['transfer-encoding'] !== undefined && headers['content-length'] !== undefined)
+      throw malformed('both transfer-encoding and content-length');
+    const length = headers['content-length'];
+    // Checked whatever the status or method (as node:http does): a bad length is a broken server either way.
+    if (length !== undefined && !/^\d{1,15}$/.test(length))
+      throw malformed(`bad content-length ${JSON.stringify(length)}`);
     if (status < 200 && status !== 101) return; // interim response: the final one follows
     this.events.head({ status, headers });
     if (this.state === 'done') return; // the head handler ended the exchange
@@ -175,14 +189,15 @@ export class ResponseParser {
       this.state = 'until-close';
       return;
     }
-    if (!/^\d{1,15}$/.test(length)) throw malformed(`bad content-length ${JSON.stringify(length)}`);
     this.remaining = Number(length);
     if (this.remaining === 0) this.finish();
     else this.state = 'length';
   }
 
   private readChunkSize(line: string): void {
-    const size = line.split(';', 1)[0]!.trim();
+    // No whitespace around the size: RFC 9112 §7.1.1 allows it only before an extension's `;`, and node:http refuses
+    // even that; a server sending either is broken enough to be worth a failed check.
+    const size = line.split(';', 1)[0]!;
     if (!/^[0-9a-fA-F]{1,12}$/.test(size)) throw malformed(`bad chunk size ${JSON.stringify(size.slice(0, 20))}`);
     this.remaining = parseInt(size, 16);
     this.state = this.remaining === 0 ? 'trailers' : 'chunk-data';
@@ -203,8 +218,13 @@ function parseFields(lines: string[]): IncomingHttpHeaders {
     const name = colon > 0 ? line.slice(0, colon) : '';
     if (!TOKEN.test(name)) throw malformed(`bad header line ${JSON.stringify(line.slice(0, 80))}`);
     const key = name.toLowerCase();
-    const value = line.slice(colon + 1).trim();
+    // Only SP and HTAB are OWS (RFC 9110 §5.6.3): trim() would also take a value's NBSP (obs-text) or form feed.
+    const value = withoutOws(line.slice(colon + 1));
+    // RFC 9110 §5.5: CR, LF and NUL in a value are refused (as node:http does), and so are the other controls but HTAB.
+    if (hasControl(value)) throw malformed(`bad character in header ${JSON.stringify(name)}`);
     const seen = headers[key];
+    // RFC 9110 §8.6 / RFC 9112 §6.3 (5): differing lengths are an unrecoverable error; node:http refuses equal ones too.
+    if (key === 'content-length' && seen !== undefined) throw malformed('more than one content-length');
     if (key === 'set-cookie') {
       if (Array.isArray(seen)) seen.push(value);
       else headers[key] = [value];
@@ -215,4 +235,23 @@ function parseFields(lines: string[]): IncomingHttpHeaders {
     }
   }
   return headers as IncomingHttpHeaders;
+}
+
+const isOws = (code: number): boolean => code === 32 || code === 9;
+
+function withoutOws(text: string): string {
+  let from = 0;
+  let to = text.length;
+  while (from < to && isOws(text.charCodeAt(from))) from++;
+  while (to > from && isOws(text.charCodeAt(to - 1))) to--;
+  return from === 0 && to === text.length ? text : text.slice(from, to);
+}
+
+/** A character below SP but HTAB, or DEL. */
+function hasControl(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if ((code < 32 && code !== 9) || code === 127) return true;
+  }
+  return false;
 }
