@@ -1266,7 +1266,7 @@ async function openLadder(dialect: Dialect): Promise<Ladder> {
         if (fixture) await fixture.fill(database.tables<any>(), dialect); // eslint-disable-line @typescript-eslint/no-explicit-any -- earlier schema
       }
     },
-    async copy() {
+    async copy(): Promise<StepCopy> {
       if (dialect === 'sqlite') {
         const dir = mkdtempSync(join(tmpdir(), 'tocsin-upgrade-'));
         const path = join(dir, 'tocsin.db');
