@@ -1258,46 +1258,55 @@ async function openLadder(dialect: Dialect): Promise<Ladder> {
   const ladder = await createTestDatabase(dialect, { migrate: false });
   let database = ladder.database;
   let step = 0;
+  // One climb or copy at a time, even when a test that timed out is still running its part.
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = queue.then(work);
+    queue = run.catch(() => undefined);
+    return run;
+  };
   return {
-    async climbTo(prefix) {
-      for (; step < prefix; step++) {
-        await migrateToLatest(database, STEPS.slice(0, step + 1));
-        const fixture = FIXTURES[STEPS[step]!.name];
-        if (fixture) await fixture.fill(database.tables<any>(), dialect); // eslint-disable-line @typescript-eslint/no-explicit-any -- earlier schema
-      }
-    },
-    async copy(): Promise<StepCopy> {
-      if (dialect === 'sqlite') {
-        const dir = mkdtempSync(join(tmpdir(), 'tocsin-upgrade-'));
-        const path = join(dir, 'tocsin.db');
-        await backupSqlite(ladder.url, path);
-        const copy = openDatabase({ url: null, sqlitePath: path });
+    climbTo: (prefix) =>
+      serial(async () => {
+        for (; step < prefix; step++) {
+          await migrateToLatest(database, STEPS.slice(0, step + 1));
+          const fixture = FIXTURES[STEPS[step]!.name];
+          if (fixture) await fixture.fill(database.tables<any>(), dialect); // eslint-disable-line @typescript-eslint/no-explicit-any -- earlier schema
+        }
+      }),
+    copy: () =>
+      serial(async (): Promise<StepCopy> => {
+        if (dialect === 'sqlite') {
+          const dir = mkdtempSync(join(tmpdir(), 'tocsin-upgrade-'));
+          const path = join(dir, 'tocsin.db');
+          await backupSqlite(ladder.url, path);
+          const copy = openDatabase({ url: null, sqlitePath: path });
+          return {
+            database: copy,
+            env: { TOCSIN_DATA_DIR: dir },
+            drop: async () => {
+              await copy.close();
+              rmSync(dir, { recursive: true, force: true });
+            },
+          };
+        }
+        const url = new URL(ladder.url);
+        const source = url.pathname.slice(1);
+        url.pathname = `/${source}_${step}`;
+        // A database cannot be copied while anyone is connected to it.
+        await database.close();
+        await adminQuery(`CREATE DATABASE ${source}_${step} TEMPLATE ${source}`);
+        database = ladder.reopen();
+        const copy = openDatabase({ url: url.toString(), sqlitePath: '', poolSize: 2 });
         return {
           database: copy,
-          env: { TOCSIN_DATA_DIR: dir },
+          env: { DATABASE_URL: url.toString() },
           drop: async () => {
             await copy.close();
-            rmSync(dir, { recursive: true, force: true });
+            await adminQuery(`DROP DATABASE IF EXISTS ${url.pathname.slice(1)} WITH (FORCE)`);
           },
         };
-      }
-      const url = new URL(ladder.url);
-      const source = url.pathname.slice(1);
-      url.pathname = `/${source}_${step}`;
-      // A database cannot be copied while anyone is connected to it.
-      await database.close();
-      await adminQuery(`CREATE DATABASE ${source}_${step} TEMPLATE ${source}`);
-      database = ladder.reopen();
-      const copy = openDatabase({ url: url.toString(), sqlitePath: '', poolSize: 2 });
-      return {
-        database: copy,
-        env: { DATABASE_URL: url.toString() },
-        drop: async () => {
-          await copy.close();
-          await adminQuery(`DROP DATABASE IF EXISTS ${url.pathname.slice(1)} WITH (FORCE)`);
-        },
-      };
-    },
+      }),
     drop: () => ladder.drop(),
   };
 }
@@ -1366,6 +1375,7 @@ describe.each(testDialects())('migrations: upgrade from every earlier schema (%s
         timings.push(Date.now() - started);
       }
     },
-    30_000,
+    // The later steps read back every earlier step's rows (a few seconds quiet; a loaded machine took over 30 s).
+    120_000,
   );
 });
