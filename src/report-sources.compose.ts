@@ -26,8 +26,7 @@ export function reportSourcesOf(
       monitorKeys: (ids) => s.executions.monitorKeys(ids),
       rollupRows: (keys, from, to, resolution) => s.rollups.rollupRows(keys, from, to, resolution),
       rollupSnapshot: (keys, days, hourBlocks, prefixes) =>
-        s.rollups.rollupSnapshot(keys, days, hourBlocks, prefixes ? { prefixes } : {}),
-      dayPrefixes: s.rollups.dayPrefixes,
+        s.rollups.rollupSnapshot(keys, days, hourBlocks, { prefixes }),
       executionTally: (keys, from, to, now) => s.rollups.executionTally(keys, from, to, now),
     },
     incidents: s.incidents,

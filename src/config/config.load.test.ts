@@ -28,7 +28,6 @@ describe('loadConfig defaults', () => {
   it('uses the documented defaults with an empty environment and no file', () => {
     const c = load();
     expect(c).toMatchObject({
-      env: 'production',
       port: 3000,
       host: '0.0.0.0',
       dataDir: resolve('./data'),
@@ -94,7 +93,6 @@ describe('loadConfig environment variables', () => {
   it('reads every variable', () => {
     const masterKey = Buffer.alloc(32, 7).toString('base64');
     const c = load({
-      NODE_ENV: 'development',
       PORT: '8080',
       HOST: '127.0.0.1',
       TOCSIN_DATA_DIR: '/tmp/tocsin-x',
@@ -105,7 +103,6 @@ describe('loadConfig environment variables', () => {
       TOCSIN_MASTER_KEY: masterKey,
     });
     expect(c).toMatchObject({
-      env: 'development',
       port: 8080,
       host: '127.0.0.1',
       dataDir: '/tmp/tocsin-x',
@@ -118,6 +115,11 @@ describe('loadConfig environment variables', () => {
     });
   });
 
+  it('ignores NODE_ENV, whatever its value (nothing depends on it)', () => {
+    expect(load({ NODE_ENV: 'staging' })).toEqual(load());
+    expect(Object.keys(load({ NODE_ENV: 'development' }))).not.toContain('env');
+  });
+
   it('accepts postgresql:// and PORT=0', () => {
     expect(load({ DATABASE_URL: 'postgresql://db/x' }).databaseUrl).toBe('postgresql://db/x');
     expect(load({ PORT: '0' }).port).toBe(0);
@@ -127,7 +129,6 @@ describe('loadConfig environment variables', () => {
     ['PORT', 'abc', 'an integer from 0 to 65535'],
     ['PORT', '70000', 'an integer from 0 to 65535'],
     ['PORT', '1.5', 'an integer from 0 to 65535'],
-    ['NODE_ENV', 'staging', 'one of production, development, test'],
     ['DATABASE_URL', 'mysql://db/x', 'a URL with scheme postgres or postgresql'],
     ['DATABASE_URL', 'not a url', 'a URL with scheme postgres or postgresql'],
     ['REDIS_URL', 'http://cache', 'a URL with scheme redis or rediss'],

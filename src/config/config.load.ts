@@ -197,7 +197,6 @@ export interface LoadConfigOptions {
 export function loadConfig(options: LoadConfigOptions = {}): TocsinConfig {
   const env = options.env ?? process.env;
   const file = readConfigFile(env.TOCSIN_CONFIG, options.readFile ?? ((p) => readFileSync(p, 'utf8')));
-  const nodeEnv = oneOf('NODE_ENV', env.NODE_ENV ?? 'production', ['production', 'development', 'test'] as const);
   const port = intFrom('PORT', env.PORT ?? 3000, 0, 65_535);
   const host = env.HOST === undefined || env.HOST === '' ? '0.0.0.0' : env.HOST;
   const dataDir = resolve(env.TOCSIN_DATA_DIR ?? './data');
@@ -275,7 +274,6 @@ export function loadConfig(options: LoadConfigOptions = {}): TocsinConfig {
   }
 
   return {
-    env: nodeEnv,
     port,
     host,
     dataDir,

@@ -20,7 +20,6 @@ export interface ProviderEndpoint {
 }
 
 export interface TocsinConfig {
-  env: 'production' | 'development' | 'test';
   port: number;
   host: string;
   dataDir: string;

@@ -1,8 +1,10 @@
 /**
  * An idle in-process runner waits on events instead of polling: with nothing scheduled it reads the next due time
  * once per maxIdleMs (no claim), claims when a nudge says the schedule changed, and sleeps until the next due time.
+ * Time is Vitest's fake timers (the runner's timers and Date.now, which the system clock reads): real sleeps with
+ * millisecond windows failed on a loaded machine.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   CheckRunner,
   createProbeRegistry,
@@ -13,7 +15,7 @@ import { systemClock } from '../../src/platform/clock.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { LogCapture } from '../support/app.ts';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => vi.advanceTimersByTimeAsync(ms);
 const EARLY_MS = 5;
 
 class CountingSource implements WorkSource {
@@ -42,8 +44,12 @@ class CountingSource implements WorkSource {
 
 describe('idle in-process runner', () => {
   let runner: CheckRunner | null = null;
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  });
   afterEach(async () => {
     await runner?.stop();
+    vi.useRealTimers();
   });
 
   const start = (source: WorkSource) => {

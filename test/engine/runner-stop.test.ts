@@ -43,7 +43,8 @@ describe('remote runner stop during a long-poll claim', () => {
     await received;
     const started = Date.now();
     await runner.stop();
-    expect(Date.now() - started).toBeLessThan(1_000);
+    // Far below the 25 s long poll it ends; loose enough for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(5_000);
     const warnings = logs.lines.map((l) => JSON.parse(l) as { level: number }).filter((l) => l.level >= 40);
     expect(warnings).toEqual([]);
     await new Promise((r) => setTimeout(r, 100));

@@ -301,7 +301,8 @@ describe('OpenAPI parse: hostile and wrong documents', () => {
   it('refuses an alias bomb promptly', async () => {
     const started = performance.now();
     const error = await refusal(ALIAS_BOMB);
-    expect(performance.now() - started).toBeLessThan(1000); // the bench holds the 100 ms figure
+    // An expanded bomb never ends; 5 s leaves room for a loaded machine (the bench holds the 100 ms figure).
+    expect(performance.now() - started).toBeLessThan(5_000);
     expect(error.code).toBe('validation_failed');
     expect(error.details).toEqual([{ field: 'spec', issue: expect.stringMatching(/alias/) }]);
   });

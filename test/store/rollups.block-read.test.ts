@@ -47,7 +47,6 @@ for (const dialect of testDialects()) {
         reads.push(read.prefixes.length);
         return read;
       },
-      dayPrefixes: withPrefixes,
     });
     const ids = MONITORS.map(String);
 

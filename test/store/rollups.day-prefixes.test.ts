@@ -127,7 +127,6 @@ for (const dialect of testDialects()) {
         blockRows.push(read.blocks.length);
         return read;
       },
-      dayPrefixes: withPrefixes,
     });
 
     /** Figures per local day and for the window, in every zone, read with prefixes equal those read per hour. */

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { ALL_MIGRATIONS } from '../../src/main.ts';
 import { migrateToLatest, openDatabase, type Database, type Dialect } from '../../src/platform/db/index.ts';
 import { testServices } from './services.ts';
+import { adminQuery, migratedTemplate } from './templates.ts';
 
 /** The dialects this run covers: SQLite always, PostgreSQL when configured (required in CI). */
 export function testDialects(): Dialect[] {
@@ -21,14 +21,21 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, migrated database of its own for one test file or case; drop() removes it. */
+/**
+ * A fresh database of its own for one test file or case; drop() removes it. Migrated unless `migrate` is false
+ * (then empty, for tests of the migrations themselves): a copy of the run's migrated template when global setup
+ * built one (test/support/templates.ts), migrated here otherwise.
+ */
 export async function createTestDatabase(dialect: Dialect, options: { migrate?: boolean } = {}): Promise<TestDatabase> {
+  const migrate = options.migrate !== false;
+  const template = migrate ? migratedTemplate(dialect) : null;
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'tocsin-test-'));
     const path = join(dir, 'tocsin.db');
+    if (template) copyFileSync(template, path);
     const database = openDatabase({ url: null, sqlitePath: path });
     const opened: Database[] = [database];
-    if (options.migrate !== false) await migrateToLatest(database, ALL_MIGRATIONS);
+    if (migrate && !template) await migrateToLatest(database, ALL_MIGRATIONS);
     return {
       database,
       url: path,
@@ -45,15 +52,12 @@ export async function createTestDatabase(dialect: Dialect, options: { migrate?: 
   }
   if (!testServices.postgresUrl) throw new Error('TOCSIN_TEST_POSTGRES_URL is not set');
   const name = `tocsin_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: testServices.postgresUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  await adminQuery(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
   const url = new URL(testServices.postgresUrl);
   url.pathname = `/${name}`;
   const database = openDatabase({ url: url.toString(), sqlitePath: '', poolSize: 5 });
   const opened: Database[] = [database];
-  if (options.migrate !== false) await migrateToLatest(database, ALL_MIGRATIONS);
+  if (migrate && !template) await migrateToLatest(database, ALL_MIGRATIONS);
   return {
     database,
     url: url.toString(),
@@ -64,10 +68,7 @@ export async function createTestDatabase(dialect: Dialect, options: { migrate?: 
     },
     drop: async () => {
       for (const d of opened) await d.close();
-      const c = new pg.Client({ connectionString: testServices.postgresUrl! });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
+      await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
 }

@@ -1,5 +1,6 @@
 import { createConnection } from 'node:net';
 import { testServices } from './services.ts';
+import { buildTemplates } from './templates.ts';
 
 function reachable(url: string): Promise<boolean> {
   const u = new URL(url);
@@ -18,8 +19,13 @@ function reachable(url: string): Promise<boolean> {
   });
 }
 
-export default async function setup(): Promise<void> {
-  if (!testServices.required) return;
+/** Checks the required services, then builds the run's migrated template databases; returns their teardown. */
+export default async function setup(): Promise<() => Promise<void>> {
+  if (testServices.required) await requireServices();
+  return buildTemplates();
+}
+
+async function requireServices(): Promise<void> {
   const missing: string[] = [];
   if (!testServices.postgresUrl) missing.push('TOCSIN_TEST_POSTGRES_URL is not set');
   else if (!(await reachable(testServices.postgresUrl)))

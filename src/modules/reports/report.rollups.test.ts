@@ -8,7 +8,11 @@ const H = 3_600_000;
 const DAY = 24 * H;
 const at = (iso: string) => Date.parse(iso);
 
-/** Hourly rows of one monitor (key 1), and the daily rows the executions store keeps beside them (their sums). */
+/**
+ * Hourly rows of one monitor (key 1), and what the executions store keeps beside them: the daily rows (their sums)
+ * and, every day here being closed, each day's prefix sums (its first k hours). Hour blocks are read only for the days
+ * without prefixes (none here; the store tests read them on both databases).
+ */
 function store(hourly: ReportRollupRow[]): ReportRollups & { reads: string[] } {
   const daily = new Map<number, { checks: number; failures: number; sketch: LatencySketch }>();
   for (const r of hourly) {
@@ -35,13 +39,29 @@ function store(hourly: ReportRollupRow[]): ReportRollups & { reads: string[] } {
     rollupRows: async () => {
       throw new Error('reports read days and hours in one snapshot');
     },
-    rollupSnapshot: async (_keys, range, blocks) => {
+    rollupSnapshot: async (_keys, range, blocks, prefixes) => {
+      const prefixRows = prefixes.days.flatMap((day, i) => {
+        if (!daily.has(day)) return [];
+        const inPrefix = hourly.filter((r) => r.hour_start >= day && r.hour_start < day + prefixes.ks[i]! * H);
+        const sketch = new LatencySketch();
+        for (const r of inPrefix) sketch.mergeEncoded(r.sketch);
+        return [
+          {
+            monitor_key: 1,
+            hour_start: i,
+            checks: inPrefix.reduce((n, r) => n + r.checks, 0),
+            failures: inPrefix.reduce((n, r) => n + r.failures, 0),
+            sketch: sketch.encode(),
+          },
+        ];
+      });
+      const unprefixed = (hour: number) => !daily.has(Math.floor(hour / DAY) * DAY);
       reads.push(
-        `${range ? `days ${new Date(range.from).toISOString()} ${new Date(range.to).toISOString()}` : 'no days'}, hours ${blocks.flat().length}`,
+        `${range ? `days ${new Date(range.from).toISOString()} ${new Date(range.to).toISOString()}` : 'no days'}, prefixes ${prefixRows.length}, hours ${blocks.flat().filter(unprefixed).length}`,
       );
       // Each block summed, as the databases do: its sketches as hex, each preceded by its length (4 bytes).
       const blockRows = blocks.flatMap((starts, block) => {
-        const rows = hourly.filter((r) => starts.includes(r.hour_start));
+        const rows = hourly.filter((r) => starts.includes(r.hour_start) && unprefixed(r.hour_start));
         if (rows.length === 0) return [];
         const framed = (s: ReportRollupRow['sketch']) => {
           const bytes = typeof s === 'string' ? Buffer.from(s, 'hex') : Buffer.from(s ?? []);
@@ -62,6 +82,7 @@ function store(hourly: ReportRollupRow[]): ReportRollups & { reads: string[] } {
       return {
         days: range ? days.filter((r) => r.hour_start >= range.from && r.hour_start < range.to) : [],
         blocks: blockRows,
+        prefixes: prefixRows,
       };
     },
   };
@@ -88,7 +109,7 @@ function hours(from: string, to: string, latencies: (h: number) => number[]): Re
 }
 
 describe('figures from rollups', () => {
-  it('UTC: whole days from the daily rollups, the edges from the hourly ones', async () => {
+  it('UTC: whole days from the daily rollups, the edges from prefix sums', async () => {
     const s = store(hours('2026-04-30T00:00:00Z', '2026-05-06T00:00:00Z', () => [100]));
     const f = await figuresFromRollups(
       s,
@@ -96,8 +117,8 @@ describe('figures from rollups', () => {
       { from: at('2026-05-01T22:00:00Z'), to: at('2026-05-04T02:00:00Z') },
       'UTC',
     );
-    // May 1: 2 hours; May 2 and 3 whole; May 4: 2 hours.
-    expect(s.reads).toEqual(['days 2026-05-02T00:00:00.000Z 2026-05-04T00:00:00.000Z, hours 4']);
+    // May 1: 2 hours (its daily row less prefix 22); May 2 and 3 whole; May 4: 2 hours (prefix 2).
+    expect(s.reads).toEqual(['days 2026-05-01T00:00:00.000Z 2026-05-04T00:00:00.000Z, prefixes 2, hours 0']);
     expect(f.get('m')!.total.checks).toBe(52);
     expect([...f.get('m')!.days].map(([d, x]) => [d, x.checks])).toEqual([
       ['2026-05-01', 2],
@@ -123,7 +144,7 @@ describe('figures from rollups', () => {
     const s = store(hours('2026-04-30T00:00:00Z', '2026-05-06T00:00:00Z', () => [100]));
     const window = { from: at('2026-05-01T22:00:00Z'), to: at('2026-05-04T02:00:00Z') };
     const f = await figuresFromRollups(s, ['m'], window, 'Europe/Berlin', { days: false });
-    expect(s.reads).toEqual(['days 2026-05-02T00:00:00.000Z 2026-05-04T00:00:00.000Z, hours 4']);
+    expect(s.reads).toEqual(['days 2026-05-01T00:00:00.000Z 2026-05-04T00:00:00.000Z, prefixes 2, hours 0']);
     expect(f.get('m')!.total.checks).toBe(52);
     expect(f.get('m')!.days.size).toBe(0);
   });
@@ -162,7 +183,7 @@ describe('figures from rollups', () => {
     },
   );
 
-  it('a Berlin day is its UTC day less one hour plus one hour of the day before: 3 rows, not 24', async () => {
+  it('a Berlin day is its UTC day less its prefix 23 plus prefix 23 of the day before: 3 rows, not 24', async () => {
     const s = store(hours('2026-01-01T00:00:00Z', '2026-04-01T00:00:00Z', () => [100]));
     // January 2026 in Berlin (CET): 2025-12-31T23:00Z → 2026-01-31T23:00Z.
     const f = await figuresFromRollups(
@@ -171,8 +192,9 @@ describe('figures from rollups', () => {
       { from: at('2025-12-31T23:00:00Z'), to: at('2026-01-31T23:00:00Z') },
       'Europe/Berlin',
     );
-    // Days Jan 1–31 of UTC (Jan 31 less its 23:00), and the 23:00 hours of Dec 31 … Jan 30 added, Jan 1 … 31 taken.
-    expect(s.reads).toEqual(['days 2026-01-01T00:00:00.000Z 2026-02-01T00:00:00.000Z, hours 32']);
+    // UTC days Dec 31 … Jan 30 less their prefix 23, and prefix 23 of Jan 1 … 31 added. Dec 31 has no rows in this
+    // store: a day without prefixes, its 23 hours are asked for instead (and not there).
+    expect(s.reads).toEqual(['days 2025-12-31T00:00:00.000Z 2026-01-31T00:00:00.000Z, prefixes 31, hours 23']);
     expect(f.get('m')!.days.get('2026-01-01')!.checks).toBe(23); // no row for Dec 31 23:00 in this store
     expect(f.get('m')!.days.get('2026-01-02')!.checks).toBe(24);
     expect(f.get('m')!.total.checks).toBe(743);

@@ -49,40 +49,6 @@ interface Term {
   sign: 1 | -1;
 }
 
-/**
- * Writes each group as UTC days and hours: a UTC day the group covers whole is its daily rollup; one it covers for
- * at most 12 hours is those hours; one it covers for more is the daily rollup less the hours it does not cover
- * (exact: a daily rollup is the sum of its hours, and bin counts are integers). A Berlin day is then 3 rows instead
- * of 24, a New York day 11.
- */
-function decompose(groups: readonly HourGroup[]): { days: Map<number, Term[]>; hours: Map<number, Term[]> } {
-  const days = new Map<number, Term[]>();
-  const hours = new Map<number, Term[]>();
-  const push = (map: Map<number, Term[]>, at: number, term: Term) => {
-    const list = map.get(at);
-    if (list) list.push(term);
-    else map.set(at, [term]);
-  };
-  groups.forEach((g, group) => {
-    for (let day = Math.floor(g.from / DAY_MS) * DAY_MS; day < g.to; day += DAY_MS) {
-      const a = Math.max(day, g.from);
-      const b = Math.min(day + DAY_MS, g.to);
-      const covered = (b - a) / HOUR_MS;
-      if (covered <= 0) continue;
-      if (covered === 24) {
-        push(days, day, { group, sign: 1 });
-      } else if (covered <= 12) {
-        for (let h = a; h < b; h += HOUR_MS) push(hours, h, { group, sign: 1 });
-      } else {
-        push(days, day, { group, sign: 1 });
-        for (let h = day; h < a; h += HOUR_MS) push(hours, h, { group, sign: -1 });
-        for (let h = b; h < day + DAY_MS; h += HOUR_MS) push(hours, h, { group, sign: -1 });
-      }
-    }
-  });
-  return { days, hours };
-}
-
 /** A prefix sum of a UTC day asked for (hours [0, k) of the day starting at `day`) and the groups it counts toward. */
 interface PrefixTerm {
   day: number;
@@ -91,7 +57,7 @@ interface PrefixTerm {
 }
 
 /**
- * Writes each group as daily rollups and prefix sums of UTC days (where closed days carry them, PostgreSQL): a UTC
+ * Writes each group as daily rollups and prefix sums of UTC days (closed days carry them): a UTC
  * day the group covers whole is its daily row; hours [0, b) of it are prefix b; hours [a, 24) the daily row less
  * prefix a; hours [a, b) prefix b less prefix a. Every local day is then at most three rows (a New York day: its
  * UTC day, the next day's prefix added, its own taken). `hours`: the same prefixes as hours, for the days that have
@@ -321,14 +287,8 @@ export async function figuresFromRollups(
   } else {
     groups = [{ date: null, from: hourFrom, to: hourTo }];
   }
-  // Prefix sums where the source has them (PostgreSQL): one row per UTC day; otherwise days and edge hours.
-  const withPrefixes = source.dayPrefixes === true;
-  const {
-    days: dayTerms,
-    hours: hourTerms,
-    prefixes,
-  } = withPrefixes ? decomposeWithPrefixes(groups) : { ...decompose(groups), prefixes: [] as PrefixTerm[] };
-  const prefixRequests = withPrefixes ? { days: prefixes.map((p) => p.day), ks: prefixes.map((p) => p.k) } : undefined;
+  const { days: dayTerms, hours: hourTerms, prefixes } = decomposeWithPrefixes(groups);
+  const prefixRequests = { days: prefixes.map((p) => p.day), ks: prefixes.map((p) => p.k) };
   const dayStarts = [...dayTerms.keys()].sort((a, b) => a - b);
   const blocks = blocksOf(hourTerms);
   const edges = edgeHoursOf(window, groups);

@@ -43,13 +43,16 @@ export interface ReportRollups {
   /**
    * Daily rows with their UTC day in [days.from, days.to) and the hourly rows of `hourBlocks` (the hours local days add
    * to or take from UTC days, in blocks of hours that count alike), summed per monitor and block (ReportBlockRow),
-   * read in one snapshot: each daily row is exactly the sum of its hourly rows.
+   * read in one snapshot: each daily row is exactly the sum of its hourly rows. Closed UTC days carry prefix sums
+   * (hours [0, k) of the day, k = 1…23): the answer has a row per (monitor, region, request of `prefixes`) whose day
+   * has them (hour_start = the request's index), and `hourBlocks` (the prefixes' own hours) read only for the days
+   * that have none yet.
    */
   rollupSnapshot(
     monitorKeys: readonly number[],
     days: { from: number; to: number } | null,
     hourBlocks: ReadonlyArray<readonly number[]>,
-    prefixes?: ReportPrefixRequests,
+    prefixes: ReportPrefixRequests,
   ): Promise<{ days: ReportSnapshotRow[]; blocks: ReportBlockRow[]; prefixes?: ReportSnapshotRow[] }>;
   /**
    * Per monitor key, what the rollups counted for the executions started in [from, to) (a part of one hour, cut by
@@ -62,12 +65,6 @@ export interface ReportRollups {
     to: number,
     now: number,
   ): Promise<{ complete: boolean; byMonitor: Map<number, ExecutionCount> }>;
-  /**
-   * True when closed UTC days carry prefix sums (hours [0, k) of the day, k = 1…23): rollupSnapshot then takes
-   * `prefixes` and answers a row per (monitor, region, request) whose day has them (hour_start = the request's
-   * index), and reads `hourBlocks` only for the days that have none (those hours must be the prefixes' own).
-   */
-  readonly dayPrefixes?: boolean;
 }
 
 /** A monitor's executions in a span as its rollups counted them (latencies: encoded like a rollup's sketch). */

@@ -149,7 +149,7 @@ export class RollupsService {
   /**
    * For reports: daily rows of monitors (by monitor key) whose UTC day starts in [days.from, days.to) and hourly rows
    * whose hour starts in one of `hourBlocks` (a row each, its block's index on it), read in one snapshot (a daily row
-   * is the sum of its hours). With `prefixes` (what reports ask, dayPrefixes): the prefix sums of UTC days asked for
+   * is the sum of its hours). With `prefixes` (what reports ask): the prefix sums of UTC days asked for
    * too (each row's hour_start is the request's index), and the hour blocks, on PostgreSQL summed per monitor and
    * block, only for days without prefixes.
    */
@@ -188,12 +188,6 @@ export class RollupsService {
     );
     return { complete, byMonitor };
   }
-
-  /**
-   * Closed UTC days carry their prefix sums (the rollup-day-prefixes role): a report asks rollupSnapshot for prefixes
-   * and gives as hour blocks only the hours of those prefixes, read for days that have none yet.
-   */
-  readonly dayPrefixes = true;
 
   /**
    * `history` of several monitors with one query shape (the monitor list's bars and sparklines: one request for

@@ -69,12 +69,13 @@ describe('http probe on the wire', () => {
         'Encoding: chunked\r\n\r\n4\r\nall \r',
         { pause: 20 },
         '\n4\r\ngood\r\n0\r\n\r\n',
-        { pause: 300 }, // the server keeps the connection: the chunked framing, not the close, ends the check
+        { pause: 1_500 }, // the server keeps the connection: the chunked framing, not the close, ends the check
       ],
       bodyContains('all good'),
     );
     expect(obs).toMatchObject({ status: 'up', http_status: 200, error: null });
-    expect(obs.duration_ms).toBeLessThan(250);
+    // Well before the close (a loaded machine stretches the 40 ms of pauses; 250 ms failed there).
+    expect(obs.duration_ms).toBeLessThan(1_000);
     expect(obs.timings.download_ms).toBeGreaterThanOrEqual(15);
   });
 
