@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, millis, pct, rate, span } from '../../web/src/lib/report-format.ts';
 import { toZonedInput } from '../../web/src/lib/zoned-time.ts';
 import { testDialects } from '../support/databases.ts';
-import { testServices } from '../support/services.ts';
+import { skipWithout } from '../support/services.ts';
 import {
   firstRun,
   launchChromium,
@@ -83,7 +83,7 @@ async function openReport(page: Page, url: string): Promise<void> {
   await page.locator('[data-testid="report-range"]').waitFor();
 }
 
-describe.skipIf(!testServices.chromiumPath).each(testDialects())(
+describe.skipIf(skipWithout('chromium')).each(testDialects())(
   'web app report pages and SLA targets (%s)',
   (dialect) => {
     let server: WebAppServer;
