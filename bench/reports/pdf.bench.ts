@@ -1,6 +1,6 @@
 /**
  * PDF rendering cost (issue 13 item 7: availability and performance PDFs of 1,000 monitors × 90 days < 3 s):
- * synthetic JSON documents (bench/reports/report.fixtures.ts) go through ReportRenderer.encode(…, 'pdf'), the same
+ * synthetic JSON documents (test/support/report.fixtures.ts) go through ReportRenderer.encode(…, 'pdf'), the same
  * call the routes make after building the JSON, so the figure is the PDF's share alone (the JSON's own time is
  * measured by reports.bench.ts). Each kind runs once cold (first document of the process: fonts parsed) and then
  * --runs times warm; prints pages, bytes, median and max wall milliseconds, the median CPU milliseconds (about
@@ -27,7 +27,7 @@ import {
   monitorHealthFixture,
   performanceFixture,
   slaFixture,
-} from './report.fixtures.ts';
+} from '../../test/support/report.fixtures.ts';
 
 const { values: args } = parseArgs({
   options: {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { IncidentsService, type MonitorTransition } from '../../src/modules/incidents/index.ts';
+import type { MonitorTransition } from '../../src/modules/incidents/index.ts';
 import { createTestApp, ManualClock, type TestApp, type TestOrg } from '../support/app.ts';
 import { testDialects } from '../support/databases.ts';
 import { startAllFakes, startWebhookReceiver, type AllFakes, type WebhookReceiver } from '../fakes/index.ts';
@@ -7,27 +7,12 @@ import { api, createMonitor, recordEvent, WEBHOOKS } from './helpers.ts';
 import { acceptInvitation, mailedToken } from '../support/sessions.ts';
 
 /**
- * Drives a monitor transition the way the check engine does: IncidentsService.handleMonitorTransition in a
- * transaction (it writes down/recovered with the incident into the outbox). Falls back to writing the same
- * events when the incidents module in this tree does not emit them yet.
+ * Drives a monitor transition the way the check engine does: the app's IncidentsService.handleMonitorTransition in a
+ * transaction, which opens or resolves the monitor's incident and writes down/recovered into the outbox. Nothing here
+ * writes an event: when the incidents module stops writing them, no destination hears of the outage and the test fails.
  */
-async function transition(t: TestApp, tr: MonitorTransition, incident: { id: string; number: number }): Promise<void> {
-  const { events, monitors } = t.tocsin.services;
-  const before = await events.consumerPosition('test-probe');
-  const all = async () => (await events.readAfter(before, 10_000)).filter((e) => e.monitorId === tr.monitorId);
-  const seen = (await all()).length;
-  const incidents = new IncidentsService({ database: t.tocsin.database, clock: t.clock, events, monitors } as never);
-  await t.tocsin.database.transaction((tx) => incidents.handleMonitorTransition(tx, tr));
-  const wanted = tr.to === 'down' ? 'down' : 'recovered';
-  if ((await all()).slice(seen).some((e) => e.type === wanted)) return;
-  await recordEvent(t, {
-    organizationId: tr.organizationId,
-    type: wanted,
-    monitorId: tr.monitorId,
-    incidentId: incident.id,
-    occurredAt: tr.at,
-    payload: { cause: tr.cause, since: tr.at, incident_number: incident.number, monitor_name: tr.monitorName },
-  });
+async function transition(t: TestApp, tr: MonitorTransition): Promise<void> {
+  await t.tocsin.database.transaction((tx) => t.tocsin.services.incidents.handleMonitorTransition(tx, tr));
 }
 
 for (const dialect of testDialects()) {
@@ -117,38 +102,35 @@ for (const dialect of testDialects()) {
       );
 
       const downAt = clock.now();
-      const incident = { id: 'inc_01m80000000000000000000000', number: 7 };
-      await transition(
-        t,
-        {
-          organizationId: org.organizationId,
-          monitorId,
-          monitorName: 'Checkout API',
-          from: 'up',
-          to: 'down',
-          at: downAt,
-          cause: 'HTTP 503 (expected 200)',
-          executionId: null,
-        },
-        incident,
-      );
+      await transition(t, {
+        organizationId: org.organizationId,
+        monitorId,
+        monitorName: 'Checkout API',
+        from: 'up',
+        to: 'down',
+        at: downAt,
+        cause: 'HTTP 503 (expected 200)',
+        executionId: null,
+      });
       await t.tocsin.services.alerting.pipeline.runUntilIdle();
       clock.advance(5 * 60_000);
-      await transition(
-        t,
-        {
-          organizationId: org.organizationId,
-          monitorId,
-          monitorName: 'Checkout API',
-          from: 'down',
-          to: 'up',
-          at: clock.now(),
-          cause: null,
-          executionId: null,
-        },
-        incident,
-      );
+      await transition(t, {
+        organizationId: org.organizationId,
+        monitorId,
+        monitorName: 'Checkout API',
+        from: 'down',
+        to: 'up',
+        at: clock.now(),
+        cause: null,
+        executionId: null,
+      });
       await t.tocsin.services.alerting.pipeline.runUntilIdle();
+
+      // The incidents module wrote both events, about the one incident it opened and resolved.
+      const written = (await t.tocsin.services.events.readAfter(0, 10_000)).filter((e) => e.monitorId === monitorId);
+      expect(written.map((e) => e.type)).toEqual(['down', 'incident_opened', 'recovered', 'incident_resolved']);
+      expect(new Set(written.map((e) => e.incidentId)).size).toBe(1);
+      expect(written[0]!.incidentId).toMatch(/^inc_/);
 
       // Generic webhooks: signed down then recovered, once each, in both shapes.
       expect(standard.verified().map((r) => (r.json as { event: string }).event)).toEqual(['down', 'recovered']);

@@ -7,9 +7,9 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MonitorTransition } from '../../src/modules/incidents/index.ts';
 import { bearer, createTestApp, type TestApp, type TestOrg } from '../support/app.ts';
-import { testServices } from '../support/services.ts';
+import { skipWithout, testServices } from '../support/services.ts';
 
-describe.skipIf(!testServices.chromiumPath)('pages in Chromium', () => {
+describe.skipIf(skipWithout('chromium'))('pages in Chromium', () => {
   let t: TestApp;
   let org: TestOrg;
   let browser: Browser;

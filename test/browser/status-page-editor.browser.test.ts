@@ -8,12 +8,12 @@ import os from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testServices } from '../support/services.ts';
+import { skipWithout } from '../support/services.ts';
 import { firstRun, launchChromium, sessionApi, settle, startServe, type WebAppServer } from './web-app.harness.ts';
 
 const shots = process.env.TOCSIN_SCREENSHOTS ?? join(os.tmpdir(), 'tocsin-status-page-shots');
 
-describe.skipIf(!testServices.chromiumPath)('status page editor in the web app', () => {
+describe.skipIf(skipWithout('chromium'))('status page editor in the web app', () => {
   let server: WebAppServer;
   let browser: Browser;
   let page: Page;

@@ -12,11 +12,11 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { at, clientOf } from '../reports/reports.helpers.ts';
 import { createTestApp, ManualClock, type TestApp } from '../support/app.ts';
-import { testServices } from '../support/services.ts';
+import { skipWithout, testServices } from '../support/services.ts';
 
 const shots = process.env.TOCSIN_SCREENSHOTS ?? join(os.tmpdir(), 'tocsin-status-page-shots');
 
-describe.skipIf(!testServices.chromiumPath)('public status page in Chromium without JavaScript', () => {
+describe.skipIf(skipWithout('chromium'))('public status page in Chromium without JavaScript', () => {
   let t: TestApp;
   let browser: Browser;
   let origin: string;

@@ -6,10 +6,10 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testServices } from '../support/services.ts';
+import { skipWithout } from '../support/services.ts';
 import { firstRun, launchChromium, OWNER, startServe, type WebAppServer } from './web-app.harness.ts';
 
-describe.skipIf(!testServices.chromiumPath)('web app: audit log (sqlite)', () => {
+describe.skipIf(skipWithout('chromium'))('web app: audit log (sqlite)', () => {
   let server: WebAppServer;
   let browser: Browser;
   let page: Page;

@@ -15,7 +15,7 @@ import { nextRunAt } from '../../src/modules/scheduled-reports/index.ts';
 import { pct } from '../../web/src/lib/report-format.ts';
 import { inZone } from '../../web/src/lib/time-zones.ts';
 import { testDialects } from '../support/databases.ts';
-import { testServices } from '../support/services.ts';
+import { skipWithout } from '../support/services.ts';
 import {
   firstRun,
   launchChromium,
@@ -61,7 +61,7 @@ async function download(page: Page, link: string): Promise<{ name: string; body:
   return { name: file.suggestedFilename(), body: readFileSync((await file.path())!) };
 }
 
-describe.skipIf(!testServices.chromiumPath).each(testDialects())('custom and scheduled reports (%s)', (dialect) => {
+describe.skipIf(skipWithout('chromium')).each(testDialects())('custom and scheduled reports (%s)', (dialect) => {
   let server: WebAppServer;
   let target: SwitchableTarget;
   let receiver: Receiver;

@@ -6,7 +6,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../support/databases.ts';
-import { testServices } from '../support/services.ts';
+import { skipWithout } from '../support/services.ts';
 import {
   firstRun,
   launchChromium,
@@ -18,7 +18,7 @@ import {
   type WebAppServer,
 } from './web-app.harness.ts';
 
-describe.skipIf(!testServices.chromiumPath).each(testDialects())('web app flows (%s)', (dialect) => {
+describe.skipIf(skipWithout('chromium')).each(testDialects())('web app flows (%s)', (dialect) => {
   let server: WebAppServer;
   let target: SwitchableTarget;
   let browser: Browser;

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGrpcTestServer, type GrpcTestServer } from '../support/grpc/grpc.test-server.ts';
-import { testServices } from '../support/services.ts';
+import { skipWithout } from '../support/services.ts';
 import {
   generateCertificate,
   startHttpTarget,
@@ -99,7 +99,7 @@ function overflowX(): number {
   return page.document.documentElement.scrollWidth - page.innerWidth;
 }
 
-describe.skipIf(!testServices.chromiumPath)('web app imports and intelligence (sqlite)', () => {
+describe.skipIf(skipWithout('chromium'))('web app imports and intelligence (sqlite)', () => {
   let server: WebAppServer;
   let target: RunningTarget;
   let tlsTarget: RunningTarget;

@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testServices } from '../support/services.ts';
+import { skipWithout } from '../support/services.ts';
 import {
   firstRun,
   launchChromium,
@@ -50,7 +50,7 @@ async function mark(page: Page): Promise<void> {
 const stillMarked = (page: Page) =>
   page.evaluate(() => (globalThis as unknown as { __notReloaded?: boolean }).__notReloaded === true);
 
-describe.skipIf(!testServices.chromiumPath)('live status and incident deliveries (sqlite)', () => {
+describe.skipIf(skipWithout('chromium'))('live status and incident deliveries (sqlite)', () => {
   let server: WebAppServer;
   let up: SwitchableTarget;
   let down: SwitchableTarget;

@@ -7,7 +7,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testServices } from '../support/services.ts';
+import { skipWithout } from '../support/services.ts';
 import {
   appPages,
   firstRun,
@@ -23,7 +23,7 @@ import {
   type WebAppServer,
 } from './web-app.harness.ts';
 
-describe.skipIf(!testServices.chromiumPath)('web app pages (sqlite)', () => {
+describe.skipIf(skipWithout('chromium'))('web app pages (sqlite)', () => {
   let server: WebAppServer;
   let up: SwitchableTarget;
   let down: SwitchableTarget;

@@ -5,10 +5,10 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testServices } from '../support/services.ts';
+import { skipWithout } from '../support/services.ts';
 import { firstRun, launchChromium, sessionApi, startServe, type WebAppServer } from './web-app.harness.ts';
 
-describe.skipIf(!testServices.chromiumPath)('web app settings: default region (sqlite)', () => {
+describe.skipIf(skipWithout('chromium'))('web app settings: default region (sqlite)', () => {
   let server: WebAppServer;
   let browser: Browser;
   let page: Page;

@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { testServices } from '../support/services.ts';
+import { skipWithout, testServices } from '../support/services.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin/tocsin.js');
@@ -52,7 +52,7 @@ function serve(databaseUrl: string): Promise<{ code: number | null; output: stri
   });
 }
 
-describe.skipIf(!testServices.postgresUrl && !testServices.required)('database start-up errors of tocsin serve', () => {
+describe.skipIf(skipWithout('postgres'))('database start-up errors of tocsin serve', () => {
   const base = new URL(testServices.postgresUrl ?? 'postgres://postgres@127.0.0.1:5432/postgres');
   const url = (change: (u: URL) => void) => {
     const u = new URL(base.toString());

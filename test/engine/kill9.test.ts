@@ -8,7 +8,7 @@ import { createTocsin, type Tocsin } from '../../src/main.ts';
 import { SCOPES } from '../../src/modules/auth/index.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
-import { testServices } from '../support/services.ts';
+import { skipWithout } from '../support/services.ts';
 import { startHttpTarget, type RunningTarget } from '../support/targets/index.ts';
 import { rows } from './engine.helpers.ts';
 
@@ -24,7 +24,7 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs: num
 }
 
 /** kill -9 of one of two `tocsin serve` processes on PostgreSQL: its checks continue within the lease; no duplicate incident. */
-describe.skipIf(!testServices.postgresUrl)('kill -9 of one of two serve processes (PostgreSQL)', () => {
+describe.skipIf(skipWithout('postgres'))('kill -9 of one of two serve processes (PostgreSQL)', () => {
   let db: TestDatabase;
   let tocsin: Tocsin;
   let target: RunningTarget;

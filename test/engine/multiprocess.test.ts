@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServices } from '../../src/main.ts';
 import { CheckRunner, LocalWorkSource, createProbeRegistry } from '../../src/modules/checks/index.ts';
 import { bearer, createTestApp, ManualClock, type TestApp } from '../support/app.ts';
-import { testServices } from '../support/services.ts';
+import { skipWithout } from '../support/services.ts';
 import { startHttpTarget, type RunningTarget } from '../support/targets/index.ts';
 
 /** Two engines on two database handles (two "processes") sharing one PostgreSQL schedule. */
-describe.skipIf(!testServices.postgresUrl)('two engine instances on PostgreSQL', () => {
+describe.skipIf(skipWithout('postgres'))('two engine instances on PostgreSQL', () => {
   let t: TestApp;
   let target: RunningTarget;
   const clock = new ManualClock(Date.parse('2026-04-01T00:00:00.000Z'));

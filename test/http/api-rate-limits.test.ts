@@ -4,7 +4,7 @@ import { createTocsin, type Tocsin } from '../../src/main.ts';
 import { gcra, MemoryRateLimitStore } from '../../src/modules/auth/index.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { createTestApp, LogCapture, ManualClock, type TestApp } from '../support/app.ts';
-import { testServices } from '../support/services.ts';
+import { skipWithout, testServices } from '../support/services.ts';
 import { call, errorCode } from '../api-access/helpers.ts';
 
 describe('GCRA limiter (memory, ManualClock)', () => {
@@ -89,7 +89,7 @@ describe('per-key budgets over HTTP (memory store)', () => {
 });
 
 const redisUrl = testServices.redisUrl;
-describe.skipIf(!redisUrl && !testServices.required)('per-key budgets shared through Redis', () => {
+describe.skipIf(skipWithout('redis'))('per-key budgets shared through Redis', () => {
   let t: TestApp;
   let second: Tocsin;
   const clock = new ManualClock('2026-11-22T10:00:00.000Z');

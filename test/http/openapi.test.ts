@@ -18,6 +18,7 @@ import { alertEvent, delivery, destinationRecord, renderCtx } from '../fakes/ale
 import { startFakeHttp, type FakeServer } from '../fakes/fake-http.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { testDialects } from '../support/databases.ts';
+import { skipWithout } from '../support/services.ts';
 
 /** Every route the real app registers, seen through an onRoute hook added the moment Fastify is created. */
 const registered = vi.hoisted(() => [] as RouteOptions[]);
@@ -526,8 +527,7 @@ for (const dialect of testDialects()) {
         expect(verifyTocsinWebhook(secret, wide, received.rawBody)).toBe(false);
       });
 
-      const python = spawnSync('python3', ['--version']).status === 0;
-      it.skipIf(!python)('verifies with the Python example of docs/webhooks.md', () => {
+      it.skipIf(skipWithout('python3'))('verifies with the Python example of docs/webhooks.md', () => {
         const driver = [
           docsBlock('python'),
           'import json, sys',

@@ -21,7 +21,7 @@ import { createLogger } from '../../src/platform/logger.ts';
 import { rows } from '../engine/engine.helpers.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/index.ts';
 import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
-import { testServices } from '../support/services.ts';
+import { skipWithout } from '../support/services.ts';
 import { startTcpBalancer, type TcpBalancer } from '../support/tcp.balancer.ts';
 import { startHttpTarget, type RunningTarget } from '../support/targets/index.ts';
 
@@ -69,7 +69,7 @@ async function until<T>(
   }
 }
 
-describe.skipIf(!testServices.postgresUrl && !testServices.required)(
+describe.skipIf(skipWithout('postgres'))(
   'scale-out: SIGKILL of one serve and one runner among two of each (PostgreSQL)',
   () => {
     let db: TestDatabase | undefined;

@@ -1,5 +1,5 @@
 import { createConnection } from 'node:net';
-import { testServices } from './services.ts';
+import { TEST_REQUIREMENT_HINT, testHas, testServices, type TestRequirement } from './services.ts';
 import { buildTemplates } from './templates.ts';
 
 function reachable(url: string): Promise<boolean> {
@@ -25,6 +25,10 @@ export default async function setup(): Promise<() => Promise<void>> {
   return buildTemplates();
 }
 
+/**
+ * With TOCSIN_TEST_REQUIRE_SERVICES=1 (CI), every service and tool a test can need must be there: the run fails here,
+ * naming what is missing, instead of a suite skipping or failing case by case.
+ */
 async function requireServices(): Promise<void> {
   const missing: string[] = [];
   if (!testServices.postgresUrl) missing.push('TOCSIN_TEST_POSTGRES_URL is not set');
@@ -32,7 +36,7 @@ async function requireServices(): Promise<void> {
     missing.push(`PostgreSQL unreachable at ${testServices.postgresUrl}`);
   if (!testServices.redisUrl) missing.push('TOCSIN_TEST_REDIS_URL is not set');
   else if (!(await reachable(testServices.redisUrl))) missing.push(`Redis unreachable at ${testServices.redisUrl}`);
-  if (!testServices.chromiumPath)
-    missing.push('Chromium not found at /usr/bin/chromium (apt-get install chromium, or set TOCSIN_TEST_CHROMIUM)');
+  const tools: TestRequirement[] = ['chromium', 'python3', 'poppler', 'promtool'];
+  for (const tool of tools) if (!testHas(tool)) missing.push(`${tool} missing (${TEST_REQUIREMENT_HINT[tool]})`);
   if (missing.length > 0) throw new Error(`Required test services missing: ${missing.join('; ')}`);
 }
