@@ -17,7 +17,7 @@ import {
 import { CustomReportsRepository } from './custom-reports.repository.ts';
 import { checkConsistent, checkPeriod, validatedFields, type CustomReportMembers } from './custom-report.validation.ts';
 import { MonitorTimelineRepository } from './monitor-timeline.repository.ts';
-import { fileName } from './report.render.ts';
+import { fileName } from './report.kinds.ts';
 import type { SlaTargetsService } from './sla-target.service.ts';
 
 export interface CustomReportsServiceDeps {

@@ -25,8 +25,8 @@ export {
   SLA_CSV_COLUMNS,
 } from './report.csv.ts';
 export type * from './report.types.ts';
+export { ReportRenderer } from './report.render.ts';
 export {
-  ReportRenderer,
   REPORT_KINDS,
   type ReportKind,
   type ReportFormat,
@@ -36,7 +36,7 @@ export {
   type RenderedReport,
   type CsvTable,
   type PdfLayout,
-} from './report.render.ts';
+} from './report.kinds.ts';
 export type {
   IncidentsReportShape,
   IntelligenceReportShape,

@@ -11,7 +11,7 @@ import type { ServiceContext } from '../auth/index.ts';
 import type { BuiltFile, JsonSerializerSpec, ReportBuildJob, WorkerReply, WorkerRequest } from './report-build.pool.ts';
 import { composePdf } from './report-pdf.compose.ts';
 import { ReportFonts } from './report-pdf.fonts.ts';
-import { fileName } from './report.render.ts';
+import { fileName } from './report.kinds.ts';
 import type { ReportWorkerHost } from './reports.module.ts';
 
 type Serializer = (data: unknown) => string;
