@@ -36,6 +36,8 @@ export {
   type RenderedReport,
   type CsvTable,
   type PdfLayout,
+  type JsonSerializerSpec,
+  type BuiltFiles,
 } from './report.kinds.ts';
 export type {
   IncidentsReportShape,
@@ -44,13 +46,7 @@ export type {
   IntelligenceEventShape,
 } from './report.shapes.ts';
 export { createReports, type Reports, type ReportsModuleDeps, type ReportWorkerHost } from './reports.module.ts';
-export {
-  ReportBuildPool,
-  ISOLATED_KINDS,
-  type IsolatedKind,
-  type JsonSerializerSpec,
-  type ReportBuildPoolOptions,
-} from './report-build.pool.ts';
+export { ReportBuildPool, type ReportBuildPoolOptions } from './report-build.pool.ts';
 export { InThreadPdf } from './report-pdf.pool.ts';
 export type { ReportFonts } from './report-pdf.fonts.ts';
 export { incidentsCsv, incidentsRows, INCIDENTS_CSV_COLUMNS } from './incidents.export.ts';

@@ -72,3 +72,21 @@ export function fileName(name: string, period: ReportPeriod, format: ReportForma
       .slice(0, 60) || 'report';
   return `tocsin-${slug}-${localDate(period.from, period.timezone)}-${localDate(last, period.timezone)}.${format}`;
 }
+
+/**
+ * How a report is written as JSON: a route's response schema, already simplified for serializing, and the schemas it
+ * refers to (plain JSON data; the worker compiles fast-json-stringify from them, so the bytes are those the route's
+ * own serializer writes). Without one, JSON.stringify (a scheduled run's file).
+ */
+export interface JsonSerializerSpec {
+  schema: Record<string, unknown>;
+  external: Record<string, unknown>;
+}
+
+/** One build of a report encoded in each format asked for, with what a scheduled run states of it. */
+export interface BuiltFiles {
+  files: Partial<Record<ReportFormat, RenderedReport>>;
+  period: ReportPeriod;
+  /** The report's headline figures (report.headline.ts). */
+  summary: Record<string, unknown>;
+}
