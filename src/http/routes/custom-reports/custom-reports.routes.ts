@@ -1,4 +1,3 @@
-import { jsonSpecOf } from '../reports/report.json-spec.ts';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type {
@@ -22,6 +21,7 @@ import {
   CustomReportRecord,
   RenderQuery,
 } from './custom-report.schemas.ts';
+import { jsonSpecOf } from '../reports/report.json-spec.ts';
 
 const tags = ['custom reports'];
 const recordRef = Type.Ref(CustomReportRecord);
