@@ -174,6 +174,11 @@ export class ReportRenderer {
     await this.deps.isolation?.warm();
   }
 
+  /** Report worker threads running now (0 before the first report, after idling, and without threads). */
+  get threads(): number {
+    return this.deps.isolation?.size ?? 0;
+  }
+
   /** True when reports are built on report worker threads (every kind, every format). */
   isolates(_kind: ReportKind): boolean {
     return this.deps.isolation != null;
