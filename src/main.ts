@@ -6,18 +6,13 @@ import { buildApp } from './http/app.ts';
 import type { AppServices } from './http/app.deps.ts';
 import { AlertLinks, alertingMigrations, createAlerting } from './modules/alerting/index.ts';
 import { AuditLog, auditMigrations } from './modules/audit/index.ts';
-import { authMigrations, createApiAccess, createAuth, SessionService, type Actor } from './modules/auth/index.ts';
-import { checkEngineMigrations, createCheckEngineModule, validateAssertion } from './modules/checks/index.ts';
-import {
-  ExecutionsRetention,
-  ExecutionsService,
-  ExecutionsStore,
-  executionsMigrations,
-} from './modules/checks/index.ts';
-import { DayPrefixesCompactor, RollupsService, rollupsMigrations } from './modules/checks/index.ts';
-import { EventsService, eventsMigrations } from './modules/events/index.ts';
-import { IncidentRemindersRole, IncidentsService, incidentsMigrations } from './modules/incidents/index.ts';
-import { IntelligenceService, SecurityGradesRole, intelligenceMigrations } from './modules/intelligence/index.ts';
+import { authMigrations, createApiAccess, createAuth, SessionService } from './modules/auth/index.ts';
+import { checkEngineMigrations, createCheckEngineModule } from './modules/checks/index.ts';
+import { ExecutionsRetention, ExecutionsStore, executionsMigrations } from './modules/checks/index.ts';
+import { DayPrefixesCompactor, rollupsMigrations } from './modules/checks/index.ts';
+import { eventsMigrations } from './modules/events/index.ts';
+import { IncidentRemindersRole, incidentsMigrations } from './modules/incidents/index.ts';
+import { SecurityGradesRole, intelligenceMigrations } from './modules/intelligence/index.ts';
 import { StatusPagesService, statusPagesMigrations } from './modules/status-pages/index.ts';
 import { createReports, reportsMigrations, StatusAvailability } from './modules/reports/index.ts';
 import {
@@ -27,8 +22,8 @@ import {
   reportRendering,
   scheduledReportsMigrations,
 } from './modules/scheduled-reports/index.ts';
-import { MonitorsService, createMonitorTargetGuard, monitorsMigrations } from './modules/monitors/index.ts';
-import { createCredentials, createOrgs, Plans, orgsMigrations } from './modules/orgs/index.ts';
+import { monitorsMigrations } from './modules/monitors/index.ts';
+import { createCredentials, orgsMigrations } from './modules/orgs/index.ts';
 import { LiveHub, MonitorPauseFeed } from './modules/live/index.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import {
@@ -45,7 +40,12 @@ import { createLogger, type Logger } from './platform/logger.ts';
 import { TocsinMetrics } from './platform/metrics/index.ts';
 import { createOutboundConnector, systemResolver } from './platform/net/index.ts';
 import type { ReportWorkerSetup } from './report-worker.compose.ts';
-import { reportSourcesOf } from './report-sources.compose.ts';
+import {
+  composeMonitorServices,
+  composeOrgServices,
+  composeReportSourceServices,
+  reportSourcesOf,
+} from './report-sources.compose.ts';
 import { loadMasterKey, SecretBox } from './platform/secrets.ts';
 
 /** Every module's schema migrations; each module owns its own list. */
@@ -145,13 +145,8 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
         onCollectError: (source, err) => logger.warn({ err, source }, 'metrics: a scrape-time read failed'),
       })
     : null;
-  const plans = new Plans(config.plans);
-  const orgs = createOrgs({
-    database,
-    clock,
-    defaultPlan: config.defaultPlan,
-    defaultRegion: config.defaultRegion,
-  });
+  // Organizations, monitors and the report sources: composed as the report worker composes them.
+  const { plans, orgs } = composeOrgServices({ config, database, clock });
   const auth = createAuth({ database, clock });
   const masterKey = loadMasterKey({
     configured: config.masterKey,
@@ -169,25 +164,15 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
   });
   roles.push(...apiAccess.roles);
   const alertLinks = new AlertLinks(clock);
-  const monitors = new MonitorsService({
+  const { monitors, monitorLookup, events } = composeMonitorServices({
+    config,
     database,
     clock,
     plans,
-    regions: config.regions,
-    publicUrl: config.publicUrl,
-    defaultRegionOf: async (organizationId) => (await orgs.getOrganization(organizationId)).defaultRegion,
-    validateAssertion,
-    // The monitor ↔ destination link rows belong to the alerting module.
+    orgs,
     alertLinks,
-    lockOrganization: (tx, organizationId) => orgs.lockOrganization(tx, organizationId),
-    targetGuard: createMonitorTargetGuard({
-      allowPrivateTargets: config.network.allowPrivateTargets,
-      resolver: systemResolver,
-    }),
+    signals,
   });
-  /** For modules that check a monitor's visibility to an actor (executions, history). */
-  const monitorLookup = { get: (actor: Actor, id: string) => monitors.get({ actor, db: database, clock }, id) };
-  const events = new EventsService({ database, clock, signals });
   // Stored files of scheduled report runs: mails attach them, GET /report-files serves them.
   const reportFiles = createReportFiles({ database, clock });
   const alerting = createAlerting({
@@ -221,29 +206,16 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     mailer: alerting.mailer,
     publicUrl: config.publicUrl,
   });
-  const incidents = new IncidentsService({
+  const { incidents, intelligence, executions, rollups } = composeReportSourceServices({
+    config,
     database,
     clock,
     events,
     monitors,
-    people: {
-      nameOf: async (userId) => {
-        const user = await orgs.findUser(userId);
-        return user ? (user.name ?? user.email) : null;
-      },
-    },
+    monitorLookup,
+    orgs,
   });
-  // Checks, observations and gradings → intelligence events (+ outbox, + incidents when a monitor asks for them).
-  const intelligence = new IntelligenceService({ database, clock, events, monitors, incidents });
   monitors.addListener(incidents);
-  const executions = new ExecutionsService({ database, monitors: monitorLookup });
-  const rollups = new RollupsService({
-    database,
-    clock,
-    retentionDays: config.retention.executionsDays,
-    monitors: monitorLookup,
-    executions,
-  });
   // Reports: each monitor's timeline (lifecycle and verdicts) is written in the transaction of the change; the
   // check engine's transitions pass through it on their way to the incidents module.
   const reports = createReports({
@@ -251,7 +223,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     plans,
     ...reportSourcesOf({ executions, rollups, incidents, intelligence, monitors, orgs }),
     transitionsNext: incidents,
-    // The big reports are built, and PDFs drawn, on worker threads with database handles of their own.
+    // Every report file is built and encoded on worker threads with database handles of their own.
     isolation:
       config.reports.workers > 0
         ? {

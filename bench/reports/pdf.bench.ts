@@ -17,7 +17,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ServiceContext } from '../../src/modules/auth/index.ts';
 import type { ReportKind } from '../../src/modules/reports/index.ts';
-import { InThreadPdf, PdfWorkerPool } from '../../src/modules/reports/report-pdf.pool.ts';
+import { ReportBuildPool } from '../../src/modules/reports/report-build.pool.ts';
+import { InThreadPdf } from '../../src/modules/reports/report-pdf.pool.ts';
 import { ReportRenderer } from '../../src/modules/reports/report.render.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import {
@@ -45,7 +46,17 @@ const o = { monitors, days, timezone: 'Europe/Berlin' };
 
 // The renderer alone: its generators are never called here (the documents are given).
 const renderer = new ReportRenderer({
-  pdf: args.where === 'worker' ? new PdfWorkerPool() : new InThreadPdf(),
+  pdf:
+    args.where === 'worker'
+      ? // the service's report thread (its worker, composed here with builders only: the documents are given)
+        new ReportBuildPool({
+          workers: 1,
+          timeoutMs: 600_000,
+          idleMs: 0,
+          compose: new URL('../../test/reports/report-worker.fixture.ts', import.meta.url),
+          setup: { organization: 'Bench Organization' },
+        })
+      : new InThreadPdf(),
   organizationName: async () => 'Bench Organization',
   builders: {},
 });
@@ -88,7 +99,7 @@ const idleStall = idle.stop();
 const pagesOf = (pdf: Buffer) => (pdf.toString('latin1').match(/\/Type \/Page\b/g) ?? []).length;
 if (args.out) mkdirSync(args.out, { recursive: true });
 console.log(`PDF rendering, ${monitors} monitors × ${days} days (synthetic JSON), Node ${process.version}`);
-console.log(`drawn on the ${args.where === 'worker' ? 'PDF worker thread (as the service does)' : 'main thread'}`);
+console.log(`drawn on the ${args.where === 'worker' ? 'report worker thread (as the service does)' : 'main thread'}`);
 console.log(
   'kind            pages   KiB   cold ms  warm median ms  warm max ms  warm median CPU ms  main-thread stall max ms',
 );

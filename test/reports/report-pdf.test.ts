@@ -20,7 +20,7 @@ import {
 } from '../support/report.fixtures.ts';
 import type { ServiceContext } from '../../src/modules/auth/index.ts';
 import type { ReportKind } from '../../src/modules/reports/index.ts';
-import { PdfWorkerPool } from '../../src/modules/reports/report-pdf.pool.ts';
+import { ReportBuildPool } from '../../src/modules/reports/report-build.pool.ts';
 import { ReportRenderer } from '../../src/modules/reports/report.render.ts';
 import { ManualClock } from '../support/app.ts';
 
@@ -75,7 +75,15 @@ const TITLES: Record<ReportKind, string> = {
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'tocsin-pdf-'));
-  renderer = new ReportRenderer({ pdf: new PdfWorkerPool(), organizationName: async () => ORG, builders: {} });
+  // Drawn on a report worker thread, as every report PDF is (ReportBuildPool's compose).
+  const pdf = new ReportBuildPool({
+    workers: 1,
+    timeoutMs: 120_000,
+    idleMs: 0,
+    compose: new URL('./report-worker.fixture.ts', import.meta.url),
+    setup: { organization: ORG },
+  });
+  renderer = new ReportRenderer({ pdf, organizationName: async () => ORG, builders: {} });
 });
 afterAll(async () => {
   await renderer.close();

@@ -1,7 +1,7 @@
 import { barChart, dayLabel, uptimeAxis } from './report-pdf.charts.ts';
 import { COLOURS, type Box, type ReportPdf, type TableColumn } from './report-pdf.document.ts';
 import { formatCount, formatDuration, formatInstantOrDash, formatNumber, formatPercent } from './report-pdf.format.ts';
-import type { PdfLayout } from './report.render.ts';
+import type { PdfLayout } from './report.kinds.ts';
 import type { AvailabilityMonitor, AvailabilityReport } from './report.types.ts';
 
 /** The mean of the monitors' uptime on each day (monitors without monitored time that day left out). */

@@ -4,6 +4,7 @@ import type { CustomReport, CustomReportWidget, WidgetKind } from './custom-repo
 import { MonitorTimelineRepository } from './monitor-timeline.repository.ts';
 import { resolvePeriod, type ReportInput, type ResolvedPeriod } from './report.request.ts';
 import type { ReportPeriod, SlaReport } from './report.types.ts';
+import type { BuiltFiles, JsonSerializerSpec } from './report.kinds.ts';
 import { slaSummary } from './sla.evaluation.ts';
 
 /** A report of one kind as its own endpoint answers it in JSON (`report`, `period`, `generated_at`, …). */
@@ -33,6 +34,13 @@ export interface CustomReportRenderer {
     doc: { title: string; period: ReportPeriod; generatedAt: string; sections: RenderableSection[] },
     format: 'csv' | 'pdf',
   ): Promise<RenderedFile>;
+  /** The report's document built once (where report files are made) and encoded in each of `formats`. */
+  files(
+    ctx: ServiceContext,
+    id: string,
+    formats: readonly ('json' | 'csv' | 'pdf')[],
+    json?: () => JsonSerializerSpec,
+  ): Promise<BuiltFiles>;
 }
 
 export interface CustomReportSection {

@@ -17,7 +17,7 @@ import {
 import { CustomReportsRepository } from './custom-reports.repository.ts';
 import { checkConsistent, checkPeriod, validatedFields, type CustomReportMembers } from './custom-report.validation.ts';
 import { MonitorTimelineRepository } from './monitor-timeline.repository.ts';
-import { fileName } from './report.render.ts';
+import type { BuiltFiles, JsonSerializerSpec } from './report.kinds.ts';
 import type { SlaTargetsService } from './sla-target.service.ts';
 
 export interface CustomReportsServiceDeps {
@@ -134,18 +134,31 @@ export class CustomReportsService {
 
   /**
    * The report over its own period as a file: the JSON document, or its sections as one CSV (a leading `section`
-   * column: the widget's title) or one PDF (a section per widget). Sections without a report (none of their
-   * monitors can be shown to this actor) have no rows and no pages.
+   * column: the widget's title) or one PDF (a section per widget). Made where every report file is (a report worker
+   * thread, with its time limit): `files` with one format.
    */
   async render(ctx: ServiceContext, id: string, format: 'json' | 'csv' | 'pdf'): Promise<RenderedFile> {
-    const doc = await this.document(ctx, id);
-    if (format === 'json') {
-      return {
-        contentType: 'application/json; charset=utf-8',
-        filename: fileName(doc.name, doc.period, 'json'),
-        body: Buffer.from(JSON.stringify(doc)),
-      };
-    }
+    return (await this.files(ctx, id, [format])).files[format]!;
+  }
+
+  /**
+   * The report's document built once and encoded in each of `formats` (a scheduled run wants all three), where every
+   * report file is made; JSON with `json`'s schema when given (the route's serializer).
+   */
+  files(
+    ctx: ServiceContext,
+    id: string,
+    formats: readonly ('json' | 'csv' | 'pdf')[],
+    json?: () => JsonSerializerSpec,
+  ): Promise<BuiltFiles> {
+    return this.deps.renderer.files(ctx, id, formats, json);
+  }
+
+  /**
+   * A built document's sections as one CSV or one PDF (the job's encoder, on the thread that built it). Sections
+   * without a report (none of their monitors can be shown to this actor) have no rows and no pages.
+   */
+  encode(ctx: ServiceContext, doc: CustomReportDocument, format: 'csv' | 'pdf'): Promise<RenderedFile> {
     const sections = doc.sections.flatMap((s): RenderableSection[] =>
       s.report === null ? [] : [{ title: s.title, kind: s.kind, report: s.report }],
     );

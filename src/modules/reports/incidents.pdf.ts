@@ -1,7 +1,7 @@
 import { barChart, dayLabel, niceAxis } from './report-pdf.charts.ts';
 import type { ReportPdf } from './report-pdf.document.ts';
 import { formatCount, formatDuration, formatInstant, localDate } from './report-pdf.format.ts';
-import type { PdfLayout } from './report.render.ts';
+import type { PdfLayout } from './report.kinds.ts';
 import type { IncidentsReportShape } from './report.shapes.ts';
 
 /**

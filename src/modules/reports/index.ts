@@ -25,8 +25,8 @@ export {
   SLA_CSV_COLUMNS,
 } from './report.csv.ts';
 export type * from './report.types.ts';
+export { ReportRenderer } from './report.render.ts';
 export {
-  ReportRenderer,
   REPORT_KINDS,
   type ReportKind,
   type ReportFormat,
@@ -36,7 +36,9 @@ export {
   type RenderedReport,
   type CsvTable,
   type PdfLayout,
-} from './report.render.ts';
+  type JsonSerializerSpec,
+  type BuiltFiles,
+} from './report.kinds.ts';
 export type {
   IncidentsReportShape,
   IntelligenceReportShape,
@@ -44,13 +46,7 @@ export type {
   IntelligenceEventShape,
 } from './report.shapes.ts';
 export { createReports, type Reports, type ReportsModuleDeps, type ReportWorkerHost } from './reports.module.ts';
-export {
-  ReportBuildPool,
-  ISOLATED_KINDS,
-  type IsolatedKind,
-  type JsonSerializerSpec,
-  type ReportBuildPoolOptions,
-} from './report-build.pool.ts';
+export { ReportBuildPool, type ReportBuildPoolOptions } from './report-build.pool.ts';
 export { InThreadPdf } from './report-pdf.pool.ts';
 export type { ReportFonts } from './report-pdf.fonts.ts';
 export { incidentsCsv, incidentsRows, INCIDENTS_CSV_COLUMNS } from './incidents.export.ts';

@@ -1,7 +1,7 @@
 import { hbarChart } from './report-pdf.charts.ts';
 import type { ReportPdf } from './report-pdf.document.ts';
 import { formatCount, formatInstant } from './report-pdf.format.ts';
-import type { PdfLayout } from './report.render.ts';
+import type { PdfLayout } from './report.kinds.ts';
 import type { IntelligenceEventShape, IntelligenceReportShape } from './report.shapes.ts';
 import { plural } from '../../platform/plural.ts';
 

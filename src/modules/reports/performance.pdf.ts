@@ -1,7 +1,7 @@
 import { dayLabel, lineChart, type LineSeries } from './report-pdf.charts.ts';
 import type { ReportPdf, TableColumn } from './report-pdf.document.ts';
 import { formatCount, formatInstant, formatMs } from './report-pdf.format.ts';
-import type { PdfLayout } from './report.render.ts';
+import type { PdfLayout } from './report.kinds.ts';
 import type { Percentiles, PerformanceMonitor, PerformanceReport } from './report.types.ts';
 
 const median = (xs: number[]): number | null => {

@@ -94,6 +94,17 @@ describe('ReportBuildPool', () => {
     expect(pdf.body.subarray(0, 5).toString()).toBe('%PDF-');
   });
 
+  it('one job builds its report once on the thread and answers every format asked for, with period and summary', async () => {
+    const { format: _format, ...rest } = job('UTC');
+    const built = await make().run({ type: 'report', ...rest, formats: ['json', 'csv', 'pdf'] });
+    expect(Object.keys(built.files)).toEqual(['json', 'csv', 'pdf']);
+    expect(built.files.json!.body.toString()).toContain('"generated_at":"2026-11-02T12:00:00.000Z"');
+    expect(built.files.csv!.contentType).toBe('text/csv; charset=utf-8');
+    expect(built.files.pdf!.body.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(built.period).toMatchObject({ from: '2026-11-01T00:00:00Z', to: '2026-11-02T00:00:00Z' });
+    expect(built.summary).toMatchObject({ targets: 0, in_progress: 0 });
+  });
+
   it('a DomainError on the thread is the same DomainError here', async () => {
     const err = await make()
       .build(job('refuse'))

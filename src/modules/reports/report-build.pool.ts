@@ -2,28 +2,19 @@ import { Worker } from 'node:worker_threads';
 import { DomainError, type ErrorCode, type ErrorDetail } from '../../platform/errors.ts';
 import { systemTimers, type TimerHandle, type Timers } from '../../platform/timers.ts';
 import type { Actor } from '../auth/index.ts';
+import type { ReportJob } from './report-build.job.ts';
 import type { PdfJob } from './report-pdf.compose.ts';
 import type { PdfComposer } from './report-pdf.pool.ts';
+import type { BuiltFiles, JsonSerializerSpec, ReportFormat, ReportKind } from './report.kinds.ts';
 import type { ReportInput } from './report.request.ts';
+import type { ReportPeriod } from './report.types.ts';
 
-/** The report kinds built on a worker thread (the big ones: every monitor with its days, or every SLA target). */
-export const ISOLATED_KINDS = ['availability', 'performance', 'sla'] as const;
-export type IsolatedKind = (typeof ISOLATED_KINDS)[number];
+export type { JsonSerializerSpec } from './report.kinds.ts';
 
-/**
- * How the worker writes a report as JSON: the route's response schema, already simplified for serializing, and the
- * schemas it refers to (plain JSON data; the worker compiles fast-json-stringify from them, so the bytes are those the
- * route's own serializer writes).
- */
-export interface JsonSerializerSpec {
-  schema: Record<string, unknown>;
-  external: Record<string, unknown>;
-}
-
-/** One report to build (and encode) on a worker thread; everything in it crosses the thread by structured clone. */
+/** One report in one format (the single-file form of a ReportJob). */
 export interface ReportBuildJob {
-  kind: IsolatedKind;
-  format: 'json' | 'csv' | 'pdf';
+  kind: ReportKind;
+  format: ReportFormat;
   input: ReportInput;
   actor: Actor;
   /** The request's instant (its context's clock): the worker reads no clock of its own. */
@@ -58,18 +49,24 @@ export interface ReportBuildPoolOptions {
 
 /** Messages between the pool and a worker (report-build.worker.ts). */
 export type WorkerRequest =
-  | { type: 'build'; id: number; job: ReportBuildJob }
+  | { type: 'job'; id: number; job: ReportJob }
   | { type: 'pdf'; id: number; job: PdfJob }
   | { type: 'warm'; id: number }
   | { type: 'close' };
+export interface WireFile {
+  format: ReportFormat;
+  body: Uint8Array;
+  contentType: string;
+  filename: string;
+}
 export type WorkerReply =
   | { type: 'ready' }
-  | { id: number; body: Uint8Array; contentType: string; filename: string }
+  | { id: number; files: WireFile[]; period: ReportPeriod; summary: Record<string, unknown> }
   | { id: number; error: { code: ErrorCode | null; message: string; details?: ErrorDetail[] } };
 
 interface Task {
   request: Exclude<WorkerRequest, { type: 'close' }>;
-  resolve: (file: BuiltFile) => void;
+  resolve: (built: BuiltFiles) => void;
   reject: (err: Error) => void;
 }
 
@@ -85,11 +82,12 @@ interface Slot {
 }
 
 /**
- * Report generation off the main event loop: the availability, performance and SLA reports of 1,000 monitors are
- * hundreds of milliseconds of reading, folding and serializing that would hold up checks and requests. Each worker
- * thread composes the reports module on a database handle of its own (better-sqlite3, or a small PostgreSQL pool)
- * and answers the encoded file, which is transferred, not copied. It also draws PDFs of reports built elsewhere
- * (custom and scheduled reports), as PdfWorkerPool would.
+ * Report generation off the main event loop, the one place every report file is made (routes of every kind and
+ * format, custom reports, scheduled runs): the reports of 1,000 monitors are hundreds of milliseconds of reading,
+ * folding, serializing and drawing that would hold up checks and requests. Each worker thread composes the reports
+ * module on a database handle of its own (better-sqlite3, or a small PostgreSQL pool), builds a job's report once and
+ * answers each format asked for (report-build.job.ts); the files are transferred, not copied. It can also draw the
+ * PDF of a report given whole (`compose`).
  * Threads start at the first job (or `warm()`), one job each at a time, the rest queued in order, and stop after
  * `idleMs` without a job: a process that makes no reports does not carry them. A thread that
  * dies fails its job with a plain Error (the generic 500 envelope; the reason is logged); a job over the time limit
@@ -112,14 +110,21 @@ export class ReportBuildPool implements PdfComposer {
     this.slots = Array.from({ length: options.workers }, () => null);
   }
 
-  /** Builds the report of `job` and encodes it in its format. */
-  build(job: ReportBuildJob): Promise<BuiltFile> {
-    return this.submit({ type: 'build', id: this.nextId++, job });
+  /** Builds the job's report once and encodes it in each of its formats. */
+  run(job: ReportJob): Promise<BuiltFiles> {
+    return this.submit({ type: 'job', id: this.nextId++, job });
   }
 
-  /** Draws the PDF of a report built elsewhere (PdfComposer). */
+  /** Builds the report of `job` and encodes it in its format. */
+  async build(job: ReportBuildJob): Promise<BuiltFile> {
+    const { format, ...rest } = job;
+    const built = await this.run({ type: 'report', ...rest, formats: [format] });
+    return built.files[format]!;
+  }
+
+  /** Draws the PDF of a report given whole (PdfComposer). */
   async compose(job: PdfJob): Promise<Buffer> {
-    return (await this.submit({ type: 'pdf', id: this.nextId++, job })).body;
+    return (await this.submit({ type: 'pdf', id: this.nextId++, job })).files.pdf!.body;
   }
 
   /**
@@ -151,8 +156,8 @@ export class ReportBuildPool implements PdfComposer {
     this.closed = false;
   }
 
-  private submit(request: Task['request']): Promise<BuiltFile> {
-    return new Promise<BuiltFile>((resolve, reject) => {
+  private submit(request: Task['request']): Promise<BuiltFiles> {
+    return new Promise<BuiltFiles>((resolve, reject) => {
       if (this.closed) {
         reject(unavailable('the report workers are stopping'));
         return;
@@ -193,7 +198,7 @@ export class ReportBuildPool implements PdfComposer {
       if (!task || task.request.id !== reply.id) return;
       this.finish(i, slot);
       if ('error' in reply) task.reject(errorOf(reply.error));
-      else task.resolve({ contentType: reply.contentType, filename: reply.filename, body: bufferOf(reply.body) });
+      else task.resolve(builtOf(reply));
       this.dispatch();
       if (!slot.task && this.slots[i] === slot) this.idleFrom(i, slot);
     });
@@ -274,6 +279,11 @@ function errorOf(e: { code: ErrorCode | null; message: string; details?: ErrorDe
   return new Error(`report worker: ${e.message}`);
 }
 
-function bufferOf(bytes: Uint8Array): Buffer {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+function builtOf(reply: { files: WireFile[]; period: ReportPeriod; summary: Record<string, unknown> }): BuiltFiles {
+  const files: BuiltFiles['files'] = {};
+  for (const f of reply.files) {
+    const body = Buffer.from(f.body.buffer, f.body.byteOffset, f.body.byteLength);
+    files[f.format] = { contentType: f.contentType, filename: f.filename, body };
+  }
+  return { files, period: reply.period, summary: reply.summary };
 }

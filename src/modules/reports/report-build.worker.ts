@@ -1,20 +1,19 @@
 /**
  * A report worker thread (started by ReportBuildPool): composes the reports module on a database handle of its own
- * (the composition root's `composeReportWorker`, whose module the pool names), then builds and encodes reports, or
- * draws PDFs of reports built elsewhere, one message at a time. Its clock is each job's instant.
+ * (the composition root's `composeReportWorker`, whose module the pool names), then runs report jobs (build once,
+ * encode each format: report-build.job.ts) or draws PDFs of reports given whole, one message at a time. Its clock is
+ * each job's instant.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import fastJson from 'fast-json-stringify';
 import { DomainError } from '../../platform/errors.ts';
 import { lowerThreadPriority } from '../../platform/thread-priority.ts';
 import type { ServiceContext } from '../auth/index.ts';
-import type { BuiltFile, JsonSerializerSpec, ReportBuildJob, WorkerReply, WorkerRequest } from './report-build.pool.ts';
+import type { WireFile, WorkerReply, WorkerRequest } from './report-build.pool.ts';
+import { JsonSerializers, runReportJob, type ReportJob } from './report-build.job.ts';
 import { composePdf } from './report-pdf.compose.ts';
 import { ReportFonts } from './report-pdf.fonts.ts';
-import { fileName } from './report.render.ts';
-import type { ReportWorkerHost } from './reports.module.ts';
-
-type Serializer = (data: unknown) => string;
+import type { BuiltFiles } from './report.kinds.ts';
+import { jobHostOf, type ReportWorkerHost } from './reports.module.ts';
 
 /**
  * The scheduling priority of a report thread (nice; the main thread keeps the process's). Reports are background
@@ -31,60 +30,64 @@ const { composeReportWorker } = (await import(compose)) as {
 // Parsed once for every PDF this thread draws (built here or handed over).
 const fonts = new ReportFonts();
 const host = await composeReportWorker(setup, fonts);
-const serializers = new Map<string, Serializer>();
+const jobs = jobHostOf(host.renderer, host.customReports ?? null);
+const serializers = new JsonSerializers();
 
-function serializerOf(spec: JsonSerializerSpec): Serializer {
-  const key = JSON.stringify(spec);
-  let serializer = serializers.get(key);
-  if (!serializer) {
-    serializer = fastJson(spec.schema as unknown as fastJson.Schema, {
-      schema: spec.external as Record<string, fastJson.Schema>,
-    }) as Serializer;
-    serializers.set(key, serializer);
-  }
-  return serializer;
+function run(job: ReportJob): Promise<BuiltFiles> {
+  const ctx: ServiceContext = { actor: job.actor, db: host.database, clock: { now: () => job.now } };
+  return runReportJob(jobs, ctx, job, serializers);
 }
 
-async function build(job: ReportBuildJob): Promise<BuiltFile> {
-  const ctx: ServiceContext = { actor: job.actor, db: host.database, clock: { now: () => job.now } };
-  const report = await host.renderer.build(ctx, job.kind, job.input);
-  if (job.format === 'json') {
-    if (!job.json) throw new Error('a JSON report needs its serializer schema');
-    return {
-      contentType: 'application/json; charset=utf-8',
-      filename: fileName(job.kind, report.period, 'json'),
-      body: Buffer.from(serializerOf(job.json)(report)),
-    };
+async function pdf(draw: () => Promise<Buffer>): Promise<BuiltFiles> {
+  let body: Buffer;
+  try {
+    body = await draw();
+  } catch (err) {
+    throw new Error(`PDF rendering failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
-  return host.renderer.encode(ctx, job.kind, report, job.format);
+  const period = { from: '', to: '', timezone: 'UTC', preset: null };
+  return { files: { pdf: { contentType: 'application/pdf', filename: '', body } }, period, summary: {} };
 }
 
 /** A tiny document through the PDF code, so modules are compiled and fonts parsed before the first real one. */
-async function warm(): Promise<BuiltFile> {
+function warm(): Promise<BuiltFiles> {
   const period = { from: '2026-01-01T00:00:00.000Z', to: '2026-01-02T00:00:00.000Z', timezone: 'UTC', preset: null };
-  const body = await composePdf(fonts, {
-    type: 'report',
-    organization: 'warm-up',
-    kind: 'availability',
-    report: {
-      report: 'availability',
-      period,
-      generated_at: period.to,
+  return pdf(() =>
+    composePdf(fonts, {
+      type: 'report',
+      organization: 'warm-up',
+      kind: 'availability',
+      report: {
+        report: 'availability',
+        period,
+        generated_at: period.to,
+        methodology: '',
+        summary: { monitors: 0, uptime_percent: null, downtime_seconds: 0, monitored_seconds: 0, incidents: 0 },
+        monitors: [],
+      },
       methodology: '',
-      summary: { monitors: 0, uptime_percent: null, downtime_seconds: 0, monitored_seconds: 0, incidents: 0 },
-      monitors: [],
-    },
-    methodology: '',
-  });
-  return { contentType: 'application/pdf', filename: '', body };
+    }),
+  );
 }
 
-function reply(id: number, file: BuiltFile): void {
-  // A copy that owns its memory, handed over instead of cloned (megabytes of JSON, a PDF).
-  const bytes = new Uint8Array(file.body.byteLength);
-  bytes.set(file.body);
-  const message: WorkerReply = { id, body: bytes, contentType: file.contentType, filename: file.filename };
-  port.postMessage(message, [bytes.buffer]);
+function reply(id: number, built: BuiltFiles): void {
+  const files: WireFile[] = [];
+  for (const [format, file] of Object.entries(built.files)) {
+    // A copy that owns its memory, handed over instead of cloned (megabytes of JSON, a PDF).
+    const bytes = new Uint8Array(file.body.byteLength);
+    bytes.set(file.body);
+    files.push({
+      format: format as WireFile['format'],
+      body: bytes,
+      contentType: file.contentType,
+      filename: file.filename,
+    });
+  }
+  const message: WorkerReply = { id, files, period: built.period, summary: built.summary };
+  port.postMessage(
+    message,
+    files.map((f) => f.body.buffer as ArrayBuffer),
+  );
 }
 
 function fail(id: number, err: unknown): void {
@@ -105,13 +108,13 @@ port.on('message', (request: WorkerRequest) => {
     return;
   }
   const work =
-    request.type === 'build'
-      ? build(request.job)
+    request.type === 'job'
+      ? run(request.job)
       : request.type === 'pdf'
-        ? composePdf(fonts, request.job).then((body) => ({ contentType: 'application/pdf', filename: '', body }))
+        ? pdf(() => composePdf(fonts, request.job))
         : warm();
   work.then(
-    (file) => reply(request.id, file),
+    (built) => reply(request.id, built),
     (err: unknown) => fail(request.id, err),
   );
 });

@@ -5,7 +5,7 @@ import { monitorHealthLayout } from './monitor-health.pdf.ts';
 import { performanceLayout } from './performance.pdf.ts';
 import { ReportPdf, type KeyFigure } from './report-pdf.document.ts';
 import type { ReportFonts } from './report-pdf.fonts.ts';
-import type { PdfLayout, ReportKind, ReportOf, ReportSection } from './report.render.ts';
+import type { PdfLayout, ReportKind, ReportOf, ReportSection } from './report.kinds.ts';
 import type { ReportPeriod } from './report.types.ts';
 import { slaLayout } from './sla.pdf.ts';
 

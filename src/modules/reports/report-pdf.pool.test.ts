@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PdfWorkerPool } from './report-pdf.pool.ts';
+import { ReportBuildPool } from './report-build.pool.ts';
 import type { PdfJob } from './report-pdf.compose.ts';
 
 const job = (kind: string): PdfJob =>
@@ -17,9 +17,12 @@ const job = (kind: string): PdfJob =>
     methodology: 'How it was counted.',
   }) as unknown as PdfJob;
 
-describe('PdfWorkerPool', () => {
+const FIXTURE = new URL('../../../test/reports/report-worker.fixture.ts', import.meta.url);
+
+// PDFs of reports given whole are drawn by the one report pool (there is no PDF pool of its own any more).
+describe('ReportBuildPool.compose', () => {
   it('draws on its thread, passes a failure back as an error, and starts again after close', async () => {
-    const pool = new PdfWorkerPool();
+    const pool = new ReportBuildPool({ workers: 1, timeoutMs: 60_000, idleMs: 0, compose: FIXTURE, setup: {} });
     try {
       const [a, b] = await Promise.all([pool.compose(job('monitor_health')), pool.compose(job('monitor_health'))]);
       expect(a.subarray(0, 5).toString()).toBe('%PDF-');

@@ -21,9 +21,12 @@
  *
  * Registering a kind: its generator goes into `ReportBuilders` (createReports in reports.module.ts), its CSV table
  * into CSV_TABLES below (one line each); its PDF layout is in LAYOUTS of report-pdf.compose.ts. A kind without a
- * generator or CSV throws an internal error naming what is missing. PDFs are drawn from the JSON document on a
- * worker thread (PdfWorkerPool: report-pdf.pool.ts, report-pdf.worker.ts), so a long one does not hold up checks
- * and requests; `close()` stops that thread.
+ * generator or CSV throws an internal error naming what is missing.
+ *
+ * Report files (routes, custom reports, scheduled runs) come from `files` and `customFiles`: one job (report-build.job.ts)
+ * builds the report once and encodes each format asked for, on a report worker thread (ReportBuildPool, with its time
+ * limit) or, with `reports.workers` 0, on this thread. `build`, `encode` and `renderSections` are the in-thread parts
+ * the job is made of; `close()` stops the threads.
  */
 import { csvDocument } from '../../platform/csv.format.ts';
 import { DomainError } from '../../platform/errors.ts';
@@ -37,75 +40,32 @@ import {
   slaRows,
   type Cell,
 } from './report.csv.ts';
-import type { KeyFigure, ReportPdf } from './report-pdf.document.ts';
 import type { PdfComposer } from './report-pdf.pool.ts';
-import {
-  ISOLATED_KINDS,
-  type IsolatedKind,
-  type JsonSerializerSpec,
-  type ReportBuildPool,
-} from './report-build.pool.ts';
-import { localDate } from './report-pdf.format.ts';
+import type { ReportBuildPool } from './report-build.pool.ts';
+import { JsonSerializers, runReportJob, type ReportJob, type ReportJobHost } from './report-build.job.ts';
 import type { ReportInput } from './report.request.ts';
-import type { AvailabilityReport, PerformanceReport, ReportPeriod, SlaReport } from './report.types.ts';
+import type { ReportPeriod } from './report.types.ts';
 import { INCIDENTS_CSV_COLUMNS, incidentsRows } from './incidents.export.ts';
-import type { IncidentsReport } from './incidents.report.types.ts';
 import {
   INTELLIGENCE_CSV_COLUMNS,
   MONITOR_HEALTH_CSV_COLUMNS,
   intelligenceRows,
   monitorHealthRows,
 } from './insight.csv.ts';
-import type { IntelligenceReport } from './intelligence.report.types.ts';
-import type { MonitorHealthReport } from './monitor-health.types.ts';
 import { METHODOLOGY } from './reports.service.ts';
-
-export const REPORT_KINDS = [
-  'availability',
-  'performance',
-  'sla',
-  'incidents',
-  'intelligence',
-  'monitor_health',
-] as const;
-export type ReportKind = (typeof REPORT_KINDS)[number];
-export type ReportFormat = 'json' | 'csv' | 'pdf';
-
-/** The JSON document of each kind. */
-export interface ReportOf {
-  availability: AvailabilityReport;
-  performance: PerformanceReport;
-  sla: SlaReport;
-  incidents: IncidentsReport;
-  intelligence: IntelligenceReport;
-  monitor_health: MonitorHealthReport;
-}
-
-export type ReportBuilders = { [K in ReportKind]?: (ctx: ServiceContext, input: ReportInput) => Promise<ReportOf[K]> };
-
-export interface CsvTable<R> {
-  columns: readonly string[];
-  rows: (report: R) => Cell[][];
-}
-
-/** How a kind draws itself: the key figures (first page, or a section's head) and the body (charts, tables). */
-export interface PdfLayout<R> {
-  title: string;
-  figures: (report: R) => KeyFigure[];
-  body: (pdf: ReportPdf, report: R) => void;
-}
-
-export interface RenderedReport {
-  contentType: string;
-  filename: string;
-  body: Buffer;
-}
-
-export interface ReportSection {
-  title: string;
-  kind: ReportKind;
-  report: ReportOf[ReportKind];
-}
+import {
+  fileName,
+  REPORT_KINDS,
+  type BuiltFiles,
+  type CsvTable,
+  type JsonSerializerSpec,
+  type RenderedReport,
+  type ReportBuilders,
+  type ReportFormat,
+  type ReportKind,
+  type ReportOf,
+  type ReportSection,
+} from './report.kinds.ts';
 
 const CSV_TABLES: { [K in ReportKind]: CsvTable<ReportOf[K]> | null } = {
   availability: { columns: AVAILABILITY_CSV_COLUMNS, rows: availabilityRows },
@@ -118,16 +78,19 @@ const CSV_TABLES: { [K in ReportKind]: CsvTable<ReportOf[K]> | null } = {
 
 export interface ReportRendererDeps {
   builders: ReportBuilders;
-  /** Where PDFs are drawn: the report worker threads (ReportBuildPool) or a PdfWorkerPool in the service. */
+  /** Where PDFs are drawn: on this thread (InThreadPdf; a report worker, or `reports.workers` 0) or the report pool. */
   pdf: PdfComposer;
-  /** Report worker threads for `renderIsolated`; null: every report is built on the calling thread. */
+  /** Report worker threads, where every job runs; null (`reports.workers` 0): jobs run on the calling thread. */
   isolation?: ReportBuildPool | null;
+  /** The builders and encoders a job runs with on this thread (without `isolation`; jobHostOf in reports.module.ts). */
+  inThread?: () => ReportJobHost;
   /** The organization's display name, for the first page. */
   organizationName: (organizationId: string) => Promise<string>;
 }
 
 export class ReportRenderer {
   private readonly deps: ReportRendererDeps;
+  private readonly serializers = new JsonSerializers();
   constructor(deps: ReportRendererDeps) {
     this.deps = deps;
   }
@@ -144,14 +107,61 @@ export class ReportRenderer {
     return builder(ctx, input);
   }
 
-  async render<K extends ReportKind>(
+  /** One report in one format (`files` with one format). */
+  async render(
     ctx: ServiceContext,
-    kind: K,
+    kind: ReportKind,
     input: ReportInput,
     format: ReportFormat,
   ): Promise<RenderedReport> {
-    const report = await this.build(ctx, kind, input);
-    return this.encode(ctx, kind, report, format);
+    return (await this.files(ctx, kind, input, [format])).files[format]!;
+  }
+
+  /**
+   * The report built once and encoded in each of `formats`, on a report worker thread when there are threads (it
+   * reads the database itself and answers the bytes; this thread only waits), else here. JSON is written with
+   * `json`'s schema when given (a route's response serializer: the same bytes), else JSON.stringify. Errors of the
+   * build come back as the same DomainErrors.
+   */
+  files(
+    ctx: ServiceContext,
+    kind: ReportKind,
+    input: ReportInput,
+    formats: readonly ReportFormat[],
+    json?: () => JsonSerializerSpec,
+  ): Promise<BuiltFiles> {
+    return this.run(ctx, {
+      type: 'report',
+      kind,
+      input,
+      formats,
+      actor: ctx.actor,
+      now: ctx.clock.now(),
+      json: json && formats.includes('json') ? json() : null,
+    });
+  }
+
+  /** A custom report's document built once and encoded in each of `formats`, where `files` runs. */
+  customFiles(
+    ctx: ServiceContext,
+    id: string,
+    formats: readonly ReportFormat[],
+    json?: () => JsonSerializerSpec,
+  ): Promise<BuiltFiles> {
+    return this.run(ctx, {
+      type: 'custom',
+      id,
+      formats,
+      actor: ctx.actor,
+      now: ctx.clock.now(),
+      json: json && formats.includes('json') ? json() : null,
+    });
+  }
+
+  private run(ctx: ServiceContext, job: ReportJob): Promise<BuiltFiles> {
+    if (this.deps.isolation) return this.deps.isolation.run(job);
+    if (!this.deps.inThread) throw missing('reports have neither worker threads nor builders on this thread');
+    return runReportJob(this.deps.inThread(), ctx, job, this.serializers);
   }
 
   /**
@@ -164,36 +174,17 @@ export class ReportRenderer {
     await this.deps.isolation?.warm();
   }
 
-  /** True when `renderIsolated` builds `kind` on a report worker thread. */
-  isolates(kind: ReportKind): kind is IsolatedKind {
-    return this.deps.isolation != null && (ISOLATED_KINDS as readonly string[]).includes(kind);
+  /** Report worker threads running now (0 before the first report, after idling, and without threads). */
+  get threads(): number {
+    return this.deps.isolation?.size ?? 0;
   }
 
-  /**
-   * Builds and encodes a report on a report worker thread (see `isolates`): the thread reads the database itself
-   * and answers the file's bytes, so this thread only waits. JSON is written with `json`'s schema (the route's
-   * response serializer, the same bytes). Errors of the build come back as the same DomainErrors.
-   */
-  async renderIsolated(
-    ctx: ServiceContext,
-    kind: IsolatedKind,
-    input: ReportInput,
-    format: ReportFormat,
-    json: () => JsonSerializerSpec,
-  ): Promise<RenderedReport> {
-    const pool = this.deps.isolation;
-    if (!pool) throw missing('reports are not isolated: no report worker threads');
-    return pool.build({
-      kind,
-      format,
-      input,
-      actor: ctx.actor,
-      now: ctx.clock.now(),
-      json: format === 'json' ? json() : null,
-    });
+  /** True when reports are built on report worker threads (every kind, every format). */
+  isolates(_kind: ReportKind): boolean {
+    return this.deps.isolation != null;
   }
 
-  /** A built report as a file. The organization's name is read for the PDF's first page. */
+  /** A built report as a file, on this thread. The organization's name is read for the PDF's first page. */
   async encode<K extends ReportKind>(
     ctx: ServiceContext,
     kind: K,
@@ -242,9 +233,12 @@ export class ReportRenderer {
     return { contentType: 'application/pdf', filename, body };
   }
 
-  /** Stops the PDF and report worker threads (those that were started). */
+  /** Stops the report worker threads (those that were started). */
   async close(): Promise<void> {
-    await Promise.all([this.deps.pdf.close(), this.deps.isolation?.close()]);
+    await Promise.all([
+      this.deps.pdf === this.deps.isolation ? null : this.deps.pdf.close(),
+      this.deps.isolation?.close(),
+    ]);
   }
 }
 
@@ -286,18 +280,4 @@ function sectionsCsv(sections: readonly ReportSection[]): Buffer {
     }
   }
   return Buffer.from(csvDocument(['section', ...columns], rows));
-}
-
-/** `tocsin-availability-2026-10-01-2026-10-31.pdf`: the local dates of the period's first and last day. */
-export function fileName(name: string, period: ReportPeriod, format: ReportFormat): string {
-  const last = new Date(Date.parse(period.to) - 1).toISOString();
-  const slug =
-    name
-      .normalize('NFKD')
-      .replace(/\p{M}/gu, '') // the accents NFKD split off: "Für" → "Fur", not "Fu-r"
-      .replace(/[^A-Za-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '')
-      .toLowerCase()
-      .slice(0, 60) || 'report';
-  return `tocsin-${slug}-${localDate(period.from, period.timezone)}-${localDate(last, period.timezone)}.${format}`;
 }

@@ -2,7 +2,8 @@ import type { Clock } from '../../platform/clock.ts';
 import type { Database } from '../../platform/db/index.ts';
 import type { Plans } from '../orgs/index.ts';
 import { ReportBuildPool, type ReportBuildPoolOptions } from './report-build.pool.ts';
-import { PdfWorkerPool, type PdfComposer } from './report-pdf.pool.ts';
+import { InThreadPdf, type PdfComposer } from './report-pdf.pool.ts';
+import type { ReportJobHost } from './report-build.job.ts';
 import { ReportRenderer } from './report.render.ts';
 import { MonitorTimelineRecorder, type TransitionHandlerLike } from './monitor-timeline.recorder.ts';
 import type { ReportAnomalies, ReportIncidents, ReportRollups } from './report.sources.ts';
@@ -11,7 +12,7 @@ import type { ReportMonitorSettings } from './monitor-health.report.ts';
 import { SlaTargetsService } from './sla-target.service.ts';
 import { CustomReportsService } from './custom-report.service.ts';
 import type { CustomReportMembers } from './custom-report.validation.ts';
-import type { KindReport } from './custom-report.document.ts';
+import type { CustomReportDocument, KindReport } from './custom-report.document.ts';
 
 export interface ReportsModuleDeps {
   clock: Clock;
@@ -28,18 +29,20 @@ export interface ReportsModuleDeps {
   /** The organization's member ids (custom reports shared with users). */
   members: CustomReportMembers;
   /**
-   * Report worker threads (ReportBuildPool): the availability, performance and SLA reports of the routes are built
-   * there and every PDF is drawn there. null: built on this thread, PDFs on a PdfWorkerPool of their own (unless
-   * `pdf` is given).
+   * Report worker threads (ReportBuildPool): every report file of every kind and format is made there (routes,
+   * custom reports, scheduled runs), each job with the pool's time limit. null (`reports.workers` 0, and a report
+   * worker thread itself): made on this thread.
    */
   isolation?: ReportBuildPoolOptions | null;
-  /** Where PDFs are drawn when there is no isolation (a report worker thread draws its own: InThreadPdf). */
+  /** Where PDFs are drawn when there is no isolation (a report worker thread passes its parsed fonts' InThreadPdf). */
   pdf?: PdfComposer;
 }
 
 /** What a report worker thread's composition gives it (src/report-worker.compose.ts). */
 export interface ReportWorkerHost {
   renderer: ReportRenderer;
+  /** Custom reports (jobs of type custom); absent in a worker that composes no custom reports (a test's). */
+  customReports?: CustomReportsService | null;
   database: Database;
   close(): Promise<void>;
 }
@@ -68,9 +71,11 @@ export function createReports(deps: ReportsModuleDeps): Reports {
     monitors: deps.monitors ?? null,
   });
   const isolation = deps.isolation ? new ReportBuildPool(deps.isolation) : null;
-  const renderer = new ReportRenderer({
-    pdf: isolation ?? deps.pdf ?? new PdfWorkerPool(),
+  let customReports: CustomReportsService | null = null;
+  const renderer: ReportRenderer = new ReportRenderer({
+    pdf: isolation ?? deps.pdf ?? new InThreadPdf(),
     isolation,
+    inThread: () => jobHostOf(renderer, customReports),
     organizationName: deps.organizationName,
     // one line per report kind: its generator
     builders: {
@@ -83,7 +88,7 @@ export function createReports(deps: ReportsModuleDeps): Reports {
     },
   });
   // Custom reports see the renderer through their own port: any kind's report as a plain document.
-  const customReports = new CustomReportsService({
+  customReports = new CustomReportsService({
     plans: deps.plans,
     members: deps.members,
     slaTargets,
@@ -91,6 +96,7 @@ export function createReports(deps: ReportsModuleDeps): Reports {
       build: async (ctx, kind, input) => (await renderer.build(ctx, kind, input)) as unknown as KindReport,
       renderSections: (ctx, doc, format) =>
         renderer.renderSections(ctx, doc as unknown as Parameters<ReportRenderer['renderSections']>[1], format),
+      files: (ctx, id, formats, json) => renderer.customFiles(ctx, id, formats, json),
     },
   });
   return {
@@ -99,5 +105,17 @@ export function createReports(deps: ReportsModuleDeps): Reports {
     customReports,
     renderer,
     timeline: new MonitorTimelineRecorder(deps.clock, deps.transitionsNext),
+  };
+}
+
+/** A job's builders and encoders over the reports module of this thread (report-build.job.ts). */
+export function jobHostOf(renderer: ReportRenderer, customReports: CustomReportsService | null): ReportJobHost {
+  return {
+    build: (ctx, kind, input) => renderer.build(ctx, kind, input),
+    encode: (ctx, kind, report, format) => renderer.encode(ctx, kind, report, format),
+    custom: customReports && {
+      document: (ctx, id) => customReports.document(ctx, id),
+      encode: (ctx, doc, format) => customReports.encode(ctx, doc as CustomReportDocument, format),
+    },
   };
 }

@@ -1,7 +1,7 @@
 import { hbarChart } from './report-pdf.charts.ts';
 import { COLOURS, type ReportPdf } from './report-pdf.document.ts';
 import { formatCount, formatDuration, formatInstant, formatNumber, formatPercent } from './report-pdf.format.ts';
-import type { PdfLayout } from './report.render.ts';
+import type { PdfLayout } from './report.kinds.ts';
 import type { SlaReport, SlaReportTarget } from './report.types.ts';
 
 const verdict = (status: 'met' | 'missed' | 'no_data') => (status === 'no_data' ? 'no data' : status);

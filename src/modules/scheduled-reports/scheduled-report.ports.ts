@@ -11,16 +11,26 @@ export interface RenderedReport {
   body: Buffer;
 }
 
-/** Renders the reports a schedule delivers (the reports module's ReportRenderer and custom reports, wired in main). */
+/** A run's report built once and encoded in every file kind, with its period and headline figures. */
+export interface RenderedRun {
+  files: Record<FileKind, RenderedReport>;
+  period: RunPeriod;
+  summary: Record<string, unknown>;
+}
+
+/**
+ * Renders the reports a schedule delivers (the reports module's ReportRenderer and custom reports, wired in main):
+ * each run's report is built once, off the main thread, and encoded in every kind of file from that one build.
+ */
 export interface ReportRendering {
   render(
     ctx: ServiceContext,
     type: Exclude<ScheduledReportType, 'custom'>,
     period: RunPeriod,
-    format: FileKind,
-  ): Promise<RenderedReport>;
+    kinds: readonly FileKind[],
+  ): Promise<RenderedRun>;
   /** A custom report over its own period; null when it does not exist or the actor cannot see it. */
-  renderCustom(ctx: ServiceContext, customReportId: string, format: FileKind): Promise<RenderedReport | null>;
+  renderCustom(ctx: ServiceContext, customReportId: string, kinds: readonly FileKind[]): Promise<RenderedRun | null>;
   /**
    * Which of the ids are existing custom reports the actor may not see: their schedules are hidden from it (a private
    * report's schedule is its owner's alone, admins included). A deleted report hides nothing.

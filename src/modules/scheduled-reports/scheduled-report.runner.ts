@@ -7,10 +7,15 @@ import { newId, randomToken } from '../../platform/ids.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Actor, ServiceContext } from '../auth/index.ts';
 import type { EventsService } from '../events/index.ts';
-import { periodBefore, type RunPeriod } from './scheduled-report.period.ts';
-import type { PlanOf, RenderedReport, ReportDestinations, ReportRendering } from './scheduled-report.ports.ts';
+import { periodBefore } from './scheduled-report.period.ts';
+import type {
+  PlanOf,
+  RenderedReport,
+  RenderedRun,
+  ReportDestinations,
+  ReportRendering,
+} from './scheduled-report.ports.ts';
 import { nextRunAt } from './scheduled-report.schedule.ts';
-import { summaryOf } from './scheduled-report.summary.ts';
 import {
   FILE_KINDS,
   type FileKind,
@@ -86,7 +91,7 @@ export class ScheduledReportRunner {
       consumeRequest: !due,
     };
     const log = { scheduled_report: schedule.id, organization: schedule.organizationId, manual: !due };
-    let rendered: { period: RunPeriod; files: Record<FileKind, RenderedReport> } | null;
+    let rendered: RenderedRun | null;
     try {
       rendered = await this.render(schedule, startedAt);
     } catch (err) {
@@ -138,7 +143,7 @@ export class ScheduledReportRunner {
               to: new Date(rendered.period.to).toISOString(),
               timezone: rendered.period.timezone,
             },
-            summary: summaryOf(rendered.files.json.body),
+            summary: rendered.summary,
             files: Object.fromEntries(files.map((f) => [f.file.kind, f.ref])),
           },
         });
@@ -154,25 +159,20 @@ export class ScheduledReportRunner {
     return rendered !== null;
   }
 
-  private async render(
-    schedule: ScheduledReport,
-    now: number,
-  ): Promise<{ period: RunPeriod; files: Record<FileKind, RenderedReport> }> {
+  /** The run's report built once (off the main thread) and encoded as every kind of file from that build. */
+  private async render(schedule: ScheduledReport, now: number): Promise<RenderedRun> {
     const ctx = await this.contextFor(schedule);
-    const files = {} as Record<FileKind, RenderedReport>;
     if (schedule.reportType === 'custom') {
-      for (const kind of FILE_KINDS) {
-        const file = await this.deps.rendering.renderCustom(ctx, schedule.customReportId ?? '', kind);
-        if (!file) throw new DomainError('not_found', `Custom report ${schedule.customReportId} not found.`);
-        files[kind] = file;
-      }
-      return { period: periodOfJson(files.json.body, schedule.timezone, now), files };
+      const run = await this.deps.rendering.renderCustom(ctx, schedule.customReportId ?? '', FILE_KINDS);
+      if (!run) throw new DomainError('not_found', `Custom report ${schedule.customReportId} not found.`);
+      return run;
     }
-    const period = periodBefore(schedule.frequency, now, schedule.timezone);
-    for (const kind of FILE_KINDS) {
-      files[kind] = await this.deps.rendering.render(ctx, schedule.reportType, period, kind);
-    }
-    return { period, files };
+    return this.deps.rendering.render(
+      ctx,
+      schedule.reportType,
+      periodBefore(schedule.frequency, now, schedule.timezone),
+      FILE_KINDS,
+    );
   }
 
   /** The run reports as the key that created the schedule sees the organization, with the plan it has now. */
@@ -270,20 +270,4 @@ export class ScheduledReportRunner {
     for (const run of runs) if (await this.settle(run.eventId)) settled += 1;
     return settled;
   }
-}
-
-/** A custom report's period as its JSON states it ({period: {from, to, timezone}}). */
-function periodOfJson(body: Buffer, timezone: string, now: number): RunPeriod {
-  try {
-    const parsed = JSON.parse(body.toString('utf8')) as {
-      period?: { from?: unknown; to?: unknown; timezone?: unknown };
-    };
-    const from = typeof parsed.period?.from === 'string' ? Date.parse(parsed.period.from) : NaN;
-    const to = typeof parsed.period?.to === 'string' ? Date.parse(parsed.period.to) : NaN;
-    const zone = typeof parsed.period?.timezone === 'string' ? parsed.period.timezone : timezone;
-    if (Number.isFinite(from) && Number.isFinite(to)) return { from, to, timezone: zone };
-  } catch {
-    // fall through: the report said no period
-  }
-  return { from: now, to: now, timezone };
 }

@@ -21,6 +21,7 @@ import {
   CustomReportRecord,
   RenderQuery,
 } from './custom-report.schemas.ts';
+import { jsonSpecOf } from '../reports/report.json-spec.ts';
 
 const tags = ['custom reports'];
 const recordRef = Type.Ref(CustomReportRecord);
@@ -48,6 +49,7 @@ const ACCESS =
 export function registerCustomReportRoutes(app: FastifyInstance, deps: { customReports: CustomReportsService }): void {
   const { customReports } = deps;
   for (const schema of [CustomReportRecord, CustomReportList, CustomReportDocumentSchema]) app.addSchema(schema);
+  const documentJson = jsonSpecOf(app, CustomReportDocumentSchema);
 
   app.post<{ Body: CustomReportInput }>(
     '/api/v1/custom-reports',
@@ -171,12 +173,12 @@ export function registerCustomReportRoutes(app: FastifyInstance, deps: { customR
         throw new DomainError('insufficient_scope', 'This key lacks the scope reports:read, which rendering needs.');
       }
       const format = request.query.format ?? 'json';
-      if (format === 'json') return customReports.document(contextOf(request), request.params.id);
-      const file = await customReports.render(contextOf(request), request.params.id, format);
-      return reply
-        .type(file.contentType)
-        .header('content-disposition', `attachment; filename="${file.filename}"`)
-        .send(file.body);
+      // Built and encoded where every report file is made (a report worker thread, with its time limit).
+      const built = await customReports.files(contextOf(request), request.params.id, [format], documentJson);
+      const file = built.files[format]!;
+      reply.type(file.contentType);
+      if (format !== 'json') reply.header('content-disposition', `attachment; filename="${file.filename}"`);
+      return reply.send(file.body);
     },
   );
 }

@@ -1,9 +1,10 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { ReportKind, ReportRenderer, ReportsService } from '../../../modules/reports/index.ts';
 import { contextOf } from '../../request-context.ts';
 import { fileResponse } from '../../schemas/files.schemas.ts';
 import { reportInputOf } from './report.query.ts';
+import { jsonSpecOf } from './report.json-spec.ts';
 import {
   ExportQuery,
   IncidentReportRowSchema,
@@ -35,8 +36,9 @@ export function registerMoreReportRoutes(
   ])
     app.addSchema(schema);
 
-  const route = (path: string, operationId: string, summary: string, schema: { $id?: string }, kind: ReportKind) =>
-    app.get<{ Querystring: Query }>(
+  const route = (path: string, operationId: string, summary: string, schema: TSchema, kind: ReportKind) => {
+    const json = jsonSpecOf(app, schema);
+    return app.get<{ Querystring: Query }>(
       path,
       {
         config: { scope: 'reports:read' },
@@ -56,17 +58,16 @@ export function registerMoreReportRoutes(
         },
       },
       async (request, reply) => {
-        const ctx = contextOf(request);
-        const report = await renderer.build(ctx, kind, reportInputOf(request.query));
         const format = request.query.format ?? 'json';
-        if (format === 'json') return report;
-        const file = await renderer.encode(ctx, kind, report, format);
-        return reply
-          .type(file.contentType)
-          .header('content-disposition', `attachment; filename="${file.filename}"`)
-          .send(file.body);
+        // Built once and encoded on a report worker thread, as every report file is.
+        const built = await renderer.files(contextOf(request), kind, reportInputOf(request.query), [format], json);
+        const file = built.files[format]!;
+        reply.type(file.contentType);
+        if (format !== 'json') reply.header('content-disposition', `attachment; filename="${file.filename}"`);
+        return reply.send(file.body);
       },
     );
+  };
 
   route(
     '/api/v1/reports/incidents',
@@ -121,12 +122,8 @@ export function registerMoreReportRoutes(
       if (format === 'pdf') {
         // "Page X of Y" and the first page's figures need every incident before the first byte: the document is
         // drawn whole on the report thread, as every report PDF is, then sent.
-        const file = await renderer.encode(
-          ctx,
-          'incidents',
-          await renderer.build(ctx, 'incidents', reportInputOf(request.query)),
-          'pdf',
-        );
+        const built = await renderer.files(ctx, 'incidents', reportInputOf(request.query), ['pdf']);
+        const file = built.files.pdf!;
         return reply
           .type(file.contentType)
           .header('content-disposition', 'attachment; filename="incidents.pdf"')

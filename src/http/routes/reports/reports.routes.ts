@@ -1,11 +1,10 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { JsonSerializerSpec, ReportKind, ReportRenderer } from '../../../modules/reports/index.ts';
-import { simplifyForSerializing } from '../../plugins/serialization.plugin.ts';
+import type { ReportKind, ReportRenderer } from '../../../modules/reports/index.ts';
 import { contextOf } from '../../request-context.ts';
 import { fileResponse } from '../../schemas/files.schemas.ts';
 import { reportInputOf } from './report.query.ts';
-import { ChunkedReportWriter } from './report.json-writer.ts';
+import { jsonSpecOf } from './report.json-spec.ts';
 import { AvailabilityReportSchema, PerformanceReportSchema, ReportQuery, SlaReportSchema } from './report.schemas.ts';
 
 const tags = ['reports'];
@@ -20,24 +19,12 @@ const FORMAT_NOTE =
 /** GET /api/v1/reports/{availability|performance|sla}: JSON, CSV or PDF (DECISIONS §8, §11). */
 export function registerReportRoutes(app: FastifyInstance, deps: { renderer: ReportRenderer }): void {
   const { renderer } = deps;
-  // the PDF worker thread goes with the app
+  // the report worker threads go with the app
   app.addHook('onClose', () => renderer.close());
   for (const schema of [AvailabilityReportSchema, PerformanceReportSchema, SlaReportSchema]) app.addSchema(schema);
 
   const route = (path: string, operationId: string, summary: string, schema: TSchema, kind: ReportKind) => {
-    // Availability and performance list every monitor with its days: megabytes, written in chunks (SLA is small).
-    const chunked = kind === 'sla' ? null : new ChunkedReportWriter(app, schema);
-    let spec: JsonSerializerSpec | undefined;
-    // The response serializer's input (as installSerialization compiles it): the report thread writes the same bytes.
-    const jsonSpec = (): JsonSerializerSpec => {
-      if (spec) return spec;
-      const external: Record<string, unknown> = {};
-      for (const [id, value] of Object.entries(app.getSchemas() as Record<string, unknown>)) {
-        if (id !== schema.$id) external[id] = simplifyForSerializing(value);
-      }
-      spec = { schema: simplifyForSerializing(schema) as Record<string, unknown>, external };
-      return spec;
-    };
+    const json = jsonSpecOf(app, schema);
     return app.get<{ Querystring: Query }>(
       path,
       {
@@ -60,25 +47,12 @@ export function registerReportRoutes(app: FastifyInstance, deps: { renderer: Rep
       async (request, reply: FastifyReply) => {
         const ctx = contextOf(request);
         const format = request.query.format ?? 'json';
-        if (renderer.isolates(kind)) {
-          // Built, encoded and serialized on a report worker thread: checks and requests here go on meanwhile.
-          const file = await renderer.renderIsolated(ctx, kind, reportInputOf(request.query), format, jsonSpec);
-          reply.type(file.contentType);
-          if (format !== 'json') reply.header('content-disposition', `attachment; filename="${file.filename}"`);
-          return reply.send(file.body);
-        }
-        const report = await renderer.build(ctx, kind, reportInputOf(request.query));
-        if (format === 'json') {
-          if (!chunked) return report;
-          return reply
-            .type('application/json; charset=utf-8')
-            .send(await chunked.write(report as unknown as { monitors: readonly unknown[] }));
-        }
-        const file = await renderer.encode(ctx, kind, report, format);
-        return reply
-          .type(file.contentType)
-          .header('content-disposition', `attachment; filename="${file.filename}"`)
-          .send(file.body);
+        // Built once and encoded on a report worker thread (with its time limit): checks and requests go on meanwhile.
+        const built = await renderer.files(ctx, kind, reportInputOf(request.query), [format], json);
+        const file = built.files[format]!;
+        reply.type(file.contentType);
+        if (format !== 'json') reply.header('content-disposition', `attachment; filename="${file.filename}"`);
+        return reply.send(file.body);
       },
     );
   };

@@ -1,15 +1,11 @@
 /**
- * The headline figures of a rendered report (its JSON), for chat messages and the webhook's `data.summary`: the
+ * The headline figures of a built report (or custom report document), for a scheduled run's chat messages and the
+ * webhook's `data.summary`, taken from the object the run built (not from its JSON file again): the
  * report's own `summary` object where it has one (availability, incidents, intelligence), else counts of what it
  * lists (monitors, SLA targets with how many are in progress and have spent their budget, findings, sections).
  */
-export function summaryOf(json: Buffer): Record<string, unknown> {
-  let report: Record<string, unknown>;
-  try {
-    report = JSON.parse(json.toString('utf8')) as Record<string, unknown>;
-  } catch {
-    return {};
-  }
+export function reportHeadline(built: object): Record<string, unknown> {
+  const report = built as Record<string, unknown>;
   if (report.summary !== null && typeof report.summary === 'object' && !Array.isArray(report.summary)) {
     return report.summary as Record<string, unknown>;
   }
