@@ -35,6 +35,7 @@ describe('reportRendering', () => {
     let builds = 0;
     const rendering = reportRendering(renderer, {
       get: async () => ({}),
+      hiddenFrom: async () => new Set(),
       files: async (_ctx, id) => {
         builds += 1;
         if (id === 'crp_gone') {
