@@ -205,8 +205,10 @@ export function loadConfig(options: LoadConfigOptions = {}): TocsinConfig {
     redisRaw === undefined || redisRaw === ''
       ? null
       : urlFrom(env.REDIS_URL ? 'REDIS_URL' : 'redis_url', redisRaw, ['redis:', 'rediss:']);
-  const publicUrl =
-    file.public_url !== undefined
+  // A container is configured by its environment: the public URL and the mail relay have variables too.
+  const publicUrl = env.TOCSIN_PUBLIC_URL
+    ? urlFrom('TOCSIN_PUBLIC_URL', env.TOCSIN_PUBLIC_URL, ['http:', 'https:'])
+    : file.public_url !== undefined
       ? urlFrom('public_url', file.public_url, ['http:', 'https:'])
       : `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`;
   const plans = plansFrom(file.plans);
@@ -252,6 +254,12 @@ export function loadConfig(options: LoadConfigOptions = {}): TocsinConfig {
   if (file.smtp_from !== undefined && (typeof file.smtp_from !== 'string' || file.smtp_from.trim() === '')) {
     throw new ConfigError('smtp_from', 'a non-empty string such as "Tocsin <alerts@example.com>"', file.smtp_from);
   }
+  const smtp = env.SMTP_URL
+    ? urlFrom('SMTP_URL', env.SMTP_URL, ['smtp:', 'smtps:'])
+    : file.smtp === undefined || file.smtp === null
+      ? null
+      : urlFrom('smtp', file.smtp, ['smtp:', 'smtps:']);
+  const smtpFrom = env.SMTP_FROM || (typeof file.smtp_from === 'string' ? file.smtp_from : 'Tocsin <tocsin@localhost>');
   const metrics = metricsFrom(file.metrics);
   const intelligence = file.intelligence ?? {};
   if (!isObject(intelligence)) throw new ConfigError('intelligence', 'an object', intelligence);
@@ -287,8 +295,8 @@ export function loadConfig(options: LoadConfigOptions = {}): TocsinConfig {
     regions,
     defaultRegion,
     providers: providersFrom(file.providers),
-    smtp: file.smtp === undefined || file.smtp === null ? null : urlFrom('smtp', file.smtp, ['smtp:', 'smtps:']),
-    smtpFrom: typeof file.smtp_from === 'string' ? file.smtp_from : 'Tocsin <tocsin@localhost>',
+    smtp,
+    smtpFrom,
     network: { allowPrivateTargets },
     masterKey: masterKey ?? null,
     retention: {
