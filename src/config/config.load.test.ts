@@ -228,6 +228,16 @@ describe('loadConfig TOCSIN_CONFIG file', () => {
     );
   });
 
+  it('treats an empty TOCSIN_MASTER_KEY, SMTP_URL or TOCSIN_PUBLIC_URL as unset (a compose file passes them empty)', () => {
+    const key = Buffer.alloc(32, 3).toString('base64');
+    expect(load({ TOCSIN_MASTER_KEY: '', SMTP_URL: '', TOCSIN_PUBLIC_URL: '' })).toMatchObject({
+      masterKey: null,
+      smtp: null,
+      publicUrl: 'http://localhost:3000',
+    });
+    expect(load({ TOCSIN_MASTER_KEY: '' }, { master_key: key }).masterKey).toBe(key);
+  });
+
   it('defaults the region to the first of the catalogue', () => {
     expect(load({}, { regions: ['ap-south', 'eu-west'] }).defaultRegion).toBe('ap-south');
   });

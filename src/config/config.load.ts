@@ -275,7 +275,8 @@ export function loadConfig(options: LoadConfigOptions = {}): TocsinConfig {
   rejectUnknownKeys('imports', imports, ['openapi_max_operations', 'openapi_timeout_ms', 'openapi_threads']);
   const logFormat = env.LOG_FORMAT ? oneOf('LOG_FORMAT', env.LOG_FORMAT, ['json', 'pretty'] as const) : null;
 
-  const masterKey = env.TOCSIN_MASTER_KEY ?? file.master_key;
+  // Empty means unset, as compose files pass `TOCSIN_MASTER_KEY: ${TOCSIN_MASTER_KEY:-}` when none is given.
+  const masterKey = env.TOCSIN_MASTER_KEY || file.master_key;
   if (masterKey !== undefined && (typeof masterKey !== 'string' || Buffer.from(masterKey, 'base64').length !== 32)) {
     throw new ConfigError('master_key', 'a base64 string of 32 bytes', '<redacted>');
   }
