@@ -61,6 +61,22 @@ function podman(args: string[], opts: { allowFail?: boolean; env?: NodeJS.Proces
   return r.stdout.trim();
 }
 
+/**
+ * `podman exec` of an admin command, again after a moment when the database was unreachable: the compose network's
+ * DNS answers "host name not found" for a moment while it reloads for a container joining it (seen under load).
+ */
+async function adminExec(args: string[]): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    const r = spawnSync('podman', ['exec', ...args], { encoding: 'utf8' });
+    if (r.status === 0) return r.stdout.trim();
+    if (attempt === 5 || !r.stderr.includes('database unreachable')) {
+      throw new Error(`podman exec ${args.join(' ')} exited ${r.status}: ${r.stderr.trim().slice(-2_000)}`);
+    }
+    log(`retrying after: ${r.stderr.trim()}`);
+    await sleep(2_000);
+  }
+}
+
 /** The last line of a command that prints one JSON object (the admin commands). */
 function lastJson<T>(text: string): T {
   return JSON.parse(text.trim().split('\n').pop()!) as T;
@@ -337,8 +353,7 @@ async function scale(): Promise<void> {
 
     log('scale: a runner for eu-west');
     const token = lastJson<{ token: string }>(
-      podman([
-        'exec',
+      await adminExec([
         cnt('serve-1'),
         'node',
         'bin/tocsin.js',
@@ -353,8 +368,7 @@ async function scale(): Promise<void> {
     podmanCompose(['up', '-d', 'runner-eu-west']);
 
     const boot = lastJson<{ api_key: string }>(
-      podman([
-        'exec',
+      await adminExec([
         cnt('serve-1'),
         'node',
         'bin/tocsin.js',

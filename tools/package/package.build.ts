@@ -10,6 +10,12 @@ import { stripTypeScriptTypes } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+// stripTypeScriptTypes is marked experimental; the packaged result is what test:package runs, so the notice is noise.
+process.removeAllListeners('warning');
+process.on('warning', (w) => {
+  if (w.name !== 'ExperimentalWarning') process.stderr.write(`${w.name}: ${w.message}\n`);
+});
+
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const srcDir = join(root, 'src');
 const distDir = join(root, 'dist');
