@@ -168,7 +168,7 @@ async function ready(url: string): Promise<boolean> {
 async function quickStart(): Promise<void> {
   const name = 'tocsin-test-quickstart';
   const volume = 'tocsin-test-quickstart-data';
-  podman(['rm', '-f', '-t', '0', name], { allowFail: true });
+  podman(['rm', '-f', '-v', '-t', '0', name], { allowFail: true });
   podman(['volume', 'rm', '-f', volume], { allowFail: true });
   const servers = await startHostServers('127.0.0.1');
   const port = await freePort();
@@ -271,7 +271,7 @@ async function quickStart(): Promise<void> {
     check(/"msg":"stopped"/.test(logs.stdout + logs.stderr), 'the log says "stopped"');
 
     log('quick start: a new container on the same volume keeps the data');
-    podman(['rm', name]);
+    podman(['rm', '-v', name]);
     run();
     await until(`${base}/readyz after the restart`, () => ready(base), START_TIMEOUT_MS);
     const again = await api<{ id: string; target: string }>(base, key, 'GET', `/monitors/${monitor.id}`);
@@ -284,7 +284,7 @@ async function quickStart(): Promise<void> {
     log('quick start: passed');
   } finally {
     spawnSync('podman', ['logs', '--tail', '20', name], { stdio: 'inherit' });
-    podman(['rm', '-f', '-t', '0', name], { allowFail: true });
+    podman(['rm', '-f', '-v', '-t', '0', name], { allowFail: true });
     podman(['volume', 'rm', '-f', volume], { allowFail: true });
     await servers.close();
   }
@@ -496,7 +496,11 @@ async function scale(): Promise<void> {
     for (const s of ['serve-1', 'serve-2', 'runner-eu-west']) {
       spawnSync('podman', ['logs', '--tail', '8', cnt(s)], { stdio: 'inherit' });
     }
+    // The image's anonymous /data volumes go with their containers (compose's `down -v` keeps them).
+    for (const s of ['serve-1', 'serve-2', 'runner-eu-west'])
+      podman(['rm', '-f', '-v', '-t', '0', cnt(s)], { allowFail: true });
     spawnSync('podman-compose', [...compose, 'down', '-v'], { env, stdio: 'ignore' });
+    podman(['network', 'rm', `${project}_default`], { allowFail: true });
     await servers.close();
   }
 }
