@@ -5,7 +5,8 @@
  * 1. Quick start (docs/install.md): `podman run` with a data volume, `admin bootstrap`, a webhook destination, a
  *    monitor, its target failing, the alert at a local receiver; SIGTERM (PID 1) exits 0 cleanly; a new container on
  *    the same volume has the monitor and the incident.
- * 2. Scale (deploy/compose.scale.yaml under podman-compose): PostgreSQL and Redis containers, two serve replicas, a
+ * 2. One machine (deploy/compose.yaml under podman-compose): settings from the environment, ready, data in the volume.
+ * 3. Scale (deploy/compose.scale.yaml under podman-compose): PostgreSQL and Redis containers, two serve replicas, a
  *    runner for eu-west; one serve replica is SIGKILLed mid-run. Every monitor is checked again within one lease
  *    and an interval of the kill, the runner's region keeps being checked, and every alert event is delivered to
  *    the receiver (a delivery id for each, none failed or left pending).
@@ -290,6 +291,42 @@ async function quickStart(): Promise<void> {
   }
 }
 
+/** deploy/compose.yaml under podman-compose: up with settings from the environment, ready, down with its volume. */
+async function single(): Promise<void> {
+  const project = 'tocsin-single-test';
+  const port = await freePort();
+  const compose = ['-p', project, '-f', join(ROOT, 'deploy/compose.yaml')];
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    TOCSIN_IMAGE: IMAGE,
+    TOCSIN_PORT: String(port),
+    TOCSIN_PUBLIC_URL: 'https://status.example.test',
+    SMTP_URL: 'smtp://mail.example.test:25',
+  };
+  const name = `${project}_tocsin_1`;
+  spawnSync('podman-compose', [...compose, 'down', '-v'], { env, stdio: 'ignore' });
+  try {
+    log('compose, one machine: up');
+    const r = spawnSync('podman-compose', [...compose, 'up', '-d'], { encoding: 'utf8', env });
+    check(r.status === 0, `podman-compose up: ${r.stderr.slice(-1_000)}`);
+    const base = `http://127.0.0.1:${port}`;
+    await until(`${base}/readyz (compose.yaml)`, () => ready(base), START_TIMEOUT_MS);
+    const logs = spawnSync('podman', ['logs', name], { encoding: 'utf8' });
+    check(
+      (logs.stdout + logs.stderr).includes('"publicUrl":"https://status.example.test"'),
+      'TOCSIN_PUBLIC_URL from the environment reaches the service',
+    );
+    check(
+      podman(['exec', name, 'ls', '/data']).split('\n').includes('tocsin.db'),
+      'the SQLite database is in the volume',
+    );
+    log('compose, one machine: passed');
+  } finally {
+    spawnSync('podman-compose', [...compose, 'down', '-v'], { env, stdio: 'ignore' });
+    podman(['network', 'rm', `${project}_default`], { allowFail: true });
+  }
+}
+
 async function scale(): Promise<void> {
   const project = 'tocsin-scale-test';
   const dir = mkdtempSync(join(tmpdir(), 'tocsin-scale-'));
@@ -507,4 +544,5 @@ async function scale(): Promise<void> {
 
 const only = process.argv[2];
 if (!only || only === 'quickstart') await quickStart();
+if (!only || only === 'single') await single();
 if (!only || only === 'scale') await scale();
