@@ -10,7 +10,7 @@ const PROCESS_ENV = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'coverage/', 'web/dist/', '.tmp/'] },
+  { ignores: ['node_modules/', 'data/', 'coverage/', 'web/dist/', '.tmp/', 'dist/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -55,7 +55,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/config/**', 'test/**', 'bench/**', 'vitest.config.ts'],
+    files: ['src/config/**', 'test/**', 'bench/**', 'tools/container/**', 'vitest.config.ts'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {

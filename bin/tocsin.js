@@ -12,4 +12,8 @@ process.on('warning', (warning) => {
   if (warning.name === 'ExperimentalWarning' && /Type Stripping/i.test(warning.message)) return;
   process.stderr.write(`${warning.name}: ${warning.message}\n`);
 });
-await import('../src/cli/cli.main.ts');
+// A checkout runs src/ (TypeScript, stripped by Node); the published package has no src/ but dist/, the same modules
+// as JavaScript, because Node does not strip types under node_modules (tools/package/package.build.ts).
+const { existsSync } = await import('node:fs');
+const sources = import.meta.resolve('../src/cli/cli.main.ts');
+await import(existsSync(new globalThis.URL(sources)) ? sources : import.meta.resolve('../dist/cli/cli.main.js'));

@@ -215,6 +215,37 @@ describe('loadConfig TOCSIN_CONFIG file', () => {
     expect(c).toMatchObject({ logLevel: 'error', redisUrl: 'redis://env:1', masterKey: key });
   });
 
+  it('takes the public URL and the mail relay from the environment (a container), over the file', () => {
+    const env = {
+      TOCSIN_PUBLIC_URL: 'https://env.example.com/',
+      SMTP_URL: 'smtps://u:p@relay:465',
+      SMTP_FROM: 'Env <env@example.com>',
+    };
+    expect(load(env, full)).toMatchObject({
+      publicUrl: 'https://env.example.com',
+      smtp: 'smtps://u:p@relay:465',
+      smtpFrom: 'Env <env@example.com>',
+    });
+    expect(load(env)).toMatchObject({ publicUrl: 'https://env.example.com', smtp: 'smtps://u:p@relay:465' });
+    expect(() => load({ SMTP_URL: 'http://u:secret@relay' })).toThrow(
+      /^configuration SMTP_URL: a URL with scheme smtp or smtps/,
+    );
+    expect(() => load({ SMTP_URL: 'http://u:secret@relay' })).not.toThrow(/secret/);
+    expect(() => load({ TOCSIN_PUBLIC_URL: 'ftp://x' })).toThrow(
+      /^configuration TOCSIN_PUBLIC_URL: a URL with scheme http or https/,
+    );
+  });
+
+  it('treats an empty TOCSIN_MASTER_KEY, SMTP_URL or TOCSIN_PUBLIC_URL as unset (a compose file passes them empty)', () => {
+    const key = Buffer.alloc(32, 3).toString('base64');
+    expect(load({ TOCSIN_MASTER_KEY: '', SMTP_URL: '', TOCSIN_PUBLIC_URL: '' })).toMatchObject({
+      masterKey: null,
+      smtp: null,
+      publicUrl: 'http://localhost:3000',
+    });
+    expect(load({ TOCSIN_MASTER_KEY: '' }, { master_key: key }).masterKey).toBe(key);
+  });
+
   it('defaults the region to the first of the catalogue', () => {
     expect(load({}, { regions: ['ap-south', 'eu-west'] }).defaultRegion).toBe('ap-south');
   });

@@ -206,8 +206,10 @@ export function loadConfig(options: LoadConfigOptions = {}): TocsinConfig {
     redisRaw === undefined || redisRaw === ''
       ? null
       : urlFrom(env.REDIS_URL ? 'REDIS_URL' : 'redis_url', redisRaw, ['redis:', 'rediss:']);
-  const publicUrl =
-    file.public_url !== undefined
+  // A container is configured by its environment: the public URL and the mail relay have variables too.
+  const publicUrl = env.TOCSIN_PUBLIC_URL
+    ? urlFrom('TOCSIN_PUBLIC_URL', env.TOCSIN_PUBLIC_URL, ['http:', 'https:'])
+    : file.public_url !== undefined
       ? urlFrom('public_url', file.public_url, ['http:', 'https:'])
       : `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`;
   const plans = plansFrom(file.plans);
@@ -253,6 +255,12 @@ export function loadConfig(options: LoadConfigOptions = {}): TocsinConfig {
   if (file.smtp_from !== undefined && (typeof file.smtp_from !== 'string' || file.smtp_from.trim() === '')) {
     throw new ConfigError('smtp_from', 'a non-empty string such as "Tocsin <alerts@example.com>"', file.smtp_from);
   }
+  const smtp = env.SMTP_URL
+    ? urlFrom('SMTP_URL', env.SMTP_URL, ['smtp:', 'smtps:'])
+    : file.smtp === undefined || file.smtp === null
+      ? null
+      : urlFrom('smtp', file.smtp, ['smtp:', 'smtps:']);
+  const smtpFrom = env.SMTP_FROM || (typeof file.smtp_from === 'string' ? file.smtp_from : 'Tocsin <tocsin@localhost>');
   const metrics = metricsFrom(file.metrics);
   const intelligence = file.intelligence ?? {};
   if (!isObject(intelligence)) throw new ConfigError('intelligence', 'an object', intelligence);
@@ -268,7 +276,8 @@ export function loadConfig(options: LoadConfigOptions = {}): TocsinConfig {
   rejectUnknownKeys('imports', imports, ['openapi_max_operations', 'openapi_timeout_ms', 'openapi_threads']);
   const logFormat = env.LOG_FORMAT ? oneOf('LOG_FORMAT', env.LOG_FORMAT, ['json', 'pretty'] as const) : null;
 
-  const masterKey = env.TOCSIN_MASTER_KEY ?? file.master_key;
+  // Empty means unset, as compose files pass `TOCSIN_MASTER_KEY: ${TOCSIN_MASTER_KEY:-}` when none is given.
+  const masterKey = env.TOCSIN_MASTER_KEY || file.master_key;
   if (masterKey !== undefined && (typeof masterKey !== 'string' || Buffer.from(masterKey, 'base64').length !== 32)) {
     throw new ConfigError('master_key', 'a base64 string of 32 bytes', '<redacted>');
   }
@@ -287,8 +296,8 @@ export function loadConfig(options: LoadConfigOptions = {}): TocsinConfig {
     regions,
     defaultRegion,
     providers: providersFrom(file.providers),
-    smtp: file.smtp === undefined || file.smtp === null ? null : urlFrom('smtp', file.smtp, ['smtp:', 'smtps:']),
-    smtpFrom: typeof file.smtp_from === 'string' ? file.smtp_from : 'Tocsin <tocsin@localhost>',
+    smtp,
+    smtpFrom,
     network: { allowPrivateTargets },
     masterKey: masterKey ?? null,
     retention: {
