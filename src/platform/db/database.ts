@@ -11,6 +11,7 @@ import {
   type DatabaseConnection,
   type Driver,
   type SqliteDialectConfig,
+  type TransactionSettings,
 } from 'kysely';
 import pg from 'pg';
 
@@ -212,11 +213,14 @@ function prepareSqliteFiles(path: string): void {
  * SQLite transactions begin IMMEDIATE: the write lock is taken (or waited for, up to busy_timeout) at BEGIN. A deferred
  * transaction that read first and then writes cannot wait for another process's writer: SQLite answers "database is
  * locked" at once (`tocsin demo`, backups or CLI commands beside a running `tocsin serve`). Within one process the
- * single connection runs one transaction at a time anyway, so this changes nothing there.
+ * single connection runs one transaction at a time anyway, so this changes nothing there. A read-only transaction
+ * (`setAccessMode('read only')`: the snapshot reads of reports, on a report thread's own connection) stays deferred:
+ * it must not take the write lock from the check engine for the length of a report.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  override async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const begin = settings.accessMode === 'read only' ? 'begin deferred' : 'begin immediate';
+    await connection.executeQuery(CompiledQuery.raw(begin));
   }
 }
 

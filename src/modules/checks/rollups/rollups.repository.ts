@@ -188,6 +188,7 @@ export async function readDaysAndHours(
   return database
     .tables<RollupsTables>()
     .transaction()
+    .setAccessMode('read only')
     .execute(async (trx) => {
       const keys = [...monitorKeys];
       const dayRows = days ? await readDailyRowsSqlite(trx, keys, days) : [];
@@ -432,6 +433,7 @@ async function readDaysWithPrefixesSqlite(
   return database
     .tables<RollupsTables>()
     .transaction()
+    .setAccessMode('read only')
     .execute(async (trx) => {
       const dayRows = days ? await readDailyRowsSqlite(trx, keys, days) : [];
       const prefixRows: SnapshotRow[] = [];
