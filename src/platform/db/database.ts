@@ -218,8 +218,8 @@ function prepareSqliteFiles(path: string): void {
  * it must not take the write lock from the check engine for the length of a report.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    const begin = settings.accessMode === 'read only' ? 'begin deferred' : 'begin immediate';
+  override async beginTransaction(connection: DatabaseConnection, settings?: TransactionSettings): Promise<void> {
+    const begin = settings?.accessMode === 'read only' ? 'begin deferred' : 'begin immediate';
     await connection.executeQuery(CompiledQuery.raw(begin));
   }
 }
