@@ -61,7 +61,7 @@ for (const dialect of testDialects()) {
       for (const e of batch) expect(decodeExecutionId(e.id)?.startedAt).toBe(e.startedAt);
       for (const e of batch) {
         const back = await service.get(actorOf(), e.id);
-        expect(back).toEqual({ ...e, intervalSeconds: undefined, timings: e.timings } as typeof back);
+        expect(back).toEqual({ ...e, intervalSeconds: undefined, details: null, timings: e.timings } as typeof back);
       }
       await expect(service.get(actorOf('org_01kzzzzzzzzzzzzzzzzzzzzzzz'), batch[0]!.id)).rejects.toMatchObject({
         code: 'not_found',
