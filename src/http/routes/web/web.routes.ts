@@ -25,6 +25,7 @@ export const WEB_PAGE_PATHS = [
   '/api-keys',
   '/api-keys/*',
   '/settings',
+  '/settings/*',
   '/profile',
   '/reports',
   '/reports/*',
