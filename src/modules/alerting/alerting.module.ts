@@ -3,19 +3,14 @@ import type { BackgroundRole } from '../../platform/background-role.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { ChangeSignals, Database } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/logger.ts';
+import type { Mailer } from '../../platform/mail/index.ts';
 import type { TocsinMetrics } from '../../platform/metrics/index.ts';
 import { SecretBox } from '../../platform/secrets.ts';
 import type { EventsService } from '../events/index.ts';
 import type { MonitorsService } from '../monitors/index.ts';
 import type { OrgsService } from '../orgs/index.ts';
 import { Chatapp1ChannelInstall } from './destinations/chatapp1_channel/chatapp1_channel.install.ts';
-import {
-  createMailer,
-  createProviderContext,
-  createProviderRegistry,
-  type Mailer,
-  type ReportFileSource,
-} from './destinations/index.ts';
+import { createProviderContext, createProviderRegistry, type ReportFileSource } from './destinations/index.ts';
 import { Chatapp1InstallRecords } from './chatapp1-install.store.ts';
 import { DestinationChecks } from './destination.checks.ts';
 import type { DestinationUsers, MonitorFactsOf } from './destination.inputs.ts';
@@ -48,8 +43,9 @@ export interface AlertingDeps {
   reportFiles?: ReportFileSource;
   /** Change signals (new outbox events and deliveries of other processes wake the idle loops); absent in some tests. */
   signals?: ChangeSignals;
+  /** Sends the email destination's mails (platform/mail; made and closed by the composition root). */
+  mailer: Mailer;
   /** Overrides for tests. */
-  mailer?: Mailer;
   resolveHost?: HostResolver;
   random?: () => number;
 }
@@ -66,6 +62,7 @@ export interface Alerting {
   incidentDeliveries: IncidentDeliveries;
   /** What the scheduled reports need to know about destinations and deliveries. */
   reportDeliveryFacts: ReportDeliveryFacts;
+  /** The mailer it was given (the composition root's). */
   mailer: Mailer;
   /** Background roles for main.ts: fan-out and delivery. */
   roles: BackgroundRole[];
@@ -94,7 +91,7 @@ export function createAlerting(deps: AlertingDeps): Alerting {
   const { config, logger } = deps;
   const secrets = new DestinationSecrets(new SecretBox(deps.masterKey));
   const registry = createProviderRegistry();
-  const mailer = deps.mailer ?? createMailer({ smtpUrl: config.smtp, from: config.smtpFrom, logger });
+  const mailer = deps.mailer;
   const providerContext = createProviderContext({
     providers: config.providers,
     publicUrl: config.publicUrl,
@@ -182,10 +179,7 @@ export function createAlerting(deps: AlertingDeps): Alerting {
     loopRole(
       'alert-workers',
       () => pipeline.workerWake.nudge(),
-      async (stopped) => {
-        await pipeline.workLoop(stopped);
-        mailer.close();
-      },
+      (stopped) => pipeline.workLoop(stopped),
     ),
   ];
   const incidentDeliveries = new IncidentDeliveries({ views });
