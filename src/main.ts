@@ -23,7 +23,7 @@ import {
   scheduledReportsMigrations,
 } from './modules/scheduled-reports/index.ts';
 import { monitorsMigrations } from './modules/monitors/index.ts';
-import { createCredentials, orgsMigrations } from './modules/orgs/index.ts';
+import { createCredentials, MembersService, orgsMigrations } from './modules/orgs/index.ts';
 import { LiveHub, MonitorPauseFeed } from './modules/live/index.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import {
@@ -196,6 +196,14 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     metrics,
     signals,
   });
+  const members = new MembersService({
+    orgs,
+    mailer,
+    clock,
+    logger,
+    publicUrl: config.publicUrl,
+    regions: config.regions,
+  });
   const audit = new AuditLog({ database, clock });
   const sessions = new SessionService({
     database,
@@ -342,6 +350,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
   return {
     services: {
       orgs,
+      members,
       auth,
       sessions,
       live,

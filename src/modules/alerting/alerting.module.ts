@@ -20,7 +20,6 @@ import { DestinationTestSend } from './destination.test-send.ts';
 import { DestinationViews } from './destination.view.ts';
 import { IncidentDeliveries } from './incident-deliveries.ts';
 import { ReportDeliveryFacts } from './report-delivery.facts.ts';
-import { MembersService } from './members.service.ts';
 import type { HostResolver } from './network.guard.ts';
 import { AlertPipeline, DELIVERIES_CHANGED } from './pipeline/pipeline.ts';
 
@@ -57,7 +56,6 @@ export interface Alerting {
   testSend: DestinationTestSend;
   /** The Slack app (chatapp1_channel) install flow. */
   chatapp1Install: Chatapp1ChannelInstall;
-  members: MembersService;
   /** GET /incidents/{id}/deliveries. */
   incidentDeliveries: IncidentDeliveries;
   /** What the scheduled reports need to know about destinations and deliveries. */
@@ -162,14 +160,6 @@ export function createAlerting(deps: AlertingDeps): Alerting {
       installRecords.installationSecret(ctx.db, ctx.actor.organizationId, installationId),
   });
   const testSend = new DestinationTestSend({ destinations, views, events: deps.events, pipeline });
-  const members = new MembersService({
-    orgs: deps.orgs,
-    mailer,
-    clock: deps.clock,
-    logger,
-    publicUrl: config.publicUrl,
-    regions: config.regions,
-  });
   const roles = [
     loopRole(
       'alert-dispatcher',
@@ -189,7 +179,6 @@ export function createAlerting(deps: AlertingDeps): Alerting {
     destinations,
     testSend,
     chatapp1Install,
-    members,
     incidentDeliveries,
     reportDeliveryFacts,
     mailer,
