@@ -1,6 +1,7 @@
 export { createOrgs, type OrgsDeps } from './orgs.module.ts';
 export type { IssuedInvitation, OrgsService } from './orgs.service.ts';
 export { Plans } from './plans.policy.ts';
+export { OrgAccessColumns } from './org-access.repository.ts';
 export { orgsMigrations } from './orgs.migrations.ts';
 export {
   isAdminRole,
