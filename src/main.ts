@@ -23,7 +23,7 @@ import {
   scheduledReportsMigrations,
 } from './modules/scheduled-reports/index.ts';
 import { monitorsMigrations } from './modules/monitors/index.ts';
-import { createCredentials, orgsMigrations } from './modules/orgs/index.ts';
+import { createCredentials, MembersService, orgsMigrations } from './modules/orgs/index.ts';
 import { LiveHub, MonitorPauseFeed } from './modules/live/index.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import {
@@ -39,6 +39,7 @@ import type { BackgroundRole } from './platform/background-role.ts';
 import { createLogger, type Logger } from './platform/logger.ts';
 import { TocsinMetrics } from './platform/metrics/index.ts';
 import { createOutboundConnector, systemResolver } from './platform/net/index.ts';
+import { createMailer } from './platform/mail/index.ts';
 import type { ReportWorkerSetup } from './report-worker.compose.ts';
 import {
   composeMonitorServices,
@@ -175,7 +176,12 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
   });
   // Stored files of scheduled report runs: mails attach them, GET /report-files serves them.
   const reportFiles = createReportFiles({ database, clock });
+  // One mailer for every mail of the process (alert emails, invitations, verification and reset links); closed
+  // after the alert workers stop (roles stop in reverse).
+  const mailer = createMailer({ smtpUrl: config.smtp, from: config.smtpFrom, logger });
+  roles.push({ name: 'mailer', start: async () => {}, stop: async () => mailer.close() });
   const alerting = createAlerting({
+    mailer,
     reportFiles,
     destinationUsers: new ScheduledReportDestinationUsers(),
     config,
@@ -190,6 +196,14 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     metrics,
     signals,
   });
+  const members = new MembersService({
+    orgs,
+    mailer,
+    clock,
+    logger,
+    publicUrl: config.publicUrl,
+    regions: config.regions,
+  });
   const audit = new AuditLog({ database, clock });
   const sessions = new SessionService({
     database,
@@ -203,7 +217,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
       defaultPlan: config.defaultPlan,
       defaultRegion: config.defaultRegion,
     }),
-    mailer: alerting.mailer,
+    mailer,
     publicUrl: config.publicUrl,
   });
   const { incidents, intelligence, executions, rollups } = composeReportSourceServices({
@@ -336,6 +350,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
   return {
     services: {
       orgs,
+      members,
       auth,
       sessions,
       live,

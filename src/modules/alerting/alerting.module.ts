@@ -3,19 +3,14 @@ import type { BackgroundRole } from '../../platform/background-role.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { ChangeSignals, Database } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/logger.ts';
+import type { Mailer } from '../../platform/mail/index.ts';
 import type { TocsinMetrics } from '../../platform/metrics/index.ts';
 import { SecretBox } from '../../platform/secrets.ts';
 import type { EventsService } from '../events/index.ts';
 import type { MonitorsService } from '../monitors/index.ts';
 import type { OrgsService } from '../orgs/index.ts';
 import { Chatapp1ChannelInstall } from './destinations/chatapp1_channel/chatapp1_channel.install.ts';
-import {
-  createMailer,
-  createProviderContext,
-  createProviderRegistry,
-  type Mailer,
-  type ReportFileSource,
-} from './destinations/index.ts';
+import { createProviderContext, createProviderRegistry, type ReportFileSource } from './destinations/index.ts';
 import { Chatapp1InstallRecords } from './chatapp1-install.store.ts';
 import { DestinationChecks } from './destination.checks.ts';
 import type { DestinationUsers, MonitorFactsOf } from './destination.inputs.ts';
@@ -25,7 +20,6 @@ import { DestinationTestSend } from './destination.test-send.ts';
 import { DestinationViews } from './destination.view.ts';
 import { IncidentDeliveries } from './incident-deliveries.ts';
 import { ReportDeliveryFacts } from './report-delivery.facts.ts';
-import { MembersService } from './members.service.ts';
 import type { HostResolver } from './network.guard.ts';
 import { AlertPipeline, DELIVERIES_CHANGED } from './pipeline/pipeline.ts';
 
@@ -48,8 +42,9 @@ export interface AlertingDeps {
   reportFiles?: ReportFileSource;
   /** Change signals (new outbox events and deliveries of other processes wake the idle loops); absent in some tests. */
   signals?: ChangeSignals;
+  /** Sends the email destination's mails (platform/mail; made and closed by the composition root). */
+  mailer: Mailer;
   /** Overrides for tests. */
-  mailer?: Mailer;
   resolveHost?: HostResolver;
   random?: () => number;
 }
@@ -61,11 +56,11 @@ export interface Alerting {
   testSend: DestinationTestSend;
   /** The Slack app (chatapp1_channel) install flow. */
   chatapp1Install: Chatapp1ChannelInstall;
-  members: MembersService;
   /** GET /incidents/{id}/deliveries. */
   incidentDeliveries: IncidentDeliveries;
   /** What the scheduled reports need to know about destinations and deliveries. */
   reportDeliveryFacts: ReportDeliveryFacts;
+  /** The mailer it was given (the composition root's). */
   mailer: Mailer;
   /** Background roles for main.ts: fan-out and delivery. */
   roles: BackgroundRole[];
@@ -94,7 +89,7 @@ export function createAlerting(deps: AlertingDeps): Alerting {
   const { config, logger } = deps;
   const secrets = new DestinationSecrets(new SecretBox(deps.masterKey));
   const registry = createProviderRegistry();
-  const mailer = deps.mailer ?? createMailer({ smtpUrl: config.smtp, from: config.smtpFrom, logger });
+  const mailer = deps.mailer;
   const providerContext = createProviderContext({
     providers: config.providers,
     publicUrl: config.publicUrl,
@@ -165,14 +160,6 @@ export function createAlerting(deps: AlertingDeps): Alerting {
       installRecords.installationSecret(ctx.db, ctx.actor.organizationId, installationId),
   });
   const testSend = new DestinationTestSend({ destinations, views, events: deps.events, pipeline });
-  const members = new MembersService({
-    orgs: deps.orgs,
-    mailer,
-    clock: deps.clock,
-    logger,
-    publicUrl: config.publicUrl,
-    regions: config.regions,
-  });
   const roles = [
     loopRole(
       'alert-dispatcher',
@@ -182,10 +169,7 @@ export function createAlerting(deps: AlertingDeps): Alerting {
     loopRole(
       'alert-workers',
       () => pipeline.workerWake.nudge(),
-      async (stopped) => {
-        await pipeline.workLoop(stopped);
-        mailer.close();
-      },
+      (stopped) => pipeline.workLoop(stopped),
     ),
   ];
   const incidentDeliveries = new IncidentDeliveries({ views });
@@ -195,7 +179,6 @@ export function createAlerting(deps: AlertingDeps): Alerting {
     destinations,
     testSend,
     chatapp1Install,
-    members,
     incidentDeliveries,
     reportDeliveryFacts,
     mailer,

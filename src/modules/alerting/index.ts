@@ -13,13 +13,6 @@ export {
   Chatapp1ChannelInstall,
   type InstallCallbackResult,
 } from './destinations/chatapp1_channel/chatapp1_channel.install.ts';
-export {
-  MembersService,
-  type FollowedLink,
-  type MemberView,
-  type MembersList,
-  type Invitation,
-} from './members.service.ts';
 export type { AlertPipeline, DeliveryEnded } from './pipeline/pipeline.ts';
 export { ReportDeliveryFacts, type ReportDelivery } from './report-delivery.facts.ts';
 export { IncidentDeliveries, type IncidentDelivery, type DeliveryOutcome } from './incident-deliveries.ts';

@@ -31,6 +31,7 @@ export {
   type RunnerHello,
 } from './runner/remote.source.ts';
 export { connectToControlPlane, type ControlPlaneConnectOptions } from './runner/control-plane.connect.ts';
+export { ClaimWait, type ClaimWaitDeps } from './runner/claim.wait.ts';
 export { RunnersService, RUNNER_LIVE_MS, type RegionLiveness } from './runner/runners.service.ts';
 export type { Runner } from './runner/runners.repository.ts';
 export { HeartbeatsService } from './heartbeats/heartbeats.service.ts';

@@ -8,6 +8,7 @@
  * The pipeline re-renders on every attempt (render is cheap and pure), so a `state_patch` returned by one
  * attempt (e.g. a migrated Telegram chat id) takes effect on the next.
  */
+import type { Mailer } from '../../../platform/mail/index.ts';
 import { EVENT_TYPES as DOMAIN_EVENT_TYPES } from '../../events/index.ts';
 
 export const DESTINATION_TYPES = [
@@ -80,48 +81,12 @@ export type SendResult =
 
 export type SendOutcome = SendResult['outcome'];
 
-/** An outgoing mail as rendered by the email provider. */
-export interface MailMessage {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  /** Message-ID, In-Reply-To, References, Auto-Submitted, X-Tocsin-… */
-  headers: Record<string, string>;
-  /** Files to attach (a scheduled report's PDF and CSV): named by `file_id` in render, read into `content` by send. */
-  attachments?: MailAttachment[];
-}
-
-export interface MailAttachment {
-  filename: string;
-  contentType: string;
-  /** The stored report file (`ProviderContext.reportFiles`); the bytes are read when the mail is sent. */
-  fileId: string;
-  content?: Buffer;
-}
+export type { Mailer, MailAttachment, MailMessage, MailResult } from '../../../platform/mail/index.ts';
 
 /** Where the bytes of stored report files are read from when a mail attaches them. */
 export interface ReportFileSource {
   /** The file's bytes, or null when it no longer exists (removed after its links expired). */
   read(fileId: string): Promise<Buffer | null>;
-}
-
-export interface MailResult {
-  messageId: string;
-  accepted: string[];
-  rejected: string[];
-  response: string;
-  /** Set when no mail left this server (no SMTP server configured: it was written to the log): what happened. */
-  notSent?: string;
-}
-
-/**
- * Sends one mail. Rejects with an Error carrying nodemailer's `code`, `responseCode` and `command` on failure
- * (see `email.send.ts` for how they are classified).
- */
-export interface Mailer {
-  sendMail(message: MailMessage): Promise<MailResult>;
-  close(): void;
 }
 
 export interface ProviderContext {

@@ -56,7 +56,6 @@ export {
   type InstallUrlInput,
   type SlackInstallation,
 } from './chatapp1_channel/chatapp1_channel.oauth.ts';
-export { createMailer, type CreateMailerOptions, type MailLogger } from './email/email.mailer.ts';
 export { incidentMessageId } from './email/email.render.ts';
 export {
   generateSigningSecret,

@@ -145,9 +145,9 @@ export class AlertPipeline {
     const committed = await database.transaction(async (tx) => {
       const repo = new DeliveriesRepository(tx);
       // Another process may have consumed these events since we read the position: then do nothing.
-      if ((await repo.lockConsumerPosition(CONSUMER, now)) !== position) return false;
+      if ((await events.lockConsumerPosition(tx, CONSUMER)) !== position) return false;
       await repo.insertMany(deliveries, now);
-      await repo.setConsumerPosition(CONSUMER, last, now);
+      await events.setConsumerPosition(CONSUMER, last, tx);
       if (deliveries.length > 0 && this.deps.signals) this.deps.signals.signal(tx, DELIVERIES_CHANGED);
       return true;
     });

@@ -4,11 +4,13 @@ import type { ChangeSignals, Database } from '../../../platform/db/index.ts';
 import { newId } from '../../../platform/ids.ts';
 import type { Logger } from '../../../platform/logger.ts';
 import type { TocsinMetrics } from '../../../platform/metrics/index.ts';
+import { systemTimers, type Timers } from '../../../platform/timers.ts';
 import type { EventsService } from '../../events/index.ts';
 import type { MonitorsService } from '../../monitors/index.ts';
 import { createProbeRegistry, type Observation, type ProbeRegistry } from '../probes/index.ts';
 import { HeartbeatsService } from '../heartbeats/heartbeats.service.ts';
 import { CheckRunner } from '../runner/check.runner.ts';
+import { ClaimWait } from '../runner/claim.wait.ts';
 import { LocalWorkSource } from '../runner/local.source.ts';
 import { RunnersService } from '../runner/runners.service.ts';
 import { ScheduleSync } from '../scheduler/schedule.sync.ts';
@@ -36,6 +38,8 @@ export interface CheckEngineModuleDeps {
   onResult?(check: ClaimedCheck, observation: Observation): void;
   /** Schedule changes (`SCHEDULE_CHANGED`) of this and other processes wake the idle in-process runner. */
   signals: ChangeSignals;
+  /** The remote runners' long-poll waits (tests fire them by hand); the system's timers by default. */
+  timers?: Timers;
 }
 
 /** The change-signal topic of a schedule change that may make a check due sooner (a save, a heartbeat ping). */
@@ -45,6 +49,8 @@ export interface CheckEngineModule {
   engine: CheckEngine;
   sync: ScheduleSync;
   runners: RunnersService;
+  /** Remote runners' long-poll claims (POST /runners/claim): wait on schedule changes and due times. */
+  claims: ClaimWait;
   heartbeats: HeartbeatsService;
   /** The in-process runner (serves `scheduler.local_regions`); tests drive it with runOnce(). */
   localRunner: CheckRunner;
@@ -105,6 +111,14 @@ export function createCheckEngineModule(deps: CheckEngineModuleDeps): CheckEngin
     monitorDeleted: async () => {},
   });
   deps.signals.on(SCHEDULE_CHANGED, () => localRunner.nudge());
+  // A remote runner's claim that found nothing waits the same way: until the next due time or a schedule change.
+  const claims = new ClaimWait({
+    engine,
+    clock,
+    timers: deps.timers ?? systemTimers,
+    onScheduleChanged: (listener) => deps.signals.on(SCHEDULE_CHANGED, listener),
+    safetyPollMs: () => deps.signals.safetyPollMs,
+  });
   const roles: BackgroundRole[] = [];
   if (deps.scheduler.enabled) {
     roles.push({
@@ -122,5 +136,5 @@ export function createCheckEngineModule(deps: CheckEngineModuleDeps): CheckEngin
       });
     }
   }
-  return { engine, sync, runners, heartbeats, localRunner, roles };
+  return { engine, sync, runners, claims, heartbeats, localRunner, roles };
 }
