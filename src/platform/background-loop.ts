@@ -38,7 +38,7 @@ export class BackgroundLoop implements BackgroundRole {
   readonly name: string;
   private readonly options: BackgroundLoopOptions;
   private readonly timers: Timers;
-  private stopRequested = true;
+  private stopRequested = false;
   private running: Promise<void> | null = null;
   private wakePending = false;
   /** Ends the current wait (true: by a wake); null while a pass runs. */
