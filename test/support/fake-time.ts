@@ -48,12 +48,13 @@ export class FakeTime implements Timers {
   }
 
   /**
-   * Moves time `ms` ahead, one timer at a time: the clock goes to each due time in turn, the timer fires, and
+   * Lets what runs now settle, then moves time `ms` ahead, one timer at a time: the clock goes to each due time in turn, the timer fires, and
    * `settle` (what the fired timer started, e.g. `loop.whenWaiting()`; by default a few turns of the event loop)
    * ends before the next timer is looked at, so a timer the work sets on the way fires too if it is due in time.
    */
   async advance(ms: number, settle: () => Promise<unknown> = turns): Promise<void> {
     const until = this.clock.now() + ms;
+    await settle(); // what runs already (a loop just started or woken) sets its timers first
     for (;;) {
       const next = this.next();
       if (!next || next.due > until) break;

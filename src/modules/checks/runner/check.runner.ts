@@ -116,6 +116,11 @@ export class CheckRunner {
     await this.drain();
   }
 
+  /** Resolves once the claim loop waits (its round has ended) or is stopped: tests with fake timers await it. */
+  whenWaiting(): Promise<void> {
+    return this.loop.whenWaiting();
+  }
+
   /** One claim round without the loop: claim what is due, run it, send every result. For tests (ManualClock). */
   async runOnce(): Promise<number> {
     const free = this.o.concurrency - this.inFlight;
