@@ -209,8 +209,7 @@ describe('BackgroundLoop', () => {
     const time = new FakeTime();
     const reported: string[] = [];
     let chunks = 0;
-    let loop: BackgroundLoop;
-    loop = new BackgroundLoop({
+    const loop: BackgroundLoop = new BackgroundLoop({
       name: 't',
       everyMs: 1000,
       pass: async () => {

@@ -16,7 +16,7 @@ import { LogCapture } from '../support/app.ts';
 import { FakeTime } from '../support/fake-time.ts';
 
 let time = new FakeTime();
-const sleep = (ms: number) => time.advance(ms);
+const advance = (ms: number) => time.advance(ms);
 
 class CountingSource implements WorkSource {
   claims: number[] = [];
@@ -67,7 +67,7 @@ describe('idle in-process runner', () => {
   it('with nothing scheduled: one claim, then only a due-time read every maxIdleMs (not a claim every 100 ms)', async () => {
     const source = new CountingSource();
     start(source);
-    await sleep(1_300);
+    await advance(1_300);
     expect(source.claims).toHaveLength(1);
     expect(source.dueReads).toBeGreaterThanOrEqual(3);
     expect(source.dueReads).toBeLessThanOrEqual(5);
@@ -76,19 +76,19 @@ describe('idle in-process runner', () => {
   it('a nudge claims at once; a due time 250 ms ahead is claimed then, not before', async () => {
     const source = new CountingSource();
     const r = start(source);
-    await sleep(50);
+    await advance(50);
     const nudgedAt = time.now();
     r.nudge();
-    await sleep(30);
+    await advance(30);
     expect(source.claims).toHaveLength(2);
     expect(source.claims[1]! - nudgedAt).toBeLessThan(30); // not the 400 ms idle wait
 
     const dueAt = time.now() + 250;
     source.next = dueAt;
     r.nudge(); // the schedule changed: claim (nothing yet), read the due time, sleep until it
-    await sleep(150);
+    await advance(150);
     expect(source.claims).toHaveLength(3);
-    await sleep(200);
+    await advance(200);
     expect(source.claims).toHaveLength(4);
     expect(source.claims[3]!).toBe(dueAt); // on its due time, not before
     expect(source.due).toEqual([dueAt]);
