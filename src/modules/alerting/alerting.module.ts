@@ -6,6 +6,7 @@ import type { Logger } from '../../platform/logger.ts';
 import type { Mailer } from '../../platform/mail/index.ts';
 import type { TocsinMetrics } from '../../platform/metrics/index.ts';
 import { SecretBox } from '../../platform/secrets.ts';
+import type { Timers } from '../../platform/timers.ts';
 import type { EventsService } from '../events/index.ts';
 import type { MonitorsService } from '../monitors/index.ts';
 import type { OrgsService } from '../orgs/index.ts';
@@ -44,6 +45,8 @@ export interface AlertingDeps {
   signals?: ChangeSignals;
   /** Sends the email destination's mails (platform/mail; made and closed by the composition root). */
   mailer: Mailer;
+  /** The timers of the dispatcher and worker loops (tests pass a fake); the system's by default. */
+  timers?: Timers;
   /** Overrides for tests. */
   resolveHost?: HostResolver;
   random?: () => number;
@@ -64,24 +67,6 @@ export interface Alerting {
   mailer: Mailer;
   /** Background roles for main.ts: fan-out and delivery. */
   roles: BackgroundRole[];
-}
-
-/** A background loop started once and stopped by flag; stop() waits for the in-flight round to finish. */
-function loopRole(name: string, wake: () => void, body: (stopped: () => boolean) => Promise<void>): BackgroundRole {
-  let stopped = false;
-  let running: Promise<void> | null = null;
-  return {
-    name,
-    async start() {
-      stopped = false;
-      running = body(() => stopped);
-    },
-    async stop() {
-      stopped = true;
-      wake();
-      await running;
-    },
-  };
 }
 
 /** Builds the alerting module: secrets, providers, pipeline, services and roles. */
@@ -117,11 +102,12 @@ export function createAlerting(deps: AlertingDeps): Alerting {
     ...(deps.random && { random: deps.random }),
     metrics: deps.metrics ?? null,
     ...(deps.signals && { signals: deps.signals }),
+    ...(deps.timers && { timers: deps.timers }),
   });
   // Events committed by any module of this process (and, with change signals on PostgreSQL, of any process) wake
   // the dispatcher at once instead of at the next poll; so do new deliveries the workers.
   deps.events.onRecorded(() => pipeline.nudge());
-  deps.signals?.on(DELIVERIES_CHANGED, () => pipeline.workerWake.nudge());
+  deps.signals?.on(DELIVERIES_CHANGED, () => pipeline.nudgeWorkers());
   const monitorFacts: MonitorFactsOf = async (ids, db) =>
     (await deps.monitors.findManyAnywhere(ids, db)).map((m) => ({
       id: m.id,
@@ -160,18 +146,7 @@ export function createAlerting(deps: AlertingDeps): Alerting {
       installRecords.installationSecret(ctx.db, ctx.actor.organizationId, installationId),
   });
   const testSend = new DestinationTestSend({ destinations, views, events: deps.events, pipeline });
-  const roles = [
-    loopRole(
-      'alert-dispatcher',
-      () => pipeline.dispatcherWake.nudge(),
-      (stopped) => pipeline.dispatchLoop(stopped),
-    ),
-    loopRole(
-      'alert-workers',
-      () => pipeline.workerWake.nudge(),
-      (stopped) => pipeline.workLoop(stopped),
-    ),
-  ];
+  const roles: BackgroundRole[] = [pipeline.dispatcher, pipeline.workers];
   const incidentDeliveries = new IncidentDeliveries({ views });
   const reportDeliveryFacts = new ReportDeliveryFacts({ events: deps.events, views });
   return {

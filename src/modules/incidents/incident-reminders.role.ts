@@ -1,6 +1,8 @@
+import { BackgroundLoop } from '../../platform/background-loop.ts';
 import type { BackgroundRole } from '../../platform/background-role.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Logger } from '../../platform/logger.ts';
+import type { Timers } from '../../platform/timers.ts';
 import type { IncidentMonitors, IncidentsService } from './incident.service.ts';
 
 export interface IncidentRemindersDeps {
@@ -12,6 +14,8 @@ export interface IncidentRemindersDeps {
   tickMs?: number;
   /** Open incidents read per query. */
   batchSize?: number;
+  /** The loop's timers (tests pass a fake); the system's by default. */
+  timers?: Timers;
 }
 
 /**
@@ -23,23 +27,27 @@ export interface IncidentRemindersDeps {
 export class IncidentRemindersRole implements BackgroundRole {
   readonly name = 'incident-reminders';
   private readonly deps: IncidentRemindersDeps;
-  private timer: NodeJS.Timeout | null = null;
+  private readonly loop: BackgroundLoop;
   private running: Promise<number> | null = null;
   constructor(deps: IncidentRemindersDeps) {
     this.deps = deps;
+    this.loop = new BackgroundLoop({
+      name: this.name,
+      everyMs: deps.tickMs ?? 30_000,
+      firstPass: 'after-wait',
+      pass: () => this.tick().then(() => undefined),
+      failed: (err) => void deps.logger.error({ err }, 'incident reminders pass failed'),
+      ...(deps.timers && { timers: deps.timers }),
+    });
   }
 
-  async start(): Promise<void> {
-    if (this.timer) return;
-    this.timer = setInterval(() => {
-      void this.tickSafely();
-    }, this.deps.tickMs ?? 30_000);
-    this.timer.unref();
+  start(): Promise<void> {
+    return this.loop.start();
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    await this.loop.stop();
+    // A pass called directly (tick) may still run.
     if (this.running) await this.running.catch(() => 0);
   }
 
@@ -51,14 +59,6 @@ export class IncidentRemindersRole implements BackgroundRole {
       });
     }
     return this.running;
-  }
-
-  private async tickSafely(): Promise<void> {
-    try {
-      await this.tick();
-    } catch (err) {
-      this.deps.logger.error({ err }, 'incident reminders pass failed');
-    }
   }
 
   private async pass(): Promise<number> {
