@@ -589,8 +589,15 @@ const FIXTURES: Record<string, StepFixture> = {
         .where('monitor_id', '=', W.monitorId)
         .execute();
       expect(schedule).toHaveLength(1);
-      const changes = await u.raw.selectFrom('monitor_status_change').selectAll().execute();
-      expect(changes).toMatchObject([{ monitor_id: W.monitorId, to_status: 'down' }]);
+      // The status change of that time lives on where it is read: the reports timeline's verdict (202611232120 filled
+      // it from the status-change log, which 202611290400 dropped).
+      const verdicts = await u.raw
+        .selectFrom('monitor_timeline')
+        .select(['kind', 'at'])
+        .where('monitor_id', '=', W.monitorId)
+        .where('kind', '=', 'down')
+        .execute();
+      expect(verdicts.map((v) => Number(v.at))).toContain(ms(27));
       expect(await u.raw.selectFrom('runner').select('id').execute()).toEqual([{ id: W.runnerId }]);
     },
   },
@@ -1307,6 +1314,16 @@ const FIXTURES: Record<string, StepFixture> = {
         duration_seconds: 660,
         time_to_resolve_seconds: 600,
       });
+    },
+  },
+  '202611290400_checks_drop_monitor_status_change': {
+    // Nothing to write: the migration drops a table that nothing read.
+    async fill() {},
+    async check(u) {
+      await expect(u.raw.selectFrom('monitor_status_change').selectAll().execute()).rejects.toThrow();
+      // What is read of a transition stays: the monitor's status (and the timeline, checked at 202611230001).
+      const monitor = await u.call('GET', `/api/v1/monitors/${W.monitorId}`);
+      expect(monitor).toMatchObject({ status: 200, body: { id: W.monitorId, status: 'up' } });
     },
   },
 };

@@ -1,18 +1,5 @@
-/** A monitor status change decided by the state machine (check engine), handed to the incidents module. */
-export interface MonitorTransition {
-  organizationId: string;
-  monitorId: string;
-  monitorName: string;
-  from: 'pending' | 'up' | 'down';
-  to: 'up' | 'down';
-  /** Epoch ms of the verdict. */
-  at: number;
-  /** For down: the failing reason, e.g. "HTTP 503 (expected 200)". */
-  cause: string | null;
-  executionId: string | null;
-  /** For down: when the failure began (the first failing check of the run that confirmed it); see the state machine. */
-  downSince?: number;
-}
+/** A monitor status change decided by the state machine: the check engine owns the type. */
+export type { MonitorTransition } from '../checks/index.ts';
 
 export const INCIDENT_SOURCES = ['monitor', 'api', 'intelligence', 'manual'] as const;
 export type IncidentSource = (typeof INCIDENT_SOURCES)[number];
