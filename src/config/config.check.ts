@@ -66,7 +66,7 @@ function problemOf(root: SchemaNode, error: ErrorObject, value: unknown, prefix:
   const redact = named.node['x-redact'];
   return {
     key: typeof named.node['x-key'] === 'string' ? named.node['x-key'] : [...prefix, ...path].join('.'),
-    allowed: String(named.node['x-allowed'] ?? 'a valid value'),
+    allowed: typeof named.node['x-allowed'] === 'string' ? named.node['x-allowed'] : 'a valid value',
     got: redact === 'all' ? '<redacted>' : redact === 'userinfo' ? withoutUserinfo(got) : got,
   };
 }

@@ -71,7 +71,10 @@ export function resolveStage(deps: AttemptStageDeps): AttemptStage {
     const parsed = provider.parseConfig({ ...destination.config, ...secret });
     if (!parsed.ok) {
       const problems = parsed.issues.map((i) => `${i.field} ${i.issue}`).join('; ');
-      return ended(attempt, { outcome: 'destination_broken', reason: `the destination's config is not valid: ${problems}` });
+      return ended(attempt, {
+        outcome: 'destination_broken',
+        reason: `the destination's config is not valid: ${problems}`,
+      });
     }
     const record: DestinationRecord = {
       id: destination.id,

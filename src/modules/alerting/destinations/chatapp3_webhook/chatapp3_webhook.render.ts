@@ -131,7 +131,5 @@ export function renderChatapp3Webhook(
   delivery: { id: string },
   ctx: RenderContext,
 ): Chatapp3Request {
-  return isGoogleChatUrl(destination.config.url)
-    ? renderGoogleChat(event, delivery, ctx)
-    : renderTeams(event, ctx);
+  return isGoogleChatUrl(destination.config.url) ? renderGoogleChat(event, delivery, ctx) : renderTeams(event, ctx);
 }

@@ -15,7 +15,10 @@ export function webhookEventName(type: EventType, format: 'standard' | 'legacy')
 }
 
 /** DECISIONS §7: standard shape (objects) or legacy (names as strings, monitor_down / monitor_recovered). */
-export function webhookPayload(event: AlertEvent, destination: Omit<DestinationRecord, 'config'>): Record<string, unknown> {
+export function webhookPayload(
+  event: AlertEvent,
+  destination: Omit<DestinationRecord, 'config'>,
+): Record<string, unknown> {
   const format = destination.payload_format ?? 'standard';
   const legacy = format === 'legacy';
   const msg = messageFor(event);
