@@ -24,4 +24,10 @@ export {
   type Destination,
 } from './alerting.types.ts';
 export type { HostResolver } from './network.guard.ts';
-export { DESTINATION_TYPES, type DestinationType, type Mailer, type ReportFileSource } from './destinations/index.ts';
+export {
+  DESTINATION_TYPES,
+  destinationConfigSchemas,
+  type DestinationType,
+  type Mailer,
+  type ReportFileSource,
+} from './destinations/index.ts';

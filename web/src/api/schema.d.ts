@@ -7232,7 +7232,7 @@ export interface operations {
                 /** @description Telegram bot token (123456:ABC…). */
                 bot_token: string;
                 /** @description Numeric chat id or @channelusername. */
-                chat_id: string | number;
+                chat_id: number | string;
               };
               /** @description Default ["down","recovered"]. */
               events?: (
@@ -7299,6 +7299,10 @@ export interface operations {
               config: {
                 /** @description Opsgenie API key. */
                 api_key: string;
+                /**
+                 * @description The Opsgenie account region: "eu" uses the EU API host.
+                 * @enum {string}
+                 */
                 region: 'us' | 'eu';
               };
               /** @description Default ["down","recovered"]. */

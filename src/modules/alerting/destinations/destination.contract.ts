@@ -8,6 +8,7 @@
  * The pipeline re-renders on every attempt (render is cheap and pure), so a `state_patch` returned by one
  * attempt (e.g. a migrated Telegram chat id) takes effect on the next.
  */
+import type { TObject } from '@sinclair/typebox';
 import type { Mailer } from '../../../platform/mail/index.ts';
 import { EVENT_TYPES as DOMAIN_EVENT_TYPES } from '../../events/index.ts';
 
@@ -48,12 +49,13 @@ export interface AlertEvent {
   data: Record<string, unknown>;
 }
 
-export interface DestinationRecord {
+/** `C`: the type's config as its schema describes it (providers see their own; the pipeline an erased record). */
+export interface DestinationRecord<C = Record<string, unknown>> {
   id: string;
   name: string;
   type: DestinationType;
-  /** Secrets already unsealed. */
-  config: Record<string, unknown>;
+  /** Checked against the type's schema when read back, secrets already unsealed. */
+  config: C;
   payload_format?: 'standard' | 'legacy';
   /** Provider-owned persistent state, e.g. a migrated Telegram chat id. Merge `state_patch` into it. */
   state: Record<string, unknown>;
@@ -115,13 +117,23 @@ export interface ConfigIssue {
   issue: string;
 }
 
-export interface DestinationProvider<Req = unknown> {
+export type ParsedConfig<C> = { ok: true; config: C } | { ok: false; issues: ConfigIssue[] };
+
+/**
+ * `C` is `Static<typeof configSchema>`: render and send receive a config that `parseConfig` accepted (at write time
+ * and again when the destination is read back for a delivery), so they never check or convert a field themselves.
+ */
+export interface DestinationProvider<Req = unknown, C = Record<string, unknown>> {
   type: DestinationType;
-  /** Config fields sealed at rest and masked on read. */
+  /** The type's config (TypeBox): validates it and documents it in the API (one branch per type). */
+  configSchema: TObject;
+  /** Config fields sealed at rest and masked on read: those the schema marks `writeOnly`. */
   secretFields: string[];
   /** Strict: unknown keys are rejected. Empty array = valid. */
   validateConfig(config: unknown): ConfigIssue[];
+  /** The config typed as the schema says, or its issues (`config.<field>`). */
+  parseConfig(config: unknown): ParsedConfig<C>;
   /** PURE: what will be sent (never contains secrets; `send` adds credentials). */
-  render(event: AlertEvent, destination: DestinationRecord, delivery: Delivery, ctx: RenderContext): Req;
-  send(request: Req, destination: DestinationRecord, delivery: Delivery, ctx: ProviderContext): Promise<SendResult>;
+  render(event: AlertEvent, destination: DestinationRecord<C>, delivery: Delivery, ctx: RenderContext): Req;
+  send(request: Req, destination: DestinationRecord<C>, delivery: Delivery, ctx: ProviderContext): Promise<SendResult>;
 }

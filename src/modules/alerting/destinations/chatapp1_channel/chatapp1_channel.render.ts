@@ -1,4 +1,5 @@
 import type { AlertEvent, DestinationRecord, RenderContext } from '../destination.contract.ts';
+import type { Chatapp1ChannelConfig } from './chatapp1_channel.config.ts';
 import { emojiFor, escapeSlack, linkFor, messageFor, truncate } from '../destination.message.ts';
 
 export type SlackBlock = Record<string, unknown>;
@@ -46,12 +47,12 @@ export interface SlackPostMessage extends SlackMessage {
 
 export function renderChatapp1Channel(
   event: AlertEvent,
-  destination: DestinationRecord,
+  destination: DestinationRecord<Chatapp1ChannelConfig>,
   _d: unknown,
   ctx: RenderContext,
 ): SlackPostMessage {
   return {
-    channel: String(destination.config.channel_id),
+    channel: destination.config.channel_id,
     ...renderSlackMessage(event, ctx),
     unfurl_links: false,
     unfurl_media: false,

@@ -1,4 +1,5 @@
 import type { AlertEvent, DestinationRecord, RenderContext } from '../destination.contract.ts';
+import type { Chatapp2WebhookConfig } from './chatapp2_webhook.config.ts';
 import { emojiFor, linkFor, messageFor, rfc3339, truncate, type Severity } from '../destination.message.ts';
 
 export interface DiscordEmbed {
@@ -24,7 +25,7 @@ const COLOURS: Record<Severity, number> = { critical: 0xe01e5a, warning: 0xf2a33
 
 export function renderChatapp2Webhook(
   event: AlertEvent,
-  _destination: DestinationRecord,
+  _destination: DestinationRecord<Chatapp2WebhookConfig>,
   _d: unknown,
   ctx: RenderContext,
 ): DiscordWebhookBody {

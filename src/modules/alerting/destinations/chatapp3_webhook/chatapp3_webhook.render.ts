@@ -1,4 +1,5 @@
 import type { AlertEvent, DestinationRecord, RenderContext } from '../destination.contract.ts';
+import type { Chatapp3WebhookConfig } from './chatapp3_webhook.config.ts';
 import { emojiFor, linkFor, messageFor, rfc3339, truncate, type Severity } from '../destination.message.ts';
 
 export type TeamsRequest = { kind: 'teams'; body: Record<string, unknown> };
@@ -126,11 +127,9 @@ export function renderGoogleChat(event: AlertEvent, delivery: { id: string }, ct
 
 export function renderChatapp3Webhook(
   event: AlertEvent,
-  destination: DestinationRecord,
+  destination: DestinationRecord<Chatapp3WebhookConfig>,
   delivery: { id: string },
   ctx: RenderContext,
 ): Chatapp3Request {
-  return isGoogleChatUrl(String(destination.config.url))
-    ? renderGoogleChat(event, delivery, ctx)
-    : renderTeams(event, ctx);
+  return isGoogleChatUrl(destination.config.url) ? renderGoogleChat(event, delivery, ctx) : renderTeams(event, ctx);
 }

@@ -1,4 +1,5 @@
 import type { AlertEvent, Delivery, DestinationRecord, MailMessage, RenderContext } from '../destination.contract.ts';
+import type { EmailConfig } from './email.config.ts';
 import { colourFor, escapeHtml, linkFor, messageFor } from '../destination.message.ts';
 import { reportAttachments } from '../destination.report.ts';
 
@@ -39,7 +40,7 @@ export function threadingHeaders(event: AlertEvent, delivery: Delivery, publicUr
 
 export function renderEmail(
   event: AlertEvent,
-  destination: DestinationRecord,
+  destination: DestinationRecord<EmailConfig>,
   delivery: Delivery,
   ctx: RenderContext,
 ): MailMessage {
@@ -67,7 +68,7 @@ export function renderEmail(
     'X-Tocsin-Event': event.type,
   };
   if (event.incident) headers['X-Entity-Ref-ID'] = event.incident.id;
-  const message: MailMessage = { to: String(destination.config.address), subject, text, html, headers };
+  const message: MailMessage = { to: destination.config.address, subject, text, html, headers };
   if (event.type !== 'scheduled_report') return message;
   const { attachments, linkedOnly } = reportAttachments(event);
   if (attachments.length > 0) message.attachments = attachments;

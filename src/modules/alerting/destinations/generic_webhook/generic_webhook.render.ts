@@ -1,4 +1,5 @@
 import type { AlertEvent, DestinationRecord, EventType, RenderContext } from '../destination.contract.ts';
+import type { GenericWebhookConfig } from './generic_webhook.config.ts';
 import { messageFor } from '../destination.message.ts';
 
 /** The exact body that will be signed and sent, plus the event name for `X-Service-Event`. */
@@ -14,7 +15,10 @@ export function webhookEventName(type: EventType, format: 'standard' | 'legacy')
 }
 
 /** DECISIONS §7: standard shape (objects) or legacy (names as strings, monitor_down / monitor_recovered). */
-export function webhookPayload(event: AlertEvent, destination: DestinationRecord): Record<string, unknown> {
+export function webhookPayload(
+  event: AlertEvent,
+  destination: Omit<DestinationRecord, 'config'>,
+): Record<string, unknown> {
   const format = destination.payload_format ?? 'standard';
   const legacy = format === 'legacy';
   const msg = messageFor(event);
@@ -34,7 +38,7 @@ export function webhookPayload(event: AlertEvent, destination: DestinationRecord
 
 export function renderGenericWebhook(
   event: AlertEvent,
-  destination: DestinationRecord,
+  destination: DestinationRecord<GenericWebhookConfig>,
   _d: unknown,
   _ctx: RenderContext,
 ): GenericWebhookRequest {
