@@ -27,7 +27,8 @@ export default defineConfig({
           exclude: ISOLATED,
           // A worker keeps its module graph from file to file: the app's modules (src/main.ts and its dependencies,
           // about 2.5 s of CPU) are evaluated once per worker instead of once per file. Safe because no module keeps
-          // state (no module-level singletons) and Vitest restores mocks and timers between files.
+          // state (no module-level singletons), Vitest restores spies between files, and the files that fake timers
+          // put back the real ones after each case.
           isolate: false,
         },
       },
