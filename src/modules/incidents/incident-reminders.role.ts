@@ -2,6 +2,7 @@ import type { BackgroundRole } from '../../platform/background-role.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { IncidentMonitors, IncidentsService } from './incident.service.ts';
+import { isHeld } from './incident.types.ts';
 
 export interface IncidentRemindersDeps {
   incidents: IncidentsService;
@@ -81,6 +82,8 @@ export class IncidentRemindersRole implements BackgroundRole {
         const monitor = incident.monitorId ? monitors.get(incident.monitorId) : undefined;
         const minutes = monitor?.config.reminder_interval_minutes;
         if (!monitor || !minutes || monitor.paused || monitor.status !== 'down') continue;
+        // Held by a parent (DECISIONS §17): no reminder of an outage nobody was told about.
+        if (isHeld(incident)) continue;
         const last = incident.lastReminderAt ?? incident.openedAt;
         if (now - last < minutes * 60_000) continue;
         if (await this.deps.incidents.remind(incident, monitor, now)) sent += 1;

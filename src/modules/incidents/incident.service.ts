@@ -9,8 +9,10 @@ import { actorRef, canSeeEnvironment, type Actor, type ServiceContext } from '..
 import type { EventType, EventsService } from '../events/index.ts';
 import type { Monitor, MonitorListener, Page } from '../monitors/index.ts';
 import { IncidentsRepository, type IncidentKey } from './incidents.repository.ts';
+import { blockingParents, heldMessage, type MonitorDependencies } from './incident.dependencies.ts';
 import {
   durationSeconds,
+  isHeld,
   outageStart,
   timeToAcknowledgeSeconds,
   timeToResolveSeconds,
@@ -35,6 +37,8 @@ export interface IncidentsServiceDeps {
   monitors: IncidentMonitors;
   /** The name a person goes by (the orgs module's user: name, else email); absent: timelines show ids only. */
   people?: { nameOf(userId: string): Promise<string | null> };
+  /** Parents and children of monitors (DECISIONS §17); absent: no incident is ever held. */
+  dependencies?: MonitorDependencies;
 }
 
 /** Body of POST /incidents, its shape checked by the route's schema. */
@@ -70,6 +74,9 @@ export class IncidentsService implements MonitorListener {
       await this.openForMonitor(tx, repo, t);
       return;
     }
+    // A parent's recovery may release its held children: decided under the dependency lock, before any write.
+    const children = this.deps.dependencies ? await this.deps.dependencies.childrenOf(tx, t.monitorId) : [];
+    if (children.length > 0) await repo.lockDependencyDecisions();
     const open = await repo.findOpenForMonitor(t.monitorId);
     if (open) {
       await repo.addTimeline(open, {
@@ -79,20 +86,57 @@ export class IncidentsService implements MonitorListener {
         message: `${t.monitorName} recovered.`,
       });
       await this.resolveWith(tx, repo, open, AUTO, t.at, 'recovered');
-      return;
-    }
-    if (t.from === 'down') {
-      // The incident was resolved by hand while the monitor was down: still tell destinations it recovered.
+    } else if (t.from === 'down') {
+      // The incident was resolved by hand while the monitor was down: still tell destinations it recovered
+      // (unless it was held and never alerted: nobody heard it went down).
       const latest = await repo.findLatestForMonitor(t.monitorId);
-      await this.record(tx, 'recovered', t.organizationId, t.monitorId, latest?.id ?? null, t.at, {
-        monitor_name: t.monitorName,
-        since: latest ? toIso(outageStart(latest)) : null,
-        duration_seconds: latest ? durationSeconds({ ...latest, resolvedAt: t.at }, t.at) : null,
-        incident_id: latest?.id ?? null,
-        incident_number: latest?.number ?? null,
-        execution_id: t.executionId,
-      });
+      if (!latest || !isHeld(latest)) {
+        await this.record(tx, 'recovered', t.organizationId, t.monitorId, latest?.id ?? null, t.at, {
+          monitor_name: t.monitorName,
+          since: latest ? toIso(outageStart(latest)) : null,
+          duration_seconds: latest ? durationSeconds({ ...latest, resolvedAt: t.at }, t.at) : null,
+          incident_id: latest?.id ?? null,
+          incident_number: latest?.number ?? null,
+          execution_id: t.executionId,
+        });
+      }
     }
+    if (children.length > 0) await this.releaseChildren(tx, repo, t.monitorId, t.at);
+  }
+
+  /**
+   * After a parent recovered (its status is already written in this transaction): each child still down whose
+   * incident is held alerts now, once, if none of its parents holds it any longer.
+   */
+  private async releaseChildren(tx: Database, repo: IncidentsRepository, parentId: string, at: number): Promise<void> {
+    // Read again under the lock: a child that went down in a batch committed meanwhile is seen.
+    for (const child of await this.deps.dependencies!.childrenOf(tx, parentId)) {
+      if (!child.down) continue;
+      const open = await repo.findOpenForMonitor(child.monitorId);
+      if (open && isHeld(open)) await this.releaseIfClear(tx, repo, open, child.name, at);
+    }
+  }
+
+  /** A held incident alerts (its `down` and `incident_opened`) when no parent holds it any longer. */
+  private async releaseIfClear(
+    tx: Database,
+    repo: IncidentsRepository,
+    incident: Incident,
+    monitorName: string,
+    at: number,
+  ): Promise<void> {
+    if (!incident.monitorId) return;
+    const blocking = blockingParents(await this.deps.dependencies!.parentStatesOf(tx, incident.monitorId));
+    if (blocking.length > 0) return;
+    if (!(await repo.markAlertReleased(incident.id, at))) return;
+    await repo.addTimeline(incident, {
+      type: 'alert_released',
+      at,
+      actor: AUTO,
+      message: `Every parent recovered and ${monitorName} is still down: alerted.`,
+    });
+    await this.recordDown(tx, incident, monitorName, at, null);
+    await this.recordOpened(tx, incident, at);
   }
 
   async list(
@@ -349,12 +393,23 @@ export class IncidentsService implements MonitorListener {
   }
 
   private async openForMonitor(tx: Database, repo: IncidentsRepository, t: MonitorTransition): Promise<void> {
+    const dependencies = this.deps.dependencies;
+    let parents = dependencies ? await dependencies.parentStatesOf(tx, t.monitorId) : [];
+    if (parents.length > 0) {
+      // Decided under the dependency lock, reading the parents again: a parent's recovery committed meanwhile counts.
+      await repo.lockDependencyDecisions();
+      parents = await dependencies!.parentStatesOf(tx, t.monitorId);
+    }
     const existing = await repo.findOpenForMonitor(t.monitorId);
     if (existing) {
       // Still the same outage (e.g. down again after a resume): note it, no second incident, no second `down`.
       await repo.addTimeline(existing, { type: 'monitor_down', at: t.at, actor: AUTO, message: t.cause });
+      // A held one whose parents recovered while this monitor was not down (paused) alerts now.
+      if (isHeld(existing)) await this.releaseIfClear(tx, repo, existing, t.monitorName, t.at);
       return;
     }
+    const blocking = blockingParents(parents);
+    const suppressedBy = await this.parentIncidentOf(repo, blocking);
     const number = await repo.allocateNumber(t.organizationId);
     const incident = this.newIncident(t.organizationId, number, {
       title: `${t.monitorName} is down`.slice(0, TITLE_MAX),
@@ -363,6 +418,7 @@ export class IncidentsService implements MonitorListener {
       cause: t.cause,
       at: t.at,
       ...(t.downSince !== undefined && { downSince: t.downSince }),
+      ...(blocking.length > 0 && { blockedBy: blocking.map((p) => p.monitorId), suppressedBy }),
     });
     if (!(await repo.insertIfNoConflict(incident))) {
       // Another process opened it first (the unique partial index refused ours): give the number back.
@@ -370,14 +426,42 @@ export class IncidentsService implements MonitorListener {
       return;
     }
     await repo.addTimeline(incident, { type: 'opened', at: t.at, actor: AUTO, message: t.cause });
-    await this.record(tx, 'down', t.organizationId, t.monitorId, incident.id, t.at, {
+    if (blocking.length > 0) {
+      // DECISIONS §17: recorded, not alerted (no `down`, no `incident_opened`) while a parent is down or in maintenance.
+      await repo.addTimeline(incident, { type: 'alert_held', at: t.at, actor: AUTO, message: heldMessage(blocking) });
+      return;
+    }
+    await this.recordDown(tx, incident, t.monitorName, t.at, t.executionId);
+    await this.recordOpened(tx, incident, t.at);
+  }
+
+  /** The open incident of the first down parent that has one (a parent in maintenance has none). */
+  private async parentIncidentOf(
+    repo: IncidentsRepository,
+    blocking: ReadonlyArray<{ monitorId: string; condition: string }>,
+  ): Promise<string | null> {
+    for (const p of blocking) {
+      if (p.condition !== 'down') continue;
+      const open = await repo.findOpenForMonitor(p.monitorId);
+      if (open) return open.id;
+    }
+    return null;
+  }
+
+  private recordDown(
+    tx: Database,
+    incident: Incident,
+    monitorName: string,
+    at: number,
+    executionId: string | null,
+  ): Promise<void> {
+    return this.record(tx, 'down', incident.organizationId, incident.monitorId, incident.id, at, {
       ...this.incidentFacts(incident),
-      monitor_name: t.monitorName,
-      cause: t.cause,
+      monitor_name: monitorName,
+      cause: incident.cause,
       since: toIso(outageStart(incident)),
-      execution_id: t.executionId,
+      execution_id: executionId,
     });
-    await this.recordOpened(tx, incident);
   }
 
   private async resolveWith(
@@ -398,6 +482,9 @@ export class IncidentsService implements MonitorListener {
       actor: by,
       message: reason === 'monitor_deleted' ? 'Resolved because the monitor was deleted.' : null,
     });
+    // Held and never alerted (DECISIONS §17): nobody was told it opened, so nobody is told it ended. An incident that
+    // was alerted always tells its recovery.
+    if (isHeld(incident)) return;
     if (monitorEvent) {
       await this.record(tx, monitorEvent, incident.organizationId, incident.monitorId, incident.id, at, {
         ...this.incidentFacts(incident),
@@ -417,14 +504,15 @@ export class IncidentsService implements MonitorListener {
     });
   }
 
-  private recordOpened(tx: Database, incident: Incident): Promise<void> {
+  /** `at`: when it was opened, or when its held alert went out (DECISIONS §17). */
+  private recordOpened(tx: Database, incident: Incident, at: number = incident.openedAt): Promise<void> {
     return this.record(
       tx,
       'incident_opened',
       incident.organizationId,
       incident.monitorId,
       incident.id,
-      incident.openedAt,
+      at,
       {
         ...this.incidentFacts(incident),
         title: incident.title,
@@ -461,6 +549,8 @@ export class IncidentsService implements MonitorListener {
       cause: string | null;
       at: number;
       downSince?: number;
+      blockedBy?: string[];
+      suppressedBy?: string | null;
     },
   ): Incident {
     const now = this.deps.clock.now();
@@ -480,6 +570,9 @@ export class IncidentsService implements MonitorListener {
       resolvedAt: null,
       resolvedBy: null,
       lastReminderAt: null,
+      blockedBy: o.blockedBy ?? null,
+      suppressedBy: o.suppressedBy ?? null,
+      alertReleasedAt: null,
       createdAt: now,
       updatedAt: now,
     };

@@ -82,4 +82,15 @@ export const incidentsMigrations: SchemaMigration[] = [
       await db.schema.alterTable('incident').addColumn('down_since', col.time).execute();
     },
   },
+  {
+    // DECISIONS §17: a monitor incident opened while a parent was down or in maintenance is held back from alerting.
+    // blocked_by: the parents (JSON array of monitor ids) that held it, null when it was not held; suppressed_by: the
+    // parent's incident; alert_released_at: when every parent had recovered and its alert went out (null: not yet).
+    name: '202611290301_incidents_dependencies',
+    async up(db) {
+      await db.schema.alterTable('incident').addColumn('blocked_by', col.json).execute();
+      await db.schema.alterTable('incident').addColumn('suppressed_by', col.id).execute();
+      await db.schema.alterTable('incident').addColumn('alert_released_at', col.time).execute();
+    },
+  },
 ];
