@@ -38,6 +38,7 @@ export async function seedIncidents(
         lastReminderAt: null,
         blockedBy: null,
         suppressedBy: null,
+        alertReleaseDueAt: null,
         alertReleasedAt: null,
         createdAt: over.openedAt,
         updatedAt: over.openedAt,

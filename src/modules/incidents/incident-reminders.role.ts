@@ -16,7 +16,8 @@ export interface IncidentRemindersDeps {
 }
 
 /**
- * Background role `incident-reminders`: for each open monitor incident whose monitor sets
+ * Background role `incident-reminders`: sends the alerts of held incidents whose parents recovered while they stayed
+ * down (`IncidentsService.releaseDueHolds`); and for each open monitor incident whose monitor sets
  * `config.reminder_interval_minutes` and is still down, records a `still_down` event every time the
  * interval has elapsed since the opening or the last reminder. After a pause of the process one reminder
  * is sent, not one per missed interval. Paused monitors get no reminders (they are not being checked).
@@ -44,7 +45,7 @@ export class IncidentRemindersRole implements BackgroundRole {
     if (this.running) await this.running.catch(() => 0);
   }
 
-  /** One pass; returns how many reminders were recorded. */
+  /** One pass: held incidents whose release is due (DECISIONS §17), then reminders; returns how many reminders. */
   tick(): Promise<number> {
     if (!this.running) {
       this.running = this.pass().finally(() => {
@@ -64,6 +65,7 @@ export class IncidentRemindersRole implements BackgroundRole {
 
   private async pass(): Promise<number> {
     const batch = this.deps.batchSize ?? 500;
+    await this.deps.incidents.releaseDueHolds(this.deps.clock.now(), batch);
     let after: string | undefined;
     let sent = 0;
     for (;;) {

@@ -20,6 +20,8 @@ export interface ChildState {
   name: string;
   /** The child is down now (a paused or recovered child has nothing to alert). */
   down: boolean;
+  /** How long after its parents' recovery the child's own checks have seen it (see `releaseDelayMs`). */
+  releaseDelayMs: number;
 }
 
 /**
@@ -32,6 +34,17 @@ export interface MonitorDependencies {
   parentStatesOf(tx: Database, monitorId: string): Promise<ParentState[]>;
   /** The monitors whose `config.depends_on` lists `monitorId`. */
   childrenOf(tx: Database, monitorId: string): Promise<ChildState[]>;
+  /** One monitor as a child (null when it no longer exists). */
+  childStateOf(tx: Database, monitorId: string): Promise<ChildState | null>;
+}
+
+/**
+ * A child's status is as old as its last check: when its parent recovers, a child still marked down has usually not
+ * been checked since. Its alert waits until its own checks have had the time to see the recovery (its interval times
+ * its success threshold, plus one interval for the check in flight); a child that recovers meanwhile is never alerted.
+ */
+export function releaseDelayMs(intervalSeconds: number, successThreshold: number): number {
+  return intervalSeconds * 1000 * (successThreshold + 1);
 }
 
 /** The parents that hold a child's alert back now; empty: nothing does (it alerts). */
@@ -49,9 +62,27 @@ export function heldMessage(blocking: readonly ParentState[]): string {
  * The port from the monitors' statuses alone: `down` is down; a status `maintenance` (if the monitors module has
  * one) is in maintenance; anything else is clear.
  */
+interface RelatedMonitor {
+  id: string;
+  name: string;
+  status: string;
+  intervalSeconds: number;
+  successThreshold: number;
+}
+
+function childState(c: RelatedMonitor): ChildState {
+  return {
+    monitorId: c.id,
+    name: c.name,
+    down: c.status === 'down',
+    releaseDelayMs: releaseDelayMs(c.intervalSeconds, c.successThreshold),
+  };
+}
+
 export function dependenciesFromStatuses(monitors: {
-  parentsOf(db: Database, monitorId: string): Promise<Array<{ id: string; name: string; status: string }>>;
-  childrenOf(db: Database, monitorId: string): Promise<Array<{ id: string; name: string; status: string }>>;
+  parentsOf(db: Database, monitorId: string): Promise<RelatedMonitor[]>;
+  childrenOf(db: Database, monitorId: string): Promise<RelatedMonitor[]>;
+  relatedOf(db: Database, monitorId: string): Promise<RelatedMonitor | null>;
 }): MonitorDependencies {
   return {
     async parentStatesOf(tx, monitorId) {
@@ -62,11 +93,11 @@ export function dependenciesFromStatuses(monitors: {
       }));
     },
     async childrenOf(tx, monitorId) {
-      return (await monitors.childrenOf(tx, monitorId)).map((c) => ({
-        monitorId: c.id,
-        name: c.name,
-        down: c.status === 'down',
-      }));
+      return (await monitors.childrenOf(tx, monitorId)).map(childState);
+    },
+    async childStateOf(tx, monitorId) {
+      const found = await monitors.relatedOf(tx, monitorId);
+      return found ? childState(found) : null;
     },
   };
 }

@@ -105,30 +105,69 @@ export class IncidentsService implements MonitorListener {
   }
 
   /**
-   * After a parent recovered (its status is already written in this transaction): each child still down whose
-   * incident is held alerts now, once, if none of its parents holds it any longer.
+   * After a parent recovered (its status is already written in this transaction): each child whose incident is held
+   * and that no other parent holds any longer alerts if it is still down once its own checks have had the time to
+   * see the recovery (`releaseDelayMs`; `releaseDueHolds` sends it). Children recovering with their parent, as they
+   * mostly do, are never alerted.
    */
   private async releaseChildren(tx: Database, repo: IncidentsRepository, parentId: string, at: number): Promise<void> {
+    const dependencies = this.deps.dependencies!;
     // Read again under the lock: a child that went down in a batch committed meanwhile is seen.
-    for (const child of await this.deps.dependencies!.childrenOf(tx, parentId)) {
-      if (!child.down) continue;
+    for (const child of await dependencies.childrenOf(tx, parentId)) {
       const open = await repo.findOpenForMonitor(child.monitorId);
-      if (open && isHeld(open)) await this.releaseIfClear(tx, repo, open, child.name, at);
+      if (!open || !isHeld(open)) continue;
+      if (blockingParents(await dependencies.parentStatesOf(tx, child.monitorId)).length > 0) continue;
+      await repo.setReleaseDue(open.id, at + child.releaseDelayMs);
     }
   }
 
-  /** A held incident alerts (its `down` and `incident_opened`) when no parent holds it any longer. */
+  /**
+   * The held incidents whose release is due at `now` (the reminders role's pass): each alerts, once, if its monitor
+   * is still down and no parent holds it; one whose parent went down again waits for that parent's recovery.
+   * Returns how many alerted.
+   */
+  async releaseDueHolds(now: number, limit = 500): Promise<number> {
+    const dependencies = this.deps.dependencies;
+    if (!dependencies) return 0;
+    const due = await new IncidentsRepository(this.deps.database).listReleaseDue(now, limit);
+    let released = 0;
+    for (const candidate of due) {
+      const done = await this.deps.database.transaction(async (tx) => {
+        const repo = new IncidentsRepository(tx);
+        await repo.lockDependencyDecisions();
+        const incident = await repo.find(candidate.organizationId, candidate.id);
+        if (!incident?.monitorId || incident.status === 'resolved' || !isHeld(incident)) return false;
+        const child = await dependencies.childStateOf(tx, incident.monitorId);
+        // Not down now (paused): its next confirmed failure decides (`openForMonitor`).
+        if (!child?.down) {
+          await repo.setReleaseDue(incident.id, null);
+          return false;
+        }
+        return this.releaseIfClear(tx, repo, incident, child.name, now);
+      });
+      if (done) released += 1;
+    }
+    return released;
+  }
+
+  /**
+   * A held incident alerts (its `down` and `incident_opened`) when no parent holds it any longer; true when it did.
+   * A parent down again clears the due time: that parent's recovery sets the next one.
+   */
   private async releaseIfClear(
     tx: Database,
     repo: IncidentsRepository,
     incident: Incident,
     monitorName: string,
     at: number,
-  ): Promise<void> {
-    if (!incident.monitorId) return;
+  ): Promise<boolean> {
+    if (!incident.monitorId) return false;
     const blocking = blockingParents(await this.deps.dependencies!.parentStatesOf(tx, incident.monitorId));
-    if (blocking.length > 0) return;
-    if (!(await repo.markAlertReleased(incident.id, at))) return;
+    if (blocking.length > 0) {
+      if (incident.alertReleaseDueAt !== null) await repo.setReleaseDue(incident.id, null);
+      return false;
+    }
+    if (!(await repo.markAlertReleased(incident.id, at))) return false;
     await repo.addTimeline(incident, {
       type: 'alert_released',
       at,
@@ -137,6 +176,7 @@ export class IncidentsService implements MonitorListener {
     });
     await this.recordDown(tx, incident, monitorName, at, null);
     await this.recordOpened(tx, incident, at);
+    return true;
   }
 
   async list(
@@ -572,6 +612,7 @@ export class IncidentsService implements MonitorListener {
       lastReminderAt: null,
       blockedBy: o.blockedBy ?? null,
       suppressedBy: o.suppressedBy ?? null,
+      alertReleaseDueAt: null,
       alertReleasedAt: null,
       createdAt: now,
       updatedAt: now,

@@ -50,6 +50,11 @@ export interface Incident {
   blockedBy: string[] | null;
   /** The open incident of the (first) down parent when it was held; null otherwise (or a parent in maintenance). */
   suppressedBy: string | null;
+  /**
+   * Held, every parent recovered: when its alert goes out if the monitor is still down then (its own checks have had
+   * time to see the recovery); null while a parent still holds it.
+   */
+  alertReleaseDueAt: number | null;
   /** When a held incident's alert went out (its parents had recovered, it was still down); null otherwise. */
   alertReleasedAt: number | null;
   createdAt: number;

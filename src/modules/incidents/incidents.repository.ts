@@ -29,6 +29,7 @@ function toIncident(row: IncidentRow): Incident {
     lastReminderAt: row.last_reminder_at === null ? null : Number(row.last_reminder_at),
     blockedBy: row.blocked_by === null ? null : fromJson<string[]>(row.blocked_by),
     suppressedBy: row.suppressed_by,
+    alertReleaseDueAt: row.alert_release_due_at === null ? null : Number(row.alert_release_due_at),
     alertReleasedAt: row.alert_released_at === null ? null : Number(row.alert_released_at),
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
@@ -54,6 +55,7 @@ function toRow(i: Incident): IncidentRow {
     last_reminder_at: i.lastReminderAt,
     blocked_by: i.blockedBy === null ? null : toJson(i.blockedBy),
     suppressed_by: i.suppressedBy,
+    alert_release_due_at: i.alertReleaseDueAt,
     alert_released_at: i.alertReleasedAt,
     created_at: i.createdAt,
     updated_at: i.updatedAt,
@@ -115,7 +117,7 @@ export class IncidentsRepository {
 
   /** Many incidents in multi-row inserts (imports and benchmark seeding); numbers must already be allocated. */
   async insertMany(incidents: readonly Incident[]): Promise<void> {
-    // 500 rows × 20 columns stays under both dialects' bound-parameter limits.
+    // 500 rows × 21 columns stays under both dialects' bound-parameter limits.
     for (let i = 0; i < incidents.length; i += 500) {
       await this.db
         .insertInto('incident')
@@ -291,6 +293,32 @@ export class IncidentsRepository {
       .where('blocked_by', 'is not', null)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** When a held incident's alert goes out if its monitor is still down (null: not while a parent holds it). */
+  async setReleaseDue(id: string, dueAt: number | null): Promise<void> {
+    await this.db
+      .updateTable('incident')
+      .set({ alert_release_due_at: dueAt })
+      .where('id', '=', id)
+      .where('alert_released_at', 'is', null)
+      .execute();
+  }
+
+  /** Open held incidents whose release is due at `now`, oldest due first. */
+  async listReleaseDue(now: number, limit: number): Promise<Incident[]> {
+    const rows = await this.db
+      .selectFrom('incident')
+      .selectAll()
+      .where('alert_release_due_at', 'is not', null)
+      .where('alert_released_at', 'is', null)
+      .where('alert_release_due_at', '<=', now)
+      .where('status', '<>', 'resolved')
+      .orderBy('alert_release_due_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map(toIncident);
   }
 
   /**

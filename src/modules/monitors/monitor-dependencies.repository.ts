@@ -1,4 +1,4 @@
-import type { Database } from '../../platform/db/index.ts';
+import { fromJson, type Database } from '../../platform/db/index.ts';
 import type { MonitorsTables } from './monitors.tables.ts';
 import type { MonitorStatus } from './monitor.types.ts';
 
@@ -7,7 +7,31 @@ export interface RelatedMonitor {
   id: string;
   name: string;
   status: MonitorStatus;
+  intervalSeconds: number;
+  /** `config.success_threshold` (default 1): how many passing checks its recovery takes. */
+  successThreshold: number;
 }
+
+interface RelatedRow {
+  id: string;
+  name: string;
+  status: string;
+  interval_seconds: number;
+  config: string;
+}
+
+function toRelated(r: RelatedRow): RelatedMonitor {
+  const config = fromJson<{ success_threshold?: number | null }>(r.config);
+  return {
+    id: r.id,
+    name: r.name,
+    status: r.status as MonitorStatus,
+    intervalSeconds: Number(r.interval_seconds),
+    successThreshold: config.success_threshold ?? 1,
+  };
+}
+
+const RELATED = ['m.id as id', 'm.name as name', 'm.status as status', 'm.interval_seconds as interval_seconds', 'm.config as config'] as const;
 
 /** The `monitor_dependency` rows (DECISIONS §17): who depends on whom, read both ways. */
 export class MonitorDependenciesRepository {
@@ -41,11 +65,17 @@ export class MonitorDependenciesRepository {
     const rows = await this.db
       .selectFrom('monitor_dependency as d')
       .innerJoin('monitor as m', 'm.id', 'd.monitor_id')
-      .select(['m.id as id', 'm.name as name', 'm.status as status'])
+      .select(RELATED)
       .where('d.depends_on_id', '=', parentId)
       .orderBy('m.id')
       .execute();
-    return rows.map((r) => ({ id: r.id, name: r.name, status: r.status as MonitorStatus }));
+    return rows.map(toRelated);
+  }
+
+  /** One monitor as an end of an edge (the incidents module's view of a held child). */
+  async related(id: string): Promise<RelatedMonitor | null> {
+    const row = await this.db.selectFrom('monitor as m').select(RELATED).where('m.id', '=', id).executeTakeFirst();
+    return row ? toRelated(row) : null;
   }
 
   /** The parents of each of these monitors, with their statuses (monitors without parents are absent). */
@@ -55,14 +85,14 @@ export class MonitorDependenciesRepository {
     const rows = await this.db
       .selectFrom('monitor_dependency as d')
       .innerJoin('monitor as m', 'm.id', 'd.depends_on_id')
-      .select(['d.monitor_id as child', 'm.id as id', 'm.name as name', 'm.status as status'])
+      .select(['d.monitor_id as child', ...RELATED])
       .where('d.monitor_id', 'in', [...monitorIds])
       .orderBy('d.monitor_id')
       .orderBy('m.id')
       .execute();
     for (const r of rows) {
       const list = out.get(r.child) ?? [];
-      list.push({ id: r.id, name: r.name, status: r.status as MonitorStatus });
+      list.push(toRelated(r));
       out.set(r.child, list);
     }
     return out;

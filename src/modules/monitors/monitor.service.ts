@@ -261,6 +261,11 @@ export class MonitorsService {
     return (await new MonitorDependenciesRepository(db).parentsOf([monitorId])).get(monitorId) ?? [];
   }
 
+  /** Internal (the incidents module's dependency decision): one monitor as an end of an edge, read through `db`. */
+  relatedOf(db: Database, monitorId: string): Promise<RelatedMonitor | null> {
+    return new MonitorDependenciesRepository(db).related(monitorId);
+  }
+
   /** Internal (the incidents module's dependency decision): the monitors that depend on this one. */
   childrenOf(db: Database, monitorId: string): Promise<RelatedMonitor[]> {
     return new MonitorDependenciesRepository(db).childrenOf(monitorId);
