@@ -546,21 +546,13 @@ export class IncidentsService implements MonitorListener {
 
   /** `at`: when it was opened, or when its held alert went out (DECISIONS §17). */
   private recordOpened(tx: Database, incident: Incident, at: number = incident.openedAt): Promise<void> {
-    return this.record(
-      tx,
-      'incident_opened',
-      incident.organizationId,
-      incident.monitorId,
-      incident.id,
-      at,
-      {
-        ...this.incidentFacts(incident),
-        title: incident.title,
-        source: incident.source,
-        cause: incident.cause,
-        opened_at: toIso(incident.openedAt),
-      },
-    );
+    return this.record(tx, 'incident_opened', incident.organizationId, incident.monitorId, incident.id, at, {
+      ...this.incidentFacts(incident),
+      title: incident.title,
+      source: incident.source,
+      cause: incident.cause,
+      opened_at: toIso(incident.openedAt),
+    });
   }
 
   private async record(

@@ -31,7 +31,13 @@ function toRelated(r: RelatedRow): RelatedMonitor {
   };
 }
 
-const RELATED = ['m.id as id', 'm.name as name', 'm.status as status', 'm.interval_seconds as interval_seconds', 'm.config as config'] as const;
+const RELATED = [
+  'm.id as id',
+  'm.name as name',
+  'm.status as status',
+  'm.interval_seconds as interval_seconds',
+  'm.config as config',
+] as const;
 
 /** The `monitor_dependency` rows (DECISIONS §17): who depends on whom, read both ways. */
 export class MonitorDependenciesRepository {

@@ -39,8 +39,6 @@ export function cycleDetail(cycle: readonly string[], parentIds: readonly string
   return {
     field: `config.depends_on[${index}]`,
     issue:
-      cycle.length === 2
-        ? 'a monitor cannot depend on itself'
-        : `would make a dependency cycle: ${cycle.join(' → ')}`,
+      cycle.length === 2 ? 'a monitor cannot depend on itself' : `would make a dependency cycle: ${cycle.join(' → ')}`,
   };
 }

@@ -566,7 +566,10 @@ export class MonitorsService {
 }
 
 function missingParent(parentIds: readonly string[], id: string): ErrorDetail {
-  return { field: `config.depends_on[${parentIds.indexOf(id)}]`, issue: `monitor ${id} does not exist in this organization` };
+  return {
+    field: `config.depends_on[${parentIds.indexOf(id)}]`,
+    issue: `monitor ${id} does not exist in this organization`,
+  };
 }
 
 /** The monitor as the API shows it: its destination links as `config.alert_destination_ids`. */
