@@ -86,7 +86,8 @@ export class IncidentRemindersRole implements BackgroundRole {
         if (!monitor || !minutes || monitor.paused || monitor.status !== 'down') continue;
         // Held by a parent (DECISIONS §17): no reminder of an outage nobody was told about.
         if (isHeld(incident)) continue;
-        const last = incident.lastReminderAt ?? incident.openedAt;
+        // A released hold (DECISIONS §17) alerted at its release: reminders count from then.
+        const last = Math.max(incident.lastReminderAt ?? incident.openedAt, incident.alertReleasedAt ?? 0);
         if (now - last < minutes * 60_000) continue;
         if (await this.deps.incidents.remind(incident, monitor, now)) sent += 1;
       }
