@@ -71,9 +71,10 @@ describe.skipIf(skipWithout('chromium'))('web app: dependencies (sqlite)', () =>
     await page.goto(`${server.origin}/monitors`);
     const row = page.getByRole('row').filter({ hasText: 'Billing API' });
     await row.getByText('blocked by Edge router').waitFor();
-    expect(await page.getByRole('row').filter({ hasText: 'Edge router' }).first().textContent()).not.toContain(
-      'blocked by',
-    );
+    const routerRow = page
+      .getByRole('row')
+      .filter({ has: page.getByRole('link', { name: 'Edge router', exact: true }) });
+    expect(await routerRow.textContent()).not.toContain('blocked by');
 
     const incidents = (await api('GET', `/api/v1/incidents?monitor_id=${serviceId}`)).body as {
       data: Array<{ id: string; suppressed_by: string }>;
