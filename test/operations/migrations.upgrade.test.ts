@@ -1316,6 +1316,44 @@ const FIXTURES: Record<string, StepFixture> = {
       });
     },
   },
+  '202611290300_monitors_dependencies': {
+    // Search depends on Checkout: the config lists it, the row indexes it (Checkout's children are found through it).
+    async fill(db) {
+      await db
+        .updateTable('monitor')
+        .set({ config: json({ method: 'GET', timeout_seconds: 10, failure_threshold: 2, depends_on: [W.monitorId] }) })
+        .where('id', '=', W.secondMonitorId)
+        .execute();
+      await db
+        .insertInto('monitor_dependency')
+        .values({ monitor_id: W.secondMonitorId, depends_on_id: W.monitorId, organization_id: W.orgId })
+        .execute();
+    },
+    async check(u) {
+      const m = await u.call('GET', `/api/v1/monitors/${W.secondMonitorId}`);
+      expect(m.body.config.depends_on).toEqual([W.monitorId]);
+      const children = await u.tocsin.services.monitors.childrenOf(u.tocsin.database, W.monitorId);
+      expect(children.map((c) => c.id)).toEqual([W.secondMonitorId]);
+    },
+  },
+  '202611290301_incidents_dependencies': {
+    // The incident of 202611220010 becomes one a parent held for a minute before its alert went out.
+    async fill(db) {
+      await db
+        .updateTable('incident')
+        .set({ blocked_by: json([W.secondMonitorId]), suppressed_by: null, alert_released_at: ms(27) + 60_000 })
+        .where('id', '=', W.incidentId)
+        .execute();
+    },
+    async check(u) {
+      const inc = await u.call('GET', `/api/v1/incidents/${W.incidentId}`);
+      expect(inc.body).toMatchObject({
+        blocked_by: [W.secondMonitorId],
+        suppressed_by: null,
+        alert_released_at: new Date(ms(27) + 60_000).toISOString(),
+      });
+    },
+  },
   '202611290400_checks_drop_monitor_status_change': {
     // Nothing to write: the migration drops a table that nothing read.
     async fill() {},

@@ -4,6 +4,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Timers } from '../../platform/timers.ts';
 import type { IncidentMonitors, IncidentsService } from './incident.service.ts';
+import { isHeld } from './incident.types.ts';
 
 export interface IncidentRemindersDeps {
   incidents: IncidentsService;
@@ -19,7 +20,8 @@ export interface IncidentRemindersDeps {
 }
 
 /**
- * Background role `incident-reminders`: for each open monitor incident whose monitor sets
+ * Background role `incident-reminders`: sends the alerts of held incidents whose parents recovered while they stayed
+ * down (`IncidentsService.releaseDueHolds`); and for each open monitor incident whose monitor sets
  * `config.reminder_interval_minutes` and is still down, records a `still_down` event every time the
  * interval has elapsed since the opening or the last reminder. After a pause of the process one reminder
  * is sent, not one per missed interval. Paused monitors get no reminders (they are not being checked).
@@ -51,7 +53,7 @@ export class IncidentRemindersRole implements BackgroundRole {
     if (this.running) await this.running.catch(() => 0);
   }
 
-  /** One pass; returns how many reminders were recorded. */
+  /** One pass: held incidents whose release is due (DECISIONS §17), then reminders; returns how many reminders. */
   tick(): Promise<number> {
     if (!this.running) {
       this.running = this.pass().finally(() => {
@@ -63,6 +65,7 @@ export class IncidentRemindersRole implements BackgroundRole {
 
   private async pass(): Promise<number> {
     const batch = this.deps.batchSize ?? 500;
+    await this.deps.incidents.releaseDueHolds(this.deps.clock.now(), batch);
     let after: string | undefined;
     let sent = 0;
     for (;;) {
@@ -81,7 +84,10 @@ export class IncidentRemindersRole implements BackgroundRole {
         const monitor = incident.monitorId ? monitors.get(incident.monitorId) : undefined;
         const minutes = monitor?.config.reminder_interval_minutes;
         if (!monitor || !minutes || monitor.paused || monitor.status !== 'down') continue;
-        const last = incident.lastReminderAt ?? incident.openedAt;
+        // Held by a parent (DECISIONS §17): no reminder of an outage nobody was told about.
+        if (isHeld(incident)) continue;
+        // A released hold (DECISIONS §17) alerted at its release: reminders count from then.
+        const last = Math.max(incident.lastReminderAt ?? incident.openedAt, incident.alertReleasedAt ?? 0);
         if (now - last < minutes * 60_000) continue;
         if (await this.deps.incidents.remind(incident, monitor, now)) sent += 1;
       }
