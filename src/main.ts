@@ -14,6 +14,7 @@ import { eventsMigrations } from './modules/events/index.ts';
 import { IncidentRemindersRole, incidentsMigrations } from './modules/incidents/index.ts';
 import { SecurityGradesRole, intelligenceMigrations } from './modules/intelligence/index.ts';
 import { StatusPagesService, statusPagesMigrations } from './modules/status-pages/index.ts';
+import { MaintenanceAlertGate, MaintenanceEventsRole, maintenanceMigrations } from './modules/maintenance/index.ts';
 import { createReports, reportsMigrations, StatusAvailability } from './modules/reports/index.ts';
 import {
   createReportFiles,
@@ -64,6 +65,7 @@ export const ALL_MIGRATIONS: SchemaMigration[] = [
   ...reportsMigrations,
   ...scheduledReportsMigrations,
   ...auditMigrations,
+  ...maintenanceMigrations,
 ];
 
 export const VERSION: string = (
@@ -206,7 +208,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     mailer: alerting.mailer,
     publicUrl: config.publicUrl,
   });
-  const { incidents, intelligence, executions, rollups } = composeReportSourceServices({
+  const { incidents, intelligence, executions, rollups, maintenance } = composeReportSourceServices({
     config,
     database,
     clock,
@@ -214,6 +216,8 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     monitors,
     monitorLookup,
     orgs,
+    // Status pages are built further down; a window's status_page_ids are checked against them when it is saved.
+    statusPages: { get: (ctx, id) => statusPages.get(ctx, id) },
   });
   monitors.addListener(incidents);
   // Reports: each monitor's timeline (lifecycle and verdicts) is written in the transaction of the change; the
@@ -221,7 +225,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
   const reports = createReports({
     clock,
     plans,
-    ...reportSourcesOf({ executions, rollups, incidents, intelligence, monitors, orgs }),
+    ...reportSourcesOf({ executions, rollups, incidents, intelligence, monitors, orgs, maintenance }),
     transitionsNext: incidents,
     // Every report file is built and encoded on worker threads with database handles of their own.
     isolation:
@@ -236,7 +240,17 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
         : null,
   });
   monitors.addListener(reports.timeline);
-  roles.push(new IncidentRemindersRole({ incidents, monitors, clock, logger }));
+  roles.push(
+    new IncidentRemindersRole({
+      incidents,
+      monitors,
+      clock,
+      logger,
+      maintenance: new MaintenanceAlertGate({ windows: maintenance, monitors, database }),
+    }),
+  );
+  // maintenance_started / maintenance_ended once per occurrence; outages held by a window judged at its end.
+  roles.push(new MaintenanceEventsRole({ database, clock, logger, events, incidents, monitors }));
   // TLS and domain security grades of https/tls monitors, about once a day each (not with intelligence disabled).
   if (config.intelligence.enabled)
     roles.push(
@@ -350,6 +364,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
       executions,
       rollups,
       statusPages,
+      maintenance,
       reports: reports.reports,
       slaTargets: reports.slaTargets,
       scheduledReports,

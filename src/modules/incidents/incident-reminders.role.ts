@@ -2,6 +2,7 @@ import type { BackgroundRole } from '../../platform/background-role.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { IncidentMonitors, IncidentsService } from './incident.service.ts';
+import type { MaintenanceGate } from './incident.maintenance-gate.ts';
 
 export interface IncidentRemindersDeps {
   incidents: IncidentsService;
@@ -12,6 +13,8 @@ export interface IncidentRemindersDeps {
   tickMs?: number;
   /** Open incidents read per query. */
   batchSize?: number;
+  /** Reminders pause while the monitor is in maintenance (DECISIONS §16); absent: no windows. */
+  maintenance?: Pick<MaintenanceGate, 'pausesReminders'> | null;
 }
 
 /**
@@ -83,6 +86,7 @@ export class IncidentRemindersRole implements BackgroundRole {
         if (!monitor || !minutes || monitor.paused || monitor.status !== 'down') continue;
         const last = incident.lastReminderAt ?? incident.openedAt;
         if (now - last < minutes * 60_000) continue;
+        if (await this.deps.maintenance?.pausesReminders(monitor, now)) continue;
         if (await this.deps.incidents.remind(incident, monitor, now)) sent += 1;
       }
       if (open.length < batch) break;

@@ -9,6 +9,7 @@ import { actorRef, canSeeEnvironment, type Actor, type ServiceContext } from '..
 import type { EventType, EventsService } from '../events/index.ts';
 import type { Monitor, MonitorListener, Page } from '../monitors/index.ts';
 import { IncidentsRepository, type IncidentKey } from './incidents.repository.ts';
+import type { MaintenanceGate } from './incident.maintenance-gate.ts';
 import {
   durationSeconds,
   outageStart,
@@ -35,6 +36,8 @@ export interface IncidentsServiceDeps {
   monitors: IncidentMonitors;
   /** The name a person goes by (the orgs module's user: name, else email); absent: timelines show ids only. */
   people?: { nameOf(userId: string): Promise<string | null> };
+  /** Maintenance windows (DECISIONS §16): outages inside one are held, not alerted; absent: no windows. */
+  maintenance?: MaintenanceGate | null;
 }
 
 /** Body of POST /incidents, its shape checked by the route's schema. */
@@ -66,9 +69,20 @@ export class IncidentsService implements MonitorListener {
    */
   async handleMonitorTransition(tx: Database, t: MonitorTransition): Promise<void> {
     const repo = new IncidentsRepository(tx);
+    const gate = this.deps.maintenance;
     if (t.to === 'down') {
+      if (gate && (await gate.holdDown(tx, t))) return;
       await this.openForMonitor(tx, repo, t);
       return;
+    }
+    if (gate) {
+      const held = await gate.releaseOnRecovery(tx, t);
+      if (held) {
+        if (held.judgedFrom === null) return; // went down and recovered inside maintenance: nothing to tell
+        // The outage outlived the window: it is one from the window's end, opened then and resolved by this verdict.
+        const at = held.judgedFrom;
+        await this.openForMonitor(tx, repo, { ...t, to: 'down', at, downSince: at, cause: held.cause, executionId: null });
+      }
     }
     const open = await repo.findOpenForMonitor(t.monitorId);
     if (open) {
