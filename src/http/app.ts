@@ -161,7 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
 
   registerSystemRoutes(app, deps);
-  registerMonitorRoutes(app, deps.services);
+  registerMonitorRoutes(app, { monitors: deps.services.monitors, maintenance: deps.services.maintenance });
   const openApiParser = new OpenApiParser({
     maxOperations: deps.config.imports.openapiMaxOperations,
     timeoutMs: deps.config.imports.openapiTimeoutMs,

@@ -3,10 +3,33 @@ import type { ErrorDetail } from '../../platform/errors.ts';
 import { parseRrule } from './maintenance.rrule.ts';
 import type { MaintenanceSchedule } from './maintenance.types.ts';
 
-/** The API's schedule (DECISIONS §16), shape already checked by the route schema. */
-export type ScheduleInput =
-  | { type: 'once'; starts_at: string; ends_at: string }
-  | { type: 'recurring'; rrule: string; start_time: string; duration_minutes: number; start_date?: string };
+/** The API's schedule (DECISIONS §16): one object; which fields each `type` needs is checked here. */
+export interface ScheduleInput {
+  type: 'once' | 'recurring';
+  starts_at?: string;
+  ends_at?: string;
+  rrule?: string;
+  start_time?: string;
+  duration_minutes?: number;
+  start_date?: string;
+}
+
+const ONCE_FIELDS = ['starts_at', 'ends_at'] as const;
+const RECURRING_FIELDS = ['rrule', 'start_time', 'duration_minutes'] as const;
+
+/** Fields the schedule's type needs and fields of the other type (refused, never ignored). */
+function fieldDetails(input: ScheduleInput): ErrorDetail[] {
+  const [needed, foreign] =
+    input.type === 'once' ? [ONCE_FIELDS, [...RECURRING_FIELDS, 'start_date'] as const] : [RECURRING_FIELDS, ONCE_FIELDS];
+  const details: ErrorDetail[] = [];
+  for (const f of needed) {
+    if (input[f] === undefined) details.push({ field: `schedule.${f}`, issue: `is required for a ${input.type} schedule` });
+  }
+  for (const f of foreign) {
+    if (input[f] !== undefined) details.push({ field: `schedule.${f}`, issue: `is not a field of a ${input.type} schedule` });
+  }
+  return details;
+}
 
 /** An IANA zone name (Temporal also takes UTC offsets such as +02:00, which do not follow DST: refused). */
 export function isTimeZone(zone: string): boolean {
@@ -29,10 +52,11 @@ export function scheduleOf(
   timezone: string,
   now: number,
 ): { schedule: MaintenanceSchedule; details: [] } | { schedule: null; details: ErrorDetail[] } {
-  const details: ErrorDetail[] = [];
+  const details: ErrorDetail[] = fieldDetails(input);
+  if (details.length > 0) return { schedule: null, details };
   if (input.type === 'once') {
-    const startsAt = Date.parse(input.starts_at);
-    const endsAt = Date.parse(input.ends_at);
+    const startsAt = Date.parse(input.starts_at!);
+    const endsAt = Date.parse(input.ends_at!);
     if (Number.isNaN(startsAt)) details.push({ field: 'schedule.starts_at', issue: 'must be an RFC 3339 date-time' });
     if (Number.isNaN(endsAt)) details.push({ field: 'schedule.ends_at', issue: 'must be an RFC 3339 date-time' });
     if (details.length === 0 && endsAt <= startsAt) {
@@ -40,9 +64,11 @@ export function scheduleOf(
     }
     return details.length > 0 ? { schedule: null, details } : { schedule: { type: 'once', startsAt, endsAt }, details: [] };
   }
-  const parsed = parseRrule(input.rrule);
+  const rrule = input.rrule!;
+  const startTime = input.start_time!;
+  const parsed = parseRrule(rrule);
   if (!parsed.ok) details.push({ field: 'schedule.rrule', issue: `unsupported RRULE: ${parsed.issue}` });
-  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(input.start_time)) {
+  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(startTime)) {
     details.push({ field: 'schedule.start_time', issue: 'must be a local time HH:MM (00:00 to 23:59)' });
   }
   let startDate: string | null = null;
@@ -60,9 +86,9 @@ export function scheduleOf(
   return {
     schedule: {
       type: 'recurring',
-      rrule: input.rrule.trim().replace(/^RRULE:/i, '').toUpperCase(),
-      startTime: input.start_time,
-      durationMinutes: input.duration_minutes,
+      rrule: rrule.trim().replace(/^RRULE:/i, '').toUpperCase(),
+      startTime,
+      durationMinutes: input.duration_minutes!,
       startDate,
     },
     details: [],

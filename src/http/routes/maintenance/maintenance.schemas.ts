@@ -35,58 +35,69 @@ const statusPageIds = Type.Array(
 );
 const unknownField = { additionalProperties: 'is not a known field', type: 'must be a JSON object' };
 
-const OnceSchedule = Type.Object(
+/**
+ * One object for both kinds (not a union: a union's errors cannot name the field that is wrong); which fields each
+ * `type` needs and refuses is checked by the service, field by field.
+ */
+const schedule = Type.Object(
   {
-    type: Type.Literal('once'),
-    starts_at: Type.String({ format: 'date-time', 'x-issues': { format: 'must be an RFC 3339 date-time' } }),
-    ends_at: Type.String({
-      format: 'date-time',
-      description: 'After starts_at.',
-      'x-issues': { format: 'must be an RFC 3339 date-time' },
+    type: Type.Union([Type.Literal('once'), Type.Literal('recurring')], {
+      'x-issues': { anyOf: 'must be "once" or "recurring"' },
     }),
-  },
-  { additionalProperties: false, 'x-issues': unknownField },
-);
-const RecurringSchedule = Type.Object(
-  {
-    type: Type.Literal('recurring'),
-    rrule: Type.String({
-      minLength: 1,
-      maxLength: 500,
-      description:
-        'RFC 5545 RRULE: FREQ=DAILY|WEEKLY|MONTHLY with INTERVAL, BYDAY (MONTHLY also 1MO … -1FR), BYMONTHDAY, ' +
-        'COUNT or UNTIL. Anything else is refused (422 on schedule.rrule).',
-    }),
-    start_time: Type.String({
-      pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$',
-      description: 'Local start time HH:MM in `timezone`. A time that falls in a DST gap moves forward by the gap; ' +
-        'one that happens twice takes the first.',
-      'x-issues': { pattern: 'must be a local time HH:MM (00:00 to 23:59)' },
-    }),
-    duration_minutes: Type.Integer({
-      minimum: 1,
-      maximum: DURATION_MAX_MINUTES,
-      'x-issues': {
-        type: `must be an integer from 1 to ${DURATION_MAX_MINUTES}`,
-        minimum: `must be an integer from 1 to ${DURATION_MAX_MINUTES}`,
-        maximum: `must be an integer from 1 to ${DURATION_MAX_MINUTES}`,
-      },
-    }),
+    starts_at: Type.Optional(
+      Type.String({ format: 'date-time', description: 'once: the start.', 'x-issues': { format: 'must be an RFC 3339 date-time' } }),
+    ),
+    ends_at: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'once: the end, after starts_at.',
+        'x-issues': { format: 'must be an RFC 3339 date-time' },
+      }),
+    ),
+    rrule: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 500,
+        description:
+          'recurring: an RFC 5545 RRULE, FREQ=DAILY|WEEKLY|MONTHLY with INTERVAL, BYDAY (MONTHLY also 1MO … -1FR), ' +
+          'BYMONTHDAY, COUNT or UNTIL. Anything else is refused (422 on schedule.rrule).',
+      }),
+    ),
+    start_time: Type.Optional(
+      Type.String({
+        description:
+          'recurring: local start time HH:MM in `timezone`. A time in a DST gap moves forward by the gap; one that ' +
+          'happens twice takes the first.',
+      }),
+    ),
+    duration_minutes: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: DURATION_MAX_MINUTES,
+        description: 'recurring: how long each occurrence lasts (real minutes, also across a DST change).',
+        'x-issues': {
+          type: `must be an integer from 1 to ${DURATION_MAX_MINUTES}`,
+          minimum: `must be an integer from 1 to ${DURATION_MAX_MINUTES}`,
+          maximum: `must be an integer from 1 to ${DURATION_MAX_MINUTES}`,
+        },
+      }),
+    ),
     start_date: Type.Optional(
       Type.String({
-        pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
-        description: 'First local date (YYYY-MM-DD) occurrences may fall on; INTERVAL and COUNT count from it. ' +
+        description:
+          'recurring: the first local date (YYYY-MM-DD) occurrences may fall on; INTERVAL and COUNT count from it. ' +
           'Default: the day the window is created, in `timezone`.',
-        'x-issues': { pattern: 'must be a date YYYY-MM-DD' },
       }),
     ),
   },
-  { additionalProperties: false, 'x-issues': unknownField },
+  {
+    additionalProperties: false,
+    'x-issues': unknownField,
+    description:
+      '`{"type":"once","starts_at","ends_at"}` or `{"type":"recurring","rrule","start_time","duration_minutes"` ' +
+      '(+ optional `start_date`)`}`.',
+  },
 );
-const schedule = Type.Union([OnceSchedule, RecurringSchedule], {
-  description: 'Once (`starts_at`, `ends_at`) or recurring (`rrule`, `start_time`, `duration_minutes`).',
-  'x-issues': { anyOf: 'must be {"type":"once",…} or {"type":"recurring",…}' },
-});
 const timezone = Type.String({
   minLength: 1,
   maxLength: 64,
