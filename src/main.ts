@@ -327,6 +327,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     uptime: rollups,
     availability: new StatusAvailability({ database }),
     lockOrganization: (tx, organizationId) => orgs.lockOrganization(tx, organizationId),
+    maintenance,
   });
   monitors.addListener(statusPages);
   roles.push(new ExecutionsRetention({ database, clock, logger, retentionDays: config.retention.executionsDays }));
