@@ -122,7 +122,10 @@ describe.each(testDialects())('maintenance windows on the alert path on %s', (di
       'GET',
       `/api/v1/reports/availability?format=csv&from=${day}T09:50:00Z&to=${day}T12:00:00Z&monitor_ids=${id}`,
     );
-    const [header, row] = csv.raw.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const [header, row] = csv.raw.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     const cols = header!.split(',');
     expect(row!.split(',')[cols.indexOf('maintenance_seconds')]).toBe('3600');
   });
@@ -205,7 +208,11 @@ describe.each(testDialects())('maintenance windows on the alert path on %s', (di
       monitors: s.monitors,
       clock,
       logger: t.tocsin.logger,
-      maintenance: new MaintenanceAlertGate({ windows: s.maintenance, monitors: s.monitors, database: t.tocsin.database }),
+      maintenance: new MaintenanceAlertGate({
+        windows: s.maintenance,
+        monitors: s.monitors,
+        database: t.tocsin.database,
+      }),
     });
     clock.set(`${day}T10:30:00Z`);
     expect(await reminders.tick()).toBe(0); // inside the window: paused, the incident stays open

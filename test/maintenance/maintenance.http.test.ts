@@ -66,7 +66,10 @@ describe.each(testDialects())('maintenance windows API on %s', (dialect) => {
     });
     const wid = created.body.id as string;
     expect((await c.call('GET', `/api/v1/maintenance-windows/${wid}`)).body).toEqual(created.body);
-    expect((await c.call('GET', '/api/v1/maintenance-windows')).body).toMatchObject({ data: [{ id: wid }], next_cursor: null });
+    expect((await c.call('GET', '/api/v1/maintenance-windows')).body).toMatchObject({
+      data: [{ id: wid }],
+      next_cursor: null,
+    });
 
     clock.set('2026-11-29T02:30:00Z');
     const during = await c.call('GET', `/api/v1/maintenance-windows/${wid}`);
@@ -160,9 +163,21 @@ describe.each(testDialects())('maintenance windows API on %s', (dialect) => {
         field: 'schedule.rrule',
         issue: /BYSETPOS is not supported/,
       },
-      { body: { name: 'x', monitor_ids: [mine], schedule: once, timezone: 'Mars/Olympus' }, field: 'timezone', issue: /unknown IANA time zone/ },
-      { body: { name: 'x', monitor_ids: [mine], schedule: once, timezone: '+02:00' }, field: 'timezone', issue: /unknown IANA/ },
-      { body: { name: 'x', monitor_ids: [mine, foreign], schedule: once }, field: 'monitor_ids[1]', issue: /does not exist in this organization/ },
+      {
+        body: { name: 'x', monitor_ids: [mine], schedule: once, timezone: 'Mars/Olympus' },
+        field: 'timezone',
+        issue: /unknown IANA time zone/,
+      },
+      {
+        body: { name: 'x', monitor_ids: [mine], schedule: once, timezone: '+02:00' },
+        field: 'timezone',
+        issue: /unknown IANA/,
+      },
+      {
+        body: { name: 'x', monitor_ids: [mine, foreign], schedule: once },
+        field: 'monitor_ids[1]',
+        issue: /does not exist in this organization/,
+      },
       {
         body: { name: 'x', monitor_ids: [mine], schedule: once, status_page_ids: [foreignPage.body.id] },
         field: 'status_page_ids[0]',
@@ -182,12 +197,22 @@ describe.each(testDialects())('maintenance windows API on %s', (dialect) => {
         body: {
           name: 'x',
           monitor_ids: [mine],
-          schedule: { type: 'recurring', rrule: 'FREQ=DAILY', start_time: '01:00', duration_minutes: 10, start_date: '2026-02-30' },
+          schedule: {
+            type: 'recurring',
+            rrule: 'FREQ=DAILY',
+            start_time: '01:00',
+            duration_minutes: 10,
+            start_date: '2026-02-30',
+          },
         },
         field: 'schedule.start_date',
         issue: /YYYY-MM-DD/,
       },
-      { body: { name: 'x', monitor_ids: [mine], schedule: once, cron: '* * * * *' }, field: 'cron', issue: /not a known field/ },
+      {
+        body: { name: 'x', monitor_ids: [mine], schedule: once, cron: '* * * * *' },
+        field: 'cron',
+        issue: /not a known field/,
+      },
       {
         body: { name: 'x', monitor_ids: [mine], schedule: { type: 'once', starts_at: '2026-12-01T00:00:00Z' } },
         field: 'schedule.ends_at',

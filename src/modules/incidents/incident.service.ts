@@ -81,7 +81,14 @@ export class IncidentsService implements MonitorListener {
         if (held.judgedFrom === null) return; // went down and recovered inside maintenance: nothing to tell
         // The outage outlived the window: it is one from the window's end, opened then and resolved by this verdict.
         const at = held.judgedFrom;
-        await this.openForMonitor(tx, repo, { ...t, to: 'down', at, downSince: at, cause: held.cause, executionId: null });
+        await this.openForMonitor(tx, repo, {
+          ...t,
+          to: 'down',
+          at,
+          downSince: at,
+          cause: held.cause,
+          executionId: null,
+        });
       }
     }
     const open = await repo.findOpenForMonitor(t.monitorId);

@@ -10,7 +10,11 @@ export {
   type CoveredMonitor,
 } from './maintenance-window.service.ts';
 export { MaintenanceAlertGate } from './maintenance.gate.ts';
-export { MaintenanceEventsRole, type MaintenanceEventsDeps, type MaintenanceIncidents } from './maintenance-events.role.ts';
+export {
+  MaintenanceEventsRole,
+  type MaintenanceEventsDeps,
+  type MaintenanceIncidents,
+} from './maintenance-events.role.ts';
 export { maintenanceMigrations } from './maintenance.migrations.ts';
 export { occurrencesBetween, occurrenceAt, nextOccurrence } from './maintenance.occurrences.ts';
 export { parseRrule, MAX_COUNT } from './maintenance.rrule.ts';

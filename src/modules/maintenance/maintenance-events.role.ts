@@ -123,7 +123,12 @@ export class MaintenanceEventsRole extends PeriodicPass {
         (w) => w.suppressAlerts,
       );
       const monitors = new Map(
-        (await this.deps.monitors.findManyAnywhere(holds.map((h) => h.monitorId), database)).map((m) => [m.id, m]),
+        (
+          await this.deps.monitors.findManyAnywhere(
+            holds.map((h) => h.monitorId),
+            database,
+          )
+        ).map((m) => [m.id, m]),
       );
       for (const h of holds) {
         const m = monitors.get(h.monitorId);

@@ -103,7 +103,8 @@ export class MaintenanceService {
   async delete(ctx: ServiceContext, id: string): Promise<void> {
     const current = await this.find(ctx, id);
     await ctx.db.transaction(async (tx) => {
-      if (!(await new MaintenanceRepository(tx).delete(ctx.actor.organizationId, id))) throw notFound('Maintenance window');
+      if (!(await new MaintenanceRepository(tx).delete(ctx.actor.organizationId, id)))
+        throw notFound('Maintenance window');
       await ctx.audit?.record(tx, resourceChange('maintenance_window.delete', 'maintenance_window', current, null));
     });
   }
@@ -126,7 +127,8 @@ export class MaintenanceService {
     const now = ctx.clock.now();
     const current = await this.find(ctx, id);
     const occurrence = occurrenceAt(current, now);
-    if (!occurrence) throw new DomainError('conflict', 'The maintenance window is not in progress; there is nothing to end.');
+    if (!occurrence)
+      throw new DomainError('conflict', 'The maintenance window is not in progress; there is nothing to end.');
     const next: MaintenanceWindow = {
       ...current,
       earlyEnds: [...current.earlyEnds, { start: occurrence.start, endedAt: now }].slice(-MAX_EARLY_ENDS),
@@ -156,7 +158,8 @@ export class MaintenanceService {
   async coveredMonitors(ctx: ServiceContext, w: Pick<MaintenanceWindow, 'monitorIds' | 'tags'>): Promise<Monitor[]> {
     const found = new Map<string, Monitor>();
     for (const m of await this.deps.monitors.findManyAnywhere(w.monitorIds, ctx.db)) {
-      if (m.organizationId === ctx.actor.organizationId && canSeeEnvironment(ctx.actor, m.environment)) found.set(m.id, m);
+      if (m.organizationId === ctx.actor.organizationId && canSeeEnvironment(ctx.actor, m.environment))
+        found.set(m.id, m);
     }
     for (const tag of w.tags) {
       let cursor: string | undefined;
@@ -170,7 +173,12 @@ export class MaintenanceService {
   }
 
   /** Windows of the organization covering this monitor, and the occurrence in progress at `t` of each. */
-  async coveringAt(db: Database, organizationId: string, monitor: CoveredMonitor, t: number): Promise<Array<{ window: MaintenanceWindow; occurrence: Occurrence }>> {
+  async coveringAt(
+    db: Database,
+    organizationId: string,
+    monitor: CoveredMonitor,
+    t: number,
+  ): Promise<Array<{ window: MaintenanceWindow; occurrence: Occurrence }>> {
     const windows = await new MaintenanceRepository(db).listForOrganization(organizationId);
     const out: Array<{ window: MaintenanceWindow; occurrence: Occurrence }> = [];
     for (const w of windows) {
@@ -182,7 +190,10 @@ export class MaintenanceService {
   }
 
   /** The next (or current) occurrence of any window covering the monitor, with its window: the monitor page. */
-  async nextFor(ctx: ServiceContext, monitor: CoveredMonitor): Promise<{ window: MaintenanceWindow; occurrence: Occurrence } | null> {
+  async nextFor(
+    ctx: ServiceContext,
+    monitor: CoveredMonitor,
+  ): Promise<{ window: MaintenanceWindow; occurrence: Occurrence } | null> {
     const now = ctx.clock.now();
     let best: { window: MaintenanceWindow; occurrence: Occurrence } | null = null;
     for (const w of await new MaintenanceRepository(ctx.db).listForOrganization(ctx.actor.organizationId)) {
@@ -194,7 +205,12 @@ export class MaintenanceService {
   }
 
   /** The ids among `monitors` that are in maintenance at `t` (the status `maintenance` of monitor reads). */
-  async inMaintenance(db: Database, organizationId: string, monitors: readonly CoveredMonitor[], t: number): Promise<Set<string>> {
+  async inMaintenance(
+    db: Database,
+    organizationId: string,
+    monitors: readonly CoveredMonitor[],
+    t: number,
+  ): Promise<Set<string>> {
     const active = (await new MaintenanceRepository(db).listForOrganization(organizationId)).filter(
       (w) => occurrenceAt(w, t) !== null,
     );
@@ -232,14 +248,19 @@ export class MaintenanceService {
   }
 
   /** Windows announced on a status page: in progress, or starting within their `announce_minutes_before`. */
-  async announcedOn(organizationId: string, statusPageId: string, now: number): Promise<Array<{ window: MaintenanceWindow; occurrence: Occurrence; inProgress: boolean }>> {
+  async announcedOn(
+    organizationId: string,
+    statusPageId: string,
+    now: number,
+  ): Promise<Array<{ window: MaintenanceWindow; occurrence: Occurrence; inProgress: boolean }>> {
     const out: Array<{ window: MaintenanceWindow; occurrence: Occurrence; inProgress: boolean }> = [];
     for (const w of await new MaintenanceRepository(this.deps.database).listForOrganization(organizationId)) {
       if (!w.statusPageIds.includes(statusPageId)) continue;
       const o = nextOccurrence(w, now);
       if (!o) continue;
       const inProgress = o.start <= now;
-      if (inProgress || o.start - now <= w.announceMinutesBefore * 60_000) out.push({ window: w, occurrence: o, inProgress });
+      if (inProgress || o.start - now <= w.announceMinutesBefore * 60_000)
+        out.push({ window: w, occurrence: o, inProgress });
     }
     return out.sort((a, b) => a.occurrence.start - b.occurrence.start);
   }
@@ -284,7 +305,10 @@ export class MaintenanceService {
         await this.deps.statusPages.get(ctx, id);
       } catch (err) {
         if (!(err instanceof DomainError) || err.code !== 'not_found') throw err;
-        details.push({ field: `status_page_ids[${i}]`, issue: `status page ${id} does not exist in this organization` });
+        details.push({
+          field: `status_page_ids[${i}]`,
+          issue: `status page ${id} does not exist in this organization`,
+        });
       }
     }
     const schedule = isTimeZone(timezone) ? scheduleOf(input.schedule, timezone, ctx.clock.now()) : null;
@@ -322,7 +346,13 @@ function inputOf(w: MaintenanceWindow): WindowInput {
     schedule:
       s.type === 'once'
         ? { type: 'once', starts_at: new Date(s.startsAt).toISOString(), ends_at: new Date(s.endsAt).toISOString() }
-        : { type: 'recurring', rrule: s.rrule, start_time: s.startTime, duration_minutes: s.durationMinutes, start_date: s.startDate },
+        : {
+            type: 'recurring',
+            rrule: s.rrule,
+            start_time: s.startTime,
+            duration_minutes: s.durationMinutes,
+            start_date: s.startDate,
+          },
     timezone: w.timezone,
     suppress_alerts: w.suppressAlerts,
     exclude_from_sla: w.excludeFromSla,

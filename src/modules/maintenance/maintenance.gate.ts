@@ -14,7 +14,11 @@ export class MaintenanceAlertGate implements MaintenanceGate {
   private readonly windows: MaintenanceService;
   private readonly monitors: Pick<MaintenanceMonitors, 'findManyAnywhere'>;
   private readonly database: Database;
-  constructor(deps: { windows: MaintenanceService; monitors: Pick<MaintenanceMonitors, 'findManyAnywhere'>; database: Database }) {
+  constructor(deps: {
+    windows: MaintenanceService;
+    monitors: Pick<MaintenanceMonitors, 'findManyAnywhere'>;
+    database: Database;
+  }) {
     this.windows = deps.windows;
     this.monitors = deps.monitors;
     this.database = deps.database;
@@ -37,20 +41,29 @@ export class MaintenanceAlertGate implements MaintenanceGate {
     return true;
   }
 
-  async releaseOnRecovery(tx: Database, t: MonitorTransition): Promise<{ judgedFrom: number | null; cause: string | null } | null> {
+  async releaseOnRecovery(
+    tx: Database,
+    t: MonitorTransition,
+  ): Promise<{ judgedFrom: number | null; cause: string | null } | null> {
     const repo = new MaintenanceRepository(tx);
     const held = await repo.findHeld(t.monitorId);
     if (!held || !(await repo.release(t.monitorId))) return null;
     const monitor = await this.monitorOf(tx, t.monitorId);
     if (!monitor) return { judgedFrom: null, cause: held.cause };
-    const windows = (await repo.listForOrganization(t.organizationId)).filter((w) => w.suppressAlerts && covers(w, monitor));
+    const windows = (await repo.listForOrganization(t.organizationId)).filter(
+      (w) => w.suppressAlerts && covers(w, monitor),
+    );
     if (windows.some((w) => occurrencesBetween(w, t.at, t.at + 1).some((o) => o.start <= t.at && t.at < o.end))) {
       return { judgedFrom: null, cause: held.cause };
     }
     // Not covered any more: the outage is judged from the end of the last occurrence that covered it (if its window
     // was deleted meanwhile there is no end to judge from, and the hold is dropped).
-    const ends = windows.flatMap((w) => occurrencesBetween(w, held.heldAt, t.at).map((o) => o.end)).filter((e) => e <= t.at);
-    return ends.length === 0 ? { judgedFrom: null, cause: held.cause } : { judgedFrom: Math.max(...ends), cause: held.cause };
+    const ends = windows
+      .flatMap((w) => occurrencesBetween(w, held.heldAt, t.at).map((o) => o.end))
+      .filter((e) => e <= t.at);
+    return ends.length === 0
+      ? { judgedFrom: null, cause: held.cause }
+      : { judgedFrom: Math.max(...ends), cause: held.cause };
   }
 
   async pausesReminders(monitor: Monitor, at: number): Promise<boolean> {

@@ -63,7 +63,8 @@ export function parseRrule(text: string): ParsedRule {
       const ordinal = m[1] === undefined ? null : Number(m[1]);
       if (ordinal !== null) {
         if (freq !== 'MONTHLY') return { ok: false, issue: `BYDAY ordinals (${item}) need FREQ=MONTHLY` };
-        if (ordinal === 0 || Math.abs(ordinal) > 5) return { ok: false, issue: `BYDAY ordinal in "${item}" must be 1..5 or -5..-1` };
+        if (ordinal === 0 || Math.abs(ordinal) > 5)
+          return { ok: false, issue: `BYDAY ordinal in "${item}" must be 1..5 or -5..-1` };
       }
       byDay.push({ weekday: WEEKDAYS[m[2]!]!, ordinal });
     }
@@ -93,7 +94,10 @@ export function parseRrule(text: string): ParsedRule {
     if (count !== null) return { ok: false, issue: 'COUNT and UNTIL cannot both be given (RFC 5545)' };
     const parsed = parseUntil(untilText);
     if (parsed === null) {
-      return { ok: false, issue: `UNTIL "${untilText}" must be a UTC date-time (20261231T235959Z) or a date (20261231)` };
+      return {
+        ok: false,
+        issue: `UNTIL "${untilText}" must be a UTC date-time (20261231T235959Z) or a date (20261231)`,
+      };
     }
     until = parsed;
   }
@@ -117,9 +121,14 @@ function parseUntil(text: string): number | null {
 }
 
 /** The dates of one period (a day, a week from Monday, or a month) that the rule selects, in order. */
-function datesOfPeriod(rule: RecurrenceRule, periodStart: Temporal.PlainDate, anchor: Temporal.PlainDate): Temporal.PlainDate[] {
+function datesOfPeriod(
+  rule: RecurrenceRule,
+  periodStart: Temporal.PlainDate,
+  anchor: Temporal.PlainDate,
+): Temporal.PlainDate[] {
   const monthDayMatches = (d: Temporal.PlainDate) =>
-    rule.byMonthDay.length === 0 || rule.byMonthDay.some((n) => (n > 0 ? d.day === n : d.day === d.daysInMonth + 1 + n));
+    rule.byMonthDay.length === 0 ||
+    rule.byMonthDay.some((n) => (n > 0 ? d.day === n : d.day === d.daysInMonth + 1 + n));
   switch (rule.freq) {
     case 'DAILY': {
       const weekdayOk = rule.byDay.length === 0 || rule.byDay.some((b) => b.weekday === periodStart.dayOfWeek);

@@ -20,13 +20,17 @@ const RECURRING_FIELDS = ['rrule', 'start_time', 'duration_minutes'] as const;
 /** Fields the schedule's type needs and fields of the other type (refused, never ignored). */
 function fieldDetails(input: ScheduleInput): ErrorDetail[] {
   const [needed, foreign] =
-    input.type === 'once' ? [ONCE_FIELDS, [...RECURRING_FIELDS, 'start_date'] as const] : [RECURRING_FIELDS, ONCE_FIELDS];
+    input.type === 'once'
+      ? [ONCE_FIELDS, [...RECURRING_FIELDS, 'start_date'] as const]
+      : [RECURRING_FIELDS, ONCE_FIELDS];
   const details: ErrorDetail[] = [];
   for (const f of needed) {
-    if (input[f] === undefined) details.push({ field: `schedule.${f}`, issue: `is required for a ${input.type} schedule` });
+    if (input[f] === undefined)
+      details.push({ field: `schedule.${f}`, issue: `is required for a ${input.type} schedule` });
   }
   for (const f of foreign) {
-    if (input[f] !== undefined) details.push({ field: `schedule.${f}`, issue: `is not a field of a ${input.type} schedule` });
+    if (input[f] !== undefined)
+      details.push({ field: `schedule.${f}`, issue: `is not a field of a ${input.type} schedule` });
   }
   return details;
 }
@@ -62,7 +66,9 @@ export function scheduleOf(
     if (details.length === 0 && endsAt <= startsAt) {
       details.push({ field: 'schedule.ends_at', issue: 'must be after schedule.starts_at' });
     }
-    return details.length > 0 ? { schedule: null, details } : { schedule: { type: 'once', startsAt, endsAt }, details: [] };
+    return details.length > 0
+      ? { schedule: null, details }
+      : { schedule: { type: 'once', startsAt, endsAt }, details: [] };
   }
   const rrule = input.rrule!;
   const startTime = input.start_time!;
@@ -86,7 +92,10 @@ export function scheduleOf(
   return {
     schedule: {
       type: 'recurring',
-      rrule: rrule.trim().replace(/^RRULE:/i, '').toUpperCase(),
+      rrule: rrule
+        .trim()
+        .replace(/^RRULE:/i, '')
+        .toUpperCase(),
       startTime,
       durationMinutes: input.duration_minutes!,
       startDate,

@@ -113,9 +113,7 @@ export default function MaintenanceWindowEditPage() {
       };
       const header = idempotencyHeader();
       return id
-        ? unwrap(
-            await api.client.PATCH('/api/v1/maintenance-windows/{id}', { params: { path: { id }, header }, body }),
-          )
+        ? unwrap(await api.client.PATCH('/api/v1/maintenance-windows/{id}', { params: { path: { id }, header }, body }))
         : unwrap(await api.client.POST('/api/v1/maintenance-windows', { params: { header }, body }));
     },
     onSuccess: (w) => {
@@ -143,8 +141,7 @@ export default function MaintenanceWindowEditPage() {
     },
   });
   const remove = useRemoveAndLeave(
-    async () =>
-      unwrap(await api.client.DELETE('/api/v1/maintenance-windows/{id}', { params: { path: { id: id! } } })),
+    async () => unwrap(await api.client.DELETE('/api/v1/maintenance-windows/{id}', { params: { path: { id: id! } } })),
     { queryKey: ['maintenance-windows'], path: '/maintenance-windows' },
   );
   const loadError = existing.error instanceof ApiError ? existing.error : null;
@@ -206,7 +203,12 @@ export default function MaintenanceWindowEditPage() {
           </Field>
           <Field label="Description" name="description" error={error} hint="Shown on status pages that announce it.">
             {({ control }) => (
-              <textarea {...control} maxLength={2000} value={description} onChange={(e) => setDescription(e.target.value)} />
+              <textarea
+                {...control}
+                maxLength={2000}
+                value={description}
+                onChange={(e) => setDescription(e.target.value)}
+              />
             )}
           </Field>
           <Field label="Repeats" name="schedule.type" error={error}>
@@ -217,19 +219,34 @@ export default function MaintenanceWindowEditPage() {
               </select>
             )}
           </Field>
-          <Field label="Time zone" name="timezone" error={error} hint="Local times below are in this zone, right across DST.">
+          <Field
+            label="Time zone"
+            name="timezone"
+            error={error}
+            hint="Local times below are in this zone, right across DST."
+          >
             {({ control }) => <ZoneSelect control={control} value={timezone} onChange={setTimezone} />}
           </Field>
           {kind === 'once' ? (
             <>
               <Field label="Starts" name="schedule.starts_at" error={error} required>
                 {({ control }) => (
-                  <input {...control} type="datetime-local" value={startsAt} onChange={(e) => setStartsAt(e.target.value)} />
+                  <input
+                    {...control}
+                    type="datetime-local"
+                    value={startsAt}
+                    onChange={(e) => setStartsAt(e.target.value)}
+                  />
                 )}
               </Field>
               <Field label="Ends" name="schedule.ends_at" error={error} required>
                 {({ control }) => (
-                  <input {...control} type="datetime-local" value={endsAt} onChange={(e) => setEndsAt(e.target.value)} />
+                  <input
+                    {...control}
+                    type="datetime-local"
+                    value={endsAt}
+                    onChange={(e) => setEndsAt(e.target.value)}
+                  />
                 )}
               </Field>
             </>
@@ -251,7 +268,12 @@ export default function MaintenanceWindowEditPage() {
               </Field>
               <Field label="Duration (minutes)" name="schedule.duration_minutes" error={error} required>
                 {({ control }) => (
-                  <input {...control} inputMode="numeric" value={duration} onChange={(e) => setDuration(e.target.value)} />
+                  <input
+                    {...control}
+                    inputMode="numeric"
+                    value={duration}
+                    onChange={(e) => setDuration(e.target.value)}
+                  />
                 )}
               </Field>
             </>
@@ -278,12 +300,12 @@ export default function MaintenanceWindowEditPage() {
             <FieldIssue issue={monitorIssue} />
           </fieldset>
           <label className="check-label">
-            <input type="checkbox" checked={suppress} onChange={(e) => setSuppress(e.target.checked)} /> Hold alerts
-            and incidents inside the window
+            <input type="checkbox" checked={suppress} onChange={(e) => setSuppress(e.target.checked)} /> Hold alerts and
+            incidents inside the window
           </label>
           <label className="check-label">
-            <input type="checkbox" checked={exclude} onChange={(e) => setExclude(e.target.checked)} /> Leave the time out
-            of uptime and SLAs
+            <input type="checkbox" checked={exclude} onChange={(e) => setExclude(e.target.checked)} /> Leave the time
+            out of uptime and SLAs
           </label>
           <Field
             label="Announce on status pages (minutes before)"

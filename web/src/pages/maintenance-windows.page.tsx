@@ -60,7 +60,10 @@ export default function MaintenanceWindowsPage() {
                     <Link to={`/maintenance-windows/${w.id}`}>{w.name}</Link>
                   </th>
                   <td>
-                    <span className={`badge badge-${w.active ? 'maintenance' : 'pending'}`} data-status={w.active ? 'active' : 'idle'}>
+                    <span
+                      className={`badge badge-${w.active ? 'maintenance' : 'pending'}`}
+                      data-status={w.active ? 'active' : 'idle'}
+                    >
                       {w.active ? '⚒ In progress' : 'Planned'}
                     </span>
                   </td>

@@ -18,11 +18,17 @@ const name = Type.String({
 });
 const description = Nullable(Type.String({ maxLength: DESCRIPTION_MAX }));
 const monitorIds = Type.Array(
-  Type.String({ pattern: '^mon_[0-9a-z]{26}$', 'x-issues': { type: 'must be a monitor id', pattern: 'must be a monitor id' } }),
+  Type.String({
+    pattern: '^mon_[0-9a-z]{26}$',
+    'x-issues': { type: 'must be a monitor id', pattern: 'must be a monitor id' },
+  }),
   {
     maxItems: LIST_MAX,
     description: 'Monitors of this organization (in the key’s environments) the window covers.',
-    'x-issues': { type: `must be an array of at most ${LIST_MAX} monitor ids`, maxItems: `must be an array of at most ${LIST_MAX} monitor ids` },
+    'x-issues': {
+      type: `must be an array of at most ${LIST_MAX} monitor ids`,
+      maxItems: `must be an array of at most ${LIST_MAX} monitor ids`,
+    },
   },
 );
 const tags = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
@@ -30,7 +36,10 @@ const tags = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
   description: 'Monitors carrying any of these tags are covered, also ones created or tagged later.',
 });
 const statusPageIds = Type.Array(
-  Type.String({ pattern: '^stp_[0-9a-z]{26}$', 'x-issues': { type: 'must be a status page id', pattern: 'must be a status page id' } }),
+  Type.String({
+    pattern: '^stp_[0-9a-z]{26}$',
+    'x-issues': { type: 'must be a status page id', pattern: 'must be a status page id' },
+  }),
   { maxItems: 50, description: 'Status pages that announce the window.' },
 );
 const unknownField = { additionalProperties: 'is not a known field', type: 'must be a JSON object' };
@@ -45,7 +54,11 @@ const schedule = Type.Object(
       'x-issues': { anyOf: 'must be "once" or "recurring"' },
     }),
     starts_at: Type.Optional(
-      Type.String({ format: 'date-time', description: 'once: the start.', 'x-issues': { format: 'must be an RFC 3339 date-time' } }),
+      Type.String({
+        format: 'date-time',
+        description: 'once: the start.',
+        'x-issues': { format: 'must be an RFC 3339 date-time' },
+      }),
     ),
     ends_at: Type.Optional(
       Type.String({
@@ -116,8 +129,12 @@ const fields = {
   tags: Type.Optional(tags),
   schedule,
   timezone: Type.Optional(timezone),
-  suppress_alerts: Type.Optional(Type.Boolean({ description: 'No incident, down, reminder or intelligence alert inside (default true).' })),
-  exclude_from_sla: Type.Optional(Type.Boolean({ description: 'Reports count the time as maintenance, neither up nor down (default true).' })),
+  suppress_alerts: Type.Optional(
+    Type.Boolean({ description: 'No incident, down, reminder or intelligence alert inside (default true).' }),
+  ),
+  exclude_from_sla: Type.Optional(
+    Type.Boolean({ description: 'Reports count the time as maintenance, neither up nor down (default true).' }),
+  ),
   status_page_ids: Type.Optional(statusPageIds),
   announce_minutes_before: Type.Optional(announce),
 };
