@@ -21,6 +21,7 @@ import { eventsMigrations } from './modules/events/index.ts';
 import { IncidentRemindersRole, incidentsMigrations } from './modules/incidents/index.ts';
 import { SecurityGradesRole, intelligenceMigrations } from './modules/intelligence/index.ts';
 import { StatusPagesService, statusPagesMigrations } from './modules/status-pages/index.ts';
+import { MaintenanceAlertGate, MaintenanceEventsRole, maintenanceMigrations } from './modules/maintenance/index.ts';
 import { createReports, reportsMigrations, StatusAvailability } from './modules/reports/index.ts';
 import {
   createReportFiles,
@@ -73,6 +74,7 @@ export const ALL_MIGRATIONS: SchemaMigration[] = [
   ...reportsMigrations,
   ...scheduledReportsMigrations,
   ...auditMigrations,
+  ...maintenanceMigrations,
 ];
 
 export const VERSION: string = (
@@ -236,7 +238,7 @@ export function buildServices(
     mailer,
     publicUrl: config.publicUrl,
   });
-  const { incidents, intelligence, executions, rollups } = composeReportSourceServices({
+  const { incidents, intelligence, executions, rollups, maintenance } = composeReportSourceServices({
     config,
     database,
     clock,
@@ -244,13 +246,15 @@ export function buildServices(
     monitors,
     monitorLookup,
     orgs,
+    // Status pages are built further down; a window's status_page_ids are checked against them when it is saved.
+    statusPages: { get: (ctx, id) => statusPages.get(ctx, id) },
   });
   monitors.addListener(incidents);
   // Reports: each monitor's timeline (lifecycle and verdicts) is written in the transaction of the change.
   const reports = createReports({
     clock,
     plans,
-    ...reportSourcesOf({ executions, rollups, incidents, intelligence, monitors, orgs }),
+    ...reportSourcesOf({ executions, rollups, incidents, intelligence, monitors, orgs, maintenance }),
     // Every report file is built and encoded on worker threads with database handles of their own.
     isolation:
       config.reports.workers > 0
@@ -264,7 +268,17 @@ export function buildServices(
         : null,
   });
   monitors.addListener(reports.timeline);
-  roles.push(new IncidentRemindersRole({ incidents, monitors, clock, logger }));
+  roles.push(
+    new IncidentRemindersRole({
+      incidents,
+      monitors,
+      clock,
+      logger,
+      maintenance: new MaintenanceAlertGate({ windows: maintenance, monitors, database }),
+    }),
+  );
+  // maintenance_started / maintenance_ended once per occurrence; outages held by a window judged at its end.
+  roles.push(new MaintenanceEventsRole({ database, clock, logger, events, incidents, monitors }));
   // TLS and domain security grades of https/tls monitors, about once a day each (not with intelligence disabled).
   if (config.intelligence.enabled)
     roles.push(
@@ -356,6 +370,7 @@ export function buildServices(
     uptime: rollups,
     availability: new StatusAvailability({ database }),
     lockOrganization: (tx, organizationId) => orgs.lockOrganization(tx, organizationId),
+    maintenance,
   });
   monitors.addListener(statusPages);
   roles.push(new ExecutionsRetention({ database, clock, logger, retentionDays: config.retention.executionsDays }));
@@ -394,6 +409,7 @@ export function buildServices(
       executions,
       rollups,
       statusPages,
+      maintenance,
       reports: reports.reports,
       slaTargets: reports.slaTargets,
       scheduledReports,

@@ -11,6 +11,7 @@ import { ExecutionsService, RollupsService, validateAssertion } from './modules/
 import { EventsService } from './modules/events/index.ts';
 import { dependenciesFromStatuses, IncidentsService } from './modules/incidents/index.ts';
 import { IntelligenceService } from './modules/intelligence/index.ts';
+import { MaintenanceAlertGate, MaintenanceService, type MaintenanceStatusPages } from './modules/maintenance/index.ts';
 import { createMonitorTargetGuard, MonitorsService } from './modules/monitors/index.ts';
 import { createOrgs, Plans, type OrgsService } from './modules/orgs/index.ts';
 import type { ReportsModuleDeps } from './modules/reports/index.ts';
@@ -25,6 +26,7 @@ export interface ReportSourceServices {
   intelligence: IntelligenceService;
   monitors: MonitorsService;
   orgs: OrgsService;
+  maintenance: MaintenanceService;
 }
 
 /** A monitor as an actor may see it (executions and rollups check visibility with it). */
@@ -75,9 +77,18 @@ export function composeMonitorServices(
 
 /** Incidents, intelligence, executions and rollups over the monitors and events above. */
 export function composeReportSourceServices(
-  s: Base & { events: EventsService; monitors: MonitorsService; monitorLookup: MonitorLookup; orgs: OrgsService },
-): Pick<ReportSourceServices, 'incidents' | 'intelligence' | 'executions' | 'rollups'> {
+  s: Base & {
+    events: EventsService;
+    monitors: MonitorsService;
+    monitorLookup: MonitorLookup;
+    orgs: OrgsService;
+    /** Where windows may be announced (checked on save); a report worker saves none. */
+    statusPages?: MaintenanceStatusPages | null;
+  },
+): Pick<ReportSourceServices, 'incidents' | 'intelligence' | 'executions' | 'rollups' | 'maintenance'> {
   const { config, database, clock, events, monitors, orgs } = s;
+  // Maintenance windows: reports exclude their time, the incidents decision holds outages inside them.
+  const maintenance = new MaintenanceService({ database, monitors, statusPages: s.statusPages ?? null });
   const incidents = new IncidentsService({
     database,
     clock,
@@ -85,6 +96,7 @@ export function composeReportSourceServices(
     monitors,
     // DECISIONS §17: parents' states from the monitors' statuses (a maintenance gate can wrap this port).
     dependencies: dependenciesFromStatuses(monitors),
+    maintenance: new MaintenanceAlertGate({ windows: maintenance, monitors, database }),
     // The timeline names people, not their ids.
     people: {
       nameOf: async (userId) => {
@@ -103,12 +115,15 @@ export function composeReportSourceServices(
     monitors: s.monitorLookup,
     executions,
   });
-  return { incidents, intelligence, executions, rollups };
+  return { incidents, intelligence, executions, rollups, maintenance };
 }
 
 export function reportSourcesOf(
   s: ReportSourceServices,
-): Pick<ReportsModuleDeps, 'rollups' | 'incidents' | 'anomalies' | 'monitors' | 'organizationName' | 'members'> {
+): Pick<
+  ReportsModuleDeps,
+  'rollups' | 'incidents' | 'anomalies' | 'monitors' | 'organizationName' | 'members' | 'maintenance'
+> {
   return {
     rollups: {
       monitorKeys: (ids) => s.executions.monitorKeys(ids),
@@ -120,6 +135,7 @@ export function reportSourcesOf(
     incidents: s.incidents,
     anomalies: s.intelligence,
     monitors: s.monitors,
+    maintenance: s.maintenance,
     organizationName: async (organizationId) => (await s.orgs.getOrganization(organizationId)).name,
     members: {
       memberIdsOf: async (organizationId) => new Set((await s.orgs.listMembers(organizationId)).map((m) => m.user.id)),

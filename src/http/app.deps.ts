@@ -9,6 +9,7 @@ import type { EventsService } from '../modules/events/index.ts';
 import type { IncidentsService } from '../modules/incidents/index.ts';
 import type { IntelligenceService } from '../modules/intelligence/index.ts';
 import type { LiveHub } from '../modules/live/index.ts';
+import type { MaintenanceService } from '../modules/maintenance/index.ts';
 import type { MonitorsService } from '../modules/monitors/index.ts';
 import type { MembersService, OrgsService, Plans } from '../modules/orgs/index.ts';
 import type {
@@ -49,6 +50,8 @@ export interface AppServices {
   intelligence: IntelligenceService;
   /** Status pages: CRUD and the public pages. */
   statusPages: StatusPagesService;
+  /** Maintenance windows (DECISIONS §16): CRUD, previews, who is in maintenance. */
+  maintenance: MaintenanceService;
   /** Stored executions (listing, one execution). */
   executions: ExecutionsService;
   /** History from rollups / raw executions; daily uptime for status pages. */

@@ -31,6 +31,7 @@ import { registerStatusPageRoutes } from './routes/status-pages/status-pages.rou
 import { registerReportRoutes } from './routes/reports/reports.routes.ts';
 import { registerMoreReportRoutes } from './routes/reports/reports-more.routes.ts';
 import { registerSlaTargetRoutes } from './routes/sla-targets/sla-targets.routes.ts';
+import { registerMaintenanceRoutes } from './routes/maintenance/maintenance.routes.ts';
 import { registerScheduledReportRoutes } from './routes/scheduled-reports/scheduled-reports.routes.ts';
 import { registerCustomReportRoutes } from './routes/custom-reports/custom-reports.routes.ts';
 import { registerRunnerRoutes } from './routes/runners/runners.routes.ts';
@@ -160,7 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
 
   registerSystemRoutes(app, deps);
-  registerMonitorRoutes(app, deps.services);
+  registerMonitorRoutes(app, { monitors: deps.services.monitors, maintenance: deps.services.maintenance });
   const openApiParser = new OpenApiParser({
     maxOperations: deps.config.imports.openapiMaxOperations,
     timeoutMs: deps.config.imports.openapiTimeoutMs,
@@ -185,6 +186,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerReportRoutes(app, { renderer: deps.services.reportRenderer });
   registerMoreReportRoutes(app, { reports: deps.services.reports, renderer: deps.services.reportRenderer });
   registerSlaTargetRoutes(app, { slaTargets: deps.services.slaTargets });
+  registerMaintenanceRoutes(app, { maintenance: deps.services.maintenance, monitors: deps.services.monitors });
   registerScheduledReportRoutes(app, {
     scheduledReports: deps.services.scheduledReports.service,
     reportFiles: deps.services.scheduledReports.files,

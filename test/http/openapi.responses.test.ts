@@ -178,6 +178,8 @@ describe.each(testDialects())('every documented GET response validates against i
     incidentsExport: '/api/v1/reports/incidents/export',
     listSlaTargets: '/api/v1/sla-targets',
     getSlaTarget: `/api/v1/sla-targets/${ids.sla}`,
+    listMaintenanceWindows: '/api/v1/maintenance-windows',
+    getMonitorMaintenance: `/api/v1/monitors/${ids.monitor}/maintenance`,
     listScheduledReports: '/api/v1/scheduled-reports',
     getScheduledReport: `/api/v1/scheduled-reports/${ids.scheduledReport}`,
     listScheduledReportRuns: `/api/v1/scheduled-reports/${ids.scheduledReport}/runs`,

@@ -1316,6 +1316,51 @@ const FIXTURES: Record<string, StepFixture> = {
       });
     },
   },
+  '202611290100_maintenance_init': {
+    // A weekly window written by this release's schema reads back whole, its next occurrence computed in its zone.
+    async fill(db) {
+      await db
+        .insertInto('maintenance_window')
+        .values({
+          id: 'mnt_00000000000000000000000001',
+          organization_id: W.orgId,
+          name: 'Upgrade patching',
+          description: 'Every Sunday',
+          monitor_ids: json([W.monitorId]),
+          tags: json(['db']),
+          schedule: json({
+            type: 'recurring',
+            rrule: 'FREQ=WEEKLY;BYDAY=SU',
+            startTime: '03:00',
+            durationMinutes: 60,
+            startDate: '2026-11-01',
+          }),
+          timezone: 'Europe/Berlin',
+          suppress_alerts: 1,
+          exclude_from_sla: 0,
+          status_page_ids: json([]),
+          announce_minutes_before: 30,
+          early_ends: json([]),
+          created_at: ms(2),
+          updated_at: ms(2),
+        })
+        .execute();
+    },
+    async check(u) {
+      const w = await u.call('GET', '/api/v1/maintenance-windows/mnt_00000000000000000000000001');
+      expect(w.status).toBe(200);
+      // NOW is Monday 23 Nov 2026 12:00Z: the next Sunday 03:00 CET is 29 Nov 02:00Z.
+      expect(w.body).toMatchObject({
+        name: 'Upgrade patching',
+        monitor_ids: [W.monitorId],
+        tags: ['db'],
+        schedule: { type: 'recurring', rrule: 'FREQ=WEEKLY;BYDAY=SU', start_time: '03:00', duration_minutes: 60 },
+        exclude_from_sla: false,
+        announce_minutes_before: 30,
+        next_start_at: '2026-11-29T02:00:00.000Z',
+      });
+    },
+  },
   '202611290300_monitors_dependencies': {
     // Search depends on Checkout: the config lists it, the row indexes it (Checkout's children are found through it).
     async fill(db) {

@@ -95,6 +95,7 @@ export function availabilityFixture(o: FixtureOptions): AvailabilityReport {
       downtime_seconds: mDown,
       paused_seconds: 0,
       no_data_seconds: 0,
+      maintenance_seconds: 0,
       unmonitored_seconds: 0,
       monitored_seconds: mMon,
       coverage_percent: 100,

@@ -15,6 +15,7 @@ export const MODULE_GRAPH = {
   incidents: ['audit', 'auth', 'checks', 'events', 'monitors'],
   intelligence: ['auth', 'events'],
   checks: ['auth', 'events', 'intelligence', 'monitors'],
+  maintenance: ['audit', 'auth', 'events', 'incidents', 'monitors'],
   alerting: ['audit', 'auth', 'events', 'monitors', 'orgs'],
   reports: ['audit', 'auth', 'checks', 'incidents', 'intelligence', 'monitors', 'orgs'],
   'scheduled-reports': ['audit', 'auth', 'events'],

@@ -35,6 +35,12 @@ const WHAT_HAPPENED: Record<WebhookEvent, string> = {
     'A scheduled report ran. `data`: `scheduled_report_id`, `report_type`, `period {from, to, timezone}`, `summary` ' +
     '(the report’s headline figures), `files {json, csv, pdf}` each `{id, url, filename, content_type, size_bytes, ' +
     'expires_at}` (the url works without an API key for 7 days). `monitor` and `incident` are null.',
+  maintenance_started:
+    'An occurrence of a maintenance window began (DECISIONS §16). `data`: `maintenance_window_id`, `name`, ' +
+    '`description`, `starts_at`, `ends_at`, `timezone`, `monitor_ids`, `tags`. `monitor` and `incident` are null.',
+  maintenance_ended:
+    'An occurrence of a maintenance window ended (on time or ended early; `data.ends_at` is when). Same `data` as ' +
+    '`maintenance_started`.',
   test: 'Sent by POST /api/v1/auth/organization/webhooks/{id}/test. `monitor` and `incident` are null.',
 };
 

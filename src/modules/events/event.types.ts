@@ -16,6 +16,8 @@ export const EVENT_TYPES = [
   'still_down',
   'incident_acknowledged',
   'incident_resolved',
+  'maintenance_started',
+  'maintenance_ended',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

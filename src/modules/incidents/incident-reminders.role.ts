@@ -5,6 +5,7 @@ import type { Logger } from '../../platform/logger.ts';
 import type { Timers } from '../../platform/timers.ts';
 import type { IncidentMonitors, IncidentsService } from './incident.service.ts';
 import { isHeld } from './incident.types.ts';
+import type { MaintenanceGate } from './incident.maintenance-gate.ts';
 
 export interface IncidentRemindersDeps {
   incidents: IncidentsService;
@@ -17,6 +18,8 @@ export interface IncidentRemindersDeps {
   batchSize?: number;
   /** The loop's timers (tests pass a fake); the system's by default. */
   timers?: Timers;
+  /** Reminders pause while the monitor is in maintenance (DECISIONS §16); absent: no windows. */
+  maintenance?: Pick<MaintenanceGate, 'pausesReminders'> | null;
 }
 
 /**
@@ -89,6 +92,7 @@ export class IncidentRemindersRole implements BackgroundRole {
         // A released hold (DECISIONS §17) alerted at its release: reminders count from then.
         const last = Math.max(incident.lastReminderAt ?? incident.openedAt, incident.alertReleasedAt ?? 0);
         if (now - last < minutes * 60_000) continue;
+        if (await this.deps.maintenance?.pausesReminders(monitor, now)) continue;
         if (await this.deps.incidents.remind(incident, monitor, now)) sent += 1;
       }
       if (open.length < batch) break;

@@ -10,6 +10,7 @@ import type { EventType, EventsService } from '../events/index.ts';
 import type { Monitor, MonitorListener, Page } from '../monitors/index.ts';
 import { IncidentsRepository, type IncidentKey } from './incidents.repository.ts';
 import { blockingParents, heldMessage, type MonitorDependencies } from './incident.dependencies.ts';
+import type { MaintenanceGate } from './incident.maintenance-gate.ts';
 import {
   durationSeconds,
   isHeld,
@@ -39,6 +40,8 @@ export interface IncidentsServiceDeps {
   people?: { nameOf(userId: string): Promise<string | null> };
   /** Parents and children of monitors (DECISIONS §17); absent: no incident is ever held. */
   dependencies?: MonitorDependencies;
+  /** Maintenance windows (DECISIONS §16): outages inside one are held, not alerted; absent: no windows. */
+  maintenance?: MaintenanceGate | null;
 }
 
 /** Body of POST /incidents, its shape checked by the route's schema. */
@@ -70,13 +73,35 @@ export class IncidentsService implements MonitorListener {
    */
   async handleMonitorTransition(tx: Database, t: MonitorTransition): Promise<void> {
     const repo = new IncidentsRepository(tx);
+    const gate = this.deps.maintenance;
     if (t.to === 'down') {
+      if (gate && (await gate.holdDown(tx, t))) return;
       await this.openForMonitor(tx, repo, t);
       return;
     }
     // A parent's recovery may release its held children: decided under the dependency lock, before any write.
     const children = this.deps.dependencies ? await this.deps.dependencies.childrenOf(tx, t.monitorId) : [];
     if (children.length > 0) await repo.lockDependencyDecisions();
+    if (gate) {
+      const held = await gate.releaseOnRecovery(tx, t);
+      if (held) {
+        if (held.judgedFrom === null) {
+          // Went down and recovered inside maintenance: nothing to tell, but children it held may be released.
+          if (children.length > 0) await this.releaseChildren(tx, repo, t.monitorId, t.at);
+          return;
+        }
+        // The outage outlived the window: it is one from the window's end, opened then and resolved by this verdict.
+        const at = held.judgedFrom;
+        await this.openForMonitor(tx, repo, {
+          ...t,
+          to: 'down',
+          at,
+          downSince: at,
+          cause: held.cause,
+          executionId: null,
+        });
+      }
+    }
     const open = await repo.findOpenForMonitor(t.monitorId);
     if (open) {
       await repo.addTimeline(open, {

@@ -7,6 +7,7 @@ export {
   type IncidentWithDuration,
 } from './incident.service.ts';
 export { IncidentRemindersRole, type IncidentRemindersDeps } from './incident-reminders.role.ts';
+export type { MaintenanceGate } from './incident.maintenance-gate.ts';
 export { incidentsMigrations } from './incidents.migrations.ts';
 export {
   dependenciesFromStatuses,

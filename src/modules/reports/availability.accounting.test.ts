@@ -30,6 +30,7 @@ describe('availability accounting', () => {
       downMs: 150,
       pausedMs: 100,
       noDataMs: 30,
+      maintenanceMs: 0,
       absentMs: 200,
     });
   });

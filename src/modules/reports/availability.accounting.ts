@@ -7,8 +7,10 @@
  * - no_data: existing and not paused, but without a verdict yet (after creation or a resume, until the first
  *   up or down);
  * - down: from the first failing check of the run that confirmed the outage (`since`) to the verdict that ended it;
- * - up: otherwise.
- * Monitored time = up + down; paused, no_data and absent time are not monitored.
+ * - up: otherwise;
+ * - maintenance: time a maintenance window with `exclude_from_sla` covered (DECISIONS §16), laid over the up, down and
+ *   no_data time by `withMaintenance`: neither uptime nor downtime.
+ * Monitored time = up + down; paused, no_data, maintenance and absent time are not monitored.
  */
 
 export type TimelineKind = 'created' | 'paused' | 'resumed' | 'deleted' | 'down' | 'up';
@@ -20,7 +22,7 @@ export interface TimelineEntry {
   since: number | null;
 }
 
-export type SpanState = 'absent' | 'paused' | 'no_data' | 'up' | 'down';
+export type SpanState = 'absent' | 'paused' | 'no_data' | 'up' | 'down' | 'maintenance';
 
 /** [start, end) in epoch ms. */
 export type Interval = readonly [number, number];
@@ -110,6 +112,30 @@ function merged(spans: Span[]): Span[] {
   return out;
 }
 
+/**
+ * The spans with the time of `maintenance` (sorted, disjoint intervals) relabelled `maintenance` where the monitor was
+ * up, down or without a verdict (paused and absent time stay what they were: nobody was watching).
+ */
+export function withMaintenance(spans: readonly Span[], maintenance: readonly Interval[]): Span[] {
+  if (maintenance.length === 0) return [...spans];
+  const out: Span[] = [];
+  for (const s of spans) {
+    if (s.state !== 'up' && s.state !== 'down' && s.state !== 'no_data') {
+      out.push({ ...s });
+      continue;
+    }
+    let cursor = s.start;
+    for (const [ms, me] of maintenance) {
+      if (me <= cursor || ms >= s.end) continue;
+      if (ms > cursor) out.push({ start: cursor, end: ms, state: s.state });
+      out.push({ start: Math.max(ms, cursor), end: Math.min(me, s.end), state: 'maintenance' });
+      cursor = Math.min(me, s.end);
+    }
+    if (cursor < s.end) out.push({ start: cursor, end: s.end, state: s.state });
+  }
+  return merged(out.filter((s) => s.end > s.start));
+}
+
 /** The intervals of the spans in `state`, clipped to [from, to). */
 export function intervalsIn(spans: readonly Span[], state: SpanState, from: number, to: number): Interval[] {
   const out: Interval[] = [];
@@ -145,6 +171,8 @@ export interface Accounting {
   downMs: number;
   pausedMs: number;
   noDataMs: number;
+  /** Covered by a window that excludes maintenance from the SLA: neither up nor down. */
+  maintenanceMs: number;
   absentMs: number;
 }
 
@@ -154,13 +182,15 @@ export function accountingOf(spans: readonly Span[], from: number, to: number): 
   const downMs = ms('down');
   const pausedMs = ms('paused');
   const noDataMs = ms('no_data');
+  const maintenanceMs = ms('maintenance');
   return {
     windowMs: to - from,
     upMs,
     downMs,
     pausedMs,
     noDataMs,
-    absentMs: to - from - upMs - downMs - pausedMs - noDataMs,
+    maintenanceMs,
+    absentMs: to - from - upMs - downMs - pausedMs - noDataMs - maintenanceMs,
   };
 }
 

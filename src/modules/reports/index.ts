@@ -1,4 +1,4 @@
-export { ReportsService, METHODOLOGY, type ReportsServiceDeps } from './reports.service.ts';
+export { ReportsService, METHODOLOGY, type ReportsServiceDeps, type ReportMaintenance } from './reports.service.ts';
 export {
   SlaTargetsService,
   SLA_NAME_MAX,

@@ -33,6 +33,8 @@ export interface AvailabilityMonitor {
   downtime_seconds: number;
   paused_seconds: number;
   no_data_seconds: number;
+  /** Inside maintenance windows that exclude maintenance from the SLA (DECISIONS §16): neither up nor down. */
+  maintenance_seconds: number;
   unmonitored_seconds: number;
   monitored_seconds: number;
   coverage_percent: number | null;

@@ -7,7 +7,7 @@ import type { ReportJobHost } from './report-build.job.ts';
 import { ReportRenderer } from './report.render.ts';
 import { MonitorTimelineRecorder } from './monitor-timeline.recorder.ts';
 import type { ReportAnomalies, ReportIncidents, ReportRollups } from './report.sources.ts';
-import { ReportsService } from './reports.service.ts';
+import { ReportsService, type ReportMaintenance } from './reports.service.ts';
 import type { ReportMonitorSettings } from './monitor-health.report.ts';
 import { SlaTargetsService } from './sla-target.service.ts';
 import { CustomReportsService } from './custom-report.service.ts';
@@ -22,6 +22,8 @@ export interface ReportsModuleDeps {
   anomalies: ReportAnomalies | null;
   /** Monitors' intervals and timeouts (the monitor-health report); MonitorsService fits. */
   monitors?: ReportMonitorSettings | null;
+  /** Maintenance windows excluded from the SLA (DECISIONS §16); null or absent: none. */
+  maintenance?: ReportMaintenance | null;
   /** The organization's display name (the first page of a PDF). */
   organizationName: (organizationId: string) => Promise<string>;
   /** The organization's member ids (custom reports shared with users). */
@@ -67,6 +69,7 @@ export function createReports(deps: ReportsModuleDeps): Reports {
     anomalies: deps.anomalies,
     slaTargets,
     monitors: deps.monitors ?? null,
+    maintenance: deps.maintenance ?? null,
   });
   const isolation = deps.isolation ? new ReportBuildPool(deps.isolation) : null;
   let customReports: CustomReportsService | null = null;

@@ -2,7 +2,7 @@ import { toIso, toIsoOrNull } from '../../platform/clock.ts';
 import type { ServiceContext } from '../auth/index.ts';
 import type { Incident } from '../incidents/index.ts';
 import type { Plans } from '../orgs/index.ts';
-import { accountingOf, spansOf, uptimePercent, type Span } from './availability.accounting.ts';
+import { accountingOf, spansOf, uptimePercent, withMaintenance, type Span } from './availability.accounting.ts';
 import { MonitorTimelineRepository, type ReportMonitor } from './monitor-timeline.repository.ts';
 import { localDays, periodContaining, type Window } from './report.period.ts';
 import { resolvePeriod, selectMonitors, type ReportInput, type ResolvedPeriod } from './report.request.ts';
@@ -36,13 +36,30 @@ export interface ReportsServiceDeps {
   slaTargets: SlaTargetsService;
   /** Monitors' intervals and timeouts for the monitor-health report; null: 60 s intervals, timeouts not judged. */
   monitors?: ReportMonitorSettings | null;
+  /** Maintenance windows that exclude their time from the SLA; null: none (every report counts all time). */
+  maintenance?: ReportMaintenance | null;
+}
+
+/**
+ * What reports read of maintenance windows (the maintenance module's MaintenanceService fits): per monitor, the time
+ * in [from, to) that windows with `exclude_from_sla` covered, as sorted disjoint [start, end) intervals.
+ */
+export interface ReportMaintenance {
+  excludedIntervals(
+    db: ServiceContext['db'],
+    organizationId: string,
+    monitors: ReadonlyArray<{ id: string; tags: string[] }>,
+    from: number,
+    to: number,
+  ): Promise<Map<string, Array<[number, number]>>>;
 }
 
 export const METHODOLOGY =
   'Availability is time-based. A monitor is down from the first failing check of the run that confirmed the outage ' +
   '(failure_threshold consecutive failures in confirm_regions regions) to the check that ended it; failures that ' +
   'never reached the threshold are not downtime. Paused time, time without a verdict yet (after creation or a ' +
-  'resume), and time before creation or after deletion are not monitored and count neither as up nor as down. ' +
+  'resume), time inside maintenance windows that exclude maintenance from the SLA (maintenance_seconds), and time ' +
+  'before creation or after deletion are not monitored and count neither as up nor as down. ' +
   'uptime_percent = 100 × up seconds / monitored seconds. Percentiles come from merged latency sketches (≤ 1 % ' +
   'relative error). Periods are half-open [from, to); days and calendar periods are those of the report time zone.';
 
@@ -124,6 +141,7 @@ export class ReportsService {
         downtime_seconds: seconds(a.downMs),
         paused_seconds: seconds(a.pausedMs),
         no_data_seconds: seconds(a.noDataMs),
+        maintenance_seconds: seconds(a.maintenanceMs),
         unmonitored_seconds: seconds(a.absentMs),
         monitored_seconds: seconds(a.upMs + a.downMs),
         coverage_percent: pct((100 * (a.upMs + a.downMs)) / a.windowMs),
@@ -248,7 +266,10 @@ export class ReportsService {
       ...targets.map((t) => periodContaining(t.period, Math.min(period.from, now), period.timezone).from),
     );
     const timelines = await repo.timelines(allIds, earliest, now);
-    const spans = new Map(allIds.map((id) => [id, spansOf(timelines.get(id) ?? [], now)]));
+    const excluded = await this.maintenanceOf(ctx, [...monitorById.values()], earliest, now);
+    const spans = new Map(
+      allIds.map((id) => [id, withMaintenance(spansOf(timelines.get(id) ?? [], now), excluded.get(id) ?? [])]),
+    );
     const out = targets.map((t) =>
       evaluateSlaTarget(t, {
         spansOf: (id) => spans.get(id) ?? [],
@@ -286,8 +307,22 @@ export class ReportsService {
       period.from,
       until,
     );
-    const spans = new Map(monitors.map((m) => [m.id, spansOf(timelines.get(m.id) ?? [], until)]));
+    const excluded = await this.maintenanceOf(ctx, monitors, period.from, until);
+    const spans = new Map(
+      monitors.map((m) => [m.id, withMaintenance(spansOf(timelines.get(m.id) ?? [], until), excluded.get(m.id) ?? [])]),
+    );
     return { period, monitors, spans };
+  }
+
+  /** Per monitor, its time in [from, to) inside windows that exclude maintenance from the SLA. */
+  private async maintenanceOf(
+    ctx: ServiceContext,
+    monitors: ReadonlyArray<{ id: string; tags: string[] }>,
+    from: number,
+    to: number,
+  ): Promise<Map<string, Array<[number, number]>>> {
+    if (!this.deps.maintenance || monitors.length === 0 || to <= from) return new Map();
+    return this.deps.maintenance.excludedIntervals(ctx.db, ctx.actor.organizationId, monitors, from, to);
   }
 
   private async incidentsOf(

@@ -25,4 +25,6 @@ export type {
   PublicMonitorView,
   PublicIncidentView,
   PublicStatusView,
+  PublicMaintenanceView,
+  StatusPageMaintenance,
 } from './status-page.types.ts';

@@ -20,6 +20,8 @@ import type {
   StatusPageCreateInput,
   StatusPageInput,
   UptimeSource,
+  StatusPageMaintenance,
+  PublicMaintenanceView,
 } from './status-page.types.ts';
 
 /** What status pages need from the monitors and incidents modules. */
@@ -42,6 +44,8 @@ export interface StatusPagesServiceDeps {
   /** Uptime, downtime and SLA achievement with the reports' accounting. */
   availability: AvailabilitySource;
   lockOrganization: LockOrganization;
+  /** Maintenance windows announced on pages (DECISIONS §16); absent: none. */
+  maintenance?: StatusPageMaintenance | null;
 }
 
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{1,62})[a-z0-9]$/;
@@ -228,7 +232,8 @@ export class StatusPagesService implements MonitorListener {
     const byId = new Map(found.filter((m) => m.organizationId === page.organizationId).map((m) => [m.id, m]));
     const monitors = page.monitorIds.map((id) => byId.get(id)).filter((m): m is Monitor => m !== undefined);
     const ids = monitors.map((m) => m.id);
-    const [checks, availability, open, past] = await Promise.all([
+    const maintenance = this.deps.maintenance;
+    const [checks, availability, open, past, announced, inMaintenance] = await Promise.all([
       this.deps.uptime.dailyUptime(ids, from, now, 'UTC'),
       this.deps.availability.of({
         organizationId: page.organizationId,
@@ -240,7 +245,22 @@ export class StatusPagesService implements MonitorListener {
       this.deps.incidents.listOpenForMonitors(ids),
       // One more than shown tells whether the list was cut.
       this.deps.incidents.listResolvedForMonitorsSince(ids, from, PAST_INCIDENTS_MAX + 1),
+      maintenance ? maintenance.announcedOn(page.organizationId, page.id, now) : [],
+      maintenance
+        ? maintenance.inMaintenance(this.deps.database, page.organizationId, monitors, now)
+        : new Set<string>(),
     ]);
+    const maintenanceViews: PublicMaintenanceView[] = announced.map((a) => ({
+      id: a.window.id,
+      name: a.window.name,
+      description: a.window.description,
+      startsAt: a.occurrence.start,
+      endsAt: a.occurrence.end,
+      inProgress: a.inProgress,
+      monitorIds: monitors
+        .filter((m) => a.window.monitorIds.includes(m.id) || m.tags.some((t) => a.window.tags.includes(t)))
+        .map((m) => m.id),
+    }));
     const views = monitors.map((m) => {
       const a = availability.monitors.get(m.id);
       const counted = new Map((checks.get(m.id) ?? []).map((d) => [d.day, d]));
@@ -254,7 +274,9 @@ export class StatusPagesService implements MonitorListener {
         paused_seconds: d.pausedSeconds,
       }));
       const uptime = a?.windows ?? { last_24_hours: null, last_7_days: null, last_30_days: null, last_90_days: null };
-      return { id: m.id, name: m.name, status: publicStatusOf(m), uptimePercent: uptime.last_90_days, uptime, days };
+      // A monitor inside a maintenance window shows as under maintenance, not as an outage.
+      const status = inMaintenance.has(m.id) && !m.paused ? 'maintenance' : publicStatusOf(m);
+      return { id: m.id, name: m.name, status, uptimePercent: uptime.last_90_days, uptime, days };
     });
     return {
       slug: page.slug,
@@ -268,6 +290,7 @@ export class StatusPagesService implements MonitorListener {
       pastIncidents: past.slice(0, PAST_INCIDENTS_MAX).map((i) => incidentView(i, availability.outageStart)),
       pastIncidentsTruncated: past.length > PAST_INCIDENTS_MAX,
       slaTargets: availability.slaTargets,
+      maintenance: maintenanceViews,
       allowEmbedding: page.allowEmbedding,
     };
   }

@@ -1,3 +1,4 @@
+import type { Database } from '../../platform/db/index.ts';
 import type { IncidentStatus } from '../incidents/index.ts';
 import type { StatusSlaAchievement, StatusWindow } from '../reports/index.ts';
 
@@ -70,7 +71,7 @@ export interface AvailabilitySource {
 }
 
 /** How a monitor shows on a public page: a down monitor is `degraded`. */
-export type PublicMonitorStatus = 'operational' | 'degraded' | 'paused' | 'pending';
+export type PublicMonitorStatus = 'operational' | 'degraded' | 'paused' | 'pending' | 'maintenance';
 export type OverallStatus = 'operational' | 'degraded';
 /** The banner: no degraded monitor; some of the watched ones; all of them (paused and pending ones aside). */
 export type OutageLevel = 'none' | 'partial' | 'major';
@@ -99,6 +100,38 @@ export interface PublicIncidentView {
 
 export type PublicSlaView = StatusSlaAchievement;
 
+export interface PublicMaintenanceView {
+  id: string;
+  name: string;
+  description: string | null;
+  startsAt: number;
+  endsAt: number;
+  inProgress: boolean;
+  /** The page's monitors the window covers. */
+  monitorIds: string[];
+}
+
+/** Port: maintenance windows announced on a page and the monitors in maintenance (the maintenance module fits). */
+export interface StatusPageMaintenance {
+  announcedOn(
+    organizationId: string,
+    statusPageId: string,
+    now: number,
+  ): Promise<
+    Array<{
+      window: { id: string; name: string; description: string | null; monitorIds: string[]; tags: string[] };
+      occurrence: { start: number; end: number };
+      inProgress: boolean;
+    }>
+  >;
+  inMaintenance(
+    db: Database,
+    organizationId: string,
+    monitors: ReadonlyArray<{ id: string; tags: string[] }>,
+    t: number,
+  ): Promise<Set<string>>;
+}
+
 export interface PublicStatusView {
   slug: string;
   title: string;
@@ -115,6 +148,8 @@ export interface PublicStatusView {
   pastIncidentsTruncated: boolean;
   /** Empty unless the page shows its SLA targets. */
   slaTargets: PublicSlaView[];
+  /** Maintenance announced on the page (DECISIONS §16): in progress, or upcoming within its announce time. */
+  maintenance: PublicMaintenanceView[];
   /** The page's setting, for the frame policy of the answer (not part of the page's content). */
   allowEmbedding: boolean;
 }

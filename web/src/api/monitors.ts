@@ -11,7 +11,8 @@ export type MonitorType = Monitor['type'];
 
 export interface MonitorFilters {
   q?: string;
-  status?: MonitorStatus;
+  /** The list filters on the stored status (`maintenance` is shown, computed from windows, not filtered on). */
+  status?: Exclude<MonitorStatus, 'maintenance'>;
   type?: MonitorType;
   tag?: string;
   environment?: string;

@@ -38,6 +38,12 @@ export default function MonitorDetailPage() {
     queryKey: ['monitor', id, 'detail'],
     queryFn: async () => unwrap(await api.client.GET('/api/v1/monitors/{id}', { params: { path: { id } } })),
   });
+  // The maintenance window in progress, else the next one covering this monitor (DECISIONS §16).
+  const maintenance = useQuery({
+    queryKey: ['monitor', id, 'maintenance'],
+    queryFn: async () =>
+      unwrap(await api.client.GET('/api/v1/monitors/{id}/maintenance', { params: { path: { id } } })),
+  });
   // The window is fixed per fetch (not per render) so the query key stays stable.
   const [now, setNow] = useState(() => Date.now());
   const from = new Date(now - spec.ms).toISOString();
@@ -162,6 +168,15 @@ export default function MonitorDetailPage() {
       {toggle.error && (
         <p role="alert" className="form-error">
           {toggle.error.message}
+        </p>
+      )}
+      {maintenance.data?.next && (
+        <p data-testid="next-maintenance">
+          {maintenance.data.next.active ? 'In maintenance' : 'Next maintenance'}:{' '}
+          <Link to={`/maintenance-windows/${maintenance.data.next.maintenance_window_id}`}>
+            {maintenance.data.next.name}
+          </Link>
+          , {dateTime(maintenance.data.next.starts_at)} – {dateTime(maintenance.data.next.ends_at)}
         </p>
       )}
       <nav aria-label="Period" className="segmented">

@@ -18,6 +18,7 @@ export function Layout() {
     ['/monitors', 'Monitors'],
     ['/incidents', 'Incidents'],
     ['/status-pages', 'Status pages'],
+    ['/maintenance-windows', 'Maintenance'],
     ['/reports', 'Reports'],
     ['/intelligence', 'Intelligence'],
     ...(allowed.admin ? ([['/destinations', 'Destinations']] as [string, string][]) : []),

@@ -4,6 +4,7 @@ const LABELS: Record<string, { text: string; icon: string }> = {
   down: { text: 'Down', icon: '▼' },
   paused: { text: 'Paused', icon: '❚❚' },
   pending: { text: 'Pending', icon: '○' },
+  maintenance: { text: 'Maintenance', icon: '⚒' },
   opened: { text: 'Open', icon: '!' },
   acknowledged: { text: 'Acknowledged', icon: '✓' },
   resolved: { text: 'Resolved', icon: '✔' },

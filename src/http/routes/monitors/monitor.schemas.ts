@@ -509,7 +509,12 @@ export const MonitorRecord = Type.Object(
     environment: Type.String(),
     config: Type.Object({}, { additionalProperties: true }),
     paused: Type.Boolean(),
-    status: lit(MONITOR_STATUSES),
+    status: Type.Union(
+      [...MONITOR_STATUSES, 'maintenance' as const].map((v) => Type.Literal(v)),
+      {
+        description: '`maintenance` while a maintenance window covers the monitor (checks still run and are stored).',
+      },
+    ),
     status_changed_at: Timestamp(),
     last_checked_at: NullableTimestamp(),
     heartbeat_url: Type.Optional(Type.String({ description: 'heartbeat monitors: where the job POSTs.' })),

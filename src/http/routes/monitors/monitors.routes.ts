@@ -1,6 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { MonitorInput, MonitorPatch, MonitorsService } from '../../../modules/monitors/index.ts';
+import type { MaintenanceService } from '../../../modules/maintenance/index.ts';
+import type { Monitor, MonitorInput, MonitorPatch, MonitorsService } from '../../../modules/monitors/index.ts';
+import type { ServiceContext } from '../../../modules/auth/index.ts';
 import { bodyShapeDetails, contextOf } from '../../request-context.ts';
 import { IdParams } from '../../schemas/common.schemas.ts';
 import { presentMonitor } from './monitor.presenter.ts';
@@ -18,8 +20,23 @@ const tags = ['monitors'];
 
 const monitorRef = Type.Ref(MonitorRecord);
 
-export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: MonitorsService }): void {
+export function registerMonitorRoutes(
+  app: FastifyInstance,
+  deps: { monitors: MonitorsService; maintenance?: Pick<MaintenanceService, 'inMaintenance'> },
+): void {
   const { monitors } = deps;
+  /** DECISIONS §16: a monitor (not paused) inside a maintenance window reads as status `maintenance`. */
+  const shown = async (ctx: ServiceContext, list: Monitor[]): Promise<Array<ReturnType<typeof presentMonitor>>> => {
+    const inside = deps.maintenance
+      ? await deps.maintenance.inMaintenance(ctx.db, ctx.actor.organizationId, list, ctx.clock.now())
+      : new Set<string>();
+    return list.map((m) => {
+      const view = presentMonitor(m);
+      if (inside.has(m.id) && !m.paused) view.status = 'maintenance';
+      return view;
+    });
+  };
+  const one = async (ctx: ServiceContext, m: Monitor) => (await shown(ctx, [m]))[0]!;
   for (const schema of [...MONITOR_SHARED_SCHEMAS, MonitorRecord, MonitorList]) app.addSchema(schema);
 
   app.post<{ Body: MonitorInput }>(
@@ -36,8 +53,9 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: Mo
       },
     },
     async (request, reply) => {
-      const monitor = await monitors.create(contextOf(request), request.body, bodyShapeDetails(request));
-      return reply.code(201).send(presentMonitor(monitor));
+      const ctx = contextOf(request);
+      const monitor = await monitors.create(ctx, request.body, bodyShapeDetails(request));
+      return reply.code(201).send(await one(ctx, monitor));
     },
   );
 
@@ -55,11 +73,12 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: Mo
     },
     async (request) => {
       const { limit, cursor, ...filter } = request.query;
-      const page = await monitors.list(contextOf(request), filter, {
+      const ctx = contextOf(request);
+      const page = await monitors.list(ctx, filter, {
         limit: limit ?? 50,
         ...(cursor !== undefined && { cursor }),
       });
-      return { data: page.data.map(presentMonitor), next_cursor: page.next_cursor };
+      return { data: await shown(ctx, page.data), next_cursor: page.next_cursor };
     },
   );
 
@@ -75,7 +94,10 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: Mo
         response: { 200: monitorRef },
       },
     },
-    async (request) => presentMonitor(await monitors.get(contextOf(request), request.params.id)),
+    async (request) => {
+      const ctx = contextOf(request);
+      return one(ctx, await monitors.get(ctx, request.params.id));
+    },
   );
 
   app.patch<{ Params: Static<typeof IdParams>; Body: MonitorPatch }>(
@@ -92,10 +114,10 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: Mo
         response: { 200: monitorRef },
       },
     },
-    async (request) =>
-      presentMonitor(
-        await monitors.update(contextOf(request), request.params.id, request.body, bodyShapeDetails(request)),
-      ),
+    async (request) => {
+      const ctx = contextOf(request);
+      return one(ctx, await monitors.update(ctx, request.params.id, request.body, bodyShapeDetails(request)));
+    },
   );
 
   app.delete<{ Params: Static<typeof IdParams> }>(
@@ -149,7 +171,8 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { monitors: Mo
     },
     async (request) => {
       requireNoBody(request.body);
-      return presentMonitor(await monitors.resume(contextOf(request), request.params.id));
+      const ctx = contextOf(request);
+      return one(ctx, await monitors.resume(ctx, request.params.id));
     },
   );
 }

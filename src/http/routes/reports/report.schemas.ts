@@ -66,6 +66,10 @@ export const AvailabilityReportSchema = Type.Object(
         downtime_seconds: Type.Number(),
         paused_seconds: Type.Number(),
         no_data_seconds: Type.Number({ description: 'Existing, not paused, without a verdict yet.' }),
+        maintenance_seconds: Type.Number({
+          description:
+            'Inside maintenance windows with exclude_from_sla (DECISIONS §16): neither uptime nor downtime, not monitored.',
+        }),
         unmonitored_seconds: Type.Number({ description: 'Before creation or after deletion.' }),
         monitored_seconds: Type.Number(),
         coverage_percent: Percent('100 × monitored / window seconds.'),

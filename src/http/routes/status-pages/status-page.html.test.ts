@@ -69,6 +69,7 @@ describe('status page HTML', () => {
       },
     ],
     pastIncidentsTruncated: false,
+    maintenance: [],
     allowEmbedding: false,
     slaTargets: [
       {

@@ -2,6 +2,7 @@ import type {
   OutageLevel,
   PublicDay,
   PublicIncidentView,
+  PublicMaintenanceView,
   PublicMonitorStatus,
   PublicSlaView,
   PublicStatusView,
@@ -23,6 +24,7 @@ const LABEL: Record<PublicMonitorStatus, string> = {
   degraded: '! Degraded',
   paused: '‖ Paused',
   pending: '… Awaiting first check',
+  maintenance: '⚒ Under maintenance',
 };
 
 const BANNER: Record<OutageLevel, { symbol: string; text: string }> = {
@@ -46,7 +48,7 @@ const CSS = `*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-appl
 h2{font-size:1.15rem;margin:1.75rem 0 .5rem}ul.plain{list-style:none;margin:0;padding:0}
 .card{border:1px solid #8c959f;border-radius:.5rem;padding:.75rem 1rem;margin:.5rem 0}
 .row{display:flex;flex-wrap:wrap;justify-content:space-between;gap:.25rem 1rem;align-items:baseline}h3{font-size:1rem;margin:0;overflow-wrap:anywhere}
-.st{font-weight:600}.st.operational,.st.met{color:#1a7f37}.st.degraded,.st.open{color:#9a4d00}.st.missed{color:#b91c1c}.st.paused,.st.pending,.st.resolved,.st.nodata,.st.progress{color:#57606a}
+.st{font-weight:600}.st.operational,.st.met{color:#1a7f37}.st.degraded,.st.open{color:#9a4d00}.st.missed{color:#b91c1c}.st.paused,.st.pending,.st.resolved,.st.nodata,.st.progress{color:#57606a}.st.maintenance{color:#0550ae}
 ol.bars{display:flex;gap:1px;list-style:none;margin:.5rem 0 .25rem;padding:0;height:2rem}
 ol.bars li{flex:1 1 0;min-width:1px;border-radius:1px;background:#8c959f;position:relative}
 ol.bars li>span{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap}
@@ -67,7 +69,7 @@ footer{margin:2rem 0 1rem;font-size:.8rem;color:#57606a}a{color:#0969da}
 .sla thead{display:none}.sla tr{display:block;border-bottom:1px solid #d0d7de;padding:.25rem 0}.sla th,.sla td{display:block;border:0;padding:.1rem 0}.sla td[data-h]::before{content:attr(data-h) ": ";color:#57606a}}
 @media (prefers-color-scheme:dark){body{background:#0d1117;color:#e6edf3}.card{border-color:#6e7681}th,td,dl.up div,.sla tr{border-color:#30363d}
 .meta,footer,caption,th[scope=col],dl.up dt,.legend,.st.paused,.st.pending,.st.resolved,.st.nodata,.st.progress,.sla td[data-h]::before{color:#9198a1}
-.st.operational,.st.met{color:#3fb950}.st.degraded,.st.open{color:#f0883e}.st.missed{color:#ff7b72}
+.st.maintenance{color:#79c0ff}.st.operational,.st.met{color:#3fb950}.st.degraded,.st.open{color:#f0883e}.st.missed{color:#ff7b72}
 .banner.none{background:#1a7f37}.banner.partial{background:#9a4d00}.banner.major{background:#b91c1c}
 ol.bars li,.legend .none{background:#6e7681}ol.bars li.paused,.legend .paused{background:repeating-linear-gradient(135deg,#6e7681 0 2px,#0d1117 2px 4px)}a{color:#4493f8}ol.bars li:hover>span{background:#e6edf3;color:#0d1117}}`;
 
@@ -182,6 +184,27 @@ const LEGEND =
   '<li><i class="partial"></i>95–99%</li><li><i class="bad"></i>below 95%</li><li><i class="paused"></i>paused</li>' +
   '<li><i class="none"></i>no data</li></ul>';
 
+/** Maintenance in progress and announced ahead (DECISIONS §16), with the systems each covers. */
+function maintenanceSection(items: readonly PublicMaintenanceView[], names: ReadonlyMap<string, string>): string {
+  if (items.length === 0) return '';
+  const item = (w: PublicMaintenanceView) => {
+    const state = w.inProgress ? 'In progress' : 'Scheduled';
+    const systems = w.monitorIds.map((id) => names.get(id)).filter((n): n is string => n !== undefined);
+    return (
+      `<li class="card maintenance"><div class="row"><h3>${escapeHtml(w.name)}</h3>` +
+      `<span class="st maintenance">${state}</span></div>` +
+      `<p class="meta">${when(w.startsAt)} – ${when(w.endsAt)}</p>` +
+      (w.description ? `<p>${escapeHtml(w.description)}</p>` : '') +
+      (systems.length > 0 ? `<p class="meta">Affects: ${systems.map(escapeHtml).join(', ')}</p>` : '') +
+      '</li>'
+    );
+  };
+  return (
+    `<section aria-labelledby="mnt-h"><h2 id="mnt-h">Maintenance</h2>` +
+    `<ul class="plain">${items.map(item).join('')}</ul></section>`
+  );
+}
+
 export function renderStatusPage(view: PublicStatusView): string {
   const names = new Map(view.monitors.map((m) => [m.id, m.name]));
   const now = view.generatedAt;
@@ -217,7 +240,7 @@ export function renderStatusPage(view: PublicStatusView): string {
 <link rel="alternate" type="application/json" href="${escapeHtml(view.slug)}.json"><style>${CSS}</style></head>
 <body><div class="wrap"><header><h1>${escapeHtml(view.title)}</h1>
 <p class="banner ${view.outage}" role="status">${banner.symbol} ${banner.text}${detail}</p></header>
-<main>${current}<section aria-labelledby="mon-h"><h2 id="mon-h">Systems</h2>${systems}</section>${slaSection(view.slaTargets)}${past}</main>
+<main>${current}${maintenanceSection(view.maintenance, names)}<section aria-labelledby="mon-h"><h2 id="mon-h">Systems</h2>${systems}</section>${slaSection(view.slaTargets)}${past}</main>
 <footer><p>Updated ${when(now)} · Uptime is time-based: paused time is not counted · Days are UTC · <a href="${escapeHtml(view.slug)}.json">JSON</a> · Powered by Tocsin</p></footer></div></body></html>`;
 }
 

@@ -34,6 +34,15 @@ export function presentPublicStatus(v: PublicStatusView): Record<string, unknown
     incidents: v.incidents.map((i) => presentIncident(i, v.generatedAt)),
     past_incidents: v.pastIncidents.map((i) => presentIncident(i, v.generatedAt)),
     past_incidents_truncated: v.pastIncidentsTruncated,
+    maintenance: v.maintenance.map((w) => ({
+      id: w.id,
+      name: w.name,
+      description: w.description,
+      starts_at: toIso(w.startsAt),
+      ends_at: toIso(w.endsAt),
+      in_progress: w.inProgress,
+      monitor_ids: w.monitorIds,
+    })),
     sla_targets: v.slaTargets.map((t) => ({
       id: t.id,
       name: t.name,

@@ -132,7 +132,7 @@ export const PublicStatus = Type.Object(
       Type.Object({
         id: Type.String(),
         name: Type.String(),
-        status: lit(['operational', 'degraded', 'paused', 'pending'] as const),
+        status: lit(['operational', 'degraded', 'paused', 'pending', 'maintenance'] as const),
         uptime_percent: Nullable(Type.Number({ description: 'The same as uptime.last_90_days.' })),
         uptime: Type.Object(
           {
@@ -156,6 +156,21 @@ export const PublicStatus = Type.Object(
         'Resolved incidents of the listed monitors open at some time in the last 90 days, newest first (at most 50).',
     }),
     past_incidents_truncated: Type.Boolean({ description: 'true: there were more than past_incidents lists.' }),
+    maintenance: Type.Array(
+      Type.Object({
+        id: Type.String({ description: 'mnt_…' }),
+        name: Type.String(),
+        description: Nullable(Type.String()),
+        starts_at: Timestamp(),
+        ends_at: Timestamp(),
+        in_progress: Type.Boolean(),
+        monitor_ids: Type.Array(Type.String(), { description: 'The listed monitors the window covers.' }),
+      }),
+      {
+        description:
+          'Maintenance windows announced on this page: in progress, or starting within their announce_minutes_before.',
+      },
+    ),
     sla_targets: Type.Array(
       Type.Object({
         id: Type.String(),

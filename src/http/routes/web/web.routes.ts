@@ -21,6 +21,8 @@ export const WEB_PAGE_PATHS = [
   '/status-pages/*',
   '/destinations',
   '/destinations/*',
+  '/maintenance-windows',
+  '/maintenance-windows/*',
   '/members',
   '/api-keys',
   '/api-keys/*',

@@ -34,6 +34,8 @@ export function correlationKey(event: AlertEvent, destination: DestinationRecord
       return mon ? `tocsin-${mon}-anomaly` : `tocsin-${event.id}`;
     case 'significant_change':
     case 'scheduled_report':
+    case 'maintenance_started':
+    case 'maintenance_ended':
       return `tocsin-${event.id}`;
     case 'test':
       return `tocsin-test-${destination.id}`;

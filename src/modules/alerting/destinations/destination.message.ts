@@ -60,6 +60,8 @@ const SEVERITY: Record<EventType, Severity> = {
   incident_acknowledged: 'info',
   significant_change: 'info',
   scheduled_report: 'info',
+  maintenance_started: 'info',
+  maintenance_ended: 'info',
   test: 'info',
 };
 
@@ -137,6 +139,10 @@ function headline(event: AlertEvent): string {
       const report = str(d.report_name) ?? str(d.report_type) ?? 'report';
       return `Scheduled report: ${report}`;
     }
+    case 'maintenance_started':
+      return `Maintenance started: ${str(d.name) ?? name}`;
+    case 'maintenance_ended':
+      return `Maintenance ended: ${str(d.name) ?? name}`;
     case 'test':
       return 'Test notification from Tocsin';
   }
@@ -205,6 +211,13 @@ export function messageFor(event: AlertEvent): AlertMessage {
     case 'scheduled_report':
       lines.push(...scheduledReportLines(event));
       break;
+    case 'maintenance_started':
+    case 'maintenance_ended': {
+      const starts = str(d.starts_at);
+      const ends = str(d.ends_at);
+      if (starts && ends) lines.push(`Window: ${starts} to ${ends}`);
+      break;
+    }
     default:
       if (event.cause) lines.push(`Cause: ${event.cause}`);
   }

@@ -1,0 +1,177 @@
+import type { Clock } from '../../platform/clock.ts';
+import type { Database } from '../../platform/db/index.ts';
+import type { Logger } from '../../platform/logger.ts';
+import { BackgroundLoop } from '../../platform/background-loop.ts';
+import type { BackgroundRole } from '../../platform/background-role.ts';
+import type { EventsService } from '../events/index.ts';
+import type { MonitorTransition } from '../incidents/index.ts';
+import type { MonitorStatus } from '../monitors/index.ts';
+import { MaintenanceRepository, type HeldOutage } from './maintenance.repository.ts';
+import { covers, type MaintenanceMonitors } from './maintenance-window.service.ts';
+import { occurrencesBetween } from './maintenance.occurrences.ts';
+import type { MaintenanceWindow, Occurrence } from './maintenance.types.ts';
+
+/** The incidents module's decision, which the role hands a held outage that outlived its window (IncidentsService fits). */
+export interface MaintenanceIncidents {
+  handleMonitorTransition(tx: Database, t: MonitorTransition): Promise<void>;
+}
+
+export interface MaintenanceEventsDeps {
+  database: Database;
+  clock: Clock;
+  logger: Logger;
+  events: Pick<EventsService, 'record'>;
+  incidents: MaintenanceIncidents;
+  monitors: Pick<MaintenanceMonitors, 'findManyAnywhere'> & {
+    statusesAnywhere(ids: readonly string[], db?: Database): Promise<Map<string, MonitorStatus>>;
+  };
+  /** How often the role looks (default 5 s): events and judgements come at most this late. */
+  everyMs?: number;
+}
+
+/** Occurrences that started or ended longer ago than this (the process was down) are not announced any more. */
+const LOOKBACK_MS = 24 * 3_600_000;
+const PAGE = 500;
+
+/**
+ * Background role `maintenance-events`. Each pass, in one transaction per step:
+ * - emits `maintenance_started` / `maintenance_ended` once per occurrence (the row in `maintenance_emission` and the
+ *   outbox event commit together, so a restart, a crash or a second process neither loses nor doubles one);
+ * - judges held outages whose monitor no window covers any more: still down → its incident opens at the end of the
+ *   last occurrence that covered it (one `down`); otherwise the hold is dropped.
+ */
+export class MaintenanceEventsRole implements BackgroundRole {
+  readonly name = 'maintenance-events';
+  private readonly deps: MaintenanceEventsDeps;
+  private readonly loop: BackgroundLoop;
+  constructor(deps: MaintenanceEventsDeps) {
+    this.deps = deps;
+    this.loop = new BackgroundLoop({
+      name: this.name,
+      everyMs: deps.everyMs ?? 5_000,
+      pass: () => this.runPass().then(() => undefined),
+      failed: (err) => void deps.logger.error({ err }, 'maintenance events pass failed'),
+    });
+  }
+
+  start(): Promise<void> {
+    return this.loop.start();
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
+  }
+
+  /** One pass; returns how many events were emitted and outages judged (tests call it with a manual clock). */
+  async runPass(): Promise<{ emitted: number; judged: number }> {
+    const now = this.deps.clock.now();
+    let emitted = 0;
+    let after: string | undefined;
+    for (;;) {
+      const windows = await new MaintenanceRepository(this.deps.database).pageAll(after, PAGE);
+      for (const w of windows) emitted += await this.emitFor(w, now);
+      if (windows.length < PAGE) break;
+      after = windows[windows.length - 1]!.id;
+    }
+    const judged = await this.judgeHeld(now);
+    return { emitted, judged };
+  }
+
+  private async emitFor(w: MaintenanceWindow, now: number): Promise<number> {
+    const since = Math.max(w.createdAt, now - LOOKBACK_MS);
+    let n = 0;
+    for (const o of occurrencesBetween(w, since, now + 1)) {
+      if (o.start <= now && o.end > since && (await this.emit(w, o, 'started', now))) n += 1;
+      if (o.end <= now && o.end > since && (await this.emit(w, o, 'ended', now))) n += 1;
+    }
+    return n;
+  }
+
+  private async emit(w: MaintenanceWindow, o: Occurrence, kind: 'started' | 'ended', now: number): Promise<boolean> {
+    const repo = new MaintenanceRepository(this.deps.database);
+    if (await repo.emitted(w.id, o.start, kind)) return false;
+    return this.deps.database.transaction(async (tx) => {
+      const recorded = await new MaintenanceRepository(tx).tryRecordEmission({
+        windowId: w.id,
+        occurrenceStart: o.start,
+        kind,
+        organizationId: w.organizationId,
+        at: now,
+      });
+      if (!recorded) return false;
+      await this.deps.events.record(tx, {
+        organizationId: w.organizationId,
+        type: kind === 'started' ? 'maintenance_started' : 'maintenance_ended',
+        monitorId: null,
+        incidentId: null,
+        occurredAt: kind === 'started' ? o.start : o.end,
+        payload: {
+          maintenance_window_id: w.id,
+          name: w.name,
+          description: w.description,
+          starts_at: new Date(o.start).toISOString(),
+          ends_at: new Date(o.end).toISOString(),
+          timezone: w.timezone,
+          monitor_ids: w.monitorIds,
+          tags: w.tags,
+          summary: `Maintenance "${w.name}" ${kind === 'started' ? 'started' : 'ended'}.`,
+        },
+      });
+      return true;
+    });
+  }
+
+  private async judgeHeld(now: number): Promise<number> {
+    const { database } = this.deps;
+    const byOrg = new Map<string, HeldOutage[]>();
+    for (const windowOrg of await this.organizationsWithHolds()) {
+      byOrg.set(windowOrg, await new MaintenanceRepository(database).heldOfOrganization(windowOrg));
+    }
+    let judged = 0;
+    for (const [organizationId, holds] of byOrg) {
+      const windows = (await new MaintenanceRepository(database).listForOrganization(organizationId)).filter(
+        (w) => w.suppressAlerts,
+      );
+      const monitors = new Map(
+        (
+          await this.deps.monitors.findManyAnywhere(
+            holds.map((h) => h.monitorId),
+            database,
+          )
+        ).map((m) => [m.id, m]),
+      );
+      for (const h of holds) {
+        const m = monitors.get(h.monitorId);
+        const mine = m ? windows.filter((w) => covers(w, m)) : [];
+        const occurrences = mine.flatMap((w) => occurrencesBetween(w, h.heldAt, now + 1));
+        if (occurrences.some((o) => o.start <= now && now < o.end)) continue; // still in maintenance
+        const ends = occurrences.map((o) => o.end).filter((e) => e <= now);
+        const judgedFrom = ends.length > 0 ? Math.max(...ends) : now;
+        const done = await database.transaction(async (tx) => {
+          if (!(await new MaintenanceRepository(tx).release(h.monitorId))) return false;
+          if (!m) return true;
+          const status = (await this.deps.monitors.statusesAnywhere([m.id], tx)).get(m.id);
+          if (status !== 'down') return true;
+          await this.deps.incidents.handleMonitorTransition(tx, {
+            organizationId: m.organizationId,
+            monitorId: m.id,
+            monitorName: m.name,
+            from: 'up',
+            to: 'down',
+            at: judgedFrom,
+            downSince: judgedFrom,
+            cause: h.cause,
+            executionId: null,
+          });
+          return true;
+        });
+        if (done) judged += 1;
+      }
+    }
+    return judged;
+  }
+
+  private async organizationsWithHolds(): Promise<string[]> {
+    return new MaintenanceRepository(this.deps.database).organizationsWithHolds();
+  }
+}
