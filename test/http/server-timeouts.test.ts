@@ -14,6 +14,8 @@ const SLACK_MS = 700;
 interface Observed {
   closedAfterMs: Promise<number>;
   received: () => string;
+  /** The socket's error code, if it had one (ECONNRESET: the server reset it). */
+  error: () => string | undefined;
   socket: Socket;
 }
 
@@ -22,12 +24,13 @@ function open(port: number): Observed {
   const socket = connect(port, '127.0.0.1');
   const started = performance.now();
   let received = '';
+  let error: string | undefined;
   socket.on('data', (d: Buffer) => (received += d.toString('latin1')));
-  socket.on('error', () => undefined);
+  socket.on('error', (e: NodeJS.ErrnoException) => (error = e.code));
   const closedAfterMs = new Promise<number>((resolve) =>
     socket.on('close', () => resolve(performance.now() - started)),
   );
-  return { closedAfterMs, received: () => received, socket };
+  return { closedAfterMs, received: () => received, error: () => error, socket };
 }
 
 /** Writes `chunks` one every `everyMs` while the socket is open: a slow client that never finishes. */
@@ -66,7 +69,16 @@ describe('HTTP server time-outs', () => {
     meter.stop();
     expect(Math.max(...closed)).toBeLessThan(HEADERS_MS + SLACK_MS + meter.stalledMs());
     expect(Math.min(...closed)).toBeGreaterThanOrEqual(HEADERS_MS - 50);
-    expect(clients.filter((c) => !c.received().startsWith('HTTP/1.1 408'))).toHaveLength(0);
+    // The server answers 408 and closes; a client that keeps dribbling into the closed connection is reset, and Linux
+    // drops what the client had not read yet, the 408 included, when the reset arrives first (under load, the client's
+    // next write can run before its read). Such a client was still closed by the server (a reset only follows the
+    // server's close); every other one read the 408, and most did.
+    const read408 = clients.filter((c) => c.received().startsWith('HTTP/1.1 408'));
+    const reset = clients.filter((c) => c.received() === '' && c.error() === 'ECONNRESET');
+    expect(
+      clients.filter((c) => !read408.includes(c) && !reset.includes(c)).map((c) => [c.received(), c.error()]),
+    ).toEqual([]);
+    expect(read408.length).toBeGreaterThan(clients.length / 2);
   });
 
   it('closes a client that connects and sends nothing', async () => {
