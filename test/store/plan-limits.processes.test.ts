@@ -40,17 +40,24 @@ describe.each(testDialects())('plan limits across two processes (%s)', (dialect)
       });
       children.push(child);
       let out = '';
-      const ready = new Promise<void>((resolve) =>
+      const exited = new Promise<string | null>((resolve) =>
+        child.once('exit', (code, signal) => resolve(code === 0 ? null : `child exit ${code ?? signal}`)),
+      );
+      const ready = new Promise<void>((resolve, reject) => {
         child.stdout!.on('data', (chunk: Buffer) => {
           out += chunk.toString('utf8');
           if (out.includes('ready\n')) resolve();
-        }),
-      );
-      const done = new Promise<string[]>((resolve, reject) =>
-        child.once('exit', (code) =>
-          code === 0 ? resolve(JSON.parse(out.split('\n')[1]!) as string[]) : reject(new Error(`child exit ${code}`)),
-        ),
-      );
+        });
+        // A child that dies while starting fails the case now instead of leaving it to wait for the time-out.
+        void exited.then((failure) => reject(new Error(`${failure ?? 'child exit 0'} before it was ready`)));
+      });
+      const done = exited.then((failure) => {
+        if (failure) throw new Error(failure);
+        return JSON.parse(out.split('\n')[1]!) as string[];
+      });
+      // Awaited below; when the case times out before that, afterAll kills the child, and its exit must not become
+      // an unhandled rejection that Vitest reports against the run.
+      done.catch(() => undefined);
       return { child, ready, done };
     });
     await Promise.all(outputs.map((o) => o.ready));

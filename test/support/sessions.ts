@@ -69,9 +69,22 @@ export async function createPerson(
   return { userId: user.id };
 }
 
+/**
+ * The hash of each password this process gave a user, computed once: a hash costs a deliberately slow scrypt (about
+ * 0.1 s of CPU, far more on a loaded machine), and tests give the same few passwords to many users. Sharing one salt
+ * between test users changes nothing a test checks: sign-in still verifies the password against the stored hash.
+ */
+const hashes = new Map<string, Promise<string>>();
+
 /** Gives an existing user a password (as a reset would). */
 export async function setPassword(t: TestApp, userId: string, password: string): Promise<void> {
-  const hash = await hashPassword(password);
+  let pending = hashes.get(password);
+  if (!pending) {
+    pending = hashPassword(password);
+    hashes.set(password, pending);
+    pending.catch(() => hashes.delete(password));
+  }
+  const hash = await pending;
   await t.tocsin.database
     .tables<{ app_user: { id: string; password_hash: string | null } }>()
     .updateTable('app_user')
