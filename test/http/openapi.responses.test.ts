@@ -116,6 +116,14 @@ describe.each(testDialects())('every documented GET response validates against i
       await call('POST', '/api/v1/service-accounts', { name: 'Documented bot', role: 'member' })
     ).id;
 
+    ids.maintenanceWindow = (
+      await call('POST', '/api/v1/maintenance-windows', {
+        name: 'Sunday patching',
+        monitor_ids: [ids.monitor],
+        schedule: { type: 'recurring', rrule: 'FREQ=WEEKLY;BYDAY=SU', start_time: '03:00', duration_minutes: 90 },
+        timezone: 'Europe/Berlin',
+      })
+    ).id;
     const schedule = await call('POST', '/api/v1/scheduled-reports', {
       report_type: 'availability',
       frequency: 'daily',
@@ -179,6 +187,7 @@ describe.each(testDialects())('every documented GET response validates against i
     listSlaTargets: '/api/v1/sla-targets',
     getSlaTarget: `/api/v1/sla-targets/${ids.sla}`,
     listMaintenanceWindows: '/api/v1/maintenance-windows',
+    getMaintenanceWindow: `/api/v1/maintenance-windows/${ids.maintenanceWindow}`,
     getMonitorMaintenance: `/api/v1/monitors/${ids.monitor}/maintenance`,
     listScheduledReports: '/api/v1/scheduled-reports',
     getScheduledReport: `/api/v1/scheduled-reports/${ids.scheduledReport}`,
