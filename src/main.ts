@@ -23,6 +23,7 @@ import {
   scheduledReportsMigrations,
 } from './modules/scheduled-reports/index.ts';
 import { monitorsMigrations } from './modules/monitors/index.ts';
+import { SilencesService, silencesMigrations } from './modules/silences/index.ts';
 import { createCredentials, orgsMigrations } from './modules/orgs/index.ts';
 import { LiveHub, MonitorPauseFeed } from './modules/live/index.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
@@ -64,6 +65,7 @@ export const ALL_MIGRATIONS: SchemaMigration[] = [
   ...reportsMigrations,
   ...scheduledReportsMigrations,
   ...auditMigrations,
+  ...silencesMigrations,
 ];
 
 export const VERSION: string = (
@@ -175,7 +177,13 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
   });
   // Stored files of scheduled report runs: mails attach them, GET /report-files serves them.
   const reportFiles = createReportFiles({ database, clock });
+  // Silences check destination ids through alerting, which reads silences at fan-out: the port is called later.
+  const silences = new SilencesService({
+    monitors,
+    destinationIdsIn: (db, organizationId, ids) => alerting.destinationIdsIn(db, organizationId, ids),
+  });
   const alerting = createAlerting({
+    silences,
     reportFiles,
     destinationUsers: new ScheduledReportDestinationUsers(),
     config,
@@ -356,6 +364,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
       reportRenderer: reports.renderer,
       customReports: reports.customReports,
       audit,
+      silences,
     },
     roles,
     metrics,

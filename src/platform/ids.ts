@@ -25,7 +25,8 @@ export type IdPrefix =
   | 'ver'
   | 'cor'
   | 'inv'
-  | 'aud';
+  | 'aud'
+  | 'sil';
 
 // Random bytes are drawn from a pool refilled 4 KiB at a time: one randomBytes call per id (a request id
 // on every request) costs more than the rest of newId.

@@ -28,6 +28,8 @@ import { ReportDeliveryFacts } from './report-delivery.facts.ts';
 import { MembersService } from './members.service.ts';
 import type { HostResolver } from './network.guard.ts';
 import { AlertPipeline, DELIVERIES_CHANGED } from './pipeline/pipeline.ts';
+import type { SilenceSource } from './pipeline/fan-out.ts';
+import { DestinationsRepository } from './destinations.repository.ts';
 
 export interface AlertingDeps {
   config: TocsinConfig;
@@ -48,6 +50,8 @@ export interface AlertingDeps {
   reportFiles?: ReportFileSource;
   /** Change signals (new outbox events and deliveries of other processes wake the idle loops); absent in some tests. */
   signals?: ChangeSignals;
+  /** The silences that hold deliveries back (the silences module, DECISIONS §16); absent: none. */
+  silences?: SilenceSource;
   /** Overrides for tests. */
   mailer?: Mailer;
   resolveHost?: HostResolver;
@@ -67,6 +71,8 @@ export interface Alerting {
   /** What the scheduled reports need to know about destinations and deliveries. */
   reportDeliveryFacts: ReportDeliveryFacts;
   mailer: Mailer;
+  /** Which of these ids are destinations of the organization (the silences module's check of its matchers). */
+  destinationIdsIn(db: Database, organizationId: string, ids: readonly string[]): Promise<Set<string>>;
   /** Background roles for main.ts: fan-out and delivery. */
   roles: BackgroundRole[];
 }
@@ -122,6 +128,7 @@ export function createAlerting(deps: AlertingDeps): Alerting {
     ...(deps.random && { random: deps.random }),
     metrics: deps.metrics ?? null,
     ...(deps.signals && { signals: deps.signals }),
+    ...(deps.silences && { silences: deps.silences }),
   });
   // Events committed by any module of this process (and, with change signals on PostgreSQL, of any process) wake
   // the dispatcher at once instead of at the next poll; so do new deliveries the workers.
@@ -199,6 +206,7 @@ export function createAlerting(deps: AlertingDeps): Alerting {
     incidentDeliveries,
     reportDeliveryFacts,
     mailer,
+    destinationIdsIn: (db, organizationId, ids) => new DestinationsRepository(db).existingIds(organizationId, ids),
     roles,
   };
 }

@@ -21,6 +21,8 @@ export const SCOPES = [
   'destinations:write',
   'keys:write',
   'audit:read',
+  'maintenance:read',
+  'maintenance:write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

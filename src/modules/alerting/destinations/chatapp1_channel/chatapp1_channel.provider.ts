@@ -1,6 +1,6 @@
 import type { DestinationProvider } from '../destination.contract.ts';
 import { matching, nonEmptyString, optional, required, validateFields } from '../destination.validation.ts';
-import { renderChatapp1Channel, type SlackPostMessage } from './chatapp1_channel.render.ts';
+import { renderChatapp1Channel, type SlackPostMessage, renderChatapp1ChannelGroup } from './chatapp1_channel.render.ts';
 import { sendChatapp1Channel } from './chatapp1_channel.send.ts';
 
 /**
@@ -17,5 +17,6 @@ export const chatapp1ChannelProvider: DestinationProvider<SlackPostMessage> = {
       bot_token: optional(matching(/^xox[a-z]-[\w-]+$/, 'a Slack bot token (xoxb-…)')),
     }),
   render: renderChatapp1Channel,
+  renderGroup: renderChatapp1ChannelGroup,
   send: sendChatapp1Channel,
 };

@@ -1,6 +1,6 @@
 import type { DestinationProvider } from '../destination.contract.ts';
 import { matching, required, validateFields, type FieldCheck } from '../destination.validation.ts';
-import { renderChatapp4Bot, type TelegramSendMessage } from './chatapp4_bot.render.ts';
+import { renderChatapp4Bot, type TelegramSendMessage, renderChatapp4BotGroup } from './chatapp4_bot.render.ts';
 import { sendChatapp4Bot } from './chatapp4_bot.send.ts';
 
 const chatId: FieldCheck = (v) => {
@@ -19,5 +19,6 @@ export const chatapp4BotProvider: DestinationProvider<TelegramSendMessage> = {
       chat_id: required(chatId),
     }),
   render: renderChatapp4Bot,
+  renderGroup: renderChatapp4BotGroup,
   send: sendChatapp4Bot,
 };

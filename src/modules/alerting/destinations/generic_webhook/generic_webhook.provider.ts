@@ -1,6 +1,10 @@
 import type { DestinationProvider } from '../destination.contract.ts';
 import { httpsUrl, required, validateFields } from '../destination.validation.ts';
-import { renderGenericWebhook, type GenericWebhookRequest } from './generic_webhook.render.ts';
+import {
+  renderGenericWebhook,
+  type GenericWebhookRequest,
+  renderGenericWebhookGroup,
+} from './generic_webhook.render.ts';
 import { sendGenericWebhook } from './generic_webhook.send.ts';
 
 /**
@@ -12,5 +16,6 @@ export const genericWebhookProvider: DestinationProvider<GenericWebhookRequest> 
   secretFields: [],
   validateConfig: (config) => validateFields(config, { url: required(httpsUrl) }),
   render: renderGenericWebhook,
+  renderGroup: renderGenericWebhookGroup,
   send: sendGenericWebhook,
 };
