@@ -90,6 +90,7 @@ describe.each(testDialects())('every documented GET response validates against i
       config: { url: `${receiver.url}/hook` },
     });
     ids.destination = hook.id;
+    ids.silence = (await call('POST', `/api/v1/monitors/${ids.monitor}/mute`, { minutes: 60 })).id;
     ids.statusPage = (
       await call('POST', '/api/v1/status-pages', {
         slug: 'documented',
@@ -178,6 +179,8 @@ describe.each(testDialects())('every documented GET response validates against i
     incidentsExport: '/api/v1/reports/incidents/export',
     listSlaTargets: '/api/v1/sla-targets',
     getSlaTarget: `/api/v1/sla-targets/${ids.sla}`,
+    listSilences: '/api/v1/silences?include_ended=true',
+    getSilence: `/api/v1/silences/${ids.silence}`,
     listScheduledReports: '/api/v1/scheduled-reports',
     getScheduledReport: `/api/v1/scheduled-reports/${ids.scheduledReport}`,
     listScheduledReportRuns: `/api/v1/scheduled-reports/${ids.scheduledReport}/runs`,
