@@ -1,13 +1,38 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Files that must run in a module graph of their own: `vi.mock` replaces a module only for what is imported after it,
+ * and a worker that already ran another file has the app (and the real module) loaded.
+ */
+const ISOLATED = ['test/http/openapi.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     // Timeouts catch hangs, not slowness: on the 2-core CI machine shared with other work (load average 17), tests that
     // take a few seconds quiet (a report of 130 monitors, the upgrade steps) took over 20 s.
     testTimeout: 60_000,
     hookTimeout: 90_000,
     pool: 'forks',
+    // Three files at a time on the 2-core machine: much of a file's time is waiting (PostgreSQL, child processes,
+    // Chromium, timers), so a third worker keeps the CPUs busy. Every file makes its own databases (random names),
+    // Redis key prefix, ports (0) and temporary directories, so files do not share state (docs/architecture.md, Tests).
+    maxWorkers: 3,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: ISOLATED,
+          // A worker keeps its module graph from file to file: the app's modules (src/main.ts and its dependencies,
+          // about 2.5 s of CPU) are evaluated once per worker instead of once per file. Safe because no module keeps
+          // state (no module-level singletons), Vitest restores spies between files, and the files that fake timers
+          // put back the real ones after each case.
+          isolate: false,
+        },
+      },
+      { extends: true, test: { name: 'isolated', include: ISOLATED } },
+    ],
   },
 });

@@ -7,7 +7,14 @@ import type { AppServices } from './http/app.deps.ts';
 import { AlertLinks, alertingMigrations, createAlerting } from './modules/alerting/index.ts';
 import { AuditLog, auditMigrations } from './modules/audit/index.ts';
 import { authMigrations, createApiAccess, createAuth, SessionService } from './modules/auth/index.ts';
-import { checkEngineMigrations, createCheckEngineModule } from './modules/checks/index.ts';
+import {
+  checkEngineMigrations,
+  createCheckEngineModule,
+  intelligenceAnalytics,
+  monitorStatusListener,
+  statusFeedListener,
+  type TransitionListener,
+} from './modules/checks/index.ts';
 import { ExecutionsRetention, ExecutionsStore, executionsMigrations } from './modules/checks/index.ts';
 import { DayPrefixesCompactor, rollupsMigrations } from './modules/checks/index.ts';
 import { eventsMigrations } from './modules/events/index.ts';
@@ -24,9 +31,10 @@ import {
 } from './modules/scheduled-reports/index.ts';
 import { monitorsMigrations } from './modules/monitors/index.ts';
 import { SilencesService, silencesMigrations } from './modules/silences/index.ts';
-import { createCredentials, orgsMigrations } from './modules/orgs/index.ts';
+import { createCredentials, MembersService, orgsMigrations } from './modules/orgs/index.ts';
 import { LiveHub, MonitorPauseFeed } from './modules/live/index.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
+import { systemTimers, type Timers } from './platform/timers.ts';
 import {
   createChangeSignals,
   databaseStartupError,
@@ -40,6 +48,7 @@ import type { BackgroundRole } from './platform/background-role.ts';
 import { createLogger, type Logger } from './platform/logger.ts';
 import { TocsinMetrics } from './platform/metrics/index.ts';
 import { createOutboundConnector, systemResolver } from './platform/net/index.ts';
+import { createMailer } from './platform/mail/index.ts';
 import type { ReportWorkerSetup } from './report-worker.compose.ts';
 import {
   composeMonitorServices,
@@ -77,6 +86,8 @@ export type { BackgroundRole } from './platform/background-role.ts';
 export interface TocsinOptions {
   logger?: Logger;
   clock?: Clock;
+  /** One-shot timers (time limits); tests inject ManualTimers to fire them without waiting. */
+  timers?: Timers;
   /** Run migrations at start (default true). */
   migrate?: boolean;
   /** Start background roles (scheduler, workers); tests that drive them by hand pass false. */
@@ -136,7 +147,13 @@ export interface Built {
   metrics: TocsinMetrics | null;
 }
 
-export function buildServices(config: TocsinConfig, database: Database, clock: Clock, logger: Logger): Built {
+export function buildServices(
+  config: TocsinConfig,
+  database: Database,
+  clock: Clock,
+  logger: Logger,
+  timers: Timers = systemTimers,
+): Built {
   const roles: BackgroundRole[] = [];
   // Committed changes that idle loops wait on (schedule, outbox, deliveries); on PostgreSQL also other processes'
   // (LISTEN/NOTIFY). Started first and stopped last, so every loop hears of changes while it runs.
@@ -177,6 +194,10 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
   });
   // Stored files of scheduled report runs: mails attach them, GET /report-files serves them.
   const reportFiles = createReportFiles({ database, clock });
+  // One mailer for every mail of the process (alert emails, invitations, verification and reset links); closed
+  // after the alert workers stop (roles stop in reverse).
+  const mailer = createMailer({ smtpUrl: config.smtp, from: config.smtpFrom, logger });
+  roles.push({ name: 'mailer', start: async () => {}, stop: async () => mailer.close() });
   // Silences check destination ids through alerting, which reads silences at fan-out: the port is called later.
   const silences = new SilencesService({
     monitors,
@@ -184,6 +205,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
   });
   const alerting = createAlerting({
     silences,
+    mailer,
     reportFiles,
     destinationUsers: new ScheduledReportDestinationUsers(),
     config,
@@ -198,6 +220,14 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     metrics,
     signals,
   });
+  const members = new MembersService({
+    orgs,
+    mailer,
+    clock,
+    logger,
+    publicUrl: config.publicUrl,
+    regions: config.regions,
+  });
   const audit = new AuditLog({ database, clock });
   const sessions = new SessionService({
     database,
@@ -211,7 +241,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
       defaultPlan: config.defaultPlan,
       defaultRegion: config.defaultRegion,
     }),
-    mailer: alerting.mailer,
+    mailer,
     publicUrl: config.publicUrl,
   });
   const { incidents, intelligence, executions, rollups } = composeReportSourceServices({
@@ -224,13 +254,11 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     orgs,
   });
   monitors.addListener(incidents);
-  // Reports: each monitor's timeline (lifecycle and verdicts) is written in the transaction of the change; the
-  // check engine's transitions pass through it on their way to the incidents module.
+  // Reports: each monitor's timeline (lifecycle and verdicts) is written in the transaction of the change.
   const reports = createReports({
     clock,
     plans,
     ...reportSourcesOf({ executions, rollups, incidents, intelligence, monitors, orgs }),
-    transitionsNext: incidents,
     // Every report file is built and encoded on worker threads with database handles of their own.
     isolation:
       config.reports.workers > 0
@@ -263,6 +291,20 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
         }),
       }),
     );
+  // From a check to an alert (docs/architecture.md): every status change of a result batch goes through these, in
+  // this order, inside the batch's transaction, so the check result, the status, the timeline, the incident and its
+  // outbox events commit together (the alert dispatcher is woken after the commit and delivers from the outbox).
+  const transitionListeners: TransitionListener[] = [
+    // 1. monitor.status / status_changed_at: what the API and status pages show and the next batch starts from.
+    monitorStatusListener(monitors),
+    // 2. `monitor_status_changed` in the outbox: the live feed (every change, pending → up included).
+    statusFeedListener(events),
+    // 3. the monitor's timeline (reports): the verdict, a down one with the first failure of the outage.
+    reports.timeline,
+    // 4. incidents: down opens the monitor's incident, up resolves it; `incident_opened`/`down`/`recovered` to the
+    //    outbox, which the alert pipeline fans out to destinations.
+    { name: 'incidents', onTransition: (tx, t) => incidents.handleMonitorTransition(tx, t) },
+  ];
   const checks = createCheckEngineModule({
     database,
     clock,
@@ -270,10 +312,11 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
     monitors,
     events,
     executions: new ExecutionsStore(),
-    // The reports timeline, then the incidents module (IncidentsService.handleMonitorTransition).
-    transitions: reports.timeline,
-    // Every batch's checks feed intelligence in the batch's transaction (events go through the outbox).
-    intelligence: config.intelligence.enabled ? intelligence : null,
+    transitions: transitionListeners,
+    // After the commit, off the check path, each in a transaction of its own with a time budget; a failure is logged
+    // and counted (tocsin_check_analytics_failures_total), never rolls back or holds up the batch.
+    analytics: config.intelligence.enabled ? [intelligenceAnalytics(intelligence)] : [],
+    timers,
     regions: config.regions,
     scheduler: config.scheduler,
     allowPrivateTargets: config.network.allowPrivateTargets,
@@ -344,6 +387,7 @@ export function buildServices(config: TocsinConfig, database: Database, clock: C
   return {
     services: {
       orgs,
+      members,
       auth,
       sessions,
       live,
@@ -376,7 +420,7 @@ export async function createTocsin(config: TocsinConfig, options: TocsinOptions 
   const logger = options.logger ?? createLogger({ level: config.logLevel, pretty: config.logPretty });
   const clock = options.clock ?? systemClock;
   const { database } = await openMigratedDatabase(config, options.migrate !== false);
-  const { services, roles, metrics } = buildServices(config, database, clock, logger);
+  const { services, roles, metrics } = buildServices(config, database, clock, logger, options.timers);
   const app = await buildApp({ config, logger, clock, database, services, metrics, version: VERSION });
   const started: BackgroundRole[] = [];
   let startedBackground = false;
@@ -406,6 +450,8 @@ export async function createTocsin(config: TocsinConfig, options: TocsinOptions 
           logger.error({ err, role: role.name }, 'background role failed to stop cleanly');
         }
       }
+      // After the roles (the runner submits its last results): the analytics of committed batches still queued.
+      await services.checks.engine.analyticsSettled();
       // After the roles (scheduled reports render there): the report threads close their own database handles.
       await services.reportRenderer.close();
       await database.close();

@@ -9,7 +9,7 @@ import { AlertLinks } from './modules/alerting/index.ts';
 import type { Actor } from './modules/auth/index.ts';
 import { ExecutionsService, RollupsService, validateAssertion } from './modules/checks/index.ts';
 import { EventsService } from './modules/events/index.ts';
-import { IncidentsService } from './modules/incidents/index.ts';
+import { dependenciesFromStatuses, IncidentsService } from './modules/incidents/index.ts';
 import { IntelligenceService } from './modules/intelligence/index.ts';
 import { createMonitorTargetGuard, MonitorsService } from './modules/monitors/index.ts';
 import { createOrgs, Plans, type OrgsService } from './modules/orgs/index.ts';
@@ -83,6 +83,8 @@ export function composeReportSourceServices(
     clock,
     events,
     monitors,
+    // DECISIONS §17: parents' states from the monitors' statuses (a maintenance gate can wrap this port).
+    dependencies: dependenciesFromStatuses(monitors),
     // The timeline names people, not their ids.
     people: {
       nameOf: async (userId) => {

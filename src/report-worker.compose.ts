@@ -42,7 +42,6 @@ export async function composeReportWorker(setup: ReportWorkerSetup, fonts: Repor
     clock,
     plans,
     ...reportSourcesOf({ ...sources, monitors, orgs }),
-    transitionsNext: null,
     // Already on a worker thread: jobs run here, PDFs drawn with the thread's fonts.
     pdf: new InThreadPdf(fonts),
     isolation: null,

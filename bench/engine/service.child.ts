@@ -10,7 +10,13 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadConfig } from '../../src/config/index.ts';
 import { createTocsin } from '../../src/main.ts';
-import { CheckEngine, CheckRunner, LocalWorkSource, createProbeRegistry } from '../../src/modules/checks/index.ts';
+import {
+  CheckEngine,
+  CheckRunner,
+  LocalWorkSource,
+  createProbeRegistry,
+  monitorStatusListener,
+} from '../../src/modules/checks/index.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { RunLog } from './run-log.ts';
 
@@ -37,7 +43,10 @@ const runner = new CheckRunner({
           clock: tocsin.clock,
           logger: tocsin.logger,
           executions: { recordBatch: async () => {} },
-          transitions: tocsin.services.incidents,
+          transitions: [
+            monitorStatusListener(tocsin.services.monitors),
+            { name: 'incidents', onTransition: (tx, t) => tocsin.services.incidents.handleMonitorTransition(tx, t) },
+          ],
           events: tocsin.services.events,
           monitors: tocsin.services.monitors,
           leaseMs: config.scheduler.leaseSeconds * 1000,

@@ -47,7 +47,7 @@ export function registerAdminCommands(program: Command): void {
         });
         if (user.emailVerifiedAt === null)
           process.stderr.write(
-            `Email verification link for ${user.email} (also mailed when SMTP is set): ${await services.alerting.members.sendVerification(user)}\n`,
+            `Email verification link for ${user.email} (also mailed when SMTP is set): ${await services.members.sendVerification(user)}\n`,
           );
         return { organization_id: org.id, user_id: user.id, api_key: key.key };
       });

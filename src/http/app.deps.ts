@@ -10,7 +10,7 @@ import type { IncidentsService } from '../modules/incidents/index.ts';
 import type { IntelligenceService } from '../modules/intelligence/index.ts';
 import type { LiveHub } from '../modules/live/index.ts';
 import type { MonitorsService } from '../modules/monitors/index.ts';
-import type { OrgsService, Plans } from '../modules/orgs/index.ts';
+import type { MembersService, OrgsService, Plans } from '../modules/orgs/index.ts';
 import type {
   CustomReportsService,
   ReportRenderer,
@@ -28,6 +28,8 @@ import type { TocsinMetrics } from '../platform/metrics/index.ts';
 /** The services the HTTP layer calls; built by src/main.ts. */
 export interface AppServices {
   orgs: OrgsService;
+  /** Members, invitations, email verification and the organization's settings. */
+  members: MembersService;
   auth: AuthService;
   /** People in the web app: first run, sign-in, sessions, password reset and invitation links. */
   sessions: SessionService;
@@ -38,7 +40,7 @@ export interface AppServices {
   plans: Plans;
   monitors: MonitorsService;
   events: EventsService;
-  /** Destinations, the alert pipeline, members and email verification. */
+  /** Destinations, the alert pipeline and the deliveries. */
   alerting: Alerting;
   /** Check engine: schedule, runners, heartbeats. */
   checks: CheckEngineModule;

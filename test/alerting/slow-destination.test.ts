@@ -43,8 +43,6 @@ for (const dialect of testDialects()) {
     let hanging: WebhookReceiver;
     let healthy: WebhookReceiver;
     let smtp: { url: string; close(): Promise<void> };
-    let stopped = false;
-    let loop: Promise<void> = Promise.resolve();
 
     beforeAll(async () => {
       smtp = await startSilentSmtp();
@@ -56,14 +54,13 @@ for (const dialect of testDialects()) {
       org = await t.createOrg();
       hanging = await startWebhookReceiver({ secret: 'unused' });
       healthy = await startWebhookReceiver({ secret: 'unused' });
-      loop = t.tocsin.services.alerting.pipeline.workLoop(() => stopped);
+      await t.tocsin.services.alerting.pipeline.workers.start();
     });
     afterAll(async () => {
-      stopped = true;
-      t.tocsin.services.alerting.pipeline.workerWake.nudge();
+      const stopping = t.tocsin.services.alerting.pipeline.workers.stop();
       await hanging.close();
       await smtp.close();
-      await loop;
+      await stopping;
       await healthy.close();
       await t.close();
     });
@@ -78,7 +75,7 @@ for (const dialect of testDialects()) {
       const monitorId = await createMonitor(t, org.apiKey, [slowId, healthyId]);
       const fanOut = async () => {
         while ((await pipeline.fanOutOnce()) > 0);
-        pipeline.workerWake.nudge();
+        pipeline.nudgeWorkers();
       };
       healthy.reset();
       await recordEvent(t, { organizationId: org.organizationId, type: 'down', monitorId });

@@ -87,13 +87,21 @@ describe.each(testDialects())('check engine end to end on %s', (dialect) => {
 
     const after = await rows<{ status: string }>(db, 'select status from incident where monitor_id = ?', [id]);
     expect(after).toEqual([{ status: 'resolved' }]);
-    const changes = await rows<{ from_status: string; to_status: string; cause: string | null }>(
+    // Each transition as it is kept: the live feed's monitor_status_changed (outbox); the cause with the `down` event.
+    const changes = (
+      await rows<{ payload: string }>(
+        db,
+        "select payload from domain_event where monitor_id = ? and type = 'monitor_status_changed' order by seq",
+        [id],
+      )
+    ).map((r) => JSON.parse(r.payload) as { from: string; to: string });
+    expect(changes.map((c) => `${c.from}->${c.to}`)).toEqual(['pending->up', 'up->down', 'down->up']);
+    const down = await rows<{ payload: string }>(
       db,
-      'select from_status, to_status, cause from monitor_status_change where monitor_id = ? order by at',
+      "select payload from domain_event where monitor_id = ? and type = 'down'",
       [id],
     );
-    expect(changes.map((c) => `${c.from_status}->${c.to_status}`)).toEqual(['pending->up', 'up->down', 'down->up']);
-    expect(changes[1]!.cause).toBe('HTTP 503 (expected 200)');
+    expect((JSON.parse(down[0]!.payload) as { cause: string }).cause).toBe('HTTP 503 (expected 200)');
     expect(await countRows(db, 'domain_event', { monitor_id: id, type: 'down' })).toBe(1);
     expect(await countRows(db, 'domain_event', { monitor_id: id, type: 'recovered' })).toBe(1);
     const monitor = (await t.tocsin.services.monitors.findAnywhere(id))!;
@@ -115,7 +123,7 @@ describe.each(testDialects())('check engine end to end on %s', (dialect) => {
       (
         await rows<{ n: number }>(
           t.tocsin.database,
-          'select count(*) as n from monitor_status_change where monitor_id = ?',
+          "select count(*) as n from domain_event where monitor_id = ? and type = 'monitor_status_changed'",
           [id],
         )
       )[0]!.n;

@@ -1,22 +1,22 @@
 /**
  * An idle in-process runner waits on events instead of polling: with nothing scheduled it reads the next due time
  * once per maxIdleMs (no claim), claims when a nudge says the schedule changed, and sleeps until the next due time.
- * Time is Vitest's fake timers (the runner's timers and Date.now, which the system clock reads): real sleeps with
- * millisecond windows failed on a loaded machine.
+ * Time is a FakeTime (the runner's clock and timers), advanced by the test: real sleeps with millisecond windows
+ * failed on a loaded machine.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   CheckRunner,
   createProbeRegistry,
   type ClaimedCheck,
   type WorkSource,
 } from '../../src/modules/checks/index.ts';
-import { systemClock } from '../../src/platform/clock.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { LogCapture } from '../support/app.ts';
+import { FakeTime } from '../support/fake-time.ts';
 
-const sleep = (ms: number) => vi.advanceTimersByTimeAsync(ms);
-const EARLY_MS = 5;
+let time = new FakeTime();
+const advance = (ms: number) => time.advance(ms);
 
 class CountingSource implements WorkSource {
   claims: number[] = [];
@@ -24,10 +24,9 @@ class CountingSource implements WorkSource {
   next: number | null = null;
   due: number[] = [];
   async claim(): Promise<ClaimedCheck[]> {
-    this.claims.push(Date.now());
-    // A timer may fire a millisecond or so before its due time by Date.now() (as the real claim's lookahead would
-    // cover): within EARLY_MS counts as due, or the runner claims again 100 ms later and the count is off by one.
-    if (this.next !== null && Date.now() >= this.next - EARLY_MS) {
+    this.claims.push(time.now());
+    // The fake timers fire on their due time: a claim then finds the check due (no early-firing slack needed).
+    if (this.next !== null && time.now() >= this.next) {
       this.due.push(this.next);
       this.next = null; // claimed: the row moved on
     }
@@ -44,19 +43,17 @@ class CountingSource implements WorkSource {
 
 describe('idle in-process runner', () => {
   let runner: CheckRunner | null = null;
-  beforeEach(() => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
-  });
   afterEach(async () => {
     await runner?.stop();
-    vi.useRealTimers();
   });
 
   const start = (source: WorkSource) => {
+    time = new FakeTime();
     runner = new CheckRunner({
       source,
       probes: createProbeRegistry(),
-      clock: systemClock,
+      clock: time.clock,
+      timers: time,
       logger: createLogger({ level: 'warn', pretty: false, destination: new LogCapture() }),
       concurrency: 5,
       allowPrivateTargets: true,
@@ -70,7 +67,7 @@ describe('idle in-process runner', () => {
   it('with nothing scheduled: one claim, then only a due-time read every maxIdleMs (not a claim every 100 ms)', async () => {
     const source = new CountingSource();
     start(source);
-    await sleep(1_300);
+    await advance(1_300);
     expect(source.claims).toHaveLength(1);
     expect(source.dueReads).toBeGreaterThanOrEqual(3);
     expect(source.dueReads).toBeLessThanOrEqual(5);
@@ -79,21 +76,21 @@ describe('idle in-process runner', () => {
   it('a nudge claims at once; a due time 250 ms ahead is claimed then, not before', async () => {
     const source = new CountingSource();
     const r = start(source);
-    await sleep(50);
-    const nudgedAt = Date.now();
+    await advance(50);
+    const nudgedAt = time.now();
     r.nudge();
-    await sleep(30);
+    await advance(30);
     expect(source.claims).toHaveLength(2);
     expect(source.claims[1]! - nudgedAt).toBeLessThan(30); // not the 400 ms idle wait
 
-    const dueAt = Date.now() + 250;
+    const dueAt = time.now() + 250;
     source.next = dueAt;
     r.nudge(); // the schedule changed: claim (nothing yet), read the due time, sleep until it
-    await sleep(150);
+    await advance(150);
     expect(source.claims).toHaveLength(3);
-    await sleep(200);
+    await advance(200);
     expect(source.claims).toHaveLength(4);
-    expect(source.claims[3]!).toBeGreaterThanOrEqual(dueAt - EARLY_MS);
+    expect(source.claims[3]!).toBe(dueAt); // on its due time, not before
     expect(source.due).toEqual([dueAt]);
   });
 });

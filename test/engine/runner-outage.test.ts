@@ -1,7 +1,8 @@
 /**
  * A remote runner whose control plane is down logs one warning for the outage (no stack trace), backs off, and
  * logs one line when the control plane answers again, whether the outage starts while it runs or before it starts.
- * Short real timings against a closed, then opened, port.
+ * A closed, then opened, port; the in-process runner's backoff runs on fake timers (the test advances them), the
+ * `tocsin runner` process and the start-up connection on real time.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -20,6 +21,7 @@ import {
 import { systemClock } from '../../src/platform/clock.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { LogCapture } from '../support/app.ts';
+import { FakeTime } from '../support/fake-time.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -52,18 +54,23 @@ describe('remote runner and an unreachable control plane', () => {
       },
       submit: (results: Parameters<typeof source.submit>[0]) => source.submit(results),
     };
-    runner = new CheckRunner({
+    const time = new FakeTime();
+    const r = new CheckRunner({
       source: counting,
       probes: createProbeRegistry(),
-      clock: systemClock,
+      clock: time.clock,
+      timers: time,
       logger: createLogger({ level: 'info', pretty: false, destination: logs }),
       concurrency: 5,
       allowPrivateTargets: true,
       retryBaseMs: 20,
       retryMaxMs: 160,
     });
-    runner.start();
-    await sleep(1_000);
+    runner = r;
+    // Each fired timer lets one claim round run to its end (a refused connection, real I/O) before the next.
+    const advance = (ms: number) => time.advance(ms, () => r.whenWaiting());
+    r.start();
+    await advance(1_000);
     // Backoff 20, 40, 80, 160, 160 …: about 9 attempts in a second, not 50 (and not one a millisecond).
     expect(claims).toBeGreaterThanOrEqual(4);
     expect(claims).toBeLessThanOrEqual(12);
@@ -81,7 +88,7 @@ describe('remote runner and an unreachable control plane', () => {
       req.resume();
     });
     await new Promise<void>((r) => server!.listen(port, '127.0.0.1', r));
-    await sleep(600);
+    await advance(600);
     const after = logs.lines.map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(after.filter((l) => String(l.msg).includes('reachable again'))).toHaveLength(1);
     expect(after.filter((l) => (l.level as number) >= 40)).toHaveLength(1);

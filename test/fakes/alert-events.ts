@@ -50,11 +50,12 @@ export function alertEvent(type: EventType, overrides: Partial<AlertEvent> = {})
   };
 }
 
-export function destinationRecord(
+/** A record with `config` typed as given, so a provider's render and send accept it as their own type's config. */
+export function destinationRecord<const C extends Record<string, unknown>>(
   type: DestinationType,
-  config: Record<string, unknown>,
-  overrides: Partial<DestinationRecord> = {},
-): DestinationRecord {
+  config: C,
+  overrides: Partial<DestinationRecord<C>> = {},
+): DestinationRecord<C> {
   return { id: `dst_${type}`, name: `Ops ${type}`, type, config, state: {}, ...overrides };
 }
 

@@ -22,7 +22,7 @@ import {
 type Json = Record<string, any>;
 
 /**
- * Issue 12 end to end: real probes against loopback peers, the check engine's batch transaction feeding
+ * Issue 12 end to end: real probes against loopback peers, the check engine's committed batches feeding
  * intelligence, the outbox, the alert pipeline and a signed generic webhook.
  */
 for (const dialect of testDialects()) {
@@ -105,6 +105,8 @@ for (const dialect of testDialects()) {
       await t.tocsin.services.checks.engine.applyResults('e2e', [
         { monitorId: m.id as string, regionCode: m.region_codes[0] as string, dueAt: clock.now(), observation },
       ]);
+      // Intelligence reads each batch after its commit (the engine's analytics).
+      await t.tocsin.services.checks.engine.analyticsSettled();
     }
 
     async function delivered(): Promise<string[]> {
@@ -314,9 +316,13 @@ for (const dialect of testDialects()) {
               error: null,
             },
           });
-          if (results.length === 30) await engine.applyResults('e2e', results.splice(0));
+          if (results.length === 30) {
+            await engine.applyResults('e2e', results.splice(0));
+            await engine.analyticsSettled();
+          }
         }
         if (results.length > 0) await engine.applyResults('e2e', results);
+        await engine.analyticsSettled();
       };
       await replay(3 * 180, (k) => 50 + (k % 5)); // three hours of history
       await replay(30, () => 650); // ten minutes slow

@@ -65,6 +65,8 @@ for (const dialect of testDialects()) {
       await t.tocsin.services.checks.engine.applyResults('e2e', [
         { monitorId: m.id as string, regionCode: m.region_codes[0] as string, dueAt: clock.now(), observation },
       ]);
+      // Intelligence reads each batch after its commit (the engine's analytics).
+      await t.tocsin.services.checks.engine.analyticsSettled();
       await t.tocsin.services.alerting.pipeline.runUntilIdle();
     }
 

@@ -340,13 +340,16 @@ describe.skipIf(skipWithout('postgres'))(
         await until(
           'a state change of every flapping monitor after the takeover',
           async () => {
-            const changes = await rows<{ monitor_id: string; to_status: string }>(
+            const changes = await rows<{ monitor_id: string; payload: string }>(
               t.database,
-              'select monitor_id, to_status from monitor_status_change where at > ?',
+              "select monitor_id, payload from domain_event where type = 'monitor_status_changed' and occurred_at > ?",
               [latestLease],
             );
             return flapIds.every((id) =>
-              changes.some((c) => c.monitor_id === id && (c.to_status === 'down' || c.to_status === 'up')),
+              changes.some((c) => {
+                const to = (JSON.parse(c.payload) as { to: string }).to;
+                return c.monitor_id === id && (to === 'down' || to === 'up');
+              }),
             );
           },
           2 * FLAP_MS + 10_000,

@@ -181,8 +181,8 @@ describe.each(testDialects())('intelligence and monitor-health reports on %s', (
   it('monitor health: each rule fires on a monitor played through the check engine, with reasons and figures', async () => {
     const org = await t.createOrg();
     const c = clientOf(t, org);
-    const apply = (monitorId: string, when: number, o: Partial<Observation> & { status: 'up' | 'down' }) =>
-      t.tocsin.services.checks.engine.applyResults('test', [
+    const apply = async (monitorId: string, when: number, o: Partial<Observation> & { status: 'up' | 'down' }) => {
+      await t.tocsin.services.checks.engine.applyResults('test', [
         {
           monitorId,
           regionCode: 'local',
@@ -198,6 +198,9 @@ describe.each(testDialects())('intelligence and monitor-health reports on %s', (
           },
         },
       ]);
+      // Its intelligence (anomalies) runs after the commit: done before the test reads on.
+      await t.tocsin.services.checks.engine.analyticsSettled();
+    };
     // Paused since 2026-02-01: 96 days before the end of the window.
     clock.set('2026-02-01T00:00:00Z');
     const paused = await c.createMonitor({ name: 'Paused' });

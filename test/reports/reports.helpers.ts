@@ -50,6 +50,8 @@ export function clientOf(t: TestApp, org: TestOrg) {
       await t.tocsin.services.checks.engine.applyResults('test', [
         { monitorId, regionCode, dueAt: when, observation: observation(status, when, durationMs) },
       ]);
+      // Its intelligence (anomalies) runs after the commit: done before the test reads on.
+      await t.tocsin.services.checks.engine.analyticsSettled();
     },
   };
 }

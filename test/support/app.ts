@@ -9,6 +9,7 @@ import { createOrgs } from '../../src/modules/orgs/index.ts';
 import { ManualClock, type Clock } from '../../src/platform/clock.ts';
 import type { Dialect } from '../../src/platform/db/index.ts';
 import { createLogger } from '../../src/platform/logger.ts';
+import type { Timers } from '../../src/platform/timers.ts';
 import { createTestDatabase, type TestDatabase } from './databases.ts';
 
 /** Log lines written during a test, to assert on (and to check that no secret leaks). */
@@ -51,6 +52,8 @@ export interface TestApp {
 export interface TestAppOptions {
   dialect?: Dialect;
   clock?: Clock;
+  /** One-shot timers of the app's time limits (default: real ones); ManualTimers fire them on demand. */
+  timers?: Timers;
   /** Extra TOCSIN_CONFIG file content (plans, regions, providers …). */
   configFile?: Record<string, unknown>;
   background?: boolean;
@@ -82,6 +85,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const tocsin = await createTocsin(config, {
     logger: createLogger({ level: 'info', pretty: false, destination: logs }),
     clock,
+    ...(options.timers && { timers: options.timers }),
     background: options.background ?? false,
   });
   let n = 0;

@@ -494,8 +494,31 @@ async function scale(): Promise<void> {
         const late = monitors.filter((m) => (runs.get(m.id) ?? 0) <= killedAt + LEASE_S * 1000);
         return late.length === 0;
       },
-      (LEASE_S + 4 * INTERVAL_S) * 1000,
-    );
+      // The bound catches a takeover that never happens, not a slow one: a loaded CI host once needed more than 26 s.
+      60_000,
+    ).catch((error: unknown) => {
+      // What a failure needs to be understood: which monitors are late and what their schedule rows say.
+      const now = Date.now();
+      log(`killed at ${killedAt}, now ${now}; monitors: ${JSON.stringify(monitors)}`);
+      log(
+        psql(
+          `select monitor_id, region_code, next_due_at - ${now}, lease_owner, lease_until - ${now} from check_schedule`,
+        ),
+      );
+      log(
+        psql(
+          `select k.monitor_id, max(e.started_at) - ${killedAt} from execution e join monitor_key k on k.id = e.monitor_key group by k.monitor_id`,
+        ),
+      );
+      log(podman(['ps', '-a', '--format', '{{.Names}} {{.Status}}']));
+      log(spawnSync('podman', ['logs', '--tail', '40', cnt('serve-1')], { encoding: 'utf8' }).stderr);
+      log(
+        psql(
+          `select client_addr, state, now() - state_change, left(query, 100) from pg_stat_activity where datname = 'tocsin'`,
+        ),
+      );
+      throw error;
+    });
     check(await ready(b1), 'serve-1 still ready');
     // Alerts keep flowing through the failover: flapping monitors produce new events after the kill too.
     await until(

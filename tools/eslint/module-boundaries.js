@@ -1,8 +1,13 @@
 // @ts-check
 // The dependency rule of docs/architecture.md as a lint rule:
 //   http/, cli/, main.ts → modules/ → platform/ (config/ is read by every layer; platform/ never reaches up),
-//   and a module is entered from outside only through its index.ts.
+//   a module is entered from outside only through its index.ts, and a module imports only the modules the declared
+//   graph (module-graph.js) gives it. Relative specifiers and the package's `#src/…` specifiers are checked alike.
 import path from 'node:path';
+import { MODULE_GRAPH } from './module-graph.js';
+
+/** The package.json `imports` entry that maps `#src/*` to `./src/*`. */
+const SRC_SPECIFIER = '#src/';
 
 /** @param {string} file absolute path @param {string} srcRoot */
 function locate(file, srcRoot) {
@@ -33,6 +38,10 @@ const rule = {
       direction:
         '{{from}} must not import from {{to}} (the rule is http|cli → modules → platform; see docs/architecture.md)',
       internals: "Import module '{{module}}' through its index.ts, not '{{path}}'",
+      graph:
+        "Module '{{from}}' may not import module '{{to}}': the declared graph (tools/eslint/module-graph.js, docs/architecture.md) gives it {{allowed}}",
+      undeclared:
+        "Module '{{module}}' is not in the declared graph: add it to tools/eslint/module-graph.js and docs/architecture.md",
     },
     schema: [],
   },
@@ -41,11 +50,20 @@ const rule = {
     const srcRoot = path.join(context.cwd, 'src');
     const from = locate(filename, srcRoot);
     if (!from) return {};
+    /** @type {Record<string, readonly string[]>} */
+    const graph = MODULE_GRAPH;
+    /** @param {string} specifier */
+    function resolve(specifier) {
+      if (specifier.startsWith('.')) return path.resolve(path.dirname(filename), specifier);
+      if (specifier.startsWith(SRC_SPECIFIER)) return path.join(srcRoot, specifier.slice(SRC_SPECIFIER.length));
+      return null;
+    }
     /** @param {import('estree').Node & { source?: any }} node */
     function check(node) {
       const source = node.source;
-      if (!source || typeof source.value !== 'string' || !source.value.startsWith('.')) return;
-      const target = locate(path.resolve(path.dirname(filename), source.value), srcRoot);
+      if (!source || typeof source.value !== 'string') return;
+      const resolved = resolve(source.value);
+      const target = resolved === null ? null : locate(resolved, srcRoot);
       if (!target || !from) return;
       if (target.layer !== from.layer) {
         const allowed = /** @type {Record<string, string[]>} */ (ALLOWED)[from.layer] ?? [];
@@ -55,6 +73,25 @@ const rule = {
         }
       }
       if (target.layer === 'modules' && target.module !== from.module) {
+        if (from.layer === 'modules' && from.module) {
+          const allowed = graph[from.module];
+          if (!allowed) {
+            context.report({ node: source, messageId: 'undeclared', data: { module: from.module } });
+            return;
+          }
+          if (!allowed.includes(String(target.module))) {
+            context.report({
+              node: source,
+              messageId: 'graph',
+              data: {
+                from: from.module,
+                to: String(target.module),
+                allowed: allowed.length > 0 ? allowed.join(', ') : 'no other module',
+              },
+            });
+            return;
+          }
+        }
         const isIndex = target.parts.length === 3 && target.parts[2] === 'index.ts';
         if (!isIndex) {
           context.report({

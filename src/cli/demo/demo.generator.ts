@@ -171,6 +171,8 @@ async function playDemo(deps: DemoGeneratorDeps, options: DemoOptions): Promise<
     if (pending.length === 0) return;
     clock.set(pending[pending.length - 1]!.observation.started_at);
     await services.checks.engine.applyResults('demo', pending);
+    // Intelligence reads the batch after its commit: played before the clock moves on, as if checked live.
+    await services.checks.engine.analyticsSettled();
     checks += pending.length;
     pending = [];
   };

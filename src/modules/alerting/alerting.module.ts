@@ -3,19 +3,15 @@ import type { BackgroundRole } from '../../platform/background-role.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { ChangeSignals, Database } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/logger.ts';
+import type { Mailer } from '../../platform/mail/index.ts';
 import type { TocsinMetrics } from '../../platform/metrics/index.ts';
 import { SecretBox } from '../../platform/secrets.ts';
+import type { Timers } from '../../platform/timers.ts';
 import type { EventsService } from '../events/index.ts';
 import type { MonitorsService } from '../monitors/index.ts';
 import type { OrgsService } from '../orgs/index.ts';
 import { Chatapp1ChannelInstall } from './destinations/chatapp1_channel/chatapp1_channel.install.ts';
-import {
-  createMailer,
-  createProviderContext,
-  createProviderRegistry,
-  type Mailer,
-  type ReportFileSource,
-} from './destinations/index.ts';
+import { createProviderContext, createProviderRegistry, type ReportFileSource } from './destinations/index.ts';
 import { Chatapp1InstallRecords } from './chatapp1-install.store.ts';
 import { DestinationChecks } from './destination.checks.ts';
 import type { DestinationUsers, MonitorFactsOf } from './destination.inputs.ts';
@@ -25,7 +21,6 @@ import { DestinationTestSend } from './destination.test-send.ts';
 import { DestinationViews } from './destination.view.ts';
 import { IncidentDeliveries } from './incident-deliveries.ts';
 import { ReportDeliveryFacts } from './report-delivery.facts.ts';
-import { MembersService } from './members.service.ts';
 import type { HostResolver } from './network.guard.ts';
 import { AlertPipeline, DELIVERIES_CHANGED } from './pipeline/pipeline.ts';
 import type { SilenceSource } from './pipeline/fan-out.ts';
@@ -52,8 +47,11 @@ export interface AlertingDeps {
   signals?: ChangeSignals;
   /** The silences that hold deliveries back (the silences module, DECISIONS §16); absent: none. */
   silences?: SilenceSource;
+  /** Sends the email destination's mails (platform/mail; made and closed by the composition root). */
+  mailer: Mailer;
+  /** The timers of the dispatcher and worker loops (tests pass a fake); the system's by default. */
+  timers?: Timers;
   /** Overrides for tests. */
-  mailer?: Mailer;
   resolveHost?: HostResolver;
   random?: () => number;
 }
@@ -65,11 +63,11 @@ export interface Alerting {
   testSend: DestinationTestSend;
   /** The Slack app (chatapp1_channel) install flow. */
   chatapp1Install: Chatapp1ChannelInstall;
-  members: MembersService;
   /** GET /incidents/{id}/deliveries. */
   incidentDeliveries: IncidentDeliveries;
   /** What the scheduled reports need to know about destinations and deliveries. */
   reportDeliveryFacts: ReportDeliveryFacts;
+  /** The mailer it was given (the composition root's). */
   mailer: Mailer;
   /** Which of these ids are destinations of the organization (the silences module's check of its matchers). */
   destinationIdsIn(db: Database, organizationId: string, ids: readonly string[]): Promise<Set<string>>;
@@ -77,30 +75,12 @@ export interface Alerting {
   roles: BackgroundRole[];
 }
 
-/** A background loop started once and stopped by flag; stop() waits for the in-flight round to finish. */
-function loopRole(name: string, wake: () => void, body: (stopped: () => boolean) => Promise<void>): BackgroundRole {
-  let stopped = false;
-  let running: Promise<void> | null = null;
-  return {
-    name,
-    async start() {
-      stopped = false;
-      running = body(() => stopped);
-    },
-    async stop() {
-      stopped = true;
-      wake();
-      await running;
-    },
-  };
-}
-
 /** Builds the alerting module: secrets, providers, pipeline, services and roles. */
 export function createAlerting(deps: AlertingDeps): Alerting {
   const { config, logger } = deps;
   const secrets = new DestinationSecrets(new SecretBox(deps.masterKey));
   const registry = createProviderRegistry();
-  const mailer = deps.mailer ?? createMailer({ smtpUrl: config.smtp, from: config.smtpFrom, logger });
+  const mailer = deps.mailer;
   const providerContext = createProviderContext({
     providers: config.providers,
     publicUrl: config.publicUrl,
@@ -129,11 +109,12 @@ export function createAlerting(deps: AlertingDeps): Alerting {
     metrics: deps.metrics ?? null,
     ...(deps.signals && { signals: deps.signals }),
     ...(deps.silences && { silences: deps.silences }),
+    ...(deps.timers && { timers: deps.timers }),
   });
   // Events committed by any module of this process (and, with change signals on PostgreSQL, of any process) wake
   // the dispatcher at once instead of at the next poll; so do new deliveries the workers.
   deps.events.onRecorded(() => pipeline.nudge());
-  deps.signals?.on(DELIVERIES_CHANGED, () => pipeline.workerWake.nudge());
+  deps.signals?.on(DELIVERIES_CHANGED, () => pipeline.nudgeWorkers());
   const monitorFacts: MonitorFactsOf = async (ids, db) =>
     (await deps.monitors.findManyAnywhere(ids, db)).map((m) => ({
       id: m.id,
@@ -172,29 +153,7 @@ export function createAlerting(deps: AlertingDeps): Alerting {
       installRecords.installationSecret(ctx.db, ctx.actor.organizationId, installationId),
   });
   const testSend = new DestinationTestSend({ destinations, views, events: deps.events, pipeline });
-  const members = new MembersService({
-    orgs: deps.orgs,
-    mailer,
-    clock: deps.clock,
-    logger,
-    publicUrl: config.publicUrl,
-    regions: config.regions,
-  });
-  const roles = [
-    loopRole(
-      'alert-dispatcher',
-      () => pipeline.dispatcherWake.nudge(),
-      (stopped) => pipeline.dispatchLoop(stopped),
-    ),
-    loopRole(
-      'alert-workers',
-      () => pipeline.workerWake.nudge(),
-      async (stopped) => {
-        await pipeline.workLoop(stopped);
-        mailer.close();
-      },
-    ),
-  ];
+  const roles: BackgroundRole[] = [pipeline.dispatcher, pipeline.workers];
   const incidentDeliveries = new IncidentDeliveries({ views });
   const reportDeliveryFacts = new ReportDeliveryFacts({ events: deps.events, views });
   return {
@@ -202,7 +161,6 @@ export function createAlerting(deps: AlertingDeps): Alerting {
     destinations,
     testSend,
     chatapp1Install,
-    members,
     incidentDeliveries,
     reportDeliveryFacts,
     mailer,

@@ -60,17 +60,9 @@ export interface MonitorDestinationRow {
   created_at: number;
 }
 
-/** Read and locked by the dispatcher; the table belongs to the events module (the outbox consumers). */
-export interface EventConsumerRow {
-  name: string;
-  last_seq: number;
-  updated_at: number;
-}
-
 export interface AlertingTables {
   destination: DestinationRow;
   delivery: DeliveryRow;
   slack_install_state: SlackInstallStateRow;
   monitor_destination: MonitorDestinationRow;
-  event_consumer: EventConsumerRow;
 }

@@ -1,7 +1,7 @@
 /**
  * The SQL of the delivery pipeline's hot path, pinned per dialect on a recording database (test/support): the
- * fan-out's consumer position (PostgreSQL: `FOR UPDATE`) and the delivery claim (PostgreSQL: `FOR UPDATE SKIP
- * LOCKED`, so concurrent workers never claim the same row). A run with SQLite only still sees a change to the
+ * delivery claim (PostgreSQL: `FOR UPDATE SKIP LOCKED`, so concurrent workers never claim the same row); the
+ * fan-out's consumer position is the events module's (events.repository.sql.test.ts). A run with SQLite only still sees a change to the
  * PostgreSQL text; the pipeline's tests run the statements on both databases.
  */
 import { describe, expect, it } from 'vitest';
@@ -9,23 +9,6 @@ import { sqlPerDialect } from '../../../test/support/recording-database.ts';
 import { DeliveriesRepository } from './deliveries.repository.ts';
 
 describe('delivery SQL per dialect', () => {
-  it('consumer position: locked FOR UPDATE on PostgreSQL', async () => {
-    const position = ({ sql }: { sql: string }) => (sql.startsWith('select') ? [{ last_seq: 0 }] : []);
-    expect(await sqlPerDialect((db) => new DeliveriesRepository(db).lockConsumerPosition('fanout', 1_000), position))
-      .toMatchInlineSnapshot(`
-      {
-        "postgres": [
-          "insert into "event_consumer" ("name", "last_seq", "updated_at") values ($1, $2, $3) on conflict ("name") do nothing",
-          "select "last_seq" from "event_consumer" where "name" = $1 for update",
-        ],
-        "sqlite": [
-          "insert into "event_consumer" ("name", "last_seq", "updated_at") values (?, ?, ?) on conflict ("name") do nothing",
-          "select "last_seq" from "event_consumer" where "name" = ?",
-        ],
-      }
-    `);
-  });
-
   it('claim: FOR UPDATE SKIP LOCKED on PostgreSQL only', async () => {
     expect(await sqlPerDialect((db) => new DeliveriesRepository(db).claim('wrk_1', 1_000, 31_000, 20)))
       .toMatchInlineSnapshot(`

@@ -250,25 +250,4 @@ export class DeliveriesRepository {
       .execute();
     return rows.map(toDelivery);
   }
-
-  /** Locks the consumer's position row (PostgreSQL `FOR UPDATE`) and returns it; creates it at 0 the first time. */
-  async lockConsumerPosition(name: string, now: number): Promise<number> {
-    await this.db
-      .insertInto('event_consumer')
-      .values({ name, last_seq: 0, updated_at: now })
-      .onConflict((oc) => oc.column('name').doNothing())
-      .execute();
-    let q = this.db.selectFrom('event_consumer').select('last_seq').where('name', '=', name);
-    if (this.database.dialect === 'postgres') q = q.forUpdate();
-    const row = await q.executeTakeFirstOrThrow();
-    return Number(row.last_seq);
-  }
-
-  async setConsumerPosition(name: string, seq: number, now: number): Promise<void> {
-    await this.db
-      .updateTable('event_consumer')
-      .set({ last_seq: seq, updated_at: now })
-      .where('name', '=', name)
-      .execute();
-  }
 }

@@ -56,13 +56,18 @@ export class DestinationChecks {
   }
 
   /** The provider's rules for a whole config (after a PATCH merge too), then the private-network policy for URLs. */
-  async config(type: DestinationType, config: Record<string, unknown>, details: ErrorDetail[]): Promise<void> {
+  async config(type: DestinationType, config: unknown, details: ErrorDetail[]): Promise<void> {
     const provider = this.deps.registry.get(type);
     if (!provider) throw new Error(`no provider for ${type}`);
-    const issues = provider.validateConfig(config);
-    details.push(...issues);
-    if (issues.length > 0 || !URL_TYPES.includes(type)) return;
-    const issue = await privateTargetIssue(String(config.url), this.deps.allowPrivateTargets, this.deps.resolveHost);
+    const parsed = provider.parseConfig(config);
+    if (!parsed.ok) {
+      details.push(...parsed.issues);
+      return;
+    }
+    // Every URL type's schema requires `url` as a string: the narrowing only tells the compiler so.
+    const url = parsed.config.url;
+    if (!URL_TYPES.includes(type) || typeof url !== 'string') return;
+    const issue = await privateTargetIssue(url, this.deps.allowPrivateTargets, this.deps.resolveHost);
     if (issue) details.push({ field: 'config.url', issue });
   }
 

@@ -51,6 +51,7 @@ for (const dialect of testDialects()) {
         orgs: t.tocsin.services.orgs,
         monitors: hooked,
         version: 'test',
+        mailer: t.tocsin.services.alerting.mailer,
         masterKey: loadMasterKey({ configured: t.config.masterKey, dataDir: t.config.dataDir, warn: () => {} }),
       }).destinations;
     });

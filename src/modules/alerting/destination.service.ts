@@ -85,7 +85,7 @@ export class DestinationsService {
       config !== null &&
       !Array.isArray(config)
     )
-      await this.deps.checks.config(type as DestinationType, config as Record<string, unknown>, details);
+      await this.deps.checks.config(type as DestinationType, config, details);
     const ids = body.monitor_ids;
     if (Array.isArray(ids) && ids.every((id): id is string => typeof id === 'string'))
       await this.deps.checks.monitorIds(ctx.actor, ids, details);

@@ -13,13 +13,6 @@ export {
   Chatapp1ChannelInstall,
   type InstallCallbackResult,
 } from './destinations/chatapp1_channel/chatapp1_channel.install.ts';
-export {
-  MembersService,
-  type FollowedLink,
-  type MemberView,
-  type MembersList,
-  type Invitation,
-} from './members.service.ts';
 export type { AlertPipeline, DeliveryEnded } from './pipeline/pipeline.ts';
 export { ReportDeliveryFacts, type ReportDelivery } from './report-delivery.facts.ts';
 export { IncidentDeliveries, type IncidentDelivery, type DeliveryOutcome } from './incident-deliveries.ts';
@@ -31,4 +24,10 @@ export {
   type Destination,
 } from './alerting.types.ts';
 export type { HostResolver } from './network.guard.ts';
-export { DESTINATION_TYPES, type DestinationType, type Mailer, type ReportFileSource } from './destinations/index.ts';
+export {
+  DESTINATION_TYPES,
+  destinationConfigSchemas,
+  type DestinationType,
+  type Mailer,
+  type ReportFileSource,
+} from './destinations/index.ts';

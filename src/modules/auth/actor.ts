@@ -1,6 +1,6 @@
 import type { PlanName } from '../../config/index.ts';
 import type { AuditActor } from '../audit/index.ts';
-import type { Role } from '../orgs/index.ts';
+import { isAdminRole, type Role } from '../orgs/index.ts';
 import type { Scope } from './scopes.ts';
 
 export interface RateBudgets {
@@ -36,7 +36,7 @@ export function canSeeEnvironment(actor: Actor, environment: string): boolean {
 }
 
 export function isAdmin(actor: Actor): boolean {
-  return actor.role === 'owner' || actor.role === 'admin';
+  return isAdminRole(actor.role);
 }
 
 /** The id recorded when this actor changes something (resolved_by, acknowledged_by, created_by). */

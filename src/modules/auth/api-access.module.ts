@@ -1,9 +1,11 @@
+import { BackgroundLoop } from '../../platform/background-loop.ts';
 import type { BackgroundRole } from '../../platform/background-role.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Database } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { createRedis } from '../../platform/redis.ts';
 import type { SecretBox } from '../../platform/secrets.ts';
+import type { Timers } from '../../platform/timers.ts';
 import type { ApiMetrics } from './api-metrics.ts';
 import { ApiKeysRepository } from './api-keys.repository.ts';
 import { ApiKeysService } from './api-keys.service.ts';
@@ -39,6 +41,8 @@ export interface ApiAccessOptions {
   metrics: ApiMetrics | null;
   usageFlushMs?: number;
   idempotencyPurgeMs?: number;
+  /** The timers of the flush and purge loops (tests pass a fake); the system's by default. */
+  timers?: Timers;
 }
 
 /** Logs at most one warning per interval, counting what it swallowed. */
@@ -57,36 +61,24 @@ function throttledWarn(logger: Logger, clock: Clock, message: string, everyMs = 
   };
 }
 
+/** A pass every `everyMs`, the first one `everyMs` after start (nothing is waiting at start). */
 function intervalRole(
   name: string,
   everyMs: number,
   work: () => Promise<void>,
   onError: (err: unknown) => void,
+  timers: Timers | undefined,
   atStop?: () => Promise<void>,
 ): BackgroundRole {
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  const tick = () => {
-    if (running) return;
-    running = work()
-      .catch(onError)
-      .finally(() => {
-        running = null;
-      });
-  };
-  return {
+  return new BackgroundLoop({
     name,
-    async start() {
-      timer = setInterval(tick, everyMs);
-      timer.unref();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-      if (running) await running;
-      if (atStop) await atStop().catch(onError);
-    },
-  };
+    everyMs,
+    firstPass: 'after-wait',
+    pass: work,
+    failed: onError,
+    ...(timers && { timers }),
+    ...(atStop && { atStop }),
+  });
 }
 
 export function createApiAccess(options: ApiAccessOptions): { services: ApiAccessServices; roles: BackgroundRole[] } {
@@ -141,6 +133,7 @@ export function createApiAccess(options: ApiAccessOptions): { services: ApiAcces
       options.usageFlushMs ?? 5000,
       () => usage.flush(),
       throttledWarn(logger, clock, 'could not write API usage; will retry'),
+      options.timers,
       () => usage.flush(),
     ),
     intervalRole(
@@ -151,6 +144,7 @@ export function createApiAccess(options: ApiAccessOptions): { services: ApiAcces
         if (n > 0) logger.debug({ purged: n }, 'expired idempotency keys purged');
       },
       throttledWarn(logger, clock, 'could not purge idempotency keys'),
+      options.timers,
     ),
   ];
   return { services: { apiKeys, serviceAccounts, rateLimiter, idempotency, usage }, roles };

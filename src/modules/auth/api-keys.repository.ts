@@ -1,4 +1,5 @@
 import type { Database } from '../../platform/db/index.ts';
+import { OrgAccessColumns } from '../orgs/index.ts';
 import type { ApiKeyRow, AuthTables } from './auth.tables.ts';
 
 export interface KeyWithOwner {
@@ -20,16 +21,13 @@ export class ApiKeysRepository {
     await this.db.insertInto('api_key').values(row).execute();
   }
 
-  /** Looks a key up by the hash of its current value, or of its previous value while a rotation's grace lasts. */
+  /**
+   * Looks a key up by the hash of its current value, or of its previous value while a rotation's grace lasts. One
+   * statement: the organization's plan and the owner's membership role come from the orgs module's columns.
+   */
   async findByHash(hash: string): Promise<KeyWithOwner | null> {
     const row = await this.db
       .selectFrom('api_key')
-      .innerJoin('organization', 'organization.id', 'api_key.organization_id')
-      .leftJoin('membership', (j) =>
-        j
-          .onRef('membership.organization_id', '=', 'api_key.organization_id')
-          .onRef('membership.user_id', '=', 'api_key.user_id'),
-      )
       .leftJoin('service_account', (j) =>
         j
           .onRef('service_account.organization_id', '=', 'api_key.organization_id')
@@ -37,10 +35,15 @@ export class ApiKeysRepository {
           .on('service_account.deleted_at', 'is', null),
       )
       .selectAll('api_key')
-      .select(['organization.plan as plan', 'membership.role as member_role', 'service_account.role as sa_role'])
+      .select([
+        OrgAccessColumns.plan('api_key.organization_id').as('plan'),
+        OrgAccessColumns.memberRole('api_key.organization_id', 'api_key.user_id').as('member_role'),
+        'service_account.role as sa_role',
+      ])
       .where((eb) => eb.or([eb('api_key.hash', '=', hash), eb('api_key.previous_hash', '=', hash)]))
       .executeTakeFirst();
-    if (!row) return null;
+    // A key of an organization that no longer exists resolves to nothing (as the inner join it replaces did).
+    if (!row || row.plan === null) return null;
     const { plan, member_role, sa_role, ...key } = row;
     // A service account's key takes the account's role; a person's key takes the person's current role.
     const role = key.service_account_id !== null ? sa_role : member_role;

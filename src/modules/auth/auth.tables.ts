@@ -66,6 +66,4 @@ export interface AuthTables {
   service_account: ServiceAccountRow;
   idempotency_key: IdempotencyKeyRow;
   api_key_usage: ApiKeyUsageRow;
-  membership: { organization_id: string; user_id: string; role: string; created_at: number };
-  organization: { id: string; plan: string };
 }

@@ -1,4 +1,5 @@
 import type { Database } from '../../platform/db/index.ts';
+import { OrgAccessColumns } from '../orgs/index.ts';
 import type { SessionsTables, UserSessionRow } from './sessions.tables.ts';
 
 /** A live session with what a request needs to act: the user's current role and the organization's plan. */
@@ -9,16 +10,10 @@ export interface ResolvedSessionRow extends UserSessionRow {
   user_name: string | null;
 }
 
-interface JoinedTables extends SessionsTables {
-  membership: { organization_id: string; user_id: string; role: string };
-  organization: { id: string; plan: string };
-  app_user: { id: string; email: string; name: string | null };
-}
-
 export class SessionsRepository {
   private readonly db;
   constructor(database: Database) {
-    this.db = database.tables<JoinedTables>();
+    this.db = database.tables<SessionsTables>();
   }
 
   async insert(row: UserSessionRow): Promise<void> {
@@ -27,24 +22,25 @@ export class SessionsRepository {
 
   /**
    * The session with this token hash if it has not ended and its membership still exists (a member removed
-   * from the organization loses their sessions with it), with the current role and plan.
+   * from the organization loses their sessions with it), with the current role and plan. One statement: the role,
+   * plan and the user's address and name come from the orgs module's columns.
    */
   async findLive(tokenHash: string): Promise<ResolvedSessionRow | null> {
     const row = await this.db
       .selectFrom('user_session')
-      .innerJoin('membership', (j) =>
-        j
-          .onRef('membership.organization_id', '=', 'user_session.organization_id')
-          .onRef('membership.user_id', '=', 'user_session.user_id'),
-      )
-      .innerJoin('organization', 'organization.id', 'user_session.organization_id')
-      .innerJoin('app_user', 'app_user.id', 'user_session.user_id')
       .selectAll('user_session')
-      .select(['membership.role', 'organization.plan', 'app_user.email', 'app_user.name as user_name'])
+      .select([
+        OrgAccessColumns.memberRole('user_session.organization_id', 'user_session.user_id').as('role'),
+        OrgAccessColumns.plan('user_session.organization_id').as('plan'),
+        OrgAccessColumns.userEmail('user_session.user_id').as('email'),
+        OrgAccessColumns.userName('user_session.user_id').as('user_name'),
+      ])
       .where('user_session.token_hash', '=', tokenHash)
       .where('user_session.ended_at', 'is', null)
       .executeTakeFirst();
-    return row ?? null;
+    // No membership (the member was removed), organization or user: no live session, as the inner joins had it.
+    if (!row || row.role === null || row.plan === null || row.email === null) return null;
+    return { ...row, role: row.role, plan: row.plan, email: row.email };
   }
 
   async touch(id: string, at: number): Promise<void> {

@@ -3,6 +3,7 @@ export * from './probes/index.ts';
 export { checkEngineMigrations } from './engine/engine.migrations.ts';
 export {
   createCheckEngineModule,
+  ANALYTICS_BUDGET_MS,
   type CheckEngineModule,
   type CheckEngineModuleDeps,
 } from './engine/check-engine.module.ts';
@@ -18,9 +19,17 @@ export type {
   CheckResult,
   ClaimedCheck,
   MonitorTransition,
-  TransitionHandler,
+  TransitionListener,
   WorkSource,
 } from './engine/check.types.ts';
+export { monitorStatusListener, statusFeedListener } from './engine/transition.listeners.ts';
+export {
+  BatchAnalyticsQueue,
+  type BatchAnalytics,
+  type CommittedBatch,
+  type AnalyticsFailure,
+} from './engine/batch-analytics.queue.ts';
+export { intelligenceAnalytics, type IntelligenceFeed } from './engine/intelligence.feed.ts';
 export { causeOf } from './engine/failure.cause.ts';
 export { CheckRunner, type CheckRunnerOptions } from './runner/check.runner.ts';
 export { LocalWorkSource } from './runner/local.source.ts';
@@ -31,6 +40,7 @@ export {
   type RunnerHello,
 } from './runner/remote.source.ts';
 export { connectToControlPlane, type ControlPlaneConnectOptions } from './runner/control-plane.connect.ts';
+export { ClaimWait, type ClaimWaitDeps } from './runner/claim.wait.ts';
 export { RunnersService, RUNNER_LIVE_MS, type RegionLiveness } from './runner/runners.service.ts';
 export type { Runner } from './runner/runners.repository.ts';
 export { HeartbeatsService } from './heartbeats/heartbeats.service.ts';

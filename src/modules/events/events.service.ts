@@ -65,6 +65,15 @@ export class EventsService {
     return new EventsRepository(this.database).latestSeq();
   }
 
+  /**
+   * The consumer's position, locked in `tx` until it commits (PostgreSQL `FOR UPDATE`; SQLite's transaction holds
+   * the write lock): a consumer that finds the position it read earlier may consume what follows and move it with
+   * `setConsumerPosition` in the same transaction; another process then waits and sees the new position.
+   */
+  lockConsumerPosition(tx: Database, name: string): Promise<number> {
+    return new EventsRepository(tx).lockConsumerPosition(name, this.clock.now());
+  }
+
   consumerPosition(name: string, tx: Database = this.database): Promise<number> {
     return new EventsRepository(tx).consumerPosition(name);
   }

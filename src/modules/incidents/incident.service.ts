@@ -9,8 +9,10 @@ import { actorRef, canSeeEnvironment, type Actor, type ServiceContext } from '..
 import type { EventType, EventsService } from '../events/index.ts';
 import type { Monitor, MonitorListener, Page } from '../monitors/index.ts';
 import { IncidentsRepository, type IncidentKey } from './incidents.repository.ts';
+import { blockingParents, heldMessage, type MonitorDependencies } from './incident.dependencies.ts';
 import {
   durationSeconds,
+  isHeld,
   outageStart,
   timeToAcknowledgeSeconds,
   timeToResolveSeconds,
@@ -35,6 +37,8 @@ export interface IncidentsServiceDeps {
   monitors: IncidentMonitors;
   /** The name a person goes by (the orgs module's user: name, else email); absent: timelines show ids only. */
   people?: { nameOf(userId: string): Promise<string | null> };
+  /** Parents and children of monitors (DECISIONS §17); absent: no incident is ever held. */
+  dependencies?: MonitorDependencies;
 }
 
 /** Body of POST /incidents, its shape checked by the route's schema. */
@@ -70,6 +74,9 @@ export class IncidentsService implements MonitorListener {
       await this.openForMonitor(tx, repo, t);
       return;
     }
+    // A parent's recovery may release its held children: decided under the dependency lock, before any write.
+    const children = this.deps.dependencies ? await this.deps.dependencies.childrenOf(tx, t.monitorId) : [];
+    if (children.length > 0) await repo.lockDependencyDecisions();
     const open = await repo.findOpenForMonitor(t.monitorId);
     if (open) {
       await repo.addTimeline(open, {
@@ -79,20 +86,97 @@ export class IncidentsService implements MonitorListener {
         message: `${t.monitorName} recovered.`,
       });
       await this.resolveWith(tx, repo, open, AUTO, t.at, 'recovered');
-      return;
-    }
-    if (t.from === 'down') {
-      // The incident was resolved by hand while the monitor was down: still tell destinations it recovered.
+    } else if (t.from === 'down') {
+      // The incident was resolved by hand while the monitor was down: still tell destinations it recovered
+      // (unless it was held and never alerted: nobody heard it went down).
       const latest = await repo.findLatestForMonitor(t.monitorId);
-      await this.record(tx, 'recovered', t.organizationId, t.monitorId, latest?.id ?? null, t.at, {
-        monitor_name: t.monitorName,
-        since: latest ? toIso(outageStart(latest)) : null,
-        duration_seconds: latest ? durationSeconds({ ...latest, resolvedAt: t.at }, t.at) : null,
-        incident_id: latest?.id ?? null,
-        incident_number: latest?.number ?? null,
-        execution_id: t.executionId,
-      });
+      if (!latest || !isHeld(latest)) {
+        await this.record(tx, 'recovered', t.organizationId, t.monitorId, latest?.id ?? null, t.at, {
+          monitor_name: t.monitorName,
+          since: latest ? toIso(outageStart(latest)) : null,
+          duration_seconds: latest ? durationSeconds({ ...latest, resolvedAt: t.at }, t.at) : null,
+          incident_id: latest?.id ?? null,
+          incident_number: latest?.number ?? null,
+          execution_id: t.executionId,
+        });
+      }
     }
+    if (children.length > 0) await this.releaseChildren(tx, repo, t.monitorId, t.at);
+  }
+
+  /**
+   * After a parent recovered (its status is already written in this transaction): each child whose incident is held
+   * and that no other parent holds any longer alerts if it is still down once its own checks have had the time to
+   * see the recovery (`releaseDelayMs`; `releaseDueHolds` sends it). Children recovering with their parent, as they
+   * mostly do, are never alerted.
+   */
+  private async releaseChildren(tx: Database, repo: IncidentsRepository, parentId: string, at: number): Promise<void> {
+    const dependencies = this.deps.dependencies!;
+    // Read again under the lock: a child that went down in a batch committed meanwhile is seen.
+    for (const child of await dependencies.childrenOf(tx, parentId)) {
+      const open = await repo.findOpenForMonitor(child.monitorId);
+      if (!open || !isHeld(open)) continue;
+      if (blockingParents(await dependencies.parentStatesOf(tx, child.monitorId)).length > 0) continue;
+      await repo.setReleaseDue(open.id, at + child.releaseDelayMs);
+    }
+  }
+
+  /**
+   * The held incidents whose release is due at `now` (the reminders role's pass): each alerts, once, if its monitor
+   * is still down and no parent holds it; one whose parent went down again waits for that parent's recovery.
+   * Returns how many alerted.
+   */
+  async releaseDueHolds(now: number, limit = 500): Promise<number> {
+    const dependencies = this.deps.dependencies;
+    if (!dependencies) return 0;
+    const due = await new IncidentsRepository(this.deps.database).listReleaseDue(now, limit);
+    let released = 0;
+    for (const candidate of due) {
+      const done = await this.deps.database.transaction(async (tx) => {
+        const repo = new IncidentsRepository(tx);
+        await repo.lockDependencyDecisions();
+        const incident = await repo.find(candidate.organizationId, candidate.id);
+        if (!incident?.monitorId || incident.status === 'resolved' || !isHeld(incident)) return false;
+        const child = await dependencies.childStateOf(tx, incident.monitorId);
+        // Not down now (paused): its next confirmed failure decides (`openForMonitor`).
+        if (!child?.down) {
+          await repo.setReleaseDue(incident.id, null);
+          return false;
+        }
+        return this.releaseIfClear(tx, repo, incident, child.name, now);
+      });
+      if (done) released += 1;
+    }
+    return released;
+  }
+
+  /**
+   * A held incident alerts (its `down` and `incident_opened`) when no parent holds it any longer; true when it did.
+   * A parent down again clears the due time: that parent's recovery sets the next one.
+   */
+  private async releaseIfClear(
+    tx: Database,
+    repo: IncidentsRepository,
+    incident: Incident,
+    monitorName: string,
+    at: number,
+  ): Promise<boolean> {
+    if (!incident.monitorId) return false;
+    const blocking = blockingParents(await this.deps.dependencies!.parentStatesOf(tx, incident.monitorId));
+    if (blocking.length > 0) {
+      if (incident.alertReleaseDueAt !== null) await repo.setReleaseDue(incident.id, null);
+      return false;
+    }
+    if (!(await repo.markAlertReleased(incident.id, at))) return false;
+    await repo.addTimeline(incident, {
+      type: 'alert_released',
+      at,
+      actor: AUTO,
+      message: `Every parent recovered and ${monitorName} is still down: alerted.`,
+    });
+    await this.recordDown(tx, incident, monitorName, at, null);
+    await this.recordOpened(tx, incident, at);
+    return true;
   }
 
   async list(
@@ -349,12 +433,23 @@ export class IncidentsService implements MonitorListener {
   }
 
   private async openForMonitor(tx: Database, repo: IncidentsRepository, t: MonitorTransition): Promise<void> {
+    const dependencies = this.deps.dependencies;
+    let parents = dependencies ? await dependencies.parentStatesOf(tx, t.monitorId) : [];
+    if (parents.length > 0) {
+      // Decided under the dependency lock, reading the parents again: a parent's recovery committed meanwhile counts.
+      await repo.lockDependencyDecisions();
+      parents = await dependencies!.parentStatesOf(tx, t.monitorId);
+    }
     const existing = await repo.findOpenForMonitor(t.monitorId);
     if (existing) {
       // Still the same outage (e.g. down again after a resume): note it, no second incident, no second `down`.
       await repo.addTimeline(existing, { type: 'monitor_down', at: t.at, actor: AUTO, message: t.cause });
+      // A held one whose parents recovered while this monitor was not down (paused) alerts now.
+      if (isHeld(existing)) await this.releaseIfClear(tx, repo, existing, t.monitorName, t.at);
       return;
     }
+    const blocking = blockingParents(parents);
+    const suppressedBy = await this.parentIncidentOf(repo, blocking);
     const number = await repo.allocateNumber(t.organizationId);
     const incident = this.newIncident(t.organizationId, number, {
       title: `${t.monitorName} is down`.slice(0, TITLE_MAX),
@@ -363,6 +458,7 @@ export class IncidentsService implements MonitorListener {
       cause: t.cause,
       at: t.at,
       ...(t.downSince !== undefined && { downSince: t.downSince }),
+      ...(blocking.length > 0 && { blockedBy: blocking.map((p) => p.monitorId), suppressedBy }),
     });
     if (!(await repo.insertIfNoConflict(incident))) {
       // Another process opened it first (the unique partial index refused ours): give the number back.
@@ -370,14 +466,42 @@ export class IncidentsService implements MonitorListener {
       return;
     }
     await repo.addTimeline(incident, { type: 'opened', at: t.at, actor: AUTO, message: t.cause });
-    await this.record(tx, 'down', t.organizationId, t.monitorId, incident.id, t.at, {
+    if (blocking.length > 0) {
+      // DECISIONS §17: recorded, not alerted (no `down`, no `incident_opened`) while a parent is down or in maintenance.
+      await repo.addTimeline(incident, { type: 'alert_held', at: t.at, actor: AUTO, message: heldMessage(blocking) });
+      return;
+    }
+    await this.recordDown(tx, incident, t.monitorName, t.at, t.executionId);
+    await this.recordOpened(tx, incident, t.at);
+  }
+
+  /** The open incident of the first down parent that has one (a parent in maintenance has none). */
+  private async parentIncidentOf(
+    repo: IncidentsRepository,
+    blocking: ReadonlyArray<{ monitorId: string; condition: string }>,
+  ): Promise<string | null> {
+    for (const p of blocking) {
+      if (p.condition !== 'down') continue;
+      const open = await repo.findOpenForMonitor(p.monitorId);
+      if (open) return open.id;
+    }
+    return null;
+  }
+
+  private recordDown(
+    tx: Database,
+    incident: Incident,
+    monitorName: string,
+    at: number,
+    executionId: string | null,
+  ): Promise<void> {
+    return this.record(tx, 'down', incident.organizationId, incident.monitorId, incident.id, at, {
       ...this.incidentFacts(incident),
-      monitor_name: t.monitorName,
-      cause: t.cause,
+      monitor_name: monitorName,
+      cause: incident.cause,
       since: toIso(outageStart(incident)),
-      execution_id: t.executionId,
+      execution_id: executionId,
     });
-    await this.recordOpened(tx, incident);
   }
 
   private async resolveWith(
@@ -398,6 +522,9 @@ export class IncidentsService implements MonitorListener {
       actor: by,
       message: reason === 'monitor_deleted' ? 'Resolved because the monitor was deleted.' : null,
     });
+    // Held and never alerted (DECISIONS §17): nobody was told it opened, so nobody is told it ended. An incident that
+    // was alerted always tells its recovery.
+    if (isHeld(incident)) return;
     if (monitorEvent) {
       await this.record(tx, monitorEvent, incident.organizationId, incident.monitorId, incident.id, at, {
         ...this.incidentFacts(incident),
@@ -417,22 +544,15 @@ export class IncidentsService implements MonitorListener {
     });
   }
 
-  private recordOpened(tx: Database, incident: Incident): Promise<void> {
-    return this.record(
-      tx,
-      'incident_opened',
-      incident.organizationId,
-      incident.monitorId,
-      incident.id,
-      incident.openedAt,
-      {
-        ...this.incidentFacts(incident),
-        title: incident.title,
-        source: incident.source,
-        cause: incident.cause,
-        opened_at: toIso(incident.openedAt),
-      },
-    );
+  /** `at`: when it was opened, or when its held alert went out (DECISIONS §17). */
+  private recordOpened(tx: Database, incident: Incident, at: number = incident.openedAt): Promise<void> {
+    return this.record(tx, 'incident_opened', incident.organizationId, incident.monitorId, incident.id, at, {
+      ...this.incidentFacts(incident),
+      title: incident.title,
+      source: incident.source,
+      cause: incident.cause,
+      opened_at: toIso(incident.openedAt),
+    });
   }
 
   private async record(
@@ -461,6 +581,8 @@ export class IncidentsService implements MonitorListener {
       cause: string | null;
       at: number;
       downSince?: number;
+      blockedBy?: string[];
+      suppressedBy?: string | null;
     },
   ): Incident {
     const now = this.deps.clock.now();
@@ -480,6 +602,10 @@ export class IncidentsService implements MonitorListener {
       resolvedAt: null,
       resolvedBy: null,
       lastReminderAt: null,
+      blockedBy: o.blockedBy ?? null,
+      suppressedBy: o.suppressedBy ?? null,
+      alertReleaseDueAt: null,
+      alertReleasedAt: null,
       createdAt: now,
       updatedAt: now,
     };

@@ -1,18 +1,5 @@
-/** A monitor status change decided by the state machine (check engine), handed to the incidents module. */
-export interface MonitorTransition {
-  organizationId: string;
-  monitorId: string;
-  monitorName: string;
-  from: 'pending' | 'up' | 'down';
-  to: 'up' | 'down';
-  /** Epoch ms of the verdict. */
-  at: number;
-  /** For down: the failing reason, e.g. "HTTP 503 (expected 200)". */
-  cause: string | null;
-  executionId: string | null;
-  /** For down: when the failure began (the first failing check of the run that confirmed it); see the state machine. */
-  downSince?: number;
-}
+/** A monitor status change decided by the state machine: the check engine owns the type. */
+export type { MonitorTransition } from '../checks/index.ts';
 
 export const INCIDENT_SOURCES = ['monitor', 'api', 'intelligence', 'manual'] as const;
 export type IncidentSource = (typeof INCIDENT_SOURCES)[number];
@@ -43,8 +30,30 @@ export interface Incident {
   resolvedBy: string | null;
   /** When the last still_down reminder was recorded (monitor incidents with a reminder interval). */
   lastReminderAt: number | null;
+  /**
+   * DECISIONS §17: the parent monitors that were down or in maintenance when this monitor incident opened, which
+   * held its alert back; null when nothing held it (every other incident).
+   */
+  blockedBy: string[] | null;
+  /** The open incident of the (first) down parent when it was held; null otherwise (or a parent in maintenance). */
+  suppressedBy: string | null;
+  /**
+   * Held, every parent recovered: when its alert goes out if the monitor is still down then (its own checks have had
+   * time to see the recovery); null while a parent still holds it.
+   */
+  alertReleaseDueAt: number | null;
+  /** When a held incident's alert went out (its parents had recovered, it was still down); null otherwise. */
+  alertReleasedAt: number | null;
   createdAt: number;
   updatedAt: number;
+}
+
+/**
+ * Held back from alerting (DECISIONS §17): opened while a parent was down or in maintenance, and not released since.
+ * Nothing was sent for it, so nothing is sent when it ends either; once released it alerts like any other.
+ */
+export function isHeld(incident: Pick<Incident, 'blockedBy' | 'alertReleasedAt'>): boolean {
+  return incident.blockedBy !== null && incident.alertReleasedAt === null;
 }
 
 export const TIMELINE_TYPES = [
@@ -56,6 +65,8 @@ export const TIMELINE_TYPES = [
   'still_down',
   'monitor_deleted',
   'comment',
+  'alert_held',
+  'alert_released',
 ] as const;
 export type TimelineType = (typeof TIMELINE_TYPES)[number];
 

@@ -82,4 +82,21 @@ export const incidentsMigrations: SchemaMigration[] = [
       await db.schema.alterTable('incident').addColumn('down_since', col.time).execute();
     },
   },
+  {
+    // DECISIONS §17: a monitor incident opened while a parent was down or in maintenance is held back from alerting.
+    // blocked_by: the parents (JSON array of monitor ids) that held it, null when it was not held; suppressed_by: the
+    // parent's incident; alert_release_due_at: when, every parent recovered, its alert goes out if it is still down
+    // (its own checks have had time to see the recovery); alert_released_at: when it went out (null: not yet).
+    name: '202611290301_incidents_dependencies',
+    async up(db) {
+      await db.schema.alterTable('incident').addColumn('blocked_by', col.json).execute();
+      await db.schema.alterTable('incident').addColumn('suppressed_by', col.id).execute();
+      await db.schema.alterTable('incident').addColumn('alert_release_due_at', col.time).execute();
+      await db.schema.alterTable('incident').addColumn('alert_released_at', col.time).execute();
+      // The held incidents whose release is due (the reminders role's pass).
+      await sql`create index incident_release_due_idx on incident (alert_release_due_at, id) where alert_release_due_at is not null and alert_released_at is null`.execute(
+        db,
+      );
+    },
+  },
 ];

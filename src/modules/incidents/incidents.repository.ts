@@ -1,4 +1,5 @@
-import type { Database } from '../../platform/db/index.ts';
+import { sql } from 'kysely';
+import { fromJson, toJson, type Database } from '../../platform/db/index.ts';
 import type { IncidentRow, IncidentsTables } from './incidents.tables.ts';
 import type {
   Incident,
@@ -26,6 +27,10 @@ function toIncident(row: IncidentRow): Incident {
     resolvedAt: row.resolved_at === null ? null : Number(row.resolved_at),
     resolvedBy: row.resolved_by,
     lastReminderAt: row.last_reminder_at === null ? null : Number(row.last_reminder_at),
+    blockedBy: row.blocked_by === null ? null : fromJson<string[]>(row.blocked_by),
+    suppressedBy: row.suppressed_by,
+    alertReleaseDueAt: row.alert_release_due_at === null ? null : Number(row.alert_release_due_at),
+    alertReleasedAt: row.alert_released_at === null ? null : Number(row.alert_released_at),
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
   };
@@ -48,6 +53,10 @@ function toRow(i: Incident): IncidentRow {
     resolved_at: i.resolvedAt,
     resolved_by: i.resolvedBy,
     last_reminder_at: i.lastReminderAt,
+    blocked_by: i.blockedBy === null ? null : toJson(i.blockedBy),
+    suppressed_by: i.suppressedBy,
+    alert_release_due_at: i.alertReleaseDueAt,
+    alert_released_at: i.alertReleasedAt,
     created_at: i.createdAt,
     updated_at: i.updatedAt,
   };
@@ -62,8 +71,10 @@ export interface IncidentKey {
 /** Storage of incidents, their timelines and per-organization numbers. Build it from a transaction handle. */
 export class IncidentsRepository {
   private readonly db;
+  private readonly dialect: Database['dialect'];
   constructor(database: Database) {
     this.db = database.tables<IncidentsTables>();
+    this.dialect = database.dialect;
   }
 
   /** The next number of this organization; call inside the transaction that inserts the incident. */
@@ -106,7 +117,7 @@ export class IncidentsRepository {
 
   /** Many incidents in multi-row inserts (imports and benchmark seeding); numbers must already be allocated. */
   async insertMany(incidents: readonly Incident[]): Promise<void> {
-    // 500 rows × 16 columns stays under both dialects' bound-parameter limits.
+    // 500 rows × 21 columns stays under both dialects' bound-parameter limits.
     for (let i = 0; i < incidents.length; i += 500) {
       await this.db
         .insertInto('incident')
@@ -272,6 +283,56 @@ export class IncidentsRepository {
   }
 
   /** Compare-and-set of the last reminder time, so two processes never remind twice for one interval. */
+  /** A held incident's alert goes out once: true for the one caller that marked it. */
+  async markAlertReleased(id: string, at: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('incident')
+      .set({ alert_released_at: at, updated_at: at })
+      .where('id', '=', id)
+      .where('alert_released_at', 'is', null)
+      .where('blocked_by', 'is not', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** When a held incident's alert goes out if its monitor is still down (null: not while a parent holds it). */
+  async setReleaseDue(id: string, dueAt: number | null): Promise<void> {
+    await this.db
+      .updateTable('incident')
+      .set({ alert_release_due_at: dueAt })
+      .where('id', '=', id)
+      .where('alert_released_at', 'is', null)
+      .execute();
+  }
+
+  /** Open held incidents whose release is due at `now`, oldest due first. */
+  async listReleaseDue(now: number, limit: number): Promise<Incident[]> {
+    const rows = await this.db
+      .selectFrom('incident')
+      .selectAll()
+      .where('alert_release_due_at', 'is not', null)
+      .where('alert_released_at', 'is', null)
+      .where('alert_release_due_at', '<=', now)
+      .where('status', '<>', 'resolved')
+      .orderBy('alert_release_due_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map(toIncident);
+  }
+
+  /**
+   * Serializes the dependency decisions (a child held because its parent is down; a parent's recovery releasing its
+   * children) until the transaction ends, so that a child going down and its parent recovering in two concurrent
+   * batches cannot each miss the other. PostgreSQL only (SQLite has one writer). One key for the installation,
+   * taken only for monitors with dependencies and before their incident writes: a transaction waiting for it holds no
+   * incident row another holder could need (the batches' monitor locks keep their monitors apart).
+   */
+  async lockDependencyDecisions(): Promise<void> {
+    if (this.dialect !== 'postgres') return;
+    await sql`select pg_advisory_xact_lock(hashtextextended('tocsin:monitor-dependencies', 7406))`.execute(this.db);
+  }
+
   async markReminded(id: string, previous: number | null, at: number): Promise<boolean> {
     let q = this.db
       .updateTable('incident')

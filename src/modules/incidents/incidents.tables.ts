@@ -14,6 +14,10 @@ export interface IncidentRow {
   resolved_at: number | null;
   resolved_by: string | null;
   last_reminder_at: number | null;
+  blocked_by: string | null;
+  suppressed_by: string | null;
+  alert_release_due_at: number | null;
+  alert_released_at: number | null;
   created_at: number;
   updated_at: number;
 }

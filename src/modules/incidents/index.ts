@@ -8,12 +8,20 @@ export {
 } from './incident.service.ts';
 export { IncidentRemindersRole, type IncidentRemindersDeps } from './incident-reminders.role.ts';
 export { incidentsMigrations } from './incidents.migrations.ts';
+export {
+  dependenciesFromStatuses,
+  type MonitorDependencies,
+  type ParentState,
+  type ParentCondition,
+  type ChildState,
+} from './incident.dependencies.ts';
 export type { IncidentKey } from './incidents.repository.ts';
 export {
   INCIDENT_SOURCES,
   INCIDENT_STATUSES,
   TIMELINE_TYPES,
   durationSeconds,
+  isHeld,
   outageStart,
   timeToAcknowledgeSeconds,
   timeToResolveSeconds,

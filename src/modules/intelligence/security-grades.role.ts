@@ -1,9 +1,11 @@
 import { isIP } from 'node:net';
+import { BackgroundLoop } from '../../platform/background-loop.ts';
 import type { BackgroundRole } from '../../platform/background-role.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Database } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { OutboundConnector } from '../../platform/net/index.ts';
+import type { Timers } from '../../platform/timers.ts';
 import { gradeDomain } from './domain.grade.ts';
 import type { IntelligenceService } from './intelligence.service.ts';
 import { IntelligenceRepository } from './intelligence.repository.ts';
@@ -31,6 +33,8 @@ export interface SecurityGradesDeps {
   intervalMs: number;
   /** How often the role looks for monitors due (default one minute). */
   tickMs: number;
+  /** The loop's timers (tests pass a fake); the system's by default. */
+  timers?: Timers;
   timeoutMs: number;
   /**
    * The network policy's connector (`network.allow_private_targets`): each grading vets the graded host once, and
@@ -61,29 +65,25 @@ export function tlsEndpointOf(m: Pick<GradedMonitor, 'type' | 'target'>): { host
 export class SecurityGradesRole implements BackgroundRole {
   readonly name = 'intelligence-security-grades';
   private readonly deps: SecurityGradesDeps;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
+  private readonly loop: BackgroundLoop;
   constructor(deps: SecurityGradesDeps) {
     this.deps = deps;
+    this.loop = new BackgroundLoop({
+      name: this.name,
+      everyMs: deps.tickMs,
+      firstPass: 'after-wait',
+      pass: () => this.gradeDue().then(() => undefined),
+      failed: (err) => void deps.logger.warn({ err }, 'security grading failed'),
+      ...(deps.timers && { timers: deps.timers }),
+    });
   }
 
-  async start(): Promise<void> {
-    this.timer = setInterval(() => {
-      if (this.running) return;
-      this.running = this.gradeDue()
-        .then(() => undefined)
-        .catch((err: unknown) => this.deps.logger.warn({ err }, 'security grading failed'))
-        .finally(() => {
-          this.running = null;
-        });
-    }, this.deps.tickMs);
-    this.timer.unref();
+  start(): Promise<void> {
+    return this.loop.start();
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Grades every checked monitor whose last grading is older than the interval; returns how many were graded. */

@@ -1,4 +1,11 @@
-export { MonitorsService, type MonitorsServiceDeps, type MonitorListener, type Page } from './monitor.service.ts';
+export {
+  MonitorsService,
+  blocksChildren,
+  type MonitorsServiceDeps,
+  type MonitorListener,
+  type Page,
+} from './monitor.service.ts';
+export type { RelatedMonitor } from './monitor-dependencies.repository.ts';
 export type { LockOrganization } from './monitor.ports.ts';
 export { monitorsMigrations } from './monitors.migrations.ts';
 export type { MonitorAlertLinks } from './monitor.ports.ts';

@@ -13,6 +13,8 @@ import type { Monitor, MonitorFilter, MonitorInput, MonitorPatch, MonitorStatus 
 import { validateMonitor, type AssertionValidator, type ValidMonitorFields } from './monitor.validation.ts';
 import type { MonitorTargetGuard } from './monitor.target-guard.ts';
 import { monitorChange } from './monitor.audit.ts';
+import { cycleDetail, dependencyCycle } from './monitor.dependencies.ts';
+import { MonitorDependenciesRepository, type RelatedMonitor } from './monitor-dependencies.repository.ts';
 import { plural } from '../../platform/plural.ts';
 
 /**
@@ -86,6 +88,15 @@ function under(field: string, detail: string): string {
 
 function sameIds(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((id, i) => id === b[i]);
+}
+
+function parentIdsOf(m: Pick<Monitor, 'config'>): string[] {
+  return m.config.depends_on ?? [];
+}
+
+/** A parent that holds a down child's alerts back (DECISIONS §17): down, or in maintenance. */
+export function blocksChildren(status: string): boolean {
+  return status === 'down' || status === 'maintenance';
 }
 
 export class MonitorsService {
@@ -177,6 +188,7 @@ export class MonitorsService {
             monitor.config.alert_destination_ids,
           );
         }
+        if (parentIdsOf(monitor).length > 0) await this.saveDependencies(tx, ctx, monitor);
         for (const l of this.listeners) await l.monitorSaved(tx, monitor, null);
         await ctx.audit?.record(tx, monitorChange('monitor.create', null, monitor));
       }
@@ -223,7 +235,63 @@ export class MonitorsService {
       this.readQueries,
     );
     if (!found) throw notFound('Monitor');
-    return { ...found.monitor, config: { ...found.monitor.config, alert_destination_ids: found.destinationIds } };
+    const monitor = {
+      ...found.monitor,
+      config: { ...found.monitor.config, alert_destination_ids: found.destinationIds },
+    };
+    return (await this.withBlockedBy(ctx.db, [monitor]))[0]!;
+  }
+
+  /**
+   * `blockedBy` of the monitors that are down and have parents (one read for all of them; none for the others): the
+   * parents that are down or in maintenance now.
+   */
+  private async withBlockedBy(db: Database, monitors: Monitor[]): Promise<Monitor[]> {
+    const candidates = monitors.filter((m) => m.status === 'down' && parentIdsOf(m).length > 0).map((m) => m.id);
+    if (candidates.length === 0) return monitors;
+    const parents = await new MonitorDependenciesRepository(db).parentsOf(candidates);
+    return monitors.map((m) => {
+      const blocking = (parents.get(m.id) ?? []).filter((p) => blocksChildren(p.status)).map((p) => p.id);
+      return blocking.length > 0 ? { ...m, blockedBy: blocking } : m;
+    });
+  }
+
+  /** Internal (the incidents module's dependency decision): the parents of a monitor with their statuses. */
+  async parentsOf(db: Database, monitorId: string): Promise<RelatedMonitor[]> {
+    return (await new MonitorDependenciesRepository(db).parentsOf([monitorId])).get(monitorId) ?? [];
+  }
+
+  /** Internal (the incidents module's dependency decision): one monitor as an end of an edge, read through `db`. */
+  relatedOf(db: Database, monitorId: string): Promise<RelatedMonitor | null> {
+    return new MonitorDependenciesRepository(db).related(monitorId);
+  }
+
+  /** Internal (the incidents module's dependency decision): the monitors that depend on this one. */
+  childrenOf(db: Database, monitorId: string): Promise<RelatedMonitor[]> {
+    return new MonitorDependenciesRepository(db).childrenOf(monitorId);
+  }
+
+  /**
+   * Inside the saving transaction: the parents exist in this organization (one deleted since the checks before the
+   * transaction is a 422 too), the graph stays acyclic (checked under the organization's lock, so two changes
+   * cannot close a cycle together), then the rows are replaced.
+   */
+  private async saveDependencies(tx: Database, ctx: ServiceContext, monitor: Monitor): Promise<void> {
+    const parentIds = parentIdsOf(monitor);
+    if (parentIds.length > 0) {
+      const found = new Set(
+        (await new MonitorsRepository(tx).findManyAnywhere(parentIds))
+          .filter((m) => m.organizationId === monitor.organizationId)
+          .map((m) => m.id),
+      );
+      const missing = parentIds.filter((id) => !found.has(id));
+      if (missing.length > 0) throw validationFailed(missing.map((id) => missingParent(parentIds, id)));
+    }
+    await this.deps.lockOrganization(tx, monitor.organizationId);
+    const repository = new MonitorDependenciesRepository(tx);
+    const cycle = dependencyCycle(await repository.edgesOf(monitor.organizationId), monitor.id, parentIds);
+    if (cycle) throw validationFailed([cycleDetail(cycle, parentIds)]);
+    await repository.replaceFor(monitor.organizationId, monitor.id, parentIds);
   }
 
   async list(
@@ -239,7 +307,11 @@ export class MonitorsService {
       ctx.actor.organizationId,
       result.data.map((m) => m.id),
     );
-    return { data: result.data.map((m) => withLinks(m, links)), next_cursor: result.next_cursor };
+    const data = await this.withBlockedBy(
+      ctx.db,
+      result.data.map((m) => withLinks(m, links)),
+    );
+    return { data, next_cursor: result.next_cursor };
   }
 
   /**
@@ -297,6 +369,7 @@ export class MonitorsService {
               lastCheckedAt: current.lastCheckedAt,
             };
         await repository.update({ ...saved, config: storedConfig(saved.config) });
+        if (!sameIds(parentIdsOf(saved), parentIdsOf(current))) await this.saveDependencies(tx, ctx, saved);
         if (linksGiven || !sameIds(links, existing.config.alert_destination_ids)) {
           await this.deps.alertLinks.replaceForMonitor(tx, saved.organizationId, saved.id, links);
         }
@@ -313,11 +386,33 @@ export class MonitorsService {
   async delete(ctx: ServiceContext, id: string): Promise<void> {
     const existing = await this.findVisible(ctx.db, ctx.actor, id);
     await ctx.db.transaction(async (tx) => {
+      // Read before the delete: the foreign key deletes the dependency rows with the monitor.
+      const children = await new MonitorDependenciesRepository(tx).childrenOf(id);
       // Nothing deleted: another request got there first, and its transaction ran the reactions.
       if (!(await new MonitorsRepository(tx).delete(scopeOf(ctx.actor), id))) throw notFound('Monitor');
+      await this.forgetParent(tx, existing, children);
       for (const l of this.listeners) await l.monitorDeleted(tx, existing);
       await ctx.audit?.record(tx, monitorChange('monitor.delete', existing, null));
     });
+  }
+
+  /**
+   * A deleted monitor leaves its children's `depends_on` (their rows went with it, by the foreign key): each child's
+   * config is rewritten without it, in the deleting transaction.
+   */
+  private async forgetParent(tx: Database, parent: Monitor, children: readonly RelatedMonitor[]): Promise<void> {
+    const repository = new MonitorsRepository(tx);
+    for (const { id } of children) {
+      const child = await repository.findAnywhere(id);
+      if (!child) continue;
+      const rest = parentIdsOf(child).filter((id) => id !== parent.id);
+      const { depends_on: _gone, ...config } = child.config;
+      await repository.setConfig(
+        child.id,
+        (rest.length > 0 ? { ...config, depends_on: rest } : config) as Monitor['config'],
+        this.deps.clock.now(),
+      );
+    }
   }
 
   pause(ctx: ServiceContext, id: string): Promise<Monitor> {
@@ -444,6 +539,17 @@ export class MonitorsService {
         })),
       );
     }
+    const parentIds = parentIdsOf(fields);
+    if (parentIds.length > 0) {
+      // Monitors this actor cannot see (another organization, an environment outside the key's) are unknown here.
+      const visible = new Set(
+        (await new MonitorsRepository(ctx.db).findManyAnywhere(parentIds))
+          .filter((m) => m.organizationId === actor.organizationId && canSeeEnvironment(actor, m.environment))
+          .map((m) => m.id),
+      );
+      const unknown = parentIds.filter((id) => !visible.has(id));
+      if (unknown.length > 0) throw validationFailed(unknown.map((id) => missingParent(parentIds, id)));
+    }
     if (!canSeeEnvironment(actor, fields.environment)) {
       throw new DomainError('forbidden', `This key may not use the environment ${fields.environment}.`);
     }
@@ -457,6 +563,13 @@ export class MonitorsService {
     );
     return fields;
   }
+}
+
+function missingParent(parentIds: readonly string[], id: string): ErrorDetail {
+  return {
+    field: `config.depends_on[${parentIds.indexOf(id)}]`,
+    issue: `monitor ${id} does not exist in this organization`,
+  };
 }
 
 /** The monitor as the API shows it: its destination links as `config.alert_destination_ids`. */

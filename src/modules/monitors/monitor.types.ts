@@ -19,6 +19,11 @@ export interface CommonConfig {
   reminder_interval_minutes: number | null;
   /** Anomalies and security-grade drops open incidents with source `intelligence` (DECISIONS §13); absent = false. */
   intelligence_incidents?: boolean;
+  /**
+   * Parents (DECISIONS §17): while one is down or in maintenance, this monitor's outage is held back from alerting;
+   * absent = none. Stored in the config and indexed by the `monitor_dependency` rows.
+   */
+  depends_on?: string[];
 }
 
 export interface HttpConfig extends CommonConfig {
@@ -106,6 +111,11 @@ export interface Monitor {
   heartbeatToken: string | null;
   createdAt: number;
   updatedAt: number;
+  /**
+   * Read only, filled by the API's reads: the parents that are down or in maintenance while this monitor is down
+   * (DECISIONS §17); absent or empty otherwise.
+   */
+  blockedBy?: string[];
 }
 
 /**

@@ -37,6 +37,7 @@ const COMMON_KEYS = [
   'alert_latency_ms',
   'reminder_interval_minutes',
   'intelligence_incidents',
+  'depends_on',
 ] as const;
 
 /** The config keys of each type besides the common ones (the route schemas list the same keys per type). */
@@ -91,7 +92,7 @@ function commonConfig(c: Record<string, unknown>, regionCount: number, details: 
     alert_destination_ids: valueOr<string[]>(c, 'alert_destination_ids', []),
     alert_latency_ms: valueOr(c, 'alert_latency_ms', null),
     reminder_interval_minutes: valueOr(c, 'reminder_interval_minutes', null),
-    ...optionalKeys(c, ['intelligence_incidents']),
+    ...optionalKeys(c, ['intelligence_incidents', 'depends_on']),
   };
 }
 

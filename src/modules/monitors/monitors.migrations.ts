@@ -33,4 +33,29 @@ export const monitorsMigrations: SchemaMigration[] = [
         .execute();
     },
   },
+  {
+    // DECISIONS §17: `config.depends_on`. The config keeps the list the API shows; these rows index it both ways
+    // (a parent's children when it recovers, an organization's graph for the cycle check). Deleting either monitor
+    // deletes the edge.
+    name: '202611290300_monitors_dependencies',
+    async up(db) {
+      await db.schema
+        .createTable('monitor_dependency')
+        .addColumn('monitor_id', col.id, (c) => c.notNull().references('monitor.id').onDelete('cascade'))
+        .addColumn('depends_on_id', col.id, (c) => c.notNull().references('monitor.id').onDelete('cascade'))
+        .addColumn('organization_id', col.id, (c) => c.notNull())
+        .addPrimaryKeyConstraint('monitor_dependency_pk', ['monitor_id', 'depends_on_id'])
+        .execute();
+      await db.schema
+        .createIndex('monitor_dependency_parent_idx')
+        .on('monitor_dependency')
+        .columns(['depends_on_id', 'monitor_id'])
+        .execute();
+      await db.schema
+        .createIndex('monitor_dependency_org_idx')
+        .on('monitor_dependency')
+        .columns(['organization_id'])
+        .execute();
+    },
+  },
 ];

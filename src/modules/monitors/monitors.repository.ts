@@ -267,6 +267,15 @@ export class MonitorsRepository {
       .execute();
   }
 
+  /** Only the config (a parent's deletion takes it out of its children's `depends_on`). */
+  async setConfig(id: string, config: Monitor['config'], at: number): Promise<void> {
+    await this.db
+      .updateTable('monitor')
+      .set({ config: toJson(config), updated_at: at })
+      .where('id', '=', id)
+      .execute();
+  }
+
   async setLastChecked(ids: readonly string[], at: number): Promise<void> {
     if (ids.length === 0) return;
     await this.db

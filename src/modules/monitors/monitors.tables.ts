@@ -18,6 +18,14 @@ export interface MonitorRow {
   updated_at: number;
 }
 
+/** One edge of `config.depends_on`: `monitor_id` depends on `depends_on_id` (its parent). */
+export interface MonitorDependencyRow {
+  monitor_id: string;
+  depends_on_id: string;
+  organization_id: string;
+}
+
 export interface MonitorsTables {
   monitor: MonitorRow;
+  monitor_dependency: MonitorDependencyRow;
 }

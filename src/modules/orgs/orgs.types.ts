@@ -4,6 +4,22 @@ import type { PlanName } from '../../config/index.ts';
 export const ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
 
+/** Owners and admins manage the organization (members, invitations, settings, keys). */
+export function isAdminRole(role: Role): boolean {
+  return role === 'owner' || role === 'admin';
+}
+
+/**
+ * Who asks, as far as the organization's own verbs need to know (the auth module's `Actor` fits; orgs sits below
+ * auth and does not import it): the organization, the role, and the ids an invitation records as its inviter.
+ */
+export interface OrgActor {
+  organizationId: string;
+  role: Role;
+  userId: string | null;
+  keyId: string;
+}
+
 export interface Organization {
   id: string;
   name: string;

@@ -1,25 +1,19 @@
 import type { Clock } from '../../platform/clock.ts';
 import type { Database } from '../../platform/db/index.ts';
-import type { MonitorTransition } from '../incidents/index.ts';
+import type { MonitorTransition, TransitionListener } from '../checks/index.ts';
 import type { Monitor, MonitorListener } from '../monitors/index.ts';
 import { MonitorTimelineRepository } from './monitor-timeline.repository.ts';
 
-/** Who handles the state machine's transitions after the timeline has recorded them (the incidents module). */
-export interface TransitionHandlerLike {
-  handleMonitorTransition(tx: Database, t: MonitorTransition): Promise<void>;
-}
-
 /**
  * Writes each monitor's timeline in the transaction of the change itself: as a MonitorListener (created, paused,
- * resumed, deleted; name and tags kept for reports on deleted monitors) and as the check engine's transition
- * handler (up, down with the start of the failure), which then hands each transition on to `next`.
+ * resumed, deleted; name and tags kept for reports on deleted monitors) and as one of the check engine's transition
+ * listeners (up, down with the start of the failure), so reports agree with the incidents committed beside it.
  */
-export class MonitorTimelineRecorder implements MonitorListener {
+export class MonitorTimelineRecorder implements MonitorListener, TransitionListener {
+  readonly name = 'reports timeline';
   private readonly clock: Clock;
-  private readonly next: TransitionHandlerLike | null;
-  constructor(clock: Clock, next: TransitionHandlerLike | null) {
+  constructor(clock: Clock) {
     this.clock = clock;
-    this.next = next;
   }
 
   async monitorSaved(tx: Database, monitor: Monitor, previous: Monitor | null): Promise<void> {
@@ -42,13 +36,12 @@ export class MonitorTimelineRecorder implements MonitorListener {
     await repo.append(monitor.id, 'deleted', now);
   }
 
-  async handleMonitorTransition(tx: Database, t: MonitorTransition): Promise<void> {
+  async onTransition(tx: Database, t: MonitorTransition): Promise<void> {
     await new MonitorTimelineRepository(tx).append(
       t.monitorId,
       t.to,
       t.at,
       t.to === 'down' ? Math.min(t.downSince ?? t.at, t.at) : null,
     );
-    if (this.next) await this.next.handleMonitorTransition(tx, t);
   }
 }

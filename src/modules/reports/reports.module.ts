@@ -5,7 +5,7 @@ import { ReportBuildPool, type ReportBuildPoolOptions } from './report-build.poo
 import { InThreadPdf, type PdfComposer } from './report-pdf.pool.ts';
 import type { ReportJobHost } from './report-build.job.ts';
 import { ReportRenderer } from './report.render.ts';
-import { MonitorTimelineRecorder, type TransitionHandlerLike } from './monitor-timeline.recorder.ts';
+import { MonitorTimelineRecorder } from './monitor-timeline.recorder.ts';
 import type { ReportAnomalies, ReportIncidents, ReportRollups } from './report.sources.ts';
 import { ReportsService } from './reports.service.ts';
 import type { ReportMonitorSettings } from './monitor-health.report.ts';
@@ -22,8 +22,6 @@ export interface ReportsModuleDeps {
   anomalies: ReportAnomalies | null;
   /** Monitors' intervals and timeouts (the monitor-health report); MonitorsService fits. */
   monitors?: ReportMonitorSettings | null;
-  /** Where the check engine's transitions go once the timeline has them (the incidents module). */
-  transitionsNext: TransitionHandlerLike | null;
   /** The organization's display name (the first page of a PDF). */
   organizationName: (organizationId: string) => Promise<string>;
   /** The organization's member ids (custom reports shared with users). */
@@ -51,7 +49,7 @@ export interface Reports {
   reports: ReportsService;
   slaTargets: SlaTargetsService;
   customReports: CustomReportsService;
-  /** Register with the monitors service (MonitorListener) and give to the check engine as its transition handler. */
+  /** Register with the monitors service (MonitorListener) and list among the check engine's transition listeners. */
   timeline: MonitorTimelineRecorder;
   /**
    * Every report kind as JSON, CSV or PDF, and documents of several sections (report.render.ts). Its threads start
@@ -104,7 +102,7 @@ export function createReports(deps: ReportsModuleDeps): Reports {
     slaTargets,
     customReports,
     renderer,
-    timeline: new MonitorTimelineRecorder(deps.clock, deps.transitionsNext),
+    timeline: new MonitorTimelineRecorder(deps.clock),
   };
 }
 

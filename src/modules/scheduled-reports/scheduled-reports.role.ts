@@ -1,7 +1,9 @@
+import { BackgroundLoop } from '../../platform/background-loop.ts';
 import type { BackgroundRole } from '../../platform/background-role.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Database } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/logger.ts';
+import type { Timers } from '../../platform/timers.ts';
 import type { ReportFilesService } from './report-file.service.ts';
 import type { ScheduledReportRunner } from './scheduled-report.runner.ts';
 import { ScheduledReportsRepository } from './scheduled-reports.repository.ts';
@@ -19,7 +21,14 @@ export interface ScheduledReportsRoleDeps {
   maxSleepMs?: number;
   /** While runs are still delivering, how often their deliveries are looked at besides the pipeline's callback. */
   settleEveryMs?: number;
+  /** The loop's timers (tests pass a fake); the system's by default. */
+  timers?: Timers;
 }
+
+/** A due time already passed (a lease or a request) still waits this long, so a failing round cannot spin. */
+const SHORTEST_WAIT_MS = 250;
+/** The wait after a failed round. */
+const RETRY_AFTER_FAILURE_MS = 5_000;
 
 /**
  * The background loop of scheduled reports: make the due runs, settle finished ones, remove expired files, then
@@ -30,30 +39,33 @@ export interface ScheduledReportsRoleDeps {
 export class ScheduledReportsRole implements BackgroundRole {
   readonly name = 'scheduled-reports';
   private readonly deps: ScheduledReportsRoleDeps;
-  private stopped = true;
-  private running: Promise<void> | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private wakeUp: (() => void) | null = null;
-  private woken = false;
+  private readonly loop: BackgroundLoop;
 
   constructor(deps: ScheduledReportsRoleDeps) {
     this.deps = deps;
+    this.loop = new BackgroundLoop({
+      name: this.name,
+      everyMs: deps.maxSleepMs ?? 60_000,
+      pass: async () => Math.max(SHORTEST_WAIT_MS, (await this.round()) - deps.clock.now()),
+      failed: (err) => {
+        deps.logger.error({ err }, 'scheduled reports: round failed');
+        return RETRY_AFTER_FAILURE_MS;
+      },
+      ...(deps.timers && { timers: deps.timers }),
+    });
   }
 
-  async start(): Promise<void> {
-    this.stopped = false;
-    this.running = this.loop();
+  start(): Promise<void> {
+    return this.loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.wake();
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
+  /** A schedule changed or a run was asked for in this process: a round now (or right after the one running). */
   wake(): void {
-    this.woken = true;
-    this.wakeUp?.();
+    this.loop.wake();
   }
 
   /** One round (tests call it directly with a ManualClock); returns when the next round is due (epoch ms). */
@@ -72,33 +84,5 @@ export class ScheduledReportsRole implements BackgroundRole {
       now + (this.deps.maxSleepMs ?? 60_000),
     ].filter((v): v is number => v !== null);
     return Math.min(...candidates);
-  }
-
-  private async loop(): Promise<void> {
-    while (!this.stopped) {
-      this.woken = false;
-      let next = this.deps.clock.now() + 5_000;
-      try {
-        next = await this.round();
-      } catch (err) {
-        this.deps.logger.error({ err }, 'scheduled reports: round failed');
-      }
-      if (this.stopped || this.woken) continue;
-      await this.sleep(Math.max(0, next - this.deps.clock.now()));
-    }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        if (this.timer) clearTimeout(this.timer);
-        this.timer = null;
-        this.wakeUp = null;
-        resolve();
-      };
-      this.wakeUp = done;
-      // A due time already passed (a lease or a request) still waits a little, so a failing round cannot spin.
-      this.timer = setTimeout(done, Math.max(ms, 250));
-    });
   }
 }

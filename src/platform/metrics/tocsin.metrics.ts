@@ -56,6 +56,7 @@ export class TocsinMetrics {
   private readonly checkLateness: Histogram<'region'>;
   private readonly claimLateness: Histogram<'region'>;
   private readonly slotsSkipped: Counter<'region'>;
+  private readonly analyticsFailures: Counter<'analytics' | 'reason'>;
   private readonly deliveries: Counter<'destination_type' | 'outcome'>;
   private readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
   private readonly apiRequests: Counter<'budget' | 'status'>;
@@ -108,6 +109,12 @@ export class TocsinMetrics {
       labelNames: ['region'],
       registers,
     });
+    this.analyticsFailures = new Counter({
+      name: 'tocsin_check_analytics_failures_total',
+      help: 'Committed check batches whose analytics step (intelligence) was skipped, by step and reason (error, timeout, dropped); their results and alerts are stored.',
+      labelNames: ['analytics', 'reason'],
+      registers,
+    });
     this.deliveries = new Counter({
       name: 'tocsin_deliveries_total',
       help: 'Alert delivery attempts by destination type and outcome (ok, retry, payload_rejected, destination_broken, reauthorize).',
@@ -156,6 +163,11 @@ export class TocsinMetrics {
   checkClaimed(region: string, latenessMs: number, skippedSlots: number): void {
     this.histogram(this.claimLateness, 'k', region).observe(Math.max(0, latenessMs) / 1000);
     if (skippedSlots > 0) this.counter(this.slotsSkipped, 's', region).inc(skippedSlots);
+  }
+
+  /** An analytics step of a committed batch failed, overran its budget or was dropped: skipped for that batch. */
+  checkAnalyticsFailed(analytics: string, reason: string): void {
+    this.counter(this.analyticsFailures, 'x', analytics, reason).inc();
   }
 
   deliveryAttempted(destinationType: string, outcome: string): void {

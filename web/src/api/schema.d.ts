@@ -2467,6 +2467,8 @@ export interface components {
       alert_latency_ms?: number | null;
       /** @description Regions that must agree (at most the number of regions); default 1 for one region, a majority. */
       confirm_regions?: number | null;
+      /** @description Parent monitors (mon_… of this organization, no cycles): while one is down or in maintenance, this monitor's outage is recorded but not alerted; it is alerted if it is still down when every parent has recovered. docs/dependencies.md. */
+      depends_on?: string[] | null;
       /**
        * @description Answers that must all be present.
        * @default []
@@ -2604,6 +2606,8 @@ export interface components {
       assertions?: components['schemas']['Assertion'][] | null;
       /** @description Regions that must agree (at most the number of regions); default 1 for one region, a majority. */
       confirm_regions?: number | null;
+      /** @description Parent monitors (mon_… of this organization, no cycles): while one is down or in maintenance, this monitor's outage is recorded but not alerted; it is alerted if it is still down when every parent has recovered. docs/dependencies.md. */
+      depends_on?: string[] | null;
       /**
        * @default OK
        * @enum {string|null}
@@ -2681,6 +2685,8 @@ export interface components {
       alert_latency_ms?: number | null;
       /** @description Regions that must agree (at most the number of regions); default 1 for one region, a majority. */
       confirm_regions?: number | null;
+      /** @description Parent monitors (mon_… of this organization, no cycles): while one is down or in maintenance, this monitor's outage is recorded but not alerted; it is alerted if it is still down when every parent has recovered. docs/dependencies.md. */
+      depends_on?: string[] | null;
       /**
        * @description Consecutive failures before the monitor goes down and an incident opens.
        * @default 2
@@ -2756,6 +2762,8 @@ export interface components {
       confirm_regions?: number | null;
       /** @description Regular expressions removed from the body before its content digest (change detection). */
       content_ignore_patterns?: string[] | null;
+      /** @description Parent monitors (mon_… of this organization, no cycles): while one is down or in maintenance, this monitor's outage is recorded but not alerted; it is alerted if it is still down when every parent has recovered. docs/dependencies.md. */
+      depends_on?: string[] | null;
       /**
        * @description Consecutive failures before the monitor goes down and an incident opens.
        * @default 2
@@ -2799,6 +2807,10 @@ export interface components {
     Incident: {
       acknowledged_at: string | null;
       acknowledged_by: string | null;
+      /** @description With blocked_by: when every parent had recovered and, the monitor still down, its alert went out; null while held, and for ever when it recovered first (then nothing is sent for it at all). */
+      alert_released_at?: string | null;
+      /** @description Only on a monitor incident opened while parents (config.depends_on) were down or in maintenance: those parents. Its alert (down, incident_opened) was held back; docs/dependencies.md. */
+      blocked_by?: string[];
       cause: string | null;
       /** Format: date-time */
       created_at: string;
@@ -2820,6 +2832,7 @@ export interface components {
       resolved_by: string | null;
       source: 'monitor' | 'api' | 'intelligence' | 'manual';
       status: 'opened' | 'acknowledged' | 'resolved';
+      suppressed_by?: string | null;
       time_to_acknowledge_seconds: number | null;
       time_to_resolve_seconds: number | null;
       title: string;
@@ -2923,6 +2936,10 @@ export interface components {
     IncidentDetail: {
       acknowledged_at: string | null;
       acknowledged_by: string | null;
+      /** @description With blocked_by: when every parent had recovered and, the monitor still down, its alert went out; null while held, and for ever when it recovered first (then nothing is sent for it at all). */
+      alert_released_at?: string | null;
+      /** @description Only on a monitor incident opened while parents (config.depends_on) were down or in maintenance: those parents. Its alert (down, incident_opened) was held back; docs/dependencies.md. */
+      blocked_by?: string[];
       cause: string | null;
       /** @description Correlations involving the incident’s monitor while it was open (from 5 minutes before opening): monitors failing or turning anomalous together that share an attribute. Oldest first. */
       correlations: components['schemas']['IncidentCorrelation'][];
@@ -2946,6 +2963,7 @@ export interface components {
       resolved_by: string | null;
       source: 'monitor' | 'api' | 'intelligence' | 'manual';
       status: 'opened' | 'acknowledged' | 'resolved';
+      suppressed_by?: string | null;
       time_to_acknowledge_seconds: number | null;
       time_to_resolve_seconds: number | null;
       /** @description Oldest first. */
@@ -3046,7 +3064,9 @@ export interface components {
         | 'monitor_up'
         | 'still_down'
         | 'monitor_deleted'
-        | 'comment';
+        | 'comment'
+        | 'alert_held'
+        | 'alert_released';
     };
     /** IntelligenceCorrelation */
     IntelligenceCorrelation: {
@@ -3242,6 +3262,8 @@ export interface components {
     };
     /** Monitor */
     Monitor: {
+      /** @description While the monitor is down: its parents (config.depends_on) that are down or in maintenance now; absent otherwise. docs/dependencies.md. */
+      blocked_by?: string[];
       config: {
         [key: string]: unknown;
       };
@@ -3884,6 +3906,8 @@ export interface components {
       alert_latency_ms?: number | null;
       /** @description Regions that must agree (at most the number of regions); default 1 for one region, a majority. */
       confirm_regions?: number | null;
+      /** @description Parent monitors (mon_… of this organization, no cycles): while one is down or in maintenance, this monitor's outage is recorded but not alerted; it is alerted if it is still down when every parent has recovered. docs/dependencies.md. */
+      depends_on?: string[] | null;
       /**
        * @description Consecutive failures before the monitor goes down and an incident opens.
        * @default 2
@@ -3925,6 +3949,8 @@ export interface components {
       ca_certificate?: string | null;
       /** @description Regions that must agree (at most the number of regions); default 1 for one region, a majority. */
       confirm_regions?: number | null;
+      /** @description Parent monitors (mon_… of this organization, no cycles): while one is down or in maintenance, this monitor's outage is recorded but not alerted; it is alerted if it is still down when every parent has recovered. docs/dependencies.md. */
+      depends_on?: string[] | null;
       /**
        * @description Consecutive failures before the monitor goes down and an incident opens.
        * @default 2
@@ -7367,7 +7393,7 @@ export interface operations {
                 /** @description Telegram bot token (123456:ABC…). */
                 bot_token: string;
                 /** @description Numeric chat id or @channelusername. */
-                chat_id: string | number;
+                chat_id: number | string;
               };
               /** @description Default ["down","recovered"]. */
               events?: (
@@ -7438,6 +7464,10 @@ export interface operations {
               config: {
                 /** @description Opsgenie API key. */
                 api_key: string;
+                /**
+                 * @description The Opsgenie account region: "eu" uses the EU API host.
+                 * @enum {string}
+                 */
                 region: 'us' | 'eu';
               };
               /** @description Default ["down","recovered"]. */
@@ -13727,6 +13757,8 @@ export interface operations {
             confirm_regions?: number | null;
             /** @description Regular expressions removed from the body before its content digest (change detection). */
             content_ignore_patterns?: string[] | null;
+            /** @description Parent monitors (mon_… of this organization, no cycles): while one is down or in maintenance, this monitor's outage is recorded but not alerted; it is alerted if it is still down when every parent has recovered. docs/dependencies.md. */
+            depends_on?: string[] | null;
             /**
              * @description Answers that must all be present.
              * @default []

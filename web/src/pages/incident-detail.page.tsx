@@ -17,6 +17,8 @@ const EVENT_LABELS: Record<string, string> = {
   still_down: 'Reminder: still down',
   monitor_deleted: 'Monitor deleted',
   comment: 'Comment',
+  alert_held: 'Alert held (a parent is down)',
+  alert_released: 'Alert sent (parents recovered)',
 };
 
 export default function IncidentDetailPage() {
@@ -108,6 +110,34 @@ export default function IncidentDetailPage() {
           <dt>Duration</dt>
           <dd>{duration(i.duration_seconds)}</dd>
         </div>
+        {i.blocked_by && (
+          <div className="blocked-by">
+            <dt>Blocked by</dt>
+            <dd>
+              {i.blocked_by.map((id, n) => (
+                <span key={id}>
+                  {n > 0 && ', '}
+                  <MonitorLink id={id} />
+                </span>
+              ))}
+              {i.suppressed_by && (
+                <>
+                  {' '}
+                  (<Link to={`/incidents/${i.suppressed_by}`}>its incident</Link>)
+                </>
+              )}
+              <span className="muted">
+                {' '}
+                ·{' '}
+                {i.alert_released_at
+                  ? `alert sent ${dateTime(i.alert_released_at)}, the parents having recovered`
+                  : i.status === 'resolved'
+                    ? 'never alerted: it recovered while held'
+                    : 'alert held until the parents recover'}
+              </span>
+            </dd>
+          </div>
+        )}
       </dl>
       <section aria-labelledby="timeline">
         <h2 id="timeline">Timeline</h2>

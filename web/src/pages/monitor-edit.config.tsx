@@ -27,6 +27,7 @@ const LABELS: Record<string, string> = {
   alert_latency_ms: 'Alert above latency (ms)',
   reminder_interval_minutes: 'Remind while down every (minutes)',
   intelligence_incidents: 'Intelligence opens incidents',
+  depends_on: 'Depends on (monitor ids mon_…, one a line)',
   follow_redirects: 'Follow redirects',
   verify_tls: 'Verify TLS certificate',
   ca_certificate: 'CA certificate (PEM)',

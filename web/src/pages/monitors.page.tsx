@@ -95,6 +95,7 @@ export default function MonitorsPage() {
   const api = useApi();
   const [rowStats] = useState(() => new RowStatsBatcher(api));
   const sorted = useMemo(() => [...list.monitors].sort(compare(sort)), [list.monitors, sort]);
+  const names = useMemo(() => new Map(list.monitors.map((m) => [m.id, m.name])), [list.monitors]);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const selectedMonitors = useMemo(() => sorted.filter((m) => selected.has(m.id)), [sorted, selected]);
   const allSelected = sorted.length > 0 && selectedMonitors.length === sorted.length;
@@ -195,6 +196,7 @@ export default function MonitorsPage() {
       {sorted.length > 0 && (
         <MonitorTable
           monitors={sorted}
+          names={names}
           selectable={allowed.write}
           selected={selected}
           allSelected={allSelected}
@@ -208,8 +210,17 @@ export default function MonitorsPage() {
 
 const ROW_HEIGHT = 52;
 
+/** "blocked by Router, Core switch" (DECISIONS §17): the parents that hold a down monitor's alerts back. */
+function blockedByText(m: Monitor, names: ReadonlyMap<string, string>): string | null {
+  const ids = m.blocked_by ?? [];
+  if (ids.length === 0) return null;
+  return `blocked by ${ids.map((id) => names.get(id) ?? id).join(', ')}`;
+}
+
 function MonitorTable(props: {
   monitors: Monitor[];
+  /** Names of the loaded monitors, for the parents a row is blocked by. */
+  names: ReadonlyMap<string, string>;
   selectable: boolean;
   selected: Set<string>;
   allSelected: boolean;
@@ -280,6 +291,7 @@ function MonitorTable(props: {
               key={props.monitors[item.index]!.id}
               index={item.index}
               monitor={props.monitors[item.index]!}
+              blockedBy={blockedByText(props.monitors[item.index]!, props.names)}
               selectable={props.selectable}
               selected={props.selected.has(props.monitors[item.index]!.id)}
               onToggle={props.onToggle}
@@ -301,6 +313,8 @@ function MonitorTable(props: {
 const MonitorRow = memo(function MonitorRow(props: {
   index: number;
   monitor: Monitor;
+  /** "blocked by …" while a parent holds its alerts back; null otherwise. */
+  blockedBy: string | null;
   selectable: boolean;
   selected: boolean;
   onToggle: (id: string) => void;
@@ -333,6 +347,11 @@ const MonitorRow = memo(function MonitorRow(props: {
       )}
       <td>
         <StatusBadge status={m.status} />
+        {props.blockedBy && (
+          <span className="muted small blocked-by" title="Its alerts wait until these recover (docs/dependencies.md)">
+            {props.blockedBy}
+          </span>
+        )}
       </td>
       <td className="name-cell">
         <Link to={`/monitors/${m.id}`}>{m.name}</Link>

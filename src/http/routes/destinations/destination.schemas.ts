@@ -1,48 +1,12 @@
-import { Type, type Static, type TObject } from '@sinclair/typebox';
-import { DESTINATION_TYPES, type DestinationType } from '../../../modules/alerting/index.ts';
+import { Type, type Static } from '@sinclair/typebox';
+import { DESTINATION_TYPES, destinationConfigSchemas } from '../../../modules/alerting/index.ts';
 import { EVENT_TYPES } from '../../../modules/events/index.ts';
 import { ListOf, NullableTimestamp, Timestamp } from '../../schemas/common.schemas.ts';
 
 const lit = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
 
-const secret = (description: string) => Type.String({ minLength: 1, maxLength: 2048, writeOnly: true, description });
-const text = (description: string, maxLength = 1000) => Type.String({ minLength: 1, maxLength, description });
-const urlConfig = (isSecret: boolean, product: string) =>
-  Type.Object({
-    url: isSecret
-      ? secret(`The ${product} webhook URL (it carries the credential: read back masked).`)
-      : text('The receiver URL (https; http only for loopback hosts).', 2048),
-  });
-
-/** Per-type `config` (DECISIONS §7). Secret fields are write-only: reads show them masked. */
-export const DESTINATION_CONFIGS = {
-  chatapp1_channel: Type.Object({
-    installation_id: text('The Slack installation (team id) from the install flow.', 200),
-    channel_id: text('A Slack channel id such as C0123456789.', 200),
-    bot_token: Type.Optional(secret('Filled by the install flow; not typed by users.')),
-  }),
-  chatapp1_webhook: urlConfig(true, 'Slack incoming'),
-  chatapp2_webhook: urlConfig(true, 'Discord'),
-  chatapp3_webhook: urlConfig(true, 'Teams Workflows or Google Chat'),
-  chatapp4_bot: Type.Object({
-    bot_token: secret('Telegram bot token (123456:ABC…).'),
-    chat_id: Type.Union([Type.String({ maxLength: 64 }), Type.Integer()], {
-      description: 'Numeric chat id or @channelusername.',
-    }),
-  }),
-  oncall_pager1: Type.Object({ integration_key: secret('PagerDuty Events API v2 integration key (32 characters).') }),
-  oncall_pager2: Type.Object({
-    api_key: secret('Opsgenie API key.'),
-    region: lit(['us', 'eu'] as const),
-  }),
-  incident_tool1: Type.Object({
-    api_key: secret('incident.io API key.'),
-    severity_id: text('incident.io severity id.', 200),
-  }),
-  incident_tool2: Type.Object({ api_key: secret('Rootly API key.') }),
-  email: Type.Object({ address: text('Email address.', 254) }),
-  generic_webhook: urlConfig(false, 'generic'),
-} satisfies Record<DestinationType, TObject>;
+/** Per-type `config` (DECISIONS §7): each provider's own schema. Secret fields are write-only: reads show them masked. */
+export const DESTINATION_CONFIGS = destinationConfigSchemas();
 
 const groupWindowSeconds = Type.Integer({
   minimum: 0,

@@ -21,6 +21,12 @@ export function presentIncident(i: IncidentWithDuration): Record<string, unknown
     duration_seconds: i.durationSeconds,
     time_to_acknowledge_seconds: i.timeToAcknowledgeSeconds,
     time_to_resolve_seconds: i.timeToResolveSeconds,
+    // Only on incidents a parent held back (DECISIONS §17), so every other incident reads as before.
+    ...(i.blockedBy !== null && {
+      blocked_by: i.blockedBy,
+      suppressed_by: i.suppressedBy,
+      alert_released_at: toIsoOrNull(i.alertReleasedAt),
+    }),
     created_at: toIso(i.createdAt),
     updated_at: toIso(i.updatedAt),
   };

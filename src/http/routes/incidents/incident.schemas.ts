@@ -36,6 +36,24 @@ const incidentFields = {
     Type.Integer({ description: 'opened_at to acknowledged_at; null until acknowledged.' }),
   ),
   time_to_resolve_seconds: Nullable(Type.Integer({ description: 'opened_at to resolved_at; null while open.' })),
+  blocked_by: Type.Optional(
+    Type.Array(Type.String(), {
+      description:
+        'Only on a monitor incident opened while parents (config.depends_on) were down or in maintenance: those ' +
+        'parents. Its alert (down, incident_opened) was held back; docs/dependencies.md.',
+    }),
+  ),
+  suppressed_by: Type.Optional(
+    Nullable(
+      Type.String({ description: 'With blocked_by: the down parent’s incident (null for a parent in maintenance).' }),
+    ),
+  ),
+  alert_released_at: Type.Optional(
+    NullableTimestamp(
+      'With blocked_by: when every parent had recovered and, the monitor still down, its alert went out; null while ' +
+        'held, and for ever when it recovered first (then nothing is sent for it at all).',
+    ),
+  ),
   created_at: Timestamp(),
   updated_at: Timestamp(),
 };

@@ -1,7 +1,14 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Alerting, FollowedLink, Invitation, MemberView } from '../../../modules/alerting/index.ts';
-import { ROLES, type Invitation as PendingInvitation, type Organization } from '../../../modules/orgs/index.ts';
+import {
+  ROLES,
+  type FollowedLink,
+  type Invitation as PendingInvitation,
+  type MembersService,
+  type MemberView,
+  type Organization,
+  type SentInvitation as Invitation,
+} from '../../../modules/orgs/index.ts';
 import { toIso, toIsoOrNull } from '../../../platform/clock.ts';
 import { actorOf } from '../../plugins/auth.plugin.ts';
 import { auditOf } from '../../request-context.ts';
@@ -140,8 +147,8 @@ function followedPage(followed: FollowedLink): string {
 }
 
 /** The organization's settings, its members and invitations, and the public page their mailed links open. */
-export function registerMemberRoutes(app: FastifyInstance, deps: { alerting: Alerting }): void {
-  const { members } = deps.alerting;
+export function registerMemberRoutes(app: FastifyInstance, deps: { members: MembersService }): void {
+  const { members } = deps;
   for (const s of [OrganizationRecord, MemberRecord, PendingInvitationRecord, InvitationRecord, MemberList])
     app.addSchema(s);
 

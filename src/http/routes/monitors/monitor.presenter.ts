@@ -32,6 +32,7 @@ export function presentMonitor(m: Monitor): Record<string, unknown> {
     status_changed_at: iso(m.statusChangedAt),
     last_checked_at: m.lastCheckedAt === null ? null : iso(m.lastCheckedAt),
     ...(m.type === 'heartbeat' && { heartbeat_url: m.target }),
+    ...(m.blockedBy !== undefined && m.blockedBy.length > 0 && { blocked_by: m.blockedBy }),
     created_at: iso(m.createdAt),
     updated_at: iso(m.updatedAt),
   };

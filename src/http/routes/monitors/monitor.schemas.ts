@@ -168,6 +168,24 @@ const common = {
   reminder_interval_minutes: Type.Optional(
     orNull(int(1, 10_080, { description: 'Remind while still down, every so many minutes; default never.' })),
   ),
+  depends_on: Type.Optional(
+    orNull(
+      list(
+        str({
+          pattern: '^mon_[0-9a-z]{26}$',
+          'x-issues': { pattern: 'must be a monitor id (mon_…)' },
+        }),
+        20,
+        {
+          uniqueItems: true,
+          description:
+            'Parent monitors (mon_… of this organization, no cycles): while one is down or in maintenance, this ' +
+            "monitor's outage is recorded but not alerted; it is alerted if it is still down when every parent has " +
+            'recovered. docs/dependencies.md.',
+        },
+      ),
+    ),
+  ),
   intelligence_incidents: Type.Optional(
     orNull(
       bool({
@@ -495,6 +513,13 @@ export const MonitorRecord = Type.Object(
     status_changed_at: Timestamp(),
     last_checked_at: NullableTimestamp(),
     heartbeat_url: Type.Optional(Type.String({ description: 'heartbeat monitors: where the job POSTs.' })),
+    blocked_by: Type.Optional(
+      Type.Array(Type.String(), {
+        description:
+          'While the monitor is down: its parents (config.depends_on) that are down or in maintenance now; ' +
+          'absent otherwise. docs/dependencies.md.',
+      }),
+    ),
     created_at: Timestamp(),
     updated_at: Timestamp(),
   },

@@ -89,8 +89,6 @@ async function runnerOf(checks: CheckEngineModule, request: FastifyRequest): Pro
   return runner;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** The remote-runner protocol: long-poll claim, batched results, heartbeat. */
 export function registerRunnerRoutes(app: FastifyInstance, deps: { checks: CheckEngineModule; clock: Clock }): void {
   const { checks, clock } = deps;
@@ -123,19 +121,13 @@ export function registerRunnerRoutes(app: FastifyInstance, deps: { checks: Check
     async (request) => {
       const runner = authenticated(request);
       const max = request.body?.max ?? 100;
-      const deadline = Date.now() + (request.body?.wait_seconds ?? 25) * 1000;
-      let closed = false;
-      request.raw.once('close', () => {
-        closed = true;
-      });
-      for (;;) {
-        // A runner gone (stopped or dead) takes nothing more: what it would claim now stays leased to it, unrun,
-        // until the lease ends.
-        if (closed) return { checks: [] };
-        const claimed = await checks.engine.claim(runner.id, [runner.regionCode], max);
-        if (claimed.length > 0 || closed || Date.now() >= deadline) return { checks: claimed.map(checkToWire) };
-        await sleep(Math.min(250, Math.max(0, deadline - Date.now())));
-      }
+      const waitMs = (request.body?.wait_seconds ?? 25) * 1000;
+      // A runner gone (stopped or dead) takes nothing more: what it would claim then would stay leased to it, unrun,
+      // until the lease ends.
+      const gone = new AbortController();
+      request.raw.once('close', () => gone.abort());
+      const claimed = await checks.claims.claim(runner.id, [runner.regionCode], max, waitMs, gone.signal);
+      return { checks: claimed.map(checkToWire) };
     },
   );
 

@@ -8,6 +8,8 @@
  * The pipeline re-renders on every attempt (render is cheap and pure), so a `state_patch` returned by one
  * attempt (e.g. a migrated Telegram chat id) takes effect on the next.
  */
+import type { TObject } from '@sinclair/typebox';
+import type { Mailer } from '../../../platform/mail/index.ts';
 import { EVENT_TYPES as DOMAIN_EVENT_TYPES } from '../../events/index.ts';
 
 export const DESTINATION_TYPES = [
@@ -47,12 +49,13 @@ export interface AlertEvent {
   data: Record<string, unknown>;
 }
 
-export interface DestinationRecord {
+/** `C`: the type's config as its schema describes it (providers see their own; the pipeline an erased record). */
+export interface DestinationRecord<C = Record<string, unknown>> {
   id: string;
   name: string;
   type: DestinationType;
-  /** Secrets already unsealed. */
-  config: Record<string, unknown>;
+  /** Checked against the type's schema when read back, secrets already unsealed. */
+  config: C;
   payload_format?: 'standard' | 'legacy';
   /** Provider-owned persistent state, e.g. a migrated Telegram chat id. Merge `state_patch` into it. */
   state: Record<string, unknown>;
@@ -80,48 +83,12 @@ export type SendResult =
 
 export type SendOutcome = SendResult['outcome'];
 
-/** An outgoing mail as rendered by the email provider. */
-export interface MailMessage {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  /** Message-ID, In-Reply-To, References, Auto-Submitted, X-Tocsin-… */
-  headers: Record<string, string>;
-  /** Files to attach (a scheduled report's PDF and CSV): named by `file_id` in render, read into `content` by send. */
-  attachments?: MailAttachment[];
-}
-
-export interface MailAttachment {
-  filename: string;
-  contentType: string;
-  /** The stored report file (`ProviderContext.reportFiles`); the bytes are read when the mail is sent. */
-  fileId: string;
-  content?: Buffer;
-}
+export type { Mailer, MailAttachment, MailMessage, MailResult } from '../../../platform/mail/index.ts';
 
 /** Where the bytes of stored report files are read from when a mail attaches them. */
 export interface ReportFileSource {
   /** The file's bytes, or null when it no longer exists (removed after its links expired). */
   read(fileId: string): Promise<Buffer | null>;
-}
-
-export interface MailResult {
-  messageId: string;
-  accepted: string[];
-  rejected: string[];
-  response: string;
-  /** Set when no mail left this server (no SMTP server configured: it was written to the log): what happened. */
-  notSent?: string;
-}
-
-/**
- * Sends one mail. Rejects with an Error carrying nodemailer's `code`, `responseCode` and `command` on failure
- * (see `email.send.ts` for how they are classified).
- */
-export interface Mailer {
-  sendMail(message: MailMessage): Promise<MailResult>;
-  close(): void;
 }
 
 export interface ProviderContext {
@@ -150,23 +117,33 @@ export interface ConfigIssue {
   issue: string;
 }
 
-export interface DestinationProvider<Req = unknown> {
+export type ParsedConfig<C> = { ok: true; config: C } | { ok: false; issues: ConfigIssue[] };
+
+/**
+ * `C` is `Static<typeof configSchema>`: render and send receive a config that `parseConfig` accepted (at write time
+ * and again when the destination is read back for a delivery), so they never check or convert a field themselves.
+ */
+export interface DestinationProvider<Req = unknown, C = Record<string, unknown>> {
   type: DestinationType;
-  /** Config fields sealed at rest and masked on read. */
+  /** The type's config (TypeBox): validates it and documents it in the API (one branch per type). */
+  configSchema: TObject;
+  /** Config fields sealed at rest and masked on read: those the schema marks `writeOnly`. */
   secretFields: string[];
   /** Strict: unknown keys are rejected. Empty array = valid. */
   validateConfig(config: unknown): ConfigIssue[];
+  /** The config typed as the schema says, or its issues (`config.<field>`). */
+  parseConfig(config: unknown): ParsedConfig<C>;
   /** PURE: what will be sent (never contains secrets; `send` adds credentials). */
-  render(event: AlertEvent, destination: DestinationRecord, delivery: Delivery, ctx: RenderContext): Req;
+  render(event: AlertEvent, destination: DestinationRecord<C>, delivery: Delivery, ctx: RenderContext): Req;
   /**
    * PURE: one message for several events (DECISIONS §17 grouping; `events` in the order they happened, at least
    * two). A provider without it keeps one alert per event (the pager types): grouping does not apply to it.
    */
   renderGroup?(
     events: readonly AlertEvent[],
-    destination: DestinationRecord,
+    destination: DestinationRecord<C>,
     delivery: Delivery,
     ctx: RenderContext,
   ): Req;
-  send(request: Req, destination: DestinationRecord, delivery: Delivery, ctx: ProviderContext): Promise<SendResult>;
+  send(request: Req, destination: DestinationRecord<C>, delivery: Delivery, ctx: ProviderContext): Promise<SendResult>;
 }

@@ -1,3 +1,4 @@
+import type { TObject } from '@sinclair/typebox';
 import type { DestinationProvider, DestinationType } from './destination.contract.ts';
 import { DESTINATION_TYPES } from './destination.contract.ts';
 import { maskUrl } from './destination.http.ts';
@@ -13,27 +14,35 @@ import { incidentTool2Provider } from './incident_tool2/incident_tool2.provider.
 import { emailProvider } from './email/email.provider.ts';
 import { genericWebhookProvider } from './generic_webhook/generic_webhook.provider.ts';
 
-/**
- * Each provider is typed with its own request type; the registry erases it (render's output is only ever handed
- * back to the same provider's send), hence the cast through `unknown`.
- */
-const PROVIDERS: { [T in DestinationType]: DestinationProvider<never> & { type: T } } = {
-  chatapp1_channel: chatapp1ChannelProvider as DestinationProvider<never> & { type: 'chatapp1_channel' },
-  chatapp1_webhook: chatapp1WebhookProvider as DestinationProvider<never> & { type: 'chatapp1_webhook' },
-  chatapp2_webhook: chatapp2WebhookProvider as DestinationProvider<never> & { type: 'chatapp2_webhook' },
-  chatapp3_webhook: chatapp3WebhookProvider as DestinationProvider<never> & { type: 'chatapp3_webhook' },
-  chatapp4_bot: chatapp4BotProvider as DestinationProvider<never> & { type: 'chatapp4_bot' },
-  oncall_pager1: oncallPager1Provider as DestinationProvider<never> & { type: 'oncall_pager1' },
-  oncall_pager2: oncallPager2Provider as DestinationProvider<never> & { type: 'oncall_pager2' },
-  incident_tool1: incidentTool1Provider as DestinationProvider<never> & { type: 'incident_tool1' },
-  incident_tool2: incidentTool2Provider as DestinationProvider<never> & { type: 'incident_tool2' },
-  email: emailProvider as DestinationProvider<never> & { type: 'email' },
-  generic_webhook: genericWebhookProvider as DestinationProvider<never> & { type: 'generic_webhook' },
+/** Every destination type's provider, each typed with its own request and config (exhaustive by construction). */
+const PROVIDERS: { [T in DestinationType]: { type: T; configSchema: TObject } } = {
+  chatapp1_channel: chatapp1ChannelProvider,
+  chatapp1_webhook: chatapp1WebhookProvider,
+  chatapp2_webhook: chatapp2WebhookProvider,
+  chatapp3_webhook: chatapp3WebhookProvider,
+  chatapp4_bot: chatapp4BotProvider,
+  oncall_pager1: oncallPager1Provider,
+  oncall_pager2: oncallPager2Provider,
+  incident_tool1: incidentTool1Provider,
+  incident_tool2: incidentTool2Provider,
+  email: emailProvider,
+  generic_webhook: genericWebhookProvider,
 };
 
-/** A fresh map of every destination type to its provider (exhaustive by construction). */
+/**
+ * A fresh map of every destination type to its provider. The map erases each provider's request and config types:
+ * render's output is only ever handed back to the same provider's send, and the config it gets is one its own
+ * `parseConfig` accepted (the pipeline parses it when it reads the destination), hence the cast through `unknown`.
+ */
 export function createProviderRegistry(): Map<DestinationType, DestinationProvider> {
   return new Map(DESTINATION_TYPES.map((type) => [type, PROVIDERS[type] as unknown as DestinationProvider]));
+}
+
+/** Each destination type's config schema (the API's per-type `config`, chosen by `type`). */
+export function destinationConfigSchemas(): { [T in DestinationType]: TObject } {
+  const out = {} as { [T in DestinationType]: TObject };
+  for (const type of DESTINATION_TYPES) out[type] = PROVIDERS[type].configSchema;
+  return out;
 }
 
 /** Masks a config for reading back: secret fields become `****` + last 4 (URLs keep scheme, host and first segment). */

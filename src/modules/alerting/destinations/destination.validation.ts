@@ -1,75 +1,87 @@
-import type { ConfigIssue } from './destination.contract.ts';
+/**
+ * The building blocks of the destination types' config schemas (TypeBox, the routes' vocabulary). Each block carries
+ * the issue texts of its rule (`x-issues`), so the API's 422 and a provider's own check say the same thing; a field
+ * marked `writeOnly` is a secret: sealed at rest and masked on read.
+ */
+import { Type, type TObject, type TProperties, type TSchema, type TString, type TUnsafe } from '@sinclair/typebox';
 
-/** Returns an issue text, or null when the value is fine. */
-export type FieldCheck = (value: unknown) => string | null;
+const NON_EMPTY = 'must be a non-empty string';
 
-export interface FieldRule {
-  required: boolean;
-  check: FieldCheck;
+interface FieldOptions {
+  description: string;
+  /** Sealed at rest, masked on read, never shown in full again. */
+  secret?: boolean;
 }
 
-/** Validates a config object strictly: required fields present, every value checked, unknown keys rejected. */
-export function validateFields(config: unknown, rules: Record<string, FieldRule>): ConfigIssue[] {
-  if (config === null || typeof config !== 'object' || Array.isArray(config)) {
-    return [{ field: 'config', issue: 'must be an object' }];
-  }
-  const issues: ConfigIssue[] = [];
-  const obj = config as Record<string, unknown>;
-  for (const [field, rule] of Object.entries(rules)) {
-    const value = obj[field];
-    if (value === undefined || value === null) {
-      if (rule.required) issues.push({ field: `config.${field}`, issue: 'is required' });
-      continue;
-    }
-    const issue = rule.check(value);
-    if (issue) issues.push({ field: `config.${field}`, issue });
-  }
-  for (const key of Object.keys(obj)) {
-    if (!(key in rules)) issues.push({ field: `config.${key}`, issue: 'is not a known field' });
-  }
-  return issues;
+const secrecy = (options: FieldOptions) => (options.secret ? { writeOnly: true } : {});
+
+/** A type's whole config: an object with exactly these fields (unknown keys are refused). */
+export function configObject<P extends TProperties>(properties: P, description?: string): TObject<P> {
+  return Type.Object(properties, {
+    additionalProperties: false,
+    'x-issues': { type: 'must be an object' },
+    ...(description && { description }),
+  });
 }
 
-export const required = (check: FieldCheck): FieldRule => ({ required: true, check });
-export const optional = (check: FieldCheck): FieldRule => ({ required: false, check });
-
-export function nonEmptyString(max = 1000): FieldCheck {
-  return (v) => {
-    if (typeof v !== 'string' || v.trim() === '') return 'must be a non-empty string';
-    if (v.length > max) return `must be at most ${max} characters`;
-    return null;
-  };
+/** Text with something other than spaces in it, at most `max` characters. */
+export function nonEmptyText(max: number, options: FieldOptions): TString {
+  return Type.String({
+    minLength: 1,
+    maxLength: max,
+    pattern: '\\S',
+    description: options.description,
+    ...secrecy(options),
+    'x-issues': { type: NON_EMPTY, minLength: NON_EMPTY, pattern: NON_EMPTY },
+  });
 }
 
-export function matching(pattern: RegExp, description: string): FieldCheck {
-  return (v) => (typeof v === 'string' && pattern.test(v) ? null : `must be ${description}`);
+/** A string of one shape (a channel id, a token …); `what` completes "must be …". */
+export function matching(pattern: string, what: string, options: FieldOptions): TString {
+  const issue = `must be ${what}`;
+  return Type.String({
+    pattern,
+    description: options.description,
+    ...secrecy(options),
+    'x-issues': { type: issue, pattern: issue },
+  });
 }
 
-export function oneOf(values: readonly string[]): FieldCheck {
-  return (v) => (typeof v === 'string' && values.includes(v) ? null : `must be one of ${values.join(', ')}`);
+/** One of a few words. */
+export function oneOf<T extends string>(values: readonly T[], description: string): TUnsafe<T> {
+  const issue = `must be one of ${values.join(', ')}`;
+  return Type.Unsafe<T>({ type: 'string', enum: [...values], description, 'x-issues': { type: issue, enum: issue } });
 }
-
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
- * An https URL. Plain http is accepted only for loopback hosts (local development and the test fakes);
- * the private-network (SSRF) policy is enforced at send time by the pipeline, not here.
+ * An https URL without credentials. Plain http is accepted only for loopback hosts (local development and the test
+ * fakes); the private-network (SSRF) policy is applied after the schema, at save time and at every send.
  */
-export const httpsUrl: FieldCheck = (v) => {
-  if (typeof v !== 'string' || v.length > 2048) return 'must be an https URL';
-  let u: URL;
-  try {
-    u = new URL(v);
-  } catch {
-    return 'must be an https URL';
-  }
-  if (u.username || u.password) return 'must not contain credentials';
-  if (u.protocol === 'https:') return null;
-  if (u.protocol === 'http:' && LOOPBACK.has(u.hostname)) return null;
-  return 'must be an https URL';
-};
+export function httpsUrl(options: FieldOptions): TString {
+  const issue = 'must be an https URL';
+  return Type.String({
+    maxLength: 2048,
+    description: options.description,
+    ...secrecy(options),
+    'x-url': { protocols: ['https:'], loopbackHttp: true, noCredentials: true, issue },
+    'x-issues': { type: issue, maxLength: issue },
+  });
+}
 
-export const emailAddress: FieldCheck = (v) =>
-  typeof v === 'string' && v.length <= 254 && /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/.test(v)
-    ? null
-    : 'must be an email address';
+/** An address such as ops@example.com (one recipient, no display name). */
+export function emailAddress(description: string): TString {
+  const issue = 'must be an email address';
+  return Type.String({
+    maxLength: 254,
+    pattern: '^[^\\s@<>(),;:"]+@[^\\s@<>(),;:"]+\\.[^\\s@<>(),;:"]+$',
+    description,
+    'x-issues': { type: issue, maxLength: issue, pattern: issue },
+  });
+}
+
+/** The fields a config schema marks secret (`writeOnly`), in schema order. */
+export function secretFieldsOf(schema: TObject): string[] {
+  return Object.entries(schema.properties)
+    .filter(([, field]) => (field as TSchema & { writeOnly?: boolean }).writeOnly === true)
+    .map(([name]) => name);
+}

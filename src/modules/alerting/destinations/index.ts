@@ -4,6 +4,7 @@
  *   const registry = createProviderRegistry();
  *   const provider = registry.get(destination.type)!;
  *   provider.validateConfig(input.config)            // at save time → [{field:'config.url', issue}]
+ *   const parsed = provider.parseConfig(stored)       // when read back for a delivery → typed config or issues
  *   const req = provider.render(event, destination, delivery, ctx);   // pure; re-render on every attempt
  *   const result = await provider.send(req, destination, delivery, { ...ctx, signingSecret });
  *   // result.outcome: ok | retry (retry_after_ms?) | payload_rejected | destination_broken | reauthorize
@@ -19,6 +20,7 @@ export {
   type DestinationRecord,
   type DestinationType,
   type EventType,
+  type ParsedConfig,
   type Mailer,
   type MailAttachment,
   type MailMessage,
@@ -29,7 +31,7 @@ export {
   type SendOutcome,
   type SendResult,
 } from './destination.contract.ts';
-export { createProviderRegistry, maskConfig } from './destination.registry.ts';
+export { createProviderRegistry, destinationConfigSchemas, maskConfig } from './destination.registry.ts';
 export {
   createBaseUrlResolver,
   createProviderContext,
@@ -56,7 +58,6 @@ export {
   type InstallUrlInput,
   type SlackInstallation,
 } from './chatapp1_channel/chatapp1_channel.oauth.ts';
-export { createMailer, type CreateMailerOptions, type MailLogger } from './email/email.mailer.ts';
 export { incidentMessageId } from './email/email.render.ts';
 export {
   generateSigningSecret,

@@ -71,11 +71,20 @@ export function resolveStage(deps: AttemptStageDeps): AttemptStage {
     if (!provider)
       return ended(attempt, { outcome: 'destination_broken', reason: `unknown destination type ${destination.type}` });
     const { [SIGNING_SECRET]: signingSecret, ...secret } = deps.secrets.open(destination.id, destination.sealedSecrets);
+    // Checked once here, against the schema it was saved with: the provider then uses its fields as they are typed.
+    const parsed = provider.parseConfig({ ...destination.config, ...secret });
+    if (!parsed.ok) {
+      const problems = parsed.issues.map((i) => `${i.field} ${i.issue}`).join('; ');
+      return ended(attempt, {
+        outcome: 'destination_broken',
+        reason: `the destination's config is not valid: ${problems}`,
+      });
+    }
     const record: DestinationRecord = {
       id: destination.id,
       name: destination.name,
       type: destination.type,
-      config: { ...destination.config, ...secret },
+      config: parsed.config,
       state: destination.state,
     };
     if (destination.payloadFormat) record.payload_format = destination.payloadFormat;

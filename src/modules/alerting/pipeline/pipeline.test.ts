@@ -194,6 +194,7 @@ for (const dialect of testDialects()) {
           orgs: t.tocsin.services.orgs,
           monitors: t.tocsin.services.monitors,
           version: 'test',
+          mailer: t.tocsin.services.alerting.mailer,
           masterKey: loadMasterKey({ configured: t.config.masterKey, dataDir: t.config.dataDir, warn: () => {} }),
         });
         const ids: string[] = [];

@@ -1,9 +1,11 @@
 import { hostname } from 'node:os';
+import { BackgroundLoop } from '../../../platform/background-loop.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import type { ChangeSignals, Database } from '../../../platform/db/index.ts';
 import { randomToken } from '../../../platform/ids.ts';
 import type { Logger } from '../../../platform/logger.ts';
 import type { TocsinMetrics } from '../../../platform/metrics/index.ts';
+import type { Timers } from '../../../platform/timers.ts';
 import { isFeedEvent, type EventsService } from '../../events/index.ts';
 import type { MonitorsService } from '../../monitors/index.ts';
 import type { OrgsService } from '../../orgs/index.ts';
@@ -26,7 +28,6 @@ import { deliveriesFor, FanOutFacts, type EventFacts, type SilenceSource } from 
 import { assignGroups } from './group.stage.ts';
 import { OutboxGaps } from './outbox-gaps.ts';
 import { recordAttempt } from './record.stage.ts';
-import { Wake } from './wake.ts';
 
 /** A delivery that will not be attempted again. */
 export interface DeliveryEnded {
@@ -72,6 +73,8 @@ export interface AlertPipelineDeps {
    * loops then back off to the signals' safety poll instead of a second. Absent: this process's nudges only.
    */
   signals?: ChangeSignals;
+  /** The timers of the dispatcher and worker loops (tests pass a fake); the system's by default. */
+  timers?: Timers;
 }
 
 /**
@@ -105,8 +108,15 @@ export class AlertPipeline {
   private readonly gaps: OutboxGaps;
   private readonly facts: FanOutFacts;
   private readonly stages: readonly AttemptStage[];
-  readonly dispatcherWake = new Wake();
-  readonly workerWake = new Wake();
+  /** The fan-out loop (background role `alert-dispatcher`); woken by `nudge()`. */
+  readonly dispatcher: BackgroundLoop;
+  /** The delivery loop (background role `alert-workers`); woken by `nudgeWorkers()`. */
+  readonly workers: BackgroundLoop;
+  /** Empty rounds in a row of each loop: their waits back off with it. */
+  private dispatcherIdle = 0;
+  private workerIdle = 0;
+  /** Attempts the delivery loop started and that have not ended. */
+  private readonly attempts = new Set<Promise<void>>();
   private readonly endedListeners: Array<(ended: DeliveryEnded) => void> = [];
 
   constructor(deps: AlertPipelineDeps) {
@@ -120,6 +130,25 @@ export class AlertPipeline {
     this.gaps = new OutboxGaps(deps.clock, deps.logger, deps.gapWaitMs ?? 10_000);
     this.facts = new FanOutFacts(deps);
     this.stages = [resolveStage(deps), gatherGroupStage(deps), renderStage(deps), guardStage(deps), sendStage(deps)];
+    this.dispatcher = new BackgroundLoop({
+      name: 'alert-dispatcher',
+      everyMs: this.pollMs,
+      pass: () => this.dispatchPass(),
+      failed: (err) => {
+        this.deps.logger.error({ err }, 'alert dispatcher round failed');
+        return this.dispatcherWait(0);
+      },
+      ...(deps.timers && { timers: deps.timers }),
+    });
+    this.workers = new BackgroundLoop({
+      name: 'alert-workers',
+      everyMs: this.pollMs,
+      pass: () => this.workPass(),
+      // workPass reports its own round failures (with their backoff); this is a failure of the idle wait's reading.
+      failed: (err) => void this.deps.logger.error({ err }, 'alert worker round failed'),
+      atStop: async () => void (await Promise.allSettled(this.attempts)),
+      ...(deps.timers && { timers: deps.timers }),
+    });
   }
 
   get idlePollMs(): number {
@@ -136,7 +165,12 @@ export class AlertPipeline {
 
   /** An event was written in this process: fan it out now rather than at the next poll. */
   nudge(): void {
-    this.dispatcherWake.nudge();
+    this.dispatcher.wake();
+  }
+
+  /** New deliveries (or one released by an ended attempt): claim now rather than at the next poll. */
+  nudgeWorkers(): void {
+    this.workers.wake();
   }
 
   // ───────────────────────────── fan-out ─────────────────────────────
@@ -156,15 +190,15 @@ export class AlertPipeline {
     const committed = await database.transaction(async (tx) => {
       const repo = new DeliveriesRepository(tx);
       // Another process may have consumed these events since we read the position: then do nothing.
-      if ((await repo.lockConsumerPosition(CONSUMER, now)) !== position) return false;
+      if ((await events.lockConsumerPosition(tx, CONSUMER)) !== position) return false;
       await assignGroups(repo, deliveries, this.groupWindows(facts), now);
       await repo.insertMany(deliveries, now);
-      await repo.setConsumerPosition(CONSUMER, last, now);
+      await events.setConsumerPosition(CONSUMER, last, tx);
       if (deliveries.length > 0 && this.deps.signals) this.deps.signals.signal(tx, DELIVERIES_CHANGED);
       return true;
     });
     if (!committed) return 0;
-    if (deliveries.length > 0 && !this.deps.signals) this.workerWake.nudge();
+    if (deliveries.length > 0 && !this.deps.signals) this.nudgeWorkers();
     return batch.length;
   }
 
@@ -249,54 +283,47 @@ export class AlertPipeline {
     }
   }
 
-  /** Background role bodies: loop until `stopped()`; errors are logged and the loop goes on after a pause. */
-  // Idle rounds back off from pollMs to IDLE_MAX_MS (doubling): this process's own events and new deliveries nudge
+  // Idle rounds back off from pollMs to IDLE_MAX_MS (doubling): this process's own events and new deliveries wake
   // the loops at once, so the wait only bounds how late another process's events and due retries are seen, and an
-  // idle service does not query the outbox ten times a second.
-  async dispatchLoop(stopped: () => boolean): Promise<void> {
-    let idle = 0;
-    while (!stopped()) {
-      let n = 0;
-      try {
-        n = await this.fanOutOnce();
-      } catch (err) {
-        this.deps.logger.error({ err }, 'alert dispatcher round failed');
-      }
-      idle = n === 0 ? idle + 1 : 0;
-      // A hole in the outbox is looked at again within a second (it is skipped after gapWaitMs, not signalled).
-      if (n === 0 && !stopped())
-        await this.dispatcherWake.sleep(this.idleWait(idle, this.gaps.waiting ? IDLE_MAX_MS : undefined));
-    }
+  // idle service does not query the outbox ten times a second. A failed round counts as an empty one.
+
+  /** One round of the dispatcher loop; answers its wait (0 after a round that consumed events: the next at once). */
+  private async dispatchPass(): Promise<number> {
+    return this.dispatcherWait(await this.fanOutOnce());
+  }
+
+  private dispatcherWait(consumed: number): number {
+    this.dispatcherIdle = consumed === 0 ? this.dispatcherIdle + 1 : 0;
+    if (consumed > 0) return 0;
+    // A hole in the outbox is looked at again within a second (it is skipped after gapWaitMs, not signalled).
+    return this.idleWait(this.dispatcherIdle, this.gaps.waiting ? IDLE_MAX_MS : undefined);
   }
 
   /**
-   * Attempts run side by side, up to `batchSize` at a time, and the loop claims more as soon as one ends: a destination
-   * that does not answer holds up only its own later deliveries (the claim keeps those back until the earlier one of
-   * the same destination and monitor has ended), never another destination's.
+   * One round of the delivery loop. Attempts run side by side, up to `batchSize` at a time, and the loop claims more
+   * as soon as one ends: a destination that does not answer holds up only its own later deliveries (the claim keeps
+   * those back until the earlier one of the same destination and monitor has ended), never another destination's.
+   * At stop, the loop waits for the attempts in flight.
    */
-  async workLoop(stopped: () => boolean): Promise<void> {
-    const running = new Set<Promise<void>>();
-    let idle = 0;
-    while (!stopped()) {
-      const room = this.batchSize - running.size;
-      let n = 0;
-      if (room > 0) {
-        try {
-          n = await this.claimAndStart(room, running);
-        } catch (err) {
-          this.deps.logger.error({ err }, 'alert worker round failed');
-        }
+  private async workPass(): Promise<number> {
+    const room = this.batchSize - this.attempts.size;
+    let n = 0;
+    if (room > 0) {
+      try {
+        n = await this.claimAndStart(room);
+      } catch (err) {
+        this.deps.logger.error({ err }, 'alert worker round failed');
       }
-      idle = n === 0 ? idle + 1 : 0;
-      // Full: the next attempt to end nudges the wake. Idle: an ending attempt may have released a later delivery of
-      // its destination, so it nudges too.
-      if (n === 0 && !stopped()) await this.workerWake.sleep(await this.workerIdleWait(idle));
     }
-    await Promise.allSettled(running);
+    this.workerIdle = n === 0 ? this.workerIdle + 1 : 0;
+    // Full: the next attempt to end wakes the loop. Idle: an ending attempt may have released a later delivery of
+    // its destination, so it wakes it too.
+    return n === 0 ? await this.workerIdleWait(this.workerIdle) : 0;
   }
 
   /** Claims up to `limit` due deliveries and starts their attempts without waiting for them. */
-  private async claimAndStart(limit: number, running: Set<Promise<void>>): Promise<number> {
+  private async claimAndStart(limit: number): Promise<number> {
+    const running = this.attempts;
     const now = this.deps.clock.now();
     const claimed = await new DeliveriesRepository(this.deps.database).claim(
       this.owner,
@@ -311,7 +338,7 @@ export class AlertPipeline {
         )
         .finally(() => {
           running.delete(attempt);
-          this.workerWake.nudge();
+          this.nudgeWorkers();
         });
       running.add(attempt);
     }

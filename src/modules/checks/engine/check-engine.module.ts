@@ -4,17 +4,19 @@ import type { ChangeSignals, Database } from '../../../platform/db/index.ts';
 import { newId } from '../../../platform/ids.ts';
 import type { Logger } from '../../../platform/logger.ts';
 import type { TocsinMetrics } from '../../../platform/metrics/index.ts';
+import { systemTimers, type Timers } from '../../../platform/timers.ts';
 import type { EventsService } from '../../events/index.ts';
 import type { MonitorsService } from '../../monitors/index.ts';
 import { createProbeRegistry, type Observation, type ProbeRegistry } from '../probes/index.ts';
 import { HeartbeatsService } from '../heartbeats/heartbeats.service.ts';
 import { CheckRunner } from '../runner/check.runner.ts';
+import { ClaimWait } from '../runner/claim.wait.ts';
 import { LocalWorkSource } from '../runner/local.source.ts';
 import { RunnersService } from '../runner/runners.service.ts';
 import { ScheduleSync } from '../scheduler/schedule.sync.ts';
 import { CheckEngine, type ExecutionsSink } from './check.engine.ts';
-import type { IntelligenceFeed } from './intelligence.feed.ts';
-import type { ClaimedCheck, TransitionHandler } from './check.types.ts';
+import { BatchAnalyticsQueue, type BatchAnalytics } from './batch-analytics.queue.ts';
+import type { ClaimedCheck, TransitionListener } from './check.types.ts';
 
 export interface CheckEngineModuleDeps {
   database: Database;
@@ -23,9 +25,12 @@ export interface CheckEngineModuleDeps {
   monitors: MonitorsService;
   events: EventsService;
   executions: ExecutionsSink;
-  transitions: TransitionHandler | null;
-  /** Intelligence, fed each batch inside its transaction; absent = off. */
-  intelligence?: IntelligenceFeed | null;
+  /** The path from a check to an alert: called in order for every transition, inside the batch's transaction. */
+  transitions: readonly TransitionListener[];
+  /** Analytics of every committed batch (intelligence), after its commit, off the check path and guarded. */
+  analytics: readonly BatchAnalytics[];
+  /** The analytics' time budget and the remote runners' long-poll waits (tests drive them); the system's by default. */
+  timers?: Timers;
   regions: readonly string[];
   scheduler: { enabled: boolean; leaseSeconds: number; concurrency: number; localRegions: readonly string[] };
   allowPrivateTargets: boolean;
@@ -38,6 +43,15 @@ export interface CheckEngineModuleDeps {
   signals: ChangeSignals;
 }
 
+/**
+ * One analytics step of one batch may hold its transaction this long (then it is rolled back and counted). Intelligence
+ * takes about 0.05 ms per check (docs/BENCHMARKS.md), 25 ms for a full batch of 500: the budget is 200 times that, so
+ * only a stuck query reaches it. On SQLite it is also the longest the process's one connection waits for analytics.
+ */
+export const ANALYTICS_BUDGET_MS = 5_000;
+/** Batches awaiting analytics beyond this many are dropped (counted): about 50 s of checks at 5,000 a second. */
+export const ANALYTICS_MAX_PENDING = 500;
+
 /** The change-signal topic of a schedule change that may make a check due sooner (a save, a heartbeat ping). */
 export const SCHEDULE_CHANGED = 'schedule';
 
@@ -45,6 +59,8 @@ export interface CheckEngineModule {
   engine: CheckEngine;
   sync: ScheduleSync;
   runners: RunnersService;
+  /** Remote runners' long-poll claims (POST /runners/claim): wait on schedule changes and due times. */
+  claims: ClaimWait;
   heartbeats: HeartbeatsService;
   /** The in-process runner (serves `scheduler.local_regions`); tests drive it with runOnce(). */
   localRunner: CheckRunner;
@@ -70,7 +86,15 @@ export function createCheckEngineModule(deps: CheckEngineModuleDeps): CheckEngin
     transitions: deps.transitions,
     events: deps.events,
     monitors: deps.monitors,
-    intelligence: deps.intelligence ?? null,
+    analytics: new BatchAnalyticsQueue({
+      database,
+      logger,
+      timers: deps.timers ?? systemTimers,
+      analytics: deps.analytics,
+      budgetMs: ANALYTICS_BUDGET_MS,
+      maxPending: ANALYTICS_MAX_PENDING,
+      metrics: deps.metrics,
+    }),
     leaseMs: deps.scheduler.leaseSeconds * 1000,
     metrics: deps.metrics,
   });
@@ -105,6 +129,14 @@ export function createCheckEngineModule(deps: CheckEngineModuleDeps): CheckEngin
     monitorDeleted: async () => {},
   });
   deps.signals.on(SCHEDULE_CHANGED, () => localRunner.nudge());
+  // A remote runner's claim that found nothing waits the same way: until the next due time or a schedule change.
+  const claims = new ClaimWait({
+    engine,
+    clock,
+    timers: deps.timers ?? systemTimers,
+    onScheduleChanged: (listener) => deps.signals.on(SCHEDULE_CHANGED, listener),
+    safetyPollMs: () => deps.signals.safetyPollMs,
+  });
   const roles: BackgroundRole[] = [];
   if (deps.scheduler.enabled) {
     roles.push({
@@ -122,5 +154,5 @@ export function createCheckEngineModule(deps: CheckEngineModuleDeps): CheckEngin
       });
     }
   }
-  return { engine, sync, runners, heartbeats, localRunner, roles };
+  return { engine, sync, runners, claims, heartbeats, localRunner, roles };
 }

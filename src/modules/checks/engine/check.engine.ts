@@ -10,11 +10,11 @@ import { keptDetails, type ExecutionRecord } from '../executions/index.ts';
 import { heartbeatGraceMs } from '../probes/index.ts';
 import { HeartbeatsRepository } from '../heartbeats/heartbeats.repository.ts';
 import { ScheduleRepository, type ScheduleKey } from '../scheduler/schedule.repository.ts';
-import { CheckStateRepository, type StatusChange } from '../state/check-state.repository.ts';
+import { CheckStateRepository } from '../state/check-state.repository.ts';
 import { applyResult, type RegionCounters } from '../state/monitor-state.machine.ts';
-import type { CheckResult, ClaimedCheck, MonitorTransition, TransitionHandler } from './check.types.ts';
+import type { BatchAnalyticsQueue } from './batch-analytics.queue.ts';
+import type { CheckResult, ClaimedCheck, MonitorTransition, TransitionListener } from './check.types.ts';
 import { causeOf } from './failure.cause.ts';
-import { intelligenceChecksOf, type IntelligenceFeed } from './intelligence.feed.ts';
 import { LatenessWindow } from './lateness.window.ts';
 
 export interface ExecutionsSink {
@@ -26,13 +26,17 @@ export interface CheckEngineDeps {
   clock: Clock;
   logger: Logger;
   executions: ExecutionsSink;
-  /** The incidents module; null until wired (transitions are then only logged in monitor_status_change). */
-  transitions: TransitionHandler | null;
+  /**
+   * Every transition of a batch goes to each of these, in this order, inside the batch's transaction (composed in
+   * main.ts: the monitor's status, the live feed event, the reports timeline, incidents; docs/architecture.md).
+   */
+  transitions: readonly TransitionListener[];
+  /** `cert_expiring` notices go to the outbox in the batch's transaction. */
   events: Pick<EventsService, 'record'>;
-  /** Intelligence (baselines, changes, alert_latency_ms): fed every batch inside its transaction; null = off. */
-  intelligence?: IntelligenceFeed | null;
-  /** The monitors module: reads monitor definitions and records status and last-checked time (in the batch's tx). */
-  monitors: Pick<MonitorsService, 'findManyAnywhere' | 'statusesAnywhere' | 'recordStatus' | 'recordChecked'>;
+  /** Analytics of committed batches (intelligence), run after commit off the check path; null = none. */
+  analytics?: BatchAnalyticsQueue | null;
+  /** The monitors module: reads monitor definitions and records the last-checked time (in the batch's tx). */
+  monitors: Pick<MonitorsService, 'findManyAnywhere' | 'statusesAnywhere' | 'recordChecked'>;
   leaseMs: number;
   /** `tocsin_checks_total` and the duration and lateness histograms; null when metrics are off. */
   metrics?: Pick<TocsinMetrics, 'checkCompleted' | 'checkClaimed'> | null;
@@ -77,10 +81,11 @@ interface CachedMonitor {
 }
 
 /**
- * Orchestration: claim → (runner probes) → record → state machine → transition.
+ * Orchestration: claim → (runner probes) → record → state machine → transition listeners → (after commit) analytics.
  * `claim` and `applyResults` are what both the in-process runner and the runner HTTP routes call.
- * Each `applyResults` call is one transaction for the whole batch: executions (and their rollups),
- * counters, statuses, status changes, incidents and events commit together.
+ * Each `applyResults` call is one transaction for the whole batch: executions (and their rollups), counters and
+ * whatever the transition listeners write (statuses, timeline, incidents, outbox events) commit together; analytics
+ * run after the commit, guarded, and never hold up the batch.
  */
 export class CheckEngine {
   private readonly deps: CheckEngineDeps;
@@ -261,7 +266,6 @@ export class CheckEngine {
       const counters = await stateRepo.load(monitorIds);
       const dirty = new Map<string, { monitorId: string; counters: RegionCounters }>();
       const transitions: MonitorTransition[] = [];
-      const changes: StatusChange[] = [];
       const certEvents: Array<{ monitor: Monitor; at: number; data: Record<string, unknown> }> = [];
       for (const r of ordered) {
         const m = monitors.get(r.monitorId);
@@ -296,44 +300,27 @@ export class CheckEngine {
             executionId: executionOf.get(r)?.id ?? null,
           };
           transitions.push(t);
-          changes.push({
-            id: `${t.monitorId}@${t.at}`,
-            organizationId: t.organizationId,
-            monitorId: t.monitorId,
-            from: t.from,
-            to: t.to,
-            at: t.at,
-            cause: t.cause,
-            executionId: t.executionId,
-          });
         }
         for (const e of r.observation.events ?? []) {
           if (e.type === 'cert_expiring') certEvents.push({ monitor: m, at: r.observation.started_at, data: e.data });
         }
       }
       await stateRepo.save([...dirty.values()]);
+      // Every transition to every listener, pending → up included (after a resume the monitor may still have the
+      // incident of its outage before the pause, and this verdict resolves it).
       for (const t of transitions) {
-        await this.deps.monitors.recordStatus(t.monitorId, t.to, t.at, tx);
-        // For the live feed: every change, pending → up included (the incidents' down/recovered cover only outages).
-        await this.deps.events.record(tx, {
-          organizationId: t.organizationId,
-          type: 'monitor_status_changed',
-          monitorId: t.monitorId,
-          incidentId: null,
-          occurredAt: t.at,
-          payload: { from: t.from, to: t.to },
-        });
-        // Every transition goes to the incidents module, pending → up included: after a resume (status pending) the
-        // monitor may still have the incident of its outage before the pause, and this verdict resolves it.
-        if (this.deps.transitions) await this.deps.transitions.handleMonitorTransition(tx, t);
+        for (const listener of this.deps.transitions) await listener.onTransition(tx, t);
       }
-      await stateRepo.recordStatusChanges(changes);
       if (certEvents.length > 0) await this.recordCertEvents(tx, stateRepo, certEvents);
-      if (this.deps.intelligence) await this.deps.intelligence.applyChecks(tx, intelligenceChecksOf(ordered, monitors));
       const lastAt = ordered[ordered.length - 1]!.observation.started_at;
       await this.deps.monitors.recordChecked([...monitors.keys()], lastAt, tx);
       await new ScheduleRepository(tx, this.queries).release(owner, ordered);
       tx.afterCommit(() => this.countChecks(ordered, monitors));
+      const analytics = this.deps.analytics;
+      if (analytics) {
+        const results = ordered.filter((r) => monitors.has(r.monitorId));
+        tx.afterCommit(() => analytics.push({ results, monitors, transitions }));
+      }
       return { recorded: executions.length, transitions };
     });
     for (const t of summary.transitions) {
@@ -418,6 +405,11 @@ export class CheckEngine {
       const o = r.observation;
       if (type) metrics.checkCompleted(type, r.regionCode, o.status, o.duration_ms, o.started_at - r.dueAt);
     }
+  }
+
+  /** Resolves once the analytics of every batch committed so far have run (or failed); tests, demo, shutdown. */
+  analyticsSettled(): Promise<void> {
+    return this.deps.analytics?.settled() ?? Promise.resolve();
   }
 
   /** Forgets cached monitor definitions (tests; a changed monitor is also detected by its version). */

@@ -1,6 +1,5 @@
 import type { Database } from '../../../platform/db/index.ts';
 import type { Observation, ProbeTarget } from '../probes/index.ts';
-import type { MonitorTransition } from '../../incidents/index.ts';
 
 /** One claimed check: what a runner needs to probe it, and the slot it runs. */
 export interface ClaimedCheck {
@@ -23,12 +22,34 @@ export interface CheckResult {
   observation: Observation;
 }
 
-/** A change of a monitor's status decided by the state machine; the incidents module owns the type. */
-export type { MonitorTransition } from '../../incidents/index.ts';
+/**
+ * A change of a monitor's status decided by the state machine. The check engine produces it and owns the type; its
+ * transition listeners (the status, the live feed, the reports timeline, incidents: composed in main.ts) consume it.
+ */
+export interface MonitorTransition {
+  organizationId: string;
+  monitorId: string;
+  monitorName: string;
+  from: 'pending' | 'up' | 'down';
+  to: 'up' | 'down';
+  /** Epoch ms of the verdict. */
+  at: number;
+  /** For down: the failing reason, e.g. "HTTP 503 (expected 200)". */
+  cause: string | null;
+  executionId: string | null;
+  /** For down: when the failure began (the first failing check of the run that confirmed it); see the state machine. */
+  downSince?: number;
+}
 
-/** Called inside the transaction that sets the monitor's status (IncidentsService implements it). */
-export interface TransitionHandler {
-  handleMonitorTransition(tx: Database, t: MonitorTransition): Promise<void>;
+/**
+ * One step of the path from a check to an alert: called for every transition of a result batch, in the batch's
+ * transaction and in the order the composition lists them. What it writes commits with the check result or not at
+ * all, so a listener that throws rolls the whole batch back: only what must be consistent with the result belongs here.
+ */
+export interface TransitionListener {
+  /** What the step is, for logs and docs ("monitor status", "incidents" …). */
+  readonly name: string;
+  onTransition(tx: Database, t: MonitorTransition): Promise<void>;
 }
 
 /** Where a runner gets work and sends results: the engine itself (in process) or the control plane over HTTP. */

@@ -5,7 +5,8 @@ import { col } from '../../../platform/db/index.ts';
  * Tables of the check engine:
  * - `check_schedule`: one row per (monitor, region): next due time (phase-aligned, jittered per monitor) and lease;
  * - `check_state`: per (monitor, region) consecutive counters for the state machine;
- * - `monitor_status_change`: every status change of a monitor with its cause (the audit trail of the state machine);
+ * - `monitor_status_change`: every status change of a monitor (dropped by 202611290400: nothing read it; a transition
+ *   is kept where it is read: the monitor's status, the outbox's `monitor_status_changed`, the reports timeline);
  * - `check_cert_notice`: the last day a `cert_expiring` event was recorded for a monitor (at most one a day);
  * - `runner`: remote runners (hashed token, region, last heartbeat);
  * - `heartbeat_ping`: the last push received by a heartbeat monitor.
@@ -115,6 +116,15 @@ export const checkEngineMigrations: SchemaMigration[] = [
         .alterTable('check_schedule')
         .addColumn('timeout_ms', col.bigint, (c) => c.notNull().defaultTo(0))
         .execute();
+    },
+  },
+  {
+    // Every transition was also written here, and nothing read it: what is read of a transition is the monitor's
+    // status, the outbox's `monitor_status_changed` (live feed), the reports timeline and the incidents. Its index
+    // goes with it.
+    name: '202611290400_checks_drop_monitor_status_change',
+    async up(db) {
+      await db.schema.dropTable('monitor_status_change').execute();
     },
   },
 ];

@@ -25,17 +25,6 @@ export interface CheckStateRow {
   failing_since: number | null;
 }
 
-export interface MonitorStatusChangeRow {
-  id: string;
-  organization_id: string;
-  monitor_id: string;
-  from_status: string;
-  to_status: string;
-  at: number;
-  cause: string | null;
-  execution_id: string | null;
-}
-
 export interface RunnerRow {
   id: string;
   region_code: string;
@@ -49,7 +38,6 @@ export interface RunnerRow {
 export interface EngineTables {
   check_schedule: CheckScheduleRow;
   check_state: CheckStateRow;
-  monitor_status_change: MonitorStatusChangeRow;
   check_cert_notice: { monitor_id: string; last_day: number };
   runner: RunnerRow;
   heartbeat_ping: { monitor_id: string; last_ping_at: number; pings: number };

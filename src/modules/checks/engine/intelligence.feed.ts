@@ -1,11 +1,20 @@
 import type { Database } from '../../../platform/db/index.ts';
 import type { IntelligenceCheck } from '../../intelligence/index.ts';
 import type { Monitor } from '../../monitors/index.ts';
+import type { BatchAnalytics } from './batch-analytics.queue.ts';
 import type { CheckResult } from './check.types.ts';
 
-/** Where the engine hands a batch's checks, inside the batch's transaction (IntelligenceService implements it). */
+/** Where a committed batch's checks go, in a transaction of their own (IntelligenceService implements it). */
 export interface IntelligenceFeed {
   applyChecks(tx: Database, checks: readonly IntelligenceCheck[]): Promise<void>;
+}
+
+/** Intelligence ingestion as the analytics of committed batches (observations, baselines, intelligence events). */
+export function intelligenceAnalytics(feed: IntelligenceFeed): BatchAnalytics {
+  return {
+    name: 'intelligence',
+    afterBatch: (tx, batch) => feed.applyChecks(tx, intelligenceChecksOf(batch.results, batch.monitors)),
+  };
 }
 
 /**

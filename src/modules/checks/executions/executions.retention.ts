@@ -2,7 +2,8 @@ import type { BackgroundRole } from '../../../platform/background-role.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import type { Database } from '../../../platform/db/index.ts';
 import type { Logger } from '../../../platform/logger.ts';
-import { PeriodicPass } from '../../../platform/periodic-pass.ts';
+import { BackgroundLoop } from '../../../platform/background-loop.ts';
+import type { Timers } from '../../../platform/timers.ts';
 import { ExecutionsRepository } from './executions.repository.ts';
 
 export interface ExecutionsRetentionDeps {
@@ -17,11 +18,11 @@ export interface ExecutionsRetentionDeps {
   pauseMs?: number;
   /** How often a purge runs. Default 1 hour. */
   everyMs?: number;
-  /** Injected for tests. */
+  /** The pause between chunks; by default the loop's own (on `timers`, ended at once by a stop). */
   sleep?: (ms: number) => Promise<void>;
+  /** The loop's timers (tests pass a fake); the system's by default. */
+  timers?: Timers;
 }
-
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Background role that deletes raw executions past retention, in chunks. Shaped like main.ts's
@@ -31,17 +32,17 @@ export class ExecutionsRetention implements BackgroundRole {
   readonly name = 'executions-retention';
   private readonly deps: ExecutionsRetentionDeps;
   private readonly repo: ExecutionsRepository;
-  private readonly periodic: PeriodicPass;
+  private readonly loop: BackgroundLoop;
 
   constructor(deps: ExecutionsRetentionDeps) {
     this.deps = deps;
     this.repo = new ExecutionsRepository(deps.database);
-    this.periodic = new PeriodicPass({
+    this.loop = new BackgroundLoop({
       name: this.name,
       everyMs: deps.everyMs ?? 3_600_000,
-      pass: () => this.purgeOnce(),
-      failureMessage: 'execution purge failed',
-      logger: deps.logger,
+      pass: () => this.purgeOnce().then(() => undefined),
+      failed: (err) => void deps.logger?.error({ err }, 'execution purge failed'),
+      ...(deps.timers && { timers: deps.timers }),
     });
   }
 
@@ -49,9 +50,9 @@ export class ExecutionsRetention implements BackgroundRole {
   async purgeOnce(): Promise<number> {
     const cutoff = this.deps.clock.now() - this.deps.retentionDays * 86_400_000;
     const chunk = this.deps.chunkSize ?? 5000;
-    const sleep = this.deps.sleep ?? defaultSleep;
+    const sleep = this.deps.sleep ?? ((ms: number) => this.loop.pause(ms));
     let total = 0;
-    while (!this.periodic.stopping) {
+    while (!this.loop.stopping) {
       const deleted = await this.repo.purgeChunk(cutoff, chunk);
       if (deleted < 0) break;
       total += deleted;
@@ -63,10 +64,10 @@ export class ExecutionsRetention implements BackgroundRole {
   }
 
   start(): Promise<void> {
-    return this.periodic.start();
+    return this.loop.start();
   }
 
   stop(): Promise<void> {
-    return this.periodic.stop();
+    return this.loop.stop();
   }
 }

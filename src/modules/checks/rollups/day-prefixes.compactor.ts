@@ -2,7 +2,8 @@ import type { BackgroundRole } from '../../../platform/background-role.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import type { Database } from '../../../platform/db/index.ts';
 import type { Logger } from '../../../platform/logger.ts';
-import { PeriodicPass } from '../../../platform/periodic-pass.ts';
+import { BackgroundLoop } from '../../../platform/background-loop.ts';
+import type { Timers } from '../../../platform/timers.ts';
 import { addToPrefixes, prefixesOfHours, type DayPrefixes } from './day-prefixes.compute.ts';
 import { DayPrefixesRepository, type SeriesHour } from './day-prefixes.repository.ts';
 import { DAY_MS, type RollupDelta } from './rollups.compute.ts';
@@ -19,6 +20,8 @@ export interface DayPrefixesCompactorDeps {
   batchSize?: number;
   /** How often a pass runs. Default 10 minutes. */
   everyMs?: number;
+  /** The loop's timers (tests pass a fake); the system's by default. */
+  timers?: Timers;
 }
 
 /**
@@ -33,16 +36,16 @@ export interface DayPrefixesCompactorDeps {
 export class DayPrefixesCompactor implements BackgroundRole {
   readonly name = 'rollup-day-prefixes';
   private readonly deps: DayPrefixesCompactorDeps;
-  private readonly periodic: PeriodicPass;
+  private readonly loop: BackgroundLoop;
 
   constructor(deps: DayPrefixesCompactorDeps) {
     this.deps = deps;
-    this.periodic = new PeriodicPass({
+    this.loop = new BackgroundLoop({
       name: this.name,
       everyMs: deps.everyMs ?? 600_000,
-      pass: () => this.compactOnce(),
-      failureMessage: 'rollup day prefixes failed',
-      logger: deps.logger,
+      pass: () => this.compactOnce().then(() => undefined),
+      failed: (err) => void deps.logger?.error({ err }, 'rollup day prefixes failed'),
+      ...(deps.timers && { timers: deps.timers }),
     });
   }
 
@@ -51,7 +54,7 @@ export class DayPrefixesCompactor implements BackgroundRole {
     const closedBefore = this.deps.clock.now() - (this.deps.graceMs ?? 15 * 60_000) - DAY_MS + 1;
     const batchSize = this.deps.batchSize ?? 100;
     let total = 0;
-    while (!this.periodic.stopping) {
+    while (!this.loop.stopping) {
       const done = await this.deps.database.transaction((tx) => compactBatch(tx, closedBefore, batchSize));
       total += done;
       if (done < batchSize) break;
@@ -63,11 +66,11 @@ export class DayPrefixesCompactor implements BackgroundRole {
   }
 
   start(): Promise<void> {
-    return this.periodic.start();
+    return this.loop.start();
   }
 
   stop(): Promise<void> {
-    return this.periodic.stop();
+    return this.loop.stop();
   }
 }
 

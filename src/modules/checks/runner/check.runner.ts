@@ -1,5 +1,7 @@
+import { BackgroundLoop } from '../../../platform/background-loop.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import type { Logger } from '../../../platform/logger.ts';
+import { systemTimers, type TimerHandle, type Timers } from '../../../platform/timers.ts';
 import type { Observation, ProbeRegistry } from '../probes/index.ts';
 import type { CheckResult, ClaimedCheck, WorkSource } from '../engine/check.types.ts';
 import { OutageLog } from './outage.log.ts';
@@ -35,6 +37,8 @@ export interface CheckRunnerOptions {
   /** Backoff after a failed claim (the source unreachable): first delay, doubled up to the maximum. */
   retryBaseMs?: number;
   retryMaxMs?: number;
+  /** The claim loop's, the flush's and the start-on-due-time timers (tests pass a fake); the system's by default. */
+  timers?: Timers;
 }
 
 /**
@@ -43,25 +47,31 @@ export interface CheckRunnerOptions {
  * backpressure), probes them, and reports results in batches.
  */
 export class CheckRunner {
-  private readonly o: Required<Omit<CheckRunnerOptions, 'tlsCa' | 'onResult'>> &
+  private readonly o: Required<Omit<CheckRunnerOptions, 'tlsCa' | 'onResult' | 'timers'>> &
     Pick<CheckRunnerOptions, 'tlsCa' | 'onResult'>;
+  private readonly timers: Timers;
+  private readonly loop: BackgroundLoop;
   private readonly outage: OutageLog;
   private inFlight = 0;
   private buffer: CheckResult[] = [];
-  private flushTimer: NodeJS.Timeout | null = null;
+  private flushTimer: TimerHandle | null = null;
   private flushing: Promise<void> = Promise.resolve();
-  private running = false;
-  private loop: Promise<void> | null = null;
-  private wake: (() => void) | null = null;
-  /** The loop sleeps because every slot is taken: a sent batch (slots freed) ends that sleep. */
+  /** The loop waits because every slot is taken: a sent batch (slots freed) ends that wait. */
   private waitingForSlots = false;
-  /** A nudge arrived while the loop was not sleeping: its next idle wait returns at once. */
-  private nudged = false;
+  /**
+   * The last claim found nothing and the loop waits for the next due check: the pass after the wait claims (the
+   * check is due, or a wake said the schedule changed), unless the wait was cut at `maxIdleMs` (`dueCapped`) and
+   * nobody woke the loop: then it reads the due time again instead.
+   */
+  private waitingForDue = false;
+  private dueCapped = false;
   private readonly probesInFlight = new Set<Promise<void>>();
   /** Ends the claim in progress when the runner stops: a long-poll would otherwise hold the stop for up to 25 s. */
   private claimAbort: AbortController | null = null;
 
   constructor(options: CheckRunnerOptions) {
+    const { timers, ...rest } = options;
+    this.timers = timers ?? systemTimers;
     this.o = {
       batchSize: 500,
       flushMs: 250,
@@ -71,7 +81,7 @@ export class CheckRunner {
       lookaheadMs: 0,
       retryBaseMs: 1_000,
       retryMaxMs: 30_000,
-      ...options,
+      ...rest,
     };
     this.outage = new OutageLog({
       logger: this.o.logger,
@@ -80,6 +90,14 @@ export class CheckRunner {
       maxDelayMs: this.o.retryMaxMs,
       now: () => this.o.clock.now(),
     });
+    this.loop = new BackgroundLoop({
+      name: 'check-runner',
+      everyMs: this.o.idleMs,
+      pass: ({ woken }) => this.pass(woken),
+      // The pass reports a failed claim itself (the outage log, with its backoff); anything else is logged here.
+      failed: (err) => void this.o.logger.error({ err }, 'check runner round failed'),
+      timers: this.timers,
+    });
   }
 
   get pending(): number {
@@ -87,18 +105,20 @@ export class CheckRunner {
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
+    void this.loop.start();
   }
 
   /** Stops claiming, lets running checks finish and sends their results. */
   async stop(): Promise<void> {
-    this.running = false;
-    this.wake?.();
+    const stopping = this.loop.stop();
     this.claimAbort?.abort();
-    await this.loop;
+    await stopping;
     await this.drain();
+  }
+
+  /** Resolves once the claim loop waits (its round has ended) or is stopped: tests with fake timers await it. */
+  whenWaiting(): Promise<void> {
+    return this.loop.whenWaiting();
   }
 
   /** One claim round without the loop: claim what is due, run it, send every result. For tests (ManualClock). */
@@ -116,89 +136,63 @@ export class CheckRunner {
     await this.flush();
   }
 
-  private async run(): Promise<void> {
-    while (this.running) {
-      const free = this.o.concurrency - this.inFlight;
-      if (free <= 0) {
-        this.waitingForSlots = true;
-        await this.sleep(this.o.idleMs);
-        this.waitingForSlots = false;
-        continue;
-      }
-      let checks: ClaimedCheck[];
-      this.claimAbort = new AbortController();
-      try {
-        checks = await this.o.source.claim(free, this.o.claimWaitMs, this.o.lookaheadMs, this.claimAbort.signal);
-      } catch (err) {
-        if (!this.running) break; // stopped: the claim was ended on purpose, not an outage
-        await this.sleep(this.outage.failed(err));
-        continue;
-      } finally {
-        this.claimAbort = null;
-      }
-      this.outage.succeeded();
-      for (const c of checks) this.launch(c);
-      if (this.o.claimWaitMs !== 0) continue; // the source long-polls
-      if (checks.length === 0) await this.sleepUntilDue();
-      else if (checks.length < free) await this.sleep(this.o.idleMs);
+  /** One round of the claim loop; answers how long the loop waits before the next (a wake ends the wait sooner). */
+  private async pass(woken: boolean): Promise<number> {
+    this.waitingForSlots = false;
+    if (this.waitingForDue) {
+      if (this.dueCapped && !woken) return this.untilDue();
+      this.waitingForDue = false;
     }
+    const free = this.o.concurrency - this.inFlight;
+    if (free <= 0) {
+      this.waitingForSlots = true;
+      return this.o.idleMs;
+    }
+    let checks: ClaimedCheck[];
+    this.claimAbort = new AbortController();
+    try {
+      checks = await this.o.source.claim(free, this.o.claimWaitMs, this.o.lookaheadMs, this.claimAbort.signal);
+    } catch (err) {
+      if (this.loop.stopping) return 0; // stopped: the claim was ended on purpose, not an outage
+      return this.outage.failed(err);
+    } finally {
+      this.claimAbort = null;
+    }
+    this.outage.succeeded();
+    for (const c of checks) this.launch(c);
+    if (this.o.claimWaitMs !== 0) return 0; // the source long-polls
+    if (checks.length === 0) return this.o.source.nextDueAt ? this.untilDue() : this.o.idleMs;
+    return checks.length < free ? this.o.idleMs : 0;
   }
 
   /** Schedule changes in this process (a monitor saved, a heartbeat making a check due): claim again now. */
   nudge(): void {
-    this.nudged = true;
-    this.wake?.();
+    this.loop.wake();
   }
 
   /**
-   * After a claim that found nothing: sleeps until the next check is due (at least `idleMs`, so a busy schedule is
-   * claimed in batches as before), re-reading the due time every `maxIdleMs` (one small query, no claim) while
-   * nothing is due; returns early on a nudge. A source that cannot tell its next due time is polled every `idleMs`.
+   * After a claim that found nothing: the wait until the next check is due (at least `idleMs`, so a busy schedule is
+   * claimed in batches as before), cut at `maxIdleMs` while nothing is due (the next pass then reads the due time
+   * again, one small query, no claim); a nudge ends it.
    */
-  private async sleepUntilDue(): Promise<void> {
-    if (!this.o.source.nextDueAt) {
-      await this.sleep(this.o.idleMs);
-      return;
+  private async untilDue(): Promise<number> {
+    let until: number;
+    try {
+      const next = await this.o.source.nextDueAt!();
+      until = next === null ? Infinity : next - this.o.clock.now();
+    } catch {
+      until = 0; // the claim reports the outage
     }
-    while (this.running) {
-      let until: number;
-      try {
-        const next = await this.o.source.nextDueAt();
-        until = next === null ? Infinity : next - this.o.clock.now();
-      } catch {
-        until = 0; // the claim reports the outage
-      }
-      const maxIdleMs = typeof this.o.maxIdleMs === 'function' ? this.o.maxIdleMs() : this.o.maxIdleMs;
-      const capped = until > maxIdleMs;
-      const woken = await this.sleep(Math.max(this.o.idleMs, capped ? maxIdleMs : until), true);
-      if (woken || !capped) return;
-    }
-  }
-
-  /** Resolves after `ms`, or earlier on wake(): then with true. With `endsOnNudge`, a pending nudge ends it at once. */
-  private sleep(ms: number, endsOnNudge = false): Promise<boolean> {
-    if (endsOnNudge && this.nudged) {
-      this.nudged = false;
-      return Promise.resolve(true);
-    }
-    return new Promise((resolve) => {
-      const t = setTimeout(() => {
-        this.wake = null;
-        resolve(false);
-      }, ms);
-      this.wake = () => {
-        clearTimeout(t);
-        this.wake = null;
-        this.nudged = false;
-        resolve(true);
-      };
-    });
+    const maxIdleMs = typeof this.o.maxIdleMs === 'function' ? this.o.maxIdleMs() : this.o.maxIdleMs;
+    this.waitingForDue = true;
+    this.dueCapped = until > maxIdleMs;
+    return Math.max(this.o.idleMs, this.dueCapped ? maxIdleMs : until);
   }
 
   private launch(check: ClaimedCheck): void {
     this.inFlight += 1;
     const early = check.dueAt - this.o.clock.now();
-    const p = (early > 0 ? new Promise<void>((r) => setTimeout(r, early)) : Promise.resolve())
+    const p = (early > 0 ? new Promise<void>((r) => this.timers.after(early, r)) : Promise.resolve())
       .then(() =>
         this.o.probes.run(check.target, {
           now: () => this.o.clock.now(),
@@ -213,7 +207,7 @@ export class CheckRunner {
         this.buffer.push({ monitorId: check.monitorId, regionCode: check.regionCode, dueAt: check.dueAt, observation });
         if (this.buffer.length >= this.o.batchSize) void this.flush();
         else if (!this.flushTimer) {
-          this.flushTimer = setTimeout(() => void this.flush(), this.o.flushMs);
+          this.flushTimer = this.timers.after(this.o.flushMs, () => void this.flush());
         }
       })
       .finally(() => this.probesInFlight.delete(p));
@@ -223,7 +217,7 @@ export class CheckRunner {
   /** Sends the buffered results; batches go out one at a time, in order. */
   private flush(): Promise<void> {
     if (this.flushTimer) {
-      clearTimeout(this.flushTimer);
+      this.timers.cancel(this.flushTimer);
       this.flushTimer = null;
     }
     const batch = this.buffer;
@@ -248,13 +242,13 @@ export class CheckRunner {
             break;
           }
           this.o.logger.debug({ reason, attempt }, 'sending check results failed; retrying');
-          await new Promise((r) => setTimeout(r, 250 * 2 ** attempt));
+          await new Promise<void>((r) => this.timers.after(250 * 2 ** attempt, r));
         }
       }
       this.inFlight -= batch.length;
       // Only a loop starved of slots is woken: waking its 100 ms pause or its sleep until the next due time after
       // every batch (4 a second under load) added claims (89 instead of 100 ms apart at 50 checks/s).
-      if (this.waitingForSlots) this.wake?.();
+      if (this.waitingForSlots) this.loop.wake();
     });
     return this.flushing;
   }

@@ -1,18 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { PrecompiledQueries, type Database } from '../../../platform/db/index.ts';
-import type { CheckStateRow, EngineTables, MonitorStatusChangeRow } from '../engine/engine.tables.ts';
+import type { CheckStateRow, EngineTables } from '../engine/engine.tables.ts';
 import type { RegionCounters } from './monitor-state.machine.ts';
-
-export interface StatusChange {
-  id: string;
-  organizationId: string;
-  monitorId: string;
-  from: string;
-  to: string;
-  at: number;
-  cause: string | null;
-  executionId: string | null;
-}
 
 const STATE_COLUMNS = [
   'monitor_id',
@@ -28,7 +17,7 @@ const everyStateColumn: Exclude<keyof CheckStateRow, (typeof STATE_COLUMNS)[numb
   true;
 void everyStateColumn;
 
-/** Per-(monitor, region) counters of the state machine, the status-change log and the cert-notice days. */
+/** Per-(monitor, region) counters of the state machine and the cert-notice days. */
 export class CheckStateRepository {
   private readonly database: Database;
   private readonly queries: PrecompiledQueries;
@@ -131,41 +120,6 @@ export class CheckStateRepository {
     let q = this.db.deleteFrom('check_state').where('monitor_id', '=', monitorId);
     if (keepRegions.length > 0) q = q.where('region_code', 'not in', [...keepRegions]);
     await q.execute();
-  }
-
-  async recordStatusChanges(changes: readonly StatusChange[]): Promise<void> {
-    if (changes.length === 0) return;
-    const rows: MonitorStatusChangeRow[] = changes.map((c) => ({
-      id: c.id,
-      organization_id: c.organizationId,
-      monitor_id: c.monitorId,
-      from_status: c.from,
-      to_status: c.to,
-      at: c.at,
-      cause: c.cause,
-      execution_id: c.executionId,
-    }));
-    await this.db.insertInto('monitor_status_change').values(rows).execute();
-  }
-
-  async statusChanges(monitorId: string): Promise<StatusChange[]> {
-    const rows = await this.db
-      .selectFrom('monitor_status_change')
-      .selectAll()
-      .where('monitor_id', '=', monitorId)
-      .orderBy('at')
-      .orderBy('id')
-      .execute();
-    return rows.map((r) => ({
-      id: r.id,
-      organizationId: r.organization_id,
-      monitorId: r.monitor_id,
-      from: r.from_status,
-      to: r.to_status,
-      at: Number(r.at),
-      cause: r.cause,
-      executionId: r.execution_id,
-    }));
   }
 
   async certNoticeDays(monitorIds: readonly string[]): Promise<Map<string, number>> {

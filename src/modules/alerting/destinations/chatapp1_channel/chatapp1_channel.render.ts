@@ -1,5 +1,6 @@
 import type { AlertEvent, DestinationRecord, RenderContext } from '../destination.contract.ts';
 import { groupMessageFor } from '../destination.group.ts';
+import type { Chatapp1ChannelConfig } from './chatapp1_channel.config.ts';
 import { emojiFor, escapeSlack, linkFor, messageFor, truncate } from '../destination.message.ts';
 
 export type SlackBlock = Record<string, unknown>;
@@ -81,12 +82,12 @@ export interface SlackPostMessage extends SlackMessage {
 
 export function renderChatapp1Channel(
   event: AlertEvent,
-  destination: DestinationRecord,
+  destination: DestinationRecord<Chatapp1ChannelConfig>,
   _d: unknown,
   ctx: RenderContext,
 ): SlackPostMessage {
   return {
-    channel: String(destination.config.channel_id),
+    channel: destination.config.channel_id,
     ...renderSlackMessage(event, ctx),
     unfurl_links: false,
     unfurl_media: false,
@@ -95,12 +96,12 @@ export function renderChatapp1Channel(
 
 export function renderChatapp1ChannelGroup(
   events: readonly AlertEvent[],
-  destination: DestinationRecord,
+  destination: DestinationRecord<Chatapp1ChannelConfig>,
   _d: unknown,
   ctx: RenderContext,
 ): SlackPostMessage {
   return {
-    channel: String(destination.config.channel_id),
+    channel: destination.config.channel_id,
     ...renderSlackGroup(events, ctx),
     unfurl_links: false,
     unfurl_media: false,

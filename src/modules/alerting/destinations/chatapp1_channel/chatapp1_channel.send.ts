@@ -1,4 +1,5 @@
 import type { DestinationRecord, ProviderContext, SendResult } from '../destination.contract.ts';
+import type { Chatapp1ChannelConfig } from './chatapp1_channel.config.ts';
 import { classifyHttpStatus, httpAttempt, objectOrEmpty, parseRetryAfter, retry } from '../destination.http.ts';
 import type { SlackPostMessage } from './chatapp1_channel.render.ts';
 
@@ -62,12 +63,12 @@ export function classifySlackApiError(error: string, retryAfterMs?: number): Sen
 
 export async function sendChatapp1Channel(
   request: SlackPostMessage,
-  destination: DestinationRecord,
+  destination: DestinationRecord<Chatapp1ChannelConfig>,
   _delivery: unknown,
   ctx: ProviderContext,
 ): Promise<SendResult> {
   const token = destination.config.bot_token;
-  if (typeof token !== 'string' || token === '') {
+  if (!token) {
     return { outcome: 'reauthorize', reason: 'no bot token for this Slack installation; reinstall the app' };
   }
   const res = await httpAttempt(ctx, {

@@ -4,13 +4,14 @@ import {
   renderSlackMessage,
   type SlackMessage,
 } from '../chatapp1_channel/chatapp1_channel.render.ts';
+import type { Chatapp1WebhookConfig } from './chatapp1_webhook.config.ts';
 
 /** Body posted to a Slack incoming webhook (channel and author are fixed by the webhook). */
 export type SlackWebhookBody = SlackMessage;
 
 export function renderChatapp1Webhook(
   event: AlertEvent,
-  _destination: DestinationRecord,
+  _destination: DestinationRecord<Chatapp1WebhookConfig>,
   _d: unknown,
   ctx: RenderContext,
 ): SlackWebhookBody {
@@ -19,7 +20,7 @@ export function renderChatapp1Webhook(
 
 export function renderChatapp1WebhookGroup(
   events: readonly AlertEvent[],
-  _destination: DestinationRecord,
+  _destination: DestinationRecord<Chatapp1WebhookConfig>,
   _d: unknown,
   ctx: RenderContext,
 ): SlackWebhookBody {

@@ -1,4 +1,5 @@
 import type { DestinationRecord, ProviderContext, SendResult } from '../destination.contract.ts';
+import type { Chatapp1WebhookConfig } from './chatapp1_webhook.config.ts';
 import { classifyHttpStatus, excerpt, httpAttempt, parseRetryAfter, retry } from '../destination.http.ts';
 import type { SlackWebhookBody } from './chatapp1_webhook.render.ts';
 
@@ -51,13 +52,13 @@ export function classifySlackWebhook(status: number, body: string, headers: Head
 
 export async function sendChatapp1Webhook(
   request: SlackWebhookBody,
-  destination: DestinationRecord,
+  destination: DestinationRecord<Chatapp1WebhookConfig>,
   _delivery: unknown,
   ctx: ProviderContext,
 ): Promise<SendResult> {
   const res = await httpAttempt(ctx, {
     method: 'POST',
-    url: String(destination.config.url),
+    url: destination.config.url,
     headers: { 'Content-Type': 'application/json; charset=utf-8' },
     body: JSON.stringify(request),
   });

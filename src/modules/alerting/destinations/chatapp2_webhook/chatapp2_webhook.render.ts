@@ -1,5 +1,6 @@
 import type { AlertEvent, DestinationRecord, RenderContext } from '../destination.contract.ts';
 import { groupMessageFor } from '../destination.group.ts';
+import type { Chatapp2WebhookConfig } from './chatapp2_webhook.config.ts';
 import { emojiFor, linkFor, messageFor, rfc3339, truncate, type Severity } from '../destination.message.ts';
 
 export interface DiscordEmbed {
@@ -25,7 +26,7 @@ const COLOURS: Record<Severity, number> = { critical: 0xe01e5a, warning: 0xf2a33
 
 export function renderChatapp2Webhook(
   event: AlertEvent,
-  _destination: DestinationRecord,
+  _destination: DestinationRecord<Chatapp2WebhookConfig>,
   _d: unknown,
   ctx: RenderContext,
 ): DiscordWebhookBody {
@@ -64,7 +65,7 @@ export function renderChatapp2Webhook(
 /** Several events as one message (DECISIONS §17): one embed whose description lists the monitors with links. */
 export function renderChatapp2WebhookGroup(
   events: readonly AlertEvent[],
-  _destination: DestinationRecord,
+  _destination: DestinationRecord<Chatapp2WebhookConfig>,
   _d: unknown,
   ctx: RenderContext,
 ): DiscordWebhookBody {

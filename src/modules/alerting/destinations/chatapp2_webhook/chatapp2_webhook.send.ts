@@ -1,4 +1,5 @@
 import type { DestinationRecord, ProviderContext, SendResult } from '../destination.contract.ts';
+import type { Chatapp2WebhookConfig } from './chatapp2_webhook.config.ts';
 import {
   classifyHttpStatus,
   httpAttempt,
@@ -37,13 +38,13 @@ export function classifyDiscord(status: number, json: unknown, headers: Headers,
 
 export async function sendChatapp2Webhook(
   request: DiscordWebhookBody,
-  destination: DestinationRecord,
+  destination: DestinationRecord<Chatapp2WebhookConfig>,
   _delivery: unknown,
   ctx: ProviderContext,
 ): Promise<SendResult> {
   const res = await httpAttempt(ctx, {
     method: 'POST',
-    url: withQuery(String(destination.config.url), { wait: 'true' }),
+    url: withQuery(destination.config.url, { wait: 'true' }),
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify(request),
   });

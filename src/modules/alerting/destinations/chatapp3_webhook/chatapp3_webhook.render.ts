@@ -1,5 +1,6 @@
 import type { AlertEvent, DestinationRecord, RenderContext } from '../destination.contract.ts';
 import { groupMessageFor } from '../destination.group.ts';
+import type { Chatapp3WebhookConfig } from './chatapp3_webhook.config.ts';
 import { emojiFor, linkFor, messageFor, rfc3339, truncate, type Severity } from '../destination.message.ts';
 
 export type TeamsRequest = { kind: 'teams'; body: Record<string, unknown> };
@@ -127,25 +128,23 @@ export function renderGoogleChat(event: AlertEvent, delivery: { id: string }, ct
 
 export function renderChatapp3Webhook(
   event: AlertEvent,
-  destination: DestinationRecord,
+  destination: DestinationRecord<Chatapp3WebhookConfig>,
   delivery: { id: string },
   ctx: RenderContext,
 ): Chatapp3Request {
-  return isGoogleChatUrl(String(destination.config.url))
-    ? renderGoogleChat(event, delivery, ctx)
-    : renderTeams(event, ctx);
+  return isGoogleChatUrl(destination.config.url) ? renderGoogleChat(event, delivery, ctx) : renderTeams(event, ctx);
 }
 
 /** Several events as one message (DECISIONS §17): a card (Teams) or a text (Google Chat) listing the monitors. */
 export function renderChatapp3WebhookGroup(
   events: readonly AlertEvent[],
-  destination: DestinationRecord,
+  destination: DestinationRecord<Chatapp3WebhookConfig>,
   delivery: { id: string },
   ctx: RenderContext,
 ): Chatapp3Request {
   const group = groupMessageFor(events, ctx.publicUrl);
   const title = `${emojiFor(group.severity)} ${group.title}`;
-  if (isGoogleChatUrl(String(destination.config.url))) {
+  if (isGoogleChatUrl(destination.config.url)) {
     const lines = group.lines.map(
       (l) => `${emojiFor(l.severity)} *${l.label}* <${l.link}|${l.name}>${l.detail ? ` – ${l.detail}` : ''}`,
     );

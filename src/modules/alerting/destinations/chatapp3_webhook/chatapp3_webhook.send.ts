@@ -1,4 +1,5 @@
 import type { DestinationRecord, ProviderContext, SendResult } from '../destination.contract.ts';
+import type { Chatapp3WebhookConfig } from './chatapp3_webhook.config.ts';
 import {
   classifyHttpStatus,
   excerpt,
@@ -44,11 +45,11 @@ export function classifyGoogleChat(status: number, json: unknown, headers: Heade
 
 export async function sendChatapp3Webhook(
   request: Chatapp3Request,
-  destination: DestinationRecord,
+  destination: DestinationRecord<Chatapp3WebhookConfig>,
   _delivery: unknown,
   ctx: ProviderContext,
 ): Promise<SendResult> {
-  const url = String(destination.config.url);
+  const url = destination.config.url;
   const res = await httpAttempt(ctx, {
     method: 'POST',
     url: request.kind === 'google_chat' ? withQuery(url, request.query) : url,

@@ -1,5 +1,6 @@
 import type { AlertEvent, DestinationRecord, RenderContext } from '../destination.contract.ts';
 import { groupMessageFor } from '../destination.group.ts';
+import type { Chatapp4BotConfig } from './chatapp4_bot.config.ts';
 import { emojiFor, escapeHtml, linkFor, messageFor } from '../destination.message.ts';
 
 /** Body of Telegram `sendMessage` (the bot token goes into the URL path at send time). */
@@ -13,15 +14,15 @@ export interface TelegramSendMessage {
 const MAX_TEXT = 4096;
 
 /** The chat id to use: a migrated id in state wins over the configured one. */
-export function telegramChatId(destination: DestinationRecord): string | number {
+export function telegramChatId(destination: DestinationRecord<Chatapp4BotConfig>): string | number {
   const migrated = destination.state.chat_id;
   if (typeof migrated === 'string' || typeof migrated === 'number') return migrated;
-  return destination.config.chat_id as string | number;
+  return destination.config.chat_id;
 }
 
 export function renderChatapp4Bot(
   event: AlertEvent,
-  destination: DestinationRecord,
+  destination: DestinationRecord<Chatapp4BotConfig>,
   _d: unknown,
   ctx: RenderContext,
 ): TelegramSendMessage {
@@ -44,7 +45,7 @@ export function renderChatapp4Bot(
 /** Several events as one message (DECISIONS §17): one line per monitor with its link, within Telegram's 4,096. */
 export function renderChatapp4BotGroup(
   events: readonly AlertEvent[],
-  destination: DestinationRecord,
+  destination: DestinationRecord<Chatapp4BotConfig>,
   _d: unknown,
   ctx: RenderContext,
 ): TelegramSendMessage {

@@ -1,4 +1,5 @@
 import type { DestinationRecord, ProviderContext, SendResult } from '../destination.contract.ts';
+import type { Chatapp4BotConfig } from './chatapp4_bot.config.ts';
 import { classifyHttpStatus, httpAttempt, objectOrEmpty, parseRetryAfter, retry } from '../destination.http.ts';
 import type { TelegramSendMessage } from './chatapp4_bot.render.ts';
 
@@ -53,11 +54,11 @@ export function classifyTelegram(status: number, json: unknown, headers: Headers
 
 export async function sendChatapp4Bot(
   request: TelegramSendMessage,
-  destination: DestinationRecord,
+  destination: DestinationRecord<Chatapp4BotConfig>,
   _delivery: unknown,
   ctx: ProviderContext,
 ): Promise<SendResult> {
-  const token = String(destination.config.bot_token);
+  const token = destination.config.bot_token;
   const res = await httpAttempt(ctx, {
     method: 'POST',
     url: `${ctx.baseUrl('chatapp4_bot')}/bot${token}/sendMessage`,

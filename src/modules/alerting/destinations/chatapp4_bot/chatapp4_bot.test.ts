@@ -12,6 +12,7 @@ import {
   renderCtx,
 } from '../../../../../test/fakes/alert-events.ts';
 import type { DestinationRecord, SendOutcome } from '../destination.contract.ts';
+import type { Chatapp4BotConfig } from './chatapp4_bot.config.ts';
 import { chatapp4BotProvider as provider } from './chatapp4_bot.provider.ts';
 
 describe('chatapp4_bot render', () => {
@@ -39,7 +40,7 @@ describe('chatapp4_bot render', () => {
     expect(req.text.length).toBeLessThanOrEqual(4096);
   });
   it('uses the migrated chat id from state', () => {
-    const migrated: DestinationRecord = { ...dest, state: { chat_id: -100999 } };
+    const migrated: DestinationRecord<Chatapp4BotConfig> = { ...dest, state: { chat_id: -100999 } };
     expect(provider.render(alertEvent('down'), migrated, delivery(), renderCtx).chat_id).toBe(-100999);
   });
 });

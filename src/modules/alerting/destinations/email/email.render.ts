@@ -1,5 +1,6 @@
 import type { AlertEvent, Delivery, DestinationRecord, MailMessage, RenderContext } from '../destination.contract.ts';
 import { groupMessageFor } from '../destination.group.ts';
+import type { EmailConfig } from './email.config.ts';
 import { colourFor, escapeHtml, linkFor, messageFor } from '../destination.message.ts';
 import { reportAttachments } from '../destination.report.ts';
 
@@ -40,7 +41,7 @@ export function threadingHeaders(event: AlertEvent, delivery: Delivery, publicUr
 
 export function renderEmail(
   event: AlertEvent,
-  destination: DestinationRecord,
+  destination: DestinationRecord<EmailConfig>,
   delivery: Delivery,
   ctx: RenderContext,
 ): MailMessage {
@@ -68,7 +69,7 @@ export function renderEmail(
     'X-Tocsin-Event': event.type,
   };
   if (event.incident) headers['X-Entity-Ref-ID'] = event.incident.id;
-  const message: MailMessage = { to: String(destination.config.address), subject, text, html, headers };
+  const message: MailMessage = { to: destination.config.address, subject, text, html, headers };
   if (event.type !== 'scheduled_report') return message;
   const { attachments, linkedOnly } = reportAttachments(event);
   if (attachments.length > 0) message.attachments = attachments;
@@ -83,7 +84,7 @@ export function renderEmail(
 /** Several events as one mail (DECISIONS §17): the monitors listed with their links; a standalone mail (no thread). */
 export function renderEmailGroup(
   events: readonly AlertEvent[],
-  destination: DestinationRecord,
+  destination: DestinationRecord<EmailConfig>,
   delivery: Delivery,
   ctx: RenderContext,
 ): MailMessage {
@@ -110,5 +111,5 @@ export function renderEmailGroup(
     'Auto-Submitted': 'auto-generated',
     'X-Tocsin-Event': 'alert_group',
   };
-  return { to: String(destination.config.address), subject, text, html, headers };
+  return { to: destination.config.address, subject, text, html, headers };
 }

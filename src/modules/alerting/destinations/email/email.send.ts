@@ -1,4 +1,5 @@
 import type { DestinationRecord, MailMessage, ProviderContext, SendResult } from '../destination.contract.ts';
+import type { EmailConfig } from './email.config.ts';
 
 interface SmtpError {
   code?: unknown;
@@ -38,7 +39,7 @@ export function classifySmtpError(err: unknown): SendResult {
 
 export async function sendEmail(
   request: MailMessage,
-  _destination: DestinationRecord,
+  _destination: DestinationRecord<EmailConfig>,
   _delivery: unknown,
   ctx: ProviderContext,
 ): Promise<SendResult> {

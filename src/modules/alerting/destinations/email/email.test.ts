@@ -8,7 +8,7 @@ import {
   renderCtx,
 } from '../../../../../test/fakes/alert-events.ts';
 import type { EventType, Mailer, SendOutcome } from '../destination.contract.ts';
-import { createMailer } from './email.mailer.ts';
+import { createMailer } from '../../../../platform/mail/index.ts';
 import { emailProvider as provider } from './email.provider.ts';
 import { classifySmtpError } from './email.send.ts';
 

@@ -1,5 +1,6 @@
 import type { AlertEvent, DestinationRecord, EventType, RenderContext } from '../destination.contract.ts';
 import { groupMessageFor } from '../destination.group.ts';
+import type { GenericWebhookConfig } from './generic_webhook.config.ts';
 import { messageFor } from '../destination.message.ts';
 
 /** The exact body that will be signed and sent, plus the event name for `X-Service-Event`. */
@@ -15,7 +16,10 @@ export function webhookEventName(type: EventType, format: 'standard' | 'legacy')
 }
 
 /** DECISIONS §7: standard shape (objects) or legacy (names as strings, monitor_down / monitor_recovered). */
-export function webhookPayload(event: AlertEvent, destination: DestinationRecord): Record<string, unknown> {
+export function webhookPayload(
+  event: AlertEvent,
+  destination: Omit<DestinationRecord, 'config'>,
+): Record<string, unknown> {
   const format = destination.payload_format ?? 'standard';
   const legacy = format === 'legacy';
   const msg = messageFor(event);
@@ -35,7 +39,7 @@ export function webhookPayload(event: AlertEvent, destination: DestinationRecord
 
 export function renderGenericWebhook(
   event: AlertEvent,
-  destination: DestinationRecord,
+  destination: DestinationRecord<GenericWebhookConfig>,
   _d: unknown,
   _ctx: RenderContext,
 ): GenericWebhookRequest {
@@ -53,7 +57,7 @@ const ENVELOPE_FIELDS = ['product', 'organization', 'destination'] as const;
  */
 export function renderGenericWebhookGroup(
   events: readonly AlertEvent[],
-  destination: DestinationRecord,
+  destination: DestinationRecord<GenericWebhookConfig>,
   delivery: { id: string },
   ctx: RenderContext,
 ): GenericWebhookRequest {

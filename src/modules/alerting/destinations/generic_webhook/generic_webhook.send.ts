@@ -1,4 +1,5 @@
 import type { Delivery, DestinationRecord, ProviderContext, SendResult } from '../destination.contract.ts';
+import type { GenericWebhookConfig } from './generic_webhook.config.ts';
 import { classifyHttpStatus, httpAttempt, retry } from '../destination.http.ts';
 import type { GenericWebhookRequest } from './generic_webhook.render.ts';
 import { signWebhook } from './generic_webhook.signing.ts';
@@ -6,7 +7,7 @@ import { signWebhook } from './generic_webhook.signing.ts';
 /** 2xx ok; 408/429/5xx/network retry (Retry-After seconds or HTTP date); 410 destination_broken; 3xx and other 4xx fail. */
 export async function sendGenericWebhook(
   request: GenericWebhookRequest,
-  destination: DestinationRecord,
+  destination: DestinationRecord<GenericWebhookConfig>,
   delivery: Delivery,
   ctx: ProviderContext,
 ): Promise<SendResult> {
@@ -20,7 +21,7 @@ export async function sendGenericWebhook(
   });
   const res = await httpAttempt(ctx, {
     method: 'POST',
-    url: String(destination.config.url),
+    url: destination.config.url,
     headers: {
       'Content-Type': 'application/json',
       'User-Agent': ctx.userAgent,

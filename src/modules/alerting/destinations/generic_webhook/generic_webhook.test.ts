@@ -13,6 +13,7 @@ import {
   renderCtx,
 } from '../../../../../test/fakes/alert-events.ts';
 import type { DestinationRecord, SendOutcome } from '../destination.contract.ts';
+import type { GenericWebhookConfig } from './generic_webhook.config.ts';
 import { generateSigningSecret, signWebhook, verifyWebhook } from './generic_webhook.signing.ts';
 import { genericWebhookProvider as provider } from './generic_webhook.provider.ts';
 
@@ -20,7 +21,7 @@ const NOW = T0 + 14 * 60_000;
 
 describe('generic_webhook render', () => {
   const standard = destinationRecord('generic_webhook', { url: 'https://hooks.example.com/x' });
-  const legacy: DestinationRecord = { ...standard, payload_format: 'legacy' };
+  const legacy: DestinationRecord<GenericWebhookConfig> = { ...standard, payload_format: 'legacy' };
 
   it('standard shape (DECISIONS §7)', () => {
     const req = provider.render(alertEvent('down'), standard, delivery(), renderCtx);

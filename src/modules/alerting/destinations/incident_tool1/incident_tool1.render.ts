@@ -1,4 +1,5 @@
 import type { AlertEvent, Delivery, DestinationRecord, RenderContext } from '../destination.contract.ts';
+import type { IncidentTool1Config } from './incident_tool1.config.ts';
 import { linkFor, messageFor, truncate } from '../destination.message.ts';
 import { opensIncident } from '../destination.skip.ts';
 
@@ -14,7 +15,7 @@ export interface IncidentIoCreate {
 
 export function renderIncidentTool1(
   event: AlertEvent,
-  destination: DestinationRecord,
+  destination: DestinationRecord<IncidentTool1Config>,
   delivery: Delivery,
   ctx: RenderContext,
 ): IncidentIoCreate | null {
@@ -24,7 +25,7 @@ export function renderIncidentTool1(
   return {
     idempotency_key: delivery.id,
     visibility: 'public',
-    severity_id: String(destination.config.severity_id),
+    severity_id: destination.config.severity_id,
     name: truncate(name, 250),
     summary: truncate(`${msg.text}\n\nOpened by Tocsin: ${linkFor(event, ctx.publicUrl)}`, 10000),
     mode: event.type === 'test' ? 'test' : 'standard',

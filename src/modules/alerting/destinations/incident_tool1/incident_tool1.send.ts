@@ -1,4 +1,5 @@
 import type { DestinationRecord, ProviderContext, SendResult } from '../destination.contract.ts';
+import type { IncidentTool1Config } from './incident_tool1.config.ts';
 import { classifyHttpStatus, httpAttempt, objectOrEmpty, parseRetryAfter, retry } from '../destination.http.ts';
 import { skippedResult } from '../destination.skip.ts';
 import type { IncidentIoCreate } from './incident_tool1.render.ts';
@@ -27,7 +28,7 @@ export function classifyIncidentIo(status: number, json: unknown, headers: Heade
 
 export async function sendIncidentTool1(
   request: IncidentIoCreate | null,
-  destination: DestinationRecord,
+  destination: DestinationRecord<IncidentTool1Config>,
   _delivery: unknown,
   ctx: ProviderContext,
 ): Promise<SendResult> {
@@ -35,7 +36,7 @@ export async function sendIncidentTool1(
   const res = await httpAttempt(ctx, {
     method: 'POST',
     url: `${ctx.baseUrl('incident_tool1')}/v2/incidents`,
-    headers: { Authorization: `Bearer ${String(destination.config.api_key)}`, 'Content-Type': 'application/json' },
+    headers: { Authorization: `Bearer ${destination.config.api_key}`, 'Content-Type': 'application/json' },
     body: JSON.stringify(request),
   });
   if (res.kind === 'failed') return retry(res.reason);

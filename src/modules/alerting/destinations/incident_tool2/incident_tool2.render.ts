@@ -1,4 +1,5 @@
 import type { AlertEvent, DestinationRecord, RenderContext } from '../destination.contract.ts';
+import type { IncidentTool2Config } from './incident_tool2.config.ts';
 import { linkFor, messageFor, rfc3339, truncate } from '../destination.message.ts';
 import { opensIncident } from '../destination.skip.ts';
 
@@ -19,7 +20,7 @@ export interface RootlyCreate {
 
 export function renderIncidentTool2(
   event: AlertEvent,
-  _destination: DestinationRecord,
+  _destination: DestinationRecord<IncidentTool2Config>,
   delivery: { id: string },
   ctx: RenderContext,
 ): RootlyCreate | null {

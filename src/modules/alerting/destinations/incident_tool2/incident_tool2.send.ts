@@ -1,4 +1,5 @@
 import type { DestinationRecord, ProviderContext, SendResult } from '../destination.contract.ts';
+import type { IncidentTool2Config } from './incident_tool2.config.ts';
 import { classifyHttpStatus, httpAttempt, objectOrEmpty, parseRetryAfter, retry } from '../destination.http.ts';
 import { skippedResult } from '../destination.skip.ts';
 import type { RootlyCreate } from './incident_tool2.render.ts';
@@ -25,7 +26,7 @@ export function classifyRootly(status: number, json: unknown, headers: Headers, 
 
 export async function sendIncidentTool2(
   request: RootlyCreate | null,
-  destination: DestinationRecord,
+  destination: DestinationRecord<IncidentTool2Config>,
   _delivery: unknown,
   ctx: ProviderContext,
 ): Promise<SendResult> {
@@ -34,7 +35,7 @@ export async function sendIncidentTool2(
     method: 'POST',
     url: `${ctx.baseUrl('incident_tool2')}/v1/incidents`,
     headers: {
-      Authorization: `Bearer ${String(destination.config.api_key)}`,
+      Authorization: `Bearer ${destination.config.api_key}`,
       'Content-Type': 'application/vnd.api+json',
       Accept: 'application/vnd.api+json',
     },

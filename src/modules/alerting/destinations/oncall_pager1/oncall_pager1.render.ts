@@ -1,4 +1,5 @@
 import type { AlertEvent, DestinationRecord, RenderContext } from '../destination.contract.ts';
+import type { OncallPager1Config } from './oncall_pager1.config.ts';
 import { correlationKey, pagerAction, type PagerAction } from '../destination.correlation.ts';
 import { linkFor, messageFor, rfc3339, truncate, type Severity } from '../destination.message.ts';
 
@@ -39,7 +40,7 @@ function sourceOf(event: AlertEvent): string {
 
 export function renderOncallPager1(
   event: AlertEvent,
-  destination: DestinationRecord,
+  destination: DestinationRecord<OncallPager1Config>,
   _d: unknown,
   ctx: RenderContext,
 ): PagerDutyEvent {

@@ -1,4 +1,5 @@
 import type { DestinationRecord, ProviderContext, SendResult } from '../destination.contract.ts';
+import type { OncallPager1Config } from './oncall_pager1.config.ts';
 import { classifyHttpStatus, httpAttempt, objectOrEmpty, parseRetryAfter, retry } from '../destination.http.ts';
 import type { PagerDutyEvent } from './oncall_pager1.render.ts';
 
@@ -25,7 +26,7 @@ export function classifyPagerDuty(status: number, json: unknown, headers: Header
 
 export async function sendOncallPager1(
   request: PagerDutyEvent,
-  destination: DestinationRecord,
+  destination: DestinationRecord<OncallPager1Config>,
   _delivery: unknown,
   ctx: ProviderContext,
 ): Promise<SendResult> {
@@ -33,7 +34,7 @@ export async function sendOncallPager1(
     method: 'POST',
     url: `${ctx.baseUrl('oncall_pager1')}/v2/enqueue`,
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ routing_key: String(destination.config.integration_key), ...request }),
+    body: JSON.stringify({ routing_key: destination.config.integration_key, ...request }),
   });
   if (res.kind === 'failed') return retry(res.reason);
   if (res.status === 202 || res.status === 200) {

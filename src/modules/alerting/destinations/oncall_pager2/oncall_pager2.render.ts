@@ -1,4 +1,5 @@
 import type { AlertEvent, DestinationRecord, RenderContext } from '../destination.contract.ts';
+import type { OncallPager2Config } from './oncall_pager2.config.ts';
 import { correlationKey, pagerAction, type PagerAction } from '../destination.correlation.ts';
 import { linkFor, messageFor, rfc3339, truncate, type Severity } from '../destination.message.ts';
 
@@ -30,7 +31,7 @@ const PRIORITY: Record<Severity, OpsgenieCreateBody['priority']> = {
 
 export function renderOncallPager2(
   event: AlertEvent,
-  destination: DestinationRecord,
+  destination: DestinationRecord<OncallPager2Config>,
   _d: unknown,
   ctx: RenderContext,
 ): OpsgenieRequest {

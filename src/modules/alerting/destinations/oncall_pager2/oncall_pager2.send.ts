@@ -1,4 +1,5 @@
 import type { DestinationRecord, ProviderContext, SendResult } from '../destination.contract.ts';
+import type { OncallPager2Config } from './oncall_pager2.config.ts';
 import { classifyHttpStatus, httpAttempt, objectOrEmpty, parseRetryAfter, retry } from '../destination.http.ts';
 import type { OpsgenieRequest } from './oncall_pager2.render.ts';
 
@@ -27,11 +28,11 @@ export function classifyOpsgenie(status: number, json: unknown, headers: Headers
 
 export async function sendOncallPager2(
   request: OpsgenieRequest,
-  destination: DestinationRecord,
+  destination: DestinationRecord<OncallPager2Config>,
   _delivery: unknown,
   ctx: ProviderContext,
 ): Promise<SendResult> {
-  const base = ctx.baseUrl('oncall_pager2', destination.config.region === 'eu' ? 'eu' : 'us');
+  const base = ctx.baseUrl('oncall_pager2', destination.config.region);
   const verb = request.action === 'resolve' ? 'close' : 'acknowledge';
   const url =
     request.action === 'trigger'
@@ -40,7 +41,7 @@ export async function sendOncallPager2(
   const res = await httpAttempt(ctx, {
     method: 'POST',
     url,
-    headers: { Authorization: `GenieKey ${String(destination.config.api_key)}`, 'Content-Type': 'application/json' },
+    headers: { Authorization: `GenieKey ${destination.config.api_key}`, 'Content-Type': 'application/json' },
     body: JSON.stringify(request.body),
   });
   if (res.kind === 'failed') return retry(res.reason);

@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import type { Mailer, MailMessage, MailResult } from '../destination.contract.ts';
+import type { Mailer, MailMessage, MailResult } from './mail.types.ts';
 
 export interface MailLogger {
   info(obj: object, msg: string): void;

@@ -2,16 +2,17 @@ import type { AuditTrail } from '../audit/index.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { DomainError, notFound, validationFailed, type ErrorDetail } from '../../platform/errors.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { isAdmin, type Actor } from '../auth/index.ts';
+import type { Mailer } from '../../platform/mail/index.ts';
+import type { OrgsService } from './orgs.service.ts';
 import {
+  isAdminRole,
   ROLES,
   type Invitation as PendingInvitation,
+  type OrgActor as Actor,
   type Organization,
-  type OrgsService,
   type Role,
   type User,
-} from '../orgs/index.ts';
-import type { Mailer } from './destinations/index.ts';
+} from './orgs.types.ts';
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -56,7 +57,8 @@ export interface Invitation {
 }
 
 function requireAdmin(actor: Actor, what: string): void {
-  if (!isAdmin(actor)) throw new DomainError('forbidden', `${what} is for the organization owner or an admin.`);
+  if (!isAdminRole(actor.role))
+    throw new DomainError('forbidden', `${what} is for the organization owner or an admin.`);
 }
 
 function objectBody(body: unknown): Record<string, unknown> {

@@ -1,0 +1,1 @@
+export declare const MODULE_GRAPH: Readonly<Record<string, readonly string[]>>;
