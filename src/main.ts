@@ -31,6 +31,7 @@ import {
   scheduledReportsMigrations,
 } from './modules/scheduled-reports/index.ts';
 import { monitorsMigrations } from './modules/monitors/index.ts';
+import { SilencesService, silencesMigrations } from './modules/silences/index.ts';
 import { createCredentials, MembersService, orgsMigrations } from './modules/orgs/index.ts';
 import { LiveHub, MonitorPauseFeed } from './modules/live/index.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
@@ -75,6 +76,7 @@ export const ALL_MIGRATIONS: SchemaMigration[] = [
   ...scheduledReportsMigrations,
   ...auditMigrations,
   ...maintenanceMigrations,
+  ...silencesMigrations,
 ];
 
 export const VERSION: string = (
@@ -198,7 +200,13 @@ export function buildServices(
   // after the alert workers stop (roles stop in reverse).
   const mailer = createMailer({ smtpUrl: config.smtp, from: config.smtpFrom, logger });
   roles.push({ name: 'mailer', start: async () => {}, stop: async () => mailer.close() });
+  // Silences check destination ids through alerting, which reads silences at fan-out: the port is called later.
+  const silences = new SilencesService({
+    monitors,
+    destinationIdsIn: (db, organizationId, ids) => alerting.destinationIdsIn(db, organizationId, ids),
+  });
   const alerting = createAlerting({
+    silences,
     mailer,
     reportFiles,
     destinationUsers: new ScheduledReportDestinationUsers(),
@@ -416,6 +424,7 @@ export function buildServices(
       reportRenderer: reports.renderer,
       customReports: reports.customReports,
       audit,
+      silences,
     },
     roles,
     metrics,

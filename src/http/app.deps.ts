@@ -19,6 +19,7 @@ import type {
   SlaTargetsService,
 } from '../modules/reports/index.ts';
 import type { ScheduledReports } from '../modules/scheduled-reports/index.ts';
+import type { SilencesService } from '../modules/silences/index.ts';
 import type { StatusPagesService } from '../modules/status-pages/index.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/index.ts';
@@ -68,6 +69,8 @@ export interface AppServices {
   customReports: CustomReportsService;
   /** The audit log (DECISIONS §21): recorders for ServiceContexts, the list and the CSV export. */
   audit: AuditLog;
+  /** Silences (DECISIONS §16): CRUD, end early, mute a monitor. */
+  silences: SilencesService;
 }
 
 export interface AppDeps {

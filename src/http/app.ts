@@ -30,6 +30,7 @@ import { systemResolver } from '../platform/net/index.ts';
 import { registerStatusPageRoutes } from './routes/status-pages/status-pages.routes.ts';
 import { registerReportRoutes } from './routes/reports/reports.routes.ts';
 import { registerMoreReportRoutes } from './routes/reports/reports-more.routes.ts';
+import { registerSilenceRoutes } from './routes/silences/silences.routes.ts';
 import { registerSlaTargetRoutes } from './routes/sla-targets/sla-targets.routes.ts';
 import { registerMaintenanceRoutes } from './routes/maintenance/maintenance.routes.ts';
 import { registerScheduledReportRoutes } from './routes/scheduled-reports/scheduled-reports.routes.ts';
@@ -197,6 +198,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerDestinationRoutes(app, deps.services);
   registerMemberRoutes(app, deps.services);
   registerAuditRoutes(app, { audit: deps.services.audit });
+  registerSilenceRoutes(app, { silences: deps.services.silences, clock: deps.clock });
   const sessionRoutes = { sessions: deps.services.sessions, clock: deps.clock, publicUrl: deps.config.publicUrl };
   registerSessionRoutes(app, sessionRoutes);
   registerAuthLinkRoutes(app, sessionRoutes);

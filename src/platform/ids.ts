@@ -26,7 +26,8 @@ export type IdPrefix =
   | 'cor'
   | 'inv'
   | 'aud'
-  | 'mnt';
+  | 'mnt'
+  | 'sil';
 
 // Random bytes are drawn from a pool refilled 4 KiB at a time: one randomBytes call per id (a request id
 // on every request) costs more than the rest of newId.

@@ -90,6 +90,7 @@ describe.each(testDialects())('every documented GET response validates against i
       config: { url: `${receiver.url}/hook` },
     });
     ids.destination = hook.id;
+    ids.silence = (await call('POST', `/api/v1/monitors/${ids.monitor}/mute`, { minutes: 60 })).id;
     ids.statusPage = (
       await call('POST', '/api/v1/status-pages', {
         slug: 'documented',
@@ -189,6 +190,8 @@ describe.each(testDialects())('every documented GET response validates against i
     listMaintenanceWindows: '/api/v1/maintenance-windows',
     getMaintenanceWindow: `/api/v1/maintenance-windows/${ids.maintenanceWindow}`,
     getMonitorMaintenance: `/api/v1/monitors/${ids.monitor}/maintenance`,
+    listSilences: '/api/v1/silences?include_ended=true',
+    getSilence: `/api/v1/silences/${ids.silence}`,
     listScheduledReports: '/api/v1/scheduled-reports',
     getScheduledReport: `/api/v1/scheduled-reports/${ids.scheduledReport}`,
     listScheduledReportRuns: `/api/v1/scheduled-reports/${ids.scheduledReport}/runs`,

@@ -1361,6 +1361,56 @@ const FIXTURES: Record<string, StepFixture> = {
       });
     },
   },
+  '202611290200_silences_init': {
+    // A new table: a silence written by a release with silences reads back through the API (ended: listed on request).
+    async fill(db) {
+      await db
+        .insertInto('silence')
+        .values({
+          id: 'sil_00000000000000000000000001',
+          organization_id: W.orgId,
+          monitor_ids: json([W.monitorId]),
+          tags: json([]),
+          events: json(['down']),
+          destination_ids: json([]),
+          starts_at: ms(2),
+          ends_at: ms(1),
+          comment: 'upgrade silence',
+          created_by: W.userId,
+          created_at: ms(2),
+          updated_at: ms(2),
+        })
+        .execute();
+    },
+    async check(u) {
+      const r = await u.call('GET', '/api/v1/silences/sil_00000000000000000000000001');
+      expect(r.status).toBe(200);
+      expect(r.body).toMatchObject({
+        matchers: { monitor_ids: [W.monitorId], tags: [], events: ['down'], destination_ids: [] },
+        comment: 'upgrade silence',
+        state: 'ended',
+        created_by: W.userId,
+      });
+    },
+  },
+  '202611290210_alerting_silences_grouping': {
+    // Destinations written before read a grouping window of 0 (off); deliveries before are neither held nor grouped.
+    async fill(db) {
+      await db
+        .updateTable('destination')
+        .set({ group_window_seconds: 120 })
+        .where('id', '=', W.secondDestinationId)
+        .execute();
+    },
+    async check(u) {
+      const old = await u.call('GET', `/api/v1/auth/organization/webhooks/${W.destinationId}`);
+      expect(old.body).toMatchObject({ group_window_seconds: 0 });
+      const grouped = await u.call('GET', `/api/v1/auth/organization/webhooks/${W.secondDestinationId}`);
+      expect(grouped.body).toMatchObject({ group_window_seconds: 120 });
+      const deliveries = await u.raw.selectFrom('delivery').selectAll().where('id', '=', W.deliveryId).execute();
+      expect(deliveries).toMatchObject([{ status: 'delivered', silence_id: null, group_id: null }]);
+    },
+  },
   '202611290300_monitors_dependencies': {
     // Search depends on Checkout: the config lists it, the row indexes it (Checkout's children are found through it).
     async fill(db) {

@@ -16,9 +16,10 @@ export const MODULE_GRAPH = {
   intelligence: ['auth', 'events'],
   checks: ['auth', 'events', 'intelligence', 'monitors'],
   maintenance: ['audit', 'auth', 'events', 'incidents', 'monitors'],
-  alerting: ['audit', 'auth', 'events', 'monitors', 'orgs'],
+  alerting: ['audit', 'auth', 'events', 'monitors', 'orgs', 'silences'],
   reports: ['audit', 'auth', 'checks', 'incidents', 'intelligence', 'monitors', 'orgs'],
   'scheduled-reports': ['audit', 'auth', 'events'],
   'status-pages': ['audit', 'auth', 'incidents', 'monitors', 'orgs', 'reports'],
   live: ['checks', 'events', 'monitors'],
+  silences: ['audit', 'auth', 'events', 'monitors'],
 };

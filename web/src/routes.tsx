@@ -74,6 +74,7 @@ export function createAppRouter() {
         { path: '/scheduled-reports', element: page(() => import('./pages/scheduled-reports.page')) },
         { path: '/scheduled-reports/new', element: page(() => import('./pages/scheduled-report-edit.page')) },
         { path: '/scheduled-reports/:id', element: page(() => import('./pages/scheduled-report-edit.page')) },
+        { path: '/silences', element: page(() => import('./pages/silences.page')) },
         { path: '/settings', element: page(() => import('./pages/settings.page')) },
         { path: '/settings/audit-log', element: page(() => import('./pages/audit-log.page')) },
         { path: '/profile', element: page(() => import('./pages/profile.page')) },

@@ -152,4 +152,24 @@ export const alertingMigrations: SchemaMigration[] = [
       await moveLinkArraysToRows(db as Kysely<LinksMigrationTables>);
     },
   },
+  {
+    // Silences (DECISIONS §16) and grouping (§17): a held delivery names its silence; a grouped one its group's
+    // first delivery; a destination says how long it gathers events into one message (0 = off, as before).
+    name: '202611290210_alerting_silences_grouping',
+    async up(db) {
+      await db.schema.alterTable('delivery').addColumn('silence_id', col.id).execute();
+      await db.schema.alterTable('delivery').addColumn('group_id', col.id).execute();
+      await db.schema.createIndex('delivery_group_idx').on('delivery').columns(['group_id', 'status']).execute();
+      // The fan-out looks for a destination's open group among its pending deliveries.
+      await db.schema
+        .createIndex('delivery_destination_status_idx')
+        .on('delivery')
+        .columns(['destination_id', 'status'])
+        .execute();
+      await db.schema
+        .alterTable('destination')
+        .addColumn('group_window_seconds', col.int, (c) => c.notNull().defaultTo(0))
+        .execute();
+    },
+  },
 ];

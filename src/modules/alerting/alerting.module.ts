@@ -23,6 +23,8 @@ import { IncidentDeliveries } from './incident-deliveries.ts';
 import { ReportDeliveryFacts } from './report-delivery.facts.ts';
 import type { HostResolver } from './network.guard.ts';
 import { AlertPipeline, DELIVERIES_CHANGED } from './pipeline/pipeline.ts';
+import type { SilenceSource } from './pipeline/fan-out.ts';
+import { DestinationsRepository } from './destinations.repository.ts';
 
 export interface AlertingDeps {
   config: TocsinConfig;
@@ -43,6 +45,8 @@ export interface AlertingDeps {
   reportFiles?: ReportFileSource;
   /** Change signals (new outbox events and deliveries of other processes wake the idle loops); absent in some tests. */
   signals?: ChangeSignals;
+  /** The silences that hold deliveries back (the silences module, DECISIONS §16); absent: none. */
+  silences?: SilenceSource;
   /** Sends the email destination's mails (platform/mail; made and closed by the composition root). */
   mailer: Mailer;
   /** The timers of the dispatcher and worker loops (tests pass a fake); the system's by default. */
@@ -65,6 +69,8 @@ export interface Alerting {
   reportDeliveryFacts: ReportDeliveryFacts;
   /** The mailer it was given (the composition root's). */
   mailer: Mailer;
+  /** Which of these ids are destinations of the organization (the silences module's check of its matchers). */
+  destinationIdsIn(db: Database, organizationId: string, ids: readonly string[]): Promise<Set<string>>;
   /** Background roles for main.ts: fan-out and delivery. */
   roles: BackgroundRole[];
 }
@@ -102,6 +108,7 @@ export function createAlerting(deps: AlertingDeps): Alerting {
     ...(deps.random && { random: deps.random }),
     metrics: deps.metrics ?? null,
     ...(deps.signals && { signals: deps.signals }),
+    ...(deps.silences && { silences: deps.silences }),
     ...(deps.timers && { timers: deps.timers }),
   });
   // Events committed by any module of this process (and, with change signals on PostgreSQL, of any process) wake
@@ -157,6 +164,7 @@ export function createAlerting(deps: AlertingDeps): Alerting {
     incidentDeliveries,
     reportDeliveryFacts,
     mailer,
+    destinationIdsIn: (db, organizationId, ids) => new DestinationsRepository(db).existingIds(organizationId, ids),
     roles,
   };
 }

@@ -7,6 +7,7 @@ export interface DestinationRow {
   config: string;
   sealed_secrets: string | null;
   payload_format: string | null;
+  group_window_seconds: number;
   state: string;
   last_success_at: number | null;
   last_failure_at: number | null;
@@ -38,6 +39,8 @@ export interface DeliveryRow {
   created_at: number;
   updated_at: number;
   delivered_at: number | null;
+  silence_id: string | null;
+  group_id: string | null;
 }
 
 export interface SlackInstallStateRow {

@@ -72,6 +72,7 @@ export class Chatapp1InstallRecords implements Chatapp1InstallStore {
       type: 'chatapp1_channel',
       name,
       events: [...DEFAULT_DESTINATION_EVENTS],
+      groupWindowSeconds: 0,
       config: { installation_id: installation.team.id },
       sealedSecrets: this.secrets.seal(id, { bot_token: installation.botToken }),
       payloadFormat: null,

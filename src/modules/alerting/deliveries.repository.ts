@@ -28,6 +28,8 @@ function toDelivery(row: DeliveryRow): DeliveryRecord {
     providerReference: row.provider_reference,
     createdAt: Number(row.created_at),
     deliveredAt: row.delivered_at === null ? null : Number(row.delivered_at),
+    silenceId: row.silence_id,
+    groupId: row.group_id,
   };
 }
 
@@ -54,6 +56,8 @@ function toRow(d: DeliveryRecord, now: number): DeliveryRow {
     created_at: d.createdAt,
     updated_at: now,
     delivered_at: d.deliveredAt,
+    silence_id: d.silenceId,
+    group_id: d.groupId,
   };
 }
 
@@ -91,7 +95,8 @@ export class DeliveriesRepository {
   /**
    * Claims up to `limit` due deliveries for `owner` until `leaseUntil`: pending ones whose time has come and
    * in-flight ones whose lease expired (their worker died). A delivery waits while an earlier event's delivery to
-   * the same target about the same monitor is still pending or in flight, so a monitor's events arrive in order.
+   * the same target about the same monitor is still pending, in flight or waiting in a group, so a monitor's events
+   * arrive in order.
    * PostgreSQL: `FOR UPDATE SKIP LOCKED`, so concurrent workers never claim the same row.
    */
   async claim(
@@ -112,7 +117,7 @@ export class DeliveriesRepository {
             AND NOT EXISTS (
               SELECT 1 FROM delivery e
                WHERE e.target_key = d.target_key AND e.monitor_id = d.monitor_id AND e.event_seq < d.event_seq
-                 AND e.status IN ('pending', 'in_flight'))
+                 AND e.status IN ('pending', 'in_flight', 'grouped'))
             ${only}
           ORDER BY d.next_attempt_at, d.event_seq
           LIMIT ${limit}
@@ -158,6 +163,56 @@ export class DeliveriesRepository {
       .where('status', '=', 'in_flight')
       .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
+  }
+
+  /**
+   * The open group of a destination (DECISIONS §17): its first delivery, not attempted yet and due after `now` (its
+   * window has not ended). Locked on PostgreSQL, so a worker cannot claim it while an event joins it (the claim
+   * skips locked rows, and a claim that came first leaves it in flight: then a new group starts).
+   */
+  async openGroupOf(destinationId: string, now: number): Promise<{ id: string; closesAt: number } | null> {
+    let q = this.db
+      .selectFrom('delivery')
+      .select(['id', 'next_attempt_at'])
+      .where('destination_id', '=', destinationId)
+      .where('status', '=', 'pending')
+      .whereRef('group_id', '=', 'id')
+      .where('attempts', '=', 0)
+      .where('next_attempt_at', '>', now)
+      .orderBy('id', 'desc')
+      .limit(1);
+    if (this.database.dialect === 'postgres') q = q.forUpdate();
+    const row = await q.executeTakeFirst();
+    return row ? { id: row.id, closesAt: Number(row.next_attempt_at) } : null;
+  }
+
+  /** The deliveries waiting in a group (not its first one), in event order. */
+  async groupMembers(groupId: string): Promise<DeliveryRecord[]> {
+    const rows = await this.db
+      .selectFrom('delivery')
+      .selectAll()
+      .where('group_id', '=', groupId)
+      .where('status', '=', 'grouped')
+      .orderBy('event_seq')
+      .orderBy('id')
+      .execute();
+    return rows.map(toDelivery);
+  }
+
+  /** The group's message has ended: its waiting deliveries end the same way (in the caller's transaction). */
+  async settleGroup(groupId: string, end: Exclude<AttemptEnd, { status: 'pending' }>): Promise<void> {
+    const set =
+      end.status === 'delivered'
+        ? { status: 'delivered', delivered_at: end.at, provider_reference: end.providerReference, last_error: null }
+        : end.status === 'logged'
+          ? { status: 'logged', last_error: end.note.slice(0, 500) }
+          : { status: 'failed', last_error: end.error.slice(0, 500) };
+    await this.db
+      .updateTable('delivery')
+      .set({ ...set, updated_at: end.at })
+      .where('group_id', '=', groupId)
+      .where('status', '=', 'grouped')
+      .execute();
   }
 
   async find(id: string): Promise<DeliveryRecord | null> {

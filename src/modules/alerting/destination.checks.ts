@@ -42,6 +42,19 @@ export class DestinationChecks {
     return value;
   }
 
+  /** A grouping window (DECISIONS §17) only where messages can be grouped: pager types keep one alert per monitor. */
+  groupWindow(type: DestinationType, value: number | undefined, details: ErrorDetail[]): number | undefined {
+    if (value === undefined || value === 0) return value;
+    if (!this.deps.registry.get(type)?.renderGroup) {
+      details.push({
+        field: 'group_window_seconds',
+        issue: `${type} keeps one alert per monitor and cannot group; only 0 is allowed`,
+      });
+      return 0;
+    }
+    return value;
+  }
+
   /** The provider's rules for a whole config (after a PATCH merge too), then the private-network policy for URLs. */
   async config(type: DestinationType, config: unknown, details: ErrorDetail[]): Promise<void> {
     const provider = this.deps.registry.get(type);

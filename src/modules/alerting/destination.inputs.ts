@@ -10,6 +10,7 @@ export interface DestinationCreateInput {
   config?: Record<string, unknown>;
   payload_format?: 'standard' | 'legacy' | null;
   monitor_ids?: string[];
+  group_window_seconds?: number;
 }
 
 /** A PATCH body: `config` is merged key by key (null removes a key; an omitted secret keeps its value). */
@@ -19,6 +20,7 @@ export interface DestinationPatchInput {
   config?: Record<string, unknown>;
   payload_format?: 'standard' | 'legacy' | null;
   monitor_ids?: string[];
+  group_window_seconds?: number;
 }
 
 /** A destination as the API shows it: secrets masked, the attached monitors the caller may see. */

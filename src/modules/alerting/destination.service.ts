@@ -39,6 +39,7 @@ function mergeBase(d: Destination): string {
     d.name,
     d.events,
     d.payloadFormat,
+    d.groupWindowSeconds,
     d.config,
     d.sealedSecrets,
     d.state,
@@ -70,6 +71,12 @@ export class DestinationsService {
     const details: ErrorDetail[] = [];
     if (typeof body.name === 'string') this.deps.checks.name(body.name, details);
     const type = body.type;
+    if (
+      typeof type === 'string' &&
+      this.deps.registry.has(type as DestinationType) &&
+      typeof body.group_window_seconds === 'number'
+    )
+      this.deps.checks.groupWindow(type as DestinationType, body.group_window_seconds, details);
     const config = body.config;
     if (
       typeof type === 'string' &&
@@ -95,6 +102,7 @@ export class DestinationsService {
     const events = input.events === undefined ? [...DEFAULT_DESTINATION_EVENTS] : [...new Set(input.events)];
     const payloadFormat =
       checks.payloadFormat(type, input.payload_format, details) ?? (type === 'generic_webhook' ? 'standard' : null);
+    const groupWindowSeconds = checks.groupWindow(type, input.group_window_seconds, details) ?? 0;
     const config = input.config ?? {};
     await checks.config(type, config, details);
     const withToken = type === 'chatapp1_channel' ? await this.installedConfig(ctx, config, details) : config;
@@ -115,6 +123,7 @@ export class DestinationsService {
       config: clear,
       sealedSecrets: this.deps.secrets.seal(id, secret),
       payloadFormat,
+      groupWindowSeconds,
       state: {},
       lastSuccessAt: null,
       lastFailureAt: null,
@@ -214,6 +223,8 @@ export class DestinationsService {
       patch.payload_format === undefined
         ? existing.payloadFormat
         : checks.payloadFormat(existing.type, patch.payload_format, details);
+    const groupWindowSeconds =
+      checks.groupWindow(existing.type, patch.group_window_seconds, details) ?? existing.groupWindowSeconds;
     let sealedSecrets = existing.sealedSecrets;
     let clearConfig = existing.config;
     let reauthorized = false;
@@ -248,6 +259,7 @@ export class DestinationsService {
       name,
       events,
       payloadFormat,
+      groupWindowSeconds,
       config: clearConfig,
       sealedSecrets,
       needsReauthorization: existing.needsReauthorization && !reauthorized,

@@ -27,6 +27,8 @@ export interface IncidentDeliveryRow {
   created_at: number;
   updated_at: number;
   delivered_at: number | null;
+  silence_id: string | null;
+  group_id: string | null;
 }
 
 /** Keyset position: the last row's outbox order and id. */
@@ -72,6 +74,8 @@ export class IncidentDeliveriesRepository {
         'd.created_at',
         'd.updated_at',
         'd.delivered_at',
+        'd.silence_id',
+        'd.group_id',
       ])
       .where('e.incident_id', '=', incidentId)
       .where('e.organization_id', '=', organizationId)

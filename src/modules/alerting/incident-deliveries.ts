@@ -8,9 +8,12 @@ import type { DestinationViews } from './destination.view.ts';
 /**
  * How one delivery stands: `queued` (not tried yet), `sending` (an attempt in flight), `retrying` (an attempt failed,
  * another is due at `nextAttemptAt`), `delivered`, `logged` (not sent: email without an SMTP server, written to the
- * server log; `note` says so) or `failed` (given up: refused for good, or the retries ran out).
+ * server log; `note` says so), `failed` (given up: refused for good, or the retries ran out), `silenced` (held back
+ * by the silence `silenceId`, never sent) or `grouped` (waiting to go out in one message with its group, sent as the
+ * delivery `groupId`; it then takes that delivery's outcome).
  */
-export type DeliveryOutcome = 'queued' | 'sending' | 'retrying' | 'delivered' | 'logged' | 'failed';
+export type DeliveryOutcome =
+  'queued' | 'sending' | 'retrying' | 'delivered' | 'logged' | 'failed' | 'silenced' | 'grouped';
 
 export interface IncidentDelivery {
   id: string;
@@ -35,6 +38,10 @@ export interface IncidentDelivery {
   createdAt: number;
   updatedAt: number;
   deliveredAt: number | null;
+  /** The silence that held it back (outcome `silenced`); null otherwise. */
+  silenceId: string | null;
+  /** The delivery that sends (or sent) its group's one message; null when it was not grouped. */
+  groupDeliveryId: string | null;
 }
 
 function outcomeOf(status: DeliveryStatus, attempts: number): DeliveryOutcome {
@@ -105,6 +112,8 @@ export class IncidentDeliveries {
         createdAt: r.created_at,
         updatedAt: r.updated_at,
         deliveredAt: r.delivered_at,
+        silenceId: r.silence_id,
+        groupDeliveryId: r.group_id,
       };
     });
     const { data, next_cursor } = pageOf(deliveries, page.limit, (d) => ({ seq: d.seq, id: d.id }));

@@ -20,6 +20,8 @@ interface ConfigKey {
   description: string | null;
 }
 const TYPES = Object.keys(FIELDS) as DestinationType[];
+/** These keep one alert per monitor (their own dedup keys): the server refuses a grouping window on them. */
+const UNGROUPED: readonly string[] = ['oncall_pager1', 'oncall_pager2', 'incident_tool1', 'incident_tool2'];
 const EVENTS = [
   'down',
   'recovered',
@@ -49,12 +51,14 @@ export default function DestinationEditPage() {
   const [name, setName] = useState('');
   const [config, setConfig] = useState<Record<string, string>>({});
   const [events, setEvents] = useState<string[]>(['down', 'recovered']);
+  const [groupWindow, setGroupWindow] = useState('0');
   const [test, setTest] = useState<TestResult | null>(null);
   useEffect(() => {
     if (existing.data) {
       setType(existing.data.type);
       setName(existing.data.name);
       setEvents(existing.data.events);
+      setGroupWindow(String(existing.data.group_window_seconds));
       const fields = (FIELDS as Record<string, ConfigKey[]>)[existing.data.type] ?? [];
       setConfig(
         Object.fromEntries(fields.filter((f) => !f.secret).map((f) => [f.key, asText(existing.data.config[f.key])])),
@@ -69,6 +73,7 @@ export default function DestinationEditPage() {
       // The body follows the chosen type's schema; the server validates it and names what is wrong.
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- union body checked by the server's schema
       const body: any = { name: name || undefined, events, config: cfg, ...(id ? {} : { type }) };
+      if (!UNGROUPED.includes(type)) body.group_window_seconds = Number(groupWindow);
       return id
         ? unwrap(
             await api.client.PATCH('/api/v1/auth/organization/webhooks/{id}', {
@@ -137,7 +142,7 @@ export default function DestinationEditPage() {
         </dl>
       )}
       <EditForm form={form} onSubmit={() => save.mutate()}>
-        <FormError error={save.error} fields={['type', 'name', 'config', 'events']} />
+        <FormError error={save.error} fields={['type', 'name', 'config', 'events', 'group_window_seconds']} />
         <Field label="Type" name="type" error={error} required>
           {({ id: i, describedBy }) => (
             <select
@@ -207,6 +212,26 @@ export default function DestinationEditPage() {
           </div>
           <FieldIssue issue={error?.issueFor('events')} />
         </fieldset>
+        {!UNGROUPED.includes(type) && (
+          <Field
+            label="Grouping window (seconds)"
+            name="group_window_seconds"
+            error={error}
+            hint="0 = off. Downs, recoveries and reminders arriving within this many seconds of the first go as one message (at most 900)."
+          >
+            {({ control }) => (
+              <input
+                {...control}
+                type="number"
+                min={0}
+                max={900}
+                step={1}
+                value={groupWindow}
+                onChange={(e) => setGroupWindow(e.target.value)}
+              />
+            )}
+          </Field>
+        )}
         <SaveBar pending={save.isPending} label={id ? 'Save' : 'Create'}>
           {id && (
             <>

@@ -8,6 +8,7 @@ import { can, useSession } from '../api/session';
 import { dateTime, ms, percent, plural, relativeTime } from '../lib/format';
 import { latencySeriesOf } from '../lib/latency-series';
 import { MonitorIntelligence } from '../ui/monitor-intelligence';
+import { MuteMonitor } from '../ui/mute-monitor';
 import { StatusBadge } from '../ui/status';
 
 const LatencyChart = lazy(() => import('../ui/latency-chart').then((m) => ({ default: m.LatencyChart })));
@@ -156,6 +157,7 @@ export default function MonitorDetailPage() {
           </div>
         )}
       </div>
+      {allowed.write && <MuteMonitor monitorId={m.id} />}
       <p className="muted">
         {m.type} · <span className="target">{m.target}</span> · every {m.interval_seconds} s · {m.environment} · regions{' '}
         {m.region_codes.join(', ')} · last check {relativeTime(m.last_checked_at)}

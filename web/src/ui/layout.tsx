@@ -22,6 +22,7 @@ export function Layout() {
     ['/reports', 'Reports'],
     ['/intelligence', 'Intelligence'],
     ...(allowed.admin ? ([['/destinations', 'Destinations']] as [string, string][]) : []),
+    ['/silences', 'Silences'],
     ['/members', 'Members'],
     ['/api-keys', 'API keys'],
     ['/settings', 'Settings'],

@@ -10,6 +10,7 @@ export function presentDestination(v: DestinationView): Record<string, unknown> 
     events: d.events,
     config: v.maskedConfig,
     payload_format: d.type === 'generic_webhook' ? (d.payloadFormat ?? 'standard') : null,
+    group_window_seconds: d.groupWindowSeconds,
     monitor_ids: v.monitorIds,
     last_success_at: toIsoOrNull(d.lastSuccessAt),
     last_failure_at: toIsoOrNull(d.lastFailureAt),

@@ -8,6 +8,14 @@ const lit = <T extends string>(values: readonly T[]) => Type.Union(values.map((v
 /** Per-type `config` (DECISIONS §7): each provider's own schema. Secret fields are write-only: reads show them masked. */
 export const DESTINATION_CONFIGS = destinationConfigSchemas();
 
+const groupWindowSeconds = Type.Integer({
+  minimum: 0,
+  maximum: 900,
+  description:
+    'DECISIONS §17: down, recovered and still_down events reaching this destination within this many seconds of ' +
+    'the first go as one message; 0 (default) = off. Not for pager and incident-tool types (one alert per monitor).',
+});
+
 const commonCreateFields = {
   name: Type.Optional(Type.String({ maxLength: 200, description: 'Default: the type.' })),
   events: Type.Optional(Type.Array(lit(EVENT_TYPES), { description: 'Default ["down","recovered"].' })),
@@ -22,6 +30,7 @@ const commonCreateFields = {
         "Monitors that alert this destination (shown as their config.alert_destination_ids); only monitors of the key's environments.",
     }),
   ),
+  group_window_seconds: Type.Optional(groupWindowSeconds),
 };
 
 const createBranches = DESTINATION_TYPES.map((type) =>
@@ -54,6 +63,7 @@ export const DestinationPatchBody = Type.Object(
       }),
     ),
     payload_format: Type.Optional(Type.Union([lit(['standard', 'legacy'] as const), Type.Null()])),
+    group_window_seconds: Type.Optional(groupWindowSeconds),
     monitor_ids: Type.Optional(
       Type.Array(Type.String({ maxLength: 64 }), {
         description: "Replaces the links to monitors of the key's environments; other environments' links stay.",
@@ -71,6 +81,7 @@ export const DestinationRecordSchema = Type.Object(
     events: Type.Array(Type.String()),
     config: Type.Object({}, { additionalProperties: true }),
     payload_format: Type.Union([lit(['standard', 'legacy'] as const), Type.Null()]),
+    group_window_seconds: Type.Integer({ description: 'Grouping window (DECISIONS §17); 0 = off.' }),
     monitor_ids: Type.Array(Type.String()),
     last_success_at: NullableTimestamp(),
     last_failure_at: NullableTimestamp(),

@@ -72,5 +72,7 @@ export function presentIncidentDelivery(d: IncidentDelivery): Record<string, unk
     created_at: toIso(d.createdAt),
     updated_at: toIso(d.updatedAt),
     delivered_at: toIsoOrNull(d.deliveredAt),
+    silence_id: d.silenceId,
+    group_delivery_id: d.groupDeliveryId,
   };
 }

@@ -157,7 +157,7 @@ export const IncidentDeliveryRecord = Type.Object(
       occurred_at: Timestamp(),
     }),
     status: lit(DELIVERY_STATUSES),
-    outcome: lit(['queued', 'sending', 'retrying', 'delivered', 'logged', 'failed'] as const),
+    outcome: lit(['queued', 'sending', 'retrying', 'delivered', 'logged', 'failed', 'silenced', 'grouped'] as const),
     attempts: Type.Integer({ description: 'Attempts made so far.' }),
     next_attempt_at: NullableTimestamp('When the next attempt is due (queued or retrying), else null.'),
     last_error: Nullable(Type.String({ description: 'Why the last attempt failed (a retry or the final failure).' })),
@@ -171,6 +171,14 @@ export const IncidentDeliveryRecord = Type.Object(
     created_at: Timestamp(),
     updated_at: Timestamp('The last attempt ended (or the delivery was made) at this time.'),
     delivered_at: NullableTimestamp(),
+    silence_id: Nullable(Type.String({ description: 'sil_… that held this delivery back (outcome `silenced`).' })),
+    group_delivery_id: Nullable(
+      Type.String({
+        description:
+          'dlv_… that sends this delivery’s group as one message (DECISIONS §17; its own id for the first of the ' +
+          'group); null when not grouped.',
+      }),
+    ),
   },
   {
     $id: 'IncidentDelivery',
@@ -179,7 +187,9 @@ export const IncidentDeliveryRecord = Type.Object(
       'One delivery of one of the incident’s events to one destination. `outcome`: `queued` (not tried yet), ' +
       '`sending`, `retrying` (an attempt failed: `last_error`, next at `next_attempt_at`), `delivered`, `logged` ' +
       '(not sent: an email while no SMTP server is configured, written to the server log; `note`), `failed` ' +
-      '(given up: a 4xx other than 408/429, or the retries ran out; `last_error` says why).',
+      '(given up: a 4xx other than 408/429, or the retries ran out; `last_error` says why), `silenced` (held ' +
+      'back by the silence `silence_id`: never sent), `grouped` (waits for its group’s message, sent as ' +
+      '`group_delivery_id`; then it takes that delivery’s outcome).',
   },
 );
 

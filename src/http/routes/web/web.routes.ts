@@ -32,6 +32,7 @@ export const WEB_PAGE_PATHS = [
   '/reports',
   '/reports/*',
   '/sla-targets',
+  '/silences',
   '/sla-targets/*',
   '/custom-reports',
   '/custom-reports/*',

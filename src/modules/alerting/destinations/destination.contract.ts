@@ -135,5 +135,15 @@ export interface DestinationProvider<Req = unknown, C = Record<string, unknown>>
   parseConfig(config: unknown): ParsedConfig<C>;
   /** PURE: what will be sent (never contains secrets; `send` adds credentials). */
   render(event: AlertEvent, destination: DestinationRecord<C>, delivery: Delivery, ctx: RenderContext): Req;
+  /**
+   * PURE: one message for several events (DECISIONS §17 grouping; `events` in the order they happened, at least
+   * two). A provider without it keeps one alert per event (the pager types): grouping does not apply to it.
+   */
+  renderGroup?(
+    events: readonly AlertEvent[],
+    destination: DestinationRecord<C>,
+    delivery: Delivery,
+    ctx: RenderContext,
+  ): Req;
   send(request: Req, destination: DestinationRecord<C>, delivery: Delivery, ctx: ProviderContext): Promise<SendResult>;
 }

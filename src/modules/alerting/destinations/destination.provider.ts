@@ -3,7 +3,10 @@ import { schemaCheck } from '../../../platform/schema/index.ts';
 import type { DestinationProvider, DestinationType } from './destination.contract.ts';
 import { secretFieldsOf } from './destination.validation.ts';
 
-type Definition<Req, S extends TObject> = Pick<DestinationProvider<Req, Static<S>>, 'type' | 'render' | 'send'> & {
+type Definition<Req, S extends TObject> = Pick<
+  DestinationProvider<Req, Static<S>>,
+  'type' | 'render' | 'renderGroup' | 'send'
+> & {
   configSchema: S;
 };
 

@@ -1,11 +1,13 @@
 import type { Database } from '../../../platform/db/index.ts';
 import type {
+  AlertEvent,
   DestinationProvider,
   DestinationRecord,
   DestinationType,
   ProviderContext,
   SendResult,
 } from '../destinations/index.ts';
+import { DeliveriesRepository } from '../deliveries.repository.ts';
 import { DestinationsRepository } from '../destinations.repository.ts';
 import { SIGNING_SECRET, type DestinationSecrets } from '../destination.secrets.ts';
 import type { DeliveryRecord } from '../alerting.types.ts';
@@ -19,6 +21,8 @@ export interface Attempt {
   readonly delivery: DeliveryRecord;
   /** resolve: the target as its provider sees it (secrets unsealed). */
   target?: { record: DestinationRecord; provider: DestinationProvider; signingSecret?: string };
+  /** gather: the other events of the group this delivery sends (DECISIONS §17), in the order they happened. */
+  groupEvents?: AlertEvent[];
   /** render: the provider's request. */
   request?: unknown;
   /** guard: a fetch pinned to the webhook URL's vetted address (sends connect nowhere else). */
@@ -88,17 +92,35 @@ export function resolveStage(deps: AttemptStageDeps): AttemptStage {
   };
 }
 
-/** render: the provider's request for this event (pure; re-rendered on every attempt). */
+/**
+ * gather: a group's first delivery reads the deliveries waiting in its group (joined at fan-out until it was
+ * claimed; none join after). Nothing for other deliveries.
+ */
+export function gatherGroupStage(deps: AttemptStageDeps): AttemptStage {
+  return async (attempt) => {
+    const { delivery } = attempt;
+    if (delivery.groupId !== delivery.id) return attempt;
+    try {
+      const members = await new DeliveriesRepository(deps.database).groupMembers(delivery.id);
+      return members.length === 0 ? attempt : { ...attempt, groupEvents: members.map((m) => m.event) };
+    } catch (err) {
+      return ended(attempt, { outcome: 'retry', reason: `could not read the group: ${(err as Error).message}` });
+    }
+  };
+}
+
+/** render: the provider's request for this event, or for its group (pure; re-rendered on every attempt). */
 export function renderStage(deps: AttemptStageDeps): AttemptStage {
   return async (attempt) => {
     const { record, provider } = attempt.target!;
     const ctx = deps.providerContext;
     try {
       const ref = { id: attempt.delivery.id, attempt: attempt.delivery.attempts };
-      const request = provider.render(attempt.delivery.event, record, ref, {
-        publicUrl: ctx.publicUrl,
-        now: () => ctx.now(),
-      });
+      const renderCtx = { publicUrl: ctx.publicUrl, now: () => ctx.now() };
+      const request =
+        attempt.groupEvents && provider.renderGroup
+          ? provider.renderGroup([attempt.delivery.event, ...attempt.groupEvents], record, ref, renderCtx)
+          : provider.render(attempt.delivery.event, record, ref, renderCtx);
       return { ...attempt, request };
     } catch (err) {
       return ended(attempt, {

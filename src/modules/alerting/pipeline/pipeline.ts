@@ -14,9 +14,18 @@ import { DeliveriesRepository } from '../deliveries.repository.ts';
 import type { DestinationSecrets } from '../destination.secrets.ts';
 import type { DeliveryRecord } from '../alerting.types.ts';
 import type { HostResolver } from '../network.guard.ts';
-import { guardStage, renderStage, resolveStage, runAttempt, sendStage, type AttemptStage } from './attempt.stages.ts';
+import {
+  gatherGroupStage,
+  guardStage,
+  renderStage,
+  resolveStage,
+  runAttempt,
+  sendStage,
+  type AttemptStage,
+} from './attempt.stages.ts';
 import { classifyAttempt } from './classify.stage.ts';
-import { deliveriesFor, FanOutFacts } from './fan-out.ts';
+import { deliveriesFor, FanOutFacts, type EventFacts, type SilenceSource } from './fan-out.ts';
+import { assignGroups } from './group.stage.ts';
 import { OutboxGaps } from './outbox-gaps.ts';
 import { recordAttempt } from './record.stage.ts';
 
@@ -55,6 +64,8 @@ export interface AlertPipelineDeps {
   pollMs?: number;
   /** How long a hole in the outbox sequence (a writer not yet committed) is waited for before it is skipped (ms). */
   gapWaitMs?: number;
+  /** The silences that hold deliveries back at fan-out (DECISIONS §16); absent: none. */
+  silences?: SilenceSource;
   /** `tocsin_deliveries_total{destination_type,outcome}`; null or absent when metrics are off. */
   metrics?: Pick<TocsinMetrics, 'deliveryAttempted'> | null;
   /**
@@ -118,7 +129,7 @@ export class AlertPipeline {
     this.pollMs = deps.pollMs ?? 100;
     this.gaps = new OutboxGaps(deps.clock, deps.logger, deps.gapWaitMs ?? 10_000);
     this.facts = new FanOutFacts(deps);
-    this.stages = [resolveStage(deps), renderStage(deps), guardStage(deps), sendStage(deps)];
+    this.stages = [resolveStage(deps), gatherGroupStage(deps), renderStage(deps), guardStage(deps), sendStage(deps)];
     this.dispatcher = new BackgroundLoop({
       name: 'alert-dispatcher',
       everyMs: this.pollMs,
@@ -173,13 +184,14 @@ export class AlertPipeline {
     const now = clock.now();
     // Feed-only events (monitor_status_changed) alert nobody: passed over, the position still moves past them.
     const alerts = batch.filter((event) => !isFeedEvent(event.type));
-    const facts = await this.facts.of(alerts);
+    const facts = await this.facts.of(alerts, now);
     const deliveries = alerts.flatMap((event, i) => deliveriesFor(event, facts[i]!, this.deps.publicUrl, now));
     const last = batch[batch.length - 1]!.seq;
     const committed = await database.transaction(async (tx) => {
       const repo = new DeliveriesRepository(tx);
       // Another process may have consumed these events since we read the position: then do nothing.
       if ((await events.lockConsumerPosition(tx, CONSUMER)) !== position) return false;
+      await assignGroups(repo, deliveries, this.groupWindows(facts), now);
       await repo.insertMany(deliveries, now);
       await events.setConsumerPosition(CONSUMER, last, tx);
       if (deliveries.length > 0 && this.deps.signals) this.deps.signals.signal(tx, DELIVERIES_CHANGED);
@@ -188,6 +200,16 @@ export class AlertPipeline {
     if (!committed) return 0;
     if (deliveries.length > 0 && !this.deps.signals) this.nudgeWorkers();
     return batch.length;
+  }
+
+  /** Each destination's grouping window (DECISIONS §17), for the types that can group (a provider's renderGroup). */
+  private groupWindows(facts: readonly EventFacts[]): (destinationId: string) => number {
+    const windows = new Map<string, number>();
+    for (const f of facts)
+      for (const d of f.org?.destinations ?? [])
+        if (d.groupWindowSeconds > 0 && this.deps.registry.get(d.type as DestinationType)?.renderGroup)
+          windows.set(d.id, d.groupWindowSeconds);
+    return (id) => windows.get(id) ?? 0;
   }
 
   // ───────────────────────────── delivery ─────────────────────────────

@@ -18,7 +18,11 @@ export async function recordAttempt(
   verdict: AttemptVerdict,
 ): Promise<boolean> {
   return database.transaction(async (tx) => {
-    const kept = await new DeliveriesRepository(tx).finishAttempt(delivery.id, owner, verdict.delivery);
+    const deliveries = new DeliveriesRepository(tx);
+    const kept = await deliveries.finishAttempt(delivery.id, owner, verdict.delivery);
+    // A group's first delivery carried the whole group's message: the others end with it.
+    if (kept && delivery.groupId === delivery.id && verdict.delivery.status !== 'pending')
+      await deliveries.settleGroup(delivery.id, verdict.delivery);
     if (!kept || delivery.target.kind !== 'destination' || verdict.destination === null) return kept;
     const statePatch = result.outcome === 'ok' || result.outcome === 'retry' ? result.state_patch : undefined;
     await new DestinationsRepository(tx).recordAttempt(delivery.target.destinationId, verdict.destination, statePatch);

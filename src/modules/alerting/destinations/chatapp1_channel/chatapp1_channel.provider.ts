@@ -1,6 +1,6 @@
 import { defineProvider } from '../destination.provider.ts';
 import { Chatapp1ChannelConfig } from './chatapp1_channel.config.ts';
-import { renderChatapp1Channel } from './chatapp1_channel.render.ts';
+import { renderChatapp1Channel, renderChatapp1ChannelGroup } from './chatapp1_channel.render.ts';
 import { sendChatapp1Channel } from './chatapp1_channel.send.ts';
 
 /**
@@ -11,5 +11,6 @@ export const chatapp1ChannelProvider = defineProvider({
   type: 'chatapp1_channel',
   configSchema: Chatapp1ChannelConfig,
   render: renderChatapp1Channel,
+  renderGroup: renderChatapp1ChannelGroup,
   send: sendChatapp1Channel,
 });

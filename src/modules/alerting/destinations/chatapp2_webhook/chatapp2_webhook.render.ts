@@ -1,4 +1,5 @@
 import type { AlertEvent, DestinationRecord, RenderContext } from '../destination.contract.ts';
+import { groupMessageFor } from '../destination.group.ts';
 import type { Chatapp2WebhookConfig } from './chatapp2_webhook.config.ts';
 import { emojiFor, linkFor, messageFor, rfc3339, truncate, type Severity } from '../destination.message.ts';
 
@@ -55,6 +56,44 @@ export function renderChatapp2Webhook(
         timestamp: rfc3339(event.occurred_at),
         fields: fields.slice(0, 25),
         footer: { text: truncate(event.organization.name, 2048) },
+      },
+    ],
+    allowed_mentions: { parse: [] },
+  };
+}
+
+/** Several events as one message (DECISIONS §17): one embed whose description lists the monitors with links. */
+export function renderChatapp2WebhookGroup(
+  events: readonly AlertEvent[],
+  _destination: DestinationRecord<Chatapp2WebhookConfig>,
+  _d: unknown,
+  ctx: RenderContext,
+): DiscordWebhookBody {
+  const group = groupMessageFor(events, ctx.publicUrl);
+  const title = truncate(`${emojiFor(group.severity)} ${group.title}`, 256);
+  // Discord's description holds 4,096 characters: whole lines, then a count of the rest.
+  let description = '';
+  let shown = 0;
+  for (const l of group.lines) {
+    const row = `${emojiFor(l.severity)} **${l.label}** [${l.name.replace(/[[\]]/g, '')}](${l.link})${l.detail ? ` – ${l.detail}` : ''}`;
+    if (description.length + row.length + 1 > 4096 - 40) break;
+    description = description === '' ? row : `${description}\n${row}`;
+    shown++;
+  }
+  if (shown < group.lines.length) description += `\n…and ${group.lines.length - shown} more`;
+  const first = group.lines[0]!.event;
+  return {
+    content: title,
+    username: 'Tocsin',
+    embeds: [
+      {
+        title,
+        description: truncate(description, 4096),
+        url: ctx.publicUrl,
+        color: COLOURS[group.severity],
+        timestamp: rfc3339(first.occurred_at),
+        fields: [],
+        footer: { text: truncate(first.organization.name, 2048) },
       },
     ],
     allowed_mentions: { parse: [] },

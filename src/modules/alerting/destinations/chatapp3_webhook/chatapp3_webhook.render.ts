@@ -1,4 +1,5 @@
 import type { AlertEvent, DestinationRecord, RenderContext } from '../destination.contract.ts';
+import { groupMessageFor } from '../destination.group.ts';
 import type { Chatapp3WebhookConfig } from './chatapp3_webhook.config.ts';
 import { emojiFor, linkFor, messageFor, rfc3339, truncate, type Severity } from '../destination.message.ts';
 
@@ -132,4 +133,64 @@ export function renderChatapp3Webhook(
   ctx: RenderContext,
 ): Chatapp3Request {
   return isGoogleChatUrl(destination.config.url) ? renderGoogleChat(event, delivery, ctx) : renderTeams(event, ctx);
+}
+
+/** Several events as one message (DECISIONS §17): a card (Teams) or a text (Google Chat) listing the monitors. */
+export function renderChatapp3WebhookGroup(
+  events: readonly AlertEvent[],
+  destination: DestinationRecord<Chatapp3WebhookConfig>,
+  delivery: { id: string },
+  ctx: RenderContext,
+): Chatapp3Request {
+  const group = groupMessageFor(events, ctx.publicUrl);
+  const title = `${emojiFor(group.severity)} ${group.title}`;
+  if (isGoogleChatUrl(destination.config.url)) {
+    const lines = group.lines.map(
+      (l) => `${emojiFor(l.severity)} *${l.label}* <${l.link}|${l.name}>${l.detail ? ` – ${l.detail}` : ''}`,
+    );
+    return {
+      kind: 'google_chat',
+      query: { messageReplyOption: 'REPLY_MESSAGE_FALLBACK_TO_NEW_THREAD', requestId: delivery.id },
+      body: { text: truncate(`*${title}*\n${lines.join('\n')}`, 4000), fallbackText: truncate(title, 300) },
+    };
+  }
+  const rows = group.lines.map((l) => ({
+    type: 'TextBlock',
+    wrap: true,
+    text: truncate(
+      `${emojiFor(l.severity)} **${l.label}** [${l.name}](${l.link})${l.detail ? ` – ${l.detail}` : ''}`,
+      1000,
+    ),
+  }));
+  return {
+    kind: 'teams',
+    body: {
+      type: 'message',
+      summary: truncate(title, 200),
+      attachments: [
+        {
+          contentType: 'application/vnd.microsoft.card.adaptive',
+          contentUrl: null,
+          content: {
+            $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
+            type: 'AdaptiveCard',
+            version: '1.4',
+            msteams: { width: 'Full' },
+            body: [
+              {
+                type: 'Container',
+                style: CARD_STYLE[group.severity],
+                items: [
+                  { type: 'TextBlock', text: truncate(title, 300), weight: 'Bolder', size: 'Medium', wrap: true },
+                ],
+              },
+              // Teams refuses cards over about 28 KB: at most 100 lines, then a count.
+              ...rows.slice(0, 100),
+              ...(rows.length > 100 ? [{ type: 'TextBlock', wrap: true, text: `…and ${rows.length - 100} more` }] : []),
+            ],
+          },
+        },
+      ],
+    },
+  };
 }

@@ -1,4 +1,5 @@
 import type { AlertEvent, DestinationRecord, RenderContext } from '../destination.contract.ts';
+import { groupMessageFor } from '../destination.group.ts';
 import type { Chatapp4BotConfig } from './chatapp4_bot.config.ts';
 import { emojiFor, escapeHtml, linkFor, messageFor } from '../destination.message.ts';
 
@@ -36,6 +37,31 @@ export function renderChatapp4Bot(
   return {
     chat_id: telegramChatId(destination),
     text: head + body + tail,
+    parse_mode: 'HTML',
+    link_preview_options: { is_disabled: true },
+  };
+}
+
+/** Several events as one message (DECISIONS §17): one line per monitor with its link, within Telegram's 4,096. */
+export function renderChatapp4BotGroup(
+  events: readonly AlertEvent[],
+  destination: DestinationRecord<Chatapp4BotConfig>,
+  _d: unknown,
+  ctx: RenderContext,
+): TelegramSendMessage {
+  const group = groupMessageFor(events, ctx.publicUrl);
+  let text = `${emojiFor(group.severity)} <b>${escapeHtml(group.title)}</b>`;
+  let shown = 0;
+  for (const l of group.lines) {
+    const row = `\n${emojiFor(l.severity)} <b>${l.label}</b> <a href="${escapeHtml(l.link)}">${escapeHtml(l.name)}</a>${l.detail ? ` – ${escapeHtml(l.detail)}` : ''}`;
+    if (text.length + row.length > MAX_TEXT - 40) break;
+    text += row;
+    shown++;
+  }
+  if (shown < group.lines.length) text += `\n…and ${group.lines.length - shown} more`;
+  return {
+    chat_id: telegramChatId(destination),
+    text,
     parse_mode: 'HTML',
     link_preview_options: { is_disabled: true },
   };

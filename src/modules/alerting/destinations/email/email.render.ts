@@ -1,4 +1,5 @@
 import type { AlertEvent, Delivery, DestinationRecord, MailMessage, RenderContext } from '../destination.contract.ts';
+import { groupMessageFor } from '../destination.group.ts';
 import type { EmailConfig } from './email.config.ts';
 import { colourFor, escapeHtml, linkFor, messageFor } from '../destination.message.ts';
 import { reportAttachments } from '../destination.report.ts';
@@ -78,4 +79,37 @@ export function renderEmail(
     message.html = message.html.replace('</body>', `<p>${escapeHtml(note)}</p></body>`);
   }
   return message;
+}
+
+/** Several events as one mail (DECISIONS §17): the monitors listed with their links; a standalone mail (no thread). */
+export function renderEmailGroup(
+  events: readonly AlertEvent[],
+  destination: DestinationRecord<EmailConfig>,
+  delivery: Delivery,
+  ctx: RenderContext,
+): MailMessage {
+  const group = groupMessageFor(events, ctx.publicUrl);
+  const subject = `[Tocsin] ${group.title}`.slice(0, 250);
+  const footer = `You receive this because the destination "${destination.name}" is attached to these alerts.`;
+  const text = `${group.title}\n\n${group.lines
+    .map((l) => `${l.label}: ${l.name}${l.detail ? ` (${l.detail})` : ''}\n  ${l.link}`)
+    .join('\n')}\n\n${footer}\n`;
+  const items = group.lines
+    .map(
+      (l) =>
+        `<li style="margin:4px 0"><b style="color:${colourFor(l.severity)}">${escapeHtml(l.label)}</b> ` +
+        `<a href="${escapeHtml(l.link)}">${escapeHtml(l.name)}</a>${l.detail ? ` – ${escapeHtml(l.detail)}` : ''}</li>`,
+    )
+    .join('');
+  const html =
+    `<!doctype html><html><body style="font-family:sans-serif;color:#1d1c1d">` +
+    `<div style="border-left:4px solid ${colourFor(group.severity)};padding-left:12px">` +
+    `<h2 style="margin:0 0 8px">${escapeHtml(group.title)}</h2><ul style="padding-left:16px">${items}</ul></div>` +
+    `<p style="color:#616061;font-size:12px">${escapeHtml(footer)}</p></body></html>`;
+  const headers: Record<string, string> = {
+    ...threadingHeaders({ ...events[0]!, incident: null }, delivery, ctx.publicUrl),
+    'Auto-Submitted': 'auto-generated',
+    'X-Tocsin-Event': 'alert_group',
+  };
+  return { to: destination.config.address, subject, text, html, headers };
 }

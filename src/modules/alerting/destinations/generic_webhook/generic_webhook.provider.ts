@@ -1,6 +1,6 @@
 import { defineProvider } from '../destination.provider.ts';
 import { GenericWebhookConfig } from './generic_webhook.config.ts';
-import { renderGenericWebhook } from './generic_webhook.render.ts';
+import { renderGenericWebhook, renderGenericWebhookGroup } from './generic_webhook.render.ts';
 import { sendGenericWebhook } from './generic_webhook.send.ts';
 
 /**
@@ -11,5 +11,6 @@ export const genericWebhookProvider = defineProvider({
   type: 'generic_webhook',
   configSchema: GenericWebhookConfig,
   render: renderGenericWebhook,
+  renderGroup: renderGenericWebhookGroup,
   send: sendGenericWebhook,
 });

@@ -1,4 +1,5 @@
 import type { AlertEvent, DestinationRecord, EventType, RenderContext } from '../destination.contract.ts';
+import { groupMessageFor } from '../destination.group.ts';
 import type { GenericWebhookConfig } from './generic_webhook.config.ts';
 import { messageFor } from '../destination.message.ts';
 
@@ -44,4 +45,43 @@ export function renderGenericWebhook(
 ): GenericWebhookRequest {
   const format = destination.payload_format ?? 'standard';
   return { event: webhookEventName(event.type, format), body: JSON.stringify(webhookPayload(event, destination)) };
+}
+
+/** The fields of a standard body that the group's own body carries once (DECISIONS §17 "envelope fields"). */
+const ENVELOPE_FIELDS = ['product', 'organization', 'destination'] as const;
+
+/**
+ * DECISIONS §17: `{"event": "alert_group", "data": {"events": [...]}}` with the envelope of a standard body (its `id`
+ * is the delivery that sends the group, `timestamp` when the first event happened); each event is its standard body
+ * without the envelope fields (legacy format: legacy event names).
+ */
+export function renderGenericWebhookGroup(
+  events: readonly AlertEvent[],
+  destination: DestinationRecord<GenericWebhookConfig>,
+  delivery: { id: string },
+  ctx: RenderContext,
+): GenericWebhookRequest {
+  const format = destination.payload_format ?? 'standard';
+  const legacy = format === 'legacy';
+  const group = groupMessageFor(events, ctx.publicUrl);
+  const first = group.lines[0]!.event;
+  const body = {
+    id: delivery.id,
+    event: 'alert_group',
+    product: 'Tocsin',
+    timestamp: new Date(first.occurred_at).toISOString(),
+    organization: legacy ? first.organization.name : { id: first.organization.id, name: first.organization.name },
+    destination: legacy ? destination.name : { id: destination.id, name: destination.name },
+    message: `${group.title}\n${group.text}`,
+    monitor: null,
+    incident: null,
+    data: {
+      events: group.lines.map((l) => {
+        const full: Record<string, unknown> = webhookPayload(l.event, destination);
+        for (const f of ENVELOPE_FIELDS) delete full[f];
+        return full;
+      }),
+    },
+  };
+  return { event: 'alert_group', body: JSON.stringify(body) };
 }
