@@ -21,6 +21,7 @@ const NOT_RECORDED: Record<string, string> = {
   reportRunnerResults: 'a runner’s check results: monitoring data, not a change',
   runnerHeartbeat: 'a runner saying it is alive',
   pingHeartbeat: 'a heartbeat ping: monitoring data, not a change',
+  previewMaintenanceWindow: 'answers which monitors a window would cover; stores nothing',
 };
 
 describe.each(testDialects())('every change through the API is in the audit log (%s)', (dialect) => {
@@ -52,6 +53,21 @@ describe.each(testDialects())('every change through the API is in the audit log 
     expect(res.statusCode, `${name}: ${res.body}`).toBeLessThan(300);
     const id = (res.json() as Json).id;
     if (typeof id === 'string') ids[name] = id;
+  };
+
+  /** A one-off window in progress (so that it can be ended now). */
+  const windowNow = (monitorId: string) => {
+    const now = t.clock.now();
+    return {
+      name: 'Patching',
+      monitor_ids: [monitorId],
+      schedule: {
+        type: 'once',
+        starts_at: new Date(now - 60_000).toISOString(),
+        ends_at: new Date(now + 3_600_000).toISOString(),
+      },
+      timezone: 'UTC',
+    };
   };
 
   /** operationId → the call, and the action its entry has. Runs in this order (later rows use earlier ids). */
@@ -193,10 +209,33 @@ describe.each(testDialects())('every change through the API is in the audit log 
           '/api/v1/auth/session',
         ),
     ],
+    ['createMaintenanceWindow', 'maintenance_window.create', () => key('POST', MAINTENANCE, windowNow(ids.monitor!))],
+    [
+      'updateMaintenanceWindow',
+      'maintenance_window.update',
+      () => key('PATCH', `${MAINTENANCE}/${ids.maintenance}`, { name: 'Database patching' }),
+    ],
+    ['endMaintenanceWindow', 'maintenance_window.end', () => key('POST', `${MAINTENANCE}/${ids.maintenance}/end`)],
+    ['deleteMaintenanceWindow', 'maintenance_window.delete', () => key('DELETE', `${MAINTENANCE}/${ids.maintenance}`)],
+    [
+      'createSilence',
+      'silence.create',
+      () =>
+        key('POST', SILENCES, {
+          matchers: { monitor_ids: [ids.monitor] },
+          ends_at: new Date(t.clock.now() + 3_600_000).toISOString(),
+          comment: 'Deploying',
+        }),
+    ],
+    ['endSilence', 'silence.end', () => key('POST', `${SILENCES}/${ids.silence}/end`)],
+    ['deleteSilence', 'silence.delete', () => key('DELETE', `${SILENCES}/${ids.silence}`)],
+    ['muteMonitor', 'silence.create', () => key('POST', `/api/v1/monitors/${ids.monitor}/mute`, { minutes: 30 })],
     ['deleteMonitor', 'monitor.delete', () => key('DELETE', `/api/v1/monitors/${ids.monitor}`)],
   ];
   const NAMES: Record<string, string> = {
     createMonitor: 'monitor',
+    createMaintenanceWindow: 'maintenance',
+    createSilence: 'silence',
     createIncident: 'incident',
     createStatusPage: 'page',
     createSlaTarget: 'sla',
@@ -270,6 +309,8 @@ describe.each(testDialects())('every change through the API is in the audit log 
 });
 
 const WEBHOOKS = '/api/v1/auth/organization/webhooks';
+const MAINTENANCE = '/api/v1/maintenance-windows';
+const SILENCES = '/api/v1/silences';
 const SCHEDULED = '/api/v1/scheduled-reports';
 const MONITOR = { name: 'Checkout', target: 'https://checkout.example.com/health', interval_seconds: 60 };
 const DESTINATION = { type: 'email', name: 'Ops', config: { address: 'ops@example.com' } };
