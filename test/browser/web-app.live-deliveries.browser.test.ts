@@ -206,8 +206,11 @@ describe.skipIf(skipWithout('chromium'))('live status and incident deliveries (s
         .toBe(await rows.count());
       page.off('request', listen);
       expect(await rows.count()).toBeGreaterThanOrEqual(14);
-      // Two requests (90 days daily, 24 h hourly) for all the rows, none per monitor.
-      expect(history).toEqual(['/api/v1/monitors/history', '/api/v1/monitors/history']);
+      // Batch requests (90 days daily, 24 h hourly) for all the rows, none per monitor. A live update arriving while the
+      // page loads (the monitors just made) may read the batch again, so the count is bounded, not exact.
+      expect(history.length).toBeGreaterThanOrEqual(2);
+      expect(history.length).toBeLessThanOrEqual(4);
+      expect(new Set(history)).toEqual(new Set(['/api/v1/monitors/history']));
     },
   );
 

@@ -133,7 +133,7 @@ export function registerSilenceRoutes(app: FastifyInstance, deps: { silences: Si
     {
       config: { scope: 'maintenance:write' },
       schema: {
-        tags: ['monitors', ...tags],
+        tags, // one tag: a tool lists an operation once per tag
         summary: "Mute a monitor's notifications for N minutes",
         description: 'Creates a silence of this monitor from now (DECISIONS §16).',
         operationId: 'muteMonitor',
