@@ -43,46 +43,27 @@ function facts(event: AlertEvent): Array<{ title: string; value: string }> {
 export function renderTeams(event: AlertEvent, ctx: RenderContext): TeamsRequest {
   const msg = messageFor(event);
   const title = `${emojiFor(msg.severity)} ${msg.title}`;
-  return {
-    kind: 'teams',
-    body: {
-      type: 'message',
-      summary: truncate(title, 200),
-      attachments: [
+  return teamsCard(title, [
+    {
+      type: 'Container',
+      style: CARD_STYLE[msg.severity],
+      items: [
+        { type: 'TextBlock', text: truncate(title, 300), weight: 'Bolder', size: 'Medium', wrap: true },
+        { type: 'TextBlock', text: truncate(msg.text, 4000), wrap: true, isSubtle: true },
+      ],
+    },
+    { type: 'FactSet', facts: facts(event) },
+    {
+      type: 'ActionSet',
+      actions: [
         {
-          contentType: 'application/vnd.microsoft.card.adaptive',
-          contentUrl: null,
-          content: {
-            $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
-            type: 'AdaptiveCard',
-            version: '1.4',
-            msteams: { width: 'Full' },
-            body: [
-              {
-                type: 'Container',
-                style: CARD_STYLE[msg.severity],
-                items: [
-                  { type: 'TextBlock', text: truncate(title, 300), weight: 'Bolder', size: 'Medium', wrap: true },
-                  { type: 'TextBlock', text: truncate(msg.text, 4000), wrap: true, isSubtle: true },
-                ],
-              },
-              { type: 'FactSet', facts: facts(event) },
-              {
-                type: 'ActionSet',
-                actions: [
-                  {
-                    type: 'Action.OpenUrl',
-                    title: event.incident ? `Open incident #${event.incident.number}` : 'Open in Tocsin',
-                    url: linkFor(event, ctx.publicUrl),
-                  },
-                ],
-              },
-            ],
-          },
+          type: 'Action.OpenUrl',
+          title: event.incident ? `Open incident #${event.incident.number}` : 'Open in Tocsin',
+          url: linkFor(event, ctx.publicUrl),
         },
       ],
     },
-  };
+  ]);
 }
 
 /** Thread key: one thread per incident (down, reminders and recovery read as one conversation). */
@@ -162,6 +143,20 @@ export function renderChatapp3WebhookGroup(
       1000,
     ),
   }));
+  return teamsCard(title, [
+    {
+      type: 'Container',
+      style: CARD_STYLE[group.severity],
+      items: [{ type: 'TextBlock', text: truncate(title, 300), weight: 'Bolder', size: 'Medium', wrap: true }],
+    },
+    // Teams refuses cards over about 28 KB: at most 100 lines, then a count.
+    ...rows.slice(0, 100),
+    ...(rows.length > 100 ? [{ type: 'TextBlock', wrap: true, text: `…and ${rows.length - 100} more` }] : []),
+  ]);
+}
+
+/** The Teams message around an Adaptive Card 1.4 body (what Teams Workflows renders reliably). */
+function teamsCard(title: string, body: unknown[]): TeamsRequest {
   return {
     kind: 'teams',
     body: {
@@ -176,18 +171,7 @@ export function renderChatapp3WebhookGroup(
             type: 'AdaptiveCard',
             version: '1.4',
             msteams: { width: 'Full' },
-            body: [
-              {
-                type: 'Container',
-                style: CARD_STYLE[group.severity],
-                items: [
-                  { type: 'TextBlock', text: truncate(title, 300), weight: 'Bolder', size: 'Medium', wrap: true },
-                ],
-              },
-              // Teams refuses cards over about 28 KB: at most 100 lines, then a count.
-              ...rows.slice(0, 100),
-              ...(rows.length > 100 ? [{ type: 'TextBlock', wrap: true, text: `…and ${rows.length - 100} more` }] : []),
-            ],
+            body,
           },
         },
       ],
