@@ -15,10 +15,16 @@ const ALONE = ['test/operations/scale-out.kill.test.ts'];
 export default defineConfig({
   test: {
     globalSetup: ['test/support/global-setup.ts'],
+    // TOCSIN_TEST_CPU_LOG=<file>: one line of CPU per test file (docs/BENCHMARKS.md, "Test suite and CI").
+    setupFiles: process.env.TOCSIN_TEST_CPU_LOG ? ['test/support/cpu-per-file.ts'] : [],
     // Timeouts catch hangs, not slowness: on the 2-core CI machine shared with other work (load average 17), tests that
     // take a few seconds quiet (a report of 130 monitors, the upgrade steps) took over 20 s.
     testTimeout: 60_000,
     hookTimeout: 90_000,
+    // expect.poll waits for an outcome (a page drawn, a row written); Vitest's default gives up after 1 s, which a
+    // browser page on the loaded 2-core machine took longer than (web-app.imports-intel: "Matcher did not succeed in
+    // time" at load 20). A poll passes as soon as its outcome holds, so the longer bound only catches hangs.
+    expect: { poll: { timeout: 30_000 } },
     pool: 'forks',
     // Two files at a time on the 2-core machine: much of a file's time is waiting (PostgreSQL, child processes,
     // Chromium, timers). Three were tried: a fresh-clone run took as long and two timing tests failed under the load.

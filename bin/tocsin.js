@@ -12,6 +12,13 @@ process.on('warning', (warning) => {
   if (warning.name === 'ExperimentalWarning' && /Type Stripping/i.test(warning.message)) return;
   process.stderr.write(`${warning.name}: ${warning.message}\n`);
 });
+// Node's compile cache (in os.tmpdir()/node-compile-cache, or NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1 turns it
+// off): a start after the first reads the modules' compiled code instead of compiling them again, about half the CPU of
+// loading the app (0.5–0.7 s of 1.2 s on the 2-core test machine; docs/BENCHMARKS.md). A cache that cannot be written
+// is skipped (the call reports it, it does not throw); an entry is keyed by the source's hash, so a changed file is
+// compiled again.
+const { enableCompileCache } = await import('node:module');
+enableCompileCache?.();
 // A checkout runs src/ (TypeScript, stripped by Node); the published package has no src/ but dist/, the same modules
 // as JavaScript, because Node does not strip types under node_modules (tools/package/package.build.ts).
 const { existsSync } = await import('node:fs');

@@ -1,10 +1,18 @@
-import { readFileSync } from 'node:fs';
+import { VERSION } from './version.ts';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { TocsinConfig } from './config/index.ts';
 import { buildApp } from './http/app.ts';
 import type { AppServices } from './http/app.deps.ts';
-import { AlertLinks, alertingMigrations, createAlerting } from './modules/alerting/index.ts';
+import {
+  AlertLinks,
+  alertingMigrations,
+  createAlerting,
+  generateSigningSecret,
+  openWebhookUrl,
+  privateTargetIssue,
+  signWebhook,
+} from './modules/alerting/index.ts';
 import { AuditLog, auditMigrations } from './modules/audit/index.ts';
 import { authMigrations, createApiAccess, createAuth, SessionService } from './modules/auth/index.ts';
 import {
@@ -13,14 +21,29 @@ import {
   intelligenceAnalytics,
   monitorStatusListener,
   statusFeedListener,
+  degradedEventsListener,
+  failingRegionsOf,
   type TransitionListener,
 } from './modules/checks/index.ts';
 import { ExecutionsRetention, ExecutionsStore, executionsMigrations } from './modules/checks/index.ts';
+import { heartbeatSignalsMigrations } from './modules/checks/index.ts';
 import { DayPrefixesCompactor, rollupsMigrations } from './modules/checks/index.ts';
 import { eventsMigrations } from './modules/events/index.ts';
 import { IncidentRemindersRole, incidentsMigrations } from './modules/incidents/index.ts';
 import { SecurityGradesRole, intelligenceMigrations } from './modules/intelligence/index.ts';
-import { StatusPagesService, statusPagesMigrations } from './modules/status-pages/index.ts';
+import {
+  NoticeDrafts,
+  NoticesService,
+  StatusPagesService,
+  SubscriberDeliveriesRole,
+  SubscriberSender,
+  SubscribersService,
+  noticesMigrations,
+  statusPagesMigrations,
+  type NoticeListener,
+  type StatusPage,
+} from './modules/status-pages/index.ts';
+import { BadgesService, badgesMigrations } from './modules/badges/index.ts';
 import { MaintenanceAlertGate, MaintenanceEventsRole, maintenanceMigrations } from './modules/maintenance/index.ts';
 import { createReports, reportsMigrations, StatusAvailability } from './modules/reports/index.ts';
 import {
@@ -32,6 +55,8 @@ import {
 } from './modules/scheduled-reports/index.ts';
 import { monitorsMigrations } from './modules/monitors/index.ts';
 import { SilencesService, silencesMigrations } from './modules/silences/index.ts';
+import { ConfigDocumentsService, configDocumentsMigrations } from './modules/config-documents/index.ts';
+import { configKindPorts } from './config-documents.compose.ts';
 import { createCredentials, MembersService, orgsMigrations } from './modules/orgs/index.ts';
 import { LiveHub, MonitorPauseFeed } from './modules/live/index.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
@@ -58,6 +83,7 @@ import {
   reportSourcesOf,
 } from './report-sources.compose.ts';
 import { loadMasterKey, SecretBox } from './platform/secrets.ts';
+import { hkdfSync } from 'node:crypto';
 
 /** Every module's schema migrations; each module owns its own list. */
 export const ALL_MIGRATIONS: SchemaMigration[] = [
@@ -71,17 +97,19 @@ export const ALL_MIGRATIONS: SchemaMigration[] = [
   ...executionsMigrations,
   ...rollupsMigrations,
   ...statusPagesMigrations,
+  ...noticesMigrations,
   ...intelligenceMigrations,
   ...reportsMigrations,
   ...scheduledReportsMigrations,
   ...auditMigrations,
   ...maintenanceMigrations,
   ...silencesMigrations,
+  ...badgesMigrations,
+  ...configDocumentsMigrations,
+  ...heartbeatSignalsMigrations,
 ];
 
-export const VERSION: string = (
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
+export { VERSION };
 
 export type { BackgroundRole } from './platform/background-role.ts';
 
@@ -305,6 +333,18 @@ export function buildServices(
         }),
       }),
     );
+  // Notices on status pages (DECISIONS §18). Every publication and every update of a published notice goes to these
+  // listeners inside its transaction (subscriber fan-out belongs here).
+  const noticeListeners: NoticeListener[] = [];
+  const notices: NoticesService = new NoticesService({
+    database,
+    clock,
+    // Status pages are built further down; a notice's page is read through them (404 for pages the actor cannot see).
+    pages: { get: (ctx, id): Promise<StatusPage> => statusPages.get(ctx, id) },
+    monitors,
+    incidents,
+    listeners: noticeListeners,
+  });
   // From a check to an alert (docs/architecture.md): every status change of a result batch goes through these, in
   // this order, inside the batch's transaction, so the check result, the status, the timeline, the incident and its
   // outbox events commit together (the alert dispatcher is woken after the commit and delivers from the outbox).
@@ -318,6 +358,20 @@ export function buildServices(
     // 4. incidents: down opens the monitor's incident, up resolves it; `incident_opened`/`down`/`recovered` to the
     //    outbox, which the alert pipeline fans out to destinations.
     { name: 'incidents', onTransition: (tx, t) => incidents.handleMonitorTransition(tx, t) },
+    // 4b. degraded (DECISIONS §20, not an outage): `degraded` / `degraded_recovered` to the outbox, none inside a
+    //     maintenance window that suppresses alerts; after the incidents, so down → degraded says `recovered` first.
+    degradedEventsListener({
+      events,
+      maintenance: new MaintenanceAlertGate({ windows: maintenance, monitors, database }),
+    }),
+    // 5. status pages with auto_notices: an incident opened by this verdict (and alerting) drafts a notice on each
+    //    page that shows the monitor, with the monitor, since when and the regions that saw it.
+    new NoticeDrafts({
+      notices,
+      incidents,
+      failingRegions: failingRegionsOf,
+      audit: audit.trail({ actor: { type: 'system', id: null, name: 'auto notices' }, ip: null, requestId: null }),
+    }),
   ];
   const checks = createCheckEngineModule({
     database,
@@ -376,11 +430,65 @@ export function buildServices(
     monitors,
     incidents,
     uptime: rollups,
-    availability: new StatusAvailability({ database }),
+    availability: new StatusAvailability({ database, maintenance }),
     lockOrganization: (tx, organizationId) => orgs.lockOrganization(tx, organizationId),
     maintenance,
+    notices,
+    // Page sessions are signed with a key of their own, derived from the master key (the same in every process).
+    pageSessionKey: Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'tocsin status page sessions', 32)),
+    reservedHosts: [new URL(config.publicUrl).hostname.toLowerCase()],
   });
   monitors.addListener(statusPages);
+  const statusAvailability = new StatusAvailability({ database });
+  const badges = new BadgesService({
+    database,
+    clock,
+    monitors,
+    metrics: {
+      uptimePercent: (monitorId, from, to) => statusAvailability.uptimeOver(monitorId, from, to),
+      medianResponseMs: (monitorId, from, to) => rollups.medianResponseMs(monitorId, from, to),
+      inMaintenance: async (db, organizationId, monitor, t) =>
+        (await maintenance.inMaintenance(db, organizationId, [monitor], t)).has(monitor.id),
+    },
+  });
+  // Subscribers of status pages (DECISIONS §18): sign-up, and the role that tells them from the outbox.
+  const secrets = new SecretBox(masterKey);
+  const allowPrivate = config.network.allowPrivateTargets;
+  const statusSubscribers = new SubscribersService({
+    database,
+    clock,
+    secrets,
+    pages: statusPages,
+    checkWebhookUrl: (url) => privateTargetIssue(url, allowPrivate, systemResolver),
+    newSigningSecret: generateSigningSecret,
+  });
+  const statusSubscriberDeliveries = new SubscriberDeliveriesRole({
+    database,
+    clock,
+    logger,
+    subscribers: statusSubscribers,
+    // The outbox delivery settings of alerts: how long one attempt holds its delivery, the idle poll (at least 1 s).
+    leaseMs: config.alerting.leaseSeconds * 1000,
+    everyMs: Math.max(config.alerting.pollMs, 1_000),
+    outbox: events,
+    maintenance,
+    timers,
+    sender: new SubscriberSender({
+      mailer,
+      secrets,
+      webhooks: {
+        sign: (input) => ({ ...signWebhook(input) }),
+        open: (url) => openWebhookUrl(url, allowPrivate, systemResolver),
+      },
+      publicUrl: config.publicUrl,
+      userAgent: `Tocsin/${VERSION}`,
+      sendTimeoutMs: config.alerting.sendTimeoutMs,
+      now: () => clock.now(),
+    }),
+  });
+  roles.push(statusSubscriberDeliveries);
+  // Published notices and their updates reach subscribers through the outbox, in the publishing transaction.
+  noticeListeners.push(statusSubscribers.noticePublished);
   roles.push(new ExecutionsRetention({ database, clock, logger, retentionDays: config.retention.executionsDays }));
   // Closed UTC days get their prefix sums: reports in any zone then read one prefix per day, not its edge hours.
   roles.push(new DayPrefixesCompactor({ database, clock, logger }));
@@ -399,33 +507,38 @@ export function buildServices(
   metrics?.observeOutboxLag(async () =>
     (await events.consumerLags()).map((c) => ({ consumer: c.consumer, lagSeconds: c.lagMs / 1000 })),
   );
+  const services = {
+    orgs,
+    members,
+    auth,
+    sessions,
+    live,
+    apiAccess: apiAccess.services,
+    plans,
+    monitors,
+    events,
+    alerting,
+    checks,
+    incidents,
+    intelligence,
+    executions,
+    rollups,
+    statusPages,
+    notices,
+    statusSubscribers,
+    statusSubscriberDeliveries,
+    badges,
+    maintenance,
+    reports: reports.reports,
+    slaTargets: reports.slaTargets,
+    scheduledReports,
+    reportRenderer: reports.renderer,
+    customReports: reports.customReports,
+    audit,
+    silences,
+  };
   return {
-    services: {
-      orgs,
-      members,
-      auth,
-      sessions,
-      live,
-      apiAccess: apiAccess.services,
-      plans,
-      monitors,
-      events,
-      alerting,
-      checks,
-      incidents,
-      intelligence,
-      executions,
-      rollups,
-      statusPages,
-      maintenance,
-      reports: reports.reports,
-      slaTargets: reports.slaTargets,
-      scheduledReports,
-      reportRenderer: reports.renderer,
-      customReports: reports.customReports,
-      audit,
-      silences,
-    },
+    services: { ...services, configDocuments: new ConfigDocumentsService(configKindPorts(services)) },
     roles,
     metrics,
   };

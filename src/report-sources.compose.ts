@@ -7,7 +7,7 @@
 import type { TocsinConfig } from './config/index.ts';
 import { AlertLinks } from './modules/alerting/index.ts';
 import type { Actor } from './modules/auth/index.ts';
-import { ExecutionsService, RollupsService, validateAssertion } from './modules/checks/index.ts';
+import { ExecutionsService, RollupsService, unconfirmedFailures, validateAssertion } from './modules/checks/index.ts';
 import { EventsService } from './modules/events/index.ts';
 import { dependenciesFromStatuses, IncidentsService } from './modules/incidents/index.ts';
 import { IntelligenceService } from './modules/intelligence/index.ts';
@@ -59,7 +59,7 @@ export function composeMonitorServices(
     plans: s.plans,
     regions: config.regions,
     publicUrl: config.publicUrl,
-    defaultRegionOf: async (organizationId) => (await orgs.getOrganization(organizationId)).defaultRegion,
+    defaultRegionOf: async (db, organizationId) => (await orgs.getOrganizationIn(db, organizationId)).defaultRegion,
     validateAssertion,
     // The monitor ↔ destination link rows belong to the alerting module.
     alertLinks: s.alertLinks,
@@ -89,14 +89,27 @@ export function composeReportSourceServices(
   const { config, database, clock, events, monitors, orgs } = s;
   // Maintenance windows: reports exclude their time, the incidents decision holds outages inside them.
   const maintenance = new MaintenanceService({ database, monitors, statusPages: s.statusPages ?? null });
+  const maintenanceGate = new MaintenanceAlertGate({ windows: maintenance, monitors, database });
   const incidents = new IncidentsService({
     database,
     clock,
     events,
     monitors,
-    // DECISIONS §17: parents' states from the monitors' statuses (a maintenance gate can wrap this port).
-    dependencies: dependenciesFromStatuses(monitors),
-    maintenance: new MaintenanceAlertGate({ windows: maintenance, monitors, database }),
+    // DECISIONS §17: parents' states from the monitors' statuses, the windows they are in and the check engine's
+    // counters (a parent failing its checks, not yet confirmed down, holds its children too).
+    dependencies: dependenciesFromStatuses(monitors, {
+      maintenanceUntil: async (tx, parentIds, at) => {
+        const ends = new Map<string, number>();
+        for (const parent of await monitors.findManyAnywhere(parentIds, tx)) {
+          if (parent.paused) continue;
+          const covering = await maintenance.coveringAt(tx, parent.organizationId, parent, at);
+          if (covering.length > 0) ends.set(parent.id, Math.max(...covering.map((c) => c.occurrence.end)));
+        }
+        return ends;
+      },
+      unconfirmedFailures: (tx, parentIds) => unconfirmedFailures(tx, parentIds),
+    }),
+    maintenance: maintenanceGate,
     // The timeline names people, not their ids.
     people: {
       nameOf: async (userId) => {
@@ -106,7 +119,15 @@ export function composeReportSourceServices(
     },
   });
   // Checks, observations and gradings → intelligence events (+ outbox, + incidents when a monitor asks for them).
-  const intelligence = new IntelligenceService({ database, clock, events, monitors, incidents });
+  // Inside a window that suppresses alerts, intelligence stores what it finds and alerts nothing (DECISIONS §16).
+  const intelligence = new IntelligenceService({
+    database,
+    clock,
+    events,
+    monitors,
+    incidents,
+    maintenance: maintenanceGate,
+  });
   const executions = new ExecutionsService({ database, monitors: s.monitorLookup });
   const rollups = new RollupsService({
     database,

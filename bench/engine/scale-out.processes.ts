@@ -122,26 +122,47 @@ export interface Delivery {
   deliveryId: string;
   type: string;
   at: number;
+  /** The event's monitor and `occurred_at` (for latencies); null when the event has none or the body did not parse. */
+  monitorId: string | null;
+  occurredAt: number | null;
 }
 
 /** A webhook endpoint answering 200 at once; keeps (event id, delivery id) of every request. */
 export async function startReceiver(): Promise<{ url: string; deliveries: Delivery[]; close(): Promise<void> }> {
   const deliveries: Delivery[] = [];
   const server: Server = createHttpServer((req, res) => {
+    // Arrival of the request, not the end of its body: a delivery has reached the receiver when it connects.
+    const at = Date.now();
     let body = '';
     req.setEncoding('utf8');
     req.on('data', (c: string) => (body += c));
     req.on('end', () => {
       try {
-        const json = JSON.parse(body) as { id?: string; type?: string };
+        // The standard body (generic_webhook.render.ts): `event` names the type, `timestamp` is when it happened.
+        const json = JSON.parse(body) as {
+          id?: string;
+          event?: string;
+          timestamp?: string;
+          monitor?: { id?: string } | null;
+        };
+        const occurredAt = json.timestamp === undefined ? NaN : Date.parse(json.timestamp);
         deliveries.push({
           eventId: String(json.id),
           deliveryId: String(req.headers['x-service-delivery']),
-          type: String(json.type),
-          at: Date.now(),
+          type: String(json.event),
+          at,
+          monitorId: json.monitor?.id ?? null,
+          occurredAt: Number.isNaN(occurredAt) ? null : occurredAt,
         });
       } catch {
-        deliveries.push({ eventId: 'unparsable', deliveryId: 'unparsable', type: 'unparsable', at: Date.now() });
+        deliveries.push({
+          eventId: 'unparsable',
+          deliveryId: 'unparsable',
+          type: 'unparsable',
+          at,
+          monitorId: null,
+          occurredAt: null,
+        });
       }
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"received":true}');

@@ -5,11 +5,19 @@
  * page lists every monitor with its SLA targets shown. Then this times GET /status/{slug} (HTML) and
  * /status/{slug}.json over HTTP (app.inject), and a revalidation that answers 304.
  * Usage: node bench/status-pages/status-page.bench.ts [--dialect sqlite|postgres] [--monitors 50] [--days 90]
- *        [--interval 600] [--runs 30] [--reseed]
+ *        [--interval 600] [--runs 30] [--notices 20] [--groups 0] [--serve] [--reseed]
+ * `--notices`: published notices on the page (DECISIONS §18), each with three Markdown updates; half open, half
+ * resolved lately with a post-mortem (added after the seed, kept between runs).
+ * `--groups N`: the page's monitors laid out in N groups (DECISIONS §18 layout; the last one collapsed), set through
+ * PATCH /api/v1/status-pages/{id} before measuring; 0 puts them back ungrouped.
+ * `--serve`: after the set-up, the same requests go over HTTP (fetch, keep-alive) to a real `tocsin serve` on the
+ * bench's data (bench/engine's startServe), and the CPU per request is the serve process's (utime + stime from
+ * /proc over all the runs, divided by them: 10 ms ticks, and the process's background roles included).
  * The interval only sets how many checks are seeded: the page reads the monitors' timelines (state transitions),
  * the daily rollups and the incidents, none of which grows with the number of checks.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
 import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -17,6 +25,8 @@ import { loadConfig } from '../../src/config/index.ts';
 import { createTocsin } from '../../src/main.ts';
 import { systemClock } from '../../src/platform/clock.ts';
 import { createLogger } from '../../src/platform/logger.ts';
+import { cpuMsOf, startServe, stopAll, type Proc } from '../engine/scale-out.processes.ts';
+import { SERVICE_NODE_FLAGS } from '../support/service-flags.ts';
 import { demoHistoryPlace, saveMeta, seedDemoHistory } from '../support/demo-history.ts';
 
 const { values: args } = parseArgs({
@@ -26,6 +36,9 @@ const { values: args } = parseArgs({
     days: { type: 'string', default: '90' },
     interval: { type: 'string', default: '600' },
     runs: { type: 'string', default: '30' },
+    notices: { type: 'string', default: '20' },
+    groups: { type: 'string', default: '0' },
+    serve: { type: 'boolean', default: false },
     reseed: { type: 'boolean', default: false },
   },
 });
@@ -34,6 +47,8 @@ const MONITORS = Number(args.monitors);
 const DAYS = Number(args.days);
 const INTERVAL = Number(args.interval);
 const RUNS = Number(args.runs);
+const NOTICES = Number(args.notices);
+const GROUPS = Number(args.groups);
 const key = `m${MONITORS}-d${DAYS}-i${INTERVAL}`;
 const dataDir = join('/tmp/tocsin-bench-status-pages', `${key}-${dialect}`);
 const logger = createLogger({ level: 'warn', pretty: false, destination: process.stderr });
@@ -111,25 +126,56 @@ const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const r1 = (v: number) => Math.round(v * 10) / 10;
 
-async function measure(url: string, headers: Record<string, string> = {}) {
-  const wall: number[] = [];
-  const cpu: number[] = [];
-  let last = { status: 0, body: '', etag: '', wireBytes: 0 };
-  for (let i = 0; i < RUNS + 3; i++) {
-    const t0 = performance.now();
-    const c0 = process.cpuUsage();
+let served: Proc | null = null;
+const keepAlive = new Agent({ keepAlive: true, maxSockets: 1 });
+
+/** One GET, in process (app.inject) or over HTTP to the serve process; the body as text, the bytes as sent. */
+async function get(url: string, headers: Record<string, string>) {
+  if (served === null) {
     const res = await tocsin.app.inject({ method: 'GET', url, headers });
-    const c = process.cpuUsage(c0);
-    if (i >= 3) {
-      wall.push(performance.now() - t0);
-      cpu.push((c.user + c.system) / 1000);
-    }
-    last = {
+    return {
       status: res.statusCode,
       body: res.body,
       etag: String(res.headers.etag ?? ''),
       wireBytes: res.rawPayload.length,
     };
+  }
+  // node:http, not fetch: fetch would decompress, and the bytes on the wire are what is counted.
+  return new Promise<{ status: number; body: string; etag: string; wireBytes: number }>((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port: served!.port!, path: url, headers, agent: keepAlive }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        resolve({
+          status: res.statusCode ?? 0,
+          body: raw.toString('utf8'),
+          etag: String(res.headers.etag ?? ''),
+          wireBytes: raw.length,
+        });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function measure(url: string, headers: Record<string, string> = {}) {
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  let last = { status: 0, body: '', etag: '', wireBytes: 0 };
+  let serveCpu0 = 0;
+  for (let i = 0; i < RUNS + 3; i++) {
+    if (i === 3 && served) serveCpu0 = cpuMsOf(served.child.pid!);
+    const t0 = performance.now();
+    const c0 = process.cpuUsage();
+    last = await get(url, headers);
+    const c = process.cpuUsage(c0);
+    if (i >= 3) {
+      wall.push(performance.now() - t0);
+      cpu.push((c.user + c.system) / 1000);
+    }
   }
   wall.sort((a, b) => a - b);
   cpu.sort((a, b) => a - b);
@@ -142,11 +188,75 @@ async function measure(url: string, headers: Record<string, string> = {}) {
     median_ms: r1(pct(wall, 50)),
     p95_ms: r1(pct(wall, 95)),
     max_ms: r1(wall[wall.length - 1]!),
-    cpu_median_ms: r1(pct(cpu, 50)),
+    ...(served
+      ? { serve_cpu_avg_ms: r1((cpuMsOf(served.child.pid!) - serveCpu0) / RUNS) }
+      : { cpu_median_ms: r1(pct(cpu, 50)) }),
   };
 }
 
+/** The page's monitors in GROUPS groups of about equal size (or none), in their order. */
+async function layOut(pageId: string): Promise<void> {
+  const auth = { authorization: `Bearer ${meta.api_key}` };
+  const url = `/api/v1/status-pages/${pageId}`;
+  const page = (await tocsin.app.inject({ method: 'GET', url, headers: auth })).json() as {
+    monitor_ids: string[];
+    groups: Array<{ monitor_ids: string[] }>;
+  };
+  const all = [...page.groups.flatMap((g) => g.monitor_ids), ...page.monitor_ids];
+  const size = Math.ceil(all.length / Math.max(GROUPS, 1));
+  const groups = Array.from({ length: GROUPS }, (_, i) => ({
+    name: `Group ${i + 1}: region ${String.fromCharCode(65 + i)}`,
+    monitor_ids: all.slice(i * size, (i + 1) * size),
+    collapsed: i === GROUPS - 1,
+  })).filter((g) => g.monitor_ids.length > 0);
+  const payload = GROUPS > 0 ? { groups, monitor_ids: [] } : { groups: [], monitor_ids: all };
+  const res = await tocsin.app.inject({ method: 'PATCH', url, headers: auth, payload });
+  if (res.statusCode !== 200) throw new Error(`layout not set: ${res.statusCode} ${res.body}`);
+}
+
+/** The page's notices, up to NOTICES: created through the API (what a team writes), kept for the next run. */
+async function ensureNotices(): Promise<number> {
+  const auth = { authorization: `Bearer ${meta.api_key}` };
+  const api = async (method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) => {
+    const res = await tocsin.app.inject({ method, url, headers: auth, ...(payload && { payload }) });
+    if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
+    return res.json() as { id: string; data: Array<{ id: string }> };
+  };
+  const pageId = (await api('GET', '/api/v1/status-pages')).data[0]!.id;
+  await layOut(pageId);
+  const base = `/api/v1/status-pages/${pageId}/notices`;
+  const existing = (await api('GET', `${base}?limit=200`)).data.length;
+  for (let i = existing; i < NOTICES; i++) {
+    const resolved = i % 2 === 1;
+    const notice = await api('POST', base, {
+      kind: i % 3 === 0 ? 'maintenance' : 'incident',
+      ...(i % 3 !== 0 && { impact: (['minor', 'major', 'critical'] as const)[i % 3] }),
+      title: `Notice ${i + 1}: slow responses in one region`,
+      body: `We are looking into **slow responses**; see [the runbook](https://example.com/runbook/${i}).`,
+      published: true,
+      ...(resolved && {
+        postmortem: '## What happened\n\n- A bad deploy.\n- Rolled back in *12 minutes*.',
+        postmortem_published: true,
+      }),
+    });
+    await api('POST', `${base}/${notice.id}/updates`, { body: 'Identified: a configuration change. `timeout=30s`.' });
+    await api('POST', `${base}/${notice.id}/updates`, {
+      body: resolved ? 'Fixed and verified.' : 'A fix is rolling out.',
+      ...(resolved && { status: 'resolved' }),
+    });
+  }
+  return Math.max(existing, NOTICES);
+}
+
 try {
+  const noticeCount = await ensureNotices();
+  if (args.serve) {
+    await tocsin.close();
+    served = await startServe('serve', { ...env, LOG_LEVEL: 'warn', NODE_ENV: 'production' }, [
+      '--max-old-space-size=512',
+      ...SERVICE_NODE_FLAGS,
+    ]);
+  }
   const html = await measure(`/status/${SLUG}`);
   const json = await measure(`/status/${SLUG}.json`);
   // As a browser asks: gzip accepted (the bytes on the wire), then a reload that revalidates.
@@ -157,6 +267,9 @@ try {
     incidents: unknown[];
     past_incidents: unknown[];
     sla_targets: unknown[];
+    notices: unknown[];
+    past_notices: unknown[];
+    groups?: unknown[];
   };
   console.log(
     JSON.stringify(
@@ -170,8 +283,13 @@ try {
           open_incidents: view.incidents.length,
           past_incidents: view.past_incidents.length,
           sla_targets: view.sla_targets.length,
+          notices: view.notices.length,
+          past_notices: view.past_notices.length,
         },
+        notices_on_page: noticeCount,
+        groups: view.groups?.length ?? 0,
         runs: RUNS,
+        over: served ? 'HTTP to tocsin serve' : 'app.inject',
         machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, load ${os
           .loadavg()
           .map((l) => l.toFixed(1))
@@ -192,5 +310,7 @@ try {
     ),
   );
 } finally {
-  await tocsin.close();
+  keepAlive.destroy();
+  if (served) await stopAll([served]);
+  else await tocsin.close();
 }

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { PLAN_NAMES, type PlanName } from '../config/index.ts';
-import { SCOPES } from '../modules/auth/index.ts';
+import { PLAN_NAMES, type PlanName } from '../config/config.types.ts';
 import { cliTrail } from './cli.audit.ts';
 import { withTocsin } from './cli.tocsin.ts';
 
@@ -21,6 +20,7 @@ export function registerAdminCommands(program: Command): void {
     .option('--plan <plan>', `plan: ${PLAN_NAMES.join(', ')} (default: the configured default_plan)`)
     .action(async (opts: { org: string; email: string; plan?: string }) => {
       const plan = opts.plan === undefined ? undefined : planOrExit(opts.plan);
+      const { SCOPES } = await import('../modules/auth/index.ts');
       const out = await withTocsin(async (tocsin) => {
         const { services } = tocsin;
         const org = await services.orgs.createOrganization({ name: opts.org, ...(plan && { plan }) });

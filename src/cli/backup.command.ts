@@ -1,8 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { backupSqlite } from '../platform/db/index.ts';
-import { configOrExit } from './cli.config.ts';
 
 const POSTGRES_GUIDANCE = `tocsin backup copies the embedded SQLite database; this installation uses PostgreSQL (DATABASE_URL).
 Back PostgreSQL up with its own tools, e.g. a consistent dump while Tocsin runs:
@@ -19,6 +17,10 @@ export function registerBackupCommand(program: Command): void {
     .requiredOption('--to <file>', 'where to write the copy')
     .option('--force', 'replace the file if it exists')
     .action(async (opts: { to: string; force?: boolean }) => {
+      const [{ backupSqlite }, { configOrExit }] = await Promise.all([
+        import('../platform/db/index.ts'),
+        import('./cli.config.ts'),
+      ]);
       const config = configOrExit();
       if (config.databaseUrl) {
         process.stderr.write(POSTGRES_GUIDANCE);

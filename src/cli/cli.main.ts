@@ -1,5 +1,5 @@
 import { DomainError } from '../platform/errors.ts';
-import { DatabaseStartupError } from '../platform/db/index.ts';
+import { DatabaseStartupError } from '../platform/db/database.errors.ts';
 import { redactText } from '../platform/redact.ts';
 import { buildProgram } from './cli.program.ts';
 

@@ -1,10 +1,4 @@
 import type { Command } from 'commander';
-import { createTocsin } from '../main.ts';
-import { DayPrefixesCompactor } from '../modules/checks/index.ts';
-import { ManualClock } from '../platform/clock.ts';
-import { createLogger } from '../platform/logger.ts';
-import { configOrExit } from './cli.config.ts';
-import { generateDemo } from './demo/demo.generator.ts';
 
 /** How long the demo's monitors are kept from a running server's runner at most (released as soon as it is done). */
 const HOLD_MS = 30 * 60_000;
@@ -46,6 +40,16 @@ export function registerDemoCommand(program: Command): void {
           process.stderr.write('tocsin: --interval must be at least 10 seconds (the shortest a plan allows)\n');
           process.exit(2);
         }
+        // The application is loaded when the command runs, not when the CLI starts (see cli.program.ts).
+        const [{ createTocsin }, { DayPrefixesCompactor }, { ManualClock }, { createLogger }, { configOrExit }, demo] =
+          await Promise.all([
+            import('../main.ts'),
+            import('../modules/checks/index.ts'),
+            import('../platform/clock.ts'),
+            import('../platform/logger.ts'),
+            import('./cli.config.ts'),
+            import('./demo/demo.generator.ts'),
+          ]);
         const started = Date.now();
         // The history is written as it happens: the clock stands at each moment in turn and ends at the present.
         const clock = new ManualClock(started);
@@ -60,7 +64,7 @@ export function registerDemoCommand(program: Command): void {
         );
         let lastSaid = started;
         try {
-          const result = await generateDemo(
+          const result = await demo.generateDemo(
             {
               services: tocsin.services,
               database: tocsin.database,

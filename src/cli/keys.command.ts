@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { apiKeyView } from '../modules/auth/index.ts';
 import { DomainError } from '../platform/errors.ts';
 import { cliTrail } from './cli.audit.ts';
 import { withTocsin } from './cli.tocsin.ts';
@@ -33,6 +32,11 @@ function expiryOf(value: string | undefined, now: number): number | null {
     process.exit(2);
   }
   return t;
+}
+
+/** The key's public view; the auth module is loaded with the application, when a command runs. */
+async function keyView() {
+  return (await import('../modules/auth/index.ts')).apiKeyView;
 }
 
 function out(value: unknown): void {
@@ -72,6 +76,7 @@ export function registerKeysCommands(program: Command): void {
     .option('--service-account <id>', 'owner: a service account (sac_…)')
     .option('--user <id>', "owner: a member (usr_…); default the organization's first owner")
     .action(async (o: CreateOpts) => {
+      const apiKeyView = await keyView();
       out(
         await withTocsin(async (tocsin) => {
           const { services, clock } = tocsin;
@@ -117,6 +122,7 @@ export function registerKeysCommands(program: Command): void {
     .description("List an organization's keys (never their values)")
     .requiredOption('--org <id>', 'organization id (org_…)')
     .action(async (o: { org: string }) => {
+      const apiKeyView = await keyView();
       out(
         await withTocsin(async ({ services }) => {
           const all: Record<string, unknown>[] = [];
@@ -137,6 +143,7 @@ export function registerKeysCommands(program: Command): void {
     .requiredOption('--org <id>', 'organization id (org_…)')
     .argument('<key-id>', 'key id (key_…)')
     .action(async (id: string, o: { org: string }) => {
+      const apiKeyView = await keyView();
       out(
         await withTocsin(async (tocsin) =>
           apiKeyView(
@@ -157,6 +164,7 @@ export function registerKeysCommands(program: Command): void {
         process.stderr.write('tocsin: --grace must be an integer from 0 to 2592000\n');
         process.exit(2);
       }
+      const apiKeyView = await keyView();
       out(
         await withTocsin(async (tocsin) => {
           const { record, key } = await tocsin.services.apiAccess.apiKeys.rotateAsOperator(

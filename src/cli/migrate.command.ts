@@ -1,12 +1,14 @@
 import type { Command } from 'commander';
-import { openMigratedDatabase } from '../main.ts';
-import { configOrExit } from './cli.config.ts';
 
 export function registerMigrateCommand(program: Command): void {
   program
     .command('migrate')
     .description('Apply pending database migrations (serve also does this at start)')
     .action(async () => {
+      const [{ openMigratedDatabase }, { configOrExit }] = await Promise.all([
+        import('../main.ts'),
+        import('./cli.config.ts'),
+      ]);
       const config = configOrExit();
       const { database, applied } = await openMigratedDatabase(config);
       await database.close();

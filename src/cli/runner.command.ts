@@ -1,15 +1,6 @@
 import type { Command } from 'commander';
-import {
-  CheckRunner,
-  ControlPlaneError,
-  RemoteWorkSource,
-  connectToControlPlane,
-  createProbeRegistry,
-} from '../modules/checks/index.ts';
-import { systemClock } from '../platform/clock.ts';
-import { createLogger } from '../platform/logger.ts';
+import type { ControlPlaneError } from '../modules/checks/index.ts';
 import { redactText } from '../platform/redact.ts';
-import { configOrExit } from './cli.config.ts';
 
 /** `tocsin runner --region CODE --control-plane URL --token T`: runs one region's checks away from the control plane. */
 export function registerRunnerCommand(program: Command): void {
@@ -21,6 +12,18 @@ export function registerRunnerCommand(program: Command): void {
     .option('--token <token>', 'runner token (default: TOCSIN_RUNNER_TOKEN)')
     .option('--concurrency <n>', 'checks in flight at most', '200')
     .action(async (opts: { region: string; controlPlane: string; token?: string; concurrency: string }) => {
+      // The check engine is loaded when the command runs, not when the CLI starts (see cli.program.ts).
+      const [
+        { CheckRunner, ControlPlaneError, RemoteWorkSource, connectToControlPlane, createProbeRegistry },
+        { systemClock },
+        { createLogger },
+        { configOrExit },
+      ] = await Promise.all([
+        import('../modules/checks/index.ts'),
+        import('../platform/clock.ts'),
+        import('../platform/logger.ts'),
+        import('./cli.config.ts'),
+      ]);
       const config = configOrExit();
       const logger = createLogger({ level: config.logLevel, pretty: config.logPretty });
       const token = opts.token ?? config.runnerToken;
@@ -40,7 +43,7 @@ export function registerRunnerCommand(program: Command): void {
         logger: logger.child({ controlPlane: opts.controlPlane }),
         clock: systemClock,
       }).catch((err: unknown) => {
-        process.stderr.write(`tocsin: ${refusalMessage(err)}\n`);
+        process.stderr.write(`tocsin: ${refusalMessage(err, ControlPlaneError)}\n`);
         process.exit(2);
       });
       if (hello.region_code !== opts.region) {
@@ -81,8 +84,8 @@ export function registerRunnerCommand(program: Command): void {
 }
 
 /** Why the control plane will not take this runner, for the one line before exit 2. */
-function refusalMessage(err: unknown): string {
-  if (err instanceof ControlPlaneError && (err.status === 401 || err.status === 403)) {
+function refusalMessage(err: unknown, refusal: typeof ControlPlaneError): string {
+  if (err instanceof refusal && (err.status === 401 || err.status === 403)) {
     return `the control plane refused this runner token (${err.status}): check --token or TOCSIN_RUNNER_TOKEN (tokens are made with \`tocsin admin runner-token create\`)`;
   }
   const reason = err instanceof Error ? err.message : String(err);

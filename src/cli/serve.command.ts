@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { createTocsin, type Tocsin } from '../main.ts';
-import { configOrExit } from './cli.config.ts';
+import type { Tocsin } from '../main.ts';
 
 export function registerServeCommand(program: Command): void {
   program
@@ -9,6 +8,7 @@ export function registerServeCommand(program: Command): void {
     .option('--port <port>', 'port to listen on (default: PORT or 3000)')
     .option('--host <host>', 'address to bind (default: HOST or 0.0.0.0)')
     .action(async (opts: { port?: string; host?: string }) => {
+      const [{ createTocsin }, { configOrExit }] = await Promise.all([import('../main.ts'), import('./cli.config.ts')]);
       const config = configOrExit();
       if (opts.port !== undefined) config.port = Number(opts.port);
       if (opts.host !== undefined) config.host = opts.host;

@@ -1,3 +1,4 @@
+import type { ConfigDocumentsService } from '../modules/config-documents/index.ts';
 import type { TocsinConfig } from '../config/index.ts';
 import type { Alerting } from '../modules/alerting/index.ts';
 import type { AuditLog } from '../modules/audit/index.ts';
@@ -20,7 +21,13 @@ import type {
 } from '../modules/reports/index.ts';
 import type { ScheduledReports } from '../modules/scheduled-reports/index.ts';
 import type { SilencesService } from '../modules/silences/index.ts';
-import type { StatusPagesService } from '../modules/status-pages/index.ts';
+import type {
+  NoticesService,
+  StatusPagesService,
+  SubscriberDeliveriesRole,
+  SubscribersService,
+} from '../modules/status-pages/index.ts';
+import type { BadgesService } from '../modules/badges/index.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/index.ts';
 import type { Logger } from '../platform/logger.ts';
@@ -51,6 +58,13 @@ export interface AppServices {
   intelligence: IntelligenceService;
   /** Status pages: CRUD and the public pages. */
   statusPages: StatusPagesService;
+  /** Monitor badges (DECISIONS §18): tokens and what their public URLs show. */
+  badges: BadgesService;
+  notices: NoticesService;
+  /** Subscribers of status pages: sign-up with double opt-in, unsubscribe, the owner's list (DECISIONS §18). */
+  statusSubscribers: SubscribersService;
+  /** The role that tells subscribers (fan-out and sends from the outbox); tests run its passes by hand. */
+  statusSubscriberDeliveries: SubscriberDeliveriesRole;
   /** Maintenance windows (DECISIONS §16): CRUD, previews, who is in maintenance. */
   maintenance: MaintenanceService;
   /** Stored executions (listing, one execution). */
@@ -71,6 +85,8 @@ export interface AppServices {
   audit: AuditLog;
   /** Silences (DECISIONS §16): CRUD, end early, mute a monitor. */
   silences: SilencesService;
+  /** Configuration as code (DECISIONS §19): plan and apply a document. */
+  configDocuments: ConfigDocumentsService;
 }
 
 export interface AppDeps {

@@ -28,9 +28,17 @@ import { registerGrpcDiscoverRoutes } from './routes/imports/grpc-discover.route
 import { GrpcDiscovery, OpenApiParser } from '../modules/imports/index.ts';
 import { systemResolver } from '../platform/net/index.ts';
 import { registerStatusPageRoutes } from './routes/status-pages/status-pages.routes.ts';
+import { registerStatuspageApiRoutes } from './routes/status-pages/statuspage-api.routes.ts';
+import { registerBadgeRoutes } from './routes/badges/badges.routes.ts';
+import { registerNoticeRoutes } from './routes/status-pages/notices.routes.ts';
+import { registerStatusPageFeedRoutes } from './routes/status-pages/status-page-feeds.routes.ts';
+import { CustomDomainRouter } from './routes/status-pages/custom-domains.ts';
+import { registerStatusPageSubscriberRoutes } from './routes/status-pages/status-page-subscribers.routes.ts';
 import { registerReportRoutes } from './routes/reports/reports.routes.ts';
 import { registerMoreReportRoutes } from './routes/reports/reports-more.routes.ts';
 import { registerSilenceRoutes } from './routes/silences/silences.routes.ts';
+import { installManagedByConfig } from './plugins/managed-by-config.plugin.ts';
+import { registerConfigDocumentRoutes } from './routes/config-documents/config-documents.routes.ts';
 import { registerSlaTargetRoutes } from './routes/sla-targets/sla-targets.routes.ts';
 import { registerMaintenanceRoutes } from './routes/maintenance/maintenance.routes.ts';
 import { registerScheduledReportRoutes } from './routes/scheduled-reports/scheduled-reports.routes.ts';
@@ -43,7 +51,7 @@ import { registerSessionRoutes } from './routes/sessions/sessions.routes.ts';
 import { registerMemberRoleRoutes } from './routes/sessions/member-role.routes.ts';
 import { registerEventStreamRoutes } from './routes/events/events-stream.routes.ts';
 import { loadWebBuild, WEB_DIST_DIR } from './routes/web/web.assets.ts';
-import { registerWebRoutes } from './routes/web/web.routes.ts';
+import { browserNotFoundPage, registerWebRoutes } from './routes/web/web.routes.ts';
 
 type LogMethod = FastifyBaseLogger['info'];
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -100,7 +108,15 @@ function trustedProxies(
 
 /** Builds the Fastify app for `tocsin serve` and for tests (which use app.inject or a real port). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const customDomains = new CustomDomainRouter({
+    load: () => deps.services.statusPages.customDomains(),
+    clock: deps.clock,
+    onError: (err) => deps.logger.warn({ err }, 'status pages: reading the custom domains failed'),
+  });
+  await customDomains.refresh();
   const app: FastifyInstance = Fastify({
+    // A status page's custom domain (by Host) is served at its root: rewritten onto /status/{slug} before routing.
+    rewriteUrl: (request) => customDomains.rewrite(request),
     loggerInstance: deps.logger as FastifyBaseLogger,
     // One line per request is written by the request-context plugin instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'reqId' }),
@@ -138,7 +154,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installInputSafety(app);
   installValidation(app);
   installSerialization(app);
-  installErrorHandling(app);
+  const webBuild = loadWebBuild(WEB_DIST_DIR);
+  installErrorHandling(app, { browserNotFound: browserNotFoundPage(webBuild) });
   installRequestContext(app);
   installServiceContext(app, { database: deps.database, clock: deps.clock, audit: deps.services.audit });
   await installOpenApi(app, { version: deps.version, publicUrl: deps.config.publicUrl });
@@ -156,6 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     metrics: deps.metrics,
   });
   installUsage(app, { usage: deps.services.apiAccess.usage, metrics: deps.metrics });
+  installManagedByConfig(app, { configDocuments: deps.services.configDocuments });
   if (deps.metrics) {
     installHttpMetrics(app, deps.metrics);
     registerMetricsRoute(app, { metrics: deps.metrics, bearerToken: deps.config.metrics.bearerToken });
@@ -183,7 +201,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerExecutionRoutes(app, deps.services);
   registerHistoryRoutes(app, deps.services);
   registerIncidentRoutes(app, deps.services);
-  registerStatusPageRoutes(app, { statusPages: deps.services.statusPages, publicUrl: deps.config.publicUrl });
+  registerStatusPageRoutes(app, {
+    statusPages: deps.services.statusPages,
+    publicUrl: deps.config.publicUrl,
+    customDomains,
+  });
+  registerStatuspageApiRoutes(app, { statusPages: deps.services.statusPages, publicUrl: deps.config.publicUrl });
+  registerBadgeRoutes(app, { badges: deps.services.badges, publicUrl: deps.config.publicUrl });
+  registerNoticeRoutes(app, { notices: deps.services.notices });
+  registerStatusPageFeedRoutes(app, {
+    statusPages: deps.services.statusPages,
+    notices: deps.services.notices,
+    publicUrl: deps.config.publicUrl,
+  });
+  registerStatusPageSubscriberRoutes(app, { subscribers: deps.services.statusSubscribers });
   registerReportRoutes(app, { renderer: deps.services.reportRenderer });
   registerMoreReportRoutes(app, { reports: deps.services.reports, renderer: deps.services.reportRenderer });
   registerSlaTargetRoutes(app, { slaTargets: deps.services.slaTargets });
@@ -199,6 +230,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerMemberRoutes(app, deps.services);
   registerAuditRoutes(app, { audit: deps.services.audit });
   registerSilenceRoutes(app, { silences: deps.services.silences, clock: deps.clock });
+  registerConfigDocumentRoutes(app, { configDocuments: deps.services.configDocuments });
   const sessionRoutes = { sessions: deps.services.sessions, clock: deps.clock, publicUrl: deps.config.publicUrl };
   registerSessionRoutes(app, sessionRoutes);
   registerAuthLinkRoutes(app, sessionRoutes);
@@ -207,7 +239,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerRunnerRoutes(app, { checks: deps.services.checks, clock: deps.clock });
   registerHeartbeatRoutes(app, deps.services);
   registerIntelligenceRoutes(app, deps.services);
-  registerWebRoutes(app, loadWebBuild(WEB_DIST_DIR));
+  registerWebRoutes(app, webBuild);
 
   await app.ready();
   return app;

@@ -12,6 +12,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  managed_by_config: 409,
   idempotency_in_progress: 409,
   request_timeout: 408,
   payload_too_large: 413,

@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'not_found'
   | 'method_not_allowed'
   | 'conflict'
+  | 'managed_by_config'
   | 'idempotency_in_progress'
   | 'request_timeout'
   | 'payload_too_large'

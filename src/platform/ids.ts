@@ -7,6 +7,7 @@ export type IdPrefix =
   | 'usr'
   | 'key'
   | 'mon'
+  | 'png'
   | 'exe'
   | 'inc'
   | 'dst'
@@ -16,6 +17,7 @@ export type IdPrefix =
   | 'srp'
   | 'rpf'
   | 'stp'
+  | 'bdg'
   | 'ine'
   | 'run'
   | 'evt'
@@ -27,7 +29,11 @@ export type IdPrefix =
   | 'inv'
   | 'aud'
   | 'mnt'
-  | 'sil';
+  | 'sil'
+  | 'ntc'
+  | 'ntu'
+  | 'sub'
+  | 'msg';
 
 // Random bytes are drawn from a pool refilled 4 KiB at a time: one randomBytes call per id (a request id
 // on every request) costs more than the rest of newId.

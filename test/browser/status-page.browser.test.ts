@@ -57,6 +57,27 @@ describe.skipIf(skipWithout('chromium'))('public status page in Chromium without
       show_sla_targets: true,
     });
     expect(page.status).toBe(201);
+    // Notices (DECISIONS §18): one open with a Markdown timeline, one resolved with a published post-mortem.
+    const notices = `/api/v1/status-pages/${(page.body as { id: string }).id}/notices`;
+    const open = await c.call('POST', notices, {
+      kind: 'incident',
+      title: 'Jobs are delayed',
+      impact: 'major',
+      affected_monitor_ids: [jobs],
+      body: 'We are looking into **delayed jobs**; see [the runbook](https://example.com/runbook).',
+      published: true,
+    });
+    expect(open.status).toBe(201);
+    const resolved = await c.call('POST', notices, {
+      kind: 'maintenance',
+      title: 'Database upgrade',
+      body: 'Upgrading the database.',
+      published: true,
+      status: 'resolved',
+      postmortem: '## What we learned\n\n- Upgrades take *longer* than planned.',
+      postmortem_published: true,
+    });
+    expect(resolved.status).toBe(201);
     await t.tocsin.app.listen({ port: 0, host: '127.0.0.1' });
     origin = `http://127.0.0.1:${(t.tocsin.app.server.address() as AddressInfo).port}`;
     browser = await chromium.launch({
@@ -112,6 +133,13 @@ describe.skipIf(skipWithout('chromium'))('public status page in Chromium without
           const past = page.locator('section', { has: page.getByRole('heading', { name: /Past incidents/ }) });
           expect(await past.locator('li').count()).toBe(1);
           expect(await past.getByText('lasted 45 min').isVisible()).toBe(true);
+          const notice = page.locator('section', { has: page.getByRole('heading', { name: 'Current notices' }) });
+          expect(await notice.locator('li.notice h3').allTextContents()).toEqual(['Jobs are delayed']);
+          expect(await notice.locator('.md strong').textContent()).toBe('delayed jobs');
+          expect(await notice.getByText('! Major impact · Affects: Jobs').isVisible()).toBe(true);
+          const pastNotices = page.locator('section', { has: page.getByRole('heading', { name: /Past notices/ }) });
+          expect(await pastNotices.locator('li.notice h3').allTextContents()).toEqual(['Database upgrade']);
+          expect(await pastNotices.locator('details.pm summary').textContent()).toBe('Postmortem');
           const sla = page.getByRole('table');
           expect(await sla.getByRole('rowheader').allTextContents()).toEqual(['Public API']);
 

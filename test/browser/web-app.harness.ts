@@ -295,6 +295,7 @@ export function noLoadingText(): boolean {
  */
 export async function settle(page: Page): Promise<void> {
   await page.locator('h1').first().waitFor();
-  await page.waitForFunction(noLoadingText, undefined, { timeout: 15_000 });
+  // Bounds a hang, not slowness: a report page on the loaded 2-core machine drew after more than 15 s (load 20).
+  await page.waitForFunction(noLoadingText, undefined, { timeout: 45_000 });
   await page.waitForTimeout(400);
 }

@@ -176,7 +176,9 @@ describe.skipIf(skipWithout('chromium'))('live status and incident deliveries (s
       .poll(() => bad.locator('li[data-event="down"]').getAttribute('data-outcome'), { timeout: 30_000 })
       .toBe('failed');
     expect(await ok.getByRole('heading').textContent()).toContain('Ops webhook');
-    expect(await ok.getByRole('heading').textContent()).toContain('generic webhook');
+    // The type as the product people know, not the API's wire name.
+    expect(await ok.getByRole('heading').textContent()).toMatch(/\(\s*Webhook\)/);
+    expect(await ok.getByRole('heading').textContent()).not.toContain('generic');
     expect(await ok.locator('li[data-event="down"]').textContent()).toContain('Delivered');
     const failedText = (await bad.locator('li[data-event="down"]').textContent())!;
     expect(failedText).toContain('Failed');

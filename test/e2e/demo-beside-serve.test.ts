@@ -115,7 +115,8 @@ it('runs against a running server, which keeps answering and then shows the demo
   expect(demo.stderr).not.toContain('database is locked');
 
   // The server answered every request meanwhile (no 500 "database is locked").
-  expect(statuses.length).toBeGreaterThan(4);
+  // At least two rounds (a write and a probe each) while the demo wrote (it may take only a few seconds).
+  expect(statuses.length).toBeGreaterThanOrEqual(4);
   expect(statuses.filter((s) => s !== 200)).toEqual([]);
   expect(serverOut).not.toContain('database is locked');
 

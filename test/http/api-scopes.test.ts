@@ -6,9 +6,21 @@ import { call, errorCode } from '../api-access/helpers.ts';
 /** Operations anyone may call without a key. */
 const PUBLIC = new Set([
   'GET /api/v1/openapi.json',
+  // The configuration document's JSON Schema, for editors (like the OpenAPI document).
+  'GET /api/v1/config/schema.json',
   'POST /api/v1/heartbeats/{token}',
   'GET /api/v1/heartbeats/{token}',
   'HEAD /api/v1/heartbeats/{token}',
+  'POST /api/v1/heartbeats/{token}/{signal}',
+  'GET /api/v1/heartbeats/{token}/{signal}',
+  'HEAD /api/v1/heartbeats/{token}/{signal}',
+  // The organization's ping key in the path is the credential (DECISIONS §20).
+  'POST /api/v1/ping/{ping_key}/{slug}',
+  'GET /api/v1/ping/{ping_key}/{slug}',
+  'HEAD /api/v1/ping/{ping_key}/{slug}',
+  'POST /api/v1/ping/{ping_key}/{slug}/{signal}',
+  'GET /api/v1/ping/{ping_key}/{slug}/{signal}',
+  'HEAD /api/v1/ping/{ping_key}/{slug}/{signal}',
   // A scheduled report's file: the token in the link is the credential (7 days).
   'GET /api/v1/report-files/{id}',
   // Runners authenticate with their own runner token, not an API key.

@@ -52,6 +52,7 @@ describe.each(testDialects())('executions and history over HTTP (%s)', (dialect)
       'region_code',
       'started_at',
       'status',
+      'in_maintenance',
       'duration_ms',
       'timings',
       'http_status',

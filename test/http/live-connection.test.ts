@@ -6,6 +6,7 @@ import type { RecordedExecution } from '../../src/modules/checks/index.ts';
 import type { DomainEvent } from '../../src/modules/events/index.ts';
 import { LiveHub, type LiveEvent, type LiveSources, type LiveSubscriber } from '../../src/modules/live/index.ts';
 import { createLogger } from '../../src/platform/logger.ts';
+import { ManualTimers } from '../../src/platform/timers.ts';
 
 const actor = (over: Partial<Actor> = {}): Actor => ({
   organizationId: 'org_a',
@@ -107,14 +108,26 @@ describe('the live hub', () => {
       incident: async () => null,
       monitorEnvironments: async (ids) => new Map(ids.map((id) => [id, 'production'])),
     };
-    const hub = new LiveHub({ sources, logger: createLogger({ level: 'silent', pretty: false }), pollMs: 60_000 });
+    const timers = new ManualTimers();
+    const hub = new LiveHub({
+      sources,
+      logger: createLogger({ level: 'silent', pretty: false }),
+      pollMs: 60_000,
+      heartbeatMs: 15_000,
+      timers,
+    });
     const got: LiveEvent[][] = [[], [], []];
-    const subscribers: LiveSubscriber[] = got.map((list) => ({
+    const beats = [0, 0, 0];
+    const subscribers: LiveSubscriber[] = got.map((list, i) => ({
       deliver: (events) => list.push(...events),
-      heartbeat: () => undefined,
+      heartbeat: () => (beats[i]! += 1),
       close: () => undefined,
     }));
     const subs = await Promise.all(subscribers.map((s) => hub.subscribe(s)));
+    // One shared heartbeat for every client, every heartbeatMs.
+    timers.advance(15_000);
+    timers.advance(15_000);
+    expect(beats).toEqual([2, 2, 2]);
     expect(subs.map((s) => s.position)).toEqual([
       { seq: 0, executionKey: 0 },
       { seq: 0, executionKey: 0 },
@@ -132,15 +145,18 @@ describe('the live hub', () => {
     });
     const before = reads;
     hub.nudge();
+    timers.advance(0);
     while (got[2]!.length === 0) await new Promise((r) => setImmediate(r));
     expect(reads - before).toBe(1);
     expect(got.map((l) => l.map((e) => e.type))).toEqual([['monitor.status'], ['monitor.status'], ['monitor.status']]);
     for (const s of subs) s.unsubscribe();
     expect(hub.clientCount).toBe(0);
-    const after = reads;
+    // Nobody listens: no poll, no heartbeat is left waiting, and a nudge schedules nothing.
+    expect(timers.size).toBe(0);
     hub.nudge();
-    await new Promise((r) => setTimeout(r, 20));
-    expect(reads).toBe(after);
+    expect(timers.size).toBe(0);
+    timers.advance(60_000);
+    expect(beats).toEqual([2, 2, 2]);
     hub.close();
   });
 });

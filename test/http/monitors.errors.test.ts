@@ -537,8 +537,13 @@ for (const dialect of testDialects()) {
         ['?limit=0', 'limit', 'must be at least 1'],
         ['?limit=201', 'limit', 'must be at most 200'],
         ['?limit=ten', 'limit', 'must be integer'],
-        ['?status=sleeping', 'status', 'must be one of "pending", "up", "down", "paused"'],
-        ['?type=ftp', 'type', 'must be one of "http", "tls", "tcp", "dns", "grpc", "heartbeat"'],
+        ['?status=sleeping', 'status', 'must be one of "pending", "up", "down", "paused", "degraded", "maintenance"'],
+        [
+          '?type=ftp',
+          'type',
+          'must be one of "http", "tls", "tcp", "dns", "grpc", "heartbeat", "icmp", "udp", "domain", "smtp", ' +
+            '"websocket", "postgres", "mysql", "redis"',
+        ],
         ['?colour=red', 'colour', 'is not a known field'],
         [`?q=${'x'.repeat(201)}`, 'q', 'must be at most 200 characters'],
         ['?q=%00', 'q', 'must not contain control characters'],

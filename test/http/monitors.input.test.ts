@@ -53,7 +53,11 @@ describe.each(testDialects())('monitor bodies: shape and domain problems in one 
   it('create: with an unknown type only the fields every type shares are judged (by the schema)', async () => {
     const res = await json('POST', '/api/v1/monitors', { type: 'ftp', target: 'ftp://x', interval_seconds: -5 });
     expect(res.body.error.details).toEqual([
-      { field: 'type', issue: 'must be one of http, tls, tcp, dns, grpc, heartbeat' },
+      {
+        field: 'type',
+        issue:
+          'must be one of http, tls, tcp, dns, grpc, heartbeat, icmp, udp, domain, smtp, websocket, postgres, mysql, redis',
+      },
       { field: 'interval_seconds', issue: 'must be between 1 and 86400' },
     ]);
   });

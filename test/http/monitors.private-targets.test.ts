@@ -36,6 +36,10 @@ const REFUSED: Array<[string, string, Json?]> = [
   ['tcp', '[::ffff:0:a00:1]:22'],
   ['grpc', '192.168.1.1:50051'],
   ['grpc', '100.64.0.1:443'],
+  ['smtp', '127.0.0.1'],
+  ['smtp', '[fd00::25]:587'],
+  ['websocket', 'ws://10.1.2.3/socket'],
+  ['websocket', 'wss://localhost:8443/'],
 ];
 
 for (const dialect of testDialects()) {

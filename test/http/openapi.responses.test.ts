@@ -22,6 +22,10 @@ const PASSWORD = 'documented password 1';
 /** Not called, with the reason. */
 const NOT_CALLED: Record<string, string> = {
   streamEvents: 'a Server-Sent Events stream never ends; test/http/events-stream.test.ts reads it',
+  confirmStatusPageSubscriptionPage:
+    'an HTML page behind the token of a mail; test/status-pages/status-pages.subscribers.test.ts opens it',
+  unsubscribeStatusPageSubscriptionPage:
+    'an HTML page behind the token of a mail; test/status-pages/status-pages.subscribers.test.ts opens it',
 };
 
 /** The schema of one documented response, its `#/components/…` references resolved against the document. */
@@ -40,7 +44,7 @@ describe.each(testDialects())('every documented GET response validates against i
   const ids: Record<string, string> = {};
   const clock = new ManualClock(Date.parse('2026-11-24T10:00:00.000Z'));
 
-  const call = async (method: 'GET' | 'POST', url: string, payload?: Json) => {
+  const call = async (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: Json) => {
     const res = await t.tocsin.app.inject({ method, url, headers: bearer(key), ...(payload && { payload }) });
     expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
     return res.json() as Json;
@@ -100,12 +104,28 @@ describe.each(testDialects())('every documented GET response validates against i
     ).id;
     const page = (await call('GET', `/api/v1/status-pages/${ids.statusPage}`)) as Json;
     ids.slug = page.slug;
+    ids.badgeToken = (await call('POST', `/api/v1/monitors/${ids.monitor}/badge`)).token;
+    ids.notice = (
+      await call('POST', `/api/v1/status-pages/${ids.statusPage}/notices`, {
+        kind: 'incident',
+        title: 'Documented notice',
+        body: 'Looking into it.',
+        published: true,
+      })
+    ).id;
     ids.heartbeat = String(
       (await call('POST', '/api/v1/monitors', { name: 'Nightly job', type: 'heartbeat', interval_seconds: 3600 }))
         .heartbeat_url,
     )
       .split('/')
       .at(-1)!;
+    ids.heartbeatMonitor = (
+      await call('POST', '/api/v1/monitors', {
+        type: 'heartbeat',
+        config: { slug: 'nightly', schedule: { cron: '30 2 * * *', timezone: 'Europe/Paris' } },
+      })
+    ).id;
+    ids.pingKey = (await call('PATCH', '/api/v1/auth/organization/heartbeats', { ping_key: 'rotate' })).ping_key;
     ids.apiKey = (
       await call('POST', '/api/v1/api-keys', {
         name: 'Documented',
@@ -167,6 +187,7 @@ describe.each(testDialects())('every documented GET response validates against i
     readyz: '/readyz',
     getOpenApiDocument: '/api/v1/openapi.json',
     listMonitors: '/api/v1/monitors',
+    listMonitorSummaries: '/api/v1/monitors/summaries?sort=status&q=a',
     getMonitor: `/api/v1/monitors/${ids.monitor}`,
     listMonitorExecutions: `/api/v1/monitors/${ids.monitor}/executions?limit=5`,
     getExecution: `/api/v1/executions/${ids.execution}`,
@@ -177,7 +198,19 @@ describe.each(testDialects())('every documented GET response validates against i
     listIncidentDeliveries: `/api/v1/incidents/${ids.incident}/deliveries`,
     listStatusPages: '/api/v1/status-pages',
     getStatusPage: `/api/v1/status-pages/${ids.statusPage}`,
+    listStatusPageSubscribers: `/api/v1/status-pages/${ids.statusPage}/subscribers`,
     publicStatusPage: `/status/${ids.slug}`,
+    statuspageSummary: `/status/${ids.slug}/api/v2/summary.json`,
+    statuspageStatus: `/status/${ids.slug}/api/v2/status.json`,
+    statuspageComponents: `/status/${ids.slug}/api/v2/components.json`,
+    statusPageBadgeSvg: `/status/${ids.slug}/badge.svg`,
+    statusPageBadgeJson: `/status/${ids.slug}/badge.json`,
+    getMonitorBadge: `/api/v1/monitors/${ids.monitor}/badge`,
+    publicMonitorBadge: `/badge/${ids.badgeToken}/uptime.json?days=7`,
+    listStatusPageNotices: `/api/v1/status-pages/${ids.statusPage}/notices`,
+    getStatusPageNotice: `/api/v1/status-pages/${ids.statusPage}/notices/${ids.notice}`,
+    statusPageAtomFeed: `/status/${ids.slug}/feed.atom`,
+    statusPageRssFeed: `/status/${ids.slug}/feed.rss`,
     availabilityReport: '/api/v1/reports/availability',
     performanceReport: '/api/v1/reports/performance',
     slaReport: '/api/v1/reports/sla',
@@ -215,12 +248,18 @@ describe.each(testDialects())('every documented GET response validates against i
     lookupInvitation: `/api/v1/auth/invitations/lookup?token=${encodeURIComponent(ids.invitation!)}`,
     listRegions: '/api/v1/regions',
     pingHeartbeatGet: `/api/v1/heartbeats/${ids.heartbeat}`,
+    pingHeartbeatSignalGet: `/api/v1/heartbeats/${ids.heartbeat}/start?rid=r1`,
+    pingHeartbeatSlugGet: `/api/v1/ping/${ids.pingKey}/nightly`,
+    pingHeartbeatSlugSignalGet: `/api/v1/ping/${ids.pingKey}/nightly/0?rid=r1`,
+    listMonitorPings: `/api/v1/monitors/${ids.heartbeatMonitor}/pings`,
+    getHeartbeatSettings: '/api/v1/auth/organization/heartbeats',
     listIntelligenceEvents: '/api/v1/intelligence/events',
     getIntelligenceEvent: `/api/v1/intelligence/events/${ids.intelligenceEvent}`,
     getMonitorGrades: `/api/v1/monitors/${ids.monitor}/grades`,
     listIntelligenceCorrelations: '/api/v1/intelligence/correlations',
     listAuditLog: '/api/v1/audit-log',
     exportAuditLog: '/api/v1/audit-log/export',
+    getConfigDocumentSchema: '/api/v1/config/schema.json',
   });
 
   it('calls every GET operation and finds each answer documented', async () => {

@@ -7,7 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Fastify from 'fastify';
+import { installErrorHandling } from '../../src/http/plugins/errors.plugin.ts';
 import { WEB_DIST_DIR } from '../../src/http/routes/web/web.assets.ts';
+import { browserNotFoundPage } from '../../src/http/routes/web/web.routes.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 
 describe('the web app served at /', () => {
@@ -108,6 +111,56 @@ describe('the web app served at /', () => {
     expect(Object.keys(doc.paths).filter((p) => !p.startsWith('/api/') && !p.startsWith('/status/'))).toEqual([
       '/healthz',
       '/readyz',
+      '/badge/{token}/{file}',
     ]);
+  });
+
+  it('answers a browser asking for an unknown page with 404 and the app (which says "Page not found")', async () => {
+    const html = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+    for (const path of ['/nope', '/some/other/path?x=1', '/monitorsx']) {
+      const res = await get(path, { accept: html });
+      expect(res.statusCode, path).toBe(404);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.body).toBe(index);
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(String(res.headers['content-security-policy'])).toContain("script-src 'self'");
+      expect(res.headers['x-request-id']).toBeTruthy();
+    }
+    const head = await t.tocsin.app.inject({ method: 'HEAD', url: '/nope', headers: { accept: html } });
+    expect(head.statusCode).toBe(404);
+    expect(head.headers['content-type']).toBe('text/html; charset=utf-8');
+    // The API, other methods and clients that do not ask for HTML keep the JSON envelope.
+    for (const [method, path, accept] of [
+      ['GET', '/api/v1/nothing-here', html],
+      ['GET', '/api', html],
+      ['GET', '/nope', 'application/json'],
+      ['GET', '/nope', '*/*'],
+      ['POST', '/nope', html],
+    ] as const) {
+      const res = await t.tocsin.app.inject({ method, url: path, headers: { accept } });
+      expect(res.statusCode, `${method} ${path} ${accept}`).toBe(404);
+      expect(res.headers['content-type'], `${method} ${path}`).toMatch(/^application\/json/);
+      expect(res.json()).toMatchObject({ error: { code: 'not_found' } });
+    }
+  });
+});
+
+describe('the not-found page without a web build (an API-only install)', () => {
+  it('is a plain HTML page for browsers, the JSON envelope for others', async () => {
+    const app = Fastify();
+    installErrorHandling(app, { browserNotFound: browserNotFoundPage(null) });
+    await app.ready();
+    try {
+      const page = await app.inject({ method: 'GET', url: '/nope', headers: { accept: 'text/html' } });
+      expect(page.statusCode).toBe(404);
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(page.body).toContain('<h1>Page not found</h1>');
+      expect(page.body).toContain('href="/"');
+      expect(page.body).not.toMatch(/<script|<style|style=/);
+      const api = await app.inject({ method: 'GET', url: '/api/v1/x', headers: { accept: 'text/html' } });
+      expect(api.json()).toMatchObject({ error: { code: 'not_found' } });
+    } finally {
+      await app.close();
+    }
   });
 });

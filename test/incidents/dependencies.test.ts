@@ -182,6 +182,153 @@ for (const dialect of testDialects()) {
       expect(resolved.body).toMatchObject({ status: 'resolved', alert_released_at: null });
     });
 
+    it('the router checked after its 50 children in the same batch still delivers exactly one down (its own) per destination', async () => {
+      const dst = await destinations();
+      const router = await monitor('Core router', dst);
+      const children: string[] = [];
+      for (let i = 0; i < 50; i++) children.push(await monitor(`Backend ${i}`, dst, [router]));
+      // Every child's check started before the router's in each batch: the engine sorts a batch by start time, so the
+      // children's verdicts come first unless the decision waits for the router's.
+      const childrenFirst = [...children, router];
+      const at = clock.now();
+      await report(childrenFirst, 'up', at);
+      await report(childrenFirst, 'down', at + MINUTE);
+      await report(childrenFirst, 'down', at + 2 * MINUTE);
+      for (const r of receivers) expect(sent(r)).toEqual([`down ${router}`]);
+      for (const c of children) expect(await outboxTypes(c)).toEqual([]);
+      const routerIncident = (await call('GET', `/api/v1/incidents?monitor_id=${router}`)).body.data[0];
+      const childIncident = (await call('GET', `/api/v1/incidents?monitor_id=${children[0]}`)).body.data[0];
+      expect(childIncident).toMatchObject({ blocked_by: [router], suppressed_by: routerIncident.id });
+
+      // Later passes of the release role change nothing while the router is down; all recover: one recovered.
+      await tick(at + 5 * MINUTE);
+      await report(childrenFirst, 'up', at + 6 * MINUTE);
+      await tick(at + 12 * MINUTE);
+      for (const r of receivers) expect(sent(r)).toEqual([`down ${router}`, `recovered ${router}`]);
+      for (const c of children) expect(await outboxTypes(c)).toEqual([]);
+    });
+
+    it('children confirmed down in a batch before the router is: held while the router fails unconfirmed, one down', async () => {
+      const dst = await destinations();
+      const router = await monitor('Access router', dst);
+      const children: string[] = [];
+      for (let i = 0; i < 50; i++) children.push(await monitor(`Branch ${i}`, dst, [router]));
+      const at = clock.now();
+      await report([router, ...children], 'up', at);
+      // Round 1: every check fails once (threshold 2: nothing confirmed). Round 2: the children's batch comes first
+      // and confirms them while the router has one failure; the router's own batch confirms it 20 s later.
+      await report(children, 'down', at + MINUTE);
+      await report([router], 'down', at + MINUTE + 20_000);
+      await report(children, 'down', at + 2 * MINUTE);
+      for (const r of receivers) expect(sent(r)).toEqual([]);
+      const held = (await call('GET', `/api/v1/incidents?monitor_id=${children[3]}`)).body.data[0];
+      expect(held).toMatchObject({ status: 'opened', blocked_by: [router], alert_released_at: null });
+      const timeline = (await call('GET', `/api/v1/incidents/${held.id}`)).body.timeline;
+      expect(timeline.map((e: Json) => e.message)).toContain('Alert held: Access router is failing its checks.');
+      await report([router], 'down', at + 2 * MINUTE + 20_000);
+      for (const r of receivers) expect(sent(r)).toEqual([`down ${router}`]);
+
+      // The holds come due while the router is down: they stay held; everything recovers: one recovered.
+      await tick(at + 6 * MINUTE);
+      for (const r of receivers) expect(sent(r)).toEqual([`down ${router}`]);
+      await report([router, ...children], 'up', at + 7 * MINUTE);
+      await tick(at + 15 * MINUTE);
+      for (const r of receivers) expect(sent(r)).toEqual([`down ${router}`, `recovered ${router}`]);
+      for (const c of children) expect(await outboxTypes(c)).toEqual([]);
+    });
+
+    it('a child held by a parent whose failure was a blip alerts once the parent’s verdict is due', async () => {
+      const dst = await destinations();
+      const parent = await monitor('Gateway', dst);
+      const child = await monitor('Orders', dst, [parent]);
+      const at = clock.now();
+      await report([parent, child], 'up', at);
+      await report([child], 'down', at + MINUTE);
+      await report([parent], 'down', at + MINUTE + 10_000); // one failed check of the gateway
+      await report([child], 'down', at + 2 * MINUTE); // Orders confirmed: held, the gateway is failing
+      await report([parent], 'up', at + 2 * MINUTE + 10_000); // a blip: the gateway never goes down
+      for (const r of receivers) expect(sent(r)).toEqual([]);
+      // The gateway's verdict was due at the latest 60 s × (2 − 1 + 1) after its failing check: 03:10 after `at`.
+      await tick(at + 3 * MINUTE + 9_000);
+      for (const r of receivers) expect(sent(r)).toEqual([]);
+      await tick(at + 3 * MINUTE + 10_000);
+      await tick(at + 4 * MINUTE);
+      for (const r of receivers) expect(sent(r)).toEqual([`down ${child}`]);
+    });
+
+    it('a parent in maintenance holds its children like a parent that is down, whatever its stored status', async () => {
+      const dst = await destinations();
+      const parent = await monitor('Database primary', dst);
+      const child = await monitor('API', dst, [parent]);
+      const base = clock.now();
+      await report([parent, child], 'up', base);
+      // A window on the parent only, from 10 to 40 minutes after `base`; its checks keep passing (status up).
+      const startsAt = base + 10 * MINUTE;
+      const endsAt = base + 40 * MINUTE;
+      const w = await call('POST', '/api/v1/maintenance-windows', {
+        name: 'Failover drill',
+        monitor_ids: [parent],
+        schedule: {
+          type: 'once',
+          starts_at: new Date(startsAt).toISOString(),
+          ends_at: new Date(endsAt).toISOString(),
+        },
+      });
+      expect(w.status, JSON.stringify(w.body)).toBe(201);
+      await report([parent], 'up', startsAt + MINUTE);
+      expect((await call('GET', `/api/v1/monitors/${parent}`)).body.status).toBe('maintenance');
+      await report([child], 'down', startsAt + 2 * MINUTE);
+      await report([child], 'down', startsAt + 3 * MINUTE);
+      await report([parent], 'up', startsAt + 4 * MINUTE);
+      const held = (await call('GET', `/api/v1/incidents?monitor_id=${child}`)).body.data[0];
+      expect(held).toMatchObject({ status: 'opened', blocked_by: [parent], suppressed_by: null });
+      const timeline = (await call('GET', `/api/v1/incidents/${held.id}`)).body.timeline;
+      expect(timeline.map((e: Json) => e.message)).toContain('Alert held: Database primary is in maintenance.');
+      // The monitor list names the parent in maintenance that blocks the child.
+      expect((await call('GET', `/api/v1/monitors/${child}`)).body).toMatchObject({
+        status: 'down',
+        blocked_by: [parent],
+      });
+      const listed = (await call('GET', '/api/v1/monitors?limit=100')).body.data as Json[];
+      expect(listed.find((m) => m.id === child)).toMatchObject({ blocked_by: [parent] });
+      await tick(endsAt - 1);
+      for (const r of receivers) expect(sent(r)).toEqual([]);
+      expect(await outboxTypes(child)).toEqual([]);
+
+      // The window ends with the API still down: its alert goes out then, once; its recovery follows.
+      await report([child], 'down', endsAt - 30_000);
+      await tick(endsAt);
+      await tick(endsAt + MINUTE);
+      for (const r of receivers) expect(sent(r)).toEqual([`down ${child}`]);
+      await report([child], 'up', endsAt + 2 * MINUTE);
+      for (const r of receivers) expect(sent(r)).toEqual([`down ${child}`, `recovered ${child}`]);
+    });
+
+    it('a child that recovers inside its parent’s window is never alerted', async () => {
+      const dst = await destinations();
+      const parent = await monitor('Storage', dst);
+      const child = await monitor('Uploads', dst, [parent]);
+      const base = clock.now();
+      await report([parent, child], 'up', base);
+      const w = await call('POST', '/api/v1/maintenance-windows', {
+        name: 'Disk swap',
+        monitor_ids: [parent],
+        schedule: {
+          type: 'once',
+          starts_at: new Date(base + 10 * MINUTE).toISOString(),
+          ends_at: new Date(base + 40 * MINUTE).toISOString(),
+        },
+      });
+      expect(w.status, JSON.stringify(w.body)).toBe(201);
+      await report([child], 'down', base + 12 * MINUTE);
+      await report([child], 'down', base + 13 * MINUTE);
+      await report([child], 'up', base + 20 * MINUTE);
+      await tick(base + 41 * MINUTE);
+      await tick(base + 45 * MINUTE);
+      for (const r of receivers) expect(sent(r)).toEqual([]);
+      expect(await outboxTypes(child)).toEqual([]);
+    });
+
     it('depends_on is read back; cycles, unknown and foreign ids are refused naming the field, nothing saved', async () => {
       const a = await monitor('A', []);
       const b = await monitor('B', [], [a]);

@@ -185,6 +185,98 @@ describe.each(testDialects())('maintenance windows on the alert path on %s', (di
     expect(ended[0]!.payload).toMatchObject({ ends_at: `${d}T10:20:00.000Z`, maintenance_window_id: quiet.windowId });
   });
 
+  it('one role across passes (as a process runs it) emits what an edit, an end-early or a new window changes', async () => {
+    // The role keeps each window's occurrences and the emissions it knows of in memory between passes: an edit of the
+    // schedule, an occurrence ended early and a window created meanwhile must each show at the next pass all the same.
+    const day = '2026-03-08';
+    const { org, c, windowId } = await setup(day); // once, 10:00–11:00
+    const kept = role();
+    clock.set(`${day}T10:05:00Z`);
+    expect((await kept.runPass()).emitted).toBe(1); // started 10:00
+    clock.set(`${day}T10:05:05Z`);
+    expect((await kept.runPass()).emitted).toBe(0);
+    // Moved to 10:30–12:00: the 10:00 occurrence is gone, the new one starts at 10:30.
+    const moved = await c.call('PATCH', `/api/v1/maintenance-windows/${windowId}`, {
+      schedule: { type: 'once', starts_at: `${day}T10:30:00Z`, ends_at: `${day}T12:00:00Z` },
+    });
+    expect(moved.status).toBe(200);
+    clock.set(`${day}T10:30:05Z`);
+    expect((await kept.runPass()).emitted).toBe(1); // started 10:30
+    clock.set(`${day}T10:40:00Z`);
+    expect((await c.call('POST', `/api/v1/maintenance-windows/${windowId}/end`)).status).toBe(200);
+    clock.set(`${day}T10:40:05Z`);
+    expect((await kept.runPass()).emitted).toBe(1); // ended 10:40
+    const other = await c.call('POST', '/api/v1/maintenance-windows', {
+      name: 'Daily',
+      tags: ['nightly'],
+      schedule: { type: 'recurring', rrule: 'FREQ=DAILY', start_time: '10:45', duration_minutes: 5 },
+      timezone: 'UTC',
+    });
+    expect(other.status).toBe(201);
+    clock.set(`${day}T10:45:05Z`);
+    expect((await kept.runPass()).emitted).toBe(1); // the new window's started 10:45
+    clock.set(`${day}T10:50:05Z`);
+    expect((await kept.runPass()).emitted).toBe(1); // its ended 10:50
+    clock.set(`${day}T10:50:10Z`);
+    expect((await kept.runPass()).emitted).toBe(0);
+    const kinds = (await eventsOf(org.organizationId, 'maintenance_started', 'maintenance_ended')).map((e) => [
+      e.type,
+      (e.payload as { starts_at: string }).starts_at,
+      (e.payload as { ends_at: string }).ends_at,
+    ]);
+    expect(kinds).toEqual([
+      ['maintenance_started', `${day}T10:00:00.000Z`, `${day}T11:00:00.000Z`],
+      ['maintenance_started', `${day}T10:30:00.000Z`, `${day}T12:00:00.000Z`],
+      ['maintenance_ended', `${day}T10:30:00.000Z`, `${day}T10:40:00.000Z`],
+      ['maintenance_started', `${day}T10:45:00.000Z`, `${day}T10:50:00.000Z`],
+      ['maintenance_ended', `${day}T10:45:00.000Z`, `${day}T10:50:00.000Z`],
+    ]);
+  });
+
+  it("the gate's windows follow every change at once, also one made through another process's service", async () => {
+    // coveringAt keeps an organization's windows between downs and reads them again when their version moves: a create,
+    // an edit, an end-early and a delete each change what covers the monitor, and are seen by the next call.
+    const day = '2026-03-09';
+    clock.set(`${day}T10:00:00Z`);
+    const org = await t.createOrg();
+    const c = clientOf(t, org);
+    const id = await c.createMonitor({ name: 'Gated', tags: ['db'] });
+    const monitor = { id, tags: ['db'] };
+    const s = t.tocsin.services;
+    const gate = s.maintenance; // the gate's instance (main.ts)
+    const { MaintenanceService } = await import('../../src/modules/maintenance/index.ts');
+    const elsewhere = new MaintenanceService({ database: t.tocsin.database, monitors: s.monitors, statusPages: null });
+    const covering = async () =>
+      (await gate.coveringAt(t.tocsin.database, org.organizationId, monitor, clock.now())).map((x) => x.window.name);
+    expect(await covering()).toEqual([]);
+
+    const w = await c.call('POST', '/api/v1/maintenance-windows', {
+      name: 'By tag',
+      tags: ['db'],
+      schedule: { type: 'once', starts_at: `${day}T09:00:00Z`, ends_at: `${day}T12:00:00Z` },
+    });
+    expect(w.status).toBe(201);
+    expect(await covering()).toEqual(['By tag']);
+    // The same write twice in one millisecond still moves the version (updated_at is always later than before).
+    const actor = (await s.auth.authenticate(org.apiKey))!;
+    const ctx = { actor, db: t.tocsin.database, clock };
+    await elsewhere.update(ctx, w.body.id as string, { tags: ['web'] });
+    expect(await covering()).toEqual([]);
+    await elsewhere.update(ctx, w.body.id as string, { tags: ['db'] });
+    expect(await covering()).toEqual(['By tag']);
+    clock.set(`${day}T10:30:00Z`);
+    await elsewhere.end(ctx, w.body.id as string);
+    expect(await covering()).toEqual([]);
+    const other = await elsewhere.create(ctx, {
+      name: 'By id',
+      monitor_ids: [id],
+      schedule: { type: 'once', starts_at: `${day}T10:00:00Z`, ends_at: `${day}T11:00:00Z` },
+    });
+    expect(await covering()).toEqual(['By id']);
+    await elsewhere.delete(ctx, other.id);
+    expect(await covering()).toEqual([]);
+  });
+
   it('a still-down reminder waits while the monitor is in maintenance', async () => {
     const day = '2026-03-07';
     clock.set(`${day}T09:00:00Z`);

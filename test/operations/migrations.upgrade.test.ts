@@ -3,7 +3,8 @@
  * earlier release is a prefix of the sorted list. One database is migrated step by step, once, and after each step
  * filled with representative rows written as that step's schema has them (raw SQL, the way the code of that time
  * stored them). For each prefix, a copy of it at that step is upgraded: Tocsin starts on it (running the remaining
- * migrations) and every row is read back through the API and the services. On SQLite and PostgreSQL.
+ * migrations on every earlier step's rows) and the rows of the step filled last are read back through the API and the
+ * services; after the upgrade from the last step, every step's rows are (stepsReadBack). On SQLite and PostgreSQL.
  *
  * A new migration needs an entry in FIXTURES (rows for the tables it creates or changes, and how they read after
  * an upgrade); the first test fails until it has one.
@@ -1298,6 +1299,44 @@ const FIXTURES: Record<string, StepFixture> = {
       expect(html.headers['content-security-policy']).toMatch(/frame-ancestors \*$/);
     },
   },
+  '202611300500_status_pages_subscribers': {
+    // Pages written before take no subscriptions; a confirmed subscriber written with it reads back.
+    async fill(db) {
+      await db
+        .updateTable('status_page')
+        .set({ subscriptions_enabled: 1 })
+        .where('slug', '=', 'upgrade-embed')
+        .execute();
+      await db
+        .insertInto('status_subscriber')
+        .values({
+          id: 'sub_00000000000000000000000001',
+          organization_id: W.orgId,
+          status_page_id: 'stp_00000000000000000000000003',
+          kind: 'email',
+          address: 'reader@example.com',
+          confirmed_at: ms(2),
+          confirm_token_hash: null,
+          confirm_expires_at: null,
+          confirm_sent_at: ms(3),
+          unsubscribe_token_hash: 'a'.repeat(64),
+          unsubscribe_token_sealed: 'v1:sealed',
+          signing_secret_sealed: null,
+          created_at: ms(3),
+        })
+        .execute();
+    },
+    async check(u) {
+      const old = await u.call('GET', `/api/v1/status-pages/${W.statusPageId}`);
+      expect(old.body).toMatchObject({ subscriptions_enabled: false });
+      const list = await u.call('GET', '/api/v1/status-pages/stp_00000000000000000000000003/subscribers');
+      expect(list.body).toMatchObject({
+        data: [
+          { id: 'sub_00000000000000000000000001', type: 'email', email: 'reader@example.com', status: 'confirmed' },
+        ],
+      });
+    },
+  },
   '202611281500_incidents_down_since': {
     // The incident of 202611220010 (open 10 minutes) learns that its outage began a minute before it opened.
     async fill(db) {
@@ -1431,6 +1470,20 @@ const FIXTURES: Record<string, StepFixture> = {
       expect(children.map((c) => c.id)).toEqual([W.secondMonitorId]);
     },
   },
+  '202612010800_monitors_search': {
+    // Nothing new to write: the migration fills its columns and index from the monitors already there (Checkout and
+    // Search of 202611220003), which the check then finds by text and orders by name.
+    async fill() {},
+    async check(u) {
+      const found = await u.call('GET', '/api/v1/monitors/summaries?q=CHECKOUT.EXAMPLE');
+      expect(found.body.data.map((m: Json) => m.id)).toEqual([W.monitorId]);
+      const short = await u.call('GET', '/api/v1/monitors?q=se&sort=name');
+      expect(short.body.data.map((m: Json) => m.id)).toEqual([W.secondMonitorId]);
+      const byName = await u.call('GET', '/api/v1/monitors/summaries?sort=name&limit=1');
+      expect(byName.body.data.map((m: Json) => m.name)).toEqual(['Checkout']);
+      expect(byName.body.total).toBeGreaterThanOrEqual(2);
+    },
+  },
   '202611290301_incidents_dependencies': {
     // The incident of 202611220010 becomes one a parent held for a minute before its alert went out.
     async fill(db) {
@@ -1457,6 +1510,203 @@ const FIXTURES: Record<string, StepFixture> = {
       // What is read of a transition stays: the monitor's status (and the timeline, checked at 202611230001).
       const monitor = await u.call('GET', `/api/v1/monitors/${W.monitorId}`);
       expect(monitor).toMatchObject({ status: 200, body: { id: W.monitorId, status: 'up' } });
+    },
+  },
+  '202611300300_status_pages_notices': {
+    // A published notice with one update on the page of 202611220011; that page reads auto_notices false.
+    async fill(db) {
+      await db
+        .insertInto('status_page_notice')
+        .values({
+          id: 'ntc_00000000000000000000000001',
+          organization_id: W.orgId,
+          status_page_id: W.statusPageId,
+          kind: 'incident',
+          title: 'Upgrade notice',
+          impact: 'major',
+          status: 'identified',
+          affected_monitor_ids: json([W.monitorId]),
+          incident_id: W.incidentId,
+          published: 1,
+          published_at: ms(2),
+          resolved_at: null,
+          postmortem: null,
+          postmortem_published_at: null,
+          automatic: 0,
+          created_at: ms(2),
+          updated_at: ms(2),
+        })
+        .execute();
+      await db
+        .insertInto('status_page_notice_update')
+        .values({
+          id: 'ntu_00000000000000000000000001',
+          notice_id: 'ntc_00000000000000000000000001',
+          status: 'identified',
+          body: 'Found **it**.',
+          created_at: ms(2),
+        })
+        .execute();
+    },
+    async check(u) {
+      const page = await u.call('GET', `/api/v1/status-pages/${W.statusPageId}`);
+      expect(page.body).toMatchObject({ auto_notices: false });
+      const notice = await u.call(
+        'GET',
+        `/api/v1/status-pages/${W.statusPageId}/notices/ntc_00000000000000000000000001`,
+      );
+      expect(notice).toMatchObject({
+        status: 200,
+        body: {
+          title: 'Upgrade notice',
+          incident_id: W.incidentId,
+          published: true,
+          updates: [{ id: 'ntu_00000000000000000000000001', status: 'identified', body: 'Found **it**.' }],
+        },
+      });
+      const atom = await u.tocsin.app.inject({ method: 'GET', url: `/status/${W.slug}/feed.atom` });
+      expect(atom.statusCode).toBe(200);
+      expect(atom.body).toContain('Upgrade notice');
+    },
+  },
+  '202611300400_status_pages_layout': {
+    // Pages written before read no groups, no domain, public access and UTC; one written with the layout keeps it.
+    async fill(db) {
+      await db
+        .insertInto('status_page')
+        .values({
+          id: 'stp_00000000000000000000000004',
+          organization_id: W.orgId,
+          slug: 'upgrade-layout',
+          title: 'Upgrade layout',
+          monitor_ids: json([]),
+          public: 1,
+          show_sla_targets: 0,
+          allow_embedding: 0,
+          groups: json([{ name: 'Core', monitor_ids: [W.monitorId], collapsed: true }]),
+          custom_domain: 'status.upgrade.example.test',
+          access: 'password',
+          password_hash: await hashPassword('upgrade page password'),
+          timezone: 'Europe/Paris',
+          created_at: ms(2),
+          updated_at: ms(2),
+        })
+        .execute();
+    },
+    async check(u) {
+      const old = await u.call('GET', `/api/v1/status-pages/${W.statusPageId}`);
+      expect(old.body).toMatchObject({
+        groups: [],
+        custom_domain: null,
+        access: 'public',
+        password_set: false,
+        timezone: 'UTC',
+      });
+      const page = await u.call('GET', '/api/v1/status-pages/stp_00000000000000000000000004');
+      expect(page.body).toMatchObject({
+        groups: [{ name: 'Core', monitor_ids: [W.monitorId], collapsed: true }],
+        custom_domain: 'status.upgrade.example.test',
+        access: 'password',
+        password_set: true,
+        timezone: 'Europe/Paris',
+      });
+      const locked = await u.tocsin.app.inject({ method: 'GET', url: '/status/upgrade-layout.json' });
+      expect(locked.statusCode).toBe(401);
+      const unlocked = await u.tocsin.app.inject({
+        method: 'POST',
+        url: '/status/upgrade-layout/access',
+        payload: { password: 'upgrade page password' },
+      });
+      expect(unlocked.statusCode).toBe(204);
+    },
+  },
+  '202611300600_badges_init': {
+    // A new table: a badge token written by a release with badges keeps working after an upgrade.
+    async fill(db) {
+      await db
+        .insertInto('monitor_badge')
+        .values({
+          id: 'bdg_00000000000000000000000001',
+          organization_id: W.orgId,
+          monitor_id: W.monitorId,
+          token: 'upgrade-badge-token-000000000000',
+          created_at: ms(2),
+        })
+        .execute();
+    },
+    async check(u) {
+      const badge = await u.call('GET', `/api/v1/monitors/${W.monitorId}/badge`);
+      expect(badge.status).toBe(200);
+      expect(badge.body.token).toBe('upgrade-badge-token-000000000000');
+      const status = await u.tocsin.app.inject({
+        method: 'GET',
+        url: '/badge/upgrade-badge-token-000000000000/status.json',
+      });
+      expect(status.statusCode).toBe(200);
+      expect(status.json()).toMatchObject({ schemaVersion: 1, message: 'up' });
+    },
+  },
+  '202612010500_checks_state_degraded': {
+    // The counters filled earlier (202611230001: 5 successes; 202611232110: 2 failures) read as fast and impaired
+    // checks (no monitor had a latency to be slow against). The new table keeps its row.
+    async fill(db) {
+      await db
+        .insertInto('check_degraded')
+        .values({ monitor_id: W.monitorId, since: ms(1), announced: 1 })
+        .execute();
+    },
+    async check(u) {
+      const rows = await u.raw
+        .selectFrom('check_state')
+        .select(['monitor_id', 'region_code', 'impaired', 'fast'])
+        .where('monitor_id', 'in', [W.monitorId, W.secondMonitorId])
+        .orderBy('monitor_id')
+        .orderBy('region_code')
+        .execute();
+      expect(rows.map((r: Json) => [r.monitor_id, Number(r.impaired), Number(r.fast)])).toEqual(
+        expect.arrayContaining([
+          [W.monitorId, 0, 5],
+          [W.secondMonitorId, 2, 0],
+        ]),
+      );
+      const degraded = await u.raw.selectFrom('check_degraded').selectAll().execute();
+      expect(degraded.map((r: Json) => [r.monitor_id, Number(r.since), Number(r.announced)])).toEqual([
+        [W.monitorId, ms(1), 1],
+      ]);
+    },
+  },
+  '202611300700_config_documents_init': {
+    // Checkout becomes managed by a configuration document under the key "checkout": the API refuses to change it.
+    async fill(db) {
+      await db
+        .insertInto('config_item')
+        .values({
+          organization_id: W.orgId,
+          kind: 'monitors',
+          key: 'checkout',
+          item_id: W.monitorId,
+          applied: json({ key: 'checkout', type: 'http', target: 'https://checkout.example.com' }),
+          applied_at: ms(30),
+        })
+        .execute();
+    },
+    async check(u) {
+      const patch = await u.call('PATCH', `/api/v1/monitors/${W.monitorId}`, { name: 'renamed' });
+      expect(patch.status).toBe(409);
+      expect(patch.body).toMatchObject({ error: { code: 'managed_by_config' } });
+    },
+  },
+  '202612010100_heartbeat_signals': {
+    // The organization has a ping key and lets pings create heartbeat monitors.
+    async fill(db) {
+      await db
+        .insertInto('heartbeat_org_setting')
+        .values({ organization_id: W.orgId, ping_key: 'upgrade-ping-key-000000', auto_create: 1, updated_at: ms(1) })
+        .execute();
+    },
+    async check(u) {
+      const settings = await u.call('GET', '/api/v1/auth/organization/heartbeats');
+      expect(settings.body).toEqual({ ping_key: 'upgrade-ping-key-000000', heartbeat_auto_create: true });
     },
   },
 };
@@ -1544,6 +1794,22 @@ async function openLadder(dialect: Dialect): Promise<Ladder> {
   };
 }
 
+/**
+ * The steps whose rows are read back after the upgrade from `prefix`: the step filled last (its rows, written as that
+ * schema had them, meet every later migration in the upgrading Tocsin's start), and at the last step every step (each
+ * step's rows after every later migration ran on the ladder, with every other step's rows present).
+ *
+ * Reading every earlier step back after every upgrade (44 steps: 990 read-backs per dialect, three quarters of the
+ * file's CPU) proved no more: a row of step j upgraded from a later step k went through the same migrations as from
+ * step j + 1 or from the last step, run by the same `migrateToLatest`, only split between the ladder and the start at
+ * another point. Each migration runs on each step's rows both ways here: in the start (from step j + 1) and on the
+ * ladder with all the other rows (the last step). Every start still migrates all earlier steps' rows, so a migration
+ * that fails on any of them fails that step.
+ */
+function stepsReadBack(prefix: number): number[] {
+  return prefix === STEPS.length ? STEPS.map((_, j) => j) : [prefix - 1];
+}
+
 // The dialects' ladders run at the same time (each waits on its database much of the time); the steps of one ladder
 // run in order, as each climbs from the one before.
 describe.concurrent.each(testDialects())('migrations: upgrade from every earlier schema (%s)', (dialect) => {
@@ -1561,8 +1827,10 @@ describe.concurrent.each(testDialects())('migrations: upgrade from every earlier
 
   it.each(STEPS.map((s, i) => [i + 1, s.name] as const))(
     'upgrades a database at step %i (%s) and reads every row back',
-    // The later steps read back every earlier step's rows (a few seconds quiet; a loaded machine took over 30 s).
-    { concurrent: false, timeout: 120_000 },
+    // A bound for hangs, not slowness: the first step (43 migrations in the start) and the last (every step's rows read
+    // back) take a few seconds quiet; on PostgreSQL at load 25, with four other upgrade runs on the same server, the
+    // first took over 120 s.
+    { concurrent: false, timeout: 300_000 },
     async (prefix) => {
       const started = Date.now();
       await ladder.climbTo(prefix);
@@ -1603,7 +1871,7 @@ describe.concurrent.each(testDialects())('migrations: upgrade from every earlier
               };
             },
           };
-          for (let j = 0; j < prefix; j++) await FIXTURES[STEPS[j]!.name]!.check(u);
+          for (const j of stepsReadBack(prefix)) await FIXTURES[STEPS[j]!.name]!.check(u);
         } finally {
           await tocsin.close();
         }

@@ -56,6 +56,16 @@ function mimeParts(raw: string): MimePart[] {
 }
 
 /** Pages of a PDF as poppler reads it (throws when it is not a PDF poppler can parse). */
+/** The PDF's text (poppler), whitespace collapsed. */
+function pdfText(pdf: Buffer): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tocsin-srp-pdf-'));
+  const path = join(dir, 'report.pdf');
+  writeFileSync(path, pdf);
+  const text = spawnSync('pdftotext', [path, '-'], { encoding: 'utf8' });
+  if (text.status !== 0) throw new Error(`pdftotext: ${text.stderr}`);
+  return text.stdout.replace(/\s+/g, ' ');
+}
+
 function pdfPages(pdf: Buffer): number {
   const dir = mkdtempSync(join(tmpdir(), 'tocsin-srp-pdf-'));
   const path = join(dir, 'report.pdf');
@@ -399,7 +409,12 @@ describe.each(testDialects())('scheduled report delivery on %s', (dialect) => {
     });
     const mail = fakes.smtp.messages.find((m) => m.to.includes('reports@example.com'))!;
     const parts = mimeParts(mail.raw);
-    expect(pdfPages(parts.find((p) => p.contentType === 'application/pdf')!.body)).toBeGreaterThanOrEqual(2);
+    const pdf = parts.find((p) => p.contentType === 'application/pdf')!.body;
+    expect(pdfPages(pdf)).toBeGreaterThanOrEqual(2);
+    // The closing note states each section's methodology: how downtime and maintenance were counted, and incidents.
+    const methodology = pdfText(pdf).split('Methodology').at(-1)!;
+    expect(methodology).toContain('maintenance windows that exclude maintenance from the SLA');
+    expect(methodology).toContain('Incidents whose time overlaps the period');
     expect(parts.find((p) => p.contentType === 'text/csv')!.body.toString('utf8')).toMatch(/^(\uFEFF)?section,/);
     expect((await get(created.body.id)).last_status).toBe('delivered');
   });

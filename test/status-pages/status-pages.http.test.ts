@@ -159,6 +159,7 @@ for (const dialect of testDialects()) {
         uptime_percent: null,
         monitored_seconds: 0,
         paused_seconds: 0,
+        maintenance_seconds: 0,
       });
       expect(body.monitors[0].uptime_percent).toBeNull();
       expect(body.incidents).toEqual([

@@ -19,10 +19,13 @@ describe.each(testDialects())('status page security headers (%s)', (dialect) => 
   function expectCommon(headers: Record<string, unknown>): void {
     const csp = String(headers['content-security-policy']);
     expect(csp).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]{43}=' 'sha256-[A-Za-z0-9+/]{43}='; /);
-    expect(csp).toContain("base-uri 'none'; form-action 'none'");
+    // Forms (the page password) post to the page's own origin only.
+    expect(csp).toContain("base-uri 'none'; form-action 'self'");
     expect(csp).not.toContain('unsafe-inline');
     expect(headers['x-content-type-options']).toBe('nosniff');
     expect(headers['referrer-policy']).toBe('no-referrer');
+    expect(headers['cross-origin-opener-policy']).toBe('same-origin');
+    expect(headers['permissions-policy']).toBe('camera=(), microphone=(), geolocation=(), payment=(), usb=()');
   }
 
   it('frames a page in this app only by default, on HTML, JSON, 304 and 404 answers', async () => {

@@ -65,7 +65,12 @@ export function availabilityFixture(o: FixtureOptions): AvailabilityReport {
     const daily = days.map((date) => {
       const bad = rnd() < 0.04;
       const d = bad ? Math.round(rnd() * 3600) : 0;
-      return { date, downtime_seconds: d, uptime_percent: round((100 * (daySeconds - d)) / daySeconds, 5) };
+      return {
+        date,
+        downtime_seconds: d,
+        degraded_seconds: 0,
+        uptime_percent: round((100 * (daySeconds - d)) / daySeconds, 5),
+      };
     });
     const mDown = daily.reduce((n, d) => n + d.downtime_seconds, 0);
     const mMon = o.days * daySeconds;
@@ -93,6 +98,7 @@ export function availabilityFixture(o: FixtureOptions): AvailabilityReport {
       target: `https://${SERVICES[i % SERVICES.length]}.example.com/health`,
       uptime_percent: round((100 * (mMon - mDown)) / mMon, 5),
       downtime_seconds: mDown,
+      degraded_seconds: 0,
       paused_seconds: 0,
       no_data_seconds: 0,
       maintenance_seconds: 0,
@@ -116,6 +122,7 @@ export function availabilityFixture(o: FixtureOptions): AvailabilityReport {
       monitors: o.monitors,
       uptime_percent: round((100 * (monitored - down)) / monitored, 5),
       downtime_seconds: down,
+      degraded_seconds: 0,
       monitored_seconds: monitored,
       incidents,
     },

@@ -17,13 +17,16 @@ function onPath(command: string, versionFlag = '--version'): boolean {
 export const testServices = {
   postgresUrl: process.env.TOCSIN_TEST_POSTGRES_URL ?? null,
   redisUrl: process.env.TOCSIN_TEST_REDIS_URL ?? null,
+  /** MySQL/MariaDB (mysql://root@127.0.0.1:3306) for the mysql probe's suite: a user that can create users. */
+  mysqlUrl: process.env.TOCSIN_TEST_MYSQL_URL ?? null,
   /** Debian's Chromium (or TOCSIN_TEST_CHROMIUM) for the browser suite; required with the services. */
   chromiumPath: process.env.TOCSIN_TEST_CHROMIUM ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : null),
   required: process.env.TOCSIN_TEST_REQUIRE_SERVICES === '1',
 };
 
 /** What a test can need; the Debian package that provides each tool is named in `.ci/run`. */
-export type TestRequirement = 'postgres' | 'redis' | 'chromium' | 'python3' | 'poppler' | 'promtool';
+export type TestRequirement =
+  'postgres' | 'redis' | 'chromium' | 'python3' | 'poppler' | 'promtool' | 'mysql' | 'redis-server';
 
 const probed = new Map<TestRequirement, boolean>();
 
@@ -51,6 +54,10 @@ function probe(what: TestRequirement): boolean {
       return onPath('pdftotext', '-v') && onPath('pdffonts', '-v') && onPath('pdfinfo', '-v');
     case 'promtool':
       return onPath('promtool');
+    case 'mysql':
+      return testServices.mysqlUrl !== null;
+    case 'redis-server':
+      return onPath('redis-server');
   }
 }
 
@@ -70,4 +77,6 @@ export const TEST_REQUIREMENT_HINT: Record<TestRequirement, string> = {
   python3: 'apt-get install python3',
   poppler: 'apt-get install poppler-utils (pdftotext, pdffonts, pdfinfo)',
   promtool: 'apt-get install prometheus (promtool)',
+  mysql: 'set TOCSIN_TEST_MYSQL_URL (apt-get install mariadb-server)',
+  'redis-server': 'apt-get install redis-server (a second server with a password or TLS is started by the tests)',
 };

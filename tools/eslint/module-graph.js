@@ -9,6 +9,8 @@ export const MODULE_GRAPH = {
   audit: [],
   events: [],
   imports: [],
+  'config-format': [],
+  'config-documents': ['auth', 'config-format'],
   orgs: ['audit'],
   auth: ['audit', 'orgs'],
   monitors: ['audit', 'auth', 'orgs'],
@@ -22,4 +24,5 @@ export const MODULE_GRAPH = {
   'status-pages': ['audit', 'auth', 'incidents', 'monitors', 'orgs', 'reports'],
   live: ['checks', 'events', 'monitors'],
   silences: ['audit', 'auth', 'events', 'monitors'],
+  badges: ['audit', 'auth', 'monitors'],
 };

@@ -11,6 +11,7 @@ import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import * as prettier from 'prettier';
 import { loadConfig } from '../../src/config/index.ts';
 import { createTocsin } from '../../src/main.ts';
+import { MONITOR_TYPES } from '../../src/modules/monitors/index.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 
 export const SCHEMA_PATH = new URL('../../web/src/api/schema.d.ts', import.meta.url);
@@ -62,7 +63,7 @@ async function configFieldsText(document: Record<string, unknown>): Promise<stri
   const schemas = (document.components as { schemas: Record<string, { properties?: Record<string, unknown> }> })
     .schemas;
   const fields: Record<string, Record<string, unknown>> = {};
-  for (const type of ['http', 'tls', 'tcp', 'dns', 'grpc', 'heartbeat']) {
+  for (const type of MONITOR_TYPES) {
     const name = `${type[0]!.toUpperCase()}${type.slice(1)}MonitorConfig`;
     const properties = schemas[name]?.properties;
     if (!properties) throw new Error(`the document has no ${name}`);

@@ -44,6 +44,9 @@ export function createAppRouter() {
         { path: '/status-pages', element: page(() => import('./pages/status-pages.page')) },
         { path: '/status-pages/new', element: page(() => import('./pages/status-page-edit.page')) },
         { path: '/status-pages/:id', element: page(() => import('./pages/status-page-edit.page')) },
+        { path: '/status-pages/:id/notices', element: page(() => import('./pages/status-page-notices.page')) },
+        { path: '/status-pages/:id/notices/new', element: page(() => import('./pages/notice-edit.page')) },
+        { path: '/status-pages/:id/notices/:nid', element: page(() => import('./pages/notice-edit.page')) },
         { path: '/maintenance-windows', element: page(() => import('./pages/maintenance-windows.page')) },
         { path: '/maintenance-windows/new', element: page(() => import('./pages/maintenance-window-edit.page')) },
         { path: '/maintenance-windows/:id', element: page(() => import('./pages/maintenance-window-edit.page')) },
@@ -78,8 +81,10 @@ export function createAppRouter() {
         { path: '/settings', element: page(() => import('./pages/settings.page')) },
         { path: '/settings/audit-log', element: page(() => import('./pages/audit-log.page')) },
         { path: '/profile', element: page(() => import('./pages/profile.page')) },
-        { path: '*', element: page(() => import('./pages/not-found.page')) },
       ],
     },
+    // Outside the sign-in guard: an unknown address says so to anyone (the server answers it with 404 too),
+    // rather than sending a signed-out visitor to sign in first.
+    { path: '*', element: page(() => import('./pages/not-found.page')) },
   ]);
 }

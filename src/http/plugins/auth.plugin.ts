@@ -20,6 +20,8 @@ declare module 'fastify' {
     public?: boolean;
     /** A route about the caller's own browser sessions: a session may call it whatever its role; keys may not. */
     session?: boolean;
+    /** The body may also be a form post (application/x-www-form-urlencoded; the route parses it): a public page's form. */
+    formBody?: boolean;
   }
   interface FastifyRequest {
     actor: Actor | null;

@@ -95,7 +95,13 @@ const FASTIFY_CODES: Record<string, { code: ErrorCode; message: string }> = {
   FST_ERR_CTP_INVALID_TYPE: { code: 'unsupported_media_type', message: 'Content-Type header is not valid.' },
 };
 
-export function installErrorHandling(app: FastifyInstance): void {
+/**
+ * Answers an unknown path for a browser (the web app's not-found page) or returns null to keep the JSON 404.
+ * Given by the web routes, which know the build; the plugin only decides when to ask.
+ */
+export type BrowserNotFound = (request: FastifyRequest, reply: FastifyReply) => FastifyReply | null;
+
+export function installErrorHandling(app: FastifyInstance, options: { browserNotFound?: BrowserNotFound } = {}): void {
   // Which methods each path answers, so a wrong method gets 405 with Allow rather than 404.
   const known = FindMyWay();
   app.addHook('onRoute', (route) => {
@@ -149,6 +155,8 @@ export function installErrorHandling(app: FastifyInstance): void {
         `${request.method} is not allowed here; use ${allowed.join(', ')}.`,
       );
     }
+    const page = options.browserNotFound?.(request, reply);
+    if (page) return page;
     return sendError(request, reply, 'not_found', `No route ${request.method} ${path}.`);
   });
 }

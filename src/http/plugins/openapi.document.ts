@@ -90,6 +90,52 @@ function describePublicStatusPage(op: Json): void {
   }
 }
 
+/** Badge files: an SVG image, or shields.io's endpoint JSON for the `.json` ones; a 404 is the error envelope. */
+function describeBadge(op: Json, withJson: boolean): void {
+  const responses = asObject(op.responses);
+  const svg = { schema: { type: 'string', description: 'An SVG document (role="img", with a <title>).' } };
+  const json = { schema: { $ref: '#/components/schemas/ShieldsEndpointBadge' } };
+  op.responses = {
+    ...responses,
+    '200': {
+      description:
+        'The badge: `image/svg+xml`' +
+        (withJson ? ', or `application/json` in the shields.io endpoint shape for the .json files' : '') +
+        '. Cache-Control: public, max-age=60.',
+      content: withJson ? { 'image/svg+xml': svg, 'application/json': json } : { 'image/svg+xml': svg },
+    },
+  };
+}
+
+/** GET /api/v1/config/schema.json: a JSON Schema document (draft 7), served as application/schema+json. */
+function describeConfigSchema(op: Json): void {
+  op.responses = {
+    ...asObject(op.responses),
+    '200': {
+      description: 'The JSON Schema of a configuration document (draft 7); Cache-Control: public, max-age=300.',
+      content: { 'application/schema+json': { schema: { type: 'object', additionalProperties: true } } },
+    },
+  };
+}
+
+/** GET /status/{slug}/feed.atom|feed.rss: the XML feed; its 404 is the HTML "not found" page. */
+function describeStatusPageFeed(op: Json, mediaType: string, format: string): void {
+  const html = { schema: { type: 'string', description: 'A complete HTML document.' } };
+  op.responses = {
+    ...asObject(op.responses),
+    '200': {
+      description: `The ${format} feed of the page's published notices (drafts never), the latest activity first, at most 50; Cache-Control: public, max-age=60.`,
+      content: { [mediaType]: { schema: { type: 'string', description: `A ${format} XML document.` } } },
+    },
+    '404': { description: 'No public page with this slug: an HTML "not found" page.', content: { 'text/html': html } },
+  };
+}
+
+const FEED_OPERATIONS: Record<string, [string, string]> = {
+  statusPageAtomFeed: ['application/atom+xml', 'Atom (RFC 4287)'],
+  statusPageRssFeed: ['application/rss+xml', 'RSS 2.0'],
+};
+
 /** Strips the TypeBox `$id` (the document names a schema by its key under components.schemas). */
 function componentSchema(schema: object): Json {
   const { $id: _id, ...rest } = JSON.parse(JSON.stringify(schema)) as Json;
@@ -110,6 +156,11 @@ export function completeDocument<T extends object>(document: T): T {
     for (const [method, op] of Object.entries(asObject(item))) {
       if (!METHODS.includes(method)) continue;
       if (asObject(op).operationId === 'publicStatusPage') describePublicStatusPage(asObject(op));
+      if (asObject(op).operationId === 'publicMonitorBadge') describeBadge(asObject(op), true);
+      if (asObject(op).operationId === 'statusPageBadgeSvg') describeBadge(asObject(op), false);
+      if (asObject(op).operationId === 'getConfigDocumentSchema') describeConfigSchema(asObject(op));
+      const feed = FEED_OPERATIONS[String(asObject(op).operationId)];
+      if (feed) describeStatusPageFeed(asObject(op), ...feed);
       describeOperation(method, asObject(op));
     }
   }

@@ -24,7 +24,7 @@ export function requestIdFor(request: { headers: Record<string, string | string[
 
 // The token segment of a heartbeat push URL, read from the raw path (not the route's params: a request refused
 // before routing, e.g. for broken percent-encoding, has none, and params are decoded while the URL is not).
-const HEARTBEAT_TOKEN = /^([^?#]*\/heartbeats\/)[^/?#]+/i;
+const HEARTBEAT_TOKEN = /^([^?#]*\/(?:heartbeats|ping)\/)[^/?#]+/i;
 
 /** The URL as logged: a heartbeat token (the monitor's credential) is always masked, however it is encoded. */
 export function loggableUrl(url: string): string {

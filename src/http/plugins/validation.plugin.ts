@@ -65,6 +65,7 @@ function closeObjects(schema: unknown): unknown {
 }
 
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
+const FORM_MEDIA_TYPE = /^application\/x-www-form-urlencoded\s*(;|$)/i;
 
 /**
  * A route that takes a JSON body answers 415 to any other media type. Fastify would otherwise hand a
@@ -73,8 +74,18 @@ const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
 async function requireJsonBody(request: FastifyRequest): Promise<void> {
   if (request.body === undefined) return;
   const type = request.headers['content-type'];
+  if (typeof type === 'string' && request.routeOptions.config.formBody && FORM_MEDIA_TYPE.test(type)) return;
   if (typeof type !== 'string' || !JSON_MEDIA_TYPE.test(type)) {
     throw new DomainError('unsupported_media_type', 'Send the body as application/json.');
+  }
+}
+
+/** requireJsonBody for a route that also takes an HTML form (a public page's form without script). */
+async function requireJsonOrFormBody(request: FastifyRequest): Promise<void> {
+  if (request.body === undefined) return;
+  const type = request.headers['content-type'];
+  if (typeof type !== 'string' || !(JSON_MEDIA_TYPE.test(type) || FORM_MEDIA_TYPE.test(type))) {
+    throw new DomainError('unsupported_media_type', 'Send the body as application/json or as an HTML form.');
   }
 }
 
@@ -149,7 +160,7 @@ export function installValidation(app: FastifyInstance): void {
         : Array.isArray(route.preValidation)
           ? route.preValidation
           : [route.preValidation];
-    route.preValidation = [requireJsonBody, ...existing];
+    route.preValidation = [route.config?.formBody ? requireJsonOrFormBody : requireJsonBody, ...existing];
   });
   const strict = newAjv({ coerce: false });
   const coercing = newAjv({ coerce: true });

@@ -41,6 +41,13 @@ const WHAT_HAPPENED: Record<WebhookEvent, string> = {
   maintenance_ended:
     'An occurrence of a maintenance window ended (on time or ended early; `data.ends_at` is when). Same `data` as ' +
     '`maintenance_started`.',
+  degraded:
+    'A monitor became degraded (DECISIONS §20; not an outage, no incident): checks slower than ' +
+    '`config.degraded_latency_ms`, or failing in fewer regions than `confirm_regions`. `data`: `latency_ms` (the ' +
+    'check that decided), `threshold_ms` (the configured latency, or null), `execution_id`; the message has the cause.',
+  degraded_recovered:
+    'A degraded monitor is up again (success_threshold fast checks in every region). `data`: `duration_seconds` (how ' +
+    'long it was degraded), `execution_id`. Sent only when its `degraded` was.',
   test: 'Sent by POST /api/v1/auth/organization/webhooks/{id}/test. `monitor` and `incident` are null.',
 };
 

@@ -23,7 +23,8 @@ export {
   type DeliveryTarget,
   type Destination,
 } from './alerting.types.ts';
-export type { HostResolver } from './network.guard.ts';
+export { openWebhookUrl, privateTargetIssue, type HostResolver } from './network.guard.ts';
+export { signWebhook, generateSigningSecret } from './destinations/generic_webhook/generic_webhook.signing.ts';
 export {
   DESTINATION_TYPES,
   destinationConfigSchemas,

@@ -50,4 +50,4 @@ export {
 } from './session.types.ts';
 export { SignInThrottle, RetryLaterError, DEFAULT_THROTTLE, type ThrottlePolicy } from './sign-in.throttle.ts';
 export { csrfMatches } from './csrf.ts';
-export { hashPassword, verifyPassword } from './password.hash.ts';
+export { hashPassword, verifyPassword, passwordIssue } from './password.hash.ts';

@@ -23,6 +23,7 @@ export const SCOPES = [
   'audit:read',
   'maintenance:read',
   'maintenance:write',
+  'config:write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -30,7 +31,13 @@ export type Scope = (typeof SCOPES)[number];
 const IMPLIED: Partial<Record<Scope, Scope[]>> = { 'monitors:write': ['monitors:create'] };
 
 /** Scopes that only work when the key's owner is an owner or admin. */
-export const ADMIN_ONLY_SCOPES: ReadonlySet<Scope> = new Set<Scope>(['destinations:write', 'keys:write', 'audit:read']);
+export const ADMIN_ONLY_SCOPES: ReadonlySet<Scope> = new Set<Scope>([
+  'destinations:write',
+  'keys:write',
+  'audit:read',
+  // Apply changes destinations too, and every other kind at once.
+  'config:write',
+]);
 
 export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value);

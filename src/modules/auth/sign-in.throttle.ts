@@ -43,10 +43,24 @@ export class SignInThrottle {
   private readonly database: Database;
   private readonly clock: Clock;
   private readonly policy: ThrottlePolicy;
-  constructor(deps: { database: Database; clock: Clock; policy?: ThrottlePolicy }) {
+  private readonly namespace: string;
+  private readonly forgetAccountOnSuccess: boolean;
+  /**
+   * `namespace` keeps another kind of guessing (a status page's password) in counters of its own;
+   * `forgetAccountOnSuccess: false` for a shared secret: one right guess must not wipe what others failed.
+   */
+  constructor(deps: {
+    database: Database;
+    clock: Clock;
+    policy?: ThrottlePolicy;
+    namespace?: string;
+    forgetAccountOnSuccess?: boolean;
+  }) {
     this.database = deps.database;
     this.clock = deps.clock;
     this.policy = deps.policy ?? DEFAULT_THROTTLE;
+    this.namespace = deps.namespace ?? '';
+    this.forgetAccountOnSuccess = deps.forgetAccountOnSuccess ?? true;
   }
 
   /**
@@ -82,20 +96,22 @@ export class SignInThrottle {
   async succeeded(account: string, ip: string): Promise<void> {
     await this.database.transaction(async (tx) => {
       const repository = new SignInThrottleRepository(tx);
-      await repository.clear(`account:${account}`);
-      await repository.takeBack(`ip:${ip}`, this.policy.ipFreeFailures);
+      const [[accountSubject, accountFree], [ipSubject, ipFree]] = this.subjects(account, ip);
+      if (this.forgetAccountOnSuccess) await repository.clear(accountSubject);
+      else await repository.takeBack(accountSubject, accountFree);
+      await repository.takeBack(ipSubject, ipFree);
     });
   }
 
   /** A password set from a reset link: the account's failures are forgotten. */
   async forgetAccount(account: string): Promise<void> {
-    await new SignInThrottleRepository(this.database).clear(`account:${account}`);
+    await new SignInThrottleRepository(this.database).clear(`${this.namespace}account:${account}`);
   }
 
-  private subjects(account: string, ip: string): Array<[string, number]> {
+  private subjects(account: string, ip: string): [[string, number], [string, number]] {
     return [
-      [`account:${account}`, this.policy.accountFreeFailures],
-      [`ip:${ip}`, this.policy.ipFreeFailures],
+      [`${this.namespace}account:${account}`, this.policy.accountFreeFailures],
+      [`${this.namespace}ip:${ip}`, this.policy.ipFreeFailures],
     ];
   }
 }

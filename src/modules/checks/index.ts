@@ -23,6 +23,7 @@ export type {
   WorkSource,
 } from './engine/check.types.ts';
 export { monitorStatusListener, statusFeedListener } from './engine/transition.listeners.ts';
+export { degradedEventsListener, type DegradedAlertGate } from './engine/transition.listeners.ts';
 export {
   BatchAnalyticsQueue,
   type BatchAnalytics,
@@ -31,6 +32,8 @@ export {
 } from './engine/batch-analytics.queue.ts';
 export { intelligenceAnalytics, type IntelligenceFeed } from './engine/intelligence.feed.ts';
 export { causeOf } from './engine/failure.cause.ts';
+export { unconfirmedFailures, type UnconfirmedFailure } from './state/check-state.reads.ts';
+export { failingRegionsOf } from './state/failing-regions.ts';
 export { CheckRunner, type CheckRunnerOptions } from './runner/check.runner.ts';
 export { LocalWorkSource } from './runner/local.source.ts';
 export {
@@ -44,6 +47,11 @@ export { ClaimWait, type ClaimWaitDeps } from './runner/claim.wait.ts';
 export { RunnersService, RUNNER_LIVE_MS, type RegionLiveness } from './runner/runners.service.ts';
 export type { Runner } from './runner/runners.repository.ts';
 export { HeartbeatsService } from './heartbeats/heartbeats.service.ts';
+export { PING_BODY_KEPT_BYTES, type PingInput, type SignalKind } from './heartbeats/heartbeats.service.ts';
+export { HeartbeatKeysService, SLUG_PATTERN, type HeartbeatSettings } from './heartbeats/heartbeat-keys.service.ts';
+export { nextExpectedPing, scheduleOf } from './probes/index.ts';
+export { heartbeatSignalsMigrations } from './heartbeats/heartbeats.migrations.ts';
+export type { HeartbeatSignalRow } from './heartbeats/heartbeats.tables.ts';
 export {
   ExecutionsRetention,
   ExecutionsService,

@@ -18,6 +18,9 @@ export const EVENT_TYPES = [
   'incident_resolved',
   'maintenance_started',
   'maintenance_ended',
+  // DECISIONS §20: a monitor became degraded (slow, or failing in fewer regions than confirm_regions) / is up again.
+  'degraded',
+  'degraded_recovered',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

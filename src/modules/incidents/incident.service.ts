@@ -9,7 +9,7 @@ import { actorRef, canSeeEnvironment, type Actor, type ServiceContext } from '..
 import type { EventType, EventsService } from '../events/index.ts';
 import type { Monitor, MonitorListener, Page } from '../monitors/index.ts';
 import { IncidentsRepository, type IncidentKey } from './incidents.repository.ts';
-import { blockingParents, heldMessage, type MonitorDependencies } from './incident.dependencies.ts';
+import { blockingParents, heldMessage, recheckAt, type MonitorDependencies } from './incident.dependencies.ts';
 import type { MaintenanceGate } from './incident.maintenance-gate.ts';
 import {
   durationSeconds,
@@ -72,6 +72,8 @@ export class IncidentsService implements MonitorListener {
    * one is open, to=up resolves it; outbox events are recorded in the same transaction.
    */
   async handleMonitorTransition(tx: Database, t: MonitorTransition): Promise<void> {
+    // Between up and degraded (DECISIONS §20: not an outage) there is no incident to open or resolve.
+    if ((t.from === 'up' || t.from === 'degraded') && t.to !== 'down') return;
     const repo = new IncidentsRepository(tx);
     const gate = this.deps.maintenance;
     if (t.to === 'down') {
@@ -141,7 +143,13 @@ export class IncidentsService implements MonitorListener {
     for (const child of await dependencies.childrenOf(tx, parentId)) {
       const open = await repo.findOpenForMonitor(child.monitorId);
       if (!open || !isHeld(open)) continue;
-      if (blockingParents(await dependencies.parentStatesOf(tx, child.monitorId)).length > 0) continue;
+      const blocking = blockingParents(await dependencies.parentStatesOf(tx, child.monitorId, at));
+      if (blocking.length > 0) {
+        // Held on by a parent in maintenance or failing unconfirmed: looked at again when that ends by itself.
+        const due = recheckAt(blocking);
+        if (due !== null) await repo.setReleaseDue(open.id, due);
+        continue;
+      }
       await repo.setReleaseDue(open.id, at + child.releaseDelayMs);
     }
   }
@@ -187,9 +195,11 @@ export class IncidentsService implements MonitorListener {
     at: number,
   ): Promise<boolean> {
     if (!incident.monitorId) return false;
-    const blocking = blockingParents(await this.deps.dependencies!.parentStatesOf(tx, incident.monitorId));
+    const blocking = blockingParents(await this.deps.dependencies!.parentStatesOf(tx, incident.monitorId, at));
     if (blocking.length > 0) {
-      if (incident.alertReleaseDueAt !== null) await repo.setReleaseDue(incident.id, null);
+      // A parent down (again) clears the due time; one in maintenance or failing unconfirmed moves it to its end.
+      const due = recheckAt(blocking);
+      if (incident.alertReleaseDueAt !== due) await repo.setReleaseDue(incident.id, due);
       return false;
     }
     if (!(await repo.markAlertReleased(incident.id, at))) return false;
@@ -361,6 +371,11 @@ export class IncidentsService implements MonitorListener {
     return new IncidentsRepository(this.deps.database).find(organizationId, id);
   }
 
+  /** The monitor's open incident as `db` sees it (pass a transaction handle to see what it wrote). */
+  findOpenForMonitor(db: Database, monitorId: string): Promise<Incident | null> {
+    return new IncidentsRepository(db).findOpenForMonitor(monitorId);
+  }
+
   /** Open incidents (any source) tied to these monitors, oldest first; for status pages. */
   listOpenForMonitors(monitorIds: readonly string[]): Promise<Incident[]> {
     return new IncidentsRepository(this.deps.database).listOpenForMonitors(monitorIds);
@@ -459,11 +474,11 @@ export class IncidentsService implements MonitorListener {
 
   private async openForMonitor(tx: Database, repo: IncidentsRepository, t: MonitorTransition): Promise<void> {
     const dependencies = this.deps.dependencies;
-    let parents = dependencies ? await dependencies.parentStatesOf(tx, t.monitorId) : [];
+    let parents = dependencies ? await dependencies.parentStatesOf(tx, t.monitorId, t.at) : [];
     if (parents.length > 0) {
       // Decided under the dependency lock, reading the parents again: a parent's recovery committed meanwhile counts.
       await repo.lockDependencyDecisions();
-      parents = await dependencies!.parentStatesOf(tx, t.monitorId);
+      parents = await dependencies!.parentStatesOf(tx, t.monitorId, t.at);
     }
     const existing = await repo.findOpenForMonitor(t.monitorId);
     if (existing) {
@@ -494,6 +509,9 @@ export class IncidentsService implements MonitorListener {
     if (blocking.length > 0) {
       // DECISIONS §17: recorded, not alerted (no `down`, no `incident_opened`) while a parent is down or in maintenance.
       await repo.addTimeline(incident, { type: 'alert_held', at: t.at, actor: AUTO, message: heldMessage(blocking) });
+      // Only parents in maintenance or failing unconfirmed: nothing else would look at it again (no recovery comes).
+      const due = recheckAt(blocking);
+      if (due !== null) await repo.setReleaseDue(incident.id, due);
       return;
     }
     await this.recordDown(tx, incident, t.monitorName, t.at, t.executionId);

@@ -77,6 +77,35 @@ describe('normalisation', () => {
     });
     expect(snapshotOf('http', false, { headers: {} })).toBeNull();
   });
+
+  it('keeps an smtp check’s STARTTLS certificate and address, and a websocket check’s address', () => {
+    const certificate = {
+      fingerprint_sha256: 'AA:BB',
+      subject: 'mx.example.com',
+      issuer: 'R10',
+      san: ['MX.example.com'],
+      valid_to: '2027-01-01T00:00:00.000Z',
+      protocol: 'TLSv1.3',
+    };
+    expect(snapshotOf('smtp', true, { remote_address: '203.0.113.25', certificate })).toEqual({
+      tls: {
+        fingerprint_sha256: 'AA:BB',
+        subject: 'mx.example.com',
+        issuer: 'R10',
+        san: ['mx.example.com'],
+        not_after: '2027-01-01T00:00:00.000Z',
+        protocol: 'TLSv1.3',
+        cipher: null,
+      },
+      infrastructure: { addresses: ['203.0.113.25'], cdn: null, dns_provider: null },
+    });
+    expect(snapshotOf('smtp', true, { remote_address: '203.0.113.25', tls_mode: 'none' })).toEqual({
+      infrastructure: { addresses: ['203.0.113.25'], cdn: null, dns_provider: null },
+    });
+    expect(snapshotOf('websocket', true, { remote_address: '203.0.113.9' })).toEqual({
+      infrastructure: { addresses: ['203.0.113.9'], cdn: null, dns_provider: null },
+    });
+  });
 });
 
 describe('change detection', () => {

@@ -99,6 +99,15 @@ function facetsOf(snap: ObservationSnapshot): Facet[] {
       rotating: false,
       detail: null,
     });
+  if (snap.registrar)
+    out.push({
+      key: 'infrastructure:registrar',
+      category: 'infrastructure',
+      label: 'Registrar',
+      values: [snap.registrar],
+      rotating: false,
+      detail: null,
+    });
   const infra = snap.infrastructure;
   if (infra) {
     if (infra.addresses.length > 0)

@@ -91,6 +91,14 @@ export const DEFAULT_INTELLIGENCE_SETTINGS: IntelligenceSettings = {
   stateWriteMs: DEFAULT_STATE_WRITE_MS,
 };
 
+/**
+ * Maintenance windows (DECISIONS §16), wired in the composition root: inside a window that suppresses alerts, what
+ * intelligence finds is stored but neither alerted nor made an incident.
+ */
+export interface IntelligenceMaintenance {
+  suppressesAlerts(db: Database, organizationId: string, monitorId: string, at: number): Promise<boolean>;
+}
+
 export interface IntelligenceServiceDeps {
   database: Database;
   clock: Clock;
@@ -98,6 +106,8 @@ export interface IntelligenceServiceDeps {
   monitors: IntelligenceMonitors;
   /** null: `intelligence_incidents` has no effect (not wired). */
   incidents: IntelligenceIncidents | null;
+  /** Absent or null: no windows (everything found is alerted). */
+  maintenance?: IntelligenceMaintenance | null;
   settings?: IntelligenceSettings;
 }
 
@@ -563,6 +573,14 @@ export class IntelligenceService {
       incidentId,
       createdAt: now,
     };
+    // Inside a window that suppresses alerts (judged at the start of what it belongs to, so the end of something
+    // found inside is as quiet as its start, and the end of something alerted before the window is still told): stored
+    // for the monitor's history, no incident, no outbox event, so no destination hears of it.
+    const quiet = await this.deps.maintenance?.suppressesAlerts(tx, s.organizationId, s.monitorId, startedAt);
+    if (quiet) {
+      await repo.insertEvent(event, f.opens ?? null);
+      return;
+    }
     if (s.openIncidents && f.opens && INCIDENT_KINDS.has(f.kind) && this.deps.incidents) {
       event.incidentId = await this.deps.incidents.openFromIntelligence(tx, {
         organizationId: s.organizationId,

@@ -14,6 +14,8 @@ export interface ObservationSnapshot {
   /** Digest of the body after normalisation. */
   content?: string;
   infrastructure?: InfrastructureFacts;
+  /** domain monitors: the registrar the RDAP record names. */
+  registrar?: string;
 }
 
 export interface CertificateFacts {
@@ -188,9 +190,38 @@ export function snapshotOf(
     const address = text(details.remote_address);
     if (address) snap.infrastructure = { addresses: [address], cdn: null, dns_provider: null };
   }
-  if (type === 'tcp' || type === 'grpc') {
+  if (type === 'smtp' || type === 'websocket') {
+    // smtp over STARTTLS / implicit TLS: the certificate is watched like a tls monitor's.
+    if (details.certificate && typeof details.certificate === 'object')
+      snap.tls = certificateOf(details.certificate as Record<string, unknown>);
     const address = text(details.remote_address);
     if (address) snap.infrastructure = { addresses: [address], cdn: null, dns_provider: null };
+  }
+  if (
+    type === 'tcp' ||
+    type === 'grpc' ||
+    // the database types (their remote address; a query's value is no infrastructure)
+    type === 'postgres' ||
+    type === 'mysql' ||
+    type === 'redis'
+  ) {
+    const address = text(details.remote_address);
+    if (address) snap.infrastructure = { addresses: [address], cdn: null, dns_provider: null };
+  }
+  if (type === 'udp' || type === 'icmp') {
+    const address = text(details.remote_address) ?? text(details.address);
+    if (address) snap.infrastructure = { addresses: [address], cdn: null, dns_provider: null };
+  }
+  if (type === 'domain') {
+    // The delegation the registry holds: a change of name servers or registrar is a change of who runs the domain.
+    const nameservers = normaliseDnsAnswers('NS', strings(details.nameservers));
+    if (nameservers.length > 0) {
+      snap.dns = { NS: nameservers };
+      const dnsProvider = dnsProviderFromNs(nameservers);
+      if (dnsProvider) snap.infrastructure = { addresses: [], cdn: null, dns_provider: dnsProvider };
+    }
+    const registrar = text(details.registrar);
+    if (registrar) snap.registrar = registrar;
   }
   return Object.keys(snap).length > 0 ? snap : null;
 }

@@ -1,4 +1,5 @@
 import type { Logger } from '../../platform/logger.ts';
+import { systemTimers, type TimerHandle, type Timers } from '../../platform/timers.ts';
 import { translate } from './live.translate.ts';
 import type { LiveEvent, LivePosition, LiveSources, LiveSubscriber } from './live.types.ts';
 
@@ -12,6 +13,8 @@ export interface LiveHubOptions {
   heartbeatMs?: number;
   /** The most events one resuming client is sent from before it connected. */
   catchUpLimit?: number;
+  /** The poll's and the heartbeat's timers (tests fire them without waiting); the system's by default. */
+  timers?: Timers;
 }
 
 /** What a resuming client missed: the events, and whether that was all of them (else it must reload). */
@@ -36,8 +39,9 @@ export class LiveHub {
   private readonly subscribers = new Set<LiveSubscriber>();
   private position: LivePosition | null = null;
   private starting: Promise<LivePosition> | null = null;
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  private heartbeatTimer: ReturnType<typeof setInterval> | null = null;
+  private readonly timers: Timers;
+  private timer: TimerHandle | null = null;
+  private heartbeatTimer: TimerHandle | null = null;
   private polling = false;
   private again = false;
   private closed = false;
@@ -49,6 +53,7 @@ export class LiveHub {
     this.batch = options.batch ?? 500;
     this.heartbeatMs = options.heartbeatMs ?? 15_000;
     this.catchUpLimit = options.catchUpLimit ?? 1000;
+    this.timers = options.timers ?? systemTimers;
   }
 
   get clientCount(): number {
@@ -69,8 +74,7 @@ export class LiveHub {
       this.position ??= head;
     }
     this.subscribers.add(subscriber);
-    this.heartbeatTimer ??= setInterval(() => this.beat(), this.heartbeatMs);
-    this.heartbeatTimer.unref?.();
+    if (!this.heartbeatTimer) this.beatLater();
     if (!this.timer && !this.polling) this.schedule(this.pollMs);
     return { position: { ...this.position! }, unsubscribe: () => this.remove(subscriber) };
   }
@@ -132,19 +136,28 @@ export class LiveHub {
   }
 
   private stopTimers(): void {
-    if (this.timer) clearTimeout(this.timer);
-    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    if (this.timer) this.timers.cancel(this.timer);
+    if (this.heartbeatTimer) this.timers.cancel(this.heartbeatTimer);
     this.timer = null;
     this.heartbeatTimer = null;
   }
 
+  /** The shared heartbeat: every `heartbeatMs` while anyone listens. */
+  private beatLater(): void {
+    this.heartbeatTimer = this.timers.after(this.heartbeatMs, () => {
+      this.heartbeatTimer = null;
+      if (this.subscribers.size === 0 || this.closed) return;
+      this.beat();
+      this.beatLater();
+    });
+  }
+
   private schedule(ms: number): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
+    if (this.timer) this.timers.cancel(this.timer);
+    this.timer = this.timers.after(ms, () => {
       this.timer = null;
       void this.round();
-    }, ms);
-    this.timer.unref?.();
+    });
   }
 
   private async round(): Promise<void> {

@@ -8,6 +8,7 @@ import type { MonitorTransition } from '../incidents/index.ts';
 import type { MonitorStatus } from '../monitors/index.ts';
 import { MaintenanceRepository, type HeldOutage } from './maintenance.repository.ts';
 import { covers, type MaintenanceMonitors } from './maintenance-window.service.ts';
+import { OccurrenceMemo } from './maintenance.occurrence-memo.ts';
 import { occurrencesBetween } from './maintenance.occurrences.ts';
 import type { MaintenanceWindow, Occurrence } from './maintenance.types.ts';
 
@@ -44,6 +45,13 @@ export class MaintenanceEventsRole implements BackgroundRole {
   readonly name = 'maintenance-events';
   private readonly deps: MaintenanceEventsDeps;
   private readonly loop: BackgroundLoop;
+  /** Each window's occurrences, computed once per edit and per 10 minutes instead of on every pass. */
+  private readonly occurrences = new OccurrenceMemo();
+  /**
+   * Emissions known to be stored, by window: `started|start` / `ended|start` → the occurrence's end. A stored emission
+   * is never undone (its row goes only with its window), so a pass asks the database only about the others.
+   */
+  private readonly emittedKnown = new Map<string, Map<string, number>>();
   constructor(deps: MaintenanceEventsDeps) {
     this.deps = deps;
     this.loop = new BackgroundLoop({
@@ -67,20 +75,28 @@ export class MaintenanceEventsRole implements BackgroundRole {
     const now = this.deps.clock.now();
     let emitted = 0;
     let after: string | undefined;
+    const seen = new Set<string>();
     for (;;) {
       const windows = await new MaintenanceRepository(this.deps.database).pageAll(after, PAGE);
-      for (const w of windows) emitted += await this.emitFor(w, now);
+      for (const w of windows) {
+        seen.add(w.id);
+        emitted += await this.emitFor(w, now);
+      }
       if (windows.length < PAGE) break;
       after = windows[windows.length - 1]!.id;
     }
+    this.occurrences.retainOnly(seen);
+    for (const id of this.emittedKnown.keys()) if (!seen.has(id)) this.emittedKnown.delete(id);
     const judged = await this.judgeHeld(now);
     return { emitted, judged };
   }
 
   private async emitFor(w: MaintenanceWindow, now: number): Promise<number> {
     const since = Math.max(w.createdAt, now - LOOKBACK_MS);
+    const known = this.emittedKnown.get(w.id);
+    if (known) for (const [key, end] of known) if (end <= since) known.delete(key); // out of the look-back
     let n = 0;
-    for (const o of occurrencesBetween(w, since, now + 1)) {
+    for (const o of this.occurrences.between(w, since, now + 1)) {
       if (o.start <= now && o.end > since && (await this.emit(w, o, 'started', now))) n += 1;
       if (o.end <= now && o.end > since && (await this.emit(w, o, 'ended', now))) n += 1;
     }
@@ -88,17 +104,28 @@ export class MaintenanceEventsRole implements BackgroundRole {
   }
 
   private async emit(w: MaintenanceWindow, o: Occurrence, kind: 'started' | 'ended', now: number): Promise<boolean> {
+    const key = `${kind}|${o.start}`;
+    if (this.emittedKnown.get(w.id)?.has(key)) return false;
+    const remember = () => {
+      const known = this.emittedKnown.get(w.id) ?? new Map<string, number>();
+      known.set(key, o.end);
+      this.emittedKnown.set(w.id, known);
+    };
     const repo = new MaintenanceRepository(this.deps.database);
-    if (await repo.emitted(w.id, o.start, kind)) return false;
-    return this.deps.database.transaction(async (tx) => {
-      const recorded = await new MaintenanceRepository(tx).tryRecordEmission({
+    if (await repo.emitted(w.id, o.start, kind)) {
+      remember();
+      return false;
+    }
+    // Remembered once the transaction has committed (recorded here, or found recorded by another process).
+    const recorded = await this.deps.database.transaction(async (tx) => {
+      const inserted = await new MaintenanceRepository(tx).tryRecordEmission({
         windowId: w.id,
         occurrenceStart: o.start,
         kind,
         organizationId: w.organizationId,
         at: now,
       });
-      if (!recorded) return false;
+      if (!inserted) return false;
       await this.deps.events.record(tx, {
         organizationId: w.organizationId,
         type: kind === 'started' ? 'maintenance_started' : 'maintenance_ended',
@@ -114,11 +141,15 @@ export class MaintenanceEventsRole implements BackgroundRole {
           timezone: w.timezone,
           monitor_ids: w.monitorIds,
           tags: w.tags,
+          // Status pages whose subscribers are told (DECISIONS §18).
+          status_page_ids: w.statusPageIds,
           summary: `Maintenance "${w.name}" ${kind === 'started' ? 'started' : 'ended'}.`,
         },
       });
       return true;
     });
+    remember();
+    return recorded;
   }
 
   private async judgeHeld(now: number): Promise<number> {

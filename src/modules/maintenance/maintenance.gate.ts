@@ -66,6 +66,16 @@ export class MaintenanceAlertGate implements MaintenanceGate {
       : { judgedFrom: Math.max(...ends), cause: held.cause };
   }
 
+  /**
+   * Intelligence's question (DECISIONS §16: no intelligence alert for what happens inside): a window that suppresses
+   * alerts covers the monitor at `at`. Read through `db`, the caller's transaction.
+   */
+  async suppressesAlerts(db: Database, organizationId: string, monitorId: string, at: number): Promise<boolean> {
+    const monitor = await this.monitorOf(db, monitorId);
+    if (!monitor) return false;
+    return (await this.windows.coveringAt(db, organizationId, monitor, at)).some((c) => c.window.suppressAlerts);
+  }
+
   async pausesReminders(monitor: Monitor, at: number): Promise<boolean> {
     const covering = await this.windows.coveringAt(this.database, monitor.organizationId, monitor, at);
     return covering.some((c) => c.window.suppressAlerts);

@@ -22,6 +22,13 @@ export {
   HTTP_METHODS,
   GRPC_STATUS_NAMES,
   DNS_RECORD_TYPES,
+  UDP_SEND_ENCODINGS,
+  SMTP_TLS_MODES,
+  DATABASE_TYPES,
+  DATABASE_TLS_MODES,
+  WRITE_ONLY_CONFIG_KEYS,
+  type DatabaseType,
+  type DatabaseConfig,
   type Monitor,
   type MonitorInput,
   type MonitorPatch,
@@ -38,3 +45,4 @@ export {
   type CommonConfig,
 } from './monitor.types.ts';
 export { createMonitorTargetGuard, type MonitorTargetGuard } from './monitor.target-guard.ts';
+export { MONITOR_SORTS, type MonitorSort } from './monitor.list.ts';

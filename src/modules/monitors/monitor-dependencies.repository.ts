@@ -10,6 +10,8 @@ export interface RelatedMonitor {
   intervalSeconds: number;
   /** `config.success_threshold` (default 1): how many passing checks its recovery takes. */
   successThreshold: number;
+  /** `config.failure_threshold` (default 2): how many failing checks confirm its outage. */
+  failureThreshold: number;
 }
 
 interface RelatedRow {
@@ -21,13 +23,14 @@ interface RelatedRow {
 }
 
 function toRelated(r: RelatedRow): RelatedMonitor {
-  const config = fromJson<{ success_threshold?: number | null }>(r.config);
+  const config = fromJson<{ success_threshold?: number | null; failure_threshold?: number | null }>(r.config);
   return {
     id: r.id,
     name: r.name,
     status: r.status as MonitorStatus,
     intervalSeconds: Number(r.interval_seconds),
     successThreshold: config.success_threshold ?? 1,
+    failureThreshold: config.failure_threshold ?? 2,
   };
 }
 

@@ -1,12 +1,11 @@
 import type { Clock } from '../../platform/clock.ts';
-import { decodeIdCursor, pageOf } from '../../platform/cursor.ts';
 import { PrecompiledQueries, type Database } from '../../platform/db/index.ts';
 import { DomainError, notFound, validationFailed, type ErrorDetail } from '../../platform/errors.ts';
 import { isId, newId, randomToken } from '../../platform/ids.ts';
 import { canSeeEnvironment, type Actor, type ServiceContext } from '../auth/index.ts';
 import type { Plans } from '../orgs/index.ts';
 import type { LockOrganization, MonitorAlertLinks } from './monitor.ports.ts';
-import { mergePatch } from './monitor.patch.ts';
+import { credentialsFollowTarget, mergePatch } from './monitor.patch.ts';
 import { mergeDetails, wellShapedPart } from './monitor.shape.ts';
 import { MonitorsRepository, type MonitorScope } from './monitors.repository.ts';
 import type { Monitor, MonitorFilter, MonitorInput, MonitorPatch, MonitorStatus } from './monitor.types.ts';
@@ -16,6 +15,7 @@ import { monitorChange } from './monitor.audit.ts';
 import { cycleDetail, dependencyCycle } from './monitor.dependencies.ts';
 import { MonitorDependenciesRepository, type RelatedMonitor } from './monitor-dependencies.repository.ts';
 import { plural } from '../../platform/plural.ts';
+import { decodeListCursor, encodeListCursor, type MonitorSort } from './monitor.list.ts';
 
 /**
  * Told about every saved or deleted monitor, inside the transaction that writes it (`tx`): the reaction's
@@ -33,8 +33,11 @@ export interface MonitorsServiceDeps {
   plans: Plans;
   regions: readonly string[];
   publicUrl: string;
-  /** The organization's default region (from the orgs module). */
-  defaultRegionOf(organizationId: string): Promise<string>;
+  /**
+   * The organization's default region (from the orgs module), read through the verb's handle: inside a wider
+   * transaction (configuration apply) a read through another handle would wait for that transaction on SQLite.
+   */
+  defaultRegionOf(db: Database, organizationId: string): Promise<string>;
   validateAssertion: AssertionValidator;
   /** The monitor ↔ destination links (rows owned by the alerting module). */
   alertLinks: MonitorAlertLinks;
@@ -168,8 +171,10 @@ export class MonitorsService {
       // Count and insert under the organization's lock: concurrent creates at the limit accept exactly the rest.
       await this.deps.lockOrganization(tx, actor.organizationId);
       const repository = new MonitorsRepository(tx);
-      const count = await repository.count(actor.organizationId);
       const max = plan.monitors;
+      // Counting scans the organization's monitors (10,000: a fifth of a create's CPU, issue 36 item 8): only a plan
+      // with a limit needs the number.
+      const count = max === null ? 0 : await repository.count(actor.organizationId);
       if (monitors.length > 1 && max !== null && count + monitors.length > max) {
         throw new DomainError(
           'plan_limit_exceeded',
@@ -294,24 +299,37 @@ export class MonitorsService {
     await repository.replaceFor(monitor.organizationId, monitor.id, parentIds);
   }
 
+  /**
+   * A page of the monitors matching `filter` in `sort`'s order. `lean`: for the list's summary rows, which show no
+   * destinations (their links are not read).
+   */
   async list(
     ctx: ServiceContext,
     filter: MonitorFilter,
-    page: { limit: number; cursor?: string },
+    page: { limit: number; cursor?: string; sort?: MonitorSort; lean?: boolean },
   ): Promise<Page<Monitor>> {
-    const after = decodeIdCursor(page.cursor);
-    const rows = await new MonitorsRepository(ctx.db).list(scopeOf(ctx.actor), filter, after, page.limit);
-    const result = pageOf(rows, page.limit, (m) => m.id);
-    const links = await this.deps.alertLinks.destinationIdsOf(
-      ctx.db,
-      ctx.actor.organizationId,
-      result.data.map((m) => m.id),
-    );
+    const sort = page.sort ?? 'id';
+    const after = decodeListCursor(sort, page.cursor);
+    const rows = await new MonitorsRepository(ctx.db).list(scopeOf(ctx.actor), filter, after, page.limit, sort);
+    const result = { data: rows.slice(0, page.limit) };
+    const next_cursor = rows.length > page.limit ? encodeListCursor(sort, result.data[result.data.length - 1]!) : null;
+    const links = page.lean
+      ? new Map<string, string[]>()
+      : await this.deps.alertLinks.destinationIdsOf(
+          ctx.db,
+          ctx.actor.organizationId,
+          result.data.map((m) => m.id),
+        );
     const data = await this.withBlockedBy(
       ctx.db,
-      result.data.map((m) => withLinks(m, links)),
+      result.data.map((m) => (page.lean ? m : withLinks(m, links))),
     );
-    return { data, next_cursor: result.next_cursor };
+    return { data, next_cursor };
+  }
+
+  /** How many monitors match `filter` (what a list's first page says it has in all). */
+  countMatching(ctx: ServiceContext, filter: MonitorFilter): Promise<number> {
+    return new MonitorsRepository(ctx.db).countMatching(scopeOf(ctx.actor), filter);
   }
 
   /**
@@ -335,6 +353,8 @@ export class MonitorsService {
         const merged = mergePatch(existing, judged);
         throw this.shapeAndDomain(merged, shapeDetails, plan.interval_floor_seconds, existing.environment);
       }
+      const moved = credentialsFollowTarget(existing, patch);
+      if (moved) throw validationFailed([moved]);
       const merged = mergePatch(existing, patch);
       const fields = await this.validated(ctx, merged, plan.interval_floor_seconds, existing.environment);
       const now = ctx.clock.now();
@@ -519,10 +539,11 @@ export class MonitorsService {
     const { actor } = ctx;
     const result = validateMonitor(input, {
       regions: this.deps.regions,
-      defaultRegion: await this.deps.defaultRegionOf(actor.organizationId),
+      defaultRegion: await this.deps.defaultRegionOf(ctx.db, actor.organizationId),
       defaultIntervalSeconds: floor,
       defaultEnvironment,
       validateAssertion: this.deps.validateAssertion,
+      now: () => ctx.clock.now(),
     });
     if (!result.ok) throw validationFailed(result.details);
     const fields = result.value;

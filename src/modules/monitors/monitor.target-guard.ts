@@ -48,6 +48,9 @@ function connectedHosts(
       return [{ field: 'target', host: parseHostPort(target)?.host ?? target }];
     case 'tcp':
     case 'grpc':
+    case 'postgres':
+    case 'mysql':
+    case 'redis':
       return [{ field: 'target', host: parseHostPort(target)?.host ?? target }];
     case 'dns': {
       // The queried name is only asked about, never connected to; the resolver is where the packets go.
@@ -57,6 +60,19 @@ function connectedHosts(
     }
     case 'heartbeat':
       return [];
+    case 'icmp':
+      return [{ field: 'target', host: target.replace(/^\[|\]$/g, '') }];
+    case 'udp':
+      return [{ field: 'target', host: parseHostPort(target)?.host ?? target }];
+    case 'domain': {
+      // The domain is only asked about; the RDAP server is where the request goes (the bootstrap's are public).
+      const base = 'rdap_base_url' in config ? config.rdap_base_url : undefined;
+      return base ? [{ field: 'config.rdap_base_url', host: new URL(base).hostname.replace(/^\[|\]$/g, '') }] : [];
+    }
+    case 'smtp':
+      return [{ field: 'target', host: parseHostPort(target)?.host ?? target }];
+    case 'websocket':
+      return [{ field: 'target', host: new URL(target).hostname }];
   }
 }
 

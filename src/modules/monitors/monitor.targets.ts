@@ -44,6 +44,37 @@ export function targetIssue(type: MonitorType, target: string): string | null {
       return isHost(target) && isIP(target) === 0 ? null : 'must be a domain name';
     case 'heartbeat':
       return null;
+    case 'icmp':
+      return isHost(target) ? null : 'must be a host name or IP address';
+    case 'udp':
+      return parseHostPort(target) ? null : 'must be host:port';
+    case 'domain':
+      return isHost(target) && isIP(target) === 0 && /\.[a-zA-Z0-9-]+\.?$/.test(target)
+        ? null
+        : 'must be a registered domain name, e.g. example.com';
+    case 'smtp':
+      return parseHostPort(target) || isHost(target)
+        ? null
+        : 'must be host:port or a host (port 25, 465 for implicit TLS)';
+    case 'websocket':
+      return wsUrl(target) ? null : 'must be a ws:// or wss:// URL';
+    case 'postgres':
+    case 'mysql':
+    case 'redis':
+      // host:port or a host (the type's port); never a URL: a connection URL carries the credentials, which go in
+      // config.username/config.password (write-only) and must not land in the target, which is shown everywhere.
+      if (/^[a-z][a-z0-9+.-]*:\/\//i.test(target))
+        return 'must be host:port or a host, not a URL (database, username and password go in config)';
+      return parseHostPort(target) || isHost(target) ? null : 'must be host:port or a host';
+  }
+}
+
+function wsUrl(value: string): URL | null {
+  try {
+    const u = new URL(value);
+    return (u.protocol === 'ws:' || u.protocol === 'wss:') && u.hostname !== '' && isHost(u.hostname) ? u : null;
+  } catch {
+    return null;
   }
 }
 
@@ -51,5 +82,6 @@ export function targetIssue(type: MonitorType, target: string): string | null {
 export function defaultName(type: MonitorType, target: string): string {
   if (type === 'http' || (type === 'tls' && target.startsWith('https://'))) return new URL(target).host;
   if (type === 'heartbeat') return 'Heartbeat';
+  if (type === 'websocket') return new URL(target).host;
   return target;
 }

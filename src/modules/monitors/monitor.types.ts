@@ -1,11 +1,35 @@
-export const MONITOR_TYPES = ['http', 'tls', 'tcp', 'dns', 'grpc', 'heartbeat'] as const;
+export const MONITOR_TYPES = [
+  'http',
+  'tls',
+  'tcp',
+  'dns',
+  'grpc',
+  'heartbeat',
+  'icmp',
+  'udp',
+  'domain',
+  'smtp',
+  'websocket',
+  'postgres',
+  'mysql',
+  'redis',
+] as const;
 export type MonitorType = (typeof MONITOR_TYPES)[number];
 
-export const MONITOR_STATUSES = ['pending', 'up', 'down', 'paused'] as const;
+export const MONITOR_STATUSES = [
+  'pending',
+  'up',
+  'down',
+  'paused',
+  // Not an outage (DECISIONS §20): checks slower than `degraded_latency_ms`, or failing in fewer regions than
+  // `confirm_regions`.
+  'degraded',
+] as const;
 export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 export const DNS_RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS'] as const;
+export const UDP_SEND_ENCODINGS = ['text', 'base64', 'hex'] as const;
 
 /** Settings every monitor type has (alerting and thresholds). */
 export interface CommonConfig {
@@ -24,6 +48,12 @@ export interface CommonConfig {
    * absent = none. Stored in the config and indexed by the `monitor_dependency` rows.
    */
   depends_on?: string[];
+  /**
+   * DECISIONS §20: a check that succeeds but takes longer than this (its `duration_ms`) is slow; `failure_threshold`
+   * consecutive slow checks make the monitor `degraded`, `success_threshold` fast ones make it `up` again. Absent =
+   * latency never degrades (failures in fewer regions than `confirm_regions` still do).
+   */
+  degraded_latency_ms?: number;
 }
 
 export interface HttpConfig extends CommonConfig {
@@ -89,8 +119,92 @@ export const GRPC_STATUS_NAMES = [
 export interface HeartbeatConfig extends CommonConfig {
   grace_seconds: number;
 }
+/** How an smtp check gets to TLS: not at all, STARTTLS after EHLO, or TLS from the first byte (port 465). */
+export const SMTP_TLS_MODES = ['none', 'starttls', 'implicit'] as const;
+export interface SmtpConfig extends CommonConfig {
+  tls_mode: (typeof SMTP_TLS_MODES)[number];
+  /** false: an untrusted chain or another host name is reported, not a failure (expiry still is); absent = true. */
+  verify_tls?: boolean;
+  ca_certificate?: string;
+  /** With TLS: `cert_expiring` when the certificate expires within so many days. */
+  alert_days_before_expiry: number;
+  /** `response_time`, and `body` on the banner. */
+  assertions: Array<Record<string, unknown>>;
+}
+export interface WebsocketConfig extends CommonConfig {
+  headers: Record<string, string>;
+  /** A text message sent after the upgrade; null = none. */
+  send: string | null;
+  /** A substring the first message must contain; null = no message awaited (unless a body assertion reads it). */
+  expect: string | null;
+  verify_tls: boolean;
+  ca_certificate?: string;
+  /** `response_time`, and `body` on the first message. */
+  assertions: Array<Record<string, unknown>>;
+}
 
-export type MonitorConfig = HttpConfig | TlsConfig | TcpConfig | DnsConfig | GrpcConfig | HeartbeatConfig;
+/** The database types (DECISIONS §20): connect, log in, an optional query and expected value. */
+export const DATABASE_TYPES = ['postgres', 'mysql', 'redis'] as const;
+export type DatabaseType = (typeof DATABASE_TYPES)[number];
+/** sslmode-like: no TLS; TLS without checking the certificate; TLS with chain and host name checked. */
+export const DATABASE_TLS_MODES = ['disable', 'require', 'verify'] as const;
+/** The config keys that are credentials: accepted, used by the probe, never shown (docs/monitors.md). */
+export const WRITE_ONLY_CONFIG_KEYS = ['password'] as const;
+
+export interface DatabaseConfig extends CommonConfig {
+  tls_mode: (typeof DATABASE_TLS_MODES)[number];
+  /** postgres: default postgres; mysql: default root; redis: an ACL user (absent = the default user). */
+  username?: string;
+  /** Write-only: stored with the monitor, never returned by the API (`password_set` says whether there is one). */
+  password?: string;
+  /** postgres/mysql: the database; redis: the index to SELECT. */
+  database?: string;
+  /** PEM certificates trusted besides the process's roots under tls_mode verify. */
+  ca_certificate?: string;
+  /** postgres/mysql: SQL whose first value is compared; redis: a command (PING when absent). */
+  query?: string;
+  /** The first value returned, as text, must equal this. */
+  expected_value?: string;
+  /** response_time, and body (on the value as text) assertions. */
+  assertions?: Array<Record<string, unknown>>;
+}
+
+export interface IcmpConfig extends CommonConfig {
+  /** Echo requests per check, 200 ms apart (default 3). */
+  count: number;
+  /** Lost share (0-100) still up; more is down (default 50: one lost echo of three is no outage). */
+  max_loss_percent: number;
+  /** `response_time` assertions, against the average round trip. */
+  assertions: Array<Record<string, unknown>>;
+}
+export interface UdpConfig extends CommonConfig {
+  /** The datagram sent, in `send_encoding` (default "" as text: an empty datagram). */
+  send: string;
+  send_encoding: (typeof UDP_SEND_ENCODINGS)[number];
+  /** Text the reply must contain; null = any reply. */
+  expect: string | null;
+  /** `body` (on the reply as UTF-8) and `response_time` assertions. */
+  assertions: Array<Record<string, unknown>>;
+}
+export interface DomainConfig extends CommonConfig {
+  alert_days_before_expiry: number;
+  /** The RDAP server asked (its base URL, `…/domain/<name>` is appended); absent = the IANA bootstrap's. */
+  rdap_base_url?: string;
+}
+
+export type MonitorConfig =
+  | HttpConfig
+  | TlsConfig
+  | TcpConfig
+  | DnsConfig
+  | GrpcConfig
+  | HeartbeatConfig
+  | IcmpConfig
+  | UdpConfig
+  | DomainConfig
+  | SmtpConfig
+  | WebsocketConfig
+  | DatabaseConfig;
 
 export interface Monitor {
   id: string;
@@ -141,6 +255,11 @@ export type MonitorPatch = Omit<MonitorInput, 'type'>;
 export interface MonitorFilter {
   tag?: string;
   status?: MonitorStatus;
+  /**
+   * Maintenance windows active now (DECISIONS §16): `inside` keeps only unpaused monitors they cover (the status
+   * `maintenance` of monitor reads), `outside` drops those (a monitor read as `maintenance` is not listed as `up`).
+   */
+  maintenance?: { monitorIds: readonly string[]; tags: readonly string[]; match: 'inside' | 'outside' };
   type?: MonitorType;
   environment?: string;
   q?: string;

@@ -81,6 +81,19 @@ describe('validateMonitor defaults', () => {
     ['tcp', '[::1]:22', {}, '[::1]:22'],
     ['dns', 'example.com', { record_type: 'A', resolver: null, expected: [] }, 'example.com'],
     ['grpc', 'grpc.example.com:50051', { tls: false, service: '' }, 'grpc.example.com:50051'],
+    ['smtp', 'mx.example.com', { tls_mode: 'none', alert_days_before_expiry: 14, assertions: [] }, 'mx.example.com'],
+    [
+      'smtp',
+      'mx.example.com:587',
+      { tls_mode: 'none', alert_days_before_expiry: 14, assertions: [] },
+      'mx.example.com:587',
+    ],
+    [
+      'websocket',
+      'wss://example.com:8443/ws?x=1',
+      { headers: {}, send: null, expect: null, verify_tls: true, assertions: [] },
+      'example.com:8443',
+    ],
   ])('%s %s gets its type defaults', (type, target, typeDefaults, name) => {
     const v = ok({ type, target });
     expect(v.config).toEqual({ ...COMMON_DEFAULTS, ...typeDefaults });
@@ -223,6 +236,41 @@ describe('validateMonitor: the rules a schema cannot say, with precise details',
     [
       { type: 'dns', target: 'e.com', config: { resolver: 'dns.google' } },
       [{ field: 'config.resolver', issue: 'must be an IP address, optionally with :port' }],
+    ],
+    [
+      { type: 'smtp', target: 'smtp://mx.e.com' },
+      [{ field: 'target', issue: 'must be host:port or a host (port 25, 465 for implicit TLS)' }],
+    ],
+    [
+      { type: 'smtp', target: 'mx.e.com', config: { assertions: [{ type: 'status', equals: 220 }] } },
+      [
+        {
+          field: 'config.assertions[0].type',
+          issue: 'must be body or response_time for an smtp monitor (body reads the banner)',
+        },
+      ],
+    ],
+    [
+      { type: 'smtp', target: 'mx.e.com', config: { assertions: [{ type: 'body', matches: '(' }] } },
+      [{ field: 'config.assertions[0].matches', issue: expect.stringContaining('regular expression') }],
+    ],
+    [{ type: 'websocket', target: 'https://e.com/ws' }, [{ field: 'target', issue: 'must be a ws:// or wss:// URL' }]],
+    [
+      { type: 'websocket', target: 'ws://e.com/', config: { headers: { 'Sec-WebSocket-Key': 'x' } } },
+      [{ field: 'config.headers.Sec-WebSocket-Key', issue: 'is set by the WebSocket handshake' }],
+    ],
+    [
+      {
+        type: 'websocket',
+        target: 'ws://e.com/',
+        config: { assertions: [{ type: 'json', path: '$.a', exists: true }] },
+      },
+      [
+        {
+          field: 'config.assertions[0].type',
+          issue: 'must be body or response_time for a websocket monitor (body reads the first message)',
+        },
+      ],
     ],
   ])('%j', (input, expected) => {
     expect(details(input)).toEqual(expected);

@@ -1,5 +1,6 @@
 import type { SchemaMigration } from '../../platform/db/index.ts';
 import { col } from '../../platform/db/index.ts';
+import { monitorsSearchMigration } from './monitors.search.migration.ts';
 
 export const monitorsMigrations: SchemaMigration[] = [
   {
@@ -58,4 +59,5 @@ export const monitorsMigrations: SchemaMigration[] = [
         .execute();
     },
   },
+  monitorsSearchMigration,
 ];

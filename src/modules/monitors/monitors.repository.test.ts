@@ -192,9 +192,9 @@ for (const dialect of testDialects()) {
         const scope = { organizationId: org };
         const first = await repo.list(scope, {}, undefined, 2);
         expect(ids(first)).toEqual(ids(all.slice(0, 3)));
-        const second = await repo.list(scope, {}, all[1]!.id, 2);
+        const second = await repo.list(scope, {}, { keys: [], id: all[1]!.id }, 2);
         expect(ids(second)).toEqual(ids(all.slice(2, 5)));
-        const last = await repo.list(scope, {}, all[4]!.id, 2);
+        const last = await repo.list(scope, {}, { keys: [], id: all[4]!.id }, 2);
         expect(ids(last)).toEqual([all[5]!.id]);
       });
 

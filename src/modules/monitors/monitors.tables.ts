@@ -16,6 +16,10 @@ export interface MonitorRow {
   heartbeat_token: string | null;
   created_at: number;
   updated_at: number;
+  /** Name and target, lowered (monitor.search.ts): what `q` searches. */
+  search_text: string;
+  /** The name, lowered: what `sort=name` orders by. */
+  sort_name: string;
 }
 
 /** One edge of `config.depends_on`: `monitor_id` depends on `depends_on_id` (its parent). */

@@ -74,6 +74,13 @@ export class OrgsService {
     return org;
   }
 
+  /** The organization read through `db` (a caller's transaction handle: a verb that runs inside a wider change). */
+  async getOrganizationIn(db: Database, id: string): Promise<Organization> {
+    const org = await new OrgsRepository(db).findOrganization(id);
+    if (!org) throw notFound('Organization');
+    return org;
+  }
+
   findOrganization(id: string): Promise<Organization | null> {
     return this.deps.repository.findOrganization(id);
   }

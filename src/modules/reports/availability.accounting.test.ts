@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { accountingOf, combinedAccounting, spansOf, type TimelineEntry } from './availability.accounting.ts';
+import {
+  accountingOf,
+  combinedAccounting,
+  spansOf,
+  withMaintenance,
+  type TimelineEntry,
+} from './availability.accounting.ts';
 
 const e = (kind: TimelineEntry['kind'], at: number, since: number | null = null): TimelineEntry => ({
   kind,
@@ -27,11 +33,41 @@ describe('availability accounting', () => {
     expect(accountingOf(spans, 0, 1000)).toEqual({
       windowMs: 1000,
       upMs: 140 + 100 + 280,
+      degradedMs: 0,
       downMs: 150,
       pausedMs: 100,
       noDataMs: 30,
       maintenanceMs: 0,
       absentMs: 200,
+    });
+  });
+
+  it('degraded time is up time, counted apart; a down dated back into it takes it; maintenance over it takes it', () => {
+    const spans = spansOf(
+      [
+        e('created', 0),
+        e('up', 0),
+        e('degraded', 100),
+        e('up', 200),
+        e('degraded', 300),
+        e('down', 400, 350),
+        e('degraded', 500),
+        e('up', 600),
+      ],
+      700,
+    );
+    // up [0,100) [200,300) [600,700); degraded [100,200) [300,350) [500,600); down [350,500).
+    expect(accountingOf(spans, 0, 700)).toMatchObject({ upMs: 550, degradedMs: 250, downMs: 150 });
+    expect(accountingOf(spans, 150, 320)).toMatchObject({ upMs: 170, degradedMs: 70, downMs: 0 });
+    // Maintenance [120, 180) and [550, 650): 60 + 50 of degraded time and 50 of up time are neither.
+    const quiet = withMaintenance(spans, [
+      [120, 180],
+      [550, 650],
+    ]);
+    expect(accountingOf(quiet, 0, 700)).toMatchObject({
+      upMs: 550 - 60 - 100,
+      degradedMs: 250 - 60 - 50,
+      maintenanceMs: 160,
     });
   });
 

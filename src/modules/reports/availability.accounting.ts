@@ -11,9 +11,11 @@
  * - maintenance: time a maintenance window with `exclude_from_sla` covered (DECISIONS §16), laid over the up, down and
  *   no_data time by `withMaintenance`: neither uptime nor downtime.
  * Monitored time = up + down; paused, no_data, maintenance and absent time are not monitored.
+ * Degraded time (DECISIONS §20: slow, or failing in fewer regions than confirm_regions) is up time marked `degraded`:
+ * it counts as up for uptime_percent and is reported beside it as degraded_seconds.
  */
 
-export type TimelineKind = 'created' | 'paused' | 'resumed' | 'deleted' | 'down' | 'up';
+export type TimelineKind = 'created' | 'paused' | 'resumed' | 'deleted' | 'down' | 'up' | 'degraded';
 
 export interface TimelineEntry {
   kind: TimelineKind;
@@ -31,6 +33,8 @@ export interface Span {
   start: number;
   end: number;
   state: SpanState;
+  /** Up time while the monitor was degraded (only with state `up`). */
+  degraded?: boolean;
 }
 
 /**
@@ -41,12 +45,16 @@ export function spansOf(entries: readonly TimelineEntry[], until: number): Span[
   const spans: Span[] = [];
   let exists = false;
   let paused = false;
-  let verdict: 'up' | 'down' | null = null;
+  let verdict: 'up' | 'down' | 'degraded' | null = null;
   let cursor = -Infinity;
-  const state = (): SpanState => (!exists ? 'absent' : paused ? 'paused' : (verdict ?? 'no_data'));
+  const state = (): SpanState =>
+    !exists ? 'absent' : paused ? 'paused' : verdict === 'degraded' ? 'up' : (verdict ?? 'no_data');
   const close = (at: number) => {
     const end = Math.min(at, until);
-    if (end > cursor) spans.push({ start: cursor, end, state: state() });
+    if (end > cursor) {
+      const s = state();
+      spans.push({ start: cursor, end, state: s, ...(s === 'up' && verdict === 'degraded' && { degraded: true }) });
+    }
     cursor = Math.max(cursor, end);
   };
   for (const e of entries) {
@@ -76,6 +84,9 @@ export function spansOf(entries: readonly TimelineEntry[], until: number): Span[
       case 'up':
         verdict = 'up';
         break;
+      case 'degraded':
+        verdict = 'degraded';
+        break;
       case 'down':
         if (exists && !paused && e.since !== null && e.since < e.at) relabelDown(spans, e.since, e.at);
         verdict = 'down';
@@ -94,6 +105,7 @@ function relabelDown(spans: Span[], since: number, at: number): void {
     if (s.state !== 'up' && s.state !== 'no_data') break; // never across a pause, a creation or a deletion
     if (s.start >= since) {
       s.state = 'down';
+      delete s.degraded;
       continue;
     }
     spans.splice(i + 1, 0, { start: since, end: Math.min(s.end, at), state: 'down' });
@@ -106,7 +118,7 @@ function merged(spans: Span[]): Span[] {
   const out: Span[] = [];
   for (const s of spans) {
     const last = out[out.length - 1];
-    if (last && last.state === s.state && last.end === s.start) last.end = s.end;
+    if (last && last.state === s.state && !last.degraded === !s.degraded && last.end === s.start) last.end = s.end;
     else out.push({ ...s });
   }
   return out;
@@ -127,11 +139,11 @@ export function withMaintenance(spans: readonly Span[], maintenance: readonly In
     let cursor = s.start;
     for (const [ms, me] of maintenance) {
       if (me <= cursor || ms >= s.end) continue;
-      if (ms > cursor) out.push({ start: cursor, end: ms, state: s.state });
+      if (ms > cursor) out.push({ ...s, start: cursor, end: ms });
       out.push({ start: Math.max(ms, cursor), end: Math.min(me, s.end), state: 'maintenance' });
       cursor = Math.min(me, s.end);
     }
-    if (cursor < s.end) out.push({ start: cursor, end: s.end, state: s.state });
+    if (cursor < s.end) out.push({ ...s, start: cursor, end: s.end });
   }
   return merged(out.filter((s) => s.end > s.start));
 }
@@ -167,7 +179,10 @@ export function totalMs(intervals: readonly Interval[]): number {
 /** Milliseconds per state within [from, to); the states sum to to − from. */
 export interface Accounting {
   windowMs: number;
+  /** Degraded time included. */
   upMs: number;
+  /** The part of upMs the monitor was degraded. */
+  degradedMs: number;
   downMs: number;
   pausedMs: number;
   noDataMs: number;
@@ -179,6 +194,14 @@ export interface Accounting {
 export function accountingOf(spans: readonly Span[], from: number, to: number): Accounting {
   const ms = (state: SpanState) => totalMs(intervalsIn(spans, state, from, to));
   const upMs = ms('up');
+  const degradedMs = totalMs(
+    intervalsIn(
+      spans.filter((s) => s.degraded === true),
+      'up',
+      from,
+      to,
+    ),
+  );
   const downMs = ms('down');
   const pausedMs = ms('paused');
   const noDataMs = ms('no_data');
@@ -186,6 +209,7 @@ export function accountingOf(spans: readonly Span[], from: number, to: number): 
   return {
     windowMs: to - from,
     upMs,
+    degradedMs,
     downMs,
     pausedMs,
     noDataMs,

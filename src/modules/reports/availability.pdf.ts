@@ -22,7 +22,7 @@ export function meanDailyUptime(r: AvailabilityReport): { dates: string[]; value
 }
 
 /**
- * "Days down": a monitor's days as a strip: a hairline for the period and, for each day with downtime, a bar whose height is that
+ * "Days" (downtime per day): a monitor's days as a strip: a hairline for the period and, for each day with downtime, a bar whose height is that
  * day's share of downtime (at least a visible tick); a day without monitored time is a gap in the hairline.
  */
 function dayStrip(pdf: ReportPdf, m: AvailabilityMonitor, box: Box): void {
@@ -54,19 +54,32 @@ function dayStrip(pdf: ReportPdf, m: AvailabilityMonitor, box: Box): void {
 }
 
 export const AVAILABILITY_COLUMNS: ReadonlyArray<TableColumn<AvailabilityMonitor>> = [
-  { header: 'Monitor', width: 0.22, value: (m) => m.name },
+  { header: 'Monitor', width: 0.21, value: (m) => m.name },
   { header: 'Uptime %', width: 0.095, align: 'right', value: (m) => formatNumber(m.uptime_percent) },
-  { header: 'Downtime', width: 0.105, align: 'right', value: (m) => formatDuration(m.downtime_seconds) },
-  { header: 'Paused', width: 0.095, align: 'right', value: (m) => formatDuration(m.paused_seconds) },
+  { header: 'Downtime', width: 0.1, align: 'right', value: (m) => formatDuration(m.downtime_seconds) },
+  { header: 'Paused', width: 0.09, align: 'right', value: (m) => formatDuration(m.paused_seconds) },
+  // Maintenance excluded from the SLA: neither uptime nor downtime (DECISIONS §16).
+  { header: 'Maint.', width: 0.095, align: 'right', value: (m) => formatDuration(m.maintenance_seconds) },
   { header: 'Coverage %', width: 0.115, align: 'right', value: (m) => formatNumber(m.coverage_percent) },
   {
     header: 'Failed',
-    width: 0.135,
+    width: 0.1,
     align: 'right',
     value: (m) => `${formatCount(m.failed_checks)} / ${formatCount(m.checks)}`,
   },
   { header: 'Incidents', width: 0.095, align: 'right', value: (m) => formatCount(m.incident_count) },
-  { header: 'Days down', width: 0.14, value: () => '', draw: dayStrip },
+  { header: 'Days', width: 0.1, value: () => '', draw: dayStrip },
+];
+
+/**
+ * Degraded time (DECISIONS §20) has a table of its own: the monitors table has no room for another column at a
+ * readable size, and degraded time is up time (already inside "Uptime %").
+ */
+const DEGRADED_COLUMNS: ReadonlyArray<TableColumn<AvailabilityMonitor>> = [
+  { header: 'Monitor', width: 0.4, value: (m) => m.name },
+  { header: 'Degraded', width: 0.2, align: 'right', value: (m) => formatDuration(m.degraded_seconds) },
+  { header: 'Uptime %', width: 0.2, align: 'right', value: (m) => formatNumber(m.uptime_percent) },
+  { header: 'Downtime', width: 0.2, align: 'right', value: (m) => formatDuration(m.downtime_seconds) },
 ];
 
 function body(pdf: ReportPdf, r: AvailabilityReport): void {
@@ -88,11 +101,24 @@ function body(pdf: ReportPdf, r: AvailabilityReport): void {
   pdf.table(AVAILABILITY_COLUMNS, worst, { size: 7.5, empty: 'No downtime in this period.' });
   pdf.heading(`All monitors (${r.monitors.length})`);
   pdf.paragraph(
-    'Days down: one mark per day with downtime, as high as that day’s share of downtime; a gap in the line is time ' +
-      'the monitor was not monitored (paused, not yet created, deleted).',
+    'Days: one mark per day with downtime, as high as that day’s share of downtime; a gap in the line is time ' +
+      'the monitor was not monitored (paused, not yet created, deleted). Maint.: time inside maintenance ' +
+      'windows that exclude maintenance from the SLA, counted neither as uptime nor as downtime.',
     { size: 7.5, colour: COLOURS.muted },
   );
   pdf.table(AVAILABILITY_COLUMNS, r.monitors, { size: 7.5, empty: 'No monitors in this report.' });
+  const degraded = r.monitors
+    .filter((m) => m.degraded_seconds > 0)
+    .sort((a, b) => b.degraded_seconds - a.degraded_seconds || a.name.localeCompare(b.name));
+  if (degraded.length > 0) {
+    pdf.heading(`Degraded performance (${formatDuration(r.summary.degraded_seconds)} in all)`);
+    pdf.paragraph(
+      'Time a monitor was degraded: up, but slower than its degraded_latency_ms or failing in fewer regions than ' +
+        'confirm_regions. Not an outage: it counts as uptime.',
+      { size: 7.5, colour: COLOURS.muted },
+    );
+    pdf.table(DEGRADED_COLUMNS, degraded, { size: 7.5 });
+  }
   const names = new Map(r.monitors.map((m) => [m.monitor_id, m.name]));
   const longest = r.monitors
     .flatMap((m) => m.incidents.map((i) => ({ ...i, monitor_id: m.monitor_id })))
@@ -113,6 +139,11 @@ function body(pdf: ReportPdf, r: AvailabilityReport): void {
   );
 }
 
+/** Says on the first page that maintenance excluded from the SLA is not in the figures (the table shows how much). */
+function maintenanceNote(r: AvailabilityReport): string {
+  return r.monitors.some((m) => m.maintenance_seconds > 0) ? 'maintenance excluded' : 'sum over monitors';
+}
+
 export const availabilityLayout: PdfLayout<AvailabilityReport> = {
   title: 'Availability report',
   figures: (r) => {
@@ -122,7 +153,11 @@ export const availabilityLayout: PdfLayout<AvailabilityReport> = {
       { label: 'Downtime', value: formatDuration(r.summary.downtime_seconds), note: 'all monitors together' },
       { label: 'Incidents', value: formatCount(r.summary.incidents) },
       { label: 'Monitors', value: formatCount(r.summary.monitors) },
-      { label: 'Monitored time', value: formatDuration(r.summary.monitored_seconds), note: 'sum over monitors' },
+      {
+        label: 'Monitored time',
+        value: formatDuration(r.summary.monitored_seconds),
+        note: maintenanceNote(r),
+      },
       { label: 'Longest incident', value: formatDuration(longest) },
     ];
   },

@@ -3,7 +3,7 @@ import type { ServiceContext } from '../auth/index.ts';
 import type { Incident, IncidentKey } from '../incidents/index.ts';
 import type { Monitor } from '../monitors/index.ts';
 import type { Plans } from '../orgs/index.ts';
-import { spansOf } from './availability.accounting.ts';
+import { spansOf, withMaintenance } from './availability.accounting.ts';
 import type { ReportIncidentPages } from './incidents.report.ts';
 import { MonitorTimelineRepository } from './monitor-timeline.repository.ts';
 import { findingsOf, flappingOf, HEALTH_RULES } from './monitor-health.rules.ts';
@@ -26,6 +26,16 @@ export interface MonitorHealthDeps {
   incidents: ReportIncidentPages;
   /** Null: intervals default to 60 s; timeouts and alert destinations are not judged. */
   monitors: ReportMonitorSettings | null;
+  /**
+   * Per monitor, its time in [from, to) inside windows that exclude maintenance from the SLA (the availability
+   * report's reading): flapping is judged on the same spans as uptime, maintenance neither up nor down.
+   */
+  maintenanceOf?: (
+    ctx: ServiceContext,
+    monitors: ReadonlyArray<{ id: string; tags: string[] }>,
+    from: number,
+    to: number,
+  ) => Promise<Map<string, Array<[number, number]>>>;
 }
 
 const CHUNK = 500;
@@ -58,13 +68,16 @@ export class MonitorHealthReports {
     const intervalMs = (id: string) => (settings.get(id)?.intervalSeconds ?? DEFAULT_INTERVAL_S) * 1000;
     const lookback = Math.min(MAX_LOOKBACK_MS, 21 * Math.max(0, ...ids.map(intervalMs)));
     const judged = period.from < end;
-    const [timelines, incidents, window, everUp] = await Promise.all([
+    const [timelines, incidents, window, everUp, excluded] = await Promise.all([
       repo.timelines(ids, period.from - lookback, end),
       judged ? this.incidentsOf(ctx, ids, period.from, end) : new Map<string, Incident[]>(),
       judged
         ? figuresFromRollups(this.deps.rollups, ids, { from: period.from, to: end }, 'UTC', { days: false, now })
         : null,
       repo.everUp(ids, end),
+      this.deps.maintenanceOf
+        ? this.deps.maintenanceOf(ctx, monitors, period.from - lookback, end)
+        : new Map<string, Array<[number, number]>>(),
     ]);
     // Never succeeded needs the checks since creation, read (daily rollups) only for monitors without an up verdict.
     const candidates = monitors.filter((m) => !everUp.has(m.id) && m.createdAt < end);
@@ -79,7 +92,9 @@ export class MonitorHealthReports {
             { days: false, now },
           );
     const rows = monitors.map((m) => {
-      const spans = spansOf(timelines.get(m.id) ?? [], end);
+      // Maintenance excluded from the SLA is neither up nor down here either: a monitor that flapped inside a
+      // window (alerts held, the time not counted) is not called flapping for it.
+      const spans = withMaintenance(spansOf(timelines.get(m.id) ?? [], end), excluded.get(m.id) ?? []);
       const last = spans[spans.length - 1];
       const monitor = settings.get(m.id);
       const config = monitor?.config as
@@ -173,5 +188,7 @@ export const HEALTH_METHODOLOGY =
   'Misconfigured: paused for more than 60 days, no alert destination, a timeout below 1.5 × the p95 latency, or ' +
   'every incident caused ' +
   'by a redirect, 401/403, 404, a certificate for another host name or a failing content assertion. Never ' +
-  'succeeded: no successful check since creation, after 24 hours or 20 checks. Figures come from the timeline, ' +
+  'succeeded: no successful check since creation, after 24 hours or 20 checks. Time inside maintenance windows ' +
+  'that exclude maintenance from the SLA is neither up nor down (as in the availability report): it breaks the ' +
+  'flapping history like a pause, and incidents are not opened inside them. Figures come from the timeline, ' +
   'the incidents and the rollups, never from raw executions.';

@@ -79,6 +79,8 @@ interface Slot {
   timer: TimerHandle | null;
   /** While without a job: when it is stopped. */
   idle: TimerHandle | null;
+  /** Resolves once the thread is composed or has exited. */
+  settled: Promise<void>;
 }
 
 /**
@@ -150,7 +152,7 @@ export class ReportBuildPool implements PdfComposer {
         this.clearTimers(slot);
         slot.task?.reject(unavailable('the report workers are stopping'));
         slot.task = null;
-        await stopThread(slot.worker);
+        await stopThread(slot);
       }),
     );
     this.closed = false;
@@ -187,10 +189,14 @@ export class ReportBuildPool implements PdfComposer {
       workerData: { compose: this.options.compose.href, setup: this.options.setup },
     });
     worker.unref();
-    const slot: Slot = { worker, ready: false, task: null, timer: null, idle: null };
+    let settle = () => {};
+    const settled = new Promise<void>((resolve) => (settle = resolve));
+    const slot: Slot = { worker, ready: false, task: null, timer: null, idle: null, settled };
+    worker.once('exit', () => settle());
     worker.on('message', (reply: WorkerReply) => {
       if ('type' in reply) {
         slot.ready = true;
+        settle();
         if (slot.task) this.startTimer(i, slot);
         return;
       }
@@ -228,7 +234,7 @@ export class ReportBuildPool implements PdfComposer {
       if (this.slots[i] !== slot || slot.task) return;
       this.slots[i] = null;
       slot.idle = null;
-      void stopThread(slot.worker);
+      void stopThread(slot);
     });
   }
 
@@ -260,13 +266,28 @@ export class ReportBuildPool implements PdfComposer {
   }
 }
 
-/** Asks a thread to close its database and end; one that has not within 2 s is stopped. */
-async function stopThread(worker: Worker): Promise<void> {
+/** How long a thread still loading its modules is waited for before it is stopped anyway. */
+const COMPOSE_WAIT_MS = 60_000;
+
+/**
+ * Asks a thread to close its database and end; one that has not within 2 s of being composed is stopped. A thread
+ * still loading its modules or opening its database is not stopped in the middle of it (terminating a worker inside a
+ * native module's load has crashed the whole process: a SIGSEGV of a test worker after an app's close): the close
+ * message waits in its queue until it is composed, and only a thread that never gets there is stopped after 60 s.
+ */
+async function stopThread(slot: Slot): Promise<void> {
+  const { worker } = slot;
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   worker.postMessage({ type: 'close' } satisfies WorkerRequest);
-  const timer = setTimeout(() => void worker.terminate(), 2000);
+  let timer: NodeJS.Timeout | null = setTimeout(() => void worker.terminate(), COMPOSE_WAIT_MS);
+  void slot.settled.then(() => {
+    if (timer === null) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => void worker.terminate(), 2000);
+  });
   await exited;
-  clearTimeout(timer);
+  if (timer !== null) clearTimeout(timer);
+  timer = null;
 }
 
 function unavailable(reason: string): DomainError {

@@ -379,7 +379,8 @@ export class ReportPdf {
   /** The methodology note, the running header and "Page X of Y" on every page; the finished file. */
   async finish(methodology: string): Promise<Buffer> {
     this.heading('Methodology', 12);
-    this.paragraph(methodology, { size: 8.5, colour: COLOURS.muted });
+    // Several sections may bring several notes (report.render.ts joins them with a blank line): one paragraph each.
+    for (const note of methodology.split('\n\n')) this.paragraph(note, { size: 8.5, colour: COLOURS.muted });
     const { start, count } = this.doc.bufferedPageRange();
     const tz = this.meta.period.timezone;
     const period = `${formatInstant(this.meta.period.from, tz)} – ${formatInstant(this.meta.period.to, tz)} ${tz}`;

@@ -228,7 +228,7 @@ export class ReportRenderer {
       period: doc.period,
       generatedAt: doc.generatedAt ?? doc.sections[0]?.report.generated_at ?? new Date(ctx.clock.now()).toISOString(),
       sections: doc.sections,
-      methodology: doc.sections.find((s) => s.report.methodology !== undefined)?.report.methodology ?? METHODOLOGY,
+      methodology: sectionsMethodology(doc.sections),
     });
     return { contentType: 'application/pdf', filename, body };
   }
@@ -255,6 +255,15 @@ function csvTable<K extends ReportKind>(kind: K): CsvTable<ReportOf[K]> {
 
 function methodologyOf(report: { methodology?: string }): string {
   return report.methodology ?? METHODOLOGY;
+}
+
+/**
+ * Each distinct methodology of the sections, in order: a custom or scheduled report that starts with incidents and
+ * shows availability further on still states how downtime (and maintenance) was counted.
+ */
+export function sectionsMethodology(sections: readonly ReportSection[]): string {
+  const notes = [...new Set(sections.map((s) => s.report.methodology).filter((m): m is string => m !== undefined))];
+  return notes.length > 0 ? notes.join('\n\n') : METHODOLOGY;
 }
 
 function sectionsCsv(sections: readonly ReportSection[]): Buffer {

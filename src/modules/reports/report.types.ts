@@ -31,6 +31,8 @@ export interface AvailabilityMonitor {
   target: string;
   uptime_percent: number | null;
   downtime_seconds: number;
+  /** Up time while the monitor was degraded (DECISIONS §20): counted as up in uptime_percent. */
+  degraded_seconds: number;
   paused_seconds: number;
   no_data_seconds: number;
   /** Inside maintenance windows that exclude maintenance from the SLA (DECISIONS §16): neither up nor down. */
@@ -43,7 +45,7 @@ export interface AvailabilityMonitor {
   incident_count: number;
   longest_incident_seconds: number;
   incidents: AvailabilityIncident[];
-  daily: Array<{ date: string; uptime_percent: number | null; downtime_seconds: number }>;
+  daily: Array<{ date: string; uptime_percent: number | null; downtime_seconds: number; degraded_seconds: number }>;
 }
 
 export interface AvailabilityReport extends ReportHead<'availability'> {
@@ -51,6 +53,7 @@ export interface AvailabilityReport extends ReportHead<'availability'> {
     monitors: number;
     uptime_percent: number | null;
     downtime_seconds: number;
+    degraded_seconds: number;
     monitored_seconds: number;
     incidents: number;
   };

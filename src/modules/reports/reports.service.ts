@@ -60,7 +60,8 @@ export const METHODOLOGY =
   'never reached the threshold are not downtime. Paused time, time without a verdict yet (after creation or a ' +
   'resume), time inside maintenance windows that exclude maintenance from the SLA (maintenance_seconds), and time ' +
   'before creation or after deletion are not monitored and count neither as up nor as down. ' +
-  'uptime_percent = 100 × up seconds / monitored seconds. Percentiles come from merged latency sketches (≤ 1 % ' +
+  'uptime_percent = 100 × up seconds / monitored seconds; degraded time (slower than degraded_latency_ms, or ' +
+  'failing in fewer regions than confirm_regions) is up time, shown as degraded_seconds. Percentiles come from merged latency sketches (≤ 1 % ' +
   'relative error). Periods are half-open [from, to); days and calendar periods are those of the report time zone.';
 
 const seconds = (ms: number) => ms / 1000;
@@ -83,6 +84,7 @@ export class ReportsService {
       rollups: deps.rollups,
       incidents: deps.incidents,
       monitors: deps.monitors ?? null,
+      maintenanceOf: (ctx, monitors, from, to) => this.maintenanceOf(ctx, monitors, from, to),
     });
   }
 
@@ -123,6 +125,7 @@ export class ReportsService {
     let up = 0;
     let monitored = 0;
     let down = 0;
+    let degraded = 0;
     let incidentTotal = 0;
     const rows: AvailabilityMonitor[] = await mapYielding(monitors, (m) => {
       const s = spans.get(m.id)!;
@@ -131,6 +134,7 @@ export class ReportsService {
       const own = (incidents.get(m.id) ?? []).map((i) => incidentView(i, s, ctx.clock.now()));
       up += a.upMs;
       down += a.downMs;
+      degraded += a.degradedMs;
       monitored += a.upMs + a.downMs;
       incidentTotal += own.length;
       return {
@@ -139,6 +143,7 @@ export class ReportsService {
         target: m.target,
         uptime_percent: pct(uptimePercent(a.upMs, a.upMs + a.downMs)),
         downtime_seconds: seconds(a.downMs),
+        degraded_seconds: seconds(a.degradedMs),
         paused_seconds: seconds(a.pausedMs),
         no_data_seconds: seconds(a.noDataMs),
         maintenance_seconds: seconds(a.maintenanceMs),
@@ -156,6 +161,7 @@ export class ReportsService {
             date: d.date,
             uptime_percent: pct(uptimePercent(da.upMs, da.upMs + da.downMs)),
             downtime_seconds: seconds(da.downMs),
+            degraded_seconds: seconds(da.degradedMs),
           };
         }),
       };
@@ -169,6 +175,7 @@ export class ReportsService {
         monitors: rows.length,
         uptime_percent: pct(uptimePercent(up, monitored)),
         downtime_seconds: seconds(down),
+        degraded_seconds: seconds(degraded),
         monitored_seconds: seconds(monitored),
         incidents: incidentTotal,
       },

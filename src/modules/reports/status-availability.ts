@@ -1,9 +1,10 @@
 import type { Database } from '../../platform/db/index.ts';
-import { accountingOf, spansOf, uptimePercent, type Span } from './availability.accounting.ts';
+import { accountingOf, spansOf, uptimePercent, withMaintenance, type Span } from './availability.accounting.ts';
 import { MonitorTimelineRepository } from './monitor-timeline.repository.ts';
 import { localDays, periodContaining, type SlaPeriod } from './report.period.ts';
 import { evaluateSlaTarget } from './sla.evaluation.ts';
 import { SlaTargetsRepository, type SlaTarget } from './sla-targets.repository.ts';
+import type { ReportMaintenance } from './reports.service.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -30,6 +31,8 @@ export interface StatusDay {
   downtimeSeconds: number;
   monitoredSeconds: number;
   pausedSeconds: number;
+  /** Time inside maintenance windows that exclude their time from the SLA: neither up nor down (DECISIONS §16). */
+  maintenanceSeconds: number;
 }
 
 export interface StatusMonitorAvailability {
@@ -72,8 +75,20 @@ function uptimeOf(spans: readonly Span[], from: number, to: number): number | nu
  */
 export class StatusAvailability {
   private readonly database: Database;
-  constructor(deps: { database: Database }) {
+  private readonly maintenance: ReportMaintenance | null;
+  /**
+   * `maintenance`: the windows that exclude their time from the SLA, as the availability report reads them (the
+   * maintenance module's MaintenanceService); null: none, every moment counts.
+   */
+  constructor(deps: { database: Database; maintenance?: ReportMaintenance | null }) {
     this.database = deps.database;
+    this.maintenance = deps.maintenance ?? null;
+  }
+
+  /** Uptime of one monitor in [from, to) with the same accounting (monitor badges, DECISIONS §18); null: none. */
+  async uptimeOver(monitorId: string, from: number, to: number): Promise<number | null> {
+    const timelines = await new MonitorTimelineRepository(this.database).timelines([monitorId], from, to);
+    return uptimeOf(spansOf(timelines.get(monitorId) ?? [], to), from, to);
   }
 
   /**
@@ -103,11 +118,14 @@ export class StatusAvailability {
     // Every SLA period (at most a quarter) starts at or after the current quarter's start: the timelines are read
     // from there, together with the targets, instead of after them.
     const from = Math.min(barFrom, windowFrom, periodContaining('quarterly', now, TIMEZONE).from);
-    const [targets, timelines] = await Promise.all([
+    const [targets, timelines, excluded] = await Promise.all([
       input.withSlaTargets && monitorIds.length > 0 ? this.targetsWithin(input.organizationId, onPage) : [],
       new MonitorTimelineRepository(this.database).timelines(monitorIds, from, now),
+      this.excludedIntervals(input.organizationId, monitorIds, from, now),
     ]);
-    const spans = new Map(monitorIds.map((id) => [id, spansOf(timelines.get(id) ?? [], now)]));
+    const raw = new Map(monitorIds.map((id) => [id, spansOf(timelines.get(id) ?? [], now)]));
+    // The same spans as the availability and SLA reports: maintenance excluded from the SLA is neither up nor down.
+    const spans = new Map(monitorIds.map((id) => [id, withMaintenance(raw.get(id)!, excluded.get(id) ?? [])]));
     const days = localDays({ from: barFrom, to: now }, TIMEZONE);
     const monitors = new Map<string, StatusMonitorAvailability>();
     for (const id of monitorIds) {
@@ -121,6 +139,7 @@ export class StatusAvailability {
             downtimeSeconds: a.downMs / 1000,
             monitoredSeconds: (a.upMs + a.downMs) / 1000,
             pausedSeconds: a.pausedMs / 1000,
+            maintenanceSeconds: a.maintenanceMs / 1000,
           };
         }),
         windows: Object.fromEntries(STATUS_WINDOWS.map((w) => [w.key, uptimeOf(s, now - w.ms, now)])) as Record<
@@ -156,12 +175,25 @@ export class StatusAvailability {
       };
     });
     const outageStart = (monitorId: string, openedAt: number): number | null => {
-      const down = (spans.get(monitorId) ?? []).find(
+      // The failure's start as the timeline recorded it (a window may hide part of the outage in `spans`).
+      const down = (raw.get(monitorId) ?? []).find(
         (x) => x.state === 'down' && x.start <= openedAt && x.end >= openedAt,
       );
       return down ? down.start : null;
     };
     return { monitors, slaTargets, outageStart };
+  }
+
+  /** Per monitor, the time in [from, to) of windows with `exclude_from_sla` (monitors' tags read for tag windows). */
+  private async excludedIntervals(
+    organizationId: string,
+    monitorIds: readonly string[],
+    from: number,
+    to: number,
+  ): Promise<Map<string, Array<[number, number]>>> {
+    if (!this.maintenance || monitorIds.length === 0 || to <= from) return new Map();
+    const monitors = await new MonitorTimelineRepository(this.database).monitorsByIds(organizationId, monitorIds);
+    return this.maintenance.excludedIntervals(this.database, organizationId, monitors, from, to);
   }
 
   private async targetsWithin(organizationId: string, onPage: ReadonlySet<string>): Promise<SlaTarget[]> {

@@ -48,6 +48,7 @@ for (const dialect of testDialects()) {
         uptime: t.tocsin.services.rollups,
         availability: new StatusAvailability({ database: t.tocsin.database }),
         lockOrganization: (tx, organizationId) => t.tocsin.services.orgs.lockOrganization(tx, organizationId),
+        pageSessionKey: Buffer.alloc(32, 7),
       });
     });
     afterAll(async () => {

@@ -1,5 +1,6 @@
 import type { SchemaMigration } from '../../platform/db/index.ts';
 import { col } from '../../platform/db/index.ts';
+import { subscribersMigrations } from './subscribers.migrations.ts';
 
 export const statusPagesMigrations: SchemaMigration[] = [
   {
@@ -39,4 +40,32 @@ export const statusPagesMigrations: SchemaMigration[] = [
         .execute();
     },
   },
+  {
+    // DECISIONS §18 layout: ordered groups of monitors, a custom domain served by Host (unique when set: several
+    // NULLs are allowed on both dialects), password access (the hash only) and the page's own time zone.
+    name: '202611300400_status_pages_layout',
+    async up(db) {
+      await db.schema
+        .alterTable('status_page')
+        .addColumn('groups', col.json, (c) => c.notNull().defaultTo('[]'))
+        .execute();
+      await db.schema.alterTable('status_page').addColumn('custom_domain', col.text).execute();
+      await db.schema
+        .alterTable('status_page')
+        .addColumn('access', col.text, (c) => c.notNull().defaultTo('public'))
+        .execute();
+      await db.schema.alterTable('status_page').addColumn('password_hash', col.text).execute();
+      await db.schema
+        .alterTable('status_page')
+        .addColumn('timezone', col.text, (c) => c.notNull().defaultTo('UTC'))
+        .execute();
+      await db.schema
+        .createIndex('status_page_custom_domain_idx')
+        .on('status_page')
+        .column('custom_domain')
+        .unique()
+        .execute();
+    },
+  },
+  ...subscribersMigrations,
 ];

@@ -7,6 +7,14 @@ export interface StatusPageRow {
   public: number;
   show_sla_targets: number;
   allow_embedding: number;
+  auto_notices: number;
+  /** JSON: [{name, monitor_ids, collapsed}]. */
+  groups: string;
+  custom_domain: string | null;
+  access: string;
+  password_hash: string | null;
+  timezone: string;
+  subscriptions_enabled: number;
   created_at: number;
   updated_at: number;
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import pg from 'pg';
 import type { Logger } from '../logger.ts';
+import { systemTimers, type TimerHandle, type Timers } from '../timers.ts';
 import type { Database } from './database.ts';
 
 /**
@@ -60,10 +61,12 @@ class Listeners {
 class SqliteChangeSignals implements ChangeSignals {
   private readonly database: Database;
   private readonly listeners = new Listeners();
-  private timer: NodeJS.Timeout | null = null;
+  private readonly timers: Timers;
+  private timer: TimerHandle | null = null;
   private version: number | null = null;
-  constructor(database: Database) {
+  constructor(database: Database, timers: Timers) {
     this.database = database;
+    this.timers = timers;
   }
   get safetyPollMs(): number {
     return this.timer ? LONG_SAFETY_POLL_MS : SHORT_SAFETY_POLL_MS;
@@ -77,8 +80,17 @@ class SqliteChangeSignals implements ChangeSignals {
   async start(): Promise<void> {
     if (this.timer) return;
     this.version = await this.dataVersion();
-    this.timer = setInterval(() => void this.watch(), DATA_VERSION_POLL_MS);
-    this.timer.unref();
+    this.watchLater();
+  }
+  /** Every DATA_VERSION_POLL_MS after the last look ended (looks never overlap) until stop(). */
+  private watchLater(): void {
+    const handle = this.timers.after(DATA_VERSION_POLL_MS, () => {
+      void this.watch().finally(() => {
+        // Stopped meanwhile (and maybe started again, with a timer of its own): this chain ends.
+        if (this.timer === handle) this.watchLater();
+      });
+    });
+    this.timer = handle;
   }
   private async watch(): Promise<void> {
     try {
@@ -96,7 +108,7 @@ class SqliteChangeSignals implements ChangeSignals {
     return Number(result.rows[0]?.data_version ?? 0);
   }
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
+    if (this.timer) this.timers.cancel(this.timer);
     this.timer = null;
   }
 }
@@ -118,12 +130,14 @@ class PostgresChangeSignals implements ChangeSignals {
   private listening = false;
   private stopped = true;
   private retryMs = 1_000;
-  private retryTimer: NodeJS.Timeout | null = null;
+  private retryTimer: TimerHandle | null = null;
+  private readonly timers: Timers;
 
-  constructor(database: Database, url: string, logger: Logger) {
+  constructor(database: Database, url: string, logger: Logger, timers: Timers) {
     this.database = database;
     this.url = url;
     this.logger = logger;
+    this.timers = timers;
   }
 
   get safetyPollMs(): number {
@@ -196,17 +210,17 @@ class PostgresChangeSignals implements ChangeSignals {
     this.client = null;
     this.listening = false;
     if (this.stopped || this.retryTimer) return;
-    this.retryTimer = setTimeout(() => {
+    this.retryTimer = this.timers.after(this.retryMs, () => {
       this.retryTimer = null;
       void this.connect();
-    }, this.retryMs);
+    });
     this.retryMs = Math.min(this.retryMs * 2, LONG_SAFETY_POLL_MS);
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     this.listening = false;
-    if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.retryTimer) this.timers.cancel(this.retryTimer);
     this.retryTimer = null;
     const client = this.client;
     this.client = null;
@@ -219,9 +233,17 @@ class PostgresChangeSignals implements ChangeSignals {
   }
 }
 
-/** `url`: the PostgreSQL URL `database` was opened with (null for SQLite). */
-export function createChangeSignals(database: Database, url: string | null, logger: Logger): ChangeSignals {
+/**
+ * `url`: the PostgreSQL URL `database` was opened with (null for SQLite). `timers`: the SQLite watch's and the
+ * PostgreSQL reconnect's (tests fire them without waiting).
+ */
+export function createChangeSignals(
+  database: Database,
+  url: string | null,
+  logger: Logger,
+  timers: Timers = systemTimers,
+): ChangeSignals {
   return database.dialect === 'postgres' && url
-    ? new PostgresChangeSignals(database, url, logger)
-    : new SqliteChangeSignals(database);
+    ? new PostgresChangeSignals(database, url, logger, timers)
+    : new SqliteChangeSignals(database, timers);
 }

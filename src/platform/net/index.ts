@@ -22,3 +22,4 @@ export {
   type OutboundRequestInit,
 } from './outbound.connector.ts';
 export { connectTcpTo, connectTlsTo, grpcTargetOf, type PinnedTlsOptions } from './vetted.sockets.ts';
+export { startTlsOn } from './vetted.sockets.ts';

@@ -29,6 +29,16 @@ export function connectTlsTo(vetted: VettedHost, port: number, options: PinnedTl
 }
 
 /**
+ * TLS over a connection {@link connectTcpTo} opened (STARTTLS: SMTP's upgrade after EHLO). The socket already goes to
+ * the vetted address, so nothing is resolved; `options.servername` names the host as in {@link connectTlsTo}.
+ */
+export function startTlsOn(socket: Socket, options: PinnedTlsOptions): TLSSocket {
+  const upgraded = options as ConnectionOptions;
+  upgraded.socket = socket;
+  return tlsConnect(upgraded);
+}
+
+/**
  * The gRPC channel target of the vetted address (`ip:port`, `[v6]:port`): grpc-js resolves nothing for an IP target,
  * so the channel cannot be moved by DNS; the name goes in `grpc.default_authority` / `grpc.ssl_target_name_override`.
  */

@@ -9,7 +9,7 @@ export type AjvInstance = Ajv.default;
  * checked by instances made here, so a keyword (and its issue text) means the same everywhere.
  * `coerce`: query strings and params are coerced ("5" is 5) and get their defaults; bodies and files are not.
  */
-export function newAjv(options: { coerce: boolean; allErrors?: boolean }): AjvInstance {
+export function newAjv(options: { coerce: boolean; allErrors?: boolean; optimize?: boolean }): AjvInstance {
   const ajv = new Ajv.default({
     allErrors: options.allErrors ?? true,
     coerceTypes: options.coerce ? 'array' : false,
@@ -20,6 +20,8 @@ export function newAjv(options: { coerce: boolean; allErrors?: boolean }): AjvIn
     discriminator: true,
     // Errors carry their schema, so a schema's own `x-issue` text can be reported.
     verbose: true,
+    // The generated code's optimisation passes (default on): off where a validator is compiled for one use.
+    code: { optimize: options.optimize ?? true },
   });
   addFormats.default(ajv);
   // `x-url` (schema.url.ts): the error carries the rule's own issue text.

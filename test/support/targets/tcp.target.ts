@@ -5,6 +5,8 @@ export interface TcpTarget {
   port: number;
   target: string;
   connections(): number;
+  /** Silent target: the connections still open (a probe that gave up must have closed its own). */
+  open?(): number;
   close(): Promise<void>;
 }
 
@@ -24,6 +26,7 @@ export async function startTcpTarget(host = '127.0.0.1'): Promise<TcpTarget> {
     port,
     target: `${host}:${port}`,
     connections: () => count,
+    open: () => sockets.size,
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
@@ -50,6 +53,8 @@ export async function startSilentTarget(host = '127.0.0.1'): Promise<TcpTarget> 
     sockets.add(s);
     s.on('error', () => undefined);
     s.on('close', () => sockets.delete(s));
+    // Reads (and ignores) what arrives, so a client's close is seen (`open()`); it still never answers.
+    s.resume();
   });
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
@@ -57,6 +62,7 @@ export async function startSilentTarget(host = '127.0.0.1'): Promise<TcpTarget> 
     port,
     target: `${host}:${port}`,
     connections: () => count,
+    open: () => sockets.size,
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

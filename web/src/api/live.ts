@@ -23,7 +23,13 @@ type MonitorPages = InfiniteData<{ data: Monitor[]; next_cursor: string | null }
  * fetched again instead, since a changed status may move a monitor in or out of it.
  */
 function patchLists(queryClient: QueryClient, patches: Map<string, MonitorPatch>): void {
-  for (const query of queryClient.getQueryCache().findAll({ queryKey: ['monitors', 'all'] })) {
+  // The monitors page's server-sorted summary pages (api/monitor-pages.ts) are patched alike: a row keeps its place
+  // until the list is read again (a sort by status or last check is the server's, as of that read).
+  const lists = [
+    ...queryClient.getQueryCache().findAll({ queryKey: ['monitors', 'all'] }),
+    ...queryClient.getQueryCache().findAll({ queryKey: ['monitors', 'summaries'] }),
+  ];
+  for (const query of lists) {
     const filters = query.queryKey[2] as { status?: string } | undefined;
     const statusChanged = [...patches.values()].some((p) => p.status !== undefined);
     if (filters?.status && statusChanged) {

@@ -11,8 +11,8 @@ export type MonitorType = Monitor['type'];
 
 export interface MonitorFilters {
   q?: string;
-  /** The list filters on the stored status (`maintenance` is shown, computed from windows, not filtered on). */
-  status?: Exclude<MonitorStatus, 'maintenance'>;
+  /** The status shown: `maintenance` lists monitors an active window covers; `up`/`down`/`pending` leave them out. */
+  status?: MonitorStatus;
   type?: MonitorType;
   tag?: string;
   environment?: string;

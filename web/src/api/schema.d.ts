@@ -194,6 +194,30 @@ export interface paths {
     patch: operations['updateOrganization'];
     trace?: never;
   };
+  '/api/v1/auth/organization/heartbeats': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read the organization's heartbeat settings (ping key, auto-create)
+     * @description Requires scope `destinations:read`.
+     */
+    get: operations['getHeartbeatSettings'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Make, rotate or remove the ping key; allow ?create=1 (owner/admin)
+     * @description Requires scope `destinations:write`.
+     */
+    patch: operations['updateHeartbeatSettings'];
+    trace?: never;
+  };
   '/api/v1/auth/organization/invitations/{invitation_id}': {
     parameters: {
       query?: never;
@@ -498,6 +522,92 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/config/adopt': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Put existing records under management as the items of a document
+     * @description What `tocsin config export` does after writing the organization to files, so that export then plan shows nothing to change: each listed record becomes managed under its key (409 managed_by_config to API changes). One transaction; a record managed already or not the caller’s is a 422.
+     *
+     *     Requires scope `config:write`.
+     */
+    post: operations['adoptConfig'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/config/apply': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Apply a configuration document in one transaction
+     * @description Does the plan, all or nothing, under the organization’s lock (two applies run one after the other). Items it makes are managed: the API refuses to change them (409 managed_by_config). Applying again changes nothing.
+     *
+     *     Requires scope `config:write`.
+     */
+    post: operations['applyConfig'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/config/plan': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * What applying a configuration document would change (changes nothing)
+     * @description Per key: create, update (with field diffs against what was last applied), delete (prune only) or unchanged.
+     *
+     *     Requires scope `config:write`.
+     */
+    post: operations['planConfig'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/config/schema.json': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The JSON Schema of a configuration document
+     * @description Items are the API create bodies with a `key`; references name keys. docs/config-as-code.md.
+     */
+    get: operations['getConfigDocumentSchema'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/custom-reports': {
     parameters: {
       query?: never;
@@ -632,16 +742,40 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Record a heartbeat ping (GET, for cron jobs)
-     * @description The token in the path is the heartbeat monitor's secret; no API key is needed. Unknown token: 404.
+     * Record a heartbeat ping (success)
+     * @description GET or POST. The body (any type; the first 100 KB are kept) is stored with the ping, which is acknowledged once stored with the monitor's state. Unknown token or slug: 404.
      */
     get: operations['pingHeartbeatGet'];
     put?: never;
     /**
-     * Record a heartbeat ping
-     * @description The token in the path is the heartbeat monitor's secret; no API key is needed. Unknown token: 404.
+     * Record a heartbeat ping (success)
+     * @description GET or POST. The body (any type; the first 100 KB are kept) is stored with the ping, which is acknowledged once stored with the monitor's state. Unknown token or slug: 404.
      */
     post: operations['pingHeartbeat'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/heartbeats/{token}/{signal}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Record a heartbeat signal: /start, /fail, /log or /{exit_code}
+     * @description GET or POST. The body (any type; the first 100 KB are kept) is stored with the ping, which is acknowledged once stored with the monitor's state. Unknown token or slug: 404.
+     */
+    get: operations['pingHeartbeatSignalGet'];
+    put?: never;
+    /**
+     * Record a heartbeat signal: /start, /fail, /log or /{exit_code}
+     * @description GET or POST. The body (any type; the first 100 KB are kept) is stored with the ping, which is acknowledged once stored with the monitor's state. Unknown token or slug: 404.
+     */
+    post: operations['pingHeartbeatSignal'];
     delete?: never;
     options?: never;
     head?: never;
@@ -960,6 +1094,40 @@ export interface paths {
     patch: operations['updateMonitor'];
     trace?: never;
   };
+  '/api/v1/monitors/{id}/badge': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read a monitor's badge token and URLs
+     * @description 404 when the monitor has no badge (never made, or revoked).
+     *
+     *     Requires scope `monitors:read`.
+     */
+    get: operations['getMonitorBadge'];
+    put?: never;
+    /**
+     * Create or rotate a monitor's badge token
+     * @description A new token each time: the previous one (if any) stops working at once.
+     *
+     *     Requires scope `monitors:write`.
+     */
+    post: operations['createMonitorBadge'];
+    /**
+     * Revoke a monitor's badge
+     * @description Its URLs answer 404 from now on (caches may keep the last image for up to a minute).
+     *
+     *     Requires scope `monitors:write`.
+     */
+    delete: operations['revokeMonitorBadge'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/monitors/{id}/executions': {
     parameters: {
       query?: never;
@@ -1082,6 +1250,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/monitors/{id}/pings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a heartbeat monitor's pings, newest first
+     * @description Requires scope `monitors:read`.
+     */
+    get: operations['listMonitorPings'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/monitors/{id}/resume': {
     parameters: {
       query?: never;
@@ -1190,6 +1378,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/monitors/summaries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List monitors as list rows (no configuration; the total with the first page)
+     * @description Requires scope `monitors:read`.
+     */
+    get: operations['listMonitorSummaries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/openapi.json': {
     parameters: {
       query?: never;
@@ -1201,6 +1409,54 @@ export interface paths {
     get: operations['getOpenApiDocument'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/ping/{ping_key}/{slug}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Record a heartbeat ping by the organization's ping key and the monitor's slug
+     * @description GET or POST. The body (any type; the first 100 KB are kept) is stored with the ping, which is acknowledged once stored with the monitor's state. Unknown token or slug: 404.
+     */
+    get: operations['pingHeartbeatSlugGet'];
+    put?: never;
+    /**
+     * Record a heartbeat ping by the organization's ping key and the monitor's slug
+     * @description GET or POST. The body (any type; the first 100 KB are kept) is stored with the ping, which is acknowledged once stored with the monitor's state. Unknown token or slug: 404.
+     */
+    post: operations['pingHeartbeatSlug'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/ping/{ping_key}/{slug}/{signal}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Record a heartbeat signal by ping key and slug: /start, /fail, /log or /{exit_code}
+     * @description GET or POST. The body (any type; the first 100 KB are kept) is stored with the ping, which is acknowledged once stored with the monitor's state. Unknown token or slug: 404.
+     */
+    get: operations['pingHeartbeatSlugSignalGet'];
+    put?: never;
+    /**
+     * Record a heartbeat signal by ping key and slug: /start, /fail, /log or /{exit_code}
+     * @description GET or POST. The body (any type; the first 100 KB are kept) is stored with the ping, which is acknowledged once stored with the monitor's state. Unknown token or slug: 404.
+     */
+    post: operations['pingHeartbeatSlugSignal'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1795,6 +2051,142 @@ export interface paths {
     patch: operations['updateStatusPage'];
     trace?: never;
   };
+  '/api/v1/status-pages/{id}/notices': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a status page's notices (drafts included), newest first
+     * @description Requires scope `status_pages:read`.
+     */
+    get: operations['listStatusPageNotices'];
+    put?: never;
+    /**
+     * Create a notice (incident, maintenance or information) on a status page
+     * @description Requires scope `status_pages:write`.
+     */
+    post: operations['createStatusPageNotice'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/status-pages/{id}/notices/{nid}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read a notice with its updates
+     * @description Requires scope `status_pages:read`.
+     */
+    get: operations['getStatusPageNotice'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a notice and its updates
+     * @description Requires scope `status_pages:write`.
+     */
+    delete: operations['deleteStatusPageNotice'];
+    options?: never;
+    head?: never;
+    /**
+     * Update a notice: its fields, publish or unpublish it, its postmortem
+     * @description Requires scope `status_pages:write`.
+     */
+    patch: operations['updateStatusPageNotice'];
+    trace?: never;
+  };
+  '/api/v1/status-pages/{id}/notices/{nid}/updates': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Add an update to a notice's timeline (its status becomes the notice's)
+     * @description Requires scope `status_pages:write`.
+     */
+    post: operations['addStatusPageNoticeUpdate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/status-pages/{id}/subscribers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a status page's subscribers
+     * @description Requires scope `status_pages:read`.
+     */
+    get: operations['listStatusPageSubscribers'];
+    put?: never;
+    /**
+     * Add a webhook subscriber to a status page
+     * @description Requires scope `status_pages:write`.
+     */
+    post: operations['createStatusPageWebhookSubscriber'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/status-pages/{id}/subscribers/{sid}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Remove a subscriber from a status page
+     * @description Requires scope `status_pages:write`.
+     */
+    delete: operations['deleteStatusPageSubscriber'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/badge/{token}/{file}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Public monitor badge: status, uptime over N days, or median response time (24 h)
+     * @description SVG (`image/svg+xml`) or shields.io endpoint JSON. An unknown, malformed or revoked token and an unknown file name all answer the same 404. Cache-Control: public, max-age=60; Access-Control-Allow-Origin: *.
+     */
+    get: operations['publicMonitorBadge'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/healthz': {
     parameters: {
       query?: never;
@@ -1843,6 +2235,216 @@ export interface paths {
     get: operations['publicStatusPage'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/status/{slug}/access': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Open a password-protected status page: sets its page session cookie
+     * @description A form post answers 303 to the page (or the password form again: 401 wrong password, 429 with Retry-After while guessing is slowed down); JSON answers 204. Repeated wrong passwords are slowed down per client address and per page.
+     */
+    post: operations['unlockStatusPage'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/status/{slug}/api/v2/components.json': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Public page's components (monitors) in Statuspage's components.json shape
+     * @description For widgets and integrations written for Statuspage. Cache-Control: public, max-age=30; Access-Control-Allow-Origin: *. 404 when there is no public page with this slug.
+     */
+    get: operations['statuspageComponents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/status/{slug}/api/v2/status.json': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Public page's overall status in Statuspage's status.json shape
+     * @description For widgets and integrations written for Statuspage. Cache-Control: public, max-age=30; Access-Control-Allow-Origin: *. 404 when there is no public page with this slug.
+     */
+    get: operations['statuspageStatus'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/status/{slug}/api/v2/summary.json': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Public page in Atlassian Statuspage's summary.json shape
+     * @description For widgets and integrations written for Statuspage. Cache-Control: public, max-age=30; Access-Control-Allow-Origin: *. 404 when there is no public page with this slug.
+     */
+    get: operations['statuspageSummary'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/status/{slug}/badge.json': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Public page badge (shields.io endpoint JSON)
+     * @description The page's title and its state: operational, maintenance, partial outage or major outage. Cache-Control: public, max-age=60. 404 when there is no public page with this slug.
+     */
+    get: operations['statusPageBadgeJson'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/status/{slug}/badge.svg': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Public page badge (SVG)
+     * @description The page's title and its state: operational, maintenance, partial outage or major outage. Cache-Control: public, max-age=60. 404 when there is no public page with this slug.
+     */
+    get: operations['statusPageBadgeSvg'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/status/{slug}/confirm': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The confirmation link of a subscription: a page with a button that confirms */
+    get: operations['confirmStatusPageSubscriptionPage'];
+    put?: never;
+    /** Confirms a subscription (the button of the confirmation page) */
+    post: operations['confirmStatusPageSubscription'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/status/{slug}/feed.atom': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Atom feed (RFC 4287) of the published notices of a public status page and their updates */
+    get: operations['statusPageAtomFeed'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/status/{slug}/feed.rss': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** RSS 2.0 feed of the published notices of a public status page and their updates */
+    get: operations['statusPageRssFeed'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/status/{slug}/subscribe': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Subscribe an email address to a public status page (double opt-in)
+     * @description Answers the same whether the address is new, pending or subscribed already. A form post (from the public page) is answered with an HTML page.
+     */
+    post: operations['subscribeToStatusPage'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/status/{slug}/unsubscribe': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The unsubscribe link of every mail: a page with a button that unsubscribes */
+    get: operations['unsubscribeStatusPageSubscriptionPage'];
+    put?: never;
+    /** Unsubscribes (RFC 8058 one-click POST, or the button of the page) */
+    post: operations['unsubscribeStatusPageSubscription'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1933,6 +2535,50 @@ export interface webhooks {
      *     POSTed as JSON to the `url` of each `generic_webhook` destination whose `events` include it (`payload_format` chooses the body: standard or legacy). Delivery is at least once: deduplicate on `webhook-id`. Verify both signatures before trusting the body (docs/webhooks.md).
      */
     post: operations['webhook_cert_expiring'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  degraded: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * degraded
+     * @description A monitor became degraded (DECISIONS §20; not an outage, no incident): checks slower than `config.degraded_latency_ms`, or failing in fewer regions than `confirm_regions`. `data`: `latency_ms` (the check that decided), `threshold_ms` (the configured latency, or null), `execution_id`; the message has the cause.
+     *
+     *     POSTed as JSON to the `url` of each `generic_webhook` destination whose `events` include it (`payload_format` chooses the body: standard or legacy). Delivery is at least once: deduplicate on `webhook-id`. Verify both signatures before trusting the body (docs/webhooks.md).
+     */
+    post: operations['webhook_degraded'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  degraded_recovered: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * degraded_recovered
+     * @description A degraded monitor is up again (success_threshold fast checks in every region). `data`: `duration_seconds` (how long it was degraded), `execution_id`. Sent only when its `degraded` was.
+     *
+     *     POSTed as JSON to the `url` of each `generic_webhook` destination whose `events` include it (`payload_format` chooses the body: standard or legacy). Delivery is at least once: deduplicate on `webhook-id`. Verify both signatures before trusting the body (docs/webhooks.md).
+     */
+    post: operations['webhook_degraded_recovered'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2430,9 +3076,12 @@ export interface components {
         daily: {
           /** @description YYYY-MM-DD in the report time zone. */
           date: string;
+          degraded_seconds: number;
           downtime_seconds: number;
           uptime_percent: number | null;
         }[];
+        /** @description Up time while the monitor was degraded (DECISIONS §20: slower than config.degraded_latency_ms, or failing in fewer regions than confirm_regions); counted as up in uptime_percent. */
+        degraded_seconds: number;
         downtime_seconds: number;
         failed_checks: number;
         incident_count: number;
@@ -2479,6 +3128,8 @@ export interface components {
       /** @enum {string} */
       report: 'availability';
       summary: {
+        /** @description Σ degraded_seconds of the monitors (already in the uptime). */
+        degraded_seconds: number;
         downtime_seconds: number;
         incidents: number;
         monitored_seconds: number;
@@ -2486,12 +3137,54 @@ export interface components {
         uptime_percent: number | null;
       };
     };
+    /** ConfigPlan */
+    ConfigPlan: {
+      /** @description true from apply (all of it committed), false from plan. */
+      applied: boolean;
+      entries: {
+        action: 'create' | 'update' | 'delete' | 'unchanged';
+        changes: {
+          after: unknown;
+          before: unknown;
+          field: string;
+        }[];
+        /** @description The record (null until created). */
+        item_id: string | null;
+        key: string;
+        kind: string;
+      }[];
+      /** @description Managed items the document no longer lists, kept because prune is off. */
+      kept: {
+        item_id: string;
+        key: string;
+        kind: string;
+      }[];
+      summary: {
+        create: number;
+        delete: number;
+        unchanged: number;
+        update: number;
+      };
+    };
+    /** CreatedStatusPageWebhookSubscriber */
+    CreatedStatusPageWebhookSubscriber: {
+      /** @description Shown once: the secret of the X-Service-Signature and Standard Webhooks signatures (DECISIONS §7) of every post. */
+      signing_secret: string;
+      subscriber: components['schemas']['StatusPageSubscriber'];
+    };
     /** CustomReport */
     CustomReport: {
+      /** @description Its key in the configuration document (managed records). */
+      config_key?: string;
       /** Format: date-time */
       created_at: string;
       /** @description crp_… */
       id: string;
+      /**
+       * @description Only on a record configuration as code manages: "config".
+       * @enum {string}
+       */
+      managed_by?: 'config';
       name: string;
       /** @description The user who created it (or the service account whose key did). */
       owner_id: string;
@@ -2567,6 +3260,8 @@ export interface components {
       config: {
         [key: string]: unknown;
       };
+      /** @description Its key in the configuration document (managed records). */
+      config_key?: string;
       /** Format: date-time */
       created_at: string;
       events: string[];
@@ -2576,6 +3271,11 @@ export interface components {
       last_failure_at: string | null;
       last_failure_reason: string | null;
       last_success_at: string | null;
+      /**
+       * @description Only on a record configuration as code manages: "config".
+       * @enum {string}
+       */
+      managed_by?: 'config';
       monitor_ids: string[];
       name: string;
       needs_reauthorization: boolean;
@@ -2627,6 +3327,8 @@ export interface components {
       alert_latency_ms?: number | null;
       /** @description Regions that must agree (at most the number of regions); default 1 for one region, a majority. */
       confirm_regions?: number | null;
+      /** @description A successful check slower than this (ms, less than timeout_ms) is slow: failure_threshold consecutive slow checks make the monitor degraded (not an outage: no incident), success_threshold fast ones make it up again. Default none. docs/monitors.md, "Degraded". */
+      degraded_latency_ms?: number | null;
       /** @description Parent monitors (mon_… of this organization, no cycles): while one is down or in maintenance, this monitor's outage is recorded but not alerted; it is alerted if it is still down when every parent has recovered. docs/dependencies.md. */
       depends_on?: string[] | null;
       /**
@@ -2667,6 +3369,54 @@ export interface components {
        */
       timeout_ms: number | null;
     };
+    /**
+     * DomainMonitorConfig
+     * @description config of a domain monitor (RDAP registration expiry; target a domain name)
+     */
+    DomainMonitorConfig: {
+      /**
+       * @description Raise cert_expiring (data.kind "domain") when the registration expires within so many days.
+       * @default 30
+       */
+      alert_days_before_expiry: number | null;
+      /**
+       * @description Destinations (dst_…) of this organization to notify.
+       * @default []
+       */
+      alert_destination_ids: string[] | null;
+      /** @description Alert when a check takes longer (ms); default none. */
+      alert_latency_ms?: number | null;
+      /** @description Regions that must agree (at most the number of regions); default 1 for one region, a majority. */
+      confirm_regions?: number | null;
+      /** @description A successful check slower than this (ms, less than timeout_ms) is slow: failure_threshold consecutive slow checks make the monitor degraded (not an outage: no incident), success_threshold fast ones make it up again. Default none. docs/monitors.md, "Degraded". */
+      degraded_latency_ms?: number | null;
+      /** @description Parent monitors (mon_… of this organization, no cycles): while one is down or in maintenance, this monitor's outage is recorded but not alerted; it is alerted if it is still down when every parent has recovered. docs/dependencies.md. */
+      depends_on?: string[] | null;
+      /**
+       * @description Consecutive failures before the monitor goes down and an incident opens.
+       * @default 2
+       */
+      failure_threshold: number | null;
+      /**
+       * @description Latency anomalies, slow periods and security-grade drops open incidents with source intelligence.
+       * @default false
+       */
+      intelligence_incidents: boolean | null;
+      /** @description RDAP server base URL (…/domain/<name> is appended); default the IANA bootstrap registry for the TLD. */
+      rdap_base_url?: string | null;
+      /** @description Remind while still down, every so many minutes; default never. */
+      reminder_interval_minutes?: number | null;
+      /**
+       * @description Consecutive successes needed to recover.
+       * @default 1
+       */
+      success_threshold: number | null;
+      /**
+       * @description Milliseconds per check.
+       * @default 10000
+       */
+      timeout_ms: number | null;
+    };
     /** ErrorEnvelope */
     ErrorEnvelope: {
       error: {
@@ -2694,10 +3444,20 @@ export interface components {
         [key: string]: unknown;
       })[];
       details: {
+        /** @description postgres, mysql, redis: the login (after connect and TLS), whole ms. */
+        auth_ms?: number;
         /** @description gRPC method monitors: the status name, e.g. OK. */
         grpc_status?: string;
+        /** @description icmp monitors: echo requests lost (percent). */
+        loss_percent?: number;
         /** @description gRPC method monitors: package.Service/Method called. */
         method?: string;
+        /** @description postgres, mysql, redis: the query or command, whole ms. */
+        query_ms?: number;
+        /** @description icmp monitors: slowest round trip (ms). */
+        rtt_max_ms?: number;
+        /** @description icmp monitors: fastest round trip (ms). */
+        rtt_min_ms?: number;
       } | null;
       duration_ms: number;
       error: {
@@ -2707,6 +3467,8 @@ export interface components {
       http_status: number | null;
       /** @description exe_… */
       id: string;
+      /** @description A maintenance window covered the monitor when the check started (DECISIONS §16): stored like any other; what happened inside alerted nobody. Read from the windows as they are now. */
+      in_maintenance: boolean;
       monitor_id: string;
       region_code: string;
       /** Format: date-time */
@@ -2766,6 +3528,8 @@ export interface components {
       assertions?: components['schemas']['Assertion'][] | null;
       /** @description Regions that must agree (at most the number of regions); default 1 for one region, a majority. */
       confirm_regions?: number | null;
+      /** @description A successful check slower than this (ms, less than timeout_ms) is slow: failure_threshold consecutive slow checks make the monitor degraded (not an outage: no incident), success_threshold fast ones make it up again. Default none. docs/monitors.md, "Degraded". */
+      degraded_latency_ms?: number | null;
       /** @description Parent monitors (mon_… of this organization, no cycles): while one is down or in maintenance, this monitor's outage is recorded but not alerted; it is alerted if it is still down when every parent has recovered. docs/dependencies.md. */
       depends_on?: string[] | null;
       /**
@@ -2845,6 +3609,8 @@ export interface components {
       alert_latency_ms?: number | null;
       /** @description Regions that must agree (at most the number of regions); default 1 for one region, a majority. */
       confirm_regions?: number | null;
+      /** @description A successful check slower than this (ms, less than timeout_ms) is slow: failure_threshold consecutive slow checks make the monitor degraded (not an outage: no incident), success_threshold fast ones make it up again. Default none. docs/monitors.md, "Degraded". */
+      degraded_latency_ms?: number | null;
       /** @description Parent monitors (mon_… of this organization, no cycles): while one is down or in maintenance, this monitor's outage is recorded but not alerted; it is alerted if it is still down when every parent has recovered. docs/dependencies.md. */
       depends_on?: string[] | null;
       /**
@@ -2852,15 +3618,28 @@ export interface components {
        * @default 2
        */
       failure_threshold: number | null;
-      /** @description Seconds a ping may be late; default max(60, 20% of the interval). */
+      /** @description Seconds a ping may be late; default 60 with a schedule, else max(60, 20% of the interval). */
       grace_seconds?: number | null;
       /**
        * @description Latency anomalies, slow periods and security-grade drops open incidents with source intelligence.
        * @default false
        */
       intelligence_incidents: boolean | null;
+      /** @description A run (a /start ping without its end) open longer than this is down. */
+      max_run_seconds?: number | null;
       /** @description Remind while still down, every so many minutes; default never. */
       reminder_interval_minutes?: number | null;
+      /** @description When pings are due: {"every_seconds": n} or {"cron": "30 2 * * *", "timezone": "Europe/Paris"}. Absent: every interval_seconds. interval_seconds is then how often the schedule is checked. */
+      schedule?: {
+        /** @description A 5-field cron expression or @hourly, @daily, @weekly, @monthly, @yearly. */
+        cron?: string;
+        /** @description A ping is due this often. */
+        every_seconds?: number;
+        /** @description The IANA zone the cron runs in; default UTC. */
+        timezone?: string;
+      } | null;
+      /** @description The monitor's name in /api/v1/ping/{ping_key}/{slug}; unique in the organization. */
+      slug?: string | null;
       /**
        * @description Consecutive successes needed to recover.
        * @default 1
@@ -2871,6 +3650,57 @@ export interface components {
        * @default 10000
        */
       timeout_ms: number | null;
+    };
+    /** HeartbeatPing */
+    HeartbeatPing: {
+      /** Format: date-time */
+      at: string;
+      /** @description The kept body, or its preview in a list. */
+      body: string | null;
+      /** @description The size of the body received. */
+      body_bytes: number;
+      /** @description True when `body` is cut to 1,000 characters (see full_body). */
+      body_preview: boolean;
+      /** @description An end paired with its start. */
+      duration_ms: number | null;
+      exit_code: number | null;
+      id: string;
+      /** @description success, start, fail or log */
+      kind: string;
+      rid: string | null;
+      source_ip: string | null;
+      /** @description The body was over 100 KB: only its first 100 KB were kept. */
+      truncated: boolean;
+      user_agent: string | null;
+    };
+    /** HeartbeatPingAck */
+    HeartbeatPingAck: {
+      /** @description An end paired with its start: the run. */
+      duration_ms: number | null;
+      monitor_id: string;
+      ping_id: string;
+      /** Format: date-time */
+      received_at: string;
+      /** @description success, start, fail or log */
+      signal: string;
+      /** @enum {string} */
+      status: 'ok';
+      /** @description The body was longer than 100 KB: its first 100 KB are kept. */
+      truncated: boolean;
+    };
+    /** HeartbeatPingList */
+    HeartbeatPingList: {
+      data: components['schemas']['HeartbeatPing'][];
+      next_cursor: string | null;
+      /** @description When the next ping is due (before the grace); null when the schedule never fires. */
+      next_expected_at: string | null;
+    };
+    /** HeartbeatSettings */
+    HeartbeatSettings: {
+      /** @description A ping with ?create=1 may create its heartbeat monitor. */
+      heartbeat_auto_create: boolean;
+      /** @description The key of /api/v1/ping/{ping_key}/{slug}; null when none was made. */
+      ping_key: string | null;
     };
     /** History */
     History: {
@@ -2922,6 +3752,8 @@ export interface components {
       confirm_regions?: number | null;
       /** @description Regular expressions removed from the body before its content digest (change detection). */
       content_ignore_patterns?: string[] | null;
+      /** @description A successful check slower than this (ms, less than timeout_ms) is slow: failure_threshold consecutive slow checks make the monitor degraded (not an outage: no incident), success_threshold fast ones make it up again. Default none. docs/monitors.md, "Degraded". */
+      degraded_latency_ms?: number | null;
       /** @description Parent monitors (mon_… of this organization, no cycles): while one is down or in maintenance, this monitor's outage is recorded but not alerted; it is alerted if it is still down when every parent has recovered. docs/dependencies.md. */
       depends_on?: string[] | null;
       /**
@@ -2962,6 +3794,62 @@ export interface components {
       timeout_ms: number | null;
       /** @default true */
       verify_tls: boolean | null;
+    };
+    /**
+     * IcmpMonitorConfig
+     * @description config of an icmp monitor (ping; target a host name or IP address)
+     */
+    IcmpMonitorConfig: {
+      /**
+       * @description Destinations (dst_…) of this organization to notify.
+       * @default []
+       */
+      alert_destination_ids: string[] | null;
+      /** @description Alert when a check takes longer (ms); default none. */
+      alert_latency_ms?: number | null;
+      /**
+       * @description response_time assertions, judged against the average round-trip time.
+       * @default []
+       */
+      assertions: components['schemas']['Assertion'][] | null;
+      /** @description Regions that must agree (at most the number of regions); default 1 for one region, a majority. */
+      confirm_regions?: number | null;
+      /**
+       * @description Echo requests per check, sent 200 ms apart.
+       * @default 3
+       */
+      count: number | null;
+      /** @description A successful check slower than this (ms, less than timeout_ms) is slow: failure_threshold consecutive slow checks make the monitor degraded (not an outage: no incident), success_threshold fast ones make it up again. Default none. docs/monitors.md, "Degraded". */
+      degraded_latency_ms?: number | null;
+      /** @description Parent monitors (mon_… of this organization, no cycles): while one is down or in maintenance, this monitor's outage is recorded but not alerted; it is alerted if it is still down when every parent has recovered. docs/dependencies.md. */
+      depends_on?: string[] | null;
+      /**
+       * @description Consecutive failures before the monitor goes down and an incident opens.
+       * @default 2
+       */
+      failure_threshold: number | null;
+      /**
+       * @description Latency anomalies, slow periods and security-grade drops open incidents with source intelligence.
+       * @default false
+       */
+      intelligence_incidents: boolean | null;
+      /**
+       * @description Largest share of lost echo requests (percent) that is still up; more is down.
+       * @default 50
+       */
+      max_loss_percent: number | null;
+      /** @description Remind while still down, every so many minutes; default never. */
+      reminder_interval_minutes?: number | null;
+      /**
+       * @description Consecutive successes needed to recover.
+       * @default 1
+       */
+      success_threshold: number | null;
+      /**
+       * @description Milliseconds per check.
+       * @default 10000
+       */
+      timeout_ms: number | null;
     };
     /** Incident */
     Incident: {
@@ -3067,7 +3955,9 @@ export interface components {
           | 'incident_acknowledged'
           | 'incident_resolved'
           | 'maintenance_started'
-          | 'maintenance_ended';
+          | 'maintenance_ended'
+          | 'degraded'
+          | 'degraded_recovered';
       };
       group_delivery_id: string | null;
       /** @description dlv_…: the same on every attempt (the `X-Service-Delivery` header). */
@@ -3406,15 +4296,26 @@ export interface components {
     MaintenanceWindow: {
       /** @description An occurrence is in progress now. */
       active: boolean;
+      /** @description Status pages list the next occurrence this many minutes ahead; 0: only while in progress. */
       announce_minutes_before: number;
+      /** @description Its key in the configuration document (managed records). */
+      config_key?: string;
       /** Format: date-time */
       created_at: string;
       description: string | null;
+      /** @description Reports, SLA targets, status page bars and the monitor-health report count the time as maintenance (maintenance_seconds), neither up nor down. */
       exclude_from_sla: boolean;
       /** @description mnt_… */
       id: string;
+      /**
+       * @description Only on a record configuration as code manages: "config".
+       * @enum {string}
+       */
+      managed_by?: 'config';
+      /** @description Monitors the window covers by id. */
       monitor_ids: string[];
       name: string;
+      /** @description The end of the occurrence in next_start_at (an early end when ended early). */
       next_end_at: string | null;
       /** @description The occurrence in progress, else the next one (within about 400 days). */
       next_start_at: string | null;
@@ -3428,16 +4329,24 @@ export interface components {
             type: 'once';
           }
         | {
+            /** @description Real minutes each occurrence lasts. */
             duration_minutes: number;
+            /** @description RFC 5545 RRULE (FREQ DAILY|WEEKLY|MONTHLY, INTERVAL, BYDAY, …). */
             rrule: string;
+            /** @description YYYY-MM-DD (RFC 5545 DTSTART date) from which occurrences count. */
             start_date: string;
+            /** @description HH:MM on the local clock of `timezone`. */
             start_time: string;
             /** @enum {string} */
             type: 'recurring';
           };
+      /** @description Status pages that announce the window. */
       status_page_ids: string[];
+      /** @description Outages inside are held: no incident, down or reminder. */
       suppress_alerts: boolean;
+      /** @description Monitors carrying any of these tags are covered, also ones created or tagged later. */
       tags: string[];
+      /** @description IANA zone of the local times. */
       timezone: string;
       /** Format: date-time */
       updated_at: string;
@@ -3474,6 +4383,8 @@ export interface components {
       config: {
         [key: string]: unknown;
       };
+      /** @description Its key in the configuration document (managed records). */
+      config_key?: string;
       /** Format: date-time */
       created_at: string;
       environment: string;
@@ -3482,18 +4393,62 @@ export interface components {
       id: string;
       interval_seconds: number;
       last_checked_at: string | null;
+      /**
+       * @description Only on a record configuration as code manages: "config".
+       * @enum {string}
+       */
+      managed_by?: 'config';
       name: string;
+      /** @description postgres, mysql, redis: whether config.password is set (the password itself is never shown). */
+      password_set?: boolean;
       paused: boolean;
       region_codes: string[];
-      /** @description `maintenance` while a maintenance window covers the monitor (checks still run and are stored). */
-      status: 'pending' | 'up' | 'down' | 'paused' | 'maintenance';
+      /** @description `maintenance` while a maintenance window covers the monitor (checks still run and are stored); `degraded` when its checks are slower than config.degraded_latency_ms or fail in fewer regions than confirm_regions (not an outage). */
+      status: 'pending' | 'up' | 'down' | 'paused' | 'degraded' | 'maintenance';
       /** Format: date-time */
       status_changed_at: string;
       tags: string[];
       target: string;
-      type: 'http' | 'tls' | 'tcp' | 'dns' | 'grpc' | 'heartbeat';
+      type:
+        | 'http'
+        | 'tls'
+        | 'tcp'
+        | 'dns'
+        | 'grpc'
+        | 'heartbeat'
+        | 'icmp'
+        | 'udp'
+        | 'domain'
+        | 'smtp'
+        | 'websocket'
+        | 'postgres'
+        | 'mysql'
+        | 'redis';
       /** Format: date-time */
       updated_at: string;
+    };
+    /** MonitorBadge */
+    MonitorBadge: {
+      /** Format: date-time */
+      created_at: string;
+      monitor_id: string;
+      /** @description The capability in the public URLs (192 random bits). Rotate with POST. */
+      token: string;
+      /** @description Public badge URLs: SVG, and JSON in the shields.io endpoint shape. */
+      urls: {
+        /** Format: uri */
+        response_time_json: string;
+        /** Format: uri */
+        response_time_svg: string;
+        /** Format: uri */
+        status_json: string;
+        /** Format: uri */
+        status_svg: string;
+        /** Format: uri */
+        uptime_json: string;
+        /** Format: uri */
+        uptime_svg: string;
+      };
     };
     /** MonitorGrades */
     MonitorGrades: {
@@ -3573,6 +4528,103 @@ export interface components {
     MonitorList: {
       data: components['schemas']['Monitor'][];
       next_cursor: string | null;
+    };
+    /** MonitorSummary */
+    MonitorSummary: {
+      /** @description While the monitor is down: its parents (config.depends_on) that are down or in maintenance now; absent otherwise. docs/dependencies.md. */
+      blocked_by?: string[];
+      environment: string;
+      id: string;
+      last_checked_at: string | null;
+      name: string;
+      paused: boolean;
+      /** @description `maintenance` while a maintenance window covers the monitor (checks still run and are stored); `degraded` when its checks are slower than config.degraded_latency_ms or fail in fewer regions than confirm_regions (not an outage). */
+      status: 'pending' | 'up' | 'down' | 'paused' | 'degraded' | 'maintenance';
+      tags: string[];
+      target: string;
+      type:
+        | 'http'
+        | 'tls'
+        | 'tcp'
+        | 'dns'
+        | 'grpc'
+        | 'heartbeat'
+        | 'icmp'
+        | 'udp'
+        | 'domain'
+        | 'smtp'
+        | 'websocket'
+        | 'postgres'
+        | 'mysql'
+        | 'redis';
+    };
+    /** MonitorSummaryList */
+    MonitorSummaryList: {
+      data: components['schemas']['MonitorSummary'][];
+      next_cursor: string | null;
+      /** @description How many monitors match the filters in all: with the first page only (no `cursor`). */
+      total?: number;
+    };
+    /**
+     * MysqlMonitorConfig
+     * @description config of a mysql monitor, MySQL or MariaDB (target host:port or a host, port 3306)
+     */
+    MysqlMonitorConfig: {
+      /**
+       * @description Destinations (dst_…) of this organization to notify.
+       * @default []
+       */
+      alert_destination_ids: string[] | null;
+      /** @description Alert when a check takes longer (ms); default none. */
+      alert_latency_ms?: number | null;
+      /** @description response_time, and body (contains/not_contains/matches on the value as text). */
+      assertions?: components['schemas']['Assertion'][] | null;
+      /** @description PEM CA certificate(s) trusted for this monitor in addition to (never instead of) the CAs the process trusts: a private CA, or a self-signed certificate itself; certificates only. docs/monitors.md. */
+      ca_certificate?: string | null;
+      /** @description Regions that must agree (at most the number of regions); default 1 for one region, a majority. */
+      confirm_regions?: number | null;
+      /** @description postgres: default the user name; mysql: none by default; redis: the index to SELECT (0, 1, …). */
+      database?: string | null;
+      /** @description A successful check slower than this (ms, less than timeout_ms) is slow: failure_threshold consecutive slow checks make the monitor degraded (not an outage: no incident), success_threshold fast ones make it up again. Default none. docs/monitors.md, "Degraded". */
+      degraded_latency_ms?: number | null;
+      /** @description Parent monitors (mon_… of this organization, no cycles): while one is down or in maintenance, this monitor's outage is recorded but not alerted; it is alerted if it is still down when every parent has recovered. docs/dependencies.md. */
+      depends_on?: string[] | null;
+      /** @description The first value returned (first column of the first row; the reply for redis), as the server prints it, must equal this. postgres/mysql: needs query. */
+      expected_value?: string | null;
+      /**
+       * @description Consecutive failures before the monitor goes down and an incident opens.
+       * @default 2
+       */
+      failure_threshold: number | null;
+      /**
+       * @description Latency anomalies, slow periods and security-grade drops open incidents with source intelligence.
+       * @default false
+       */
+      intelligence_incidents: boolean | null;
+      /** @description Write-only: used to log in, never returned (the monitor shows password_set); null removes it. A PATCH that changes the target must give it again. */
+      password?: string | null;
+      /** @description postgres/mysql: SQL run after the login (read-only on postgres); redis: a command, e.g. GET health:flag (default PING; double quotes keep spaces). Without it a postgres/mysql check is the login alone. */
+      query?: string | null;
+      /** @description Remind while still down, every so many minutes; default never. */
+      reminder_interval_minutes?: number | null;
+      /**
+       * @description Consecutive successes needed to recover.
+       * @default 1
+       */
+      success_threshold: number | null;
+      /**
+       * @description Milliseconds per check.
+       * @default 10000
+       */
+      timeout_ms: number | null;
+      /**
+       * @description disable: no TLS; require: TLS, the certificate not checked; verify: TLS with the chain and host name checked (ca_certificate trusted besides the system roots).
+       * @default disable
+       * @enum {string|null}
+       */
+      tls_mode: 'disable' | 'require' | 'verify' | null;
+      /** @description postgres: default postgres; mysql: default root; redis: an ACL user (default: the default user). */
+      username?: string | null;
     };
     /** OpenApiImportResult */
     OpenApiImportResult: {
@@ -3705,10 +4757,79 @@ export interface components {
         monitors: number;
       };
     };
+    /**
+     * PostgresMonitorConfig
+     * @description config of a postgres monitor (target host:port or a host, port 5432)
+     */
+    PostgresMonitorConfig: {
+      /**
+       * @description Destinations (dst_…) of this organization to notify.
+       * @default []
+       */
+      alert_destination_ids: string[] | null;
+      /** @description Alert when a check takes longer (ms); default none. */
+      alert_latency_ms?: number | null;
+      /** @description response_time, and body (contains/not_contains/matches on the value as text). */
+      assertions?: components['schemas']['Assertion'][] | null;
+      /** @description PEM CA certificate(s) trusted for this monitor in addition to (never instead of) the CAs the process trusts: a private CA, or a self-signed certificate itself; certificates only. docs/monitors.md. */
+      ca_certificate?: string | null;
+      /** @description Regions that must agree (at most the number of regions); default 1 for one region, a majority. */
+      confirm_regions?: number | null;
+      /** @description postgres: default the user name; mysql: none by default; redis: the index to SELECT (0, 1, …). */
+      database?: string | null;
+      /** @description A successful check slower than this (ms, less than timeout_ms) is slow: failure_threshold consecutive slow checks make the monitor degraded (not an outage: no incident), success_threshold fast ones make it up again. Default none. docs/monitors.md, "Degraded". */
+      degraded_latency_ms?: number | null;
+      /** @description Parent monitors (mon_… of this organization, no cycles): while one is down or in maintenance, this monitor's outage is recorded but not alerted; it is alerted if it is still down when every parent has recovered. docs/dependencies.md. */
+      depends_on?: string[] | null;
+      /** @description The first value returned (first column of the first row; the reply for redis), as the server prints it, must equal this. postgres/mysql: needs query. */
+      expected_value?: string | null;
+      /**
+       * @description Consecutive failures before the monitor goes down and an incident opens.
+       * @default 2
+       */
+      failure_threshold: number | null;
+      /**
+       * @description Latency anomalies, slow periods and security-grade drops open incidents with source intelligence.
+       * @default false
+       */
+      intelligence_incidents: boolean | null;
+      /** @description Write-only: used to log in, never returned (the monitor shows password_set); null removes it. A PATCH that changes the target must give it again. */
+      password?: string | null;
+      /** @description postgres/mysql: SQL run after the login (read-only on postgres); redis: a command, e.g. GET health:flag (default PING; double quotes keep spaces). Without it a postgres/mysql check is the login alone. */
+      query?: string | null;
+      /** @description Remind while still down, every so many minutes; default never. */
+      reminder_interval_minutes?: number | null;
+      /**
+       * @description Consecutive successes needed to recover.
+       * @default 1
+       */
+      success_threshold: number | null;
+      /**
+       * @description Milliseconds per check.
+       * @default 10000
+       */
+      timeout_ms: number | null;
+      /**
+       * @description disable: no TLS; require: TLS, the certificate not checked; verify: TLS with the chain and host name checked (ca_certificate trusted besides the system roots).
+       * @default disable
+       * @enum {string|null}
+       */
+      tls_mode: 'disable' | 'require' | 'verify' | null;
+      /** @description postgres: default postgres; mysql: default root; redis: an ACL user (default: the default user). */
+      username?: string | null;
+    };
     /** PublicStatusPage */
     PublicStatusPage: {
       /** Format: date-time */
       generated_at: string;
+      /** @description The page's groups in order; monitors lists the grouped monitors first, group by group. */
+      groups: {
+        collapsed: boolean;
+        monitor_ids: string[];
+        name: string;
+        /** @description The worst state among the group's monitors (degraded, degraded_performance, maintenance, pending, paused, operational). */
+        status: 'operational' | 'degraded' | 'degraded_performance' | 'paused' | 'pending' | 'maintenance';
+      }[];
       /** @description Open incidents of the listed monitors, oldest first. */
       incidents: {
         /** @description From started_at to resolved_at, or to generated_at while open. */
@@ -3755,6 +4876,8 @@ export interface components {
           downtime_seconds: number;
           /** @description Failed checks that day (rollups). */
           failures: number;
+          /** @description Time that day inside maintenance windows with exclude_from_sla (not monitored: neither up nor down, as in the availability report). */
+          maintenance_seconds: number;
           /** @description Up + down time that day. */
           monitored_seconds: number;
           /** @description Paused time that day (not monitored). */
@@ -3763,7 +4886,7 @@ export interface components {
         }[];
         id: string;
         name: string;
-        status: 'operational' | 'degraded' | 'paused' | 'pending' | 'maintenance';
+        status: 'operational' | 'degraded' | 'degraded_performance' | 'paused' | 'pending' | 'maintenance';
         /** @description Time-based uptime with the availability report's accounting (paused time excluded). */
         uptime: {
           last_7_days: number | null;
@@ -3772,6 +4895,37 @@ export interface components {
           last_90_days: number | null;
         };
         uptime_percent: number | null;
+      }[];
+      /** @description Published notices still open, most severe first, then newest. */
+      notices: {
+        /** @description The page's monitors it affects. */
+        affected_monitor_ids: string[];
+        /** @description ntc_… */
+        id: string;
+        impact: 'critical' | 'major' | 'minor' | 'none';
+        kind: 'incident' | 'maintenance' | 'info';
+        postmortem: string | null;
+        postmortem_published_at: string | null;
+        /** Format: date-time */
+        published_at: string;
+        resolved_at: string | null;
+        status: ('investigating' | 'identified' | 'monitoring' | 'resolved') | null;
+        title: string;
+        /**
+         * Format: date-time
+         * @description Its latest update, publication or postmortem.
+         */
+        updated_at: string;
+        /** @description Newest first. */
+        updates: {
+          /** @description Markdown as written. */
+          body: string;
+          /** Format: date-time */
+          created_at: string;
+          /** @description ntu_… */
+          id: string;
+          status: ('investigating' | 'identified' | 'monitoring' | 'resolved') | null;
+        }[];
       }[];
       /** @description none: no monitor degraded; partial: some of the watched (not paused, not pending) monitors; major: all of them. */
       outage: 'none' | 'partial' | 'major';
@@ -3798,6 +4952,37 @@ export interface components {
       }[];
       /** @description true: there were more than past_incidents lists. */
       past_incidents_truncated: boolean;
+      /** @description Published notices resolved in the last 14 days, newest first (at most 50). */
+      past_notices: {
+        /** @description The page's monitors it affects. */
+        affected_monitor_ids: string[];
+        /** @description ntc_… */
+        id: string;
+        impact: 'critical' | 'major' | 'minor' | 'none';
+        kind: 'incident' | 'maintenance' | 'info';
+        postmortem: string | null;
+        postmortem_published_at: string | null;
+        /** Format: date-time */
+        published_at: string;
+        resolved_at: string | null;
+        status: ('investigating' | 'identified' | 'monitoring' | 'resolved') | null;
+        title: string;
+        /**
+         * Format: date-time
+         * @description Its latest update, publication or postmortem.
+         */
+        updated_at: string;
+        /** @description Newest first. */
+        updates: {
+          /** @description Markdown as written. */
+          body: string;
+          /** Format: date-time */
+          created_at: string;
+          /** @description ntu_… */
+          id: string;
+          status: ('investigating' | 'identified' | 'monitoring' | 'resolved') | null;
+        }[];
+      }[];
       /** @description The current UTC calendar period of each SLA target whose monitors are all on the page, as the SLA report's current period; empty unless show_sla_targets. */
       sla_targets: {
         achieved_percent: number | null;
@@ -3818,11 +5003,77 @@ export interface components {
         target_percent: number;
       }[];
       slug: string;
-      status: 'operational' | 'degraded';
+      /** @description degraded: a monitor is down; degraded_performance: none is down and one is degraded (slow, or failing in fewer regions than confirm_regions: "Degraded performance", not an outage). */
+      status: 'operational' | 'degraded' | 'degraded_performance';
+      /** @description IANA time zone the HTML page shows its times in. */
+      timezone: string;
       title: string;
+    };
+    /**
+     * RedisMonitorConfig
+     * @description config of a redis monitor (target host:port or a host, port 6379)
+     */
+    RedisMonitorConfig: {
+      /**
+       * @description Destinations (dst_…) of this organization to notify.
+       * @default []
+       */
+      alert_destination_ids: string[] | null;
+      /** @description Alert when a check takes longer (ms); default none. */
+      alert_latency_ms?: number | null;
+      /** @description response_time, and body (contains/not_contains/matches on the value as text). */
+      assertions?: components['schemas']['Assertion'][] | null;
+      /** @description PEM CA certificate(s) trusted for this monitor in addition to (never instead of) the CAs the process trusts: a private CA, or a self-signed certificate itself; certificates only. docs/monitors.md. */
+      ca_certificate?: string | null;
+      /** @description Regions that must agree (at most the number of regions); default 1 for one region, a majority. */
+      confirm_regions?: number | null;
+      /** @description postgres: default the user name; mysql: none by default; redis: the index to SELECT (0, 1, …). */
+      database?: string | null;
+      /** @description A successful check slower than this (ms, less than timeout_ms) is slow: failure_threshold consecutive slow checks make the monitor degraded (not an outage: no incident), success_threshold fast ones make it up again. Default none. docs/monitors.md, "Degraded". */
+      degraded_latency_ms?: number | null;
+      /** @description Parent monitors (mon_… of this organization, no cycles): while one is down or in maintenance, this monitor's outage is recorded but not alerted; it is alerted if it is still down when every parent has recovered. docs/dependencies.md. */
+      depends_on?: string[] | null;
+      /** @description The first value returned (first column of the first row; the reply for redis), as the server prints it, must equal this. postgres/mysql: needs query. */
+      expected_value?: string | null;
+      /**
+       * @description Consecutive failures before the monitor goes down and an incident opens.
+       * @default 2
+       */
+      failure_threshold: number | null;
+      /**
+       * @description Latency anomalies, slow periods and security-grade drops open incidents with source intelligence.
+       * @default false
+       */
+      intelligence_incidents: boolean | null;
+      /** @description Write-only: used to log in, never returned (the monitor shows password_set); null removes it. A PATCH that changes the target must give it again. */
+      password?: string | null;
+      /** @description postgres/mysql: SQL run after the login (read-only on postgres); redis: a command, e.g. GET health:flag (default PING; double quotes keep spaces). Without it a postgres/mysql check is the login alone. */
+      query?: string | null;
+      /** @description Remind while still down, every so many minutes; default never. */
+      reminder_interval_minutes?: number | null;
+      /**
+       * @description Consecutive successes needed to recover.
+       * @default 1
+       */
+      success_threshold: number | null;
+      /**
+       * @description Milliseconds per check.
+       * @default 10000
+       */
+      timeout_ms: number | null;
+      /**
+       * @description disable: no TLS; require: TLS, the certificate not checked; verify: TLS with the chain and host name checked (ca_certificate trusted besides the system roots).
+       * @default disable
+       * @enum {string|null}
+       */
+      tls_mode: 'disable' | 'require' | 'verify' | null;
+      /** @description postgres: default postgres; mysql: default root; redis: an ACL user (default: the default user). */
+      username?: string | null;
     };
     /** ScheduledReport */
     ScheduledReport: {
+      /** @description Its key in the configuration document (managed records). */
+      config_key?: string;
       /** Format: date-time */
       created_at: string;
       custom_report_id: string | null;
@@ -3842,6 +5093,11 @@ export interface components {
        * @enum {string}
        */
       last_status: 'never_run' | 'delivered' | 'partially_delivered' | 'failed';
+      /**
+       * @description Only on a record configuration as code manages: "config".
+       * @enum {string}
+       */
+      managed_by?: 'config';
       /**
        * Format: date-time
        * @description Read-only: the next scheduled run (a paused schedule keeps it but does not run).
@@ -3956,6 +5212,15 @@ export interface components {
         user_agent: string | null;
       }[];
     };
+    /** ShieldsEndpointBadge */
+    ShieldsEndpointBadge: {
+      color: string;
+      isError?: boolean;
+      label: string;
+      message: string;
+      /** @enum {number} */
+      schemaVersion: 1;
+    };
     /** Silence */
     Silence: {
       comment: string;
@@ -3967,10 +5232,15 @@ export interface components {
       ends_at: string;
       /** @description sil_… */
       id: string;
+      /** @description Each non-empty list must match; within a list any entry matches. */
       matchers: {
+        /** @description Destinations held (empty: any). */
         destination_ids: string[];
+        /** @description Alert events held (empty: any). */
         events: string[];
+        /** @description Monitors held (empty: any). */
         monitor_ids: string[];
+        /** @description Monitors carrying any of these tags (empty: any). */
         tags: string[];
       };
       /** Format: date-time */
@@ -4071,10 +5341,17 @@ export interface components {
     };
     /** SlaTarget */
     SlaTarget: {
+      /** @description Its key in the configuration document (managed records). */
+      config_key?: string;
       /** Format: date-time */
       created_at: string;
       /** @description sla_… */
       id: string;
+      /**
+       * @description Only on a record configuration as code manages: "config".
+       * @enum {string}
+       */
+      managed_by?: 'config';
       monitor_ids: string[];
       name: string;
       period: 'daily' | 'weekly' | 'monthly' | 'quarterly';
@@ -4087,32 +5364,397 @@ export interface components {
       data: components['schemas']['SlaTarget'][];
       next_cursor: string | null;
     };
+    /**
+     * SmtpMonitorConfig
+     * @description config of an smtp monitor (banner, EHLO, optional STARTTLS; target host or host:port, port 25 or 465)
+     */
+    SmtpMonitorConfig: {
+      /**
+       * @description With TLS: cert_expiring this many days before expiry.
+       * @default 14
+       */
+      alert_days_before_expiry: number | null;
+      /**
+       * @description Destinations (dst_…) of this organization to notify.
+       * @default []
+       */
+      alert_destination_ids: string[] | null;
+      /** @description Alert when a check takes longer (ms); default none. */
+      alert_latency_ms?: number | null;
+      /**
+       * @description response_time, and body assertions on the banner (the 220 greeting text).
+       * @default []
+       */
+      assertions: components['schemas']['Assertion'][] | null;
+      /** @description PEM CA certificate(s) trusted for this monitor in addition to (never instead of) the CAs the process trusts: a private CA, or a self-signed certificate itself; certificates only. docs/monitors.md. */
+      ca_certificate?: string | null;
+      /** @description Regions that must agree (at most the number of regions); default 1 for one region, a majority. */
+      confirm_regions?: number | null;
+      /** @description A successful check slower than this (ms, less than timeout_ms) is slow: failure_threshold consecutive slow checks make the monitor degraded (not an outage: no incident), success_threshold fast ones make it up again. Default none. docs/monitors.md, "Degraded". */
+      degraded_latency_ms?: number | null;
+      /** @description Parent monitors (mon_… of this organization, no cycles): while one is down or in maintenance, this monitor's outage is recorded but not alerted; it is alerted if it is still down when every parent has recovered. docs/dependencies.md. */
+      depends_on?: string[] | null;
+      /**
+       * @description Consecutive failures before the monitor goes down and an incident opens.
+       * @default 2
+       */
+      failure_threshold: number | null;
+      /**
+       * @description Latency anomalies, slow periods and security-grade drops open incidents with source intelligence.
+       * @default false
+       */
+      intelligence_incidents: boolean | null;
+      /** @description Remind while still down, every so many minutes; default never. */
+      reminder_interval_minutes?: number | null;
+      /**
+       * @description Consecutive successes needed to recover.
+       * @default 1
+       */
+      success_threshold: number | null;
+      /**
+       * @description Milliseconds per check.
+       * @default 10000
+       */
+      timeout_ms: number | null;
+      /**
+       * @description none: banner and EHLO in the clear; starttls: STARTTLS after EHLO (down when not offered); implicit: TLS from the first byte (port 465 by default). With TLS the certificate is judged like a tls monitor's.
+       * @default none
+       * @enum {string|null}
+       */
+      tls_mode: 'none' | 'starttls' | 'implicit' | null;
+      /**
+       * @description false: an untrusted chain or another host name is reported, not a failure; expiry still is.
+       * @default true
+       */
+      verify_tls: boolean | null;
+    };
     /** StatusPage */
     StatusPage: {
+      access: 'public' | 'password';
       /** @description Whether other sites may show the public page in a frame. */
       allow_embedding: boolean;
+      /** @description Whether monitor incidents draft notices on this page. */
+      auto_notices: boolean;
+      /** @description Its key in the configuration document (managed records). */
+      config_key?: string;
       /** Format: date-time */
       created_at: string;
+      custom_domain: string | null;
+      /** @description Ordered groups of monitors, shown before the ungrouped ones. */
+      groups: {
+        collapsed: boolean;
+        monitor_ids: string[];
+        name: string;
+      }[];
       /** @description stp_… */
       id: string;
-      /** @description Monitors shown, in this order. */
+      /**
+       * @description Only on a record configuration as code manages: "config".
+       * @enum {string}
+       */
+      managed_by?: 'config';
+      /** @description Ungrouped monitors shown (after the groups), in this order. */
       monitor_ids: string[];
+      /** @description Whether the page has a password (the password itself is never shown). */
+      password_set: boolean;
       /** @description false: /status/{slug} answers 404. */
       public: boolean;
       /** @description Whether the public page shows the current period's achievement of each SLA target whose monitors are all on the page. */
       show_sla_targets: boolean;
       /** @description Globally unique; 3-64 lower-case letters, digits and hyphens. The page is served at /status/{slug}. */
       slug: string;
+      /** @description Whether visitors may subscribe to the page. */
+      subscriptions_enabled: boolean;
+      /** @description IANA time zone of the times shown on the public page. */
+      timezone: string;
       title: string;
       /** Format: date-time */
       updated_at: string;
       /** @description Address of the public page. */
       url: string;
     };
+    /** StatuspageComponents */
+    StatuspageComponents: {
+      components: {
+        /** Format: date-time */
+        created_at: string;
+        description: string | null;
+        group: boolean;
+        group_id: string | null;
+        /** @description The monitor's id. */
+        id: string;
+        name: string;
+        only_show_if_degraded: boolean;
+        page_id: string;
+        position: number;
+        showcase: boolean;
+        start_date: string | null;
+        status: 'operational' | 'degraded_performance' | 'partial_outage' | 'major_outage' | 'under_maintenance';
+        /**
+         * Format: date-time
+         * @description When its status last changed.
+         */
+        updated_at: string;
+      }[];
+      page: {
+        id: string;
+        name: string;
+        time_zone: string;
+        /** Format: date-time */
+        updated_at: string;
+        /** Format: uri */
+        url: string;
+      };
+    };
     /** StatusPageList */
     StatusPageList: {
       data: components['schemas']['StatusPage'][];
       next_cursor: string | null;
+    };
+    /** StatusPageNotice */
+    StatusPageNotice: {
+      affected_monitor_ids: string[];
+      /** @description Drafted by Tocsin from a monitor incident (auto_notices). */
+      automatic: boolean;
+      /** Format: date-time */
+      created_at: string;
+      /** @description ntc_… */
+      id: string;
+      impact: 'critical' | 'major' | 'minor' | 'none';
+      incident_id: string | null;
+      kind: 'incident' | 'maintenance' | 'info';
+      postmortem: string | null;
+      /** @description When the postmortem was published; null: not shown publicly. */
+      postmortem_published_at: string | null;
+      published: boolean;
+      /** @description When it was (last) published; null while a draft. */
+      published_at: string | null;
+      /** @description When its status became resolved; null while open. */
+      resolved_at: string | null;
+      status: ('investigating' | 'identified' | 'monitoring' | 'resolved') | null;
+      status_page_id: string;
+      title: string;
+      /** Format: date-time */
+      updated_at: string;
+      /** @description The timeline, oldest first. */
+      updates: {
+        /** @description Markdown. */
+        body: string;
+        /** Format: date-time */
+        created_at: string;
+        /** @description ntu_… */
+        id: string;
+        status: ('investigating' | 'identified' | 'monitoring' | 'resolved') | null;
+      }[];
+    };
+    /** StatusPageNoticeList */
+    StatusPageNoticeList: {
+      data: components['schemas']['StatusPageNotice'][];
+      next_cursor: string | null;
+    };
+    /** StatuspageStatus */
+    StatuspageStatus: {
+      page: {
+        id: string;
+        name: string;
+        time_zone: string;
+        /** Format: date-time */
+        updated_at: string;
+        /** Format: uri */
+        url: string;
+      };
+      status: {
+        description: string;
+        indicator: 'none' | 'minor' | 'major' | 'critical';
+      };
+    };
+    /** StatusPageSubscriber */
+    StatusPageSubscriber: {
+      confirmed_at: string | null;
+      /** Format: date-time */
+      created_at: string;
+      email: string | null;
+      /** @description sub_… */
+      id: string;
+      /** @description pending: an email subscriber who has not followed the confirmation link (gets nothing yet). */
+      status: 'pending' | 'confirmed';
+      type: 'email' | 'webhook';
+      url: string | null;
+    };
+    /** StatusPageSubscriberList */
+    StatusPageSubscriberList: {
+      data: components['schemas']['StatusPageSubscriber'][];
+      next_cursor: string | null;
+    };
+    /**
+     * StatuspageSummary
+     * @description Atlassian Statuspage's v2 summary shape (see docs/status-pages.md).
+     */
+    StatuspageSummary: {
+      components: {
+        /** Format: date-time */
+        created_at: string;
+        description: string | null;
+        group: boolean;
+        group_id: string | null;
+        /** @description The monitor's id. */
+        id: string;
+        name: string;
+        only_show_if_degraded: boolean;
+        page_id: string;
+        position: number;
+        showcase: boolean;
+        start_date: string | null;
+        status: 'operational' | 'degraded_performance' | 'partial_outage' | 'major_outage' | 'under_maintenance';
+        /**
+         * Format: date-time
+         * @description When its status last changed.
+         */
+        updated_at: string;
+      }[];
+      /** @description Unresolved incidents. */
+      incidents: {
+        components: {
+          /** Format: date-time */
+          created_at: string;
+          description: string | null;
+          group: boolean;
+          group_id: string | null;
+          /** @description The monitor's id. */
+          id: string;
+          name: string;
+          only_show_if_degraded: boolean;
+          page_id: string;
+          position: number;
+          showcase: boolean;
+          start_date: string | null;
+          status: 'operational' | 'degraded_performance' | 'partial_outage' | 'major_outage' | 'under_maintenance';
+          /**
+           * Format: date-time
+           * @description When its status last changed.
+           */
+          updated_at: string;
+        }[];
+        /** Format: date-time */
+        created_at: string;
+        id: string;
+        impact: 'none' | 'minor' | 'major' | 'critical' | 'maintenance';
+        incident_updates: {
+          affected_components:
+            | {
+                code: string;
+                name: string;
+                new_status:
+                  'operational' | 'degraded_performance' | 'partial_outage' | 'major_outage' | 'under_maintenance';
+                old_status:
+                  'operational' | 'degraded_performance' | 'partial_outage' | 'major_outage' | 'under_maintenance';
+              }[]
+            | null;
+          body: string;
+          /** Format: date-time */
+          created_at: string;
+          custom_tweet: string | null;
+          deliver_notifications: boolean;
+          /** Format: date-time */
+          display_at: string;
+          id: string;
+          incident_id: string;
+          status: string;
+          tweet_id: string | null;
+          /** Format: date-time */
+          updated_at: string;
+        }[];
+        monitoring_at: string | null;
+        name: string;
+        page_id: string;
+        resolved_at: string | null;
+        shortlink: string;
+        /** Format: date-time */
+        started_at: string;
+        status: string;
+        /** Format: date-time */
+        updated_at: string;
+      }[];
+      page: {
+        id: string;
+        name: string;
+        time_zone: string;
+        /** Format: date-time */
+        updated_at: string;
+        /** Format: uri */
+        url: string;
+      };
+      /** @description Maintenance announced on the page: upcoming or in progress. */
+      scheduled_maintenances: {
+        components: {
+          /** Format: date-time */
+          created_at: string;
+          description: string | null;
+          group: boolean;
+          group_id: string | null;
+          /** @description The monitor's id. */
+          id: string;
+          name: string;
+          only_show_if_degraded: boolean;
+          page_id: string;
+          position: number;
+          showcase: boolean;
+          start_date: string | null;
+          status: 'operational' | 'degraded_performance' | 'partial_outage' | 'major_outage' | 'under_maintenance';
+          /**
+           * Format: date-time
+           * @description When its status last changed.
+           */
+          updated_at: string;
+        }[];
+        /** Format: date-time */
+        created_at: string;
+        id: string;
+        impact: 'none' | 'minor' | 'major' | 'critical' | 'maintenance';
+        incident_updates: {
+          affected_components:
+            | {
+                code: string;
+                name: string;
+                new_status:
+                  'operational' | 'degraded_performance' | 'partial_outage' | 'major_outage' | 'under_maintenance';
+                old_status:
+                  'operational' | 'degraded_performance' | 'partial_outage' | 'major_outage' | 'under_maintenance';
+              }[]
+            | null;
+          body: string;
+          /** Format: date-time */
+          created_at: string;
+          custom_tweet: string | null;
+          deliver_notifications: boolean;
+          /** Format: date-time */
+          display_at: string;
+          id: string;
+          incident_id: string;
+          status: string;
+          tweet_id: string | null;
+          /** Format: date-time */
+          updated_at: string;
+        }[];
+        monitoring_at: string | null;
+        name: string;
+        page_id: string;
+        resolved_at: string | null;
+        /** Format: date-time */
+        scheduled_for: string;
+        /** Format: date-time */
+        scheduled_until: string;
+        shortlink: string;
+        /** Format: date-time */
+        started_at: string;
+        status: string;
+        /** Format: date-time */
+        updated_at: string;
+      }[];
+      status: {
+        description: string;
+        indicator: 'none' | 'minor' | 'major' | 'critical';
+      };
     };
     /**
      * TcpMonitorConfig
@@ -4128,6 +5770,8 @@ export interface components {
       alert_latency_ms?: number | null;
       /** @description Regions that must agree (at most the number of regions); default 1 for one region, a majority. */
       confirm_regions?: number | null;
+      /** @description A successful check slower than this (ms, less than timeout_ms) is slow: failure_threshold consecutive slow checks make the monitor degraded (not an outage: no incident), success_threshold fast ones make it up again. Default none. docs/monitors.md, "Degraded". */
+      degraded_latency_ms?: number | null;
       /** @description Parent monitors (mon_… of this organization, no cycles): while one is down or in maintenance, this monitor's outage is recorded but not alerted; it is alerted if it is still down when every parent has recovered. docs/dependencies.md. */
       depends_on?: string[] | null;
       /**
@@ -4171,6 +5815,8 @@ export interface components {
       ca_certificate?: string | null;
       /** @description Regions that must agree (at most the number of regions); default 1 for one region, a majority. */
       confirm_regions?: number | null;
+      /** @description A successful check slower than this (ms, less than timeout_ms) is slow: failure_threshold consecutive slow checks make the monitor degraded (not an outage: no incident), success_threshold fast ones make it up again. Default none. docs/monitors.md, "Degraded". */
+      degraded_latency_ms?: number | null;
       /** @description Parent monitors (mon_… of this organization, no cycles): while one is down or in maintenance, this monitor's outage is recorded but not alerted; it is alerted if it is still down when every parent has recovered. docs/dependencies.md. */
       depends_on?: string[] | null;
       /**
@@ -4200,6 +5846,68 @@ export interface components {
        * @default true
        */
       verify_tls: boolean | null;
+    };
+    /**
+     * UdpMonitorConfig
+     * @description config of a udp monitor (send a datagram, expect a reply; target host:port)
+     */
+    UdpMonitorConfig: {
+      /**
+       * @description Destinations (dst_…) of this organization to notify.
+       * @default []
+       */
+      alert_destination_ids: string[] | null;
+      /** @description Alert when a check takes longer (ms); default none. */
+      alert_latency_ms?: number | null;
+      /**
+       * @description body (on the reply) and response_time assertions.
+       * @default []
+       */
+      assertions: components['schemas']['Assertion'][] | null;
+      /** @description Regions that must agree (at most the number of regions); default 1 for one region, a majority. */
+      confirm_regions?: number | null;
+      /** @description A successful check slower than this (ms, less than timeout_ms) is slow: failure_threshold consecutive slow checks make the monitor degraded (not an outage: no incident), success_threshold fast ones make it up again. Default none. docs/monitors.md, "Degraded". */
+      degraded_latency_ms?: number | null;
+      /** @description Parent monitors (mon_… of this organization, no cycles): while one is down or in maintenance, this monitor's outage is recorded but not alerted; it is alerted if it is still down when every parent has recovered. docs/dependencies.md. */
+      depends_on?: string[] | null;
+      /**
+       * @description Text the reply (read as UTF-8) must contain; default any reply.
+       * @default null
+       */
+      expect: string | null;
+      /**
+       * @description Consecutive failures before the monitor goes down and an incident opens.
+       * @default 2
+       */
+      failure_threshold: number | null;
+      /**
+       * @description Latency anomalies, slow periods and security-grade drops open incidents with source intelligence.
+       * @default false
+       */
+      intelligence_incidents: boolean | null;
+      /** @description Remind while still down, every so many minutes; default never. */
+      reminder_interval_minutes?: number | null;
+      /**
+       * @description The datagram sent, in send_encoding; "" = an empty one.
+       * @default
+       */
+      send: string | null;
+      /**
+       * @description How send is written: text (UTF-8), base64 or hex bytes.
+       * @default text
+       * @enum {string|null}
+       */
+      send_encoding: 'text' | 'base64' | 'hex' | null;
+      /**
+       * @description Consecutive successes needed to recover.
+       * @default 1
+       */
+      success_threshold: number | null;
+      /**
+       * @description Milliseconds per check.
+       * @default 10000
+       */
+      timeout_ms: number | null;
     };
     /** WebhookPayload */
     WebhookPayload: {
@@ -4231,6 +5939,8 @@ export interface components {
         | 'incident_resolved'
         | 'maintenance_started'
         | 'maintenance_ended'
+        | 'degraded'
+        | 'degraded_recovered'
         | 'test';
       /** @description The event id (`evt_…`); the same event always has the same id. */
       id: string;
@@ -4290,6 +6000,8 @@ export interface components {
         | 'incident_resolved'
         | 'maintenance_started'
         | 'maintenance_ended'
+        | 'degraded'
+        | 'degraded_recovered'
         | 'test';
       /** @description The event id (`evt_…`); the same event always has the same id. */
       id: string;
@@ -4318,6 +6030,73 @@ export interface components {
        * @description When the event happened (not when it was sent).
        */
       timestamp: string;
+    };
+    /**
+     * WebsocketMonitorConfig
+     * @description config of a websocket monitor (upgrade, optional send/expect; target a ws:// or wss:// URL)
+     */
+    WebsocketMonitorConfig: {
+      /**
+       * @description Destinations (dst_…) of this organization to notify.
+       * @default []
+       */
+      alert_destination_ids: string[] | null;
+      /** @description Alert when a check takes longer (ms); default none. */
+      alert_latency_ms?: number | null;
+      /**
+       * @description response_time, and body assertions on the first message.
+       * @default []
+       */
+      assertions: components['schemas']['Assertion'][] | null;
+      /** @description PEM CA certificate(s) trusted for this monitor in addition to (never instead of) the CAs the process trusts: a private CA, or a self-signed certificate itself; certificates only. docs/monitors.md. */
+      ca_certificate?: string | null;
+      /** @description Regions that must agree (at most the number of regions); default 1 for one region, a majority. */
+      confirm_regions?: number | null;
+      /** @description A successful check slower than this (ms, less than timeout_ms) is slow: failure_threshold consecutive slow checks make the monitor degraded (not an outage: no incident), success_threshold fast ones make it up again. Default none. docs/monitors.md, "Degraded". */
+      degraded_latency_ms?: number | null;
+      /** @description Parent monitors (mon_… of this organization, no cycles): while one is down or in maintenance, this monitor's outage is recorded but not alerted; it is alerted if it is still down when every parent has recovered. docs/dependencies.md. */
+      depends_on?: string[] | null;
+      /**
+       * @description Text the first message must contain (within timeout_ms); for a regular expression use a body assertion with matches. Without it (and without body assertions) no message is awaited.
+       * @default null
+       */
+      expect: string | null;
+      /**
+       * @description Consecutive failures before the monitor goes down and an incident opens.
+       * @default 2
+       */
+      failure_threshold: number | null;
+      /**
+       * @description Headers of the upgrade request (at most 50; Origin, Authorization, Sec-WebSocket-Protocol …; not the handshake's own).
+       * @default {}
+       */
+      headers: {
+        [key: string]: string;
+      } | null;
+      /**
+       * @description Latency anomalies, slow periods and security-grade drops open incidents with source intelligence.
+       * @default false
+       */
+      intelligence_incidents: boolean | null;
+      /** @description Remind while still down, every so many minutes; default never. */
+      reminder_interval_minutes?: number | null;
+      /**
+       * @description A text message sent after the upgrade.
+       * @default null
+       */
+      send: string | null;
+      /**
+       * @description Consecutive successes needed to recover.
+       * @default 1
+       */
+      success_threshold: number | null;
+      /**
+       * @description Milliseconds per check.
+       * @default 10000
+       */
+      timeout_ms: number | null;
+      /** @default true */
+      verify_tls: boolean | null;
     };
   };
   responses: never;
@@ -6202,6 +7981,308 @@ export interface operations {
       };
     };
   };
+  getHeartbeatSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HeartbeatSettings'];
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
+      401: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
+      403: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: the budget is exhausted; see Retry-After. */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  updateHeartbeatSettings: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe: the first response (status < 500) is stored for 24 hours per key of the caller's organization, and a repeat with the same method, path and body returns it with `Idempotent-Replayed: true` without doing anything again. A repeat while the first still runs is 409 `idempotency_in_progress`; the same key with another method, path or body is 422 `idempotency_key_mismatch`.
+         * @example 3f1c9a7e-0b1d-4c55-9a57-6c0f0d4b8e21
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          heartbeat_auto_create?: boolean;
+          /** @description "rotate": make a new key (the old one stops at once); null: remove the key. */
+          ping_key?: 'rotate' | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HeartbeatSettings'];
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
+      401: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
+      403: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_in_progress: a request with the same Idempotency-Key is still running. */
+      409: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description payload_too_large: body over the limit. */
+      413: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported_media_type: the body is not JSON. */
+      415: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: the budget is exhausted; see Retry-After. */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   revokeInvitation: {
     parameters: {
       query?: never;
@@ -7499,6 +9580,8 @@ export interface operations {
                 | 'incident_resolved'
                 | 'maintenance_started'
                 | 'maintenance_ended'
+                | 'degraded'
+                | 'degraded_recovered'
               )[];
               /** @description DECISIONS §17: down, recovered and still_down events reaching this destination within this many seconds of the first go as one message; 0 (default) = off. Not for pager and incident-tool types (one alert per monitor). */
               group_window_seconds?: number;
@@ -7536,6 +9619,8 @@ export interface operations {
                 | 'incident_resolved'
                 | 'maintenance_started'
                 | 'maintenance_ended'
+                | 'degraded'
+                | 'degraded_recovered'
               )[];
               /** @description DECISIONS §17: down, recovered and still_down events reaching this destination within this many seconds of the first go as one message; 0 (default) = off. Not for pager and incident-tool types (one alert per monitor). */
               group_window_seconds?: number;
@@ -7573,6 +9658,8 @@ export interface operations {
                 | 'incident_resolved'
                 | 'maintenance_started'
                 | 'maintenance_ended'
+                | 'degraded'
+                | 'degraded_recovered'
               )[];
               /** @description DECISIONS §17: down, recovered and still_down events reaching this destination within this many seconds of the first go as one message; 0 (default) = off. Not for pager and incident-tool types (one alert per monitor). */
               group_window_seconds?: number;
@@ -7610,6 +9697,8 @@ export interface operations {
                 | 'incident_resolved'
                 | 'maintenance_started'
                 | 'maintenance_ended'
+                | 'degraded'
+                | 'degraded_recovered'
               )[];
               /** @description DECISIONS §17: down, recovered and still_down events reaching this destination within this many seconds of the first go as one message; 0 (default) = off. Not for pager and incident-tool types (one alert per monitor). */
               group_window_seconds?: number;
@@ -7649,6 +9738,8 @@ export interface operations {
                 | 'incident_resolved'
                 | 'maintenance_started'
                 | 'maintenance_ended'
+                | 'degraded'
+                | 'degraded_recovered'
               )[];
               /** @description DECISIONS §17: down, recovered and still_down events reaching this destination within this many seconds of the first go as one message; 0 (default) = off. Not for pager and incident-tool types (one alert per monitor). */
               group_window_seconds?: number;
@@ -7686,6 +9777,8 @@ export interface operations {
                 | 'incident_resolved'
                 | 'maintenance_started'
                 | 'maintenance_ended'
+                | 'degraded'
+                | 'degraded_recovered'
               )[];
               /** @description DECISIONS §17: down, recovered and still_down events reaching this destination within this many seconds of the first go as one message; 0 (default) = off. Not for pager and incident-tool types (one alert per monitor). */
               group_window_seconds?: number;
@@ -7728,6 +9821,8 @@ export interface operations {
                 | 'incident_resolved'
                 | 'maintenance_started'
                 | 'maintenance_ended'
+                | 'degraded'
+                | 'degraded_recovered'
               )[];
               /** @description DECISIONS §17: down, recovered and still_down events reaching this destination within this many seconds of the first go as one message; 0 (default) = off. Not for pager and incident-tool types (one alert per monitor). */
               group_window_seconds?: number;
@@ -7767,6 +9862,8 @@ export interface operations {
                 | 'incident_resolved'
                 | 'maintenance_started'
                 | 'maintenance_ended'
+                | 'degraded'
+                | 'degraded_recovered'
               )[];
               /** @description DECISIONS §17: down, recovered and still_down events reaching this destination within this many seconds of the first go as one message; 0 (default) = off. Not for pager and incident-tool types (one alert per monitor). */
               group_window_seconds?: number;
@@ -7804,6 +9901,8 @@ export interface operations {
                 | 'incident_resolved'
                 | 'maintenance_started'
                 | 'maintenance_ended'
+                | 'degraded'
+                | 'degraded_recovered'
               )[];
               /** @description DECISIONS §17: down, recovered and still_down events reaching this destination within this many seconds of the first go as one message; 0 (default) = off. Not for pager and incident-tool types (one alert per monitor). */
               group_window_seconds?: number;
@@ -7841,6 +9940,8 @@ export interface operations {
                 | 'incident_resolved'
                 | 'maintenance_started'
                 | 'maintenance_ended'
+                | 'degraded'
+                | 'degraded_recovered'
               )[];
               /** @description DECISIONS §17: down, recovered and still_down events reaching this destination within this many seconds of the first go as one message; 0 (default) = off. Not for pager and incident-tool types (one alert per monitor). */
               group_window_seconds?: number;
@@ -7878,6 +9979,8 @@ export interface operations {
                 | 'incident_resolved'
                 | 'maintenance_started'
                 | 'maintenance_ended'
+                | 'degraded'
+                | 'degraded_recovered'
               )[];
               /** @description DECISIONS §17: down, recovered and still_down events reaching this destination within this many seconds of the first go as one message; 0 (default) = off. Not for pager and incident-tool types (one alert per monitor). */
               group_window_seconds?: number;
@@ -8434,6 +10537,8 @@ export interface operations {
             | 'incident_resolved'
             | 'maintenance_started'
             | 'maintenance_ended'
+            | 'degraded'
+            | 'degraded_recovered'
           )[];
           /** @description DECISIONS §17: down, recovered and still_down events reaching this destination within this many seconds of the first go as one message; 0 (default) = off. Not for pager and incident-tool types (one alert per monitor). */
           group_window_seconds?: number;
@@ -10034,6 +12139,654 @@ export interface operations {
       };
     };
   };
+  adoptConfig: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe: the first response (status < 500) is stored for 24 hours per key of the caller's organization, and a repeat with the same method, path and body returns it with `Idempotent-Replayed: true` without doing anything again. A repeat while the first still runs is 409 `idempotency_in_progress`; the same key with another method, path or body is 422 `idempotency_key_mismatch`.
+         * @example 3f1c9a7e-0b1d-4c55-9a57-6c0f0d4b8e21
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The document export wrote (secrets as ${env:NAME}). */
+          document: {
+            /** @enum {unknown} */
+            version: 1;
+          } & {
+            [key: string]: unknown;
+          };
+          /** @description The records the items stand for. */
+          items: {
+            item_id: string;
+            key: string;
+            kind:
+              | 'destinations'
+              | 'monitors'
+              | 'status_pages'
+              | 'maintenance_windows'
+              | 'sla_targets'
+              | 'custom_reports'
+              | 'scheduled_reports';
+          }[];
+          /** @description Fields whose secrets export could not read back (written as ${env:NAME}). */
+          secret_fields?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            adopted: number;
+          };
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
+      401: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
+      403: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_in_progress: a request with the same Idempotency-Key is still running. */
+      409: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description payload_too_large: body over the limit. */
+      413: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported_media_type: the body is not JSON. */
+      415: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: the budget is exhausted; see Retry-After. */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  applyConfig: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe: the first response (status < 500) is stored for 24 hours per key of the caller's organization, and a repeat with the same method, path and body returns it with `Idempotent-Replayed: true` without doing anything again. A repeat while the first still runs is 409 `idempotency_in_progress`; the same key with another method, path or body is 422 `idempotency_key_mismatch`.
+         * @example 3f1c9a7e-0b1d-4c55-9a57-6c0f0d4b8e21
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The configuration document: its JSON Schema is GET /api/v1/config/schema.json (checked against it before the rest of the body; 422 details name `document.<field>`). */
+          document: Record<string, never>;
+          /** @description Delete managed items the document no longer lists (never unmanaged ones). */
+          prune?: boolean;
+          /** @description Fields of the document that hold secrets (`destinations[0].config.url`), as the CLI reports the ${env:NAME} it put in place: the plan shows them as (secret) and the stored copy keeps a hash, never the value. */
+          secret_fields?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ConfigPlan'];
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
+      401: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
+      403: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_in_progress: a request with the same Idempotency-Key is still running. */
+      409: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description payload_too_large: body over the limit. */
+      413: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported_media_type: the body is not JSON. */
+      415: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: the budget is exhausted; see Retry-After. */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  planConfig: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe: the first response (status < 500) is stored for 24 hours per key of the caller's organization, and a repeat with the same method, path and body returns it with `Idempotent-Replayed: true` without doing anything again. A repeat while the first still runs is 409 `idempotency_in_progress`; the same key with another method, path or body is 422 `idempotency_key_mismatch`.
+         * @example 3f1c9a7e-0b1d-4c55-9a57-6c0f0d4b8e21
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The configuration document: its JSON Schema is GET /api/v1/config/schema.json (checked against it before the rest of the body; 422 details name `document.<field>`). */
+          document: Record<string, never>;
+          /** @description Delete managed items the document no longer lists (never unmanaged ones). */
+          prune?: boolean;
+          /** @description Fields of the document that hold secrets (`destinations[0].config.url`), as the CLI reports the ${env:NAME} it put in place: the plan shows them as (secret) and the stored copy keeps a hash, never the value. */
+          secret_fields?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ConfigPlan'];
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
+      401: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
+      403: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_in_progress: a request with the same Idempotency-Key is still running. */
+      409: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description payload_too_large: body over the limit. */
+      413: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported_media_type: the body is not JSON. */
+      415: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: the budget is exhausted; see Retry-After. */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getConfigDocumentSchema: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The JSON Schema of a configuration document (draft 7); Cache-Control: public, max-age=300. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/schema+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/schema+json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/schema+json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/schema+json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/schema+json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   listCustomReports: {
     parameters: {
       query?: {
@@ -11442,7 +14195,10 @@ export interface operations {
   };
   pingHeartbeatGet: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Run id: pairs a /start with its end, which records the run duration. */
+        rid?: string;
+      };
       header?: never;
       path: {
         token: string;
@@ -11458,13 +14214,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            monitor_id: string;
-            /** Format: date-time */
-            received_at: string;
-            /** @enum {string} */
-            status: 'ok';
-          };
+          'application/json': components['schemas']['HeartbeatPingAck'];
         };
       };
       /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
@@ -11487,8 +14237,28 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description payload_too_large: body over the limit. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
       414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported_media_type: the body is not JSON. */
+      415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -11541,7 +14311,10 @@ export interface operations {
   };
   pingHeartbeat: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Run id: pairs a /start with its end, which records the run duration. */
+        rid?: string;
+      };
       header?: never;
       path: {
         token: string;
@@ -11557,13 +14330,243 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            monitor_id: string;
-            /** Format: date-time */
-            received_at: string;
-            /** @enum {string} */
-            status: 'ok';
-          };
+          'application/json': components['schemas']['HeartbeatPingAck'];
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: missing, or in another organization or environment. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description payload_too_large: body over the limit. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported_media_type: the body is not JSON. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  pingHeartbeatSignalGet: {
+    parameters: {
+      query?: {
+        /** @description Run id: pairs a /start with its end, which records the run duration. */
+        rid?: string;
+      };
+      header?: never;
+      path: {
+        /** @description start, fail, log, or an exit code 0-255 (0: success, else fail). Absent: success. */
+        signal: string;
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HeartbeatPingAck'];
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: missing, or in another organization or environment. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description payload_too_large: body over the limit. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported_media_type: the body is not JSON. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  pingHeartbeatSignal: {
+    parameters: {
+      query?: {
+        /** @description Run id: pairs a /start with its end, which records the run duration. */
+        rid?: string;
+      };
+      header?: never;
+      path: {
+        /** @description start, fail, log, or an exit code 0-255 (0: success, else fail). Absent: success. */
+        signal: string;
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HeartbeatPingAck'];
         };
       };
       /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
@@ -14515,10 +17518,27 @@ export interface operations {
         limit?: number;
         /** @description Text to find in name or target (case-insensitive). */
         q?: string;
-        status?: 'pending' | 'up' | 'down' | 'paused';
+        /** @description Order of the list (default `id`, creation order): `name`; `status` (down, pending, up, paused, then by name; a monitor in maintenance sorts by its stored status); `type` (then by name); `last_checked` (most recent first, never checked last). A cursor belongs to its sort. */
+        sort?: 'id' | 'name' | 'status' | 'type' | 'last_checked';
+        /** @description Monitors showing this status: `maintenance` lists the unpaused monitors an active maintenance window covers (by id or tag); `up`, `degraded`, `down` and `pending` leave those out, as the monitor reads `maintenance` then. */
+        status?: 'pending' | 'up' | 'down' | 'paused' | 'degraded' | 'maintenance';
         /** @description Monitors carrying exactly this tag. */
         tag?: string;
-        type?: 'http' | 'tls' | 'tcp' | 'dns' | 'grpc' | 'heartbeat';
+        type?:
+          | 'http'
+          | 'tls'
+          | 'tcp'
+          | 'dns'
+          | 'grpc'
+          | 'heartbeat'
+          | 'icmp'
+          | 'udp'
+          | 'domain'
+          | 'smtp'
+          | 'websocket'
+          | 'postgres'
+          | 'mysql'
+          | 'redis';
       };
       header?: never;
       path?: never;
@@ -14679,13 +17699,27 @@ export interface operations {
           region_codes?: string[];
           /** @default [] */
           tags?: string[];
-          /** @description URL for http; host:port for tcp/grpc; host:port, a host or an https URL for tls; a domain for dns. */
+          /** @description URL for http; host:port for tcp/grpc/udp; host:port, a host or an https URL for tls; a domain for dns and domain; a host for icmp; host or host:port for smtp; a ws:// or wss:// URL for websocket; host:port or a host for postgres/mysql/redis (never a URL: credentials go in config). */
           target?: string;
           /**
            * @default http
            * @enum {string}
            */
-          type?: 'http' | 'tls' | 'tcp' | 'dns' | 'grpc' | 'heartbeat';
+          type?:
+            | 'http'
+            | 'tls'
+            | 'tcp'
+            | 'dns'
+            | 'grpc'
+            | 'heartbeat'
+            | 'icmp'
+            | 'udp'
+            | 'domain'
+            | 'smtp'
+            | 'websocket'
+            | 'postgres'
+            | 'mysql'
+            | 'redis';
         } & (
           | {
               config?: components['schemas']['HttpMonitorConfig'];
@@ -14701,7 +17735,7 @@ export interface operations {
               region_codes?: string[];
               /** @default [] */
               tags?: string[];
-              /** @description URL for http; host:port for tcp/grpc; host:port, a host or an https URL for tls; a domain for dns. */
+              /** @description URL for http; host:port for tcp/grpc/udp; host:port, a host or an https URL for tls; a domain for dns and domain; a host for icmp; host or host:port for smtp; a ws:// or wss:// URL for websocket; host:port or a host for postgres/mysql/redis (never a URL: credentials go in config). */
               target: string;
               /**
                * @default http
@@ -14723,7 +17757,7 @@ export interface operations {
               region_codes?: string[];
               /** @default [] */
               tags?: string[];
-              /** @description URL for http; host:port for tcp/grpc; host:port, a host or an https URL for tls; a domain for dns. */
+              /** @description URL for http; host:port for tcp/grpc/udp; host:port, a host or an https URL for tls; a domain for dns and domain; a host for icmp; host or host:port for smtp; a ws:// or wss:// URL for websocket; host:port or a host for postgres/mysql/redis (never a URL: credentials go in config). */
               target: string;
               /** @enum {string} */
               type?: 'tls';
@@ -14742,7 +17776,7 @@ export interface operations {
               region_codes?: string[];
               /** @default [] */
               tags?: string[];
-              /** @description URL for http; host:port for tcp/grpc; host:port, a host or an https URL for tls; a domain for dns. */
+              /** @description URL for http; host:port for tcp/grpc/udp; host:port, a host or an https URL for tls; a domain for dns and domain; a host for icmp; host or host:port for smtp; a ws:// or wss:// URL for websocket; host:port or a host for postgres/mysql/redis (never a URL: credentials go in config). */
               target: string;
               /** @enum {string} */
               type?: 'tcp';
@@ -14761,7 +17795,7 @@ export interface operations {
               region_codes?: string[];
               /** @default [] */
               tags?: string[];
-              /** @description URL for http; host:port for tcp/grpc; host:port, a host or an https URL for tls; a domain for dns. */
+              /** @description URL for http; host:port for tcp/grpc/udp; host:port, a host or an https URL for tls; a domain for dns and domain; a host for icmp; host or host:port for smtp; a ws:// or wss:// URL for websocket; host:port or a host for postgres/mysql/redis (never a URL: credentials go in config). */
               target: string;
               /** @enum {string} */
               type?: 'dns';
@@ -14780,7 +17814,7 @@ export interface operations {
               region_codes?: string[];
               /** @default [] */
               tags?: string[];
-              /** @description URL for http; host:port for tcp/grpc; host:port, a host or an https URL for tls; a domain for dns. */
+              /** @description URL for http; host:port for tcp/grpc/udp; host:port, a host or an https URL for tls; a domain for dns and domain; a host for icmp; host or host:port for smtp; a ws:// or wss:// URL for websocket; host:port or a host for postgres/mysql/redis (never a URL: credentials go in config). */
               target: string;
               /** @enum {string} */
               type?: 'grpc';
@@ -14803,6 +17837,158 @@ export interface operations {
               target?: string;
               /** @enum {string} */
               type?: 'heartbeat';
+            }
+          | {
+              config?: components['schemas']['IcmpMonitorConfig'];
+              /** @description Default: production (or the key's only environment). */
+              environment?: string;
+              /** @description Seconds between checks; at least the plan's floor (the default). */
+              interval_seconds?: number;
+              /** @description Default: the URL's host (host:port or the domain for other types). */
+              name?: string;
+              /** @default false */
+              paused?: boolean;
+              /** @description Regions of this installation that check it; default the organization's default region. */
+              region_codes?: string[];
+              /** @default [] */
+              tags?: string[];
+              /** @description URL for http; host:port for tcp/grpc/udp; host:port, a host or an https URL for tls; a domain for dns and domain; a host for icmp; host or host:port for smtp; a ws:// or wss:// URL for websocket; host:port or a host for postgres/mysql/redis (never a URL: credentials go in config). */
+              target: string;
+              /** @enum {string} */
+              type?: 'icmp';
+            }
+          | {
+              config?: components['schemas']['UdpMonitorConfig'];
+              /** @description Default: production (or the key's only environment). */
+              environment?: string;
+              /** @description Seconds between checks; at least the plan's floor (the default). */
+              interval_seconds?: number;
+              /** @description Default: the URL's host (host:port or the domain for other types). */
+              name?: string;
+              /** @default false */
+              paused?: boolean;
+              /** @description Regions of this installation that check it; default the organization's default region. */
+              region_codes?: string[];
+              /** @default [] */
+              tags?: string[];
+              /** @description URL for http; host:port for tcp/grpc/udp; host:port, a host or an https URL for tls; a domain for dns and domain; a host for icmp; host or host:port for smtp; a ws:// or wss:// URL for websocket; host:port or a host for postgres/mysql/redis (never a URL: credentials go in config). */
+              target: string;
+              /** @enum {string} */
+              type?: 'udp';
+            }
+          | {
+              config?: components['schemas']['DomainMonitorConfig'];
+              /** @description Default: production (or the key's only environment). */
+              environment?: string;
+              /** @description Seconds between checks; at least the plan's floor (the default). */
+              interval_seconds?: number;
+              /** @description Default: the URL's host (host:port or the domain for other types). */
+              name?: string;
+              /** @default false */
+              paused?: boolean;
+              /** @description Regions of this installation that check it; default the organization's default region. */
+              region_codes?: string[];
+              /** @default [] */
+              tags?: string[];
+              /** @description URL for http; host:port for tcp/grpc/udp; host:port, a host or an https URL for tls; a domain for dns and domain; a host for icmp; host or host:port for smtp; a ws:// or wss:// URL for websocket; host:port or a host for postgres/mysql/redis (never a URL: credentials go in config). */
+              target: string;
+              /** @enum {string} */
+              type?: 'domain';
+            }
+          | {
+              config?: components['schemas']['SmtpMonitorConfig'];
+              /** @description Default: production (or the key's only environment). */
+              environment?: string;
+              /** @description Seconds between checks; at least the plan's floor (the default). */
+              interval_seconds?: number;
+              /** @description Default: the URL's host (host:port or the domain for other types). */
+              name?: string;
+              /** @default false */
+              paused?: boolean;
+              /** @description Regions of this installation that check it; default the organization's default region. */
+              region_codes?: string[];
+              /** @default [] */
+              tags?: string[];
+              /** @description URL for http; host:port for tcp/grpc/udp; host:port, a host or an https URL for tls; a domain for dns and domain; a host for icmp; host or host:port for smtp; a ws:// or wss:// URL for websocket; host:port or a host for postgres/mysql/redis (never a URL: credentials go in config). */
+              target: string;
+              /** @enum {string} */
+              type?: 'smtp';
+            }
+          | {
+              config?: components['schemas']['WebsocketMonitorConfig'];
+              /** @description Default: production (or the key's only environment). */
+              environment?: string;
+              /** @description Seconds between checks; at least the plan's floor (the default). */
+              interval_seconds?: number;
+              /** @description Default: the URL's host (host:port or the domain for other types). */
+              name?: string;
+              /** @default false */
+              paused?: boolean;
+              /** @description Regions of this installation that check it; default the organization's default region. */
+              region_codes?: string[];
+              /** @default [] */
+              tags?: string[];
+              /** @description URL for http; host:port for tcp/grpc/udp; host:port, a host or an https URL for tls; a domain for dns and domain; a host for icmp; host or host:port for smtp; a ws:// or wss:// URL for websocket; host:port or a host for postgres/mysql/redis (never a URL: credentials go in config). */
+              target: string;
+              /** @enum {string} */
+              type?: 'websocket';
+            }
+          | {
+              config?: components['schemas']['PostgresMonitorConfig'];
+              /** @description Default: production (or the key's only environment). */
+              environment?: string;
+              /** @description Seconds between checks; at least the plan's floor (the default). */
+              interval_seconds?: number;
+              /** @description Default: the URL's host (host:port or the domain for other types). */
+              name?: string;
+              /** @default false */
+              paused?: boolean;
+              /** @description Regions of this installation that check it; default the organization's default region. */
+              region_codes?: string[];
+              /** @default [] */
+              tags?: string[];
+              /** @description URL for http; host:port for tcp/grpc/udp; host:port, a host or an https URL for tls; a domain for dns and domain; a host for icmp; host or host:port for smtp; a ws:// or wss:// URL for websocket; host:port or a host for postgres/mysql/redis (never a URL: credentials go in config). */
+              target: string;
+              /** @enum {string} */
+              type?: 'postgres';
+            }
+          | {
+              config?: components['schemas']['MysqlMonitorConfig'];
+              /** @description Default: production (or the key's only environment). */
+              environment?: string;
+              /** @description Seconds between checks; at least the plan's floor (the default). */
+              interval_seconds?: number;
+              /** @description Default: the URL's host (host:port or the domain for other types). */
+              name?: string;
+              /** @default false */
+              paused?: boolean;
+              /** @description Regions of this installation that check it; default the organization's default region. */
+              region_codes?: string[];
+              /** @default [] */
+              tags?: string[];
+              /** @description URL for http; host:port for tcp/grpc/udp; host:port, a host or an https URL for tls; a domain for dns and domain; a host for icmp; host or host:port for smtp; a ws:// or wss:// URL for websocket; host:port or a host for postgres/mysql/redis (never a URL: credentials go in config). */
+              target: string;
+              /** @enum {string} */
+              type?: 'mysql';
+            }
+          | {
+              config?: components['schemas']['RedisMonitorConfig'];
+              /** @description Default: production (or the key's only environment). */
+              environment?: string;
+              /** @description Seconds between checks; at least the plan's floor (the default). */
+              interval_seconds?: number;
+              /** @description Default: the URL's host (host:port or the domain for other types). */
+              name?: string;
+              /** @default false */
+              paused?: boolean;
+              /** @description Regions of this installation that check it; default the organization's default region. */
+              region_codes?: string[];
+              /** @default [] */
+              tags?: string[];
+              /** @description URL for http; host:port for tcp/grpc/udp; host:port, a host or an https URL for tls; a domain for dns and domain; a host for icmp; host or host:port for smtp; a ws:// or wss:// URL for websocket; host:port or a host for postgres/mysql/redis (never a URL: credentials go in config). */
+              target: string;
+              /** @enum {string} */
+              type?: 'redis';
             }
         );
       };
@@ -15353,8 +18539,22 @@ export interface operations {
             confirm_regions?: number | null;
             /** @description Regular expressions removed from the body before its content digest (change detection). */
             content_ignore_patterns?: string[] | null;
+            /**
+             * @description Echo requests per check, sent 200 ms apart.
+             * @default 3
+             */
+            count?: number | null;
+            /** @description postgres: default the user name; mysql: none by default; redis: the index to SELECT (0, 1, …). */
+            database?: string | null;
+            /** @description A successful check slower than this (ms, less than timeout_ms) is slow: failure_threshold consecutive slow checks make the monitor degraded (not an outage: no incident), success_threshold fast ones make it up again. Default none. docs/monitors.md, "Degraded". */
+            degraded_latency_ms?: number | null;
             /** @description Parent monitors (mon_… of this organization, no cycles): while one is down or in maintenance, this monitor's outage is recorded but not alerted; it is alerted if it is still down when every parent has recovered. docs/dependencies.md. */
             depends_on?: string[] | null;
+            /**
+             * @description Text the first message must contain (within timeout_ms); for a regular expression use a body assertion with matches. Without it (and without body assertions) no message is awaited.
+             * @default null
+             */
+            expect?: string | null;
             /**
              * @description Answers that must all be present.
              * @default []
@@ -15383,6 +18583,8 @@ export interface operations {
               | 'DATA_LOSS'
               | 'UNAUTHENTICATED'
               | null;
+            /** @description The first value returned (first column of the first row; the reply for redis), as the server prints it, must equal this. postgres/mysql: needs query. */
+            expected_value?: string | null;
             /**
              * @description Consecutive failures before the monitor goes down and an incident opens.
              * @default 2
@@ -15390,7 +18592,7 @@ export interface operations {
             failure_threshold?: number | null;
             /** @default true */
             follow_redirects?: boolean | null;
-            /** @description Seconds a ping may be late; default max(60, 20% of the interval). */
+            /** @description Seconds a ping may be late; default 60 with a schedule, else max(60, 20% of the interval). */
             grace_seconds?: number | null;
             /**
              * @description Request headers (at most 50, names per RFC 9110).
@@ -15404,12 +18606,25 @@ export interface operations {
              * @default false
              */
             intelligence_incidents?: boolean | null;
+            /**
+             * @description Largest share of lost echo requests (percent) that is still up; more is down.
+             * @default 50
+             */
+            max_loss_percent?: number | null;
+            /** @description A run (a /start ping without its end) open longer than this is down. */
+            max_run_seconds?: number | null;
             /** @description Metadata sent with the call (at most 50 entries, lower-case keys). */
             metadata?: {
               [key: string]: string;
             } | null;
-            /** @description A unary method to call instead of the health check (descriptors come by reflection). */
+            /** @description http: an HTTP method; grpc: package.Service/Method. */
             method?: string | null;
+            /** @description Write-only: used to log in, never returned (the monitor shows password_set); null removes it. A PATCH that changes the target must give it again. */
+            password?: string | null;
+            /** @description postgres/mysql: SQL run after the login (read-only on postgres); redis: a command, e.g. GET health:flag (default PING; double quotes keep spaces). Without it a postgres/mysql check is the login alone. */
+            query?: string | null;
+            /** @description RDAP server base URL (…/domain/<name> is appended); default the IANA bootstrap registry for the TLD. */
+            rdap_base_url?: string | null;
             /**
              * @default A
              * @enum {string|null}
@@ -15426,11 +18641,33 @@ export interface operations {
              * @default null
              */
             resolver?: string | null;
+            /** @description When pings are due: {"every_seconds": n} or {"cron": "30 2 * * *", "timezone": "Europe/Paris"}. Absent: every interval_seconds. interval_seconds is then how often the schedule is checked. */
+            schedule?: {
+              /** @description A 5-field cron expression or @hourly, @daily, @weekly, @monthly, @yearly. */
+              cron?: string;
+              /** @description A ping is due this often. */
+              every_seconds?: number;
+              /** @description The IANA zone the cron runs in; default UTC. */
+              timezone?: string;
+            } | null;
+            /**
+             * @description A text message sent after the upgrade.
+             * @default null
+             */
+            send?: string | null;
+            /**
+             * @description How send is written: text (UTF-8), base64 or hex bytes.
+             * @default text
+             * @enum {string|null}
+             */
+            send_encoding?: 'text' | 'base64' | 'hex' | null;
             /**
              * @description "" = the server's overall health.
              * @default
              */
             service?: string | null;
+            /** @description The monitor's name in /api/v1/ping/{ping_key}/{slug}; unique in the organization. */
+            slug?: string | null;
             /**
              * @description Consecutive successes needed to recover.
              * @default 1
@@ -15443,6 +18680,13 @@ export interface operations {
             timeout_ms?: number | null;
             /** @default false */
             tls?: boolean | null;
+            /**
+             * @description smtp: none, starttls or implicit; postgres, mysql, redis: disable, require or verify.
+             * @enum {string|null}
+             */
+            tls_mode?: 'none' | 'starttls' | 'implicit' | 'disable' | 'require' | 'verify' | null;
+            /** @description postgres: default postgres; mysql: default root; redis: an ACL user (default: the default user). */
+            username?: string | null;
             /**
              * @description false: an untrusted chain or another host name is reported, not a failure; dates still are (expiry).
              * @default true
@@ -15461,7 +18705,7 @@ export interface operations {
           region_codes?: string[];
           /** @default [] */
           tags?: string[];
-          /** @description URL for http; host:port for tcp/grpc; host:port, a host or an https URL for tls; a domain for dns. */
+          /** @description URL for http; host:port for tcp/grpc/udp; host:port, a host or an https URL for tls; a domain for dns and domain; a host for icmp; host or host:port for smtp; a ws:// or wss:// URL for websocket; host:port or a host for postgres/mysql/redis (never a URL: credentials go in config). */
           target?: string;
           /** @description Cannot change. */
           type?: unknown;
@@ -15579,6 +18823,549 @@ export interface operations {
       };
       /** @description unsupported_media_type: the body is not JSON. */
       415: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: the budget is exhausted; see Retry-After. */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getMonitorBadge: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MonitorBadge'];
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
+      401: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
+      403: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: missing, or in another organization or environment. */
+      404: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: the budget is exhausted; see Retry-After. */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  createMonitorBadge: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe: the first response (status < 500) is stored for 24 hours per key of the caller's organization, and a repeat with the same method, path and body returns it with `Idempotent-Replayed: true` without doing anything again. A repeat while the first still runs is 409 `idempotency_in_progress`; the same key with another method, path or body is 422 `idempotency_key_mismatch`.
+         * @example 3f1c9a7e-0b1d-4c55-9a57-6c0f0d4b8e21
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MonitorBadge'];
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
+      401: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
+      403: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: missing, or in another organization or environment. */
+      404: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_in_progress: a request with the same Idempotency-Key is still running. */
+      409: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description payload_too_large: body over the limit. */
+      413: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported_media_type: the body is not JSON. */
+      415: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: the budget is exhausted; see Retry-After. */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  revokeMonitorBadge: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe: the first response (status < 500) is stored for 24 hours per key of the caller's organization, and a repeat with the same method, path and body returns it with `Idempotent-Replayed: true` without doing anything again. A repeat while the first still runs is 409 `idempotency_in_progress`; the same key with another method, path or body is 422 `idempotency_key_mismatch`.
+         * @example 3f1c9a7e-0b1d-4c55-9a57-6c0f0d4b8e21
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Revoked. */
+      204: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
+      401: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
+      403: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: missing, or in another organization or environment. */
+      404: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_in_progress: a request with the same Idempotency-Key is still running. */
+      409: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
@@ -16740,6 +20527,170 @@ export interface operations {
       };
     };
   };
+  listMonitorPings: {
+    parameters: {
+      query?: {
+        /** @description next_cursor of the previous page. */
+        cursor?: string;
+        /** @description 1: whole bodies. */
+        full_body?: '1' | '0';
+        /** @description Page size, 1..200. */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HeartbeatPingList'];
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
+      401: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
+      403: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: missing, or in another organization or environment. */
+      404: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: the budget is exhausted; see Retry-After. */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   resumeMonitor: {
     parameters: {
       query?: never;
@@ -17692,6 +21643,164 @@ export interface operations {
       };
     };
   };
+  listMonitorSummaries: {
+    parameters: {
+      query?: {
+        /** @description next_cursor of the previous page. */
+        cursor?: string;
+        environment?: string;
+        /** @description Page size, 1..200. */
+        limit?: number;
+        /** @description Text to find in name or target (case-insensitive). */
+        q?: string;
+        /** @description Order of the list (default `id`, creation order): `name`; `status` (down, pending, up, paused, then by name; a monitor in maintenance sorts by its stored status); `type` (then by name); `last_checked` (most recent first, never checked last). A cursor belongs to its sort. */
+        sort?: 'id' | 'name' | 'status' | 'type' | 'last_checked';
+        /** @description Monitors showing this status: `maintenance` lists the unpaused monitors an active maintenance window covers (by id or tag); `up`, `degraded`, `down` and `pending` leave those out, as the monitor reads `maintenance` then. */
+        status?: 'pending' | 'up' | 'down' | 'paused' | 'degraded' | 'maintenance';
+        /** @description Monitors carrying exactly this tag. */
+        tag?: string;
+        type?:
+          | 'http'
+          | 'tls'
+          | 'tcp'
+          | 'dns'
+          | 'grpc'
+          | 'heartbeat'
+          | 'icmp'
+          | 'udp'
+          | 'domain'
+          | 'smtp'
+          | 'websocket'
+          | 'postgres'
+          | 'mysql'
+          | 'redis';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MonitorSummaryList'];
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
+      401: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
+      403: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: the budget is exhausted; see Retry-After. */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   getOpenApiDocument: {
     parameters: {
       query?: never;
@@ -17715,6 +21824,486 @@ export interface operations {
       };
       /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
       400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  pingHeartbeatSlugGet: {
+    parameters: {
+      query?: {
+        /** @description 1: create the heartbeat monitor on its first ping (when the organization's setting allows it). */
+        create?: '1' | '0';
+        /** @description Run id: pairs a /start with its end, which records the run duration. */
+        rid?: string;
+      };
+      header?: never;
+      path: {
+        ping_key: string;
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HeartbeatPingAck'];
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: missing, or in another organization or environment. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description payload_too_large: body over the limit. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported_media_type: the body is not JSON. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  pingHeartbeatSlug: {
+    parameters: {
+      query?: {
+        /** @description 1: create the heartbeat monitor on its first ping (when the organization's setting allows it). */
+        create?: '1' | '0';
+        /** @description Run id: pairs a /start with its end, which records the run duration. */
+        rid?: string;
+      };
+      header?: never;
+      path: {
+        ping_key: string;
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HeartbeatPingAck'];
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: missing, or in another organization or environment. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description payload_too_large: body over the limit. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported_media_type: the body is not JSON. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  pingHeartbeatSlugSignalGet: {
+    parameters: {
+      query?: {
+        /** @description 1: create the heartbeat monitor on its first ping (when the organization's setting allows it). */
+        create?: '1' | '0';
+        /** @description Run id: pairs a /start with its end, which records the run duration. */
+        rid?: string;
+      };
+      header?: never;
+      path: {
+        ping_key: string;
+        /** @description start, fail, log, or an exit code 0-255 (0: success, else fail). Absent: success. */
+        signal: string;
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HeartbeatPingAck'];
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: missing, or in another organization or environment. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description payload_too_large: body over the limit. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported_media_type: the body is not JSON. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  pingHeartbeatSlugSignal: {
+    parameters: {
+      query?: {
+        /** @description 1: create the heartbeat monitor on its first ping (when the organization's setting allows it). */
+        create?: '1' | '0';
+        /** @description Run id: pairs a /start with its end, which records the run duration. */
+        rid?: string;
+      };
+      header?: never;
+      path: {
+        ping_key: string;
+        /** @description start, fail, log, or an exit code 0-255 (0: success, else fail). Absent: success. */
+        signal: string;
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HeartbeatPingAck'];
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: missing, or in another organization or environment. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description payload_too_large: body over the limit. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported_media_type: the body is not JSON. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -21500,7 +26089,7 @@ export interface operations {
           matchers: {
             /** @description Destinations of this organization. */
             destination_ids?: string[];
-            /** @description Alert events: down, recovered, cert_expiring, security_grade_downgraded, security_grade_recovered, significant_change, performance_anomaly, performance_recovered, anomaly_alert, anomaly_recovered, anomaly_flapping, incident_opened, still_down, incident_acknowledged, incident_resolved, maintenance_started, maintenance_ended. */
+            /** @description Alert events: down, recovered, cert_expiring, security_grade_downgraded, security_grade_recovered, significant_change, performance_anomaly, performance_recovered, anomaly_alert, anomaly_recovered, anomaly_flapping, incident_opened, still_down, incident_acknowledged, incident_resolved, maintenance_started, maintenance_ended, degraded, degraded_recovered. */
             events?: string[];
             /** @description Monitors of this organization in the key's environments. */
             monitor_ids?: string[];
@@ -23256,16 +27845,34 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /** @description password: the public page, its JSON and every public route of the page need a page session opened with the password. */
+          access?: 'public' | 'password';
           /** @description Let other sites show the public page in a frame (Content-Security-Policy frame-ancestors *). Default false: only this app (its preview) may frame it. */
           allow_embedding?: boolean;
+          /** @description A monitor incident (opened and alerting) drafts an unpublished incident notice on this page, naming the monitor, since when and the regions that saw it, for a person to publish. Default false. */
+          auto_notices?: boolean;
+          custom_domain?: string | null;
+          /** @description Ordered groups of monitors, shown before the ungrouped ones (monitor_ids). A monitor is on the page once: in one group or ungrouped. Replaces the groups. */
+          groups?: {
+            /** @description Shown folded. Default false. */
+            collapsed?: boolean;
+            /** @description The group's monitors in this order. */
+            monitor_ids: string[];
+            name: string;
+          }[];
           /** @description Monitors of this organization the key can see, each once. Default []. */
           monitor_ids?: string[];
+          password?: string | null;
           /** @description Default true. */
           public?: boolean;
           /** @description Show the current period's achievement (UTC calendar period) of each SLA target whose monitors are all on the page. Default false. */
           show_sla_targets?: boolean;
           /** @description Globally unique; 3-64 lower-case letters, digits and hyphens. The page is served at /status/{slug}. */
           slug: string;
+          /** @description Let visitors subscribe to the page (email with double opt-in) and show the subscribe form on the public page. Default false. */
+          subscriptions_enabled?: boolean;
+          /** @description IANA time zone of the times shown on the public page. Default UTC. */
+          timezone?: string;
           title: string;
         };
       };
@@ -23789,15 +28396,33 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /** @description password: the public page, its JSON and every public route of the page need a page session opened with the password. */
+          access?: 'public' | 'password';
           /** @description Let other sites show the public page in a frame (Content-Security-Policy frame-ancestors *). Default false: only this app (its preview) may frame it. */
           allow_embedding?: boolean;
+          /** @description A monitor incident (opened and alerting) drafts an unpublished incident notice on this page, naming the monitor, since when and the regions that saw it, for a person to publish. Default false. */
+          auto_notices?: boolean;
+          custom_domain?: string | null;
+          /** @description Ordered groups of monitors, shown before the ungrouped ones (monitor_ids). A monitor is on the page once: in one group or ungrouped. Replaces the groups. */
+          groups?: {
+            /** @description Shown folded. Default false. */
+            collapsed?: boolean;
+            /** @description The group's monitors in this order. */
+            monitor_ids: string[];
+            name: string;
+          }[];
           /** @description Replaces the list of monitors the key can see (monitors of environments the key cannot see stay on the page). */
           monitor_ids?: string[];
+          password?: string | null;
           public?: boolean;
           /** @description Show the current period's achievement (UTC calendar period) of each SLA target whose monitors are all on the page. Default false. */
           show_sla_targets?: boolean;
           /** @description Globally unique; 3-64 lower-case letters, digits and hyphens. The page is served at /status/{slug}. */
           slug?: string;
+          /** @description Let visitors subscribe to the page (email with double opt-in) and show the subscribe form on the public page. Default false. */
+          subscriptions_enabled?: boolean;
+          /** @description IANA time zone of the times shown on the public page. Default UTC. */
+          timezone?: string;
           title?: string;
         };
       };
@@ -23984,6 +28609,1839 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listStatusPageNotices: {
+    parameters: {
+      query?: {
+        /** @description next_cursor of the previous page. */
+        cursor?: string;
+        /** @description Page size, 1..200. */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StatusPageNoticeList'];
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
+      401: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
+      403: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: missing, or in another organization or environment. */
+      404: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: the budget is exhausted; see Retry-After. */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  createStatusPageNotice: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe: the first response (status < 500) is stored for 24 hours per key of the caller's organization, and a repeat with the same method, path and body returns it with `Idempotent-Replayed: true` without doing anything again. A repeat while the first still runs is 409 `idempotency_in_progress`; the same key with another method, path or body is 422 `idempotency_key_mismatch`.
+         * @example 3f1c9a7e-0b1d-4c55-9a57-6c0f0d4b8e21
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    /** @description Defaults: impact minor for incidents, none otherwise; status investigating for incidents, null otherwise; published false. Unknown fields are rejected. */
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Monitors of this organization the key can see, each once. The public page names those that are on the page. */
+          affected_monitor_ids?: string[];
+          /** @description The first update (Markdown); optional. */
+          body?: string;
+          /** @description How badly readers are affected; a page lists open notices most severe first. */
+          impact?: 'critical' | 'major' | 'minor' | 'none';
+          incident_id?: string | null;
+          /** @description incident: something is wrong; maintenance: planned work; info: anything else readers should know. */
+          kind: 'incident' | 'maintenance' | 'info';
+          postmortem?: string | null;
+          /** @description true: the public page shows the postmortem (sets postmortem_published_at); false hides it again. */
+          postmortem_published?: boolean;
+          /** @description false: a draft, shown to nobody outside the organization and sent to no subscriber. Publishing tells subscribers once. */
+          published?: boolean;
+          /** @description Incidents: investigating → identified → monitoring → resolved. Maintenance and info notices: null (open) or resolved (ended). */
+          status?: 'investigating' | 'identified' | 'monitoring' | 'resolved' | null;
+          title: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StatusPageNotice'];
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
+      401: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
+      403: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: missing, or in another organization or environment. */
+      404: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_in_progress: a request with the same Idempotency-Key is still running. */
+      409: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description payload_too_large: body over the limit. */
+      413: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported_media_type: the body is not JSON. */
+      415: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: the budget is exhausted; see Retry-After. */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getStatusPageNotice: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        nid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StatusPageNotice'];
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
+      401: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
+      403: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: missing, or in another organization or environment. */
+      404: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: the budget is exhausted; see Retry-After. */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  deleteStatusPageNotice: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe: the first response (status < 500) is stored for 24 hours per key of the caller's organization, and a repeat with the same method, path and body returns it with `Idempotent-Replayed: true` without doing anything again. A repeat while the first still runs is 409 `idempotency_in_progress`; the same key with another method, path or body is 422 `idempotency_key_mismatch`.
+         * @example 3f1c9a7e-0b1d-4c55-9a57-6c0f0d4b8e21
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        id: string;
+        nid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      204: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
+      401: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
+      403: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: missing, or in another organization or environment. */
+      404: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_in_progress: a request with the same Idempotency-Key is still running. */
+      409: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: the budget is exhausted; see Retry-After. */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  updateStatusPageNotice: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe: the first response (status < 500) is stored for 24 hours per key of the caller's organization, and a repeat with the same method, path and body returns it with `Idempotent-Replayed: true` without doing anything again. A repeat while the first still runs is 409 `idempotency_in_progress`; the same key with another method, path or body is 422 `idempotency_key_mismatch`.
+         * @example 3f1c9a7e-0b1d-4c55-9a57-6c0f0d4b8e21
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        id: string;
+        nid: string;
+      };
+      cookie?: never;
+    };
+    /** @description Fields to change. Unknown fields are rejected. */
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Monitors of this organization the key can see, each once. The public page names those that are on the page. */
+          affected_monitor_ids?: string[];
+          /** @description How badly readers are affected; a page lists open notices most severe first. */
+          impact?: 'critical' | 'major' | 'minor' | 'none';
+          incident_id?: string | null;
+          /** @description incident: something is wrong; maintenance: planned work; info: anything else readers should know. */
+          kind?: 'incident' | 'maintenance' | 'info';
+          postmortem?: string | null;
+          /** @description true: the public page shows the postmortem (sets postmortem_published_at); false hides it again. */
+          postmortem_published?: boolean;
+          /** @description false: a draft, shown to nobody outside the organization and sent to no subscriber. Publishing tells subscribers once. */
+          published?: boolean;
+          /** @description Incidents: investigating → identified → monitoring → resolved. Maintenance and info notices: null (open) or resolved (ended). */
+          status?: 'investigating' | 'identified' | 'monitoring' | 'resolved' | null;
+          title?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StatusPageNotice'];
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
+      401: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
+      403: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: missing, or in another organization or environment. */
+      404: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_in_progress: a request with the same Idempotency-Key is still running. */
+      409: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description payload_too_large: body over the limit. */
+      413: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported_media_type: the body is not JSON. */
+      415: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: the budget is exhausted; see Retry-After. */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  addStatusPageNoticeUpdate: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe: the first response (status < 500) is stored for 24 hours per key of the caller's organization, and a repeat with the same method, path and body returns it with `Idempotent-Replayed: true` without doing anything again. A repeat while the first still runs is 409 `idempotency_in_progress`; the same key with another method, path or body is 422 `idempotency_key_mismatch`.
+         * @example 3f1c9a7e-0b1d-4c55-9a57-6c0f0d4b8e21
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        id: string;
+        nid: string;
+      };
+      cookie?: never;
+    };
+    /** @description The update's status becomes the notice's (absent: the notice keeps its status). */
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description What readers are told (Markdown: no raw HTML; links http, https and mailto only). */
+          body: string;
+          /** @description Incidents: investigating → identified → monitoring → resolved. Maintenance and info notices: null (open) or resolved (ended). */
+          status?: 'investigating' | 'identified' | 'monitoring' | 'resolved' | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StatusPageNotice'];
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
+      401: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
+      403: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: missing, or in another organization or environment. */
+      404: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_in_progress: a request with the same Idempotency-Key is still running. */
+      409: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description payload_too_large: body over the limit. */
+      413: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported_media_type: the body is not JSON. */
+      415: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: the budget is exhausted; see Retry-After. */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listStatusPageSubscribers: {
+    parameters: {
+      query?: {
+        /** @description next_cursor of the previous page. */
+        cursor?: string;
+        /** @description Page size, 1..200. */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StatusPageSubscriberList'];
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
+      401: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
+      403: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: missing, or in another organization or environment. */
+      404: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: the budget is exhausted; see Retry-After. */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  createStatusPageWebhookSubscriber: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe: the first response (status < 500) is stored for 24 hours per key of the caller's organization, and a repeat with the same method, path and body returns it with `Idempotent-Replayed: true` without doing anything again. A repeat while the first still runs is 409 `idempotency_in_progress`; the same key with another method, path or body is 422 `idempotency_key_mismatch`.
+         * @example 3f1c9a7e-0b1d-4c55-9a57-6c0f0d4b8e21
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    /** @description Unknown fields are rejected. */
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Receives a signed JSON post for every published notice, notice update and announced, started or ended maintenance of the page. */
+          url: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatedStatusPageWebhookSubscriber'];
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
+      401: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
+      403: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: missing, or in another organization or environment. */
+      404: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_in_progress: a request with the same Idempotency-Key is still running. */
+      409: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description payload_too_large: body over the limit. */
+      413: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported_media_type: the body is not JSON. */
+      415: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: the budget is exhausted; see Retry-After. */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  deleteStatusPageSubscriber: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe: the first response (status < 500) is stored for 24 hours per key of the caller's organization, and a repeat with the same method, path and body returns it with `Idempotent-Replayed: true` without doing anything again. A repeat while the first still runs is 409 `idempotency_in_progress`; the same key with another method, path or body is 422 `idempotency_key_mismatch`.
+         * @example 3f1c9a7e-0b1d-4c55-9a57-6c0f0d4b8e21
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        id: string;
+        sid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Removed: nothing more is sent to it. */
+      204: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
+      401: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
+      403: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: missing, or in another organization or environment. */
+      404: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_in_progress: a request with the same Idempotency-Key is still running. */
+      409: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: the budget is exhausted; see Retry-After. */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  publicMonitorBadge: {
+    parameters: {
+      query?: {
+        /** @description uptime badges: the last N × 24 h, 1..365 (default 30); out of range, or given to another badge, is 422. */
+        days?: number;
+      };
+      header?: never;
+      path: {
+        /** @description One of status.svg, status.json, uptime.svg, uptime.json, response-time.svg, response-time.json; any other name is 404. */
+        file: string;
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The badge: `image/svg+xml`, or `application/json` in the shields.io endpoint shape for the .json files. Cache-Control: public, max-age=60. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ShieldsEndpointBadge'];
+          'image/svg+xml': string;
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: missing, or in another organization or environment. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -24244,6 +30702,1291 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+          'text/html': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  unlockStatusPage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    /** @description JSON or an HTML form (application/x-www-form-urlencoded). Unknown fields are rejected. */
+    requestBody: {
+      content: {
+        'application/json': {
+          password: string;
+        };
+        'application/x-www-form-urlencoded': {
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The page session cookie is set. */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: missing, or in another organization or environment. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description payload_too_large: body over the limit. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported_media_type: the body is not JSON. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  statuspageComponents: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StatuspageComponents'];
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: missing, or in another organization or environment. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  statuspageStatus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StatuspageStatus'];
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: missing, or in another organization or environment. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  statuspageSummary: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Atlassian Statuspage's v2 summary shape (see docs/status-pages.md). */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StatuspageSummary'];
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: missing, or in another organization or environment. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  statusPageBadgeJson: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ShieldsEndpointBadge'];
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: missing, or in another organization or environment. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  statusPageBadgeSvg: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The badge: `image/svg+xml`. Cache-Control: public, max-age=60. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'image/svg+xml': string;
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: missing, or in another organization or environment. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  confirmStatusPageSubscriptionPage: {
+    parameters: {
+      query: {
+        /** @description The token of the link in the mail. */
+        token: string;
+      };
+      header?: never;
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: missing, or in another organization or environment. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  confirmStatusPageSubscription: {
+    parameters: {
+      query: {
+        /** @description The token of the link in the mail. */
+        token: string;
+      };
+      header?: never;
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: missing, or in another organization or environment. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description payload_too_large: body over the limit. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported_media_type: the body is not JSON. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  statusPageAtomFeed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The Atom (RFC 4287) feed of the page's published notices (drafts never), the latest activity first, at most 50; Cache-Control: public, max-age=60. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/atom+xml': string;
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/atom+xml': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description No public page with this slug: an HTML "not found" page. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/atom+xml': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/atom+xml': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/atom+xml': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/atom+xml': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/atom+xml': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  statusPageRssFeed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The RSS 2.0 feed of the page's published notices (drafts never), the latest activity first, at most 50; Cache-Control: public, max-age=60. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/rss+xml': string;
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/rss+xml': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description No public page with this slug: an HTML "not found" page. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/rss+xml': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/rss+xml': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/rss+xml': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/rss+xml': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/rss+xml': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  subscribeToStatusPage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    /** @description JSON, or a form post (application/x-www-form-urlencoded) from the public page. */
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Gets a mail with a confirmation link (valid 24 hours); nothing else until it is followed. */
+          email: string;
+        };
+        'application/x-www-form-urlencoded': {
+          /** @description Gets a mail with a confirmation link (valid 24 hours); nothing else until it is followed. */
+          email: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      202: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            message: string;
+            /** @enum {string} */
+            status: 'pending';
+          };
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: missing, or in another organization or environment. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description payload_too_large: body over the limit. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported_media_type: the body is not JSON. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  unsubscribeStatusPageSubscriptionPage: {
+    parameters: {
+      query: {
+        /** @description The token of the link in the mail. */
+        token: string;
+      };
+      header?: never;
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: missing, or in another organization or environment. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  unsubscribeStatusPageSubscription: {
+    parameters: {
+      query: {
+        /** @description The token of the link in the mail. */
+        token: string;
+      };
+      header?: never;
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: missing, or in another organization or environment. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description payload_too_large: body over the limit. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported_media_type: the body is not JSON. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
           'text/html': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -24605,6 +32348,208 @@ export interface operations {
           | (components['schemas']['WebhookPayloadLegacy'] & {
               /** @constant */
               event?: 'cert_expiring';
+            });
+      };
+    };
+    responses: {
+      /** @description Accepted: the delivery is done. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retried with backoff, after Retry-After when sent. */
+      '5XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retried with backoff (about 1 m, 5 m, 30 m, 2 h, 6 h, then failed). */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the destination is marked broken and not retried. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retried, after Retry-After (seconds or an HTTP date) when sent. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other status (3xx redirects included) fails the delivery at once; network errors and timeouts are retried. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_degraded: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description `Tocsin/<version>`.
+         * @example Tocsin/0.1.0
+         */
+        'User-Agent': string;
+        /**
+         * @description Standard Webhooks message id: the delivery id (`dlv_…`), the same on every retry of one delivery; use it to drop duplicates.
+         * @example dlv_01JD6XA0S4H5J6K7L8M9N0P1Q2
+         */
+        'webhook-id': string;
+        /**
+         * @description Standard Webhooks signature: `v1,` + base64 of HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the base64-decoded part of the signing secret after `whsec_` (what the standard-webhooks libraries do). Space-separated when there are several.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': string;
+        /**
+         * @description Standard Webhooks timestamp: Unix seconds of this attempt. Reject values far from your clock (replays).
+         * @example 1764000000
+         */
+        'webhook-timestamp': string;
+        /**
+         * @description The delivery id (`dlv_…`); equal to webhook-id.
+         * @example dlv_01JD6XA0S4H5J6K7L8M9N0P1Q2
+         */
+        'X-Service-Delivery': string;
+        /**
+         * @description The event type, as in the body’s `event`.
+         * @example down
+         */
+        'X-Service-Event': string;
+        /**
+         * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
+         */
+        'X-Service-Signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json':
+          | (components['schemas']['WebhookPayload'] & {
+              /** @constant */
+              event?: 'degraded';
+            })
+          | (components['schemas']['WebhookPayloadLegacy'] & {
+              /** @constant */
+              event?: 'degraded';
+            });
+      };
+    };
+    responses: {
+      /** @description Accepted: the delivery is done. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retried with backoff, after Retry-After when sent. */
+      '5XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retried with backoff (about 1 m, 5 m, 30 m, 2 h, 6 h, then failed). */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the destination is marked broken and not retried. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retried, after Retry-After (seconds or an HTTP date) when sent. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other status (3xx redirects included) fails the delivery at once; network errors and timeouts are retried. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_degraded_recovered: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description `Tocsin/<version>`.
+         * @example Tocsin/0.1.0
+         */
+        'User-Agent': string;
+        /**
+         * @description Standard Webhooks message id: the delivery id (`dlv_…`), the same on every retry of one delivery; use it to drop duplicates.
+         * @example dlv_01JD6XA0S4H5J6K7L8M9N0P1Q2
+         */
+        'webhook-id': string;
+        /**
+         * @description Standard Webhooks signature: `v1,` + base64 of HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the base64-decoded part of the signing secret after `whsec_` (what the standard-webhooks libraries do). Space-separated when there are several.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': string;
+        /**
+         * @description Standard Webhooks timestamp: Unix seconds of this attempt. Reject values far from your clock (replays).
+         * @example 1764000000
+         */
+        'webhook-timestamp': string;
+        /**
+         * @description The delivery id (`dlv_…`); equal to webhook-id.
+         * @example dlv_01JD6XA0S4H5J6K7L8M9N0P1Q2
+         */
+        'X-Service-Delivery': string;
+        /**
+         * @description The event type, as in the body’s `event`.
+         * @example down
+         */
+        'X-Service-Event': string;
+        /**
+         * @description `sha256=` + lowercase hex of HMAC-SHA256 over the raw request body, keyed with the UTF-8 bytes of the whole signing secret as shown at creation (including its `whsec_` prefix). Compare in constant time.
+         * @example sha256=5d0b6a3f0e1c2b4a69788796a5b4c3d2e1f00112233445566778899aabbccdde
+         */
+        'X-Service-Signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json':
+          | (components['schemas']['WebhookPayload'] & {
+              /** @constant */
+              event?: 'degraded_recovered';
+            })
+          | (components['schemas']['WebhookPayloadLegacy'] & {
+              /** @constant */
+              event?: 'degraded_recovered';
             });
       };
     };

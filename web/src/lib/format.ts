@@ -1,3 +1,4 @@
+// Relative times stay English: the words around them are English.
 const rtf = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
 
 export function relativeTime(iso: string | null | undefined, now = Date.now()): string {
@@ -10,9 +11,43 @@ export function relativeTime(iso: string | null | undefined, now = Date.now()): 
   return rtf.format(Math.round(seconds / 86_400), 'day');
 }
 
-export function dateTime(iso: string | null | undefined): string {
-  if (!iso) return '—';
-  return new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'medium' });
+/*
+ * The one way the app writes an instant: the viewer's own locale (the browser's language) and time zone, date
+ * and time to the minute. Pages pass a zone only where the figures belong to one (a report's time zone). Cached
+ * per zone: building a formatter costs far more than using one.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(kind: 'dateTime' | 'date' | 'day', timeZone: string | undefined): Intl.DateTimeFormat {
+  const key = `${kind}|${timeZone ?? ''}`;
+  let f = formatters.get(key);
+  if (!f) {
+    const options: Intl.DateTimeFormatOptions =
+      kind === 'dateTime'
+        ? { dateStyle: 'medium', timeStyle: 'short' }
+        : kind === 'date'
+          ? { dateStyle: 'medium' }
+          : { dateStyle: 'full' };
+    f = new Intl.DateTimeFormat(undefined, { ...options, ...(timeZone ? { timeZone } : {}) });
+    formatters.set(key, f);
+  }
+  return f;
+}
+
+/** "28 Nov 2026, 15:20" / "Nov 28, 2026, 3:20 PM": an instant in the viewer's locale and zone (or `timeZone`). */
+export function dateTime(iso: string | number | null | undefined, timeZone?: string): string {
+  if (iso === null || iso === undefined || iso === '') return '—';
+  return formatter('dateTime', timeZone).format(new Date(iso));
+}
+
+/** The date alone, same style as dateTime. */
+export function dateOnly(iso: string | number | null | undefined, timeZone?: string): string {
+  if (iso === null || iso === undefined || iso === '') return '—';
+  return formatter('date', timeZone).format(new Date(iso));
+}
+
+/** A day as a heading: "Saturday, 28 November 2026" in the viewer's locale. */
+export function dayHeading(date: Date): string {
+  return formatter('day', undefined).format(date);
 }
 
 export function percent(value: number | null | undefined, digits = 2): string {

@@ -1,3 +1,4 @@
+import { dateTime } from './format.ts';
 /**
  * How the report pages write the report's figures. The browser test formats the downloaded JSON with these same
  * functions and finds the results on screen, so what the page shows is the API's value, only written for people.
@@ -50,8 +51,7 @@ export function trend(value: number | null | undefined): string {
   return `${arrow} ${Math.abs(value).toFixed(1)} %`;
 }
 
-/** An instant in the report's time zone ("24 Nov 2026, 14:05"). */
+/** An instant in the report's time zone, written as everywhere else (lib/format.ts dateTime). */
 export function at(iso: string | null | undefined, timeZone: string): string {
-  if (!iso) return '—';
-  return new Date(iso).toLocaleString('en-GB', { timeZone, dateStyle: 'medium', timeStyle: 'short' });
+  return dateTime(iso, timeZone);
 }

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { unwrap } from '../api/client';
 import { useApi } from '../api/context';
-import { dateTime } from '../lib/format';
+import { dateTime, plural } from '../lib/format';
 import { KeyValueDialog } from './api-keys.page';
 
 const CLASSES = ['read', 'write', 'delete'] as const;
@@ -90,8 +90,9 @@ export default function ApiKeyDetailPage() {
         <h2 id="usage">Usage per class</h2>
         {usage.data && (
           <p>
-            {usage.data.totals.requests} requests: {usage.data.totals.read} read, {usage.data.totals.write} write,{' '}
-            {usage.data.totals.delete} delete ({dateTime(usage.data.period.from)} – {dateTime(usage.data.period.to)}).
+            {plural(usage.data.totals.requests, 'request')}: {usage.data.totals.read} read, {usage.data.totals.write}{' '}
+            write, {usage.data.totals.delete} delete ({dateTime(usage.data.period.from)} –{' '}
+            {dateTime(usage.data.period.to)}).
           </p>
         )}
         {rows.length > 0 && (

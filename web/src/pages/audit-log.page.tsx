@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { unwrap } from '../api/client';
 import { useApi } from '../api/context';
 import { can, useSession } from '../api/session';
-import { asText, dateTime } from '../lib/format';
+import { asText, dateTime, plural } from '../lib/format';
 
 interface Filters {
   action: string;
@@ -30,9 +30,7 @@ function Changes({ changes }: { changes: Record<string, unknown[]> }) {
   if (fields.length === 0) return <span className="muted">—</span>;
   return (
     <details>
-      <summary>
-        {fields.length} field{fields.length === 1 ? '' : 's'}
-      </summary>
+      <summary>{plural(fields.length, 'field')}</summary>
       <table className="changes">
         <thead>
           <tr>

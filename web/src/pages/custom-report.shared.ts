@@ -1,3 +1,4 @@
+import { dateTime } from '../lib/format';
 import { useQuery } from '@tanstack/react-query';
 import { unwrap } from '../api/client';
 import { useApi } from '../api/context';
@@ -28,7 +29,7 @@ export const PERIOD_PRESETS = [
 
 export function periodLabel(period: CustomReport['period']): string {
   if (typeof period === 'string') return PERIOD_PRESETS.find(([p]) => p === period)?.[1] ?? period;
-  return `${new Date(period.from).toLocaleString('en-GB')} – ${new Date(period.to).toLocaleString('en-GB')}`;
+  return `${dateTime(period.from)} – ${dateTime(period.to)}`;
 }
 
 /**

@@ -1,14 +1,17 @@
+import { isManaged, ManagedNotice } from '../ui/managed-notice';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { unwrap } from '../api/client';
 import FIELDS from '../api/destination-config.fields.json';
 import type { components } from '../api/schema';
 import { can } from '../api/session';
-import { asText, dateTime } from '../lib/format';
+import { asText, dateTime, plural } from '../lib/format';
 import { DeleteButton, EditForm, SaveBar } from '../ui/edit-form';
 import { idempotencyHeader, useEditPage, useExisting, useFormSave, useRemoveAndLeave } from '../ui/edit-form.hooks';
 import { Field, FieldIssue, FormError } from '../ui/form';
 import { StatusBadge } from '../ui/status';
+import { destinationFieldLabel, destinationTypeName, destinationTypeSummary, words } from '../lib/destination-types';
+import { DestinationType as TypeName } from '../ui/destination-type';
 
 type Destination = components['schemas']['Destination'];
 type DestinationType = Destination['type'];
@@ -39,6 +42,8 @@ const EVENTS = [
   'anomaly_recovered',
   'anomaly_flapping',
   'scheduled_report',
+  'degraded',
+  'degraded_recovered',
 ];
 
 /** One form per type (from the API's document); secrets are write-only: never shown, replaced when typed. */
@@ -72,7 +77,12 @@ export default function DestinationEditPage() {
       const header = idempotencyHeader();
       // The body follows the chosen type's schema; the server validates it and names what is wrong.
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- union body checked by the server's schema
-      const body: any = { name: name || undefined, events, config: cfg, ...(id ? {} : { type }) };
+      const body: any = {
+        name: name || (id ? undefined : destinationTypeName(type)),
+        events,
+        config: cfg,
+        ...(id ? {} : { type }),
+      };
       if (!UNGROUPED.includes(type)) body.group_window_seconds = Number(groupWindow);
       return id
         ? unwrap(
@@ -129,6 +139,7 @@ export default function DestinationEditPage() {
   return (
     <>
       <h1>{id ? `Destination: ${d?.name ?? ''}` : 'New destination'}</h1>
+      <ManagedNotice record={d} what="destination" />
       {d && (
         <dl className="facts">
           <div>
@@ -141,7 +152,7 @@ export default function DestinationEditPage() {
           </div>
         </dl>
       )}
-      <EditForm form={form} onSubmit={() => save.mutate()}>
+      <EditForm form={form} onSubmit={() => save.mutate()} locked={isManaged(d)}>
         <FormError error={save.error} fields={['type', 'name', 'config', 'events', 'group_window_seconds']} />
         <Field label="Type" name="type" error={error} required>
           {({ id: i, describedBy }) => (
@@ -157,13 +168,16 @@ export default function DestinationEditPage() {
             >
               {TYPES.map((t) => (
                 <option key={t} value={t}>
-                  {t}
+                  {destinationTypeName(t)}
                 </option>
               ))}
             </select>
           )}
         </Field>
-        <Field label="Name" name="name" error={error} hint="Default: the type.">
+        <p className="muted small type-summary">
+          <TypeName type={type} />: {destinationTypeSummary(type)}
+        </p>
+        <Field label="Name" name="name" error={error} hint={`Default: ${destinationTypeName(type)}.`}>
           {({ control }) => <input {...control} value={name} onChange={(e) => setName(e.target.value)} />}
         </Field>
         {type === 'chatapp1_channel' && (
@@ -178,7 +192,7 @@ export default function DestinationEditPage() {
         {fields.map((f) => (
           <Field
             key={f.key}
-            label={f.key.replace(/_/g, ' ')}
+            label={destinationFieldLabel(type, f.key)}
             name={`config.${f.key}`}
             error={error}
             required={f.required && !(f.secret && id)}
@@ -206,7 +220,7 @@ export default function DestinationEditPage() {
                   checked={events.includes(ev)}
                   onChange={(e) => setEvents(e.target.checked ? [...events, ev] : events.filter((x) => x !== ev))}
                 />{' '}
-                {ev.replace(/_/g, ' ')}
+                {words(ev)}
               </label>
             ))}
           </div>
@@ -246,7 +260,7 @@ export default function DestinationEditPage() {
       <div role="status" aria-live="polite" className="test-result">
         {test && (
           <p>
-            Test: <StatusBadge status={test.outcome} /> after {test.attempts} attempt{test.attempts === 1 ? '' : 's'}
+            Test: <StatusBadge status={test.outcome} /> after {plural(test.attempts, 'attempt')}
             {test.error ? ` — ${test.error}` : ''}
             {test.note ? ` — ${test.note}` : ''}
           </p>

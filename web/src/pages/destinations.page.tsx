@@ -3,6 +3,8 @@ import { Link } from 'react-router';
 import { unwrap } from '../api/client';
 import { useApi } from '../api/context';
 import { can, useSession } from '../api/session';
+import { words } from '../lib/destination-types';
+import { DestinationType } from '../ui/destination-type';
 import { relativeTime } from '../lib/format';
 
 export default function DestinationsPage() {
@@ -33,7 +35,7 @@ export default function DestinationsPage() {
       {list.data?.data.length === 0 && <p>No destinations yet: alerts go by email to verified members.</p>}
       {list.data && list.data.data.length > 0 && (
         <div className="table-wrap">
-          <table>
+          <table className="stack-narrow">
             <thead>
               <tr>
                 <th scope="col">Name</th>
@@ -50,10 +52,12 @@ export default function DestinationsPage() {
                     <Link to={`/destinations/${d.id}`}>{d.name}</Link>
                     {d.needs_reauthorization && <span className="badge badge-down"> Needs reauthorization</span>}
                   </td>
-                  <td>{d.type}</td>
-                  <td>{d.events.join(', ')}</td>
-                  <td>{relativeTime(d.last_success_at)}</td>
-                  <td>
+                  <td data-label="Type">
+                    <DestinationType type={d.type} />
+                  </td>
+                  <td data-label="Events">{d.events.map(words).join(', ')}</td>
+                  <td data-label="Last success">{relativeTime(d.last_success_at)}</td>
+                  <td data-label="Last failure">
                     {d.last_failure_at ? `${relativeTime(d.last_failure_at)}: ${d.last_failure_reason ?? ''}` : 'never'}
                   </td>
                 </tr>

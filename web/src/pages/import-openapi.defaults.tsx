@@ -1,3 +1,4 @@
+import { DestinationType } from '../ui/destination-type';
 import { useQuery } from '@tanstack/react-query';
 import { unwrap, type ApiError } from '../api/client';
 import { useApi } from '../api/context';
@@ -142,7 +143,10 @@ export function ImportDefaults(props: {
                 checked={d.destination_ids.includes(dst.id)}
                 onChange={(e) => set('destination_ids', toggle(d.destination_ids, dst.id, e.target.checked))}
               />{' '}
-              {dst.name} <span className="muted">({dst.type})</span>
+              {dst.name}{' '}
+              <span className="muted">
+                (<DestinationType type={dst.type} />)
+              </span>
             </label>
           ))}
           <p className="hint">None chosen: every destination that takes the monitors' events.</p>

@@ -179,7 +179,7 @@ export default function ImportOpenApiPage() {
       {parse.isSuccess && (
         <section aria-labelledby="operations-heading">
           <h2 id="operations-heading" ref={resultsHeading} tabIndex={-1}>
-            {operations.length} operations
+            {plural(operations.length, 'operation')}
           </h2>
           {operations.length === 0 ? (
             <p>The description has no operations.</p>

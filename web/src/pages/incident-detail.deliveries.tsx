@@ -1,8 +1,9 @@
+import { DestinationType } from '../ui/destination-type';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { unwrap } from '../api/client';
 import { useApi } from '../api/context';
 import type { components } from '../api/schema';
-import { dateTime } from '../lib/format';
+import { dateTime, plural } from '../lib/format';
 import { StatusBadge } from '../ui/status';
 
 type Delivery = components['schemas']['IncidentDelivery'];
@@ -22,14 +23,14 @@ const UNSETTLED_REFRESH_MS = 15_000;
 /** One group per destination (or member address), in the order they first appear (oldest event first). */
 function byTarget(
   deliveries: readonly Delivery[],
-): Array<{ key: string; title: string; kind: string; rows: Delivery[] }> {
-  const groups = new Map<string, { key: string; title: string; kind: string; rows: Delivery[] }>();
+): Array<{ key: string; title: string; kind: string | null; rows: Delivery[] }> {
+  const groups = new Map<string, { key: string; title: string; kind: string | null; rows: Delivery[] }>();
   for (const d of deliveries) {
     const key = d.destination ? d.destination.id : `member:${d.member?.user_id ?? d.id}`;
     const title = d.destination
       ? (d.destination.name ?? 'Deleted destination')
       : `Organization email to ${d.member?.email ?? 'a member'}`;
-    const kind = d.destination ? (d.destination.type ?? 'deleted') : 'email';
+    const kind = d.destination ? (d.destination.type ?? null) : 'email';
     const group = groups.get(key) ?? { key, title, kind, rows: [] };
     group.rows.push(d);
     groups.set(key, group);
@@ -51,7 +52,7 @@ function OutcomeText({ d }: { d: Delivery }) {
     return (
       <>
         {' '}
-        gave up after {d.attempts} {d.attempts === 1 ? 'attempt' : 'attempts'}: {d.last_error ?? 'no reason given'}
+        gave up after {plural(d.attempts, 'attempt')}: {d.last_error ?? 'no reason given'}
       </>
     );
   return null;
@@ -85,7 +86,10 @@ export function IncidentDeliveries({ incidentId }: { incidentId: string }) {
       {byTarget(deliveries).map((g) => (
         <div key={g.key} className="delivery-target" data-destination={g.key}>
           <h3>
-            {g.title} <span className="muted small">({g.kind.replaceAll('_', ' ')})</span>
+            {g.title}{' '}
+            <span className="muted small">
+              (<DestinationType type={g.kind} />)
+            </span>
           </h3>
           <ol className="delivery-list">
             {g.rows.map((d) => (

@@ -31,6 +31,21 @@ export default function IncidentDetailPage() {
     queryKey: ['incident', id],
     queryFn: async () => unwrap(await api.client.GET('/api/v1/incidents/{id}', { params: { path: { id } } })),
   });
+  // A key's actions name the key (its name, for those who may list keys), never its bare id.
+  const keyActor = incident.data?.timeline.some((e) => e.actor?.startsWith('key_')) ?? false;
+  const keys = useQuery({
+    queryKey: ['api-keys', 'names'],
+    enabled: keyActor && session.role !== 'viewer',
+    retry: false,
+    queryFn: async () => unwrap(await api.client.GET('/api/v1/api-keys', { params: { query: { limit: 200 } } })),
+  });
+  const keyNames = new Map((keys.data?.data ?? []).map((k) => [k.id, k.name]));
+  const actorText = (actor: string, name: string | null): string => {
+    if (actor === 'auto') return 'Tocsin (automatically)';
+    if (name) return name;
+    if (actor.startsWith('key_')) return keyNames.has(actor) ? `API key “${keyNames.get(actor)}”` : 'an API key';
+    return 'a former member';
+  };
   const act = useMutation({
     mutationFn: async (action: 'acknowledge' | 'resolve') => {
       const options = { params: { path: { id }, header: { 'Idempotency-Key': crypto.randomUUID() } } };
@@ -39,6 +54,10 @@ export default function IncidentDetailPage() {
           ? await api.client.POST('/api/v1/incidents/{id}/acknowledge', options)
           : await api.client.POST('/api/v1/incidents/{id}/resolve', options),
       );
+    },
+    meta: {
+      toast: (i) =>
+        (i as { status?: string }).status === 'resolved' ? 'Incident resolved.' : 'Incident acknowledged.',
     },
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: ['incident', id] });
@@ -145,12 +164,7 @@ export default function IncidentDetailPage() {
           {i.timeline.map((e, n) => (
             <li key={`${e.at}-${n}`} data-type={e.type}>
               <time dateTime={e.at}>{dateTime(e.at)}</time> <strong>{EVENT_LABELS[e.type] ?? e.type}</strong>
-              {e.actor && (
-                <span className="muted">
-                  {' '}
-                  by {e.actor === 'auto' ? 'Tocsin (automatically)' : (e.actor_name ?? e.actor)}
-                </span>
-              )}
+              {e.actor && <span className="muted"> by {actorText(e.actor, e.actor_name)}</span>}
               {e.message && <p>{e.message}</p>}
             </li>
           ))}

@@ -4,7 +4,8 @@ import { Link, useSearchParams } from 'react-router';
 import { ApiError, unwrap } from '../api/client';
 import { useApi } from '../api/context';
 import { useAllMonitors } from '../api/monitors';
-import { dateTime } from '../lib/format';
+import { monitorLabels } from '../lib/monitor-label';
+import { dateTime, plural } from '../lib/format';
 import {
   CATEGORY_LABELS,
   EventItem,
@@ -35,6 +36,7 @@ export default function IntelligencePage() {
     setParams(next, { replace: true });
   };
   const { monitors } = useAllMonitors({});
+  const labels = monitorLabels(monitors);
   const names = useMemo(() => new Map(monitors.map((m) => [m.id, m.name])), [monitors]);
   const events = useInfiniteQuery({
     queryKey: ['intelligence', 'events', category, kind, monitorId],
@@ -105,7 +107,7 @@ export default function IntelligencePage() {
             {monitorId && !names.has(monitorId) && <option value={monitorId}>{monitorId}</option>}
             {monitors.map((m) => (
               <option key={m.id} value={m.id}>
-                {m.name}
+                {labels.get(m.id) ?? m.name}
               </option>
             ))}
           </select>
@@ -124,7 +126,7 @@ export default function IntelligencePage() {
         <p className="muted" role="status" aria-live="polite">
           {events.isPending
             ? 'Loading events…'
-            : `${list.length} event${list.length === 1 ? '' : 's'}${events.hasNextPage ? ' so far' : ''}`}
+            : `${plural(list.length, 'event')}${events.hasNextPage ? ' so far' : ''}`}
         </p>
         {events.isError && (
           <p role="alert" className="form-error">

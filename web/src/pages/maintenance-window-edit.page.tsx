@@ -99,6 +99,8 @@ export default function MaintenanceWindowEditPage() {
           duration_minutes: duration.trim() === '' ? Number.NaN : Number(duration),
         };
   const { save, error } = useFormSave(form, {
+    // The page says "Saved." beside its button itself: no second note.
+    meta: { toast: undefined },
     mutationFn: async () => {
       const body = {
         name,

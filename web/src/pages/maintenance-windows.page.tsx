@@ -42,7 +42,7 @@ export default function MaintenanceWindowsPage() {
       {windows.data && list.length === 0 && <p>No maintenance windows yet.</p>}
       {list.length > 0 && (
         <div className="table-wrap">
-          <table>
+          <table className="stack-narrow">
             <thead>
               <tr>
                 <th scope="col">Name</th>
@@ -59,7 +59,7 @@ export default function MaintenanceWindowsPage() {
                   <th scope="row">
                     <Link to={`/maintenance-windows/${w.id}`}>{w.name}</Link>
                   </th>
-                  <td>
+                  <td data-label="State">
                     <span
                       className={`badge badge-${w.active ? 'maintenance' : 'pending'}`}
                       data-status={w.active ? 'active' : 'idle'}
@@ -67,18 +67,18 @@ export default function MaintenanceWindowsPage() {
                       {w.active ? '⚒ In progress' : 'Planned'}
                     </span>
                   </td>
-                  <td>
+                  <td data-label="Schedule">
                     {w.schedule.type === 'once'
                       ? 'Once'
                       : `${w.schedule.rrule} at ${w.schedule.start_time} for ${w.schedule.duration_minutes} min`}{' '}
                     ({w.timezone})
                   </td>
-                  <td>
+                  <td data-label="Next">
                     {w.next_start_at && w.next_end_at
                       ? `${dateTime(w.next_start_at)} – ${dateTime(w.next_end_at)}`
                       : 'none ahead'}
                   </td>
-                  <td>
+                  <td data-label="Covers">
                     {[
                       w.monitor_ids.length > 0 ? `${w.monitor_ids.length} monitor(s)` : null,
                       w.tags.length > 0 ? `tags ${w.tags.join(', ')}` : null,
@@ -87,7 +87,7 @@ export default function MaintenanceWindowsPage() {
                       .join('; ')}
                   </td>
                   {writable && (
-                    <td>
+                    <td className="actions-cell">
                       {w.active && (
                         <button type="button" disabled={end.isPending} onClick={() => end.mutate(w.id)}>
                           End now

@@ -1,3 +1,4 @@
+import { ManagedNotice } from '../ui/managed-notice';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
@@ -7,9 +8,11 @@ import { uptimeOf, type HistoryBucket } from '../api/monitors';
 import { can, useSession } from '../api/session';
 import { dateTime, ms, percent, plural, relativeTime } from '../lib/format';
 import { latencySeriesOf } from '../lib/latency-series';
+import { MonitorBadge } from '../ui/monitor-badge';
 import { MonitorIntelligence } from '../ui/monitor-intelligence';
 import { MuteMonitor } from '../ui/mute-monitor';
 import { StatusBadge } from '../ui/status';
+import { HeartbeatPanel } from './monitor-detail.heartbeat';
 
 const LatencyChart = lazy(() => import('../ui/latency-chart').then((m) => ({ default: m.LatencyChart })));
 
@@ -114,6 +117,7 @@ export default function MonitorDetailPage() {
           : await api.client.POST('/api/v1/monitors/{id}/pause', options),
       );
     },
+    meta: { toast: (m) => ((m as { paused: boolean }).paused ? 'Monitor paused.' : 'Monitor resumed.') },
     onSuccess: (m) => {
       queryClient.setQueryData(['monitor', id, 'detail'], m);
       void queryClient.invalidateQueries({ queryKey: ['monitors'] });
@@ -140,11 +144,28 @@ export default function MonitorDetailPage() {
   const buckets: HistoryBucket[] = history.data?.all ?? [];
   const uptime = uptimeOf(buckets);
   const checks = buckets.reduce((n, b) => n + b.checks, 0);
+  // The history is read from minute rollups, which lag the checks by up to a minute: a new monitor has checks
+  // (its latest executions) before it has buckets. Until then the figures come from those executions.
+  const recent = (executions.data?.data ?? []).filter((e) => Date.parse(e.started_at) >= now - spec.ms);
+  const collecting = history.isSuccess && checks === 0 && recent.length > 0;
+  const recentUp = recent.filter((e) => e.status === 'up').length;
+  const uptimeValue = collecting ? percent((recentUp / recent.length) * 100, 3) : percent(uptime, 3);
+  const uptimeNote = history.isPending
+    ? 'Loading…'
+    : collecting
+      ? `latest ${plural(recent.length, 'check')}, collecting first figures`
+      : checks === 0 && executions.isSuccess && recent.length === 0
+        ? 'no checks yet'
+        : plural(checks, 'check');
   const perf = performance.data;
+  const perfNote = (current: number | null | undefined, previous: number | null | undefined) =>
+    performance.isPending ? 'Loading…' : performance.isError ? 'not available' : trend(current, previous);
+  const chartEmpty = series.every((s) => s.values.every((v) => v === null));
   return (
     <>
       <div className="page-head">
         <h1>{m.name}</h1>
+        <ManagedNotice record={m} what="monitor" />
         <StatusBadge status={m.status} />
         {allowed.write && (
           <div className="actions">
@@ -154,18 +175,24 @@ export default function MonitorDetailPage() {
             <Link className="button" to={`/monitors/${m.id}/edit`}>
               Edit
             </Link>
+            <Link className="button" to={`/monitors/new?duplicate=${m.id}`}>
+              Duplicate
+            </Link>
           </div>
         )}
       </div>
       {allowed.write && <MuteMonitor monitorId={m.id} />}
       <p className="muted">
-        {m.type} · <span className="target">{m.target}</span> · every {m.interval_seconds} s · {m.environment} · regions{' '}
-        {m.region_codes.join(', ')} · last check {relativeTime(m.last_checked_at)}
+        {m.type} · <span className="target">{m.target}</span> · every {plural(m.interval_seconds, 'second')} ·{' '}
+        {m.environment} · regions {m.region_codes.join(', ')} · last check {relativeTime(m.last_checked_at)}
       </p>
       {m.heartbeat_url && (
-        <p>
-          Ping URL: <code>{m.heartbeat_url}</code>
-        </p>
+        <HeartbeatPanel
+          monitorId={m.id}
+          url={m.heartbeat_url}
+          intervalSeconds={m.interval_seconds}
+          config={m.config as Record<string, unknown>}
+        />
       )}
       {toggle.error && (
         <p role="alert" className="form-error">
@@ -202,10 +229,22 @@ export default function MonitorDetailPage() {
         <h2 id="figures" className="visually-hidden">
           Figures for the last {spec.label}
         </h2>
-        <Card label="Uptime" value={percent(uptime, 3)} note={plural(checks, 'check')} />
-        <Card label="p50" value={ms(perf?.p50_ms)} note={trend(perf?.p50_ms, perf?.previous.p50_ms)} />
-        <Card label="p95" value={ms(perf?.p95_ms)} note={trend(perf?.p95_ms, perf?.previous.p95_ms)} />
-        <Card label="p99" value={ms(perf?.p99_ms)} note={trend(perf?.p99_ms, perf?.previous.p99_ms)} />
+        <Card label="Uptime" value={history.isPending ? '…' : uptimeValue} note={uptimeNote} />
+        <Card
+          label="p50"
+          value={performance.isPending ? '…' : ms(perf?.p50_ms)}
+          note={perfNote(perf?.p50_ms, perf?.previous.p50_ms)}
+        />
+        <Card
+          label="p95"
+          value={performance.isPending ? '…' : ms(perf?.p95_ms)}
+          note={perfNote(perf?.p95_ms, perf?.previous.p95_ms)}
+        />
+        <Card
+          label="p99"
+          value={performance.isPending ? '…' : ms(perf?.p99_ms)}
+          note={perfNote(perf?.p99_ms, perf?.previous.p99_ms)}
+        />
       </section>
       {performance.isError && (
         <p className="muted">
@@ -216,6 +255,16 @@ export default function MonitorDetailPage() {
         <h2 id="latency">Latency (p95) per region</h2>
         {history.isPending ? (
           <p role="status">Loading history…</p>
+        ) : history.isError ? (
+          <p role="alert">The history could not be read: {history.error.message}</p>
+        ) : chartEmpty ? (
+          <p className="muted chart-empty" data-testid="chart-empty">
+            {recent.length > 0
+              ? `Collecting first checks: the chart fills in as each minute completes (latest check ${relativeTime(recent[0]!.started_at)}).`
+              : m.paused
+                ? `No checks in the last ${spec.label}: the monitor is paused.`
+                : `No checks in the last ${spec.label} yet.`}
+          </p>
         ) : (
           <Suspense fallback={<p role="status">Loading chart…</p>}>
             <LatencyChart
@@ -226,16 +275,22 @@ export default function MonitorDetailPage() {
         )}
       </section>
       <section aria-labelledby="phases">
-        <h2 id="phases">Phase timings (average of the last {plural(executions.data?.data.length ?? 0, 'check')})</h2>
+        <h2 id="phases">
+          {executions.data?.data.length
+            ? `Phase timings (average of the last ${plural(executions.data.data.length, 'check')})`
+            : 'Phase timings'}
+        </h2>
         {timings ? (
           <dl className="phases">
             {Object.entries(timings).map(([phase, value]) => (
               <div key={phase}>
-                <dt>{phase}</dt>
+                <dt>{PHASE_LABELS[m.type]?.[phase] ?? phase}</dt>
                 <dd>{ms(value)}</dd>
               </div>
             ))}
           </dl>
+        ) : executions.isPending ? (
+          <p role="status">Loading…</p>
         ) : (
           <p className="muted">No checks yet.</p>
         )}
@@ -255,6 +310,27 @@ export default function MonitorDetailPage() {
               </tr>
             </thead>
             <tbody>
+              {executions.isPending && (
+                <tr>
+                  <td colSpan={6} role="status">
+                    Loading…
+                  </td>
+                </tr>
+              )}
+              {executions.isError && (
+                <tr>
+                  <td colSpan={6} role="alert">
+                    {executions.error.message}
+                  </td>
+                </tr>
+              )}
+              {executions.data?.data.length === 0 && (
+                <tr>
+                  <td colSpan={6} className="muted">
+                    {m.paused ? 'No checks: the monitor is paused.' : 'No checks yet: the first one runs shortly.'}
+                  </td>
+                </tr>
+              )}
               {executions.data?.data.map((e) => (
                 <tr key={e.id}>
                   <td>
@@ -288,7 +364,9 @@ export default function MonitorDetailPage() {
       <MonitorIntelligence monitorId={m.id} />
       <section aria-labelledby="incidents">
         <h2 id="incidents">Incidents</h2>
-        {incidents.data?.data.length === 0 && <p className="muted">None.</p>}
+        {incidents.isPending && <p role="status">Loading…</p>}
+        {incidents.isError && <p role="alert">{incidents.error.message}</p>}
+        {incidents.data?.data.length === 0 && <p className="muted">No incidents.</p>}
         <ul className="plain">
           {incidents.data?.data.map((i) => (
             <li key={i.id}>
@@ -301,6 +379,7 @@ export default function MonitorDetailPage() {
           ))}
         </ul>
       </section>
+      <MonitorBadge monitorId={m.id} monitorName={m.name} writable={allowed.write} />
     </>
   );
 }
@@ -321,6 +400,12 @@ function trend(current: number | null | undefined, previous: number | null | und
   const arrow = change > 0 ? '▲' : change < 0 ? '▼' : '=';
   return `${arrow} ${Math.abs(change).toFixed(1)} % vs previous period`;
 }
+
+/** What the time-to-first-byte and download phases measure for the types that are not HTTP requests (docs/monitors.md). */
+const PHASE_LABELS: Partial<Record<string, Record<string, string>>> = {
+  smtp: { ttfb: 'banner', download: 'ehlo' },
+  websocket: { ttfb: 'upgrade', download: 'first message' },
+};
 
 type Timings = { timings: Record<string, number | null> };
 

@@ -21,13 +21,20 @@ export function AssertionsBuilder(props: {
   value: AssertionDraft[];
   onChange: (list: AssertionDraft[]) => void;
   error: ApiError | null;
+  /** The assertion kinds the monitor's type takes (all when absent), and what counts as up without any. */
+  types?: readonly string[];
+  emptyText?: string;
 }) {
+  const types = props.types ?? Object.keys(OPERATORS);
+  const first = types[0]!;
   const update = (i: number, patch: Partial<AssertionDraft>) =>
     props.onChange(props.value.map((a, j) => (j === i ? { ...a, ...patch } : a)));
   return (
     <fieldset className="field assertions" data-field="config.assertions">
       <legend>Assertions</legend>
-      {props.value.length === 0 && <p className="muted">None: any 2xx/3xx answer counts as up.</p>}
+      {props.value.length === 0 && (
+        <p className="muted">{props.emptyText ?? 'None: any 2xx/3xx answer counts as up.'}</p>
+      )}
       {props.value.map((a, i) => {
         const issue =
           props.error?.issueFor(`config.assertions[${i}]`) ?? props.error?.issueFor(`config.assertions.${i}`);
@@ -39,7 +46,7 @@ export function AssertionsBuilder(props: {
                 value={a.type}
                 onChange={(e) => update(i, { type: e.target.value, operator: OPERATORS[e.target.value]![0]! })}
               >
-                {Object.keys(OPERATORS).map((t) => (
+                {types.map((t) => (
                   <option key={t} value={t}>
                     {t.replace('_', ' ')}
                   </option>
@@ -94,7 +101,12 @@ export function AssertionsBuilder(props: {
       <button
         type="button"
         onClick={() =>
-          props.onChange([...props.value, { type: 'status', name: '', path: '', operator: 'equals', value: '200' }])
+          props.onChange([
+            ...props.value,
+            first === 'status'
+              ? { type: 'status', name: '', path: '', operator: 'equals', value: '200' }
+              : { type: first, name: '', path: '', operator: OPERATORS[first]![0]!, value: '' },
+          ])
         }
       >
         Add assertion

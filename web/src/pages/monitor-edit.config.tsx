@@ -1,3 +1,4 @@
+import { DestinationType } from '../ui/destination-type';
 import { useQuery } from '@tanstack/react-query';
 import { unwrap, type ApiError } from '../api/client';
 import { useApi } from '../api/context';
@@ -5,6 +6,7 @@ import type { MonitorType } from '../api/monitors';
 import FIELDS from '../api/monitor-config.fields.json';
 import { asText } from '../lib/format';
 import { Field } from '../ui/form';
+import { MonitorPicker } from '../ui/monitor-picker';
 import { AssertionsBuilder, type AssertionDraft } from './monitor-edit.assertions';
 
 interface FieldSchema {
@@ -14,6 +16,8 @@ interface FieldSchema {
   minimum?: number;
   maximum?: number;
   enum?: (string | null)[];
+  /** A secret (a database monitor's password): typed, sent when given, never shown (the API does not return it). */
+  writeOnly?: boolean;
 }
 
 /** The form's value of one config key: text as typed; null = not set (the API's default applies). */
@@ -27,7 +31,7 @@ const LABELS: Record<string, string> = {
   alert_latency_ms: 'Alert above latency (ms)',
   reminder_interval_minutes: 'Remind while down every (minutes)',
   intelligence_incidents: 'Intelligence opens incidents',
-  depends_on: 'Depends on (monitor ids mon_…, one a line)',
+  depends_on: 'Depends on',
   follow_redirects: 'Follow redirects',
   verify_tls: 'Verify TLS certificate',
   ca_certificate: 'CA certificate (PEM)',
@@ -39,10 +43,43 @@ const LABELS: Record<string, string> = {
   tls: 'Use TLS',
   service: 'Service',
   grace_seconds: 'Grace (seconds)',
+  schedule: 'Schedule ({"every_seconds": 300} or {"cron": "30 2 * * *", "timezone": "Europe/Paris"})',
+  max_run_seconds: 'Longest run (seconds)',
+  slug: 'Slug (for the organization ping key URL)',
   method: 'Method',
   headers: 'Headers (Name: value, one a line)',
   body: 'Body',
+  count: 'Pings per check',
+  max_loss_percent: 'Largest packet loss still up (%)',
+  rdap_base_url: 'RDAP server (base URL)',
+  tls_mode: 'TLS',
+  username: 'User',
+  password: 'Password',
+  database: 'Database',
+  query: 'Query (SQL, or a Redis command)',
+  expected_value: 'Expected value',
 };
+
+/** Keys two types share with different meanings, named per type. */
+const TYPE_LABELS: Partial<Record<MonitorType, Record<string, string>>> = {
+  udp: { send: 'Datagram to send', send_encoding: 'Datagram written as', expect: 'Reply must contain' },
+  websocket: { send: 'Send after connecting', expect: 'First message contains' },
+};
+
+/** Assertion kinds per type where not all apply, and what counts as up without assertions. */
+const ASSERTIONS_OF: Partial<Record<MonitorType, { types: string[]; emptyText: string }>> = {
+  icmp: { types: ['response_time'], emptyText: 'None: replies within the packet-loss limit count as up.' },
+  udp: { types: ['body', 'response_time'], emptyText: 'None: any reply (containing the expected text) is up.' },
+  // The body of an smtp check is the banner, of a websocket check its first message.
+  smtp: { types: ['body', 'response_time'], emptyText: 'None: a 220 banner and an accepted EHLO count as up.' },
+  websocket: { types: ['body', 'response_time'], emptyText: 'None: an accepted upgrade counts as up.' },
+  postgres: { types: ['body', 'response_time'], emptyText: 'None: a login (and the query, when set) counts as up.' },
+  mysql: { types: ['body', 'response_time'], emptyText: 'None: a login (and the query, when set) counts as up.' },
+  redis: { types: ['body', 'response_time'], emptyText: 'None: a login and the command (PING) count as up.' },
+};
+
+/** Array keys edited as lists of ids by a picker (not as text, one a line). */
+const LISTS_OF_IDS = new Set(['alert_destination_ids', 'depends_on']);
 
 function kind(schema: FieldSchema): string {
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
@@ -65,8 +102,7 @@ export function draftFromConfig(type: MonitorType, config: Record<string, unknow
       draft[key] = Object.entries(value as Record<string, string>)
         .map(([n, v]) => `${n}: ${v}`)
         .join('\n');
-    else if (k === 'array')
-      draft[key] = key === 'alert_destination_ids' ? (value as string[]) : (value as string[]).join('\n');
+    else if (k === 'array') draft[key] = LISTS_OF_IDS.has(key) ? (value as string[]) : (value as string[]).join('\n');
     else if (k === 'boolean') draft[key] = value as boolean;
     else draft[key] = asText(value);
   }
@@ -91,6 +127,8 @@ export function configFromDraft(type: MonitorType, draft: ConfigDraft, clear: bo
   for (const [key, schema] of configFields(type)) {
     const value = draft[key];
     const unset = value === null || value === undefined || value === '';
+    // An empty secret keeps the stored one (it is never loaded into the form, so empty is the usual state).
+    if (unset && schema.writeOnly === true) continue;
     if (unset) {
       // On edit, a key emptied by the user goes back to its default.
       if (clear) config[key] = null;
@@ -166,13 +204,17 @@ export function ConfigFields(props: {
   draft: ConfigDraft;
   onChange: (draft: ConfigDraft) => void;
   error: ApiError | null;
+  /** The monitor being edited (none while creating): not offered as its own parent. */
+  monitorId?: string;
+  /** A database monitor being edited has a stored password (shown as set, never filled in). */
+  passwordSet?: boolean;
 }) {
   const set = (key: string, value: ConfigDraft[string]) => props.onChange({ ...props.draft, [key]: value });
   return (
     <>
       {configFields(props.type).map(([key, schema]) => {
         const name = `config.${key}`;
-        const label = LABELS[key] ?? key;
+        const label = TYPE_LABELS[props.type]?.[key] ?? LABELS[key] ?? key;
         const hint = describe(schema);
         const value = props.draft[key];
         if (key === 'alert_destination_ids') {
@@ -185,6 +227,20 @@ export function ConfigFields(props: {
             />
           );
         }
+        if (key === 'depends_on') {
+          return (
+            <MonitorPicker
+              key={key}
+              label={label}
+              name={name}
+              value={(value as string[] | null) ?? []}
+              onChange={(ids) => set(key, ids.length ? ids : null)}
+              error={props.error}
+              hint={hint}
+              {...(props.monitorId !== undefined && { exclude: props.monitorId })}
+            />
+          );
+        }
         if (key === 'assertions') {
           return (
             <AssertionsBuilder
@@ -192,10 +248,36 @@ export function ConfigFields(props: {
               value={(value as AssertionDraft[] | null) ?? []}
               onChange={(list) => set(key, list.length ? list : null)}
               error={props.error}
+              {...ASSERTIONS_OF[props.type]}
             />
           );
         }
         const k = kind(schema);
+        if (schema.writeOnly === true) {
+          const stored = props.passwordSet === true;
+          return (
+            <Field
+              key={key}
+              label={label}
+              name={name}
+              error={props.error}
+              hint={stored ? 'A password is stored: leave empty to keep it, type one to replace it.' : hint}
+            >
+              {({ id, describedBy, invalid }) => (
+                <input
+                  id={id}
+                  type="password"
+                  autoComplete="new-password"
+                  placeholder={stored ? '(stored)' : ''}
+                  aria-describedby={describedBy}
+                  aria-invalid={invalid}
+                  value={(value as string | null) ?? ''}
+                  onChange={(e) => set(key, e.target.value)}
+                />
+              )}
+            </Field>
+          );
+        }
         return (
           <Field key={key} label={label} name={name} error={props.error} hint={hint}>
             {({ id, describedBy, invalid }) =>
@@ -228,7 +310,7 @@ export function ConfigFields(props: {
                       </option>
                     ))}
                 </select>
-              ) : k === 'array' || k === 'object' || key === 'body' || key === 'ca_certificate' ? (
+              ) : k === 'array' || k === 'object' || key === 'body' || key === 'ca_certificate' || key === 'send' ? (
                 <textarea
                   id={id}
                   rows={3}
@@ -278,7 +360,10 @@ function DestinationsPicker(props: { value: string[]; onChange: (ids: string[]) 
               props.onChange(e.target.checked ? [...props.value, d.id] : props.value.filter((id) => id !== d.id))
             }
           />{' '}
-          {d.name} <span className="muted">({d.type})</span>
+          {d.name}{' '}
+          <span className="muted">
+            (<DestinationType type={d.type} />)
+          </span>
         </label>
       ))}
       <p className="hint">None chosen: every destination of the organization that takes this monitor's events.</p>

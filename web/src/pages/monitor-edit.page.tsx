@@ -1,6 +1,7 @@
+import { isManaged, ManagedNotice } from '../ui/managed-notice';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation, useSearchParams } from 'react-router';
 import { unwrap } from '../api/client';
 import type { Monitor, MonitorType } from '../api/monitors';
 import { EditForm, SaveBar } from '../ui/edit-form';
@@ -16,6 +17,14 @@ const TYPES: [MonitorType, string][] = [
   ['dns', 'DNS record'],
   ['grpc', 'gRPC health'],
   ['heartbeat', 'Heartbeat (pinged by your job)'],
+  ['icmp', 'Ping (ICMP)'],
+  ['udp', 'UDP port'],
+  ['domain', 'Domain registration expiry'],
+  ['smtp', 'SMTP server'],
+  ['websocket', 'WebSocket'],
+  ['postgres', 'PostgreSQL'],
+  ['mysql', 'MySQL / MariaDB'],
+  ['redis', 'Redis'],
 ];
 const TARGET_HINT: Record<MonitorType, string> = {
   http: 'A URL, e.g. https://example.com/health. Nothing else is needed.',
@@ -24,6 +33,14 @@ const TARGET_HINT: Record<MonitorType, string> = {
   dns: 'The name to resolve, e.g. example.com.',
   grpc: 'host:port of a gRPC server with the health service.',
   heartbeat: 'Not needed: the monitor gets its own ping URL.',
+  icmp: 'A host name or IP address to ping, e.g. example.com.',
+  udp: 'host:port that answers a datagram, e.g. ntp.example.com:123.',
+  domain: 'The registered domain, e.g. example.com (its RDAP record is checked).',
+  smtp: 'host or host:port of the mail server (port 25 by default, 465 with implicit TLS).',
+  websocket: 'A ws:// or wss:// URL, e.g. wss://example.com/socket.',
+  postgres: 'host:port (or a host: port 5432). User, password and database go in the settings below.',
+  mysql: 'host:port (or a host: port 3306). User, password and database go in the settings below.',
+  redis: 'host:port (or a host: port 6379). The password goes in the settings below.',
 };
 
 interface Draft {
@@ -80,13 +97,22 @@ export default function MonitorEditPage() {
   const [draft, setDraft] = useState<Draft>(() =>
     prefill ? { ...EMPTY, ...prefill, name: prefill.name ?? '' } : EMPTY,
   );
+  // "Duplicate" on a monitor's page: /monitors/new?duplicate=<id> starts from that monitor's values.
+  const [search] = useSearchParams();
+  const duplicateOf = id === undefined ? (search.get('duplicate') ?? undefined) : undefined;
+  const original = useExisting(['monitor', duplicateOf, 'detail'], duplicateOf, async (id) =>
+    unwrap(await api.client.GET('/api/v1/monitors/{id}', { params: { path: { id } } })),
+  );
   const [loadedFor, setLoadedFor] = useState<string | null>(null);
   useEffect(() => {
     if (existing.data && loadedFor !== existing.data.id) {
       setDraft(draftOf(existing.data));
       setLoadedFor(existing.data.id);
+    } else if (original.data && loadedFor !== `copy:${original.data.id}`) {
+      setDraft({ ...draftOf(original.data), name: `${original.data.name} (copy)` });
+      setLoadedFor(`copy:${original.data.id}`);
     }
-  }, [existing.data, loadedFor]);
+  }, [existing.data, original.data, loadedFor]);
 
   const { save, error } = useFormSave(form, {
     mutationFn: async () => {
@@ -135,6 +161,14 @@ export default function MonitorEditPage() {
       </>
     );
   }
+  if (isManaged(existing.data)) {
+    return (
+      <>
+        <h1>Edit {existing.data?.name ?? 'monitor'}</h1>
+        <ManagedNotice record={existing.data} what="monitor" />
+      </>
+    );
+  }
   if (id && existing.isError) {
     return (
       <>
@@ -158,7 +192,19 @@ export default function MonitorEditPage() {
     };
   return (
     <>
-      <h1>{id ? `Edit ${existing.data?.name ?? 'monitor'}` : 'New monitor'}</h1>
+      <h1>
+        {id
+          ? `Edit ${existing.data?.name ?? 'monitor'}`
+          : original.data
+            ? `Duplicate ${original.data.name}`
+            : 'New monitor'}
+      </h1>
+      {original.data && (
+        <p className="muted">
+          A new monitor with the values of {original.data.name} (its history and incidents stay with it). Nothing is
+          created until you press Create.
+        </p>
+      )}
       <EditForm form={form} onSubmit={() => save.mutate()} className="monitor-form" noValidate>
         <p className="muted">
           Fields marked <span aria-hidden="true">*</span>
@@ -241,6 +287,8 @@ export default function MonitorEditPage() {
             draft={draft.config}
             error={error}
             onChange={(config) => set('config', config)}
+            {...(id !== undefined && { monitorId: id })}
+            passwordSet={existing.data?.password_set === true}
           />
         </details>
         <SaveBar pending={save.isPending} label={save.isPending ? 'Saving…' : id ? 'Save changes' : 'Create monitor'}>

@@ -12,7 +12,22 @@ export interface MonitorPrefill {
   config: ConfigDraft;
 }
 
-const TYPES: readonly MonitorType[] = ['http', 'tls', 'tcp', 'dns', 'grpc', 'heartbeat'];
+const TYPES: readonly MonitorType[] = [
+  'http',
+  'tls',
+  'tcp',
+  'dns',
+  'grpc',
+  'heartbeat',
+  'icmp',
+  'udp',
+  'domain',
+  'smtp',
+  'websocket',
+  'postgres',
+  'mysql',
+  'redis',
+];
 
 /** The prefill in a location's state, or null when there is none (or it is not one: state can come from history). */
 export function prefillOf(state: unknown): MonitorPrefill | null {

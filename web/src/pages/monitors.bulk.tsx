@@ -2,7 +2,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { unwrap } from '../api/client';
 import { useApi } from '../api/context';
-import type { Monitor } from '../api/monitors';
+import type { MonitorFilters } from '../api/monitors';
+import { allMatching, type MonitorSummary } from '../api/monitor-pages';
 import { plural } from '../lib/format';
 
 type Action = 'pause' | 'resume' | 'tag' | 'delete';
@@ -25,14 +26,24 @@ async function forEachLimited(ids: string[], run: (id: string) => Promise<void>)
   return failed;
 }
 
-export function BulkBar(props: { selected: Monitor[]; onDone: () => void; canDelete: boolean }) {
+/**
+ * Pause, resume, tag or delete the selected monitors: either rows picked in the list (`selected`), or every monitor
+ * matching the list's filters (`matching`), whose ids are read page by page when the action runs, not before.
+ */
+export function BulkBar(props: {
+  selected: MonitorSummary[] | null;
+  matching: { filters: MonitorFilters; total: number } | null;
+  onDone: () => void;
+  canDelete: boolean;
+}) {
   const api = useApi();
   const queryClient = useQueryClient();
   const [tag, setTag] = useState('');
   const [result, setResult] = useState<string | null>(null);
   const bulk = useMutation({
     mutationFn: async (action: Action) => {
-      const byId = new Map(props.selected.map((m) => [m.id, m]));
+      const targets = props.selected ?? (props.matching ? await allMatching(api, props.matching.filters) : []);
+      const byId = new Map(targets.map((m) => [m.id, m]));
       const failed = await forEachLimited([...byId.keys()], async (id) => {
         const headers = { 'Idempotency-Key': crypto.randomUUID() };
         if (action === 'pause') {
@@ -60,13 +71,14 @@ export function BulkBar(props: { selected: Monitor[]; onDone: () => void; canDel
       props.onDone();
     },
   });
+  const count = props.selected?.length ?? props.matching?.total ?? 0;
   return (
     <div className="bulk-bar" role="region" aria-label="Bulk actions">
-      <span>{props.selected.length} selected</span>
-      <button type="button" disabled={!props.selected.length || bulk.isPending} onClick={() => bulk.mutate('pause')}>
+      <span>{props.selected ? `${count} selected` : `All ${plural(count, 'matching monitor')} selected`}</span>
+      <button type="button" disabled={!count || bulk.isPending} onClick={() => bulk.mutate('pause')}>
         Pause
       </button>
-      <button type="button" disabled={!props.selected.length || bulk.isPending} onClick={() => bulk.mutate('resume')}>
+      <button type="button" disabled={!count || bulk.isPending} onClick={() => bulk.mutate('resume')}>
         Resume
       </button>
       <form
@@ -80,7 +92,7 @@ export function BulkBar(props: { selected: Monitor[]; onDone: () => void; canDel
           <span className="visually-hidden">Tag to add</span>
           <input value={tag} placeholder="tag" onChange={(e) => setTag(e.target.value)} size={10} />
         </label>
-        <button type="submit" disabled={!props.selected.length || !tag.trim() || bulk.isPending}>
+        <button type="submit" disabled={!count || !tag.trim() || bulk.isPending}>
           Add tag
         </button>
       </form>
@@ -88,11 +100,11 @@ export function BulkBar(props: { selected: Monitor[]; onDone: () => void; canDel
         <button
           type="button"
           className="danger"
-          disabled={!props.selected.length || bulk.isPending}
+          disabled={!count || bulk.isPending}
           onClick={() => {
             if (
               window.confirm(
-                `Delete ${plural(props.selected.length, 'monitor')}? ${props.selected.length === 1 ? 'Its' : 'Their'} history goes with ${props.selected.length === 1 ? 'it' : 'them'}.`,
+                `Delete ${plural(count, 'monitor')}? ${count === 1 ? 'Its' : 'Their'} history goes with ${count === 1 ? 'it' : 'them'}.`,
               )
             ) {
               bulk.mutate('delete');

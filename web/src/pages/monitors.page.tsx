@@ -2,7 +2,8 @@ import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useApi } from '../api/context';
-import { useAllMonitors, type Monitor, type MonitorFilters } from '../api/monitors';
+import type { MonitorFilters } from '../api/monitors';
+import { useMonitorPages, type MonitorSort, type MonitorSummary } from '../api/monitor-pages';
 import { RowStatsBatcher, RowStatsContext, useRowStats } from '../api/row-stats';
 import { can, useSession } from '../api/session';
 import { lastDays } from '../lib/days';
@@ -11,48 +12,31 @@ import { Sparkline, UptimeBar } from '../ui/charts';
 import { StatusBadge } from '../ui/status';
 import { BulkBar } from './monitors.bulk';
 
-const STATUSES = ['down', 'pending', 'up', 'paused'] as const;
-const TYPES = ['http', 'tls', 'tcp', 'dns', 'grpc', 'heartbeat'] as const;
-const SORTS = { status: 'Status (down first)', name: 'Name', last_checked: 'Last check', type: 'Type' } as const;
-type Sort = keyof typeof SORTS;
-const STATUS_ORDER: Record<string, number> = { down: 0, pending: 1, up: 2, paused: 3 };
-
-// One collator for every comparison: String.localeCompare builds one per call, too slow for 10,000 rows.
-const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
-
-// Names compared by a key made once per monitor object (objects are kept while the list is cached).
-const nameKeys = new WeakMap<Monitor, string>();
-function nameKey(m: Monitor): string {
-  let key = nameKeys.get(m);
-  if (key === undefined) {
-    key = m.name.normalize('NFKD').toLowerCase();
-    nameKeys.set(m, key);
-  }
-  return key;
-}
-function byName(a: Monitor, b: Monitor): number {
-  const x = nameKey(a);
-  const y = nameKey(b);
-  return x < y ? -1 : x > y ? 1 : collator.compare(a.name, b.name);
-}
-
-function compare(sort: Sort): (a: Monitor, b: Monitor) => number {
-  switch (sort) {
-    case 'name':
-      return byName;
-    case 'type':
-      return (a, b) => collator.compare(a.type, b.type) || collator.compare(a.name, b.name);
-    case 'last_checked':
-      return (a, b) =>
-        (b.last_checked_at ?? '') < (a.last_checked_at ?? '')
-          ? -1
-          : (b.last_checked_at ?? '') > (a.last_checked_at ?? '')
-            ? 1
-            : 0;
-    case 'status':
-      return (a, b) => STATUS_ORDER[a.status]! - STATUS_ORDER[b.status]! || byName(a, b);
-  }
-}
+const STATUSES = ['down', 'degraded', 'pending', 'maintenance', 'up', 'paused'] as const;
+const TYPES = [
+  'http',
+  'tls',
+  'tcp',
+  'dns',
+  'grpc',
+  'heartbeat',
+  'icmp',
+  'udp',
+  'domain',
+  'smtp',
+  'websocket',
+  'postgres',
+  'mysql',
+  'redis',
+] as const;
+// The server sorts (GET /monitors/summaries `sort`): the list never holds more than the pages scrolled through.
+const SORTS: Record<MonitorSort, string> = {
+  status: 'Status (down first)',
+  name: 'Name',
+  last_checked: 'Last check',
+  type: 'Type',
+};
+type Sort = MonitorSort;
 
 /** Filters, search and sort live in the URL: a view can be bookmarked and shared. */
 function useListParams() {
@@ -90,22 +74,42 @@ export default function MonitorsPage() {
     }, 300);
     return () => clearTimeout(t);
   });
-  const list = useAllMonitors(filters);
+  const list = useMonitorPages(filters, sort);
   // The visible rows' bars and sparklines: one batch of requests per screenful, not two requests per row.
   const api = useApi();
   const [rowStats] = useState(() => new RowStatsBatcher(api));
-  const sorted = useMemo(() => [...list.monitors].sort(compare(sort)), [list.monitors, sort]);
-  const names = useMemo(() => new Map(list.monitors.map((m) => [m.id, m.name])), [list.monitors]);
+  const rows = list.rows;
+  const names = useMemo(() => new Map(rows.map((m) => [m.id, m.name])), [rows]);
+  // Either some rows picked one by one, or every monitor matching the filters (loaded or not: the bulk action
+  // reads their ids when it runs). A change of filters or sort starts again.
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const selectedMonitors = useMemo(() => sorted.filter((m) => selected.has(m.id)), [sorted, selected]);
-  const allSelected = sorted.length > 0 && selectedMonitors.length === sorted.length;
-  const toggle = useCallback((id: string) => {
-    setSelected((current) => {
-      const next = new Set(current);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
+  const [allMatching, setAllMatching] = useState(false);
+  const viewKey = `${raw.toString()}`;
+  useEffect(() => {
+    setSelected(new Set());
+    setAllMatching(false);
+  }, [viewKey]);
+  const selectedMonitors = useMemo(() => rows.filter((m) => selected.has(m.id)), [rows, selected]);
+  const toggle = useCallback(
+    (id: string) => {
+      if (allMatching) {
+        // Leaving "all matching": the loaded rows but this one stay selected.
+        setAllMatching(false);
+        setSelected(new Set(rows.map((m) => m.id).filter((x) => x !== id)));
+        return;
+      }
+      setSelected((current) => {
+        const next = new Set(current);
+        if (next.has(id)) next.delete(id);
+        else next.add(id);
+        return next;
+      });
+    },
+    [allMatching, rows],
+  );
+  const clearSelection = useCallback(() => {
+    setSelected(new Set());
+    setAllMatching(false);
   }, []);
 
   return (
@@ -175,33 +179,41 @@ export default function MonitorsPage() {
         </label>
       </form>
       <p className="muted" role="status" aria-live="polite">
-        {list.isPending
-          ? 'Loading monitors…'
-          : `${plural(sorted.length, 'monitor')}${list.complete ? '' : ' so far, loading the rest…'}`}
+        {list.isPending ? 'Loading monitors…' : plural(list.total, 'monitor')}
       </p>
       {list.isError && (
         <p role="alert" className="form-error">
           {list.error.message}
         </p>
       )}
-      {allowed.write && selected.size > 0 && (
-        <BulkBar selected={selectedMonitors} canDelete={allowed.write} onDone={() => setSelected(new Set())} />
+      {allowed.write && (allMatching || selected.size > 0) && (
+        <BulkBar
+          selected={allMatching ? null : selectedMonitors}
+          matching={allMatching ? { filters, total: list.total } : null}
+          canDelete={allowed.write}
+          onDone={clearSelection}
+        />
       )}
-      {!list.isPending && sorted.length === 0 && !list.isError && (
+      {!list.isPending && list.total === 0 && !list.isError && (
         <p>
           No monitors{Object.keys(filters).length ? ' match these filters' : ' yet'}.{' '}
           {allowed.write && <Link to="/monitors/new">Create one with just a URL.</Link>}
         </p>
       )}
-      {sorted.length > 0 && (
+      {list.total > 0 && (
         <MonitorTable
-          monitors={sorted}
+          monitors={rows}
+          total={list.total}
+          onNear={list.loadNear}
           names={names}
           selectable={allowed.write}
           selected={selected}
-          allSelected={allSelected}
+          allSelected={allMatching}
           onToggle={toggle}
-          onToggleAll={() => setSelected(allSelected ? new Set() : new Set(sorted.map((m) => m.id)))}
+          onToggleAll={() => {
+            setSelected(new Set());
+            setAllMatching(!allMatching);
+          }}
         />
       )}
     </RowStatsContext>
@@ -211,14 +223,19 @@ export default function MonitorsPage() {
 const ROW_HEIGHT = 52;
 
 /** "blocked by Router, Core switch" (DECISIONS §17): the parents that hold a down monitor's alerts back. */
-function blockedByText(m: Monitor, names: ReadonlyMap<string, string>): string | null {
+function blockedByText(m: MonitorSummary, names: ReadonlyMap<string, string>): string | null {
   const ids = m.blocked_by ?? [];
   if (ids.length === 0) return null;
   return `blocked by ${ids.map((id) => names.get(id) ?? id).join(', ')}`;
 }
 
 function MonitorTable(props: {
-  monitors: Monitor[];
+  /** The rows loaded so far, in order. */
+  monitors: MonitorSummary[];
+  /** All the rows matching: those not loaded yet are drawn as placeholders until their page arrives. */
+  total: number;
+  /** Told the last row index drawn, so the next page is asked for before it is needed. */
+  onNear: (index: number) => void;
   /** Names of the loaded monitors, for the parents a row is blocked by. */
   names: ReadonlyMap<string, string>;
   selectable: boolean;
@@ -234,17 +251,20 @@ function MonitorTable(props: {
   }, [body]);
   // Only the rows near the viewport are in the DOM (10,000 monitors stay smooth).
   const virtualizer = useWindowVirtualizer({
-    count: props.monitors.length,
+    count: props.total,
     estimateSize: () => ROW_HEIGHT,
     overscan: 8,
     scrollMargin: offset,
   });
   const items = virtualizer.getVirtualItems();
+  const lastIndex = items.length ? items[items.length - 1]!.index : 0;
+  const { onNear } = props;
+  useEffect(() => onNear(lastIndex), [onNear, lastIndex]);
   const before = items.length ? items[0]!.start - offset : 0;
   const after = items.length ? virtualizer.getTotalSize() - (items[items.length - 1]!.end - offset) : 0;
   return (
     <div className="table-wrap">
-      <table className="monitors" aria-rowcount={props.monitors.length + 1}>
+      <table className="monitors" aria-rowcount={props.total + 1}>
         <thead>
           <tr aria-rowindex={1}>
             {props.selectable && (
@@ -286,18 +306,23 @@ function MonitorTable(props: {
               <td style={{ height: before }} />
             </tr>
           )}
-          {items.map((item) => (
-            <MonitorRow
-              key={props.monitors[item.index]!.id}
-              index={item.index}
-              monitor={props.monitors[item.index]!}
-              blockedBy={blockedByText(props.monitors[item.index]!, props.names)}
-              selectable={props.selectable}
-              selected={props.selected.has(props.monitors[item.index]!.id)}
-              onToggle={props.onToggle}
-              scrolling={virtualizer.isScrolling}
-            />
-          ))}
+          {items.map((item) => {
+            const m = props.monitors[item.index];
+            if (!m)
+              return <PendingRow key={`pending-${item.index}`} index={item.index} selectable={props.selectable} />;
+            return (
+              <MonitorRow
+                key={m.id}
+                index={item.index}
+                monitor={m}
+                blockedBy={blockedByText(m, props.names)}
+                selectable={props.selectable}
+                selected={props.allSelected || props.selected.has(m.id)}
+                onToggle={props.onToggle}
+                scrolling={virtualizer.isScrolling}
+              />
+            );
+          })}
           {after > 0 && (
             <tr aria-hidden="true" className="spacer">
               <td style={{ height: after }} />
@@ -309,10 +334,21 @@ function MonitorTable(props: {
   );
 }
 
+/** A row whose page has not arrived yet: its place kept, nothing to read. */
+function PendingRow(props: { index: number; selectable: boolean }) {
+  return (
+    <tr aria-rowindex={props.index + 2} aria-busy="true" className="pending-row" style={{ height: ROW_HEIGHT }}>
+      <td colSpan={props.selectable ? 8 : 7}>
+        <span className="skeleton" />
+      </td>
+    </tr>
+  );
+}
+
 // Scrolling mounts only the rows coming into view: the others keep their props and are not rendered again.
 const MonitorRow = memo(function MonitorRow(props: {
   index: number;
-  monitor: Monitor;
+  monitor: MonitorSummary;
   /** "blocked by …" while a parent holds its alerts back; null otherwise. */
   blockedBy: string | null;
   selectable: boolean;
@@ -353,11 +389,13 @@ const MonitorRow = memo(function MonitorRow(props: {
           </span>
         )}
       </td>
-      <td className="name-cell">
-        <Link to={`/monitors/${m.id}`}>{m.name}</Link>
-        <span className="muted small">
-          {m.type} · {m.environment} · <span className="target">{m.target}</span>
-        </span>
+      <td>
+        <div className="name-cell">
+          <Link to={`/monitors/${m.id}`}>{m.name}</Link>
+          <span className="muted small">
+            {m.type} · {m.environment} · <span className="target">{m.target}</span>
+          </span>
+        </div>
       </td>
       <td className="hide-narrow">
         {m.tags.map((t) => (
@@ -366,7 +404,7 @@ const MonitorRow = memo(function MonitorRow(props: {
           </span>
         ))}
       </td>
-      <td className="bar-cell">
+      <td className="bar-cell col-bar">
         {stats.data ? (
           <UptimeBar
             days={days}

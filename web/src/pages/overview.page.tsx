@@ -6,7 +6,7 @@ import { useAllMonitors } from '../api/monitors';
 import { relativeTime } from '../lib/format';
 import { StatusBadge } from '../ui/status';
 
-const ORDER = ['down', 'pending', 'up', 'paused'] as const;
+const ORDER = ['down', 'degraded', 'pending', 'up', 'paused'] as const;
 
 export default function OverviewPage() {
   const api = useApi();
@@ -26,7 +26,9 @@ export default function OverviewPage() {
     queryFn: async () => unwrap(await api.client.GET('/api/v1/incidents', { params: { query: { limit: 10 } } })).data,
   });
   const counts = Object.fromEntries(ORDER.map((s) => [s, monitors.monitors.filter((m) => m.status === s).length]));
-  const attention = monitors.monitors.filter((m) => m.status === 'down' || m.status === 'pending').slice(0, 20);
+  const attention = monitors.monitors
+    .filter((m) => m.status === 'down' || m.status === 'degraded' || m.status === 'pending')
+    .slice(0, 20);
   return (
     <>
       <h1>Overview</h1>

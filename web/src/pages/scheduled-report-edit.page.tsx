@@ -1,3 +1,4 @@
+import { DestinationType } from '../ui/destination-type';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
@@ -103,6 +104,8 @@ export default function ScheduledReportEditPage() {
   );
 
   const { save, error } = useFormSave(form, {
+    // The page says "Saved." beside its button itself: no second note.
+    meta: { toast: undefined },
     mutationFn: async () => {
       const header = idempotencyHeader();
       const common = {
@@ -284,7 +287,7 @@ export default function ScheduledReportEditPage() {
                 />{' '}
                 {d.name}{' '}
                 <span className="muted small">
-                  {d.type}
+                  <DestinationType type={d.type} />
                   {address && ` · ${address}`}
                   {refused && ' · not for reports (pagers and incident tools get alerts only)'}
                 </span>

@@ -1,4 +1,5 @@
-import { dateTime } from '../lib/format';
+import { DestinationType } from '../ui/destination-type';
+import { dateTime, plural } from '../lib/format';
 import { at } from '../lib/report-format';
 import { DeliveryBadge, type ScheduledReportRun } from './scheduled-report.shared';
 
@@ -39,12 +40,12 @@ export function RunsTable(props: { runs: ScheduledReportRun[]; timezone: string;
                       <strong>{d.destination_name ?? 'Deleted destination'}</strong>{' '}
                       {d.destination_type && (
                         <span className="muted small">
-                          ({d.destination_type}
+                          (<DestinationType type={d.destination_type} />
                           {addresses.has(d.destination_id) && ` · ${addresses.get(d.destination_id)}`})
                         </span>
                       )}{' '}
                       <DeliveryBadge status={d.status} />
-                      {d.attempts > 1 && <span className="muted small"> after {d.attempts} attempts</span>}
+                      {d.attempts > 1 && <span className="muted small"> after {plural(d.attempts, 'attempt')}</span>}
                       {d.last_error && <span className="delivery-reason"> — {d.last_error}</span>}
                     </li>
                   ))}

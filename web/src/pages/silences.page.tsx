@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { ApiError, unwrap } from '../api/client';
 import { useApi } from '../api/context';
+import { monitorLabels } from '../lib/monitor-label';
 import type { components } from '../api/schema';
 import { can, useSession } from '../api/session';
 import { dateTime } from '../lib/format';
@@ -75,7 +76,7 @@ export default function SilencesPage() {
       {silences.data?.data.length === 0 && <p>No silences.</p>}
       {silences.data && silences.data.data.length > 0 && (
         <div className="table-wrap">
-          <table>
+          <table className="stack-narrow">
             <thead>
               <tr>
                 <th scope="col">Matches</th>
@@ -96,12 +97,12 @@ export default function SilencesPage() {
                       describe(s)
                     )}
                   </th>
-                  <td>{s.state}</td>
-                  <td>{dateTime(s.starts_at)}</td>
-                  <td>{dateTime(s.ends_at)}</td>
-                  <td>{s.comment}</td>
+                  <td data-label="State">{s.state}</td>
+                  <td data-label="From">{dateTime(s.starts_at)}</td>
+                  <td data-label="Until">{dateTime(s.ends_at)}</td>
+                  <td data-label="Comment">{s.comment}</td>
                   {allowed.write && (
-                    <td>
+                    <td className="actions-cell">
                       {s.state !== 'ended' && (
                         <button
                           type="button"
@@ -135,7 +136,8 @@ export default function SilencesPage() {
   );
 }
 
-function NewSilence({ monitors }: { monitors: Array<{ id: string; name: string }> }) {
+function NewSilence({ monitors }: { monitors: Array<{ id: string; name: string; target: string }> }) {
+  const labels = monitorLabels(monitors);
   const api = useApi();
   const queryClient = useQueryClient();
   const [monitorIds, setMonitorIds] = useState<string[]>([]);
@@ -197,7 +199,7 @@ function NewSilence({ monitors }: { monitors: Array<{ id: string; name: string }
           >
             {monitors.map((m) => (
               <option key={m.id} value={m.id}>
-                {m.name}
+                {labels.get(m.id) ?? m.name}
               </option>
             ))}
           </select>

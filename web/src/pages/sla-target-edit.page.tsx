@@ -42,6 +42,8 @@ export default function SlaTargetEditPage() {
     }
   }, [existing.data]);
   const { save, error } = useFormSave(form, {
+    // The page says "Saved." beside its button itself: no second note.
+    meta: { toast: undefined },
     mutationFn: async () => {
       // The number as typed (NaN goes as null): the API says what is wrong with it, next to the field.
       const body = {

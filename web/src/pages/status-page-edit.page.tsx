@@ -1,13 +1,19 @@
+import { isManaged, ManagedNotice } from '../ui/managed-notice';
 import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
 import { unwrap } from '../api/client';
 import { useAllMonitors } from '../api/monitors';
+import { BadgeSnippets } from '../ui/badge-snippets';
 import { DeleteButton, EditForm, SaveBar } from '../ui/edit-form';
 import { idempotencyHeader, useEditPage, useExisting, useFormSave, useRemoveAndLeave } from '../ui/edit-form.hooks';
-import { Field, FieldIssue, FormError } from '../ui/form';
-import { MonitorPickList } from '../ui/monitor-pick-list';
+import { Field, FormError } from '../ui/form';
+import { ZoneSelect } from '../ui/zone-select';
+import { groupDrafts, LayoutEditor, type GroupDraft } from './status-page-edit.layout';
+import { StatusPageSubscribers } from './status-page-subscribers';
 
 /**
- * Editor (slug, title, monitors, visibility, SLA targets shown) with a preview of the public page as it is served;
+ * Editor (slug, title, layout of groups and monitors, visibility, SLA targets shown, custom domain, password access,
+ * time zone) with a preview of the public page as it is served;
  * the preview's address changes after each save so that the page's 30 s cache never shows the page before it.
  */
 export default function StatusPageEditPage() {
@@ -21,8 +27,15 @@ export default function StatusPageEditPage() {
   const [isPublic, setPublic] = useState(true);
   const [showSla, setShowSla] = useState(false);
   const [embeddable, setEmbeddable] = useState(false);
+  const [autoNotices, setAutoNotices] = useState(false);
+  const [subscriptions, setSubscriptions] = useState(false);
   const [monitorIds, setMonitorIds] = useState<string[]>([]);
-  const [filter, setFilter] = useState('');
+  const [groups, setGroups] = useState<GroupDraft[]>([]);
+  const [domain, setDomain] = useState('');
+  const [access, setAccess] = useState<'public' | 'password'>('public');
+  // Write-only: never filled from the server; sent only when typed.
+  const [password, setPassword] = useState('');
+  const [timezone, setTimezone] = useState('UTC');
   const [previewKey, setPreviewKey] = useState(0);
   useEffect(() => {
     if (existing.data) {
@@ -31,7 +44,14 @@ export default function StatusPageEditPage() {
       setPublic(existing.data.public);
       setShowSla(existing.data.show_sla_targets);
       setEmbeddable(existing.data.allow_embedding);
+      setAutoNotices(existing.data.auto_notices);
+      setSubscriptions(existing.data.subscriptions_enabled);
       setMonitorIds(existing.data.monitor_ids);
+      setGroups(groupDrafts(existing.data.groups));
+      setDomain(existing.data.custom_domain ?? '');
+      setAccess(existing.data.access);
+      setTimezone(existing.data.timezone);
+      setPassword('');
     }
   }, [existing.data]);
   const { save, error } = useFormSave(form, {
@@ -42,7 +62,14 @@ export default function StatusPageEditPage() {
         public: isPublic,
         show_sla_targets: showSla,
         allow_embedding: embeddable,
+        auto_notices: autoNotices,
+        subscriptions_enabled: subscriptions,
         monitor_ids: monitorIds,
+        groups: groups.map((g) => ({ name: g.name, monitor_ids: g.monitor_ids, collapsed: g.collapsed })),
+        custom_domain: domain.trim() === '' ? null : domain.trim(),
+        access,
+        timezone,
+        ...(password !== '' && { password }),
       };
       const header = idempotencyHeader();
       return id
@@ -53,6 +80,7 @@ export default function StatusPageEditPage() {
       void queryClient.invalidateQueries({ queryKey: ['status-pages'] });
       queryClient.setQueryData(['status-page', page.id], page);
       setPreviewKey((k) => k + 1);
+      setPassword('');
       if (!id) void navigate(`/status-pages/${page.id}`, { replace: true });
     },
   });
@@ -63,11 +91,31 @@ export default function StatusPageEditPage() {
   return (
     <>
       <h1>{id ? `Status page: ${existing.data?.title ?? ''}` : 'New status page'}</h1>
+      <ManagedNotice record={existing.data} what="status page" />
+      {id && (
+        <p>
+          <Link to={`/status-pages/${id}/notices`}>Notices: incidents, maintenance and updates for readers</Link>
+        </p>
+      )}
       <div className="two-columns">
-        <EditForm form={form} onSubmit={() => save.mutate()} locked={!writable}>
+        <EditForm form={form} onSubmit={() => save.mutate()} locked={!writable || isManaged(existing.data)}>
           <FormError
             error={save.error}
-            fields={['slug', 'title', 'monitor_ids', 'public', 'show_sla_targets', 'allow_embedding']}
+            fields={[
+              'slug',
+              'title',
+              'monitor_ids',
+              'groups',
+              'public',
+              'show_sla_targets',
+              'allow_embedding',
+              'auto_notices',
+              'custom_domain',
+              'access',
+              'password',
+              'timezone',
+              'subscriptions_enabled',
+            ]}
           />
           <Field label="Title" name="title" error={error} required>
             {({ control }) => <input {...control} required value={title} onChange={(e) => setTitle(e.target.value)} />}
@@ -115,18 +163,109 @@ export default function StatusPageEditPage() {
               Off, only this app may show the page in a frame (the preview).
             </p>
           </div>
-          <fieldset className="field" data-field="monitor_ids">
-            <legend>Monitors shown ({monitorIds.length})</legend>
-            <MonitorPickList
-              monitors={monitors.monitors}
-              chosen={monitorIds}
-              onChange={setMonitorIds}
-              filterLabel="Filter"
-              filter={filter}
-              onFilter={setFilter}
-            />
-            <FieldIssue issue={error?.issueFor('monitor_ids')} />
-          </fieldset>
+          <div className="field" data-field="auto_notices">
+            <label className="check-label">
+              <input
+                type="checkbox"
+                name="auto_notices"
+                checked={autoNotices}
+                aria-describedby="auto-notices-hint"
+                onChange={(e) => setAutoNotices(e.target.checked)}
+              />{' '}
+              Draft a notice when a monitor incident opens
+            </label>
+            <p id="auto-notices-hint" className="hint">
+              A draft naming the monitor, since when and the regions that saw it, for you to publish.
+            </p>
+          </div>
+          <LayoutEditor
+            monitors={monitors.monitors}
+            groups={groups}
+            onGroups={setGroups}
+            ungrouped={monitorIds}
+            onUngrouped={setMonitorIds}
+            error={error}
+          />
+          <Field
+            label="Custom domain"
+            name="custom_domain"
+            error={error}
+            hint="Also served at the root of this host name (e.g. status.example.com); your proxy provides TLS. Empty: none."
+          >
+            {({ control }) => (
+              <input
+                {...control}
+                value={domain}
+                inputMode="url"
+                autoComplete="off"
+                spellCheck={false}
+                placeholder="status.example.com"
+                onChange={(e) => setDomain(e.target.value)}
+              />
+            )}
+          </Field>
+          <Field label="Access" name="access" error={error}>
+            {({ control }) => (
+              <select
+                {...control}
+                value={access}
+                onChange={(e) => setAccess(e.target.value === 'password' ? 'password' : 'public')}
+              >
+                <option value="public">Anyone with the link</option>
+                <option value="password">Password required</option>
+              </select>
+            )}
+          </Field>
+          {access === 'password' && (
+            <Field
+              label={existing.data?.password_set ? 'New password' : 'Password'}
+              name="password"
+              error={error}
+              required={!existing.data?.password_set}
+              hint={
+                existing.data?.password_set
+                  ? 'A password is set. Leave empty to keep it; a new one ends every open visitor session.'
+                  : '10 to 200 characters. Visitors enter it once per browser (7 days).'
+              }
+            >
+              {({ control }) => (
+                <input
+                  {...control}
+                  type="password"
+                  autoComplete="new-password"
+                  minLength={10}
+                  maxLength={200}
+                  required={!existing.data?.password_set}
+                  value={password}
+                  onChange={(e) => setPassword(e.target.value)}
+                />
+              )}
+            </Field>
+          )}
+          <Field
+            label="Time zone"
+            name="timezone"
+            error={error}
+            hint="Times on the public page are shown in this zone."
+          >
+            {({ control }) => <ZoneSelect control={control} value={timezone} onChange={setTimezone} />}
+          </Field>
+          <div className="field" data-field="subscriptions_enabled">
+            <label className="check-label">
+              <input
+                type="checkbox"
+                name="subscriptions_enabled"
+                checked={subscriptions}
+                aria-describedby="subscriptions-hint"
+                onChange={(e) => setSubscriptions(e.target.checked)}
+              />{' '}
+              Let visitors subscribe by email
+            </label>
+            <p id="subscriptions-hint" className="hint">
+              The public page shows a subscribe form; subscribers confirm by mail and get published notices and
+              announced maintenance.
+            </p>
+          </div>
           {writable && (
             <SaveBar pending={save.isPending} label={id ? 'Save' : 'Create'}>
               {id && <DeleteButton question="Delete this status page?" onConfirmed={() => remove.mutate()} />}
@@ -147,9 +286,29 @@ export default function StatusPageEditPage() {
               title="Preview of the public status page"
               src={`/status/${existing.data.slug}?v=${previewKey}`}
             />
+            <h2 id="page-badge">Page badge</h2>
+            {existing.data.public ? (
+              <BadgeSnippets
+                version={previewKey}
+                badges={[
+                  {
+                    name: 'Page status',
+                    url: `${existing.data.url}/badge.svg`,
+                    alt: `${existing.data.title} status`,
+                    link: existing.data.url,
+                  },
+                ]}
+              />
+            ) : (
+              <p className="muted">A page that is not public has no badge.</p>
+            )}
+            <p className="muted">
+              For Statuspage widgets and integrations: <code>{existing.data.url}/api/v2/summary.json</code>.
+            </p>
           </section>
         )}
       </div>
+      {existing.data && <StatusPageSubscribers pageId={existing.data.id} writable={writable} />}
     </>
   );
 }

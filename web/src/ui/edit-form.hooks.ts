@@ -65,7 +65,8 @@ export function useFormSave<T>(
   form: RefObject<HTMLFormElement | null>,
   options: UseMutationOptions<T, Error, void>,
 ): { save: UseMutationResult<T, Error, void>; error: ApiError | null } {
-  const save = useMutation(options);
+  // Every editor's save says so in a note; a page that says it itself passes `meta: { toast: undefined }`.
+  const save = useMutation({ ...options, meta: { toast: 'Saved.', ...options.meta } });
   useFocusFirstInvalid(form, save.error);
   return { save, error: save.error instanceof ApiError ? save.error : null };
 }
@@ -79,6 +80,7 @@ export function useRemoveAndLeave(
   const navigate = useNavigate();
   return useMutation({
     mutationFn: remove,
+    meta: { toast: 'Deleted.' },
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: list.queryKey });
       void navigate(list.path);

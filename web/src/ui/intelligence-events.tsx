@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import type { components } from '../api/schema';
-import { dateTime } from '../lib/format';
+import { dateTime, dayHeading } from '../lib/format';
 
 export type IntelligenceEvent = components['schemas']['IntelligenceEvent'];
 export type IntelligenceCategory = IntelligenceEvent['category'];
@@ -49,7 +49,7 @@ function dayOf(iso: string): { key: string; label: string } {
   const key = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
   return {
     key,
-    label: d.toLocaleDateString('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }),
+    label: dayHeading(d),
   };
 }
 

@@ -1,8 +1,40 @@
-import { useState } from 'react';
-import { NavLink, Outlet, useNavigate } from 'react-router';
+import { useEffect, useRef, useState } from 'react';
+import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useLiveUpdates } from '../api/live';
 import { can, useSession } from '../api/session';
 import { setTheme, storedTheme, type Theme } from './theme';
+import { Toaster } from './toasts';
+
+/** How long after a navigation the new page's heading is waited for (pages load as their own chunks). */
+const HEADING_WAIT_MS = 3000;
+
+/**
+ * After a move to another page, focus goes to its h1 (as a screen-reader user expects from a page load); not on
+ * the first page, and not when only the query changes (filters, periods).
+ */
+function useFocusHeadingOnNavigation(): void {
+  const { pathname } = useLocation();
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const started = Date.now();
+    const timer = setInterval(() => {
+      const heading = document.querySelector<HTMLElement>('main h1');
+      if (heading || Date.now() - started > HEADING_WAIT_MS) clearInterval(timer);
+      if (!heading) return;
+      // Someone already working in the new page (a field focused by a page or a keyboard user) keeps their place.
+      const active = document.activeElement;
+      const main = document.getElementById('main');
+      if (active && active !== document.body && active !== main && main?.contains(active)) return;
+      if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
+      heading.focus();
+    }, 50);
+    return () => clearInterval(timer);
+  }, [pathname]);
+}
 
 const NEXT_THEME: Record<Theme, Theme> = { system: 'dark', dark: 'light', light: 'system' };
 
@@ -13,6 +45,11 @@ export function Layout() {
   const live = useLiveUpdates(true);
   const [theme, setThemeState] = useState<Theme>(storedTheme);
   const allowed = can(session.role);
+  const { pathname } = useLocation();
+  // The narrow screen's menu: open until a link is followed.
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [pathname]);
+  useFocusHeadingOnNavigation();
   const links: [string, string][] = [
     ['/', 'Overview'],
     ['/monitors', 'Monitors'],
@@ -32,54 +69,66 @@ export function Layout() {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <header className="topbar">
+      <header className={`topbar${menuOpen ? ' menu-open' : ''}`}>
         <NavLink to="/" className="brand" aria-label="Tocsin overview">
           <img src="/favicon.svg" alt="" width={24} height={24} /> Tocsin
         </NavLink>
-        <nav aria-label="Main">
-          <ul>
-            {links.map(([to, label]) => (
-              <li key={to}>
-                <NavLink to={to} end={to === '/'}>
-                  {label}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <div className="topbar-end">
-          <span className={`live live-${live}`} role="status" title="How this page stays current">
-            {live === 'live' ? '● Live' : live === 'polling' ? '↻ Polling' : '… Connecting'}
-          </span>
-          <button
-            type="button"
-            className="ghost"
-            aria-label={`Theme: ${theme}. Switch to ${NEXT_THEME[theme]}`}
-            onClick={() => {
-              const next = NEXT_THEME[theme];
-              setTheme(next);
-              setThemeState(next);
-            }}
-          >
-            {theme === 'dark' ? '☾' : theme === 'light' ? '☀' : '◐'} <span className="hide-narrow">{theme}</span>
-          </button>
-          <NavLink to="/profile" className="who">
-            {session.user.name ?? session.user.email} <span className="role">({session.role})</span>
-          </NavLink>
-          <button
-            type="button"
-            className="ghost"
-            onClick={() => {
-              void state.signOut().then(() => navigate('/sign-in'));
-            }}
-          >
-            Sign out
-          </button>
+        <button
+          type="button"
+          className="ghost menu-button"
+          aria-expanded={menuOpen}
+          aria-controls="main-menu"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          <span aria-hidden="true">{menuOpen ? '✕' : '☰'}</span> Menu
+        </button>
+        <div className="topbar-menu" id="main-menu">
+          <nav aria-label="Main">
+            <ul>
+              {links.map(([to, label]) => (
+                <li key={to}>
+                  <NavLink to={to} end={to === '/'}>
+                    {label}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <div className="topbar-end">
+            <span className={`live live-${live}`} role="status" title="How this page stays current">
+              {live === 'live' ? '● Live' : live === 'polling' ? '↻ Polling' : '… Connecting'}
+            </span>
+            <button
+              type="button"
+              className="ghost"
+              aria-label={`Theme: ${theme}. Switch to ${NEXT_THEME[theme]}`}
+              onClick={() => {
+                const next = NEXT_THEME[theme];
+                setTheme(next);
+                setThemeState(next);
+              }}
+            >
+              {theme === 'dark' ? '☾' : theme === 'light' ? '☀' : '◐'} <span className="hide-narrow">{theme}</span>
+            </button>
+            <NavLink to="/profile" className="who">
+              {session.user.name ?? session.user.email} <span className="role">({session.role})</span>
+            </NavLink>
+            <button
+              type="button"
+              className="ghost"
+              onClick={() => {
+                void state.signOut().then(() => navigate('/sign-in'));
+              }}
+            >
+              Sign out
+            </button>
+          </div>
         </div>
       </header>
       <main id="main" tabIndex={-1}>
         <Outlet />
       </main>
+      <Toaster />
     </div>
   );
 }

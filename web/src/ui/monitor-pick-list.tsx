@@ -44,7 +44,7 @@ export function MonitorPickList({
               aria-invalid={invalid}
               onChange={(e) => onChange(e.target.checked ? [...chosen, m.id] : chosen.filter((x) => x !== m.id))}
             />{' '}
-            {m.name}
+            {m.name} <span className="muted small">{m.target}</span>
           </label>
         ))}
       </div>

@@ -26,6 +26,7 @@ export function MuteMonitor({ monitorId }: { monitorId: string }) {
           body: { minutes },
         }),
       ),
+    meta: { toast: 'Monitor muted.' },
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['silences'] }),
   });
   return (

@@ -2,6 +2,7 @@
 const LABELS: Record<string, { text: string; icon: string }> = {
   up: { text: 'Up', icon: '▲' },
   down: { text: 'Down', icon: '▼' },
+  degraded: { text: 'Degraded', icon: '◐' },
   paused: { text: 'Paused', icon: '❚❚' },
   pending: { text: 'Pending', icon: '○' },
   maintenance: { text: 'Maintenance', icon: '⚒' },

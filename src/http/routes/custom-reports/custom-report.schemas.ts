@@ -1,3 +1,4 @@
+import { MANAGED_FIELDS } from '../../schemas/managed.schemas.ts';
 import { Type } from '@sinclair/typebox';
 import {
   CUSTOM_REPORT_NAME_MAX,
@@ -166,6 +167,7 @@ export const CustomReportRecord = Type.Object(
     owner_id: Type.String({ description: 'The user who created it (or the service account whose key did).' }),
     created_at: Timestamp(),
     updated_at: Timestamp(),
+    ...MANAGED_FIELDS,
   },
   { $id: 'CustomReport', title: 'CustomReport' },
 );

@@ -1,3 +1,4 @@
+import { MANAGED_FIELDS } from '../../schemas/managed.schemas.ts';
 import { Type, type Static } from '@sinclair/typebox';
 import { DESTINATION_TYPES, destinationConfigSchemas } from '../../../modules/alerting/index.ts';
 import { EVENT_TYPES } from '../../../modules/events/index.ts';
@@ -90,6 +91,7 @@ export const DestinationRecordSchema = Type.Object(
     created_at: Timestamp(),
     updated_at: Timestamp(),
     signing_secret: Type.Optional(Type.String({ description: 'generic_webhook: only in the create response.' })),
+    ...MANAGED_FIELDS,
   },
   { $id: 'Destination', title: 'Destination' },
 );

@@ -1,7 +1,8 @@
 import type { ExecutionRecord } from '../../../modules/checks/index.ts';
 import { toIso } from '../../../platform/clock.ts';
 
-export function presentExecution(e: ExecutionRecord): Record<string, unknown> {
+/** `inMaintenance`: whether a maintenance window covered the monitor when the check started (DECISIONS §16). */
+export function presentExecution(e: ExecutionRecord, inMaintenance = false): Record<string, unknown> {
   return {
     id: e.id,
     monitor_id: e.monitorId,
@@ -14,5 +15,6 @@ export function presentExecution(e: ExecutionRecord): Record<string, unknown> {
     assertions: e.assertions,
     error: e.error,
     details: e.details ?? null,
+    in_maintenance: inMaintenance,
   };
 }

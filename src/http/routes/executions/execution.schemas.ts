@@ -26,6 +26,11 @@ export const ExecutionRecordSchema = Type.Object(
     region_code: Type.String(),
     started_at: Timestamp(),
     status: Type.Union([Type.Literal('up'), Type.Literal('down')]),
+    in_maintenance: Type.Boolean({
+      description:
+        'A maintenance window covered the monitor when the check started (DECISIONS §16): stored like any other; ' +
+        'what happened inside alerted nobody. Read from the windows as they are now.',
+    }),
     duration_ms: Type.Integer(),
     timings: Type.Ref(ExecutionTimings),
     http_status: Nullable(Type.Integer()),
@@ -42,6 +47,15 @@ export const ExecutionRecordSchema = Type.Object(
         {
           grpc_status: Type.Optional(Type.String({ description: 'gRPC method monitors: the status name, e.g. OK.' })),
           method: Type.Optional(Type.String({ description: 'gRPC method monitors: package.Service/Method called.' })),
+          rtt_min_ms: Type.Optional(Type.Number({ description: 'icmp monitors: fastest round trip (ms).' })),
+          rtt_max_ms: Type.Optional(Type.Number({ description: 'icmp monitors: slowest round trip (ms).' })),
+          loss_percent: Type.Optional(Type.Number({ description: 'icmp monitors: echo requests lost (percent).' })),
+          auth_ms: Type.Optional(
+            Type.Integer({ description: 'postgres, mysql, redis: the login (after connect and TLS), whole ms.' }),
+          ),
+          query_ms: Type.Optional(
+            Type.Integer({ description: 'postgres, mysql, redis: the query or command, whole ms.' }),
+          ),
         },
         { description: 'Facts of the check kept with it (docs/monitors.md); null when there are none.' },
       ),

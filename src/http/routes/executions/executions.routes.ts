@@ -1,6 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import type { ExecutionsService } from '../../../modules/checks/index.ts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ExecutionRecord, ExecutionsService } from '../../../modules/checks/index.ts';
+import type { MaintenanceService } from '../../../modules/maintenance/index.ts';
+import type { MonitorsService } from '../../../modules/monitors/index.ts';
 import { actorOf } from '../../plugins/auth.plugin.ts';
 import { IdParams } from '../../schemas/common.schemas.ts';
 import { presentExecution } from './execution.presenter.ts';
@@ -8,7 +10,37 @@ import { EXECUTION_SCHEMAS, ExecutionList, ExecutionListQuery, ExecutionRecordSc
 
 const tags = ['executions'];
 
-export function registerExecutionRoutes(app: FastifyInstance, deps: { executions: ExecutionsService }): void {
+/** Which of these executions (of one monitor) started while a maintenance window covered it. */
+async function maintenanceFlags(
+  deps: ExecutionRouteDeps,
+  request: FastifyRequest,
+  monitorId: string,
+  list: readonly ExecutionRecord[],
+): Promise<boolean[]> {
+  if (list.length === 0) return [];
+  const [monitor] = await deps.monitors.findManyAnywhere([monitorId]);
+  if (!monitor) return list.map(() => false);
+  const starts = list.map((e) => e.startedAt);
+  const spans =
+    (
+      await deps.maintenance.coveredIntervals(
+        request.server.serviceContextSource.database,
+        actorOf(request).organizationId,
+        [monitor],
+        Math.min(...starts),
+        Math.max(...starts) + 1,
+      )
+    ).get(monitor.id) ?? [];
+  return starts.map((t) => spans.some(([from, to]) => t >= from && t < to));
+}
+
+interface ExecutionRouteDeps {
+  executions: ExecutionsService;
+  monitors: Pick<MonitorsService, 'findManyAnywhere'>;
+  maintenance: Pick<MaintenanceService, 'coveredIntervals'>;
+}
+
+export function registerExecutionRoutes(app: FastifyInstance, deps: ExecutionRouteDeps): void {
   const { executions } = deps;
   for (const schema of EXECUTION_SCHEMAS) app.addSchema(schema);
 
@@ -35,7 +67,8 @@ export function registerExecutionRoutes(app: FastifyInstance, deps: { executions
         ...(region_code !== undefined && { regionCode: region_code }),
         ...(status !== undefined && { status }),
       });
-      return { data: page.data.map(presentExecution), next_cursor: page.next_cursor };
+      const flags = await maintenanceFlags(deps, request, request.params.id, page.data);
+      return { data: page.data.map((e, i) => presentExecution(e, flags[i])), next_cursor: page.next_cursor };
     },
   );
 
@@ -51,6 +84,10 @@ export function registerExecutionRoutes(app: FastifyInstance, deps: { executions
         response: { 200: Type.Ref(ExecutionRecordSchema) },
       },
     },
-    async (request) => presentExecution(await executions.get(actorOf(request), request.params.id)),
+    async (request) => {
+      const execution = await executions.get(actorOf(request), request.params.id);
+      const [inMaintenance] = await maintenanceFlags(deps, request, execution.monitorId, [execution]);
+      return presentExecution(execution, inMaintenance);
+    },
   );
 }

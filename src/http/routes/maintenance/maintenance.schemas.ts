@@ -1,3 +1,4 @@
+import { MANAGED_FIELDS } from '../../schemas/managed.schemas.ts';
 import { Type } from '@sinclair/typebox';
 import { ListOf, Nullable, NullableTimestamp, PageQuery, Timestamp } from '../../schemas/common.schemas.ts';
 
@@ -159,28 +160,37 @@ export const MaintenanceWindowRecord = Type.Object(
     id: Type.String({ description: 'mnt_…' }),
     name: Type.String(),
     description: Nullable(Type.String()),
-    monitor_ids: Type.Array(Type.String()),
-    tags: Type.Array(Type.String()),
+    monitor_ids: Type.Array(Type.String(), { description: 'Monitors the window covers by id.' }),
+    tags: Type.Array(Type.String(), {
+      description: 'Monitors carrying any of these tags are covered, also ones created or tagged later.',
+    }),
     schedule: Type.Union([
       Type.Object({ type: Type.Literal('once'), starts_at: Timestamp(), ends_at: Timestamp() }),
       Type.Object({
         type: Type.Literal('recurring'),
-        rrule: Type.String(),
-        start_time: Type.String(),
-        duration_minutes: Type.Integer(),
-        start_date: Type.String(),
+        rrule: Type.String({ description: 'RFC 5545 RRULE (FREQ DAILY|WEEKLY|MONTHLY, INTERVAL, BYDAY, …).' }),
+        start_time: Type.String({ description: 'HH:MM on the local clock of `timezone`.' }),
+        duration_minutes: Type.Integer({ description: 'Real minutes each occurrence lasts.' }),
+        start_date: Type.String({ description: 'YYYY-MM-DD (RFC 5545 DTSTART date) from which occurrences count.' }),
       }),
     ]),
-    timezone: Type.String(),
-    suppress_alerts: Type.Boolean(),
-    exclude_from_sla: Type.Boolean(),
-    status_page_ids: Type.Array(Type.String()),
-    announce_minutes_before: Type.Integer(),
+    timezone: Type.String({ description: 'IANA zone of the local times.' }),
+    suppress_alerts: Type.Boolean({ description: 'Outages inside are held: no incident, down or reminder.' }),
+    exclude_from_sla: Type.Boolean({
+      description:
+        'Reports, SLA targets, status page bars and the monitor-health report count the time as maintenance ' +
+        '(maintenance_seconds), neither up nor down.',
+    }),
+    status_page_ids: Type.Array(Type.String(), { description: 'Status pages that announce the window.' }),
+    announce_minutes_before: Type.Integer({
+      description: 'Status pages list the next occurrence this many minutes ahead; 0: only while in progress.',
+    }),
     active: Type.Boolean({ description: 'An occurrence is in progress now.' }),
     next_start_at: NullableTimestamp('The occurrence in progress, else the next one (within about 400 days).'),
-    next_end_at: NullableTimestamp(),
+    next_end_at: NullableTimestamp('The end of the occurrence in next_start_at (an early end when ended early).'),
     created_at: Timestamp(),
     updated_at: Timestamp(),
+    ...MANAGED_FIELDS,
   },
   { $id: 'MaintenanceWindow', title: 'MaintenanceWindow' },
 );

@@ -1,4 +1,4 @@
-import type { Monitor } from '../../../modules/monitors/index.ts';
+import { DATABASE_TYPES, type Monitor } from '../../../modules/monitors/index.ts';
 import { toIso } from '../../../platform/clock.ts';
 
 /**
@@ -16,6 +16,15 @@ function iso(ms: number): string {
   return text;
 }
 
+const DATABASE = new Set<string>(DATABASE_TYPES);
+
+/** The config as shown: without the write-only password (DECISIONS §20), which `password_set` stands for. */
+function shownConfig(config: Monitor['config']): Monitor['config'] {
+  if (!('password' in config)) return config;
+  const { password: _secret, ...shown } = config;
+  return shown as Monitor['config'];
+}
+
 export function presentMonitor(m: Monitor): Record<string, unknown> {
   return {
     id: m.id,
@@ -26,12 +35,13 @@ export function presentMonitor(m: Monitor): Record<string, unknown> {
     region_codes: m.regionCodes,
     tags: m.tags,
     environment: m.environment,
-    config: m.config,
+    config: shownConfig(m.config),
     paused: m.paused,
     status: m.status,
     status_changed_at: iso(m.statusChangedAt),
     last_checked_at: m.lastCheckedAt === null ? null : iso(m.lastCheckedAt),
     ...(m.type === 'heartbeat' && { heartbeat_url: m.target }),
+    ...(DATABASE.has(m.type) && { password_set: typeof m.config.password === 'string' }),
     ...(m.blockedBy !== undefined && m.blockedBy.length > 0 && { blocked_by: m.blockedBy }),
     created_at: iso(m.createdAt),
     updated_at: iso(m.updatedAt),

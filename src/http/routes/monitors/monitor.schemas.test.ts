@@ -38,7 +38,13 @@ describe('create body: refused by its schema, with precise details', () => {
     [{ target: 'https://e.com', extra: 1 }, [{ field: 'extra', issue: 'is not a known field for monitors' }]],
     [
       { target: 'https://e.com', type: 'ftp' },
-      [{ field: 'type', issue: 'must be one of http, tls, tcp, dns, grpc, heartbeat' }],
+      [
+        {
+          field: 'type',
+          issue:
+            'must be one of http, tls, tcp, dns, grpc, heartbeat, icmp, udp, domain, smtp, websocket, postgres, mysql, redis',
+        },
+      ],
     ],
     [{ target: 42 }, [{ field: 'target', issue: 'must be a string' }]],
     [{ target: '' }, [{ field: 'target', issue: 'must not be empty' }]],
@@ -154,6 +160,22 @@ describe('create body: refused by its schema, with precise details', () => {
     ],
     [{ type: 'heartbeat', config: { timeout_ms: 'x' } }, [{ field: 'config.timeout_ms', issue: 'must be an integer' }]],
     [
+      { type: 'smtp', target: 'mx.e.com', config: { tls_mode: 'tls' } },
+      [{ field: 'config.tls_mode', issue: 'must be one of none, starttls, implicit' }],
+    ],
+    [
+      { type: 'smtp', target: 'mx.e.com', config: { send: 'x' } },
+      [{ field: 'config.send', issue: 'is not a known field for smtp monitors' }],
+    ],
+    [
+      { type: 'websocket', target: 'wss://e.com/ws', config: { expect: '' } },
+      [{ field: 'config.expect', issue: 'must not be empty' }],
+    ],
+    [
+      { type: 'websocket', target: 'wss://e.com/ws', config: { send: 42 } },
+      [{ field: 'config.send', issue: 'must be a string' }],
+    ],
+    [
       { target: 'https://e.com', config: { cron: '* * * * *' } },
       [{ field: 'config.cron', issue: 'is not a known field for http monitors' }],
     ],
@@ -207,6 +229,16 @@ describe('create body: accepted shapes', () => {
     { type: 'dns', target: 'e.com', config: { record_type: 'MX', resolver: '1.1.1.1', expected: ['mx.e.com'] } },
     { type: 'grpc', target: 'g:1', config: { tls: true, service: 'x' } },
     { type: 'heartbeat', config: { grace_seconds: 0 } },
+    {
+      type: 'smtp',
+      target: 'mx.e.com:587',
+      config: { tls_mode: 'starttls', verify_tls: false, alert_days_before_expiry: 7 },
+    },
+    {
+      type: 'websocket',
+      target: 'wss://e.com/ws',
+      config: { headers: { Origin: 'https://e.com' }, send: 'hi', expect: 'ok' },
+    },
     {
       target: 'https://e.com',
       config: {

@@ -1,10 +1,15 @@
+import { MANAGED_FIELDS } from '../../schemas/managed.schemas.ts';
 import { Type, type Static, type TSchema, type TUnsafe } from '@sinclair/typebox';
 import {
   DNS_RECORD_TYPES,
+  DATABASE_TLS_MODES,
   HTTP_METHODS,
   GRPC_STATUS_NAMES,
   MONITOR_STATUSES,
   MONITOR_TYPES,
+  UDP_SEND_ENCODINGS,
+  SMTP_TLS_MODES,
+  MONITOR_SORTS,
   type MonitorType,
 } from '../../../modules/monitors/index.ts';
 import { ListOf, NullableTimestamp, PageQuery, Timestamp } from '../../schemas/common.schemas.ts';
@@ -165,6 +170,16 @@ const common = {
   alert_latency_ms: Type.Optional(
     orNull(int(1, 600_000, { description: 'Alert when a check takes longer (ms); default none.' })),
   ),
+  degraded_latency_ms: Type.Optional(
+    orNull(
+      int(1, 60_000, {
+        description:
+          'A successful check slower than this (ms, less than timeout_ms) is slow: failure_threshold consecutive slow ' +
+          'checks make the monitor degraded (not an outage: no incident), success_threshold fast ones make it up ' +
+          'again. Default none. docs/monitors.md, "Degraded".',
+      }),
+    ),
+  ),
   reminder_interval_minutes: Type.Optional(
     orNull(int(1, 10_080, { description: 'Remind while still down, every so many minutes; default never.' })),
   ),
@@ -192,6 +207,81 @@ const common = {
         default: false,
         description:
           'Latency anomalies, slow periods and security-grade drops open incidents with source intelligence.',
+      }),
+    ),
+  ),
+};
+
+/** postgres, mysql, redis (DECISIONS §20): the password is write-only (never in a response). docs/monitors.md. */
+const databaseKeys = {
+  username: Type.Optional(
+    orNull(
+      str({
+        minLength: 1,
+        maxLength: 128,
+        ...noControl,
+        description: 'postgres: default postgres; mysql: default root; redis: an ACL user (default: the default user).',
+      }),
+    ),
+  ),
+  password: Type.Optional(
+    orNull(
+      str({
+        minLength: 1,
+        maxLength: 1024,
+        writeOnly: true,
+        description:
+          'Write-only: used to log in, never returned (the monitor shows password_set); null removes it. A PATCH ' +
+          'that changes the target must give it again.',
+      }),
+    ),
+  ),
+  database: Type.Optional(
+    orNull(
+      str({
+        minLength: 1,
+        maxLength: 128,
+        ...noControl,
+        description: 'postgres: default the user name; mysql: none by default; redis: the index to SELECT (0, 1, …).',
+      }),
+    ),
+  ),
+  tls_mode: Type.Optional(
+    orNull(
+      oneOfText(DATABASE_TLS_MODES, {
+        default: 'disable',
+        description:
+          'disable: no TLS; require: TLS, the certificate not checked; verify: TLS with the chain and host name ' +
+          'checked (ca_certificate trusted besides the system roots).',
+      }),
+    ),
+  ),
+  ca_certificate: Type.Optional(orNull(PEM)),
+  query: Type.Optional(
+    orNull(
+      str({
+        minLength: 1,
+        maxLength: 4096,
+        description:
+          'postgres/mysql: SQL run after the login (read-only on postgres); redis: a command, e.g. GET health:flag ' +
+          '(default PING; double quotes keep spaces). Without it a postgres/mysql check is the login alone.',
+      }),
+    ),
+  ),
+  expected_value: Type.Optional(
+    orNull(
+      str({
+        maxLength: 1024,
+        description:
+          'The first value returned (first column of the first row; the reply for redis), as the server prints it, ' +
+          'must equal this. postgres/mysql: needs query.',
+      }),
+    ),
+  ),
+  assertions: Type.Optional(
+    orNull(
+      list(Type.Ref(Assertion), 20, {
+        description: 'response_time, and body (contains/not_contains/matches on the value as text).',
       }),
     ),
   ),
@@ -326,9 +416,204 @@ const typeKeys = {
   },
   heartbeat: {
     grace_seconds: Type.Optional(
-      orNull(int(0, 86_400, { description: 'Seconds a ping may be late; default max(60, 20% of the interval).' })),
+      orNull(
+        int(0, 86_400, {
+          description: 'Seconds a ping may be late; default 60 with a schedule, else max(60, 20% of the interval).',
+        }),
+      ),
+    ),
+    schedule: Type.Optional(
+      orNull(
+        Type.Object(
+          {
+            every_seconds: Type.Optional(int(1, 31_536_000, { description: 'A ping is due this often.' })),
+            cron: Type.Optional(
+              str({
+                minLength: 1,
+                maxLength: 200,
+                description: 'A 5-field cron expression or @hourly, @daily, @weekly, @monthly, @yearly.',
+              }),
+            ),
+            timezone: Type.Optional(
+              str({ minLength: 1, maxLength: 64, description: 'The IANA zone the cron runs in; default UTC.' }),
+            ),
+          },
+          {
+            additionalProperties: false,
+            description:
+              'When pings are due: {"every_seconds": n} or {"cron": "30 2 * * *", "timezone": "Europe/Paris"}. ' +
+              'Absent: every interval_seconds. interval_seconds is then how often the schedule is checked.',
+            'x-issues': { ...objectIssue, additionalProperties: 'is not a known field of a schedule' },
+          },
+        ),
+      ),
+    ),
+    max_run_seconds: Type.Optional(
+      orNull(int(1, 604_800, { description: 'A run (a /start ping without its end) open longer than this is down.' })),
+    ),
+    slug: Type.Optional(
+      orNull(
+        str({
+          minLength: 1,
+          maxLength: 64,
+          description: "The monitor's name in /api/v1/ping/{ping_key}/{slug}; unique in the organization.",
+        }),
+      ),
     ),
   },
+  icmp: {
+    count: Type.Optional(
+      orNull(int(1, 20, { default: 3, description: 'Echo requests per check, sent 200 ms apart.' })),
+    ),
+    max_loss_percent: Type.Optional(
+      orNull(
+        int(0, 100, {
+          default: 50,
+          description: 'Largest share of lost echo requests (percent) that is still up; more is down.',
+        }),
+      ),
+    ),
+    assertions: Type.Optional(
+      orNull(
+        list(Type.Ref(Assertion), 20, {
+          default: [],
+          description: 'response_time assertions, judged against the average round-trip time.',
+        }),
+      ),
+    ),
+  },
+  udp: {
+    send: Type.Optional(
+      orNull(
+        str({ maxLength: 8192, default: '', description: 'The datagram sent, in send_encoding; "" = an empty one.' }),
+      ),
+    ),
+    send_encoding: Type.Optional(
+      orNull(
+        oneOfText(UDP_SEND_ENCODINGS, {
+          default: 'text',
+          description: 'How send is written: text (UTF-8), base64 or hex bytes.',
+        }),
+      ),
+    ),
+    expect: Type.Optional(
+      orNull(
+        str({
+          minLength: 1,
+          maxLength: 1024,
+          default: null,
+          description: 'Text the reply (read as UTF-8) must contain; default any reply.',
+        }),
+      ),
+    ),
+    assertions: Type.Optional(
+      orNull(
+        list(Type.Ref(Assertion), 20, {
+          default: [],
+          description: 'body (on the reply) and response_time assertions.',
+        }),
+      ),
+    ),
+  },
+  domain: {
+    alert_days_before_expiry: Type.Optional(
+      orNull(
+        int(1, 365, {
+          default: 30,
+          description: 'Raise cert_expiring (data.kind "domain") when the registration expires within so many days.',
+        }),
+      ),
+    ),
+    rdap_base_url: Type.Optional(
+      orNull(
+        str({
+          minLength: 1,
+          maxLength: 2048,
+          description:
+            'RDAP server base URL (…/domain/<name> is appended); default the IANA bootstrap registry for the TLD.',
+        }),
+      ),
+    ),
+  },
+  smtp: {
+    tls_mode: Type.Optional(
+      orNull(
+        oneOfText(SMTP_TLS_MODES, {
+          default: 'none',
+          description:
+            'none: banner and EHLO in the clear; starttls: STARTTLS after EHLO (down when not offered); implicit: TLS ' +
+            "from the first byte (port 465 by default). With TLS the certificate is judged like a tls monitor's.",
+        }),
+      ),
+    ),
+    verify_tls: Type.Optional(
+      orNull(
+        bool({
+          default: true,
+          description: 'false: an untrusted chain or another host name is reported, not a failure; expiry still is.',
+        }),
+      ),
+    ),
+    ca_certificate: Type.Optional(orNull(PEM)),
+    alert_days_before_expiry: Type.Optional(
+      orNull(int(1, 365, { default: 14, description: 'With TLS: cert_expiring this many days before expiry.' })),
+    ),
+    assertions: Type.Optional(
+      orNull(
+        list(Type.Ref(Assertion), 20, {
+          default: [],
+          description: 'response_time, and body assertions on the banner (the 220 greeting text).',
+        }),
+      ),
+    ),
+  },
+  websocket: {
+    headers: Type.Optional(
+      orNull(
+        Type.Record(
+          Type.String(),
+          str({ maxLength: 8192, pattern: HEADER_VALUE, 'x-issues': { maxLength: oneLine, pattern: oneLine } }),
+          {
+            maxProperties: 50,
+            default: {},
+            description:
+              'Headers of the upgrade request (at most 50; Origin, Authorization, Sec-WebSocket-Protocol …; not ' +
+              "the handshake's own).",
+            'x-issues': { ...objectIssue, maxProperties: 'must have at most 50 headers' },
+          },
+        ),
+      ),
+    ),
+    send: Type.Optional(
+      orNull(str({ maxLength: 65_536, default: null, description: 'A text message sent after the upgrade.' })),
+    ),
+    expect: Type.Optional(
+      orNull(
+        str({
+          minLength: 1,
+          maxLength: 4096,
+          default: null,
+          description:
+            'Text the first message must contain (within timeout_ms); for a regular expression use a body assertion ' +
+            'with matches. Without it (and without body assertions) no message is awaited.',
+          'x-issues': { minLength: 'must not be empty' },
+        }),
+      ),
+    ),
+    verify_tls: Type.Optional(orNull(bool({ default: true }))),
+    ca_certificate: Type.Optional(orNull(PEM)),
+    assertions: Type.Optional(
+      orNull(
+        list(Type.Ref(Assertion), 20, {
+          default: [],
+          description: 'response_time, and body assertions on the first message.',
+        }),
+      ),
+    ),
+  },
+  postgres: databaseKeys,
+  mysql: databaseKeys,
+  redis: databaseKeys,
 } satisfies Record<MonitorType, Record<string, TSchema>>;
 
 const configDescriptions: Record<MonitorType, string> = {
@@ -338,6 +623,14 @@ const configDescriptions: Record<MonitorType, string> = {
   dns: 'config of a dns monitor (target a domain name)',
   grpc: 'config of a grpc monitor (grpc.health.v1 Check; target host:port)',
   heartbeat: 'config of a heartbeat monitor (push: POST /api/v1/heartbeats/{token})',
+  icmp: 'config of an icmp monitor (ping; target a host name or IP address)',
+  udp: 'config of a udp monitor (send a datagram, expect a reply; target host:port)',
+  domain: 'config of a domain monitor (RDAP registration expiry; target a domain name)',
+  smtp: 'config of an smtp monitor (banner, EHLO, optional STARTTLS; target host or host:port, port 25 or 465)',
+  websocket: 'config of a websocket monitor (upgrade, optional send/expect; target a ws:// or wss:// URL)',
+  postgres: 'config of a postgres monitor (target host:port or a host, port 5432)',
+  mysql: 'config of a mysql monitor, MySQL or MariaDB (target host:port or a host, port 3306)',
+  redis: 'config of a redis monitor (target host:port or a host, port 6379)',
 };
 
 const title = (type: MonitorType) => `${type[0]!.toUpperCase()}${type.slice(1)}MonitorConfig`;
@@ -362,6 +655,14 @@ const CONFIGS = {
   dns: configOf('dns'),
   grpc: configOf('grpc'),
   heartbeat: configOf('heartbeat'),
+  icmp: configOf('icmp'),
+  udp: configOf('udp'),
+  domain: configOf('domain'),
+  smtp: configOf('smtp'),
+  websocket: configOf('websocket'),
+  postgres: configOf('postgres'),
+  mysql: configOf('mysql'),
+  redis: configOf('redis'),
 };
 
 export const MONITOR_SHARED_SCHEMAS = [Assertion, ...Object.values(CONFIGS)];
@@ -380,7 +681,10 @@ export const MONITOR_FIELD_SCHEMAS = {
     minLength: 1,
     maxLength: 2048,
     ...noControl,
-    description: 'URL for http; host:port for tcp/grpc; host:port, a host or an https URL for tls; a domain for dns.',
+    description:
+      'URL for http; host:port for tcp/grpc/udp; host:port, a host or an https URL for tls; a domain for dns and ' +
+      'domain; a host for icmp; host or host:port for smtp; a ws:// or wss:// URL for websocket; host:port or a ' +
+      'host for postgres/mysql/redis (never a URL: credentials go in config).',
   }),
   interval_seconds: int(1, 86_400, { description: "Seconds between checks; at least the plan's floor (the default)." }),
   region_codes: list(str(), 100, {
@@ -463,7 +767,36 @@ export const MonitorCreateBody = Type.Unsafe<Static<(typeof createBranches)[numb
 
 /** Every config key of every type: a PATCH merges onto the monitor's config, then its type's keys are checked. */
 const ConfigPatch = Type.Object(
-  { ...common, ...typeKeys.http, ...typeKeys.tls, ...typeKeys.dns, ...typeKeys.grpc, ...typeKeys.heartbeat },
+  {
+    ...common,
+    // First, so that the keys they share with http and tls (headers, assertions …) keep those descriptions; websocket
+    // after udp, so that the looser bounds of the keys both have (send, expect) admit either type's patch (the merged
+    // config is then checked against its monitor's type).
+    ...typeKeys.icmp,
+    ...typeKeys.udp,
+    ...typeKeys.domain,
+    ...typeKeys.smtp,
+    ...typeKeys.websocket,
+    ...databaseKeys,
+    ...typeKeys.http,
+    ...typeKeys.tls,
+    ...typeKeys.dns,
+    ...typeKeys.grpc,
+    ...typeKeys.heartbeat,
+    // Two types name a key `method` (http: an HTTP method, grpc: package.Service/Method): a patch takes either, and the
+    // merged config is checked against its monitor's type (the grpc pattern alone refused every http edit).
+    method: Type.Optional(
+      orNull(str({ maxLength: 512, description: 'http: an HTTP method; grpc: package.Service/Method.' })),
+    ),
+    // Likewise `tls_mode`: smtp's none/starttls/implicit, the database types' disable/require/verify.
+    tls_mode: Type.Optional(
+      orNull(
+        oneOfText([...new Set([...SMTP_TLS_MODES, ...DATABASE_TLS_MODES])], {
+          description: 'smtp: none, starttls or implicit; postgres, mysql, redis: disable, require or verify.',
+        }),
+      ),
+    ),
+  },
   {
     title: 'MonitorConfigPatch',
     additionalProperties: false,
@@ -512,12 +845,20 @@ export const MonitorRecord = Type.Object(
     status: Type.Union(
       [...MONITOR_STATUSES, 'maintenance' as const].map((v) => Type.Literal(v)),
       {
-        description: '`maintenance` while a maintenance window covers the monitor (checks still run and are stored).',
+        description:
+          '`maintenance` while a maintenance window covers the monitor (checks still run and are stored); `degraded` ' +
+          'when its checks are slower than config.degraded_latency_ms or fail in fewer regions than confirm_regions ' +
+          '(not an outage).',
       },
     ),
     status_changed_at: Timestamp(),
     last_checked_at: NullableTimestamp(),
     heartbeat_url: Type.Optional(Type.String({ description: 'heartbeat monitors: where the job POSTs.' })),
+    password_set: Type.Optional(
+      Type.Boolean({
+        description: 'postgres, mysql, redis: whether config.password is set (the password itself is never shown).',
+      }),
+    ),
     blocked_by: Type.Optional(
       Type.Array(Type.String(), {
         description:
@@ -527,6 +868,7 @@ export const MonitorRecord = Type.Object(
     ),
     created_at: Timestamp(),
     updated_at: Timestamp(),
+    ...MANAGED_FIELDS,
   },
   { $id: 'Monitor', title: 'Monitor' },
 );
@@ -536,10 +878,30 @@ export const MonitorList = ListOf(Type.Ref(MonitorRecord), 'MonitorList');
 export const MonitorListQuery = Type.Object({
   ...PageQuery,
   tag: Type.Optional(Type.String({ maxLength: 64, ...noControl, description: 'Monitors carrying exactly this tag.' })),
-  status: Type.Optional(lit(MONITOR_STATUSES)),
+  status: Type.Optional(
+    Type.Union(
+      [...MONITOR_STATUSES, 'maintenance' as const].map((v) => Type.Literal(v)),
+      {
+        description:
+          'Monitors showing this status: `maintenance` lists the unpaused monitors an active maintenance window covers ' +
+          '(by id or tag); `up`, `degraded`, `down` and `pending` leave those out, as the monitor reads `maintenance` then.',
+      },
+    ),
+  ),
   type: Type.Optional(lit(MONITOR_TYPES)),
   environment: Type.Optional(Type.String({ maxLength: 32, ...noControl })),
   q: Type.Optional(
     Type.String({ maxLength: 200, ...noControl, description: 'Text to find in name or target (case-insensitive).' }),
+  ),
+  sort: Type.Optional(
+    Type.Union(
+      MONITOR_SORTS.map((v) => Type.Literal(v)),
+      {
+        description:
+          'Order of the list (default `id`, creation order): `name`; `status` (down, pending, up, paused, then by ' +
+          'name; a monitor in maintenance sorts by its stored status); `type` (then by name); `last_checked` (most ' +
+          'recent first, never checked last). A cursor belongs to its sort.',
+      },
+    ),
   ),
 });

@@ -54,6 +54,7 @@ export const AvailabilityReportSchema = Type.Object(
       monitors: Type.Integer(),
       uptime_percent: Percent('100 × Σ up seconds / Σ monitored seconds; null when nothing was monitored.'),
       downtime_seconds: Type.Number(),
+      degraded_seconds: Type.Number({ description: 'Σ degraded_seconds of the monitors (already in the uptime).' }),
       monitored_seconds: Type.Number(),
       incidents: Type.Integer(),
     }),
@@ -64,6 +65,11 @@ export const AvailabilityReportSchema = Type.Object(
         target: Type.String(),
         uptime_percent: Percent('100 × up / monitored seconds.'),
         downtime_seconds: Type.Number(),
+        degraded_seconds: Type.Number({
+          description:
+            'Up time while the monitor was degraded (DECISIONS §20: slower than config.degraded_latency_ms, or ' +
+            'failing in fewer regions than confirm_regions); counted as up in uptime_percent.',
+        }),
         paused_seconds: Type.Number(),
         no_data_seconds: Type.Number({ description: 'Existing, not paused, without a verdict yet.' }),
         maintenance_seconds: Type.Number({
@@ -93,6 +99,7 @@ export const AvailabilityReportSchema = Type.Object(
             date: Type.String({ description: 'YYYY-MM-DD in the report time zone.' }),
             uptime_percent: Percent('null: nothing monitored that day.'),
             downtime_seconds: Type.Number(),
+            degraded_seconds: Type.Number(),
           }),
         ),
       }),

@@ -1,3 +1,4 @@
+import { MANAGED_FIELDS } from '../../schemas/managed.schemas.ts';
 import { Type } from '@sinclair/typebox';
 import { FREQUENCIES, LAST_STATUSES, REPORT_TYPES } from '../../../modules/scheduled-reports/index.ts';
 import { ListOf, NullableTimestamp, PageQuery, Timestamp } from '../../schemas/common.schemas.ts';
@@ -98,6 +99,7 @@ export const ScheduledReportRecord = Type.Object(
     }),
     created_at: Timestamp(),
     updated_at: Timestamp(),
+    ...MANAGED_FIELDS,
   },
   { $id: 'ScheduledReport', title: 'ScheduledReport' },
 );

@@ -62,12 +62,15 @@ const unknownField = { additionalProperties: 'is not a known field of silences',
 export const SilenceRecord = Type.Object(
   {
     id: Type.String({ description: 'sil_…' }),
-    matchers: Type.Object({
-      monitor_ids: Type.Array(Type.String()),
-      tags: Type.Array(Type.String()),
-      events: Type.Array(Type.String()),
-      destination_ids: Type.Array(Type.String()),
-    }),
+    matchers: Type.Object(
+      {
+        monitor_ids: Type.Array(Type.String(), { description: 'Monitors held (empty: any).' }),
+        tags: Type.Array(Type.String(), { description: 'Monitors carrying any of these tags (empty: any).' }),
+        events: Type.Array(Type.String(), { description: 'Alert events held (empty: any).' }),
+        destination_ids: Type.Array(Type.String(), { description: 'Destinations held (empty: any).' }),
+      },
+      { description: 'Each non-empty list must match; within a list any entry matches.' },
+    ),
     starts_at: Timestamp(),
     ends_at: Timestamp(),
     comment: Type.String(),

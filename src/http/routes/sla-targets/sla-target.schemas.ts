@@ -1,3 +1,4 @@
+import { MANAGED_FIELDS } from '../../schemas/managed.schemas.ts';
 import { Type } from '@sinclair/typebox';
 import { SLA_MONITORS_MAX, SLA_NAME_MAX, SLA_PERIODS } from '../../../modules/reports/index.ts';
 import { ListOf, PageQuery, Timestamp } from '../../schemas/common.schemas.ts';
@@ -53,6 +54,7 @@ export const SlaTargetRecord = Type.Object(
     period: lit(SLA_PERIODS),
     created_at: Timestamp(),
     updated_at: Timestamp(),
+    ...MANAGED_FIELDS,
   },
   { $id: 'SlaTarget', title: 'SlaTarget' },
 );

@@ -1,22 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { outageLevel, type PublicDay, type PublicStatusView } from '../../../modules/status-pages/index.ts';
-import { barLabel, durationText, escapeHtml, percentText, renderStatusPage } from './status-page.html.ts';
+import { barClass, barLabel, durationText, escapeHtml, percentText, renderStatusPage } from './status-page.html.ts';
 
-const day = (d: string, uptime: number | null, downtime = 0, paused = 0): PublicDay => ({
+const day = (d: string, uptime: number | null, downtime = 0, paused = 0, maintenance = 0): PublicDay => ({
   day: d,
   checks: 0,
   failures: 0,
   downtime_seconds: downtime,
   uptime_percent: uptime,
-  monitored_seconds: uptime === null ? 0 : 86_400 - paused,
+  monitored_seconds: uptime === null ? 0 : 86_400 - paused - maintenance,
   paused_seconds: paused,
+  maintenance_seconds: maintenance,
 });
 
 describe('status page HTML', () => {
   const now = Date.parse('2026-05-10T10:00:30Z');
   const view: PublicStatusView = {
+    pageId: 'stp_1',
+    pageUpdatedAt: now,
     slug: 'acme',
     title: 'Acme',
+    groups: [],
+    timezone: 'UTC',
     status: 'degraded',
     outage: 'partial',
     generatedAt: now,
@@ -34,6 +39,8 @@ describe('status page HTML', () => {
           day('2026-05-09', 100),
           day('2026-05-10', 93.05556, 3000),
         ],
+        createdAt: Date.parse('2026-01-01T00:00:00Z'),
+        statusChangedAt: now - 50 * 60_000,
       },
       {
         id: 'mon_2',
@@ -42,6 +49,8 @@ describe('status page HTML', () => {
         uptimePercent: null,
         uptime: { last_24_hours: null, last_7_days: null, last_30_days: null, last_90_days: null },
         days: [],
+        createdAt: Date.parse('2026-01-01T00:00:00Z'),
+        statusChangedAt: Date.parse('2026-01-01T00:00:00Z'),
       },
     ],
     incidents: [
@@ -52,6 +61,7 @@ describe('status page HTML', () => {
         status: 'acknowledged',
         monitorId: 'mon_1',
         openedAt: now - 50 * 60_000,
+        acknowledgedAt: now - 40 * 60_000,
         startedAt: now - 50 * 60_000,
         resolvedAt: null,
       },
@@ -64,13 +74,16 @@ describe('status page HTML', () => {
         status: 'resolved',
         monitorId: 'mon_2',
         openedAt: Date.parse('2026-05-01T08:00:00Z'),
+        acknowledgedAt: null,
         startedAt: Date.parse('2026-05-01T08:00:00Z'),
         resolvedAt: Date.parse('2026-05-01T10:05:00Z'),
       },
     ],
     pastIncidentsTruncated: false,
     maintenance: [],
+    notices: { active: [], past: [] },
     allowEmbedding: false,
+    subscriptionsEnabled: false,
     slaTargets: [
       {
         id: 'sla_1',
@@ -150,6 +163,25 @@ describe('status page HTML', () => {
     expect(durationText(7200)).toBe('2 h');
     expect(durationText(90_000)).toBe('1 d 1 h');
     expect(barLabel(day('d', 99.5, 432))).toBe('d: 99.50% uptime, 7 min down');
+  });
+
+  it('shows maintenance excluded from the SLA as its own bar state and in the tooltip', () => {
+    // A whole day in maintenance: nothing monitored, the maintenance state (not "no data").
+    expect(barClass(day('d', null, 0, 0, 86_400))).toBe('maintenance');
+    expect(barLabel(day('d', null, 0, 0, 86_400))).toBe('d: 1 d maintenance, not counted');
+    // Part of a day: the uptime of the time outside the window, its colour, and the maintenance mark.
+    expect(barClass(day('d', 100, 0, 0, 7200))).toBe('ok mnt');
+    expect(barLabel(day('d', 100, 0, 0, 7200))).toBe('d: 100% uptime, 2 h maintenance, not counted');
+    expect(barClass(day('d', 90, 8000, 0, 3600))).toBe('bad mnt');
+    // Paused more than in maintenance: paused.
+    expect(barClass(day('d', null, 0, 50_000, 3600))).toBe('paused');
+    expect(barClass(day('d', 100))).toBe('ok');
+    const html = renderStatusPage({
+      ...view,
+      monitors: [{ ...view.monitors[0]!, days: [day('2026-05-10', null, 0, 0, 86_400)] }],
+    });
+    expect(html).toContain('<li class="maintenance"><span>2026-05-10: 1 d maintenance, not counted</span></li>');
+    expect(html).toContain('<li><i class="maintenance"></i>maintenance (not counted)</li>');
   });
 
   it('tells partial from major outages among watched monitors', () => {

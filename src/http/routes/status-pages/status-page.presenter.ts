@@ -1,4 +1,9 @@
-import type { PublicIncidentView, PublicStatusView, StatusPage } from '../../../modules/status-pages/index.ts';
+import type {
+  PublicIncidentView,
+  PublicNoticeView,
+  PublicStatusView,
+  StatusPage,
+} from '../../../modules/status-pages/index.ts';
 import { toIso } from '../../../platform/clock.ts';
 
 export function presentStatusPage(p: StatusPage, publicUrl: string): Record<string, unknown> {
@@ -10,6 +15,13 @@ export function presentStatusPage(p: StatusPage, publicUrl: string): Record<stri
     public: p.public,
     show_sla_targets: p.showSlaTargets,
     allow_embedding: p.allowEmbedding,
+    auto_notices: p.autoNotices,
+    groups: p.groups.map((g) => ({ name: g.name, monitor_ids: g.monitorIds, collapsed: g.collapsed })),
+    custom_domain: p.customDomain,
+    access: p.access,
+    password_set: p.passwordHash !== null,
+    timezone: p.timezone,
+    subscriptions_enabled: p.subscriptionsEnabled,
     url: `${publicUrl}/status/${p.slug}`,
     created_at: toIso(p.createdAt),
     updated_at: toIso(p.updatedAt),
@@ -20,6 +32,13 @@ export function presentPublicStatus(v: PublicStatusView): Record<string, unknown
   return {
     slug: v.slug,
     title: v.title,
+    timezone: v.timezone,
+    groups: v.groups.map((g) => ({
+      name: g.name,
+      collapsed: g.collapsed,
+      monitor_ids: g.monitorIds,
+      status: g.status,
+    })),
     status: v.status,
     generated_at: toIso(v.generatedAt),
     monitors: v.monitors.map((m) => ({
@@ -43,6 +62,8 @@ export function presentPublicStatus(v: PublicStatusView): Record<string, unknown
       in_progress: w.inProgress,
       monitor_ids: w.monitorIds,
     })),
+    notices: v.notices.active.map(presentPublicNotice),
+    past_notices: v.notices.past.map(presentPublicNotice),
     sla_targets: v.slaTargets.map((t) => ({
       id: t.id,
       name: t.name,
@@ -58,6 +79,24 @@ export function presentPublicStatus(v: PublicStatusView): Record<string, unknown
       error_budget_exhausted: t.errorBudgetExhausted,
       error_budget_remaining_percent: t.errorBudgetRemainingPercent,
     })),
+  };
+}
+
+/** A published notice; its Markdown as written (the HTML page and the feeds render it safely). */
+function presentPublicNotice(n: PublicNoticeView): Record<string, unknown> {
+  return {
+    id: n.id,
+    kind: n.kind,
+    title: n.title,
+    impact: n.impact,
+    status: n.status,
+    affected_monitor_ids: n.affectedMonitorIds,
+    published_at: toIso(n.publishedAt),
+    resolved_at: n.resolvedAt === null ? null : toIso(n.resolvedAt),
+    updated_at: toIso(n.updatedAt),
+    updates: n.updates.map((u) => ({ id: u.id, status: u.status, body: u.body, created_at: toIso(u.createdAt) })),
+    postmortem: n.postmortem,
+    postmortem_published_at: n.postmortemPublishedAt === null ? null : toIso(n.postmortemPublishedAt),
   };
 }
 

@@ -6,7 +6,14 @@ import type { StatusPagesService } from '../../../modules/status-pages/index.ts'
 import { notFound } from '../../../platform/errors.ts';
 import { bodyShapeDetails, contextOf } from '../../request-context.ts';
 import { IdParams } from '../../schemas/common.schemas.ts';
-import { renderNotFoundPage, renderStatusPage, statusPageSecurityHeaders } from './status-page.html.ts';
+import type { CustomDomainRouter } from './custom-domains.ts';
+import { pageAccessAllowed, pageLocked, registerPageAccessRoutes } from './status-page.guard.ts';
+import {
+  renderNotFoundPage,
+  renderPasswordPage,
+  renderStatusPage,
+  statusPageSecurityHeaders,
+} from './status-page.html.ts';
 import { presentPublicStatus, presentStatusPage } from './status-page.presenter.ts';
 import {
   PublicStatus,
@@ -33,9 +40,11 @@ function etagMatches(header: string | undefined, etag: string): boolean {
 
 export function registerStatusPageRoutes(
   app: FastifyInstance,
-  deps: { statusPages: StatusPagesService; publicUrl: string },
+  deps: { statusPages: StatusPagesService; publicUrl: string; customDomains: CustomDomainRouter },
 ): void {
-  const { statusPages, publicUrl } = deps;
+  const { statusPages, publicUrl, customDomains } = deps;
+  // A change of a page's custom domain is served by this process at once (others within seconds).
+  const domainsChanged = () => customDomains.refresh();
   for (const schema of [StatusPageRecord, StatusPageList, PublicStatus]) app.addSchema(schema);
   const present = (p: Parameters<typeof presentStatusPage>[0]) => presentStatusPage(p, publicUrl);
 
@@ -52,10 +61,11 @@ export function registerStatusPageRoutes(
         response: { 201: pageRef },
       },
     },
-    async (request, reply) =>
-      reply
-        .code(201)
-        .send(present(await statusPages.create(contextOf(request), request.body, bodyShapeDetails(request)))),
+    async (request, reply) => {
+      const page = await statusPages.create(contextOf(request), request.body, bodyShapeDetails(request));
+      if (page.customDomain !== null) await domainsChanged();
+      return reply.code(201).send(present(page));
+    },
   );
 
   app.get<{ Querystring: Static<typeof StatusPageListQuery> }>(
@@ -109,8 +119,17 @@ export function registerStatusPageRoutes(
         response: { 200: pageRef },
       },
     },
-    async (request) =>
-      present(await statusPages.update(contextOf(request), request.params.id, request.body, bodyShapeDetails(request))),
+    async (request) => {
+      const page = await statusPages.update(
+        contextOf(request),
+        request.params.id,
+        request.body,
+        bodyShapeDetails(request),
+      );
+      // The map holds the slug too: a domain page's new slug is served at once as well.
+      if (request.body?.custom_domain !== undefined || page.customDomain !== null) await domainsChanged();
+      return present(page);
+    },
   );
 
   app.delete<{ Params: Static<typeof IdParams> }>(
@@ -127,11 +146,15 @@ export function registerStatusPageRoutes(
     },
     async (request, reply) => {
       await statusPages.delete(contextOf(request), request.params.id);
+      await domainsChanged();
       return reply.code(204).send();
     },
   );
 
-  // Public: /status/{slug} (HTML, no JavaScript) and /status/{slug}.json. Unknown or non-public pages are 404.
+  registerPageAccessRoutes(app, { statusPages, publicUrl });
+
+  // Public: /status/{slug} (HTML, no JavaScript) and /status/{slug}.json. Unknown or non-public pages are 404; a
+  // password page without its session is the password form (HTML) or 401 (JSON).
   app.get<{ Params: Static<typeof PublicParams> }>(
     '/status/:slug',
     {
@@ -147,9 +170,10 @@ export function registerStatusPageRoutes(
     async (request, reply) => {
       const raw = request.params.slug;
       const json = raw.endsWith('.json');
-      const view = await statusPages.publicView(json ? raw.slice(0, -5) : raw);
-      reply.headers(statusPageSecurityHeaders(view?.allowEmbedding ?? false));
-      if (!view) {
+      const slug = json ? raw.slice(0, -5) : raw;
+      const page = await statusPages.publicPage(slug);
+      reply.headers(statusPageSecurityHeaders(page?.allowEmbedding ?? false));
+      if (!page) {
         if (json) throw notFound('Status page');
         return reply
           .code(404)
@@ -157,6 +181,15 @@ export function registerStatusPageRoutes(
           .header('cache-control', 'no-store')
           .send(renderNotFoundPage());
       }
+      if (!pageAccessAllowed(statusPages, request, page)) {
+        if (json) throw pageLocked(page);
+        return reply
+          .code(401)
+          .type('text/html; charset=utf-8')
+          .header('cache-control', 'no-store')
+          .send(renderPasswordPage(page.slug));
+      }
+      const view = await statusPages.publicViewOf(page);
       // Short public caching plus a validator: a reload within the same content answers 304 without a body.
       const presented = json ? presentPublicStatus(view) : null;
       const body = presented ? JSON.stringify(presented) : renderStatusPage(view);
@@ -165,7 +198,8 @@ export function registerStatusPageRoutes(
       const validated = presented ? JSON.stringify({ ...presented, generated_at: null }) : body;
       const etag = `W/"${createHash('sha256').update(validated).digest('base64url').slice(0, 27)}"`;
       reply
-        .header('cache-control', CACHE)
+        // A protected page is its visitors' only: no shared cache may keep it.
+        .header('cache-control', page.access === 'password' ? 'private, no-cache' : CACHE)
         .header('etag', etag)
         .header('vary', 'accept-encoding')
         .type(json ? 'application/json; charset=utf-8' : 'text/html; charset=utf-8');

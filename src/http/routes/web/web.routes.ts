@@ -71,6 +71,38 @@ function send(request: FastifyRequest, reply: FastifyReply, asset: WebAsset, cac
   return reply.send(asset.body);
 }
 
+/** Without a build (an API-only install) the not-found page is this file alone: no script, no style. */
+const PLAIN_NOT_FOUND = Buffer.from(
+  '<!doctype html>\n<html lang="en">\n<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+    '<meta name="color-scheme" content="light dark"><title>Page not found · Tocsin</title></head>\n' +
+    '<body><main><h1>Page not found</h1><p>There is no page at this address.</p>' +
+    '<p><a href="/">Go to the overview</a></p></main></body>\n</html>\n',
+);
+
+/** Whether a request is a browser asking for a page: GET or HEAD, HTML acceptable, outside the API. */
+function wantsPage(request: FastifyRequest): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  const path = request.url.split('?')[0]!;
+  if (path === '/api' || path.startsWith('/api/')) return false;
+  const accept = request.headers.accept;
+  return typeof accept === 'string' && /\btext\/html\b/.test(accept);
+}
+
+/**
+ * The not-found answer for a browser's unknown path: 404 with the app's page (the app shows "Page not found" in
+ * its own look, signed in or not), or a plain HTML page without a build. API paths and non-browser clients keep
+ * the JSON envelope (the error plugin asks this first and falls back).
+ */
+export function browserNotFoundPage(build: WebBuild | null) {
+  return (request: FastifyRequest, reply: FastifyReply): FastifyReply | null => {
+    if (!wantsPage(request)) return null;
+    reply.code(404).header('x-request-id', request.id);
+    if (build) return send(request, reply, build.index, 'no-cache');
+    const plain: WebAsset = { body: PLAIN_NOT_FOUND, type: 'text/html; charset=utf-8', gzip: () => null };
+    return send(request, reply, plain, 'no-cache');
+  };
+}
+
 /** Serves the built web app (see web.assets.ts); registers nothing when there is no build. */
 export function registerWebRoutes(app: FastifyInstance, build: WebBuild | null): void {
   if (!build) return;

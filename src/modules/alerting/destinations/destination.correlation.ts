@@ -6,7 +6,8 @@ export type PagerAction = 'trigger' | 'acknowledge' | 'resolve';
 /**
  * The key that ties an alert on a pager tool (PagerDuty dedup_key, Opsgenie alias) to the later events that update
  * or close it. Per monitor, as the spec requires ("per-monitor dedup key; reminders update the same alert"):
- * down / still_down / incident_* / recovered share `tocsin-<monitor id>`; the other alert families have their own
+ * down / still_down / incident_* / recovered share `tocsin-<monitor id>`, and so do degraded / degraded_recovered (one
+ * alert per monitor: degraded then down updates the same alert, and recovered closes it); the other alert families have their own
  * key per monitor so that, say, a certificate warning is not resolved by a recovery.
  */
 export function correlationKey(event: AlertEvent, destination: DestinationRecord): string {
@@ -18,6 +19,8 @@ export function correlationKey(event: AlertEvent, destination: DestinationRecord
     case 'incident_opened':
     case 'incident_acknowledged':
     case 'incident_resolved':
+    case 'degraded':
+    case 'degraded_recovered':
       if (mon) return `tocsin-${mon}`;
       return event.incident ? `tocsin-incident-${event.incident.id}` : `tocsin-${event.id}`;
     case 'cert_expiring':

@@ -62,6 +62,9 @@ const SEVERITY: Record<EventType, Severity> = {
   scheduled_report: 'info',
   maintenance_started: 'info',
   maintenance_ended: 'info',
+  // Not an outage (DECISIONS §20): a warning, and its end closes it like a recovery (pagers resolve).
+  degraded: 'warning',
+  degraded_recovered: 'ok',
   test: 'info',
 };
 
@@ -96,9 +99,11 @@ function headline(event: AlertEvent): string {
       return `RECOVERED: ${name}`;
     case 'cert_expiring': {
       const days = typeof d.days_to_expiry === 'number' ? d.days_to_expiry : Number(str(d.days_to_expiry) ?? NaN);
+      // A domain monitor's registration expiry goes out as cert_expiring too (data.kind "domain").
+      const what = d.kind === 'domain' ? 'Domain registration' : 'Certificate';
       return Number.isFinite(days)
-        ? `Certificate expiring in ${plural(days, 'day')}: ${name}`
-        : `Certificate expiring: ${name}`;
+        ? `${what} expiring in ${plural(days, 'day')}: ${name}`
+        : `${what} expiring: ${name}`;
     }
     case 'security_grade_downgraded': {
       const from = str(d.previous_grade);
@@ -143,6 +148,10 @@ function headline(event: AlertEvent): string {
       return `Maintenance started: ${str(d.name) ?? name}`;
     case 'maintenance_ended':
       return `Maintenance ended: ${str(d.name) ?? name}`;
+    case 'degraded':
+      return `DEGRADED: ${name}`;
+    case 'degraded_recovered':
+      return `NO LONGER DEGRADED: ${name}`;
     case 'test':
       return 'Test notification from Tocsin';
   }
@@ -175,7 +184,7 @@ export function messageFor(event: AlertEvent): AlertMessage {
       break;
     case 'cert_expiring': {
       const expires = typeof d.expires_at === 'number' ? rfc3339(d.expires_at) : str(d.expires_at);
-      if (expires) lines.push(`Certificate expires: ${expires}`);
+      if (expires) lines.push(`${d.kind === 'domain' ? 'Registration' : 'Certificate'} expires: ${expires}`);
       break;
     }
     case 'performance_anomaly':
@@ -204,6 +213,21 @@ export function messageFor(event: AlertEvent): AlertMessage {
       break;
     case 'significant_change':
       lines.push(...changeLines(d));
+      break;
+    case 'degraded': {
+      if (event.cause) lines.push(`Cause: ${event.cause}`);
+      const latency = str(d.latency_ms);
+      const threshold = str(d.threshold_ms);
+      if (latency && threshold) lines.push(`Latency: ${latency} ms (degraded above ${threshold} ms)`);
+      lines.push('Not an outage: the monitor is up, with degraded performance.');
+      break;
+    }
+    case 'degraded_recovered':
+      if (event.since !== null) {
+        lines.push(
+          `Back to normal after ${formatDuration(at - event.since)} of degraded performance (degraded since ${rfc3339(event.since)})`,
+        );
+      }
       break;
     case 'test':
       lines.push(`This is a test notification sent at ${rfc3339(at)}. If you can read it, the destination works.`);

@@ -61,6 +61,8 @@ describe('messageFor', () => {
     ['incident_resolved', 'Incident #12 resolved: API health is down', 'ok'],
     ['scheduled_report', 'Scheduled report: Weekly availability', 'info'],
     ['test', 'Test notification from Tocsin', 'info'],
+    ['degraded', 'DEGRADED: API health', 'warning'],
+    ['degraded_recovered', 'NO LONGER DEGRADED: API health', 'ok'],
   ] as const)('%s → "%s" (%s)', (type, title, severity) => {
     expect(messageFor(alertEvent(type))).toMatchObject({ title, severity });
   });
@@ -69,6 +71,15 @@ describe('messageFor', () => {
     expect(messageFor({ ...event, data: { ...event.data, days_to_expiry: 1 } }).title).toBe(
       'Certificate expiring in 1 day: API health',
     );
+  });
+  it('names a domain registration expiring (a domain monitor’s cert_expiring, data.kind domain)', () => {
+    const event = alertEvent('cert_expiring');
+    const message = messageFor({
+      ...event,
+      data: { ...event.data, kind: 'domain', expires_at: '2026-03-08T12:00:00Z' },
+    });
+    expect(message.title).toBe('Domain registration expiring in 7 days: API health');
+    expect(message.text).toContain('Registration expires: 2026-03-08T12:00:00Z');
   });
   it('down text: monitor, cause, since (relative + RFC 3339), incident link', () => {
     expect(messageFor(alertEvent('down')).text).toBe(
@@ -79,6 +90,42 @@ describe('messageFor', () => {
         'Incident #12: https://tocsin.example.com/incidents/inc_1',
         'Organization: Acme · 2026-03-01T12:17:00Z',
       ].join('\n'),
+    );
+  });
+});
+
+describe('degraded on the pager types (DECISIONS §20)', () => {
+  const registry = createProviderRegistry();
+  it("oncall_pager1: degraded triggers a warning on the monitor's own key, degraded_recovered resolves it", () => {
+    const pager = registry.get('oncall_pager1')!;
+    const dest = destinationRecord('oncall_pager1', { integration_key: 'k'.repeat(32) });
+    const slow = {
+      ...alertEvent('degraded'),
+      cause: 'checks slower than 800 ms',
+      data: { latency_ms: 950, threshold_ms: 800 },
+    };
+    const trigger = pager.render(slow, dest, delivery(), renderCtx) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- the provider's JSON body
+    expect(trigger).toMatchObject({
+      event_action: 'trigger',
+      dedup_key: 'tocsin-mon_1',
+      payload: { severity: 'warning', summary: 'DEGRADED: API health – checks slower than 800 ms', class: 'degraded' },
+    });
+    const down = pager.render(alertEvent('down'), dest, delivery(), renderCtx) as Record<string, unknown>;
+    expect(down.dedup_key).toBe('tocsin-mon_1'); // degraded then down: the same alert
+    const over = pager.render(alertEvent('degraded_recovered'), dest, delivery(), renderCtx) as Record<string, unknown>;
+    expect(over).toMatchObject({ event_action: 'resolve', dedup_key: 'tocsin-mon_1' });
+  });
+  it('the text says it is not an outage and how long it lasted', () => {
+    const slow = {
+      ...alertEvent('degraded'),
+      cause: 'checks slower than 800 ms',
+      data: { latency_ms: 950, threshold_ms: 800 },
+    };
+    expect(messageFor(slow).text).toContain('Latency: 950 ms (degraded above 800 ms)');
+    expect(messageFor(slow).text).toContain('Not an outage');
+    const over = { ...alertEvent('degraded_recovered'), since: Date.parse('2026-03-01T12:03:00Z') };
+    expect(messageFor(over).text).toContain(
+      'Back to normal after 14m of degraded performance (degraded since 2026-03-01T12:03:00Z)',
     );
   });
 });

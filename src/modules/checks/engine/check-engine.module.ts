@@ -9,6 +9,7 @@ import type { EventsService } from '../../events/index.ts';
 import type { MonitorsService } from '../../monitors/index.ts';
 import { createProbeRegistry, type Observation, type ProbeRegistry } from '../probes/index.ts';
 import { HeartbeatsService } from '../heartbeats/heartbeats.service.ts';
+import { HeartbeatKeysService } from '../heartbeats/heartbeat-keys.service.ts';
 import { CheckRunner } from '../runner/check.runner.ts';
 import { ClaimWait } from '../runner/claim.wait.ts';
 import { LocalWorkSource } from '../runner/local.source.ts';
@@ -62,6 +63,8 @@ export interface CheckEngineModule {
   /** Remote runners' long-poll claims (POST /runners/claim): wait on schedule changes and due times. */
   claims: ClaimWait;
   heartbeats: HeartbeatsService;
+  /** Organizations' ping keys and heartbeat slugs. */
+  heartbeatKeys: HeartbeatKeysService;
   /** The in-process runner (serves `scheduler.local_regions`); tests drive it with runOnce(). */
   localRunner: CheckRunner;
   /** `scheduler` (reconcile the schedule at start) and `local-runner`; empty when `scheduler.enabled` is false. */
@@ -129,6 +132,8 @@ export function createCheckEngineModule(deps: CheckEngineModuleDeps): CheckEngin
     monitorDeleted: async () => {},
   });
   deps.signals.on(SCHEDULE_CHANGED, () => localRunner.nudge());
+  const heartbeatKeys = new HeartbeatKeysService({ database, clock });
+  deps.monitors.addListener(heartbeatKeys.listener());
   // A remote runner's claim that found nothing waits the same way: until the next due time or a schedule change.
   const claims = new ClaimWait({
     engine,
@@ -154,5 +159,5 @@ export function createCheckEngineModule(deps: CheckEngineModuleDeps): CheckEngin
       });
     }
   }
-  return { engine, sync, runners, claims, heartbeats, localRunner, roles };
+  return { engine, sync, runners, claims, heartbeats, heartbeatKeys, localRunner, roles };
 }

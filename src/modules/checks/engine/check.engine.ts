@@ -7,8 +7,8 @@ import type { TocsinMetrics } from '../../../platform/metrics/index.ts';
 import type { EventsService } from '../../events/index.ts';
 import { confirmRegionsOf, type Monitor, type MonitorStatus, type MonitorsService } from '../../monitors/index.ts';
 import { keptDetails, type ExecutionRecord } from '../executions/index.ts';
-import { heartbeatGraceMs } from '../probes/index.ts';
-import { HeartbeatsRepository } from '../heartbeats/heartbeats.repository.ts';
+import { heartbeatDeadline } from '../probes/index.ts';
+import { HeartbeatsRepository, type HeartbeatState } from '../heartbeats/heartbeats.repository.ts';
 import { ScheduleRepository, type ScheduleKey } from '../scheduler/schedule.repository.ts';
 import { CheckStateRepository } from '../state/check-state.repository.ts';
 import { applyResult, type RegionCounters } from '../state/monitor-state.machine.ts';
@@ -16,6 +16,7 @@ import type { BatchAnalyticsQueue } from './batch-analytics.queue.ts';
 import type { CheckResult, ClaimedCheck, MonitorTransition, TransitionListener } from './check.types.ts';
 import { causeOf } from './failure.cause.ts';
 import { LatenessWindow } from './lateness.window.ts';
+import { parentsFirst } from './transition.order.ts';
 
 export interface ExecutionsSink {
   recordBatch(tx: Database, executions: ExecutionRecord[]): Promise<void>;
@@ -69,6 +70,14 @@ export interface ApplySummary {
 }
 
 const DAY_MS = 86_400_000;
+
+/** A success that took longer than the monitor's `degraded_latency_ms` (DECISIONS §20). */
+export function isSlow(
+  o: Pick<CheckResult['observation'], 'status' | 'duration_ms'>,
+  limitMs?: number | null,
+): boolean {
+  return o.status === 'up' && limitMs != null && o.duration_ms > limitMs;
+}
 
 /** A region whose last result is older than this shows "no data" and leaves the quorum. */
 export function staleAfterMs(intervalMs: number): number {
@@ -137,10 +146,11 @@ export class CheckEngine {
     const heartbeatIds = slots
       .filter((s) => this.cache.get(s.monitorId)?.monitor.type === 'heartbeat')
       .map((s) => s.monitorId);
-    const pings =
+    const states =
       heartbeatIds.length > 0
-        ? await new HeartbeatsRepository(database).lastPings(heartbeatIds)
-        : new Map<string, number>();
+        ? await new HeartbeatsRepository(database).states(heartbeatIds)
+        : new Map<string, HeartbeatState>();
+    const pings = new Map([...states].map(([id, s]) => [id, s.lastPingAt]));
     const out: ClaimedCheck[] = [];
     const gone: ScheduleKey[] = [];
     const now = clock.now();
@@ -159,6 +169,7 @@ export class CheckEngine {
         target: { id: m.id, type: m.type, target: m.target, interval_seconds: m.intervalSeconds, config: m.config },
         createdAt: m.createdAt,
         lastHeartbeatAt: pings.get(m.id) ?? null,
+        ...(states.has(m.id) && { heartbeatRun: states.get(m.id)!.run }),
       });
     }
     if (gone.length > 0) await new ScheduleRepository(database, this.queries).release(owner, gone);
@@ -204,7 +215,7 @@ export class CheckEngine {
    */
   private awaitsFirstPing(m: Monitor, pings: ReadonlyMap<string, number>, now: number): boolean {
     if (m.type !== 'heartbeat' || pings.has(m.id)) return false;
-    return now <= m.createdAt + m.intervalSeconds * 1000 + heartbeatGraceMs(m.intervalSeconds, m.config);
+    return now <= heartbeatDeadline({ interval_seconds: m.intervalSeconds, config: m.config }, m.createdAt);
   }
 
   /** When the next check of `regions` is due (null when none is scheduled): how long an idle runner may sleep. */
@@ -278,6 +289,7 @@ export class CheckEngine {
             failureThreshold: cfg.failure_threshold ?? 2,
             successThreshold: cfg.success_threshold ?? 1,
             confirmRegions: (n) => confirmRegionsOf(cfg, n),
+            degradedLatencyMs: cfg.degraded_latency_ms ?? null,
           },
           counters.get(m.id) ?? [],
           {
@@ -285,6 +297,7 @@ export class CheckEngine {
             status: r.observation.status,
             at: r.observation.started_at,
             cause: causeOf(r.observation),
+            slow: isSlow(r.observation, cfg.degraded_latency_ms),
           },
           staleAfterMs(m.intervalSeconds * 1000),
         );
@@ -298,6 +311,8 @@ export class CheckEngine {
             monitorName: m.name,
             ...out.transition,
             executionId: executionOf.get(r)?.id ?? null,
+            durationMs: r.observation.duration_ms,
+            degradedLatencyMs: cfg.degraded_latency_ms ?? null,
           };
           transitions.push(t);
         }
@@ -308,7 +323,8 @@ export class CheckEngine {
       await stateRepo.save([...dirty.values()]);
       // Every transition to every listener, pending → up included (after a resume the monitor may still have the
       // incident of its outage before the pause, and this verdict resolves it).
-      for (const t of transitions) {
+      // Parents before their children (DECISIONS §17): a child's decision reads its parents' verdicts of this batch.
+      for (const t of parentsFirst(transitions, monitors)) {
         for (const listener of this.deps.transitions) await listener.onTransition(tx, t);
       }
       if (certEvents.length > 0) await this.recordCertEvents(tx, stateRepo, certEvents);

@@ -1,5 +1,5 @@
 import type { Database } from '../../../platform/db/index.ts';
-import type { Observation, ProbeTarget } from '../probes/index.ts';
+import type { HeartbeatRunState, Observation, ProbeTarget } from '../probes/index.ts';
 
 /** One claimed check: what a runner needs to probe it, and the slot it runs. */
 export interface ClaimedCheck {
@@ -12,6 +12,8 @@ export interface ClaimedCheck {
   createdAt: number;
   /** heartbeat monitors: the last ping received (epoch ms), null when never. */
   lastHeartbeatAt: number | null;
+  /** heartbeat monitors: the last fail and the oldest open run (absent from runners older than signals). */
+  heartbeatRun?: HeartbeatRunState;
 }
 
 /** What a runner reports for one claimed check. */
@@ -30,15 +32,20 @@ export interface MonitorTransition {
   organizationId: string;
   monitorId: string;
   monitorName: string;
-  from: 'pending' | 'up' | 'down';
-  to: 'up' | 'down';
+  from: 'pending' | 'up' | 'down' | 'degraded';
+  /** `degraded` (DECISIONS §20) is not an outage: no incident; the `degraded`/`degraded_recovered` events. */
+  to: 'up' | 'down' | 'degraded';
   /** Epoch ms of the verdict. */
   at: number;
-  /** For down: the failing reason, e.g. "HTTP 503 (expected 200)". */
+  /** For down: the failing reason, e.g. "HTTP 503 (expected 200)"; for degraded: why ("checks slower than 800 ms"). */
   cause: string | null;
   executionId: string | null;
   /** For down: when the failure began (the first failing check of the run that confirmed it); see the state machine. */
   downSince?: number;
+  /** The verdict's check: how long it took (ms). */
+  durationMs?: number;
+  /** The monitor's `config.degraded_latency_ms` (null: none). */
+  degradedLatencyMs?: number | null;
 }
 
 /**

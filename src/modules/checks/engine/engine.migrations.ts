@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { SchemaMigration } from '../../../platform/db/index.ts';
 import { col } from '../../../platform/db/index.ts';
 
@@ -125,6 +126,31 @@ export const checkEngineMigrations: SchemaMigration[] = [
     name: '202611290400_checks_drop_monitor_status_change',
     async up(db) {
       await db.schema.dropTable('monitor_status_change').execute();
+    },
+  },
+  {
+    // DECISIONS §20, degraded: per region, the consecutive checks that were slow or failed (`impaired`) and the
+    // consecutive fast successes (`fast`). Rows from before count every success as fast and every failure as impaired
+    // (no monitor had a latency to be slow against).
+    name: '202612010500_checks_state_degraded',
+    async up(db) {
+      await db.schema
+        .alterTable('check_state')
+        .addColumn('impaired', col.int, (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .alterTable('check_state')
+        .addColumn('fast', col.int, (c) => c.notNull().defaultTo(0))
+        .execute();
+      await sql`update check_state set impaired = failures, fast = successes`.execute(db);
+      // A degraded monitor: since when, and whether its `degraded` event went out (not inside a maintenance window
+      // that suppresses alerts), which decides whether `degraded_recovered` does.
+      await db.schema
+        .createTable('check_degraded')
+        .addColumn('monitor_id', col.id, (c) => c.primaryKey())
+        .addColumn('since', col.time, (c) => c.notNull())
+        .addColumn('announced', col.bool, (c) => c.notNull())
+        .execute();
     },
   },
 ];

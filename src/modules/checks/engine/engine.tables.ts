@@ -23,6 +23,10 @@ export interface CheckStateRow {
   last_cause: string | null;
   /** First failure of the current run of failures; null after a success or when unknown. */
   failing_since: number | null;
+  /** Consecutive checks that were slow (over `degraded_latency_ms`) or failed; 0 after a fast success. */
+  impaired: number;
+  /** Consecutive fast successes; 0 after a slow check or a failure. */
+  fast: number;
 }
 
 export interface RunnerRow {
@@ -39,6 +43,8 @@ export interface EngineTables {
   check_schedule: CheckScheduleRow;
   check_state: CheckStateRow;
   check_cert_notice: { monitor_id: string; last_day: number };
+  /** A monitor while it is degraded (DECISIONS §20); `announced` 0/1. */
+  check_degraded: { monitor_id: string; since: number; announced: number };
   runner: RunnerRow;
   heartbeat_ping: { monitor_id: string; last_ping_at: number; pings: number };
 }

@@ -51,11 +51,11 @@ describe('check engine result batch SQL per dialect', () => {
         "postgres": [
           "select pg_advisory_xact_lock(k) from (select hashtextextended(x, 7406) as k from unnest($1::text[]) as x order by 1) s",
           "select * from "check_state" where "monitor_id" in ($1, $2)",
-          "insert into "check_state" ("monitor_id", "region_code", "successes", "failures", "last_at", "last_status", "last_cause", "failing_since") values ($1, $2, $3, $4, $5, $6, $7, $8) on conflict ("monitor_id", "region_code") do update set "successes" = "excluded"."successes", "failures" = "excluded"."failures", "last_at" = "excluded"."last_at", "last_status" = "excluded"."last_status", "last_cause" = "excluded"."last_cause", "failing_since" = "excluded"."failing_since"",
+          "insert into "check_state" ("monitor_id", "region_code", "successes", "failures", "last_at", "last_status", "last_cause", "failing_since", "impaired", "fast") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) on conflict ("monitor_id", "region_code") do update set "successes" = "excluded"."successes", "failures" = "excluded"."failures", "last_at" = "excluded"."last_at", "last_status" = "excluded"."last_status", "last_cause" = "excluded"."last_cause", "failing_since" = "excluded"."failing_since", "impaired" = "excluded"."impaired", "fast" = "excluded"."fast"",
         ],
         "sqlite": [
           "select * from "check_state" where "monitor_id" in (?, ?)",
-          "insert into "check_state" ("monitor_id", "region_code", "successes", "failures", "last_at", "last_status", "last_cause", "failing_since") values (?, ?, ?, ?, ?, ?, ?, ?) on conflict ("monitor_id", "region_code") do update set "successes" = "excluded"."successes", "failures" = "excluded"."failures", "last_at" = "excluded"."last_at", "last_status" = "excluded"."last_status", "last_cause" = "excluded"."last_cause", "failing_since" = "excluded"."failing_since"",
+          "insert into "check_state" ("monitor_id", "region_code", "successes", "failures", "last_at", "last_status", "last_cause", "failing_since", "impaired", "fast") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("monitor_id", "region_code") do update set "successes" = "excluded"."successes", "failures" = "excluded"."failures", "last_at" = "excluded"."last_at", "last_status" = "excluded"."last_status", "last_cause" = "excluded"."last_cause", "failing_since" = "excluded"."failing_since", "impaired" = "excluded"."impaired", "fast" = "excluded"."fast"",
         ],
       }
     `);

@@ -1,7 +1,16 @@
 import type { Database } from '../../../platform/db/index.ts';
-import type { EngineTables } from '../engine/engine.tables.ts';
+import type { HeartbeatRunState } from '../probes/index.ts';
+import type { HeartbeatSignalRow, HeartbeatTables } from './heartbeats.tables.ts';
 
-/** `heartbeat_ping`: the last push each heartbeat monitor received. */
+/** What the heartbeat probe judges: the last end of a run, the last fail and the oldest run still open. */
+export interface HeartbeatState {
+  lastPingAt: number;
+  run: HeartbeatRunState;
+}
+
+const num = (v: number | string | null): number | null => (v === null ? null : Number(v));
+
+/** `heartbeat_ping` (one state row per monitor) and `heartbeat_signal` (every ping kept). */
 export class HeartbeatsRepository {
   private readonly database: Database;
   constructor(database: Database) {
@@ -9,26 +18,129 @@ export class HeartbeatsRepository {
   }
 
   private get db() {
-    return this.database.tables<EngineTables>();
+    return this.database.tables<HeartbeatTables>();
   }
 
-  async recordPing(monitorId: string, at: number): Promise<void> {
+  async insertSignal(row: HeartbeatSignalRow): Promise<void> {
+    await this.db.insertInto('heartbeat_signal').values(row).execute();
+  }
+
+  /** The open start an end pairs with: the same run id, or the latest open start when the end has none. */
+  async openStart(monitorId: string, rid: string | null): Promise<{ id: string; at: number } | null> {
+    let q = this.db
+      .selectFrom('heartbeat_signal')
+      .select(['id', 'at'])
+      .where('monitor_id', '=', monitorId)
+      .where('open', '=', 1);
+    if (rid !== null) q = q.where('rid', '=', rid);
+    const row = await q.orderBy('at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+    return row ? { id: row.id, at: Number(row.at) } : null;
+  }
+
+  /** Closes open starts: of one run id, of the starts without one (`rid` null), or all of them (`'all'`). */
+  async closeStarts(monitorId: string, rid: string | null | 'all'): Promise<void> {
+    let q = this.db.updateTable('heartbeat_signal').set({ open: 0 }).where('monitor_id', '=', monitorId);
+    q = q.where('open', '=', 1);
+    if (rid === null) q = q.where('rid', 'is', null);
+    else if (rid !== 'all') q = q.where('rid', '=', rid);
+    await q.execute();
+  }
+
+  private async oldestOpen(monitorId: string): Promise<number | null> {
+    const row = await this.db
+      .selectFrom('heartbeat_signal')
+      .select((eb) => eb.fn.min('at').as('at'))
+      .where('monitor_id', '=', monitorId)
+      .where('open', '=', 1)
+      .executeTakeFirst();
+    return num(row?.at ?? null);
+  }
+
+  /**
+   * Updates the state row after a signal: an end (`end`) moves the last ping (and the last fail for a fail);
+   * `runsChanged` (a start, or an end while runs were open) reads the oldest open run again, else none is open.
+   * A monitor whose first signal is a start gets a row whose last ping is its creation (same first deadline).
+   */
+  async updateState(
+    monitorId: string,
+    createdAt: number,
+    end: { at: number; failed: boolean; exitCode: number | null } | null,
+    runsChanged: boolean,
+  ): Promise<void> {
+    const openSince = runsChanged ? await this.oldestOpen(monitorId) : null;
+    const fail = end?.failed ? { last_fail_at: end.at, last_exit_code: end.exitCode } : {};
     await this.db
       .insertInto('heartbeat_ping')
-      .values({ monitor_id: monitorId, last_ping_at: at, pings: 1 })
+      .values({
+        monitor_id: monitorId,
+        last_ping_at: end?.at ?? createdAt,
+        pings: end ? 1 : 0,
+        last_fail_at: null,
+        last_exit_code: null,
+        open_since: openSince,
+        ...fail,
+      })
       .onConflict((oc) =>
-        oc.column('monitor_id').doUpdateSet((eb) => ({ last_ping_at: at, pings: eb('heartbeat_ping.pings', '+', 1) })),
+        oc
+          .column('monitor_id')
+          .doUpdateSet((eb) =>
+            end
+              ? { last_ping_at: end.at, pings: eb('heartbeat_ping.pings', '+', 1), open_since: openSince, ...fail }
+              : { open_since: openSince },
+          ),
       )
       .execute();
   }
 
-  async lastPings(monitorIds: readonly string[]): Promise<Map<string, number>> {
+  /** The start of the oldest open run the state row holds (null: none open, or no row). */
+  async openSince(monitorId: string): Promise<number | null> {
+    const row = await this.db
+      .selectFrom('heartbeat_ping')
+      .select('open_since')
+      .where('monitor_id', '=', monitorId)
+      .executeTakeFirst();
+    return num(row?.open_since ?? null);
+  }
+
+  async states(monitorIds: readonly string[]): Promise<Map<string, HeartbeatState>> {
     if (monitorIds.length === 0) return new Map();
     const rows = await this.db
       .selectFrom('heartbeat_ping')
-      .select(['monitor_id', 'last_ping_at'])
+      .selectAll()
       .where('monitor_id', 'in', [...monitorIds])
       .execute();
-    return new Map(rows.map((r) => [r.monitor_id, Number(r.last_ping_at)]));
+    return new Map(
+      rows.map((r) => [
+        r.monitor_id,
+        {
+          lastPingAt: Number(r.last_ping_at),
+          run: { lastFailAt: num(r.last_fail_at), lastExitCode: num(r.last_exit_code), openSince: num(r.open_since) },
+        },
+      ]),
+    );
+  }
+
+  async lastPings(monitorIds: readonly string[]): Promise<Map<string, number>> {
+    const states = await this.states(monitorIds);
+    return new Map([...states].map(([id, s]) => [id, s.lastPingAt]));
+  }
+
+  /** A monitor's signals, newest first, after the cursor's id. */
+  async listSignals(monitorId: string, limit: number, beforeId: string | undefined): Promise<HeartbeatSignalRow[]> {
+    let q = this.db.selectFrom('heartbeat_signal').selectAll().where('monitor_id', '=', monitorId);
+    if (beforeId !== undefined) q = q.where('id', '<', beforeId);
+    const rows = await q.orderBy('id', 'desc').limit(limit).execute();
+    return rows.map((r) => ({
+      ...r,
+      at: Number(r.at),
+      duration_ms: num(r.duration_ms),
+      exit_code: num(r.exit_code),
+      body_bytes: Number(r.body_bytes),
+    }));
+  }
+
+  async deleteOf(monitorId: string): Promise<void> {
+    await this.db.deleteFrom('heartbeat_signal').where('monitor_id', '=', monitorId).execute();
+    await this.db.deleteFrom('heartbeat_slug').where('monitor_id', '=', monitorId).execute();
   }
 }

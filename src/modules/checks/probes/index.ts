@@ -8,7 +8,7 @@
  *   forms that embed IPv4) after resolution, on every hop (and for a dns probe's explicit `resolver`). Each check
  *   resolves a name once (through `ctx.resolver`, the system's by default) and connects to the vetted address.
  * - `probe.run.ts` is the one timeout/abort/catch frame of the network probes.
- * - `ctx.tlsCa` (PEM) adds a trusted CA for http/tls/grpc: for tests (local CA) and private-CA self-hosting.
+ * - `ctx.tlsCa` (PEM) adds a trusted CA for http/tls/grpc/smtp/websocket: for tests (local CA) and private-CA self-hosting.
  * - http/tls `config.ca_certificate` (PEM) adds a monitor's own CAs to what the process trusts (never replaces it);
  *   `config.verify_tls: false` skips trust (tls: chain and name are reported, dates still judged). One secure
  *   context per distinct CA set (`secure-context.cache.ts`).
@@ -23,14 +23,17 @@ export type {
   ProbeErrorCode,
   ProbeTarget,
   ProbeTimings,
+  HeartbeatRunState,
   ProbeType,
 } from './probe.contract.ts';
 export { PROBE_TYPES } from './probe.contract.ts';
 export { createProbeRegistry, runProbe, type ProbeRegistry } from './probe.registry.ts';
 export { isPrivateAddress } from './probe.net.ts';
 export { heartbeatGraceMs } from './heartbeat/heartbeat.probe.ts';
+export { heartbeatDeadline, nextExpectedPing, scheduleOf } from './heartbeat/heartbeat.probe.ts';
 export { DNS_RECORD_TYPES, type DnsRecordType } from './dns/dns.probe.ts';
 export { HTTP_BODY_CAP, HTTP_MAX_REDIRECTS } from './http/http.probe.ts';
+export { createDomainProbe, IANA_RDAP_BOOTSTRAP_URL } from './domain/domain.probe.ts';
 export {
   evaluateAssertions,
   validateAssertion,

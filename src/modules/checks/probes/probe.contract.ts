@@ -7,9 +7,38 @@
  */
 import type { HostResolver } from '../../../platform/net/index.ts';
 
-export type ProbeType = 'http' | 'tls' | 'tcp' | 'dns' | 'grpc' | 'heartbeat';
+export type ProbeType =
+  | 'http'
+  | 'tls'
+  | 'tcp'
+  | 'dns'
+  | 'grpc'
+  | 'heartbeat'
+  | 'icmp'
+  | 'udp'
+  | 'domain'
+  | 'smtp'
+  | 'websocket'
+  | 'postgres'
+  | 'mysql'
+  | 'redis';
 
-export const PROBE_TYPES: readonly ProbeType[] = ['http', 'tls', 'tcp', 'dns', 'grpc', 'heartbeat'];
+export const PROBE_TYPES: readonly ProbeType[] = [
+  'http',
+  'tls',
+  'tcp',
+  'dns',
+  'grpc',
+  'heartbeat',
+  'icmp',
+  'udp',
+  'domain',
+  'smtp',
+  'websocket',
+  'postgres',
+  'mysql',
+  'redis',
+];
 
 /** What a probe needs of a monitor. `config` is already validated with defaults applied (DECISIONS §4). */
 export interface ProbeTarget {
@@ -35,11 +64,19 @@ export interface ProbeContext {
   lastHeartbeatAt?: number | null;
   /** heartbeat: when the monitor was created (epoch ms); the reference when no ping ever arrived. */
   createdAt?: number;
+  /** heartbeat: the last fail signal (epoch ms, exit code) and the start of the oldest run still open. */
+  heartbeatRun?: HeartbeatRunState;
   /**
    * Extra trusted CA certificate(s), PEM, added to the system roots for http/tls/grpc probes.
    * Meant for tests (a local test CA) and for self-hosters whose internal services use a private CA.
    */
   tlsCa?: string;
+}
+
+export interface HeartbeatRunState {
+  lastFailAt: number | null;
+  lastExitCode: number | null;
+  openSince: number | null;
 }
 
 export type ProbeErrorCode =
@@ -58,8 +95,23 @@ export type ProbeErrorCode =
   | 'grpc_error'
   | 'dns_mismatch'
   | 'heartbeat_missed'
+  | 'heartbeat_failed'
+  | 'heartbeat_ran_too_long'
   | 'invalid_target'
-  | 'protocol_error';
+  | 'protocol_error'
+  | 'packet_loss'
+  | 'unexpected_response'
+  | 'domain_expired'
+  | 'domain_not_found'
+  | 'smtp_reply'
+  | 'starttls_unavailable'
+  | 'websocket_refused'
+  // postgres, mysql, redis: the server refused the login (password, user, database, host rules)
+  | 'auth_failed'
+  // postgres, mysql, redis: the query or command failed on the server
+  | 'query_error'
+  // postgres, mysql, redis: the first value returned is not config.expected_value
+  | 'unexpected_value';
 
 export interface ProbeError {
   code: ProbeErrorCode;
@@ -106,6 +158,13 @@ export interface Observation {
    * - dns: `{ record_type, answers }`
    * - grpc: `{ serving_status }`
    * - heartbeat: `{ last_heartbeat_at, deadline }`
+   * - icmp: `{ address, packets_sent, packets_received, loss_percent, rtt_min_ms, rtt_avg_ms, rtt_max_ms, rtts_ms,
+   *   elapsed_ms, icmp_errors? }`
+   * - udp: `{ remote_address, sent_bytes, reply_bytes, reply_excerpt, reply_hex }`
+   * - domain: `{ domain, rdap_url, expires_at, days_to_expiry, registered_at, registrar, nameservers, statuses }`
+   * - smtp: `{ tls_mode, remote_address, banner, extensions, starttls_offered, certificate (the tls type's facts) }`
+   * - websocket: `{ remote_address, upgrade_status, protocol (the chosen subprotocol), first_message (≤ 1 KiB) }`
+   * - postgres, mysql, redis: `{ remote_address, server_version, auth_ms, query_ms }` (docs/monitors.md)
    */
   details?: Record<string, unknown>;
   events?: CertExpiringEvent[];

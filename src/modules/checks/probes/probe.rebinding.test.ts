@@ -50,6 +50,11 @@ describe('probes resolve once and connect to the vetted address (DNS rebinding)'
     ['tcp', (host: string, port: number) => `${host}:${port}`],
     ['tls', (host: string, port: number) => `${host}:${port}`],
     ['grpc', (host: string, port: number) => `${host}:${port}`],
+    ['smtp', (host: string, port: number) => `${host}:${port}`],
+    ['websocket', (host: string, port: number) => `ws://${host}:${port}/`],
+    ['postgres', (host: string, port: number) => `${host}:${port}`],
+    ['mysql', (host: string, port: number) => `${host}:${port}`],
+    ['redis', (host: string, port: number) => `${host}:${port}`],
   ] as const)('%s: a name answering a public address, then 127.0.0.1, never reaches loopback', async (type, url) => {
     const name = `rebind-${type}.test`;
     dns.answerInTurn(name, 'A', [['8.8.8.8'], ['127.0.0.1']]);
@@ -101,6 +106,12 @@ describe('literal targets the WHATWG parser or getaddrinfo read as special-purpo
     ['tcp', '[::ffff:0:7f00:1]:PORT'],
     ['tls', '127.1:PORT'],
     ['grpc', '[::ffff:7f00:1]:PORT'],
+    ['smtp', '0x7f.1:PORT'],
+    ['websocket', 'ws://2130706433:PORT/'],
+    ['websocket', 'wss://[::ffff:127.0.0.1]:PORT/'],
+    ['postgres', '2130706433:PORT'],
+    ['mysql', '[::ffff:127.0.0.1]:PORT'],
+    ['redis', '0x7f.1:PORT'],
   ] as const)('%s %s is refused', async (type, target) => {
     const obs = await registry.run(probe(type, target.replace('PORT', String(loopback.port))), strict);
     expect(obs.error).toMatchObject({ code: 'private_target' });

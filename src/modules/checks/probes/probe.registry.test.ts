@@ -20,7 +20,7 @@ describe('probe registry', () => {
   });
 
   it('turns an unknown type into invalid_target', async () => {
-    const obs = await createProbeRegistry().run(target('smtp'), ctx);
+    const obs = await createProbeRegistry().run(target('gopher'), ctx);
     expect(obs).toMatchObject({ status: 'down', started_at: 1_000, error: { code: 'invalid_target' } });
   });
 

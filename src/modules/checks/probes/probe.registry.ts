@@ -3,12 +3,20 @@ import type { Observation, Probe, ProbeContext, ProbeTarget, ProbeType } from '.
 import { PROBE_TYPES } from './probe.contract.ts';
 import { classifyError, downObservation } from './probe.net.ts';
 import { createDnsProbe } from './dns/dns.probe.ts';
+import { createDomainProbe } from './domain/domain.probe.ts';
 import { createGrpcProbe } from './grpc/grpc.probe.ts';
 import { createHeartbeatProbe } from './heartbeat/heartbeat.probe.ts';
 import { createHttpProbe } from './http/http.probe.ts';
+import { createIcmpProbe } from './icmp/icmp.probe.ts';
 import { createTcpProbe } from './tcp/tcp.probe.ts';
 import { createSecureContextCache } from './secure-context.cache.ts';
 import { createTlsProbe } from './tls/tls.probe.ts';
+import { createUdpProbe } from './udp/udp.probe.ts';
+import { createSmtpProbe } from './smtp/smtp.probe.ts';
+import { createWebsocketProbe } from './websocket/websocket.probe.ts';
+import { createPostgresProbe } from './postgres/postgres.probe.ts';
+import { createMysqlProbe } from './mysql/mysql.probe.ts';
+import { createRedisProbe } from './redis/redis.probe.ts';
 
 export interface ProbeRegistry {
   readonly types: readonly ProbeType[];
@@ -28,6 +36,14 @@ export function createProbeRegistry(overrides: Partial<Record<ProbeType, Probe>>
     dns: createDnsProbe(),
     grpc: createGrpcProbe(),
     heartbeat: createHeartbeatProbe(),
+    icmp: createIcmpProbe(),
+    udp: createUdpProbe(),
+    domain: createDomainProbe(),
+    smtp: createSmtpProbe(secureContextFor),
+    websocket: createWebsocketProbe(secureContextFor),
+    postgres: createPostgresProbe(secureContextFor),
+    mysql: createMysqlProbe(),
+    redis: createRedisProbe(secureContextFor),
     ...overrides,
   };
   const registry: ProbeRegistry = {

@@ -19,7 +19,7 @@ export const SECURE_CONTEXT_CACHE_SIZE = 32;
  *  there is none, meaning Node's default context. */
 export type SecureContextFor = (extraCas: ReadonlyArray<string | null | undefined>) => SecureContext | undefined;
 
-function defaultCaCertificates(): readonly string[] {
+export function defaultCaCertificates(): readonly string[] {
   // getCACertificates arrived in Node 22.15 / 23.10; before it, the bundled roots are the default set.
   return typeof tls.getCACertificates === 'function' ? tls.getCACertificates('default') : tls.rootCertificates;
 }

@@ -315,6 +315,15 @@ export class RollupsService {
     return buckets;
   }
 
+  /** Median latency (ms) of a monitor's successful checks in the hours from `fromMs` to `toMs`; null: none. */
+  async medianResponseMs(monitorId: string, fromMs: number, toMs: number): Promise<number | null> {
+    const key = await this.deps.executions.monitorKey(monitorId);
+    if (key === undefined) return null;
+    const sketch = new LatencySketch();
+    for (const row of await this.repo.range([key], hourOf(fromMs), toMs)) sketch.mergeEncoded(row.sketch);
+    return q(sketch, 0.5);
+  }
+
   /**
    * Per monitor, one entry per calendar day (in `timezone`, default UTC) from the day of `fromMs` to the
    * day of `toMs − 1`, all regions together; days without data have checks 0 and uptime_percent null.

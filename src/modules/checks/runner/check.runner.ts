@@ -198,6 +198,7 @@ export class CheckRunner {
           now: () => this.o.clock.now(),
           allowPrivateTargets: this.o.allowPrivateTargets,
           lastHeartbeatAt: check.lastHeartbeatAt,
+          ...(check.heartbeatRun && { heartbeatRun: check.heartbeatRun }),
           createdAt: check.createdAt,
           ...(this.o.tlsCa !== undefined && { tlsCa: this.o.tlsCa }),
         }),

@@ -13,6 +13,8 @@ export interface WireCheck {
   config: Record<string, unknown>;
   created_at_ms: number;
   last_heartbeat_at_ms: number | null;
+  /** heartbeat: the last fail and the oldest open run (epoch ms); absent for other types. */
+  heartbeat_run?: { last_fail_at_ms: number | null; last_exit_code: number | null; open_since_ms: number | null };
 }
 
 export interface WireResult {
@@ -34,6 +36,13 @@ export function checkToWire(c: ClaimedCheck): WireCheck {
     config: c.target.config,
     created_at_ms: c.createdAt,
     last_heartbeat_at_ms: c.lastHeartbeatAt,
+    ...(c.heartbeatRun && {
+      heartbeat_run: {
+        last_fail_at_ms: c.heartbeatRun.lastFailAt,
+        last_exit_code: c.heartbeatRun.lastExitCode,
+        open_since_ms: c.heartbeatRun.openSince,
+      },
+    }),
   };
 }
 
@@ -52,6 +61,13 @@ export function checkFromWire(w: WireCheck): ClaimedCheck {
     },
     createdAt: w.created_at_ms,
     lastHeartbeatAt: w.last_heartbeat_at_ms,
+    ...(w.heartbeat_run && {
+      heartbeatRun: {
+        lastFailAt: w.heartbeat_run.last_fail_at_ms,
+        lastExitCode: w.heartbeat_run.last_exit_code,
+        openSince: w.heartbeat_run.open_since_ms,
+      },
+    }),
   };
 }
 

@@ -12,6 +12,8 @@ const STATE_COLUMNS = [
   'last_status',
   'last_cause',
   'failing_since',
+  'impaired',
+  'fast',
 ] as const satisfies ReadonlyArray<keyof CheckStateRow>;
 const everyStateColumn: Exclude<keyof CheckStateRow, (typeof STATE_COLUMNS)[number]> extends never ? true : never =
   true;
@@ -74,6 +76,8 @@ export class CheckStateRepository {
         lastStatus: r.last_status as RegionCounters['lastStatus'],
         lastCause: r.last_cause,
         failingSince: r.failing_since === null ? null : Number(r.failing_since),
+        impaired: r.impaired,
+        fast: r.fast,
       });
       out.set(r.monitor_id, list);
     }
@@ -91,6 +95,8 @@ export class CheckStateRepository {
       last_status: c.lastStatus,
       last_cause: c.lastCause,
       failing_since: c.failingSince ?? null,
+      impaired: c.impaired ?? c.failures,
+      fast: c.fast ?? c.successes,
     }));
     for (let i = 0; i < rows.length; i += 500) {
       await this.queries.runRows(
@@ -110,6 +116,8 @@ export class CheckStateRepository {
                 last_status: eb.ref('excluded.last_status'),
                 last_cause: eb.ref('excluded.last_cause'),
                 failing_since: eb.ref('excluded.failing_since'),
+                impaired: eb.ref('excluded.impaired'),
+                fast: eb.ref('excluded.fast'),
               })),
             ),
       );
@@ -120,6 +128,27 @@ export class CheckStateRepository {
     let q = this.db.deleteFrom('check_state').where('monitor_id', '=', monitorId);
     if (keepRegions.length > 0) q = q.where('region_code', 'not in', [...keepRegions]);
     await q.execute();
+    // Everything starts over (deleted, paused, resumed): a degradation that was going on is forgotten with it.
+    if (keepRegions.length === 0) await this.endDegraded(monitorId);
+  }
+
+  /** The monitor became degraded at `since`; `announced`: its `degraded` event was recorded. */
+  async startDegraded(monitorId: string, since: number, announced: boolean): Promise<void> {
+    await this.db
+      .insertInto('check_degraded')
+      .values({ monitor_id: monitorId, since, announced: announced ? 1 : 0 })
+      .onConflict((oc) => oc.column('monitor_id').doUpdateSet({ since, announced: announced ? 1 : 0 }))
+      .execute();
+  }
+
+  /** Ends the monitor's degradation; returns what it was, or null when none was recorded. */
+  async endDegraded(monitorId: string): Promise<{ since: number; announced: boolean } | null> {
+    const row = await this.db
+      .deleteFrom('check_degraded')
+      .where('monitor_id', '=', monitorId)
+      .returning(['since', 'announced'])
+      .executeTakeFirst();
+    return row ? { since: Number(row.since), announced: Number(row.announced) === 1 } : null;
   }
 
   async certNoticeDays(monitorIds: readonly string[]): Promise<Map<string, number>> {

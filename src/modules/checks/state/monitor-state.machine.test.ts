@@ -21,7 +21,8 @@ function monitor(over: Partial<MachineMonitor> & { confirm?: number | null } = {
   };
 }
 
-type Step = [region: string, status: 'up' | 'down', expected: MonitorCheckStatus, transition?: string];
+/** `slow`: a success over `degraded_latency_ms`. */
+type Step = [region: string, status: 'up' | 'down' | 'slow', expected: MonitorCheckStatus, transition?: string];
 
 /** Feeds results one by one (10 s apart) and checks the status and transitions after each. */
 function run(m: MachineMonitor, steps: Step[], start: RegionCounters[] = []): void {
@@ -33,7 +34,13 @@ function run(m: MachineMonitor, steps: Step[], start: RegionCounters[] = []): vo
     const out = applyResult(
       { ...m, status },
       counters,
-      { regionCode: region, status: result, at, cause: result === 'down' ? `HTTP 503 (expected 200)` : null },
+      {
+        regionCode: region,
+        status: result === 'slow' ? 'up' : result,
+        at,
+        cause: result === 'down' ? `HTTP 503 (expected 200)` : null,
+        slow: result === 'slow',
+      },
       STALE,
     );
     counters = out.regions;
@@ -101,14 +108,15 @@ describe('monitor state machine', () => {
       ],
     ],
     [
-      'quorum of 3 regions: one failing region is not enough',
+      'quorum of 3 regions: one failing region is not down but degraded (DECISIONS §20), up once it passes again',
       { status: 'up', regionCodes: ['a', 'b', 'c'], failureThreshold: 1 },
       [
         ['a', 'up', 'up'],
         ['b', 'up', 'up'],
-        ['c', 'down', 'up'],
-        ['c', 'down', 'up'],
-        ['a', 'up', 'up'],
+        ['c', 'down', 'degraded', 'up->degraded'],
+        ['c', 'down', 'degraded'],
+        ['a', 'up', 'degraded'],
+        ['c', 'up', 'up', 'degraded->up'],
       ],
     ],
     [
@@ -118,11 +126,66 @@ describe('monitor state machine', () => {
         ['a', 'up', 'up'],
         ['b', 'up', 'up'],
         ['c', 'up', 'up'],
-        ['a', 'down', 'up'],
-        ['b', 'down', 'down', 'up->down'],
+        ['a', 'down', 'degraded', 'up->degraded'],
+        ['b', 'down', 'down', 'degraded->down'],
         ['c', 'down', 'down'],
         ['a', 'up', 'down'],
-        ['b', 'up', 'up', 'down->up'],
+        ['b', 'up', 'degraded', 'down->degraded'],
+        ['c', 'up', 'up', 'degraded->up'],
+      ],
+    ],
+    [
+      'slow checks: failure_threshold consecutive slow ones degrade, success_threshold fast ones recover',
+      { status: 'up', failureThreshold: 2, successThreshold: 2 },
+      [
+        ['a', 'slow', 'up'],
+        ['a', 'up', 'up'],
+        ['a', 'slow', 'up'],
+        ['a', 'slow', 'degraded', 'up->degraded'],
+        ['a', 'slow', 'degraded'],
+        ['a', 'up', 'degraded'],
+        ['a', 'slow', 'degraded'],
+        ['a', 'up', 'degraded'],
+        ['a', 'up', 'up', 'degraded->up'],
+      ],
+    ],
+    [
+      'down wins over degraded; recovering slowly is degraded, not up',
+      { status: 'up', failureThreshold: 2, successThreshold: 1 },
+      [
+        ['a', 'slow', 'up'],
+        ['a', 'slow', 'degraded', 'up->degraded'],
+        ['a', 'down', 'degraded'],
+        ['a', 'down', 'down', 'degraded->down'],
+        ['a', 'slow', 'degraded', 'down->degraded'],
+        ['a', 'up', 'up', 'degraded->up'],
+        ['a', 'down', 'up'],
+        ['a', 'down', 'down', 'up->down'],
+        ['a', 'up', 'up', 'down->up'],
+      ],
+    ],
+    [
+      'a slow check and a failure in a row count together (both impaired), but not towards down',
+      { status: 'up', failureThreshold: 2 },
+      [
+        ['a', 'down', 'up'],
+        ['a', 'slow', 'degraded', 'up->degraded'],
+        ['a', 'up', 'up', 'degraded->up'],
+      ],
+    ],
+    [
+      'pending: slow first checks are degraded once recovered by the usual rule',
+      { status: 'pending', failureThreshold: 1, successThreshold: 1 },
+      [['a', 'slow', 'degraded', 'pending->degraded']],
+    ],
+    [
+      'several regions: one slow region degrades the monitor',
+      { status: 'up', regionCodes: ['a', 'b'], failureThreshold: 1 },
+      [
+        ['a', 'up', 'up'],
+        ['b', 'slow', 'degraded', 'up->degraded'],
+        ['a', 'up', 'degraded'],
+        ['b', 'up', 'up', 'degraded->up'],
       ],
     ],
     [
@@ -267,5 +330,24 @@ describe('monitor state machine', () => {
     feed('b', 'down', 1_500); // b fails from 1 500: two regions failing from 1 500
     feed('a', 'down', 2_000);
     expect(feed('b', 'down', 2_500).transition).toMatchObject({ to: 'down', at: 2_500, downSince: 1_500 });
+  });
+
+  it('the cause of a degraded verdict names the latency, or the regions that fail', () => {
+    const slow = monitor({ status: 'up', failureThreshold: 1, degradedLatencyMs: 800 });
+    const out = applyResult(slow, [], { regionCode: 'a', status: 'up', at: 1, cause: null, slow: true }, STALE);
+    expect(out.transition).toEqual({ from: 'up', to: 'degraded', at: 1, cause: 'checks slower than 800 ms' });
+    const m = monitor({ status: 'up', regionCodes: ['a', 'b', 'c'], failureThreshold: 1 });
+    const start: RegionCounters[] = [
+      { regionCode: 'a', successes: 3, failures: 0, lastAt: 1, lastStatus: 'up', lastCause: null },
+      { regionCode: 'b', successes: 3, failures: 0, lastAt: 1, lastStatus: 'up', lastCause: null },
+    ];
+    const partial = applyResult(m, start, { regionCode: 'c', status: 'down', at: 2, cause: 'HTTP 502' }, STALE);
+    expect(partial.transition).toEqual({
+      from: 'up',
+      to: 'degraded',
+      at: 2,
+      cause: 'HTTP 502 (failing in 1 of 3 regions: c)',
+    });
+    expect(partial.updated).toMatchObject({ impaired: 1, fast: 0, failures: 1 });
   });
 });

@@ -12,9 +12,16 @@
  * - only regions "with data" count: a region whose last result is older than `staleAfterMs`
  *   (no live runner) shows no data and is left out of the quorum instead of counting as down;
  * - a paused monitor ignores results; pausing or resuming resets the counters.
+ *
+ * Degraded (DECISIONS §20), not an outage: a region is impaired when its last `failure_threshold` results were all slow
+ * (a success over `degraded_latency_ms`) or failed. When the down condition does not hold and at least one region
+ * with data is impaired (a slow monitor, or failures in fewer regions than `confirm`), the monitor is `degraded`:
+ * from up at once, from pending or down once the usual recovery rule holds (`confirm` regions with
+ * `success_threshold` consecutive successes). It is `up` again when every region with data has `success_threshold`
+ * consecutive fast successes. Down wins over degraded.
  */
 
-export type MonitorCheckStatus = 'pending' | 'up' | 'down' | 'paused';
+export type MonitorCheckStatus = 'pending' | 'up' | 'down' | 'paused' | 'degraded';
 
 export interface RegionCounters {
   regionCode: string;
@@ -27,6 +34,10 @@ export interface RegionCounters {
   lastCause: string | null;
   /** Epoch ms of the first failure of the current run of failures; null after a success (absent: unknown). */
   failingSince?: number | null;
+  /** Consecutive results that were slow or failed (absent: taken as `failures`). */
+  impaired?: number;
+  /** Consecutive fast successes (absent: taken as `successes`). */
+  fast?: number;
 }
 
 export interface MachineMonitor {
@@ -36,6 +47,8 @@ export interface MachineMonitor {
   successThreshold: number;
   /** `confirmRegionsOf(config, n)`; called with the number of regions that have data. */
   confirmRegions(regionsWithData: number): number;
+  /** `config.degraded_latency_ms`, for the cause text of a slow monitor; absent = unknown. */
+  degradedLatencyMs?: number | null;
 }
 
 export interface MachineResult {
@@ -43,11 +56,13 @@ export interface MachineResult {
   status: 'up' | 'down';
   at: number;
   cause: string | null;
+  /** A success slower than the monitor's `degraded_latency_ms`; absent = fast. */
+  slow?: boolean;
 }
 
 export interface MachineTransition {
-  from: 'pending' | 'up' | 'down';
-  to: 'up' | 'down';
+  from: 'pending' | 'up' | 'down' | 'degraded';
+  to: 'up' | 'down' | 'degraded';
   at: number;
   cause: string | null;
   /**
@@ -68,7 +83,17 @@ export interface MachineOutput {
 }
 
 export function emptyCounters(regionCode: string): RegionCounters {
-  return { regionCode, successes: 0, failures: 0, lastAt: null, lastStatus: null, lastCause: null, failingSince: null };
+  return {
+    regionCode,
+    successes: 0,
+    failures: 0,
+    lastAt: null,
+    lastStatus: null,
+    lastCause: null,
+    failingSince: null,
+    impaired: 0,
+    fast: 0,
+  };
 }
 
 function hasData(c: RegionCounters, at: number, staleAfterMs: number): boolean {
@@ -102,6 +127,8 @@ export function applyResult(
           lastStatus: 'up',
           lastCause: null,
           failingSince: null,
+          impaired: result.slow ? impairedOf(prev) + 1 : 0,
+          fast: result.slow ? 0 : fastOf(prev) + 1,
         }
       : {
           regionCode: result.regionCode,
@@ -112,6 +139,8 @@ export function applyResult(
           lastCause: result.cause,
           // Counters saved before this field existed have no start: the run is taken to start at its last failure.
           failingSince: prev.failures === 0 ? result.at : (prev.failingSince ?? prev.lastAt ?? result.at),
+          impaired: impairedOf(prev) + 1,
+          fast: 0,
         };
   const next = regions.map((r) => (r.regionCode === result.regionCode ? updated : r));
   const withData = next.filter((r) => hasData(r, result.at, staleAfterMs));
@@ -119,15 +148,23 @@ export function applyResult(
   const failing = withData.filter((r) => r.failures >= monitor.failureThreshold);
   const passing = withData.filter((r) => r.successes >= monitor.successThreshold);
   const from = monitor.status;
-  let to: 'up' | 'down' | null = null;
+  const impaired = withData.filter((r) => impairedOf(r) >= monitor.failureThreshold);
+  const allFast = withData.every((r) => fastOf(r) >= monitor.successThreshold);
+  let to: 'up' | 'down' | 'degraded' | null = null;
   if (failing.length >= confirm) {
     if (from !== 'down') to = 'down';
-  } else if (passing.length >= confirm && from !== 'up') {
-    to = 'up';
+  } else if (from === 'up') {
+    if (impaired.length > 0) to = 'degraded';
+  } else if (from === 'degraded') {
+    if (impaired.length === 0 && allFast) to = 'up';
+  } else if (passing.length >= confirm) {
+    // pending or down: recovered; degraded while a region is still impaired (slow, or failing unconfirmed).
+    to = impaired.length > 0 ? 'degraded' : 'up';
   }
   if (to === null) return { regions: next, updated, transition: null, status: from };
   let cause: string | null = null;
   let downSince: number | undefined;
+  if (to === 'degraded') cause = degradedCause(monitor, impaired, withData.length);
   if (to === 'down') {
     const starts = failing.map((r) => r.failingSince ?? r.lastAt ?? result.at).sort((a, b) => a - b);
     downSince = starts[confirm - 1] ?? result.at;
@@ -142,7 +179,7 @@ export function applyResult(
     regions: next,
     updated,
     transition: {
-      from: from as 'pending' | 'up' | 'down',
+      from: from as 'pending' | 'up' | 'down' | 'degraded',
       to,
       at: result.at,
       cause,
@@ -150,6 +187,28 @@ export function applyResult(
     },
     status: to,
   };
+}
+
+function impairedOf(c: RegionCounters): number {
+  return c.impaired ?? c.failures;
+}
+
+function fastOf(c: RegionCounters): number {
+  return c.fast ?? c.successes;
+}
+
+/** Why the monitor is degraded: "slow" or "failing in 1 of 3 regions: eu" (the regions that fail, else the slow ones). */
+function degradedCause(monitor: MachineMonitor, impaired: readonly RegionCounters[], withData: number): string {
+  const failing = impaired.filter((r) => r.lastStatus === 'down');
+  if (failing.length > 0) {
+    const latest = failing.reduce((a, b) => ((b.lastAt ?? 0) > (a.lastAt ?? 0) ? b : a));
+    const names = failing.map((r) => r.regionCode).join(', ');
+    return `${latest.lastCause ?? 'check failed'} (failing in ${failing.length} of ${withData} regions: ${names})`;
+  }
+  const slow =
+    monitor.degradedLatencyMs != null ? `checks slower than ${monitor.degradedLatencyMs} ms` : 'checks too slow';
+  if (monitor.regionCodes.length <= 1) return slow;
+  return `${slow} (in ${impaired.length} of ${withData} regions: ${impaired.map((r) => r.regionCode).join(', ')})`;
 }
 
 /** Counters after a pause, a resume or a change of regions: everything starts over. */

@@ -35,7 +35,9 @@ export function renderSlackMessage(event: AlertEvent, ctx: RenderContext): Slack
     { type: 'actions', elements: buttons },
   ];
   const fallback =
-    event.cause && (event.type === 'down' || event.type === 'still_down') ? `${msg.title} – ${event.cause}` : msg.title;
+    event.cause && (event.type === 'down' || event.type === 'still_down' || event.type === 'degraded')
+      ? `${msg.title} – ${event.cause}`
+      : msg.title;
   return { text: truncate(`${emoji} ${escapeSlack(fallback)}`, 3000), blocks };
 }
 

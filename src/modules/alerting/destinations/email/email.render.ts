@@ -48,7 +48,9 @@ export function renderEmail(
   const msg = messageFor(event);
   const link = linkFor(event, ctx.publicUrl);
   const subjectDetail =
-    event.cause && (event.type === 'down' || event.type === 'still_down') ? ` – ${event.cause}` : '';
+    event.cause && (event.type === 'down' || event.type === 'still_down' || event.type === 'degraded')
+      ? ` – ${event.cause}`
+      : '';
   const subject = `[Tocsin] ${msg.title}${subjectDetail}`.replace(/\s+/g, ' ').trim().slice(0, 250);
   const linkLabel = event.incident ? `Incident #${event.incident.number}` : 'Open in Tocsin';
   const text = `${msg.title}\n\n${msg.text}\n\n${linkLabel}: ${link}\n\nYou receive this because the destination "${destination.name}" is attached to this alert.\n`;

@@ -69,7 +69,9 @@ export function renderOncallPager1(
   if (event.incident)
     Object.assign(details, { incident_number: event.incident.number, incident_url: event.incident.url });
   const summary =
-    event.cause && (event.type === 'down' || event.type === 'still_down') ? `${msg.title} – ${event.cause}` : msg.title;
+    event.cause && (event.type === 'down' || event.type === 'still_down' || event.type === 'degraded')
+      ? `${msg.title} – ${event.cause}`
+      : msg.title;
   const payload: NonNullable<PagerDutyEvent['payload']> = {
     summary: truncate(summary, 1024),
     source: truncate(sourceOf(event), 255),

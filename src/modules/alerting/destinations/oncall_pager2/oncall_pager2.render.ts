@@ -51,7 +51,7 @@ export function renderOncallPager2(
   if (event.incident) details.incident = `#${event.incident.number} ${event.incident.url}`;
   const body: OpsgenieCreateBody = {
     message: truncate(
-      event.cause && (event.type === 'down' || event.type === 'still_down')
+      event.cause && (event.type === 'down' || event.type === 'still_down' || event.type === 'degraded')
         ? `${msg.title} – ${event.cause}`
         : msg.title,
       130,

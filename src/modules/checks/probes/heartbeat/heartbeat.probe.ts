@@ -1,12 +1,36 @@
-/** Heartbeat "probe": passive, no network. Down when the last ping is older than the interval plus grace. */
-import type { Observation, Probe, ProbeContext, ProbeTarget } from '../probe.contract.ts';
+/**
+ * Heartbeat "probe": passive, no network. Down on a fail signal newer than the last success, on a run open longer
+ * than `max_run_seconds`, or when the ping due after the last one is later than the grace.
+ */
+import type { Observation, Probe, ProbeContext, ProbeError, ProbeTarget } from '../probe.contract.ts';
 import { emptyTimings } from '../probe.net.ts';
+import { heartbeatDeadline } from './heartbeat.schedule.ts';
 
-/** Default grace: max(60 s, 20% of the interval). */
-export function heartbeatGraceMs(interval_seconds: number, config: Record<string, unknown>): number {
-  const g = config.grace_seconds;
-  if (typeof g === 'number' && Number.isFinite(g) && g >= 0) return g * 1000;
-  return Math.max(60, 0.2 * interval_seconds) * 1000;
+export { heartbeatDeadline, heartbeatGraceMs, nextExpectedPing, scheduleOf } from './heartbeat.schedule.ts';
+export type { HeartbeatSchedule } from './heartbeat.schedule.ts';
+
+function verdict(target: ProbeTarget, ctx: ProbeContext, now: number, deadline: number): ProbeError | null {
+  const last = ctx.lastHeartbeatAt ?? null;
+  const run = ctx.heartbeatRun;
+  if (run?.lastFailAt != null && last !== null && run.lastFailAt >= last) {
+    return {
+      code: 'heartbeat_failed',
+      message:
+        run.lastExitCode != null ? `the job failed (exit code ${run.lastExitCode})` : 'the job reported a failure',
+    };
+  }
+  const maxRun = target.config.max_run_seconds;
+  if (typeof maxRun === 'number' && run?.openSince != null && now > run.openSince + maxRun * 1000) {
+    return {
+      code: 'heartbeat_ran_too_long',
+      message: `ran too long: started ${Math.round((now - run.openSince) / 1000)} s ago (max ${maxRun} s)`,
+    };
+  }
+  if (now <= deadline) return null;
+  return {
+    code: 'heartbeat_missed',
+    message: last === null ? 'no heartbeat received yet' : `last heartbeat ${Math.round((now - last) / 1000)} s ago`,
+  };
 }
 
 export function createHeartbeatProbe(): Probe {
@@ -14,24 +38,17 @@ export function createHeartbeatProbe(): Probe {
     const now = ctx.now();
     const last = ctx.lastHeartbeatAt ?? null;
     const reference = last ?? ctx.createdAt ?? now;
-    const deadline =
-      reference + target.interval_seconds * 1000 + heartbeatGraceMs(target.interval_seconds, target.config);
-    const missed = now > deadline;
+    const deadline = heartbeatDeadline(target, reference);
+    const error = verdict(target, ctx, now, deadline);
     return {
-      status: missed ? 'down' : 'up',
+      status: error ? 'down' : 'up',
       started_at: now,
       duration_ms: 0,
       timings: emptyTimings(0),
       http_status: null,
       assertions: [],
-      error: missed
-        ? {
-            code: 'heartbeat_missed',
-            message:
-              last === null ? 'no heartbeat received yet' : `last heartbeat ${Math.round((now - last) / 1000)} s ago`,
-          }
-        : null,
-      details: { last_heartbeat_at: last, deadline },
+      error,
+      details: { last_heartbeat_at: last, deadline: Number.isFinite(deadline) ? deadline : null },
     };
   };
 }

@@ -47,7 +47,7 @@ function parseSan(san: string | undefined): string[] {
     .filter(Boolean);
 }
 
-interface Handshake {
+export interface Handshake {
   socket: TLSSocket;
   cert: DetailedPeerCertificate;
 }
@@ -110,14 +110,17 @@ export function createTlsProbe(secureContextFor: SecureContextFor = createSecure
   };
 }
 
-interface Judging {
+export interface Judging {
   alertDays: number;
   /** False: an untrusted chain or a host name mismatch is reported in the details but is not an error. */
   verify: boolean;
 }
 
-/** What the certificate says: validity, chain, hostname, expiry, and a `cert_expiring` event when it is due. */
-function judgeCertificate(
+/**
+ * What the certificate says: validity, chain, hostname, expiry, and a `cert_expiring` event when it is due. The smtp
+ * probe judges its STARTTLS / implicit-TLS certificate with this too.
+ */
+export function judgeCertificate(
   { socket: s, cert }: Handshake,
   host: string,
   now: number,

@@ -1,0 +1,63 @@
+import type { SchemaMigration } from '../../../platform/db/index.ts';
+import { col } from '../../../platform/db/index.ts';
+
+/**
+ * Heartbeat signals (DECISIONS §20):
+ * - `heartbeat_signal`: every ping kept (success, start, fail, log), its run id, duration, exit code, the first
+ *   100 KB of its body and who sent it; `open` marks a start still waiting for its end;
+ * - `heartbeat_ping` gains what the probe judges besides the last success: the last fail (and its exit code) and
+ *   the start of the oldest run still open (`max_run_seconds`);
+ * - `heartbeat_slug`: a heartbeat monitor's slug, unique in its organization (`/api/v1/ping/{ping_key}/{slug}`);
+ * - `heartbeat_org_setting`: an organization's ping key and whether a ping may create its monitor.
+ */
+export const heartbeatSignalsMigrations: SchemaMigration[] = [
+  {
+    name: '202612010100_heartbeat_signals',
+    async up(db) {
+      await db.schema
+        .createTable('heartbeat_signal')
+        .addColumn('id', col.id, (c) => c.primaryKey())
+        .addColumn('monitor_id', col.id, (c) => c.notNull())
+        .addColumn('organization_id', col.id, (c) => c.notNull())
+        .addColumn('kind', col.text, (c) => c.notNull())
+        .addColumn('at', col.time, (c) => c.notNull())
+        .addColumn('rid', col.text)
+        .addColumn('open', col.bool, (c) => c.notNull().defaultTo(0))
+        .addColumn('duration_ms', col.bigint)
+        .addColumn('exit_code', col.int)
+        .addColumn('body', col.text)
+        .addColumn('body_bytes', col.int, (c) => c.notNull().defaultTo(0))
+        .addColumn('truncated', col.bool, (c) => c.notNull().defaultTo(0))
+        .addColumn('source_ip', col.text)
+        .addColumn('user_agent', col.text)
+        .execute();
+      await db.schema
+        .createIndex('heartbeat_signal_monitor_idx')
+        .on('heartbeat_signal')
+        .columns(['monitor_id', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('heartbeat_signal_open_idx')
+        .on('heartbeat_signal')
+        .columns(['monitor_id', 'open', 'at'])
+        .execute();
+      await db.schema.alterTable('heartbeat_ping').addColumn('last_fail_at', col.time).execute();
+      await db.schema.alterTable('heartbeat_ping').addColumn('last_exit_code', col.int).execute();
+      await db.schema.alterTable('heartbeat_ping').addColumn('open_since', col.time).execute();
+      await db.schema
+        .createTable('heartbeat_slug')
+        .addColumn('organization_id', col.id, (c) => c.notNull())
+        .addColumn('slug', col.text, (c) => c.notNull())
+        .addColumn('monitor_id', col.id, (c) => c.notNull().unique())
+        .addPrimaryKeyConstraint('heartbeat_slug_pk', ['organization_id', 'slug'])
+        .execute();
+      await db.schema
+        .createTable('heartbeat_org_setting')
+        .addColumn('organization_id', col.id, (c) => c.primaryKey())
+        .addColumn('ping_key', col.text, (c) => c.unique())
+        .addColumn('auto_create', col.bool, (c) => c.notNull().defaultTo(0))
+        .addColumn('updated_at', col.time, (c) => c.notNull())
+        .execute();
+    },
+  },
+];

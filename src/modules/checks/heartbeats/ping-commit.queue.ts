@@ -1,0 +1,58 @@
+import type { Database } from '../../../platform/db/index.ts';
+
+interface Pending {
+  work: (tx: Database) => Promise<void>;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Group commit for pings: the work that arrives while a transaction is in flight waits for the next one, which runs
+ * all of it (up to `maxBatch`) and commits once; each caller is answered after that commit, so an acknowledged ping
+ * is durable. The first ping of a quiet moment starts at once (no added wait). If a batch fails, each of its pings
+ * is run again alone, so one bad ping never fails the others.
+ */
+export class PingCommitQueue {
+  private readonly database: Database;
+  private readonly maxBatch: number;
+  private pending: Pending[] = [];
+  private flushing = false;
+
+  constructor(database: Database, maxBatch = 500) {
+    this.database = database;
+    this.maxBatch = maxBatch;
+  }
+
+  run(work: (tx: Database) => Promise<void>): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.pending.push({ work, resolve, reject });
+      if (!this.flushing) void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    try {
+      while (this.pending.length > 0) {
+        const batch = this.pending.splice(0, this.maxBatch);
+        try {
+          await this.database.transaction(async (tx) => {
+            for (const item of batch) await item.work(tx);
+          });
+          for (const item of batch) item.resolve();
+        } catch {
+          for (const item of batch) {
+            try {
+              await this.database.transaction((tx) => item.work(tx));
+              item.resolve();
+            } catch (error) {
+              item.reject(error);
+            }
+          }
+        }
+      }
+    } finally {
+      this.flushing = false;
+    }
+  }
+}
