@@ -26,7 +26,7 @@ export const testServices = {
 
 /** What a test can need; the Debian package that provides each tool is named in `.ci/run`. */
 export type TestRequirement =
-  'postgres' | 'redis' | 'chromium' | 'python3' | 'poppler' | 'promtool' | 'mysql' | 'redis-server';
+  'postgres' | 'redis' | 'chromium' | 'python3' | 'poppler' | 'promtool' | 'mysql' | 'redis-server' | 'ping';
 
 const probed = new Map<TestRequirement, boolean>();
 
@@ -58,6 +58,8 @@ function probe(what: TestRequirement): boolean {
       return testServices.mysqlUrl !== null;
     case 'redis-server':
       return onPath('redis-server');
+    case 'ping':
+      return onPath('ping', '-V');
   }
 }
 
@@ -79,4 +81,5 @@ export const TEST_REQUIREMENT_HINT: Record<TestRequirement, string> = {
   promtool: 'apt-get install prometheus (promtool)',
   mysql: 'set TOCSIN_TEST_MYSQL_URL (apt-get install mariadb-server)',
   'redis-server': 'apt-get install redis-server (a second server with a password or TLS is started by the tests)',
+  ping: 'apt-get install iputils-ping (the icmp probe runs it)',
 };

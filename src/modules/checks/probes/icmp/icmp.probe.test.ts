@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { skipWithout } from '../../../../../test/support/services.ts';
 import { createProbeRegistry } from '../index.ts';
 import type { ProbeContext, ProbeTarget } from '../index.ts';
 import { parsePingOutput, pingArguments } from './icmp.ping.ts';
@@ -14,15 +15,6 @@ const icmp = (target: string, config: Record<string, unknown> = {}): ProbeTarget
   interval_seconds: 60,
   config: { timeout_ms: 2000, count: 2, ...config },
 });
-
-function hasPing(): boolean {
-  try {
-    execFileSync('ping', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * A host of its own: a network namespace joined to this one by a veth pair (10.R.R.1 here, 10.R.R.2 there), so
@@ -139,7 +131,8 @@ describe('icmp probe without ping', () => {
   });
 });
 
-describe.skipIf(!hasPing())('icmp probe', () => {
+// Required in CI (TOCSIN_TEST_REQUIRE_SERVICES=1): a run without ping fails instead of skipping the probe's suite.
+describe.skipIf(skipWithout('ping'))('icmp probe', () => {
   let host: ReturnType<typeof startNamespaceHost>;
   beforeAll(() => {
     host = startNamespaceHost();
