@@ -47,7 +47,9 @@ describe.each(testDialects())('kill -9 at the edges of maintenance and grouping 
       configFile,
       JSON.stringify({
         plans: { enterprise: { interval_floor_seconds: 1 } },
-        alerting: { poll_ms: 50, lease_seconds: 2, send_timeout_ms: 2_000 },
+        // The send time-out is far longer than the test's kill after a hung request arrives: on a loaded machine a
+        // 2 s time-out could fire first, and the retry after a failed attempt waits a minute (DECISIONS §7).
+        alerting: { poll_ms: 50, lease_seconds: 2, send_timeout_ms: 15_000 },
       }),
     );
     if (shared) {
@@ -198,7 +200,8 @@ describe.each(testDialects())('kill -9 at the edges of maintenance and grouping 
     { timeout: 300_000 },
     async () => {
       const s = await setup('group');
-      const destination = await hook(s, { group_window_seconds: 4 });
+      // Long enough that the two kills below fall inside the window even when a process takes seconds to start.
+      const destination = await hook(s, { group_window_seconds: 12 });
       const monitors: Array<{ id: string; name: string }> = [];
       for (let i = 1; i <= 10; i++) {
         const name = `Worker ${String(i).padStart(2, '0')}`;
@@ -232,11 +235,12 @@ describe.each(testDialects())('kill -9 at the edges of maintenance and grouping 
       }
       const downIds = (await outbox(s, 'down')).map((e) => e.id).sort();
       expect(downIds).toHaveLength(10);
-      // Inside the window (4 s from the first down): the process is killed, another is killed as soon as it listens.
+      // Inside the window (12 s from the first down): the process is killed, another is killed as soon as it listens.
       await sleep(300);
       await current.kill9();
       await serveAndKill(env, 30);
       // The group's send hangs: the process sending it is killed while it waits for the answer.
+      expect(receiver!.requests, 'nothing sent before the window ends').toHaveLength(0);
       receiver!.hangNext(1);
       current = await serve(env, children);
       await until('the grouped message to be sent', () => receiver!.requests.length >= 1, 60_000);

@@ -15,10 +15,15 @@ export async function freePort(): Promise<number> {
 }
 
 /** Waits (real time: these tests watch other processes) until `check` holds. */
-export async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+export async function until(
+  what: string | (() => string),
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 30_000,
+): Promise<void> {
   const started = Date.now();
   while (!(await check())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() - started > timeoutMs)
+      throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -44,14 +49,19 @@ export async function serve(env: Record<string, string>, children: ChildProcess[
   let out = '';
   child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
-  await until(`serve to listen (${out.slice(-500)})`, async () => {
-    if (child.exitCode !== null) throw new Error(`serve exited ${child.exitCode}: ${out.slice(-2000)}`);
-    try {
-      return (await fetch(`http://127.0.0.1:${port}/healthz`)).ok;
-    } catch {
-      return false;
-    }
-  });
+  // A bound for a hang, not a speed goal: a start-up took over 30 s at a load of 23 on the 2-core machine.
+  await until(
+    () => `serve to listen (${out.slice(-500)})`,
+    async () => {
+      if (child.exitCode !== null) throw new Error(`serve exited ${child.exitCode}: ${out.slice(-2000)}`);
+      try {
+        return (await fetch(`http://127.0.0.1:${port}/healthz`)).ok;
+      } catch {
+        return false;
+      }
+    },
+    90_000,
+  );
   return {
     child,
     port,
