@@ -11,7 +11,12 @@ import { heartbeatDeadline } from '../probes/index.ts';
 import { HeartbeatsRepository, type HeartbeatState } from '../heartbeats/heartbeats.repository.ts';
 import { ScheduleRepository, type ScheduleKey } from '../scheduler/schedule.repository.ts';
 import { CheckStateRepository } from '../state/check-state.repository.ts';
-import { applyResult, type RegionCounters } from '../state/monitor-state.machine.ts';
+import {
+  applyResult,
+  DEFAULT_FAILURE_THRESHOLD,
+  DEFAULT_SUCCESS_THRESHOLD,
+  type RegionCounters,
+} from '../state/monitor-state.machine.ts';
 import type { BatchAnalyticsQueue } from './batch-analytics.queue.ts';
 import type { CheckResult, ClaimedCheck, MonitorTransition, TransitionListener } from './check.types.ts';
 import { causeOf } from './failure.cause.ts';
@@ -286,8 +291,8 @@ export class CheckEngine {
           {
             status: statusOf.get(m.id)!,
             regionCodes: m.regionCodes,
-            failureThreshold: cfg.failure_threshold ?? 2,
-            successThreshold: cfg.success_threshold ?? 1,
+            failureThreshold: cfg.failure_threshold ?? DEFAULT_FAILURE_THRESHOLD,
+            successThreshold: cfg.success_threshold ?? DEFAULT_SUCCESS_THRESHOLD,
             confirmRegions: (n) => confirmRegionsOf(cfg, n),
             degradedLatencyMs: cfg.degraded_latency_ms ?? null,
           },

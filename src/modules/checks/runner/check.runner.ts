@@ -3,8 +3,10 @@ import type { Clock } from '../../../platform/clock.ts';
 import type { Logger } from '../../../platform/logger.ts';
 import { systemTimers, type TimerHandle, type Timers } from '../../../platform/timers.ts';
 import type { Observation, ProbeRegistry } from '../probes/index.ts';
+import { isSlow, staleAfterMs } from '../engine/check.engine.ts';
 import type { CheckResult, ClaimedCheck, WorkSource } from '../engine/check.types.ts';
 import { OutageLog } from './outage.log.ts';
+import { OutcomeRuns, runThresholdsOf, type Outcome } from './outcome.runs.ts';
 
 export interface CheckRunnerOptions {
   source: WorkSource;
@@ -16,6 +18,15 @@ export interface CheckRunnerOptions {
   /** Results are sent in batches of this size, or after `flushMs`, whichever comes first. */
   batchSize?: number;
   flushMs?: number;
+  /**
+   * A result that may change its monitor's verdict (the first failures, the first successes after them: see
+   * outcome.runs.ts) is sent within this many ms instead of `flushMs`: the batch wait would otherwise sit inside every
+   * alert's latency. Short rather than 0 so urgent results finishing together (an outage seen by many monitors) go in
+   * one batch.
+   */
+  urgentFlushMs?: number;
+  /** The most (monitor, region)s whose current run of results is remembered (failing or recovering ones only). */
+  maxTrackedRuns?: number;
   /** How long one claim may wait for work (long-poll); the in-process source polls instead. */
   claimWaitMs?: number;
   /** Pause after a claim that found less than it could take (in-process source): the shortest wait. */
@@ -55,7 +66,16 @@ export class CheckRunner {
   private inFlight = 0;
   private buffer: CheckResult[] = [];
   private flushTimer: TimerHandle | null = null;
+  /** When `flushTimer` fires (the runner's clock): an urgent result brings a later timer forward. */
+  private flushDueAt = 0;
   private flushing: Promise<void> = Promise.resolve();
+  /**
+   * A send is chained behind the one in progress and has not yet taken its results: a flush meanwhile adds nothing
+   * to the chain, the queued send takes what is buffered when its turn comes (so urgent flushes during a slow
+   * transaction make one batch, not one transaction each).
+   */
+  private sendQueued = false;
+  private readonly runs: OutcomeRuns;
   /** The loop waits because every slot is taken: a sent batch (slots freed) ends that wait. */
   private waitingForSlots = false;
   /**
@@ -75,6 +95,8 @@ export class CheckRunner {
     this.o = {
       batchSize: 500,
       flushMs: 250,
+      urgentFlushMs: 5,
+      maxTrackedRuns: 50_000,
       claimWaitMs: 0,
       idleMs: 100,
       maxIdleMs: 1_000,
@@ -90,6 +112,7 @@ export class CheckRunner {
       maxDelayMs: this.o.retryMaxMs,
       now: () => this.o.clock.now(),
     });
+    this.runs = new OutcomeRuns({ now: () => this.o.clock.now(), maxEntries: this.o.maxTrackedRuns });
     this.loop = new BackgroundLoop({
       name: 'check-runner',
       everyMs: this.o.idleMs,
@@ -133,7 +156,9 @@ export class CheckRunner {
   /** Waits for running checks and sends buffered results. */
   async drain(): Promise<void> {
     while (this.probesInFlight.size > 0) await Promise.all([...this.probesInFlight]);
-    await this.flush();
+    // A send may queue the rest of an oversized buffer behind it: wait until nothing is buffered or queued.
+    do await this.flush();
+    while (this.buffer.length > 0 || this.sendQueued);
   }
 
   /** One round of the claim loop; answers how long the loop waits before the next (a wake ends the wait sooner). */
@@ -205,52 +230,81 @@ export class CheckRunner {
       )
       .then((observation) => {
         this.o.onResult?.(check, observation);
+        const urgent = this.mayChangeVerdict(check, observation);
         this.buffer.push({ monitorId: check.monitorId, regionCode: check.regionCode, dueAt: check.dueAt, observation });
         if (this.buffer.length >= this.o.batchSize) void this.flush();
-        else if (!this.flushTimer) {
-          this.flushTimer = this.timers.after(this.o.flushMs, () => void this.flush());
-        }
+        else this.flushWithin(urgent ? this.o.urgentFlushMs : this.o.flushMs);
       })
       .finally(() => this.probesInFlight.delete(p));
     this.probesInFlight.add(p);
   }
 
-  /** Sends the buffered results; batches go out one at a time, in order. */
+  /** Counts the result in its (monitor, region)'s run: true when it may open or resolve an incident, or degrade. */
+  private mayChangeVerdict(check: ClaimedCheck, o: Observation): boolean {
+    const config = check.target.config;
+    const limit = typeof config.degraded_latency_ms === 'number' ? config.degraded_latency_ms : null;
+    const outcome: Outcome = o.status === 'down' ? 'down' : isSlow(o, limit) ? 'slow' : 'up';
+    // Kept as long as the engine keeps a silent region in the quorum: after that the run is stale anyway.
+    const forgetAfterMs = staleAfterMs(check.target.interval_seconds * 1000);
+    return this.runs.record(check.monitorId, check.regionCode, outcome, runThresholdsOf(config), forgetAfterMs);
+  }
+
+  /** Sends the buffer within `ms`: an earlier deadline replaces a later timer, a later one leaves it. */
+  private flushWithin(ms: number): void {
+    const dueAt = this.o.clock.now() + ms;
+    if (this.flushTimer) {
+      if (this.flushDueAt <= dueAt) return;
+      this.timers.cancel(this.flushTimer);
+    }
+    this.flushDueAt = dueAt;
+    this.flushTimer = this.timers.after(ms, () => void this.flush());
+  }
+
+  /**
+   * Sends the buffered results; batches go out one at a time, in order. While a send is in progress, a flush queues
+   * one send behind it, which takes what is buffered then (at most `batchSize`; a rest is queued again).
+   */
   private flush(): Promise<void> {
     if (this.flushTimer) {
       this.timers.cancel(this.flushTimer);
       this.flushTimer = null;
     }
-    const batch = this.buffer;
-    this.buffer = [];
-    if (batch.length === 0) return this.flushing;
-    this.flushing = this.flushing.then(async () => {
-      for (let attempt = 0; ; attempt++) {
-        try {
-          const dropped = await this.o.source.submit(batch);
-          if (dropped > 0) {
-            this.o.logger.warn(
-              { dropped, results: batch.length },
-              'results whose lease had ended were refused; dropped',
-            );
-          }
-          break;
-        } catch (err) {
-          // The reason only, no stack: while the source is down, the claim loop's outage line says so once.
-          const reason = err instanceof Error ? err.message : String(err);
-          if (attempt >= 4) {
-            this.o.logger.error({ reason, results: batch.length }, 'sending check results failed; dropping this batch');
-            break;
-          }
-          this.o.logger.debug({ reason, attempt }, 'sending check results failed; retrying');
-          await new Promise<void>((r) => this.timers.after(250 * 2 ** attempt, r));
-        }
-      }
-      this.inFlight -= batch.length;
-      // Only a loop starved of slots is woken: waking its 100 ms pause or its sleep until the next due time after
-      // every batch (4 a second under load) added claims (89 instead of 100 ms apart at 50 checks/s).
-      if (this.waitingForSlots) this.loop.wake();
+    if (this.buffer.length === 0 || this.sendQueued) return this.flushing;
+    this.sendQueued = true;
+    this.flushing = this.flushing.then(() => {
+      this.sendQueued = false;
+      const batch = this.buffer.splice(0, this.o.batchSize);
+      // More than a batch waited (results kept coming during a slow send): the rest goes next, not after a timer.
+      if (this.buffer.length > 0) void this.flush();
+      return this.send(batch);
     });
     return this.flushing;
+  }
+
+  /** Hands one batch to the source (retried, then dropped) and frees its slots. */
+  private async send(batch: CheckResult[]): Promise<void> {
+    if (batch.length === 0) return;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const dropped = await this.o.source.submit(batch);
+        if (dropped > 0) {
+          this.o.logger.warn({ dropped, results: batch.length }, 'results whose lease had ended were refused; dropped');
+        }
+        break;
+      } catch (err) {
+        // The reason only, no stack: while the source is down, the claim loop's outage line says so once.
+        const reason = err instanceof Error ? err.message : String(err);
+        if (attempt >= 4) {
+          this.o.logger.error({ reason, results: batch.length }, 'sending check results failed; dropping this batch');
+          break;
+        }
+        this.o.logger.debug({ reason, attempt }, 'sending check results failed; retrying');
+        await new Promise<void>((r) => this.timers.after(250 * 2 ** attempt, r));
+      }
+    }
+    this.inFlight -= batch.length;
+    // Only a loop starved of slots is woken: waking its 100 ms pause or its sleep until the next due time after
+    // every batch (4 a second under load) added claims (89 instead of 100 ms apart at 50 checks/s).
+    if (this.waitingForSlots) this.loop.wake();
   }
 }

@@ -21,6 +21,10 @@
  * consecutive fast successes. Down wins over degraded.
  */
 
+/** The thresholds of a monitor whose config has none (the engine judges with these; the runner's urgency too). */
+export const DEFAULT_FAILURE_THRESHOLD = 2;
+export const DEFAULT_SUCCESS_THRESHOLD = 1;
+
 export type MonitorCheckStatus = 'pending' | 'up' | 'down' | 'paused' | 'degraded';
 
 export interface RegionCounters {
