@@ -124,6 +124,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     childLoggerFactory: (logger, bindings, options) =>
       Object.keys(options).length === 0 ? new LazyRequestLogger(logger, bindings) : logger.child(bindings, options),
     bodyLimit: deps.config.http.bodyLimitBytes,
+    // Fastify gives up on a plugin that has not loaded in 10 s: on a host saturated by other work (load 28 on 2 cores)
+    // swagger-ui's did not, and the server failed to start. A slow start is better than none; a hang still ends.
+    pluginTimeout: 120_000,
     // Forwarded headers only from the configured proxies (none by default): request.ip is what sign-in slow-down,
     // sessions and the audit log record.
     trustProxy: trustedProxies(deps.config.http.trustProxy),

@@ -57,6 +57,10 @@ describe('HTTP server time-outs', () => {
   });
   afterAll(async () => t?.close());
 
+  it('waits up to 120 s for a plugin to load (Fastify gives up after 10 s: a start on a saturated host failed)', () => {
+    expect(t.tocsin.app.initialConfig.pluginTimeout).toBe(120_000);
+  });
+
   it('answers 408 and closes 200 clients that send their headers slowly, within the headers time-out', async () => {
     const meter = startStallMeter();
     const clients = Array.from({ length: 200 }, () => open(port));
