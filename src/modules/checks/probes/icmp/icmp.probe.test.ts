@@ -97,6 +97,16 @@ describe('judging a ping run', () => {
   const run = (rtts: number[], extra: Partial<Parameters<typeof judgePing>[0]> = {}) =>
     judgePing({ rtts, transmitted: 4, received: rtts.length, errors: [], exitCode: 0, stderr: '', ...extra }, j, 900);
 
+  it('keeps the average between the minimum and maximum round trips, at ping’s precision', () => {
+    // Rounded to 0.01 ms, replies of 0.048 ms averaged 0.05 (seen on loopback in CI).
+    expect(run([0.048, 0.048, 0.047, 0.048]).details).toMatchObject({
+      rtt_min_ms: 0.047,
+      rtt_avg_ms: 0.048,
+      rtt_max_ms: 0.048,
+    });
+    expect(run([0.05, 0.051, 0.052]).details).toMatchObject({ rtt_avg_ms: 0.051 });
+  });
+
   it('is up at the loss limit and down above it', () => {
     expect(run([1, 2, 3]).error).toBeNull();
     expect(run([1, 2]).error).toEqual({
