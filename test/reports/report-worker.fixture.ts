@@ -19,7 +19,12 @@ export async function composeReportWorker(setup: unknown, fonts: ReportFonts): P
     organizationName: async () => organization,
     builders: {
       sla: async (ctx, input) => {
-        if (input.timezone === 'crash') process.exit(3);
+        if (input.timezone === 'crash') {
+          // Closed first: a thread that exits with a better-sqlite3 database open can crash the whole process at its
+          // teardown (WiseLibs/better-sqlite3#1476), which took down the test worker (SIGTRAP) instead of this thread.
+          await database.close();
+          process.exit(3);
+        }
         if (input.timezone === 'hang') await new Promise(() => {});
         if (input.timezone === 'refuse') throw validationFailed([{ field: 'timezone', issue: 'refused' }]);
         const period = { from: input.from!, to: input.to!, timezone: 'UTC', preset: null };
