@@ -6,16 +6,21 @@
  * Every 200 is a ping stored with its monitor's state (the route answers after the commit): after the server stops,
  * the rows of `heartbeat_signal` are counted and must equal the acknowledged pings.
  *
+ * Each phase also prints the server's CPU (utime + stime of its process, /proc) per acknowledged ping: a figure that
+ * holds on a loaded machine, where the rates do not.
+ *
  *   node bench/heartbeats/heartbeats.bench.ts [--monitors 100] [--burst-rate 10000] [--steady-rate 1000]
+ *     [--cpu-prof DIR] (a V8 CPU profile of the server, written when it stops)
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
 import { Pool } from 'undici';
+import { SERVICE_NODE_FLAGS } from '../support/service-flags.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -25,6 +30,7 @@ const { values: args } = parseArgs({
     'steady-rate': { type: 'string', default: '1000' },
     'steady-seconds': { type: 'string', default: '10' },
     connections: { type: 'string', default: '64' },
+    'cpu-prof': { type: 'string' },
   },
 });
 
@@ -88,12 +94,19 @@ async function load(pool: Pool, paths: string[], rate: number, seconds: number):
   return phase;
 }
 
-function report(name: string, p: Phase): void {
+/** CPU time (user + system) of a process so far, in ms (Linux: fields 14 and 15 of /proc/<pid>/stat, in ticks of 10 ms). */
+function cpuMsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+function report(name: string, p: Phase, cpuMs: number): void {
   const f = (ms: number) => `${ms.toFixed(1)} ms`;
   console.log(
     `${name}: sent ${p.sent}, acknowledged ${p.acked} (${(p.acked / p.seconds).toFixed(0)}/s over ${p.seconds.toFixed(1)} s), ` +
       `failed ${p.failed}; ack p50 ${f(percentile(p.latencies, 50))}, p99 ${f(percentile(p.latencies, 99))}, ` +
-      `max ${f(p.latencies.at(-1) ?? NaN)}`,
+      `max ${f(p.latencies.at(-1) ?? NaN)}; server CPU ${(cpuMs / Math.max(1, p.acked)).toFixed(3)} ms per ping`,
   );
 }
 
@@ -106,7 +119,11 @@ async function main(): Promise<void> {
       .map((l) => l.toFixed(2))
       .join(' ')}`,
   );
-  const child = spawn(process.execPath, [bin, 'serve'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const prof = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : [];
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...prof, bin, 'serve'], {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   try {
     const base = `http://127.0.0.1:${port}`;
     for (let i = 0; ; i++) {
@@ -135,11 +152,13 @@ async function main(): Promise<void> {
       paths.push(new URL(((await res.json()) as { target: string }).target).pathname);
     }
     const pool = new Pool(base, { connections: Number(args.connections), pipelining: 1 });
+    let cpu = cpuMsOf(child.pid!);
     const burst = await load(pool, paths, Number(args['burst-rate']), Number(args['burst-seconds']));
-    report(`burst ${args['burst-rate']}/s`, burst);
+    report(`burst ${args['burst-rate']}/s`, burst, cpuMsOf(child.pid!) - cpu);
     await new Promise((r) => setTimeout(r, 2000));
+    cpu = cpuMsOf(child.pid!);
     const steady = await load(pool, paths, Number(args['steady-rate']), Number(args['steady-seconds']));
-    report(`steady ${args['steady-rate']}/s`, steady);
+    report(`steady ${args['steady-rate']}/s`, steady, cpuMsOf(child.pid!) - cpu);
     await pool.close();
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));

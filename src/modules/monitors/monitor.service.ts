@@ -461,8 +461,9 @@ export class MonitorsService {
     return new MonitorsRepository(db).statusesAnywhere(ids);
   }
 
-  findByHeartbeatToken(token: string): Promise<Monitor | null> {
-    return this.repository().findByHeartbeatToken(token);
+  /** Internal: the monitor a heartbeat token belongs to, read through `db` (a ping batch's transaction). */
+  findByHeartbeatToken(token: string, db: Database = this.deps.database): Promise<Monitor | null> {
+    return new MonitorsRepository(db).findByHeartbeatToken(token);
   }
 
   /** Internal: a page of monitors that are not paused, ordered by id. */

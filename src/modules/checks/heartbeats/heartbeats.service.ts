@@ -34,7 +34,8 @@ export interface PingAck {
 export interface HeartbeatsServiceDeps {
   database: Database;
   clock: Clock;
-  findByToken(token: string): Promise<Monitor | null>;
+  /** The monitor of a token, read through `db` (the ping batch's transaction). */
+  findByToken(token: string, db: Database): Promise<Monitor | null>;
   /** Told, inside the ping's transaction, that it made a monitor's check due now (an idle runner claims it at once). */
   madeDue?(tx: Database): void;
 }
@@ -54,65 +55,75 @@ export class HeartbeatsService {
     this.commits = new PingCommitQueue(deps.database);
   }
 
-  /** A ping to a token. Unknown and non-heartbeat tokens are the same 404. */
+  /**
+   * A ping to a token. Unknown and non-heartbeat tokens are the same 404. The token is looked up inside the ping's
+   * batch transaction, not before it: on SQLite's one connection a read waits for the transaction in flight, so a
+   * lookup outside it made every ping wait for the previous one's commit and each batch held one ping.
+   */
   async ping(token: string, input: PingInput = SUCCESS): Promise<PingAck> {
-    const monitor = await this.deps.findByToken(token);
-    if (!monitor || monitor.type !== 'heartbeat') throw notFound('Heartbeat monitor');
-    return this.record(monitor, input);
+    const now = this.deps.clock.now();
+    const signal = signalOf(input, now);
+    let monitor: Monitor | null = null;
+    await this.commits.run(async (tx) => {
+      monitor = null;
+      const found = await this.deps.findByToken(token, tx);
+      if (!found || found.type !== 'heartbeat') return;
+      monitor = found;
+      await this.write(tx, found, input, signal, now);
+    });
+    if (monitor === null) throw notFound('Heartbeat monitor');
+    return { monitor, receivedAt: now, signal };
   }
 
   /**
    * Stores the signal and moves the monitor's state in one transaction (shared with the pings that arrive at the
-   * same moment: PingCommitQueue): the ping is acknowledged once both are committed. A fail, or any end while the monitor is not up, makes its check due now (the verdict does not wait).
+   * same moment: PingCommitQueue): the ping is acknowledged once both are committed. A fail, or any end while the
+   * monitor is not up, makes its check due now (the verdict does not wait).
    */
   async record(monitor: Monitor, input: PingInput): Promise<PingAck> {
     const now = this.deps.clock.now();
-    const signal: HeartbeatSignalRow = {
-      id: newId('png', now),
-      monitor_id: monitor.id,
-      organization_id: monitor.organizationId,
-      kind: input.kind,
-      at: now,
-      rid: input.rid,
-      open: input.kind === 'start' ? 1 : 0,
-      duration_ms: null,
-      exit_code: input.exitCode,
-      body: bodyText(input.body),
-      body_bytes: input.bodyBytes,
-      truncated: input.bodyBytes > PING_BODY_KEPT_BYTES ? 1 : 0,
-      source_ip: input.sourceIp,
-      user_agent: input.userAgent?.slice(0, 512) ?? null,
-    };
-    await this.commits.run(async (tx) => {
-      signal.duration_ms = null;
-      const repository = new HeartbeatsRepository(tx);
-      const end = input.kind === 'success' || input.kind === 'fail';
-      // Most pings end no run (nothing is open): one read spares the pairing statements.
-      const runsOpen = input.kind !== 'log' && (await repository.openSince(monitor.id)) !== null;
-      if (input.kind === 'start') {
-        // A new start of the same run id (or without one) replaces the start that never ended.
-        await repository.closeStarts(monitor.id, input.rid);
-      } else if (end && runsOpen) {
-        const start = await repository.openStart(monitor.id, input.rid);
-        if (start) signal.duration_ms = Math.max(0, now - start.at);
-        // An end with a run id ends that run; one without ends every run in progress.
-        await repository.closeStarts(monitor.id, input.rid ?? 'all');
-      }
-      await repository.insertSignal(signal);
-      if (input.kind === 'log') return;
-      await repository.updateState(
-        monitor.id,
-        monitor.createdAt,
-        end ? { at: now, failed: input.kind === 'fail', exitCode: input.exitCode } : null,
-        runsOpen || input.kind === 'start',
-      );
-      const judgeNow = input.kind === 'fail' || (input.kind === 'success' && monitor.status !== 'up');
-      if (judgeNow && !monitor.paused) {
-        await new ScheduleRepository(tx).makeDueNow(monitor.id, now);
-        this.deps.madeDue?.(tx);
-      }
-    });
+    const signal = signalOf(input, now);
+    await this.commits.run((tx) => this.write(tx, monitor, input, signal, now));
     return { monitor, receivedAt: now, signal };
+  }
+
+  private async write(
+    tx: Database,
+    monitor: Monitor,
+    input: PingInput,
+    signal: HeartbeatSignalRow,
+    now: number,
+  ): Promise<void> {
+    // Set again on each attempt: a batch that failed runs its pings again one by one.
+    signal.monitor_id = monitor.id;
+    signal.organization_id = monitor.organizationId;
+    signal.duration_ms = null;
+    const repository = new HeartbeatsRepository(tx);
+    const end = input.kind === 'success' || input.kind === 'fail';
+    // Most pings end no run (nothing is open): one read spares the pairing statements.
+    const runsOpen = input.kind !== 'log' && (await repository.openSince(monitor.id)) !== null;
+    if (input.kind === 'start') {
+      // A new start of the same run id (or without one) replaces the start that never ended.
+      await repository.closeStarts(monitor.id, input.rid);
+    } else if (end && runsOpen) {
+      const start = await repository.openStart(monitor.id, input.rid);
+      if (start) signal.duration_ms = Math.max(0, now - start.at);
+      // An end with a run id ends that run; one without ends every run in progress.
+      await repository.closeStarts(monitor.id, input.rid ?? 'all');
+    }
+    await repository.insertSignal(signal);
+    if (input.kind === 'log') return;
+    await repository.updateState(
+      monitor.id,
+      monitor.createdAt,
+      end ? { at: now, failed: input.kind === 'fail', exitCode: input.exitCode } : null,
+      runsOpen || input.kind === 'start',
+    );
+    const judgeNow = input.kind === 'fail' || (input.kind === 'success' && monitor.status !== 'up');
+    if (judgeNow && !monitor.paused) {
+      await new ScheduleRepository(tx).makeDueNow(monitor.id, now);
+      this.deps.madeDue?.(tx);
+    }
   }
 
   lastPings(monitorIds: readonly string[]): Promise<Map<string, number>> {
@@ -130,6 +141,26 @@ export class HeartbeatsService {
     const s = states.get(monitorId);
     return s && s.lastPingAt !== null ? s.lastPingAt : null;
   }
+}
+
+/** The signal row of a ping (its monitor filled in when it is written). */
+function signalOf(input: PingInput, now: number): HeartbeatSignalRow {
+  return {
+    id: newId('png', now),
+    monitor_id: '',
+    organization_id: '',
+    kind: input.kind,
+    at: now,
+    rid: input.rid,
+    open: input.kind === 'start' ? 1 : 0,
+    duration_ms: null,
+    exit_code: input.exitCode,
+    body: bodyText(input.body),
+    body_bytes: input.bodyBytes,
+    truncated: input.bodyBytes > PING_BODY_KEPT_BYTES ? 1 : 0,
+    source_ip: input.sourceIp,
+    user_agent: input.userAgent?.slice(0, 512) ?? null,
+  };
 }
 
 const SUCCESS: PingInput = {
