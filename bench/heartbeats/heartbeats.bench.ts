@@ -11,6 +11,8 @@
  *
  *   node bench/heartbeats/heartbeats.bench.ts [--monitors 100] [--burst-rate 10000] [--steady-rate 1000]
  *     [--cpu-prof DIR] (a V8 CPU profile of the server, written when it stops)
+ *     [--bare] (then the same phases against a bare Fastify server that stores nothing: bare-ping.server.ts, the
+ *     ceiling of HTTP with this client on this machine)
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -31,6 +33,7 @@ const { values: args } = parseArgs({
     'steady-seconds': { type: 'string', default: '10' },
     connections: { type: 'string', default: '64' },
     'cpu-prof': { type: 'string' },
+    bare: { type: 'boolean', default: false },
   },
 });
 
@@ -110,6 +113,31 @@ function report(name: string, p: Phase, cpuMs: number): void {
   );
 }
 
+/** The same two phases against the bare Fastify server (bare-ping.server.ts). */
+async function runBare(): Promise<void> {
+  const child = spawn(process.execPath, [new URL('./bare-ping.server.ts', import.meta.url).pathname], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      child.stdout.once('data', (chunk: Buffer) => resolve((JSON.parse(chunk.toString()) as { port: number }).port));
+      child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
+    });
+    const paths = Array.from({ length: Number(args.monitors) }, (_, i) => `/api/v1/heartbeats/tok${i}`);
+    const pool = new Pool(`http://127.0.0.1:${port}`, { connections: Number(args.connections), pipelining: 1 });
+    let cpu = cpuMsOf(child.pid!);
+    const burst = await load(pool, paths, Number(args['burst-rate']), Number(args['burst-seconds']));
+    report(`bare Fastify, burst ${args['burst-rate']}/s`, burst, cpuMsOf(child.pid!) - cpu);
+    await new Promise((r) => setTimeout(r, 2000));
+    cpu = cpuMsOf(child.pid!);
+    const steady = await load(pool, paths, Number(args['steady-rate']), Number(args['steady-seconds']));
+    report(`bare Fastify, steady ${args['steady-rate']}/s`, steady, cpuMsOf(child.pid!) - cpu);
+    await pool.close();
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tocsin-hb-bench-'));
   const port = await freePort();
@@ -181,3 +209,4 @@ async function main(): Promise<void> {
 }
 
 await main();
+if (args.bare) await runBare();
