@@ -4,6 +4,7 @@
  * long, fail and exit codes, log without a state change, body truncation at 100 KB, the 404 of unknown tokens, the
  * organization's ping key with slugs and ?create=1, and the 422s of bad schedules.
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, ManualClock, TEST_PLANS, type TestApp } from '../support/app.ts';
 import { testDialects } from '../support/databases.ts';
@@ -227,6 +228,49 @@ describe.each(testDialects())('heartbeat signals on %s', (dialect) => {
     const stored = [...(await pings(a.id, '?limit=200')).data, ...(await pings(b.id, '?limit=200')).data];
     expect(stored).toHaveLength(60);
     expect(new Set(stored.map((p) => p.body))).toEqual(new Set(answers.map((_, i) => `ping ${i}`)));
+  });
+
+  it('a batch of mixed pings leaves what the same pings sent one at a time leave (pairs, fails, logs, 404s)', async () => {
+    const together = await heartbeat({ schedule: { every_seconds: 3600 } });
+    const alone = await heartbeat({ schedule: { every_seconds: 3600 } });
+    const signals = ['', '/start?rid=a', '?rid=a', '/fail', '/log', '/start', '/3', '', '/0?rid=z', '/start?rid=b']
+      .concat(['/log', '/fail?rid=b', '', '/start', '/start?rid=c', '/7', '', '/start?rid=d'])
+      .map((suffix, i) => ({ suffix, body: `ping ${String(i).padStart(2, '0')}` }));
+    // Sent at once: they share a transaction (the group commit), with an unknown token among them.
+    const answers = await Promise.all([
+      ...signals.map((s) => ping(together.path + s.suffix, 'POST', s.body)),
+      ping('/api/v1/heartbeats/nope', 'POST', 'lost'),
+    ]);
+    expect(answers.map((r) => r.statusCode)).toEqual([...signals.map(() => 200), 404]);
+    for (const s of signals) expect((await ping(alone.path + s.suffix, 'POST', s.body)).statusCode).toBe(200);
+    const tables = t.db.database.tables();
+    const rowsOf = async (id: string) =>
+      (
+        await sql<Record<string, unknown>>`select kind, rid, open, duration_ms, exit_code, body from heartbeat_signal
+          where monitor_id = ${id} order by body`.execute(tables)
+      ).rows.map((r): Record<string, unknown> => ({
+        ...r,
+        duration_ms: r.duration_ms === null ? null : Number(r.duration_ms),
+      }));
+    const stateOf = async (id: string) =>
+      (
+        await sql<Record<string, unknown>>`select last_ping_at, pings, last_fail_at, last_exit_code, open_since
+          from heartbeat_ping where monitor_id = ${id}`.execute(tables)
+      ).rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === null ? null : Number(v)])));
+    const batched = await rowsOf(together.id);
+    expect(batched).toHaveLength(signals.length);
+    expect(batched).toEqual(await rowsOf(alone.id));
+    // the ends paired with their starts: by run id (a, b), and ends without one with the latest open start
+    expect(batched.filter((r) => r.duration_ms !== null).map((r) => r.body)).toEqual([
+      'ping 02',
+      'ping 06',
+      'ping 11',
+      'ping 15',
+    ]);
+    expect(await stateOf(together.id)).toEqual(await stateOf(alone.id));
+    expect(await stateOf(together.id)).toEqual([
+      expect.objectContaining({ pings: 10, last_exit_code: 7, open_since: clock.now() }),
+    ]);
   });
 
   it('keeps the first 100 KB of a body and says it was truncated', async () => {

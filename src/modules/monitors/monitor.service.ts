@@ -461,9 +461,9 @@ export class MonitorsService {
     return new MonitorsRepository(db).statusesAnywhere(ids);
   }
 
-  /** Internal: the monitor a heartbeat token belongs to, read through `db` (a ping batch's transaction). */
-  findByHeartbeatToken(token: string, db: Database = this.deps.database): Promise<Monitor | null> {
-    return new MonitorsRepository(db).findByHeartbeatToken(token);
+  /** Internal: the monitors of heartbeat tokens, by token, read through `db` (a ping batch's transaction). */
+  findByHeartbeatTokens(tokens: readonly string[], db: Database = this.deps.database): Promise<Map<string, Monitor>> {
+    return new MonitorsRepository(db).findByHeartbeatTokens(tokens);
   }
 
   /** Internal: a page of monitors that are not paused, ordered by id. */

@@ -112,8 +112,9 @@ for (const dialect of testDialects()) {
       const other = monitor(orgB);
       await repo.insert(hb);
       await repo.insert(other);
-      expect((await repo.findByHeartbeatToken(token))?.id).toBe(hb.id);
-      expect(await repo.findByHeartbeatToken('nope')).toBeNull();
+      const found = await repo.findByHeartbeatTokens([token, 'nope']);
+      expect([...found.keys()]).toEqual([token]);
+      expect(found.get(token)?.id).toBe(hb.id);
       expect((await repo.findManyAnywhere([hb.id, other.id, newId('mon')])).map((m) => m.id).sort()).toEqual(
         [hb.id, other.id].sort(),
       );

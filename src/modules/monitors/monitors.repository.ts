@@ -217,9 +217,15 @@ export class MonitorsRepository {
     return new Map(rows.map((r) => [r.id, r.status as MonitorStatus]));
   }
 
-  async findByHeartbeatToken(token: string): Promise<Monitor | null> {
-    const row = await this.db.selectFrom('monitor').selectAll().where('heartbeat_token', '=', token).executeTakeFirst();
-    return row ? toMonitor(row) : null;
+  /** The monitors of these heartbeat tokens, by token (unknown tokens absent). */
+  async findByHeartbeatTokens(tokens: readonly string[]): Promise<Map<string, Monitor>> {
+    if (tokens.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('monitor')
+      .selectAll()
+      .where('heartbeat_token', 'in', [...tokens])
+      .execute();
+    return new Map(rows.map((row) => [row.heartbeat_token!, toMonitor(row)]));
   }
 
   async count(organizationId: string): Promise<number> {

@@ -110,7 +110,7 @@ export function createCheckEngineModule(deps: CheckEngineModuleDeps): CheckEngin
   const heartbeats = new HeartbeatsService({
     database,
     clock,
-    findByToken: (token, db) => deps.monitors.findByHeartbeatToken(token, db),
+    findByTokens: (tokens, db) => deps.monitors.findByHeartbeatTokens(tokens, db),
     madeDue: (tx) => deps.signals.signal(tx, SCHEDULE_CHANGED),
   });
   const owner = newId('run', clock.now()).replace(/^run_/, 'proc_');

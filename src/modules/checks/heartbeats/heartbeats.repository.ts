@@ -10,6 +10,14 @@ export interface HeartbeatState {
 
 const num = (v: number | string | null): number | null => (v === null ? null : Number(v));
 
+/** What a batch's ends of runs (while none was open) did to one monitor's state row. */
+export interface EndsOfMonitor {
+  monitorId: string;
+  pings: number;
+  lastPingAt: number;
+  lastFail: { at: number; exitCode: number | null } | null;
+}
+
 /** `heartbeat_ping` (one state row per monitor) and `heartbeat_signal` (every ping kept). */
 export class HeartbeatsRepository {
   private readonly database: Database;
@@ -23,6 +31,63 @@ export class HeartbeatsRepository {
 
   async insertSignal(row: HeartbeatSignalRow): Promise<void> {
     await this.db.insertInto('heartbeat_signal').values(row).execute();
+  }
+
+  /** Many signals, a statement per 500 rows (15 parameters a row: under either database's limit). */
+  async insertSignals(rows: readonly HeartbeatSignalRow[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += 500) {
+      await this.db
+        .insertInto('heartbeat_signal')
+        .values(rows.slice(i, i + 500))
+        .execute();
+    }
+  }
+
+  /**
+   * The state rows after ends of runs while no run was open (the common ping), one row per monitor in one statement:
+   * `pings` more pings, the last at `lastPingAt`, the last fail (when one of them failed), no run open.
+   */
+  async recordEnds(ends: readonly EndsOfMonitor[]): Promise<void> {
+    if (ends.length === 0) return;
+    await this.db
+      .insertInto('heartbeat_ping')
+      .values(
+        ends.map((e) => ({
+          monitor_id: e.monitorId,
+          last_ping_at: e.lastPingAt,
+          pings: e.pings,
+          last_fail_at: e.lastFail?.at ?? null,
+          last_exit_code: e.lastFail?.exitCode ?? null,
+          open_since: null,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.column('monitor_id').doUpdateSet((eb) => ({
+          last_ping_at: eb.ref('excluded.last_ping_at'),
+          pings: eb('heartbeat_ping.pings', '+', eb.ref('excluded.pings')),
+          open_since: null,
+          // Unchanged unless one of these ends failed.
+          last_fail_at: eb.fn.coalesce('excluded.last_fail_at', 'heartbeat_ping.last_fail_at'),
+          last_exit_code: eb
+            .case()
+            .when('excluded.last_fail_at', 'is', null)
+            .then(eb.ref('heartbeat_ping.last_exit_code'))
+            .else(eb.ref('excluded.last_exit_code'))
+            .end(),
+        })),
+      )
+      .execute();
+  }
+
+  /** The start of the oldest open run of each monitor that has a state row (null: none open). */
+  async openSinceOf(monitorIds: readonly string[]): Promise<Map<string, number | null>> {
+    if (monitorIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('heartbeat_ping')
+      .select(['monitor_id', 'open_since'])
+      .where('monitor_id', 'in', [...monitorIds])
+      .execute();
+    return new Map(rows.map((r) => [r.monitor_id, num(r.open_since)]));
   }
 
   /** The open start an end pairs with: the same run id, or the latest open start when the end has none. */

@@ -4,7 +4,7 @@ import { notFound } from '../../../platform/errors.ts';
 import { newId } from '../../../platform/ids.ts';
 import type { Monitor } from '../../monitors/index.ts';
 import { ScheduleRepository } from '../scheduler/schedule.repository.ts';
-import { HeartbeatsRepository } from './heartbeats.repository.ts';
+import { HeartbeatsRepository, type EndsOfMonitor } from './heartbeats.repository.ts';
 import { PingCommitQueue } from './ping-commit.queue.ts';
 import type { HeartbeatSignalRow } from './heartbeats.tables.ts';
 
@@ -34,8 +34,8 @@ export interface PingAck {
 export interface HeartbeatsServiceDeps {
   database: Database;
   clock: Clock;
-  /** The monitor of a token, read through `db` (the ping batch's transaction). */
-  findByToken(token: string, db: Database): Promise<Monitor | null>;
+  /** The monitors of tokens, by token, read through `db` (the ping batch's transaction). */
+  findByTokens(tokens: readonly string[], db: Database): Promise<Map<string, Monitor>>;
   /** Told, inside the ping's transaction, that it made a monitor's check due now (an idle runner claims it at once). */
   madeDue?(tx: Database): void;
 }
@@ -46,61 +46,103 @@ function bodyText(body: Buffer | null): string | null {
   return body.subarray(0, PING_BODY_KEPT_BYTES).toString('utf8');
 }
 
+/** A ping waiting for its batch: by token (looked up in the batch) or for a monitor already found (a slug). */
+interface QueuedPing {
+  token: string | null;
+  monitor: Monitor | null;
+  input: PingInput;
+  signal: HeartbeatSignalRow;
+  now: number;
+}
+
 /** Push pings for heartbeat monitors (`GET|POST /api/v1/heartbeats/{token}[/start|/fail|/{code}|/log]`). */
 export class HeartbeatsService {
   private readonly deps: HeartbeatsServiceDeps;
-  private readonly commits: PingCommitQueue;
+  private readonly commits: PingCommitQueue<QueuedPing>;
   constructor(deps: HeartbeatsServiceDeps) {
     this.deps = deps;
-    this.commits = new PingCommitQueue(deps.database);
+    this.commits = new PingCommitQueue(deps.database, (tx, pings) => this.writeBatch(tx, pings));
   }
 
-  /**
-   * A ping to a token. Unknown and non-heartbeat tokens are the same 404. The token is looked up inside the ping's
-   * batch transaction, not before it: on SQLite's one connection a read waits for the transaction in flight, so a
-   * lookup outside it made every ping wait for the previous one's commit and each batch held one ping.
-   */
+  /** A ping to a token. Unknown and non-heartbeat tokens are the same 404. */
   async ping(token: string, input: PingInput = SUCCESS): Promise<PingAck> {
     const now = this.deps.clock.now();
-    const signal = signalOf(input, now);
-    let monitor: Monitor | null = null;
-    await this.commits.run(async (tx) => {
-      monitor = null;
-      const found = await this.deps.findByToken(token, tx);
-      if (!found || found.type !== 'heartbeat') return;
-      monitor = found;
-      await this.write(tx, found, input, signal, now);
-    });
-    if (monitor === null) throw notFound('Heartbeat monitor');
-    return { monitor, receivedAt: now, signal };
+    const queued: QueuedPing = { token, monitor: null, input, signal: signalOf(input, now), now };
+    await this.commits.run(queued);
+    if (queued.monitor === null) throw notFound('Heartbeat monitor');
+    return { monitor: queued.monitor, receivedAt: now, signal: queued.signal };
+  }
+
+  /** A ping to a monitor already found (by the organization's ping key and a slug). */
+  async record(monitor: Monitor, input: PingInput): Promise<PingAck> {
+    const now = this.deps.clock.now();
+    const queued: QueuedPing = { token: null, monitor, input, signal: signalOf(input, now), now };
+    await this.commits.run(queued);
+    return { monitor, receivedAt: now, signal: queued.signal };
   }
 
   /**
-   * Stores the signal and moves the monitor's state in one transaction (shared with the pings that arrive at the
-   * same moment: PingCommitQueue): the ping is acknowledged once both are committed. A fail, or any end while the
-   * monitor is not up, makes its check due now (the verdict does not wait).
+   * One transaction for the pings of a moment (PingCommitQueue): each ping's signal is stored and its monitor's state
+   * moved, and the pings are acknowledged once it is committed. The tokens are looked up here, inside it: on SQLite's
+   * one connection a read outside waited for the transaction in flight, one ping at a time. The common ping (an end
+   * of a run while none is open) is written with the others of its batch: one insert of their signals and one
+   * statement for their monitors' states; a start, a log, or an end while runs are open is written alone, in order.
+   * A fail, or any end while the monitor is not up, makes its check due now (the verdict does not wait).
    */
-  async record(monitor: Monitor, input: PingInput): Promise<PingAck> {
-    const now = this.deps.clock.now();
-    const signal = signalOf(input, now);
-    await this.commits.run((tx) => this.write(tx, monitor, input, signal, now));
-    return { monitor, receivedAt: now, signal };
+  private async writeBatch(tx: Database, pings: QueuedPing[]): Promise<void> {
+    const tokens = [...new Set(pings.flatMap((p) => (p.token === null ? [] : [p.token])))];
+    const byToken = await this.deps.findByTokens(tokens, tx);
+    const repository = new HeartbeatsRepository(tx);
+    const found = pings.filter((p) => {
+      const monitor = p.token === null ? p.monitor : (byToken.get(p.token) ?? null);
+      p.monitor = monitor?.type === 'heartbeat' ? monitor : null;
+      return p.monitor !== null;
+    });
+    const openSince = await repository.openSinceOf([...new Set(found.map((p) => p.monitor!.id))]);
+    const signals: HeartbeatSignalRow[] = [];
+    const ends = new Map<string, EndsOfMonitor>();
+    const due = new Map<string, number>();
+    const writeGathered = async () => {
+      await repository.insertSignals(signals.splice(0));
+      await repository.recordEnds([...ends.values()]);
+      ends.clear();
+    };
+    for (const ping of found) {
+      const monitor = ping.monitor!;
+      const { input, signal, now } = ping;
+      signal.monitor_id = monitor.id;
+      signal.organization_id = monitor.organizationId;
+      signal.duration_ms = null;
+      const end = input.kind === 'success' || input.kind === 'fail';
+      if (end && (openSince.get(monitor.id) ?? null) === null) {
+        signals.push(signal);
+        const ended = ends.get(monitor.id) ?? { monitorId: monitor.id, pings: 0, lastPingAt: now, lastFail: null };
+        ended.pings++;
+        ended.lastPingAt = now;
+        if (input.kind === 'fail') ended.lastFail = { at: now, exitCode: input.exitCode };
+        ends.set(monitor.id, ended);
+      } else {
+        await writeGathered();
+        await this.writeAlone(repository, monitor, input, signal, now);
+        openSince.set(monitor.id, await repository.openSince(monitor.id));
+      }
+      const judgeNow = input.kind === 'fail' || (input.kind === 'success' && monitor.status !== 'up');
+      if (judgeNow && !monitor.paused) due.set(monitor.id, now);
+    }
+    await writeGathered();
+    for (const [monitorId, now] of due) await new ScheduleRepository(tx).makeDueNow(monitorId, now);
+    if (due.size > 0) this.deps.madeDue?.(tx);
   }
 
-  private async write(
-    tx: Database,
+  /** A start, a log, or an end while runs are open: pairs starts with ends by run id and records the run's duration. */
+  private async writeAlone(
+    repository: HeartbeatsRepository,
     monitor: Monitor,
     input: PingInput,
     signal: HeartbeatSignalRow,
     now: number,
   ): Promise<void> {
-    // Set again on each attempt: a batch that failed runs its pings again one by one.
-    signal.monitor_id = monitor.id;
-    signal.organization_id = monitor.organizationId;
-    signal.duration_ms = null;
-    const repository = new HeartbeatsRepository(tx);
     const end = input.kind === 'success' || input.kind === 'fail';
-    // Most pings end no run (nothing is open): one read spares the pairing statements.
     const runsOpen = input.kind !== 'log' && (await repository.openSince(monitor.id)) !== null;
     if (input.kind === 'start') {
       // A new start of the same run id (or without one) replaces the start that never ended.
@@ -119,11 +161,6 @@ export class HeartbeatsService {
       end ? { at: now, failed: input.kind === 'fail', exitCode: input.exitCode } : null,
       runsOpen || input.kind === 'start',
     );
-    const judgeNow = input.kind === 'fail' || (input.kind === 'success' && monitor.status !== 'up');
-    if (judgeNow && !monitor.paused) {
-      await new ScheduleRepository(tx).makeDueNow(monitor.id, now);
-      this.deps.madeDue?.(tx);
-    }
   }
 
   lastPings(monitorIds: readonly string[]): Promise<Map<string, number>> {

@@ -4,6 +4,13 @@ import { createTestDatabase, testDialects, type TestDatabase } from '../../../..
 import type { Database } from '../../../platform/db/index.ts';
 import { PingCommitQueue } from './ping-commit.queue.ts';
 
+type Work = (tx: Database) => Promise<void>;
+/** A queue whose items are the work itself, run in order in the batch's transaction. */
+const queueOf = (database: Database) =>
+  new PingCommitQueue<Work>(database, async (tx, works) => {
+    for (const work of works) await work(tx);
+  });
+
 /** The database, counting the transactions begun through it (the queue's own, not nested ones). */
 function counting(database: Database): { database: Database; transactions: () => number } {
   let n = 0;
@@ -36,7 +43,7 @@ describe.each(testDialects())('PingCommitQueue on %s', (dialect) => {
   it('pings that arrive in one turn of the event loop share one transaction, each answered after its commit', async () => {
     await sql`delete from ping_probe`.execute(db.database.tables());
     const { database, transactions } = counting(db.database);
-    const queue = new PingCommitQueue(database);
+    const queue = queueOf(database);
     const stored: number[] = [];
     // As requests read in one turn of the event loop: each in a callback of its own (immediates here, all run in
     // one check phase; sockets in the server), with microtasks run between them. On SQLite a transaction started at
@@ -61,7 +68,7 @@ describe.each(testDialects())('PingCommitQueue on %s', (dialect) => {
   it('what arrives while a transaction is in flight goes in the next one', async () => {
     await sql`delete from ping_probe`.execute(db.database.tables());
     const { database, transactions } = counting(db.database);
-    const queue = new PingCommitQueue(database);
+    const queue = queueOf(database);
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     const first = queue.run(async (tx) => {
@@ -79,7 +86,7 @@ describe.each(testDialects())('PingCommitQueue on %s', (dialect) => {
   it('a ping that fails fails alone: the others of its batch are stored and answered', async () => {
     await sql`delete from ping_probe`.execute(db.database.tables());
     const { database, transactions } = counting(db.database);
-    const queue = new PingCommitQueue(database);
+    const queue = queueOf(database);
     const results = await Promise.allSettled([
       queue.run((tx) => insert(tx, 'x1')),
       queue.run((tx) => insert(tx, 'x1')), // a duplicate key: fails
