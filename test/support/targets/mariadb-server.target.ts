@@ -16,6 +16,7 @@ import {
   runAsFor,
   runSetup,
   serverDirectory,
+  startDeadline,
   startServerProcess,
   waitUntilReady,
   type ServerProcess,
@@ -34,6 +35,8 @@ export interface MariadbServerTarget {
   startedIn: { install_ms: number; start_ms: number };
   /** Runs SQL as root (Unix socket). */
   admin(sql: string): Promise<unknown>;
+  /** Serves another certificate (same CA file) to the connections made after it returns (`FLUSH SSL`). */
+  replaceCertificate(tls: Pem): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -50,6 +53,7 @@ export async function startMariadbServer(options: { tls: Pem; ca: Pem }): Promis
   let server: ServerProcess | undefined;
   try {
     const t0 = performance.now();
+    const deadline = startDeadline();
     runSetup(
       'mariadb-install-db',
       [
@@ -60,6 +64,7 @@ export async function startMariadbServer(options: { tls: Pem; ca: Pem }): Promis
         '--skip-test-db',
       ].concat(SMALL),
       runAs,
+      deadline,
     );
     const install_ms = Math.round(performance.now() - t0);
     const file = (name: string, content: string) => {
@@ -97,7 +102,7 @@ export async function startMariadbServer(options: { tls: Pem; ca: Pem }): Promis
       }
     };
     const started = server;
-    await waitUntilReady('mariadbd', started, log, async () => void (await admin('SELECT 1')));
+    await waitUntilReady('mariadbd', started, { logFile: log, deadline }, async () => void (await admin('SELECT 1')));
     const start_ms = Math.round(performance.now() - t1);
     const password = `pw-${randomBytes(9).toString('base64url')}`;
     const names = { user: 'tocsin_monitor', tlsUser: 'tocsin_monitor_tls' };
@@ -110,6 +115,11 @@ export async function startMariadbServer(options: { tls: Pem; ca: Pem }): Promis
       password,
       startedIn: { install_ms, start_ms },
       admin,
+      replaceCertificate: async (next: Pem) => {
+        writeFileSync(join(dir, 'server-cert.pem'), next.cert); // the files keep their owner and mode
+        writeFileSync(join(dir, 'server-key.pem'), next.key);
+        await admin('FLUSH SSL');
+      },
       close: async () => {
         await started.stop();
         removeDirectory(dir);

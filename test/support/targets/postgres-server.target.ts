@@ -16,6 +16,7 @@ import {
   runAsFor,
   runSetup,
   serverDirectory,
+  startDeadline,
   startServerProcess,
   type ServerProcess,
   waitUntilReady,
@@ -34,6 +35,8 @@ export interface PostgresServerTarget {
   startedIn: { initdb_ms: number; start_ms: number };
   /** Runs SQL as the superuser (Unix socket); the rows of the result. */
   admin<R extends Record<string, unknown>>(sql: string): Promise<R[]>;
+  /** Serves another certificate from now on (files replaced, configuration reloaded: new connections, soon after). */
+  replaceCertificate(tls: Pem): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -48,7 +51,13 @@ export async function startPostgresServer(options: { tls: Pem }): Promise<Postgr
   let server: ServerProcess | undefined;
   try {
     const t0 = performance.now();
-    runSetup(`${POSTGRES_BIN}/initdb`, ['-D', data, '-U', ADMIN, '-N', '-E', 'UTF8', '--locale=C.UTF-8'], runAs);
+    const deadline = startDeadline();
+    runSetup(
+      `${POSTGRES_BIN}/initdb`,
+      ['-D', data, '-U', ADMIN, '-N', '-E', 'UTF8', '--locale=C.UTF-8'],
+      runAs,
+      deadline,
+    );
     const initdb_ms = Math.round(performance.now() - t0);
     // Local (socket) logins trusted for the test's setup; every TCP login needs a password.
     writeFileSync(
@@ -93,7 +102,7 @@ export async function startPostgresServer(options: { tls: Pem }): Promise<Postgr
       }
     };
     const started = server;
-    await waitUntilReady('postgres', started, log, async () => void (await admin('SELECT 1')));
+    await waitUntilReady('postgres', started, { logFile: log, deadline }, async () => void (await admin('SELECT 1')));
     const start_ms = Math.round(performance.now() - t1);
     const user = 'tocsin_monitor';
     const password = `pw-${randomBytes(9).toString('base64url')}`;
@@ -105,6 +114,11 @@ export async function startPostgresServer(options: { tls: Pem }): Promise<Postgr
       password,
       startedIn: { initdb_ms, start_ms },
       admin,
+      replaceCertificate: async (next: Pem) => {
+        writeFileSync(key, next.key); // the file keeps its owner and mode
+        writeFileSync(join(data, 'server.crt'), next.cert);
+        await admin('SELECT pg_reload_conf()');
+      },
       close: async () => {
         await started.stop();
         removeDirectory(dir);

@@ -91,4 +91,15 @@ describe.skipIf(skipWithout('mariadb-server'))('mysql probe: TLS and passwords (
       expect(JSON.stringify(obs)).not.toContain(server.password);
     }
   });
+
+  // Last: the server's certificate is replaced for the rest of the file.
+  it('tls_mode verify against a certificate for another name: down with tls_hostname_mismatch', async () => {
+    await server.replaceCertificate(await generateCertificate({ commonName: 'db.example.test', ca }));
+    const obs = await registry.run(probe({ tls_mode: 'verify', ca_certificate: ca.cert }), ctx);
+    expect(obs, JSON.stringify(obs)).toMatchObject({ status: 'down', error: { code: 'tls_hostname_mismatch' } });
+    expect(obs.error!.message).toMatch(/does not match certificate's altnames/);
+    expect(obs.details!.query_ms).toBeNull();
+    const required = await registry.run(probe({ tls_mode: 'require', expected_value: '1' }), ctx);
+    expect(required, JSON.stringify(required)).toMatchObject({ status: 'up', error: null });
+  });
 });
