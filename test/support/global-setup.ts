@@ -40,7 +40,16 @@ async function requireServices(): Promise<void> {
   else if (!(await reachable(testServices.redisUrl))) missing.push(`Redis unreachable at ${testServices.redisUrl}`);
   if (!testServices.mysqlUrl) missing.push(`TOCSIN_TEST_MYSQL_URL is not set (${TEST_REQUIREMENT_HINT.mysql})`);
   else if (!(await reachable(testServices.mysqlUrl))) missing.push(`MySQL unreachable at ${testServices.mysqlUrl}`);
-  const tools: TestRequirement[] = ['chromium', 'python3', 'poppler', 'promtool', 'redis-server', 'ping'];
+  const tools: TestRequirement[] = [
+    'chromium',
+    'python3',
+    'poppler',
+    'promtool',
+    'redis-server',
+    'postgres-server',
+    'mariadb-server',
+    'ping',
+  ];
   for (const tool of tools) if (!testHas(tool)) missing.push(`${tool} missing (${TEST_REQUIREMENT_HINT[tool]})`);
   if (missing.length > 0) throw new Error(`Required test services missing: ${missing.join('; ')}`);
 }

@@ -21,12 +21,24 @@ export const testServices = {
   mysqlUrl: process.env.TOCSIN_TEST_MYSQL_URL ?? null,
   /** Debian's Chromium (or TOCSIN_TEST_CHROMIUM) for the browser suite; required with the services. */
   chromiumPath: process.env.TOCSIN_TEST_CHROMIUM ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : null),
+  /** Debian's PostgreSQL server binaries (initdb, postgres) for the clusters the database probes' tests start. */
+  postgresBin: process.env.TOCSIN_TEST_POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin',
   required: process.env.TOCSIN_TEST_REQUIRE_SERVICES === '1',
 };
 
 /** What a test can need; the Debian package that provides each tool is named in `.ci/run`. */
 export type TestRequirement =
-  'postgres' | 'redis' | 'chromium' | 'python3' | 'poppler' | 'promtool' | 'mysql' | 'redis-server' | 'ping';
+  | 'postgres'
+  | 'redis'
+  | 'chromium'
+  | 'python3'
+  | 'poppler'
+  | 'promtool'
+  | 'mysql'
+  | 'redis-server'
+  | 'postgres-server'
+  | 'mariadb-server'
+  | 'ping';
 
 const probed = new Map<TestRequirement, boolean>();
 
@@ -58,6 +70,10 @@ function probe(what: TestRequirement): boolean {
       return testServices.mysqlUrl !== null;
     case 'redis-server':
       return onPath('redis-server');
+    case 'postgres-server':
+      return existsSync(`${testServices.postgresBin}/initdb`) && existsSync(`${testServices.postgresBin}/postgres`);
+    case 'mariadb-server':
+      return onPath('mariadbd') && onPath('mariadb-install-db');
     case 'ping':
       return onPath('ping', '-V');
   }
@@ -81,5 +97,8 @@ export const TEST_REQUIREMENT_HINT: Record<TestRequirement, string> = {
   promtool: 'apt-get install prometheus (promtool)',
   mysql: 'set TOCSIN_TEST_MYSQL_URL (apt-get install mariadb-server)',
   'redis-server': 'apt-get install redis-server (a second server with a password or TLS is started by the tests)',
+  'postgres-server':
+    'apt-get install postgresql (initdb: a cluster with TLS and passwords is started by the tests), or set TOCSIN_TEST_POSTGRES_BIN',
+  'mariadb-server': 'apt-get install mariadb-server (a server with TLS and passwords is started by the tests)',
   ping: 'apt-get install iputils-ping (the icmp probe runs it)',
 };

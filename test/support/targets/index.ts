@@ -6,3 +6,5 @@ export { startGrpcHealthServer, type GrpcHealthServer } from './grpc.target.ts';
 export { startSmtpTarget, type SmtpTarget, type SmtpTargetOptions } from './smtp.target.ts';
 export { startWebSocketTarget, type WebSocketTarget } from './websocket.target.ts';
 export { startRedisServer, type RedisServerTarget, type RedisServerOptions } from './redis-server.target.ts';
+export { startPostgresServer, type PostgresServerTarget } from './postgres-server.target.ts';
+export { startMariadbServer, type MariadbServerTarget } from './mariadb-server.target.ts';

@@ -7,8 +7,8 @@
 import type { Socket } from 'node:net';
 import { connectTcpTo, type VettedHost } from '../../../platform/net/index.ts';
 import { evaluateAssertions } from '../assertions/index.ts';
-import type { ProbeError, ProbeErrorCode, ProbeTarget } from './probe.contract.ts';
-import { classifyError, num, ProbeFailure, round } from './probe.net.ts';
+import type { ProbeContext, ProbeError, ProbeErrorCode, ProbeTarget } from './probe.contract.ts';
+import { classifyError, num, parseHostPort, ProbeFailure, resolveHost, round } from './probe.net.ts';
 import type { Outcome, ProbeRun } from './probe.run.ts';
 
 export type TlsMode = 'disable' | 'require' | 'verify';
@@ -70,6 +70,52 @@ export function connectPinned(run: ProbeRun, vetted: VettedHost, port: number): 
       socket.once('error', reject);
     }),
   );
+}
+
+/** Where a database check connects: the name (for TLS: SNI and the certificate's name), the port, the vetted address. */
+export interface ResolvedTarget {
+  host: string;
+  port: number;
+  vetted: VettedHost;
+}
+
+/** Parses `host:port` (`defaultPort` when absent) and resolves and vets the host (dns_ms; private_target …). */
+export async function resolveTarget(
+  run: ProbeRun,
+  ctx: ProbeContext,
+  target: string,
+  defaultPort: number,
+): Promise<ResolvedTarget> {
+  const { host, port } = parseHostPort(target, defaultPort);
+  const vetted = await run.race(resolveHost(host, ctx, run.timings));
+  return { host, port, vetted };
+}
+
+/** The peer's address, kept in the details a failed check reports too (a later phase failing still says where). */
+export function recordRemoteAddress(run: ProbeRun, socket: Socket): string | null {
+  const remote_address = socket.remoteAddress ?? null;
+  run.partial.details = { remote_address };
+  return remote_address;
+}
+
+export interface DatabaseConnection {
+  host: string;
+  port: number;
+  /** Connected to the vetted address; the driver is given it as its stream. */
+  socket: Socket;
+  remote_address: string | null;
+}
+
+/** The prelude of a postgres or mysql check: the target resolved and vetted, the pinned connection opened. */
+export async function openDatabaseConnection(
+  run: ProbeRun,
+  ctx: ProbeContext,
+  target: string,
+  defaultPort: number,
+): Promise<DatabaseConnection> {
+  const { host, port, vetted } = await resolveTarget(run, ctx, target, defaultPort);
+  const socket = await connectPinned(run, vetted, port);
+  return { host, port, socket, remote_address: recordRemoteAddress(run, socket) };
 }
 
 /**

@@ -7,12 +7,12 @@
 import type { Socket } from 'node:net';
 import mysql from 'mysql2';
 import type { Observation, Probe, ProbeContext, ProbeTarget } from '../probe.contract.ts';
-import { classifyError, parseHostPort, resolveHost, round } from '../probe.net.ts';
+import { classifyError, round } from '../probe.net.ts';
 import {
   closeSoon,
-  connectPinned,
   databaseSettings,
   judgeAnswer,
+  openDatabaseConnection,
   phaseError,
   since,
   type DatabasePhase,
@@ -77,12 +77,10 @@ export function createMysqlProbe(): Probe {
     const timeoutMessage = `no answer from MySQL within ${s.timeoutMs} ms`;
     return runProbeWithin(ctx, { timeoutMs: s.timeoutMs, timeoutMessage }, async (run) => {
       try {
-        const { host, port } = parseHostPort(target.target, MYSQL_DEFAULT_PORT);
-        const vetted = await run.race(resolveHost(host, ctx, run.timings));
-        const pinned = await connectPinned(run, vetted, port);
+        const opened = await openDatabaseConnection(run, ctx, target.target, MYSQL_DEFAULT_PORT);
+        const { host, port, remote_address } = opened;
+        const pinned = opened.socket;
         socket = pinned;
-        const remote_address = pinned.remoteAddress ?? null;
-        run.partial.details = { remote_address };
         const tLogin = performance.now();
         phase = 'auth';
         const ssl = sslOf(s, ctx.tlsCa);

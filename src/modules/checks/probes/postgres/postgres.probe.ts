@@ -9,12 +9,11 @@ import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import pg from 'pg';
 import type { Observation, Probe, ProbeContext, ProbeTarget } from '../probe.contract.ts';
-import { parseHostPort, resolveHost } from '../probe.net.ts';
 import {
   closeSoon,
-  connectPinned,
   databaseSettings,
   judgeAnswer,
+  openDatabaseConnection,
   phaseError,
   since,
   type DatabasePhase,
@@ -51,12 +50,10 @@ export function createPostgresProbe(secureContextFor: SecureContextFor = createS
     const timeoutMessage = `no answer from PostgreSQL within ${s.timeoutMs} ms`;
     return runProbeWithin(ctx, { timeoutMs: s.timeoutMs, timeoutMessage }, async (run) => {
       try {
-        const { host, port } = parseHostPort(target.target, POSTGRES_DEFAULT_PORT);
-        const vetted = await run.race(resolveHost(host, ctx, run.timings));
-        const pinned = await connectPinned(run, vetted, port);
+        const opened = await openDatabaseConnection(run, ctx, target.target, POSTGRES_DEFAULT_PORT);
+        const { host, port, remote_address } = opened;
+        const pinned = opened.socket;
         socket = pinned;
-        const remote_address = pinned.remoteAddress ?? null;
-        run.partial.details = { remote_address };
         // pg calls connect() on its stream: this one is connected already (to the vetted address), so it only
         // says so. The host given to pg is the name, used for TLS (SNI, certificate name) and nothing else.
         pinned.connect = function connected(this: Socket) {

@@ -11,12 +11,14 @@ import type { TLSSocket } from 'node:tls';
 import { AbstractConnector, Redis, type RedisOptions } from 'ioredis';
 import { connectTlsTo, type VettedHost } from '../../../../platform/net/index.ts';
 import type { Observation, Probe, ProbeContext, ProbeTarget } from '../probe.contract.ts';
-import { parseHostPort, ProbeFailure, resolveHost, round } from '../probe.net.ts';
+import { ProbeFailure, round } from '../probe.net.ts';
 import {
   closeSoon,
   connectPinned,
   databaseSettings,
   judgeAnswer,
+  recordRemoteAddress,
+  resolveTarget,
   since,
   type DatabasePhase,
   type PhaseTimes,
@@ -106,8 +108,7 @@ export function createRedisProbe(secureContextFor: SecureContextFor = createSecu
     const timeoutMessage = `no answer from Redis within ${s.timeoutMs} ms`;
     return runProbeWithin(ctx, { timeoutMs: s.timeoutMs, timeoutMessage }, async (run) => {
       try {
-        const { host, port } = parseHostPort(target.target, REDIS_DEFAULT_PORT);
-        const vetted = await run.race(resolveHost(host, ctx, run.timings));
+        const { host, port, vetted } = await resolveTarget(run, ctx, target.target, REDIS_DEFAULT_PORT);
         if (s.tlsMode === 'disable') socket = await connectPinned(run, vetted, port);
         else {
           phase = 'tls';
@@ -115,8 +116,7 @@ export function createRedisProbe(secureContextFor: SecureContextFor = createSecu
           const secureContext = verify ? secureContextFor([ctx.tlsCa, s.caCertificate]) : undefined;
           socket = await connectTls(run, vetted, host, port, verify, secureContext);
         }
-        const remote_address = socket.remoteAddress ?? null;
-        run.partial.details = { remote_address };
+        const remote_address = recordRemoteAddress(run, socket);
         phase = 'auth';
         const client = new Redis({
           Connector: PinnedConnector,
