@@ -98,7 +98,7 @@ export default function IncidentsPage() {
       )}
       {incidents.length > 0 && (
         <div className="table-wrap table-card">
-          <table>
+          <table className="stack-narrow">
             <thead>
               <tr>
                 <th scope="col">Status</th>
@@ -120,11 +120,11 @@ export default function IncidentsPage() {
                     </Link>
                     {i.cause && <span className="muted small"> {i.cause}</span>}
                   </td>
-                  <td>{i.source}</td>
-                  <td>
+                  <td data-label="Source">{i.source}</td>
+                  <td data-label="Opened">
                     <time dateTime={i.opened_at}>{relativeTime(i.opened_at)}</time>
                   </td>
-                  <td>{duration(i.duration_seconds)}</td>
+                  <td data-label="Duration">{duration(i.duration_seconds)}</td>
                 </tr>
               ))}
             </tbody>
