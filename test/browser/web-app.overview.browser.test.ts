@@ -116,7 +116,7 @@ describe.skipIf(skipWithout('chromium'))('web app overview (sqlite)', () => {
           await settle(page);
           return uptime.getAttribute('aria-label');
         },
-        { timeout: 150_000, intervals: [3000] },
+        { timeout: 150_000, interval: 3000 },
       )
       .toMatch(/^Uptime of all monitors, last 24 hours, per hour: \d+\.\d\d % overall, lowest \d+\.\d\d % at /);
     const uptimeFigure = Number.parseFloat((await page.locator('[data-chart="uptime"] .trend-figure').textContent())!);

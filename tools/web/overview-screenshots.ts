@@ -1,5 +1,5 @@
 /**
- * docs/images/web-overview-*.png: the overview (state counts, what needs attention, the 24 h / 7 d trends) and
+ * docs/images/web-look-*.png: the overview (state counts, what needs attention, the 24 h / 7 d trends) and
  * pages the visual system restyled, at 1280 and 360 px, light and dark, on a fresh `tocsin serve` with monitors in
  * every state (test/browser/web-app.overview.fixture.ts). Also an all-clear overview before anything fails.
  * Run: `node tools/web/overview-screenshots.ts` (needs /usr/bin/chromium and a built app: `npm run web:build`).
@@ -19,6 +19,9 @@ try {
   const setup = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
   const first = await setup.newPage();
   await firstRun(first, server.origin);
+  // Before any monitor: the all-clear state.
+  await settle(first);
+  await first.screenshot({ path: `${OUT}web-look-overview-all-clear-1280-light.png` });
   await seedOverview(first, server.origin, targets);
   await waitForStates(first, server.origin);
   // Let the minute rollups reach the hourly buckets the chart reads.
@@ -30,6 +33,7 @@ try {
     ['incidents', '/incidents'],
     ['monitors', '/monitors'],
     ['settings', '/settings'],
+    ['profile', '/profile'],
   ];
   for (const scheme of ['light', 'dark'] as const) {
     for (const width of [1280, 360]) {
