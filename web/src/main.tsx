@@ -7,6 +7,7 @@ import { ApiContext } from './api/context';
 import { createAppRouter } from './routes';
 import { applyStoredTheme } from './ui/theme';
 import { ToastContext, ToastStore } from './ui/toasts';
+import './ui/tokens.css';
 import './styles.css';
 
 applyStoredTheme();

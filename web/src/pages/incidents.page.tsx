@@ -3,6 +3,7 @@ import { Link, useSearchParams } from 'react-router';
 import { unwrap } from '../api/client';
 import { useApi } from '../api/context';
 import { duration, relativeTime } from '../lib/format';
+import { EmptyState, ErrorState, PageHeader } from '../ui/kit';
 import { StatusBadge } from '../ui/status';
 
 const STATUSES = ['opened', 'acknowledged', 'resolved'] as const;
@@ -48,7 +49,14 @@ export default function IncidentsPage() {
   const incidents = list.data?.pages.flatMap((p) => p.data) ?? [];
   return (
     <>
-      <h1>Incidents</h1>
+      <PageHeader
+        title="Incidents"
+        lead={
+          <span className="muted">
+            Every outage and manual incident, newest first. Open ones need someone: acknowledge, then resolve.
+          </span>
+        }
+      />
       <form className="filters" aria-label="Filter incidents" onSubmit={(e) => e.preventDefault()}>
         <label>
           Status
@@ -74,11 +82,23 @@ export default function IncidentsPage() {
         </label>
       </form>
       {list.isPending && <p role="status">Loading…</p>}
-      {list.isError && <p role="alert">{list.error.message}</p>}
-      {list.isSuccess && incidents.length === 0 && <p>No incidents{status || source ? ' match these filters' : ''}.</p>}
+      {list.isError && <ErrorState message={list.error.message} onRetry={() => void list.refetch()} />}
+      {list.isSuccess && incidents.length === 0 && (
+        <EmptyState
+          icon={status || source ? '∅' : '✔'}
+          tone={status || source ? 'neutral' : 'up'}
+          title={status || source ? 'No incidents match these filters' : 'No incidents yet'}
+        >
+          <p>
+            {status || source
+              ? 'Try another status or source.'
+              : 'When a monitor goes down, its incident appears here.'}
+          </p>
+        </EmptyState>
+      )}
       {incidents.length > 0 && (
-        <div className="table-wrap">
-          <table>
+        <div className="table-wrap table-card">
+          <table className="stack-narrow">
             <thead>
               <tr>
                 <th scope="col">Status</th>
@@ -100,11 +120,11 @@ export default function IncidentsPage() {
                     </Link>
                     {i.cause && <span className="muted small"> {i.cause}</span>}
                   </td>
-                  <td>{i.source}</td>
-                  <td>
+                  <td data-label="Source">{i.source}</td>
+                  <td data-label="Opened">
                     <time dateTime={i.opened_at}>{relativeTime(i.opened_at)}</time>
                   </td>
-                  <td>{duration(i.duration_seconds)}</td>
+                  <td data-label="Duration">{duration(i.duration_seconds)}</td>
                 </tr>
               ))}
             </tbody>

@@ -9,6 +9,7 @@ import { can, useSession } from '../api/session';
 import { lastDays } from '../lib/days';
 import { percent, plural, relativeTime } from '../lib/format';
 import { Sparkline, UptimeBar } from '../ui/charts';
+import { EmptyState, ErrorState, PageHeader } from '../ui/kit';
 import { StatusBadge } from '../ui/status';
 import { BulkBar } from './monitors.bulk';
 
@@ -114,19 +115,21 @@ export default function MonitorsPage() {
 
   return (
     <RowStatsContext value={rowStats}>
-      <div className="page-head">
-        <h1>Monitors</h1>
-        {allowed.write && (
-          <div className="actions">
-            <Link className="button" to="/imports">
-              Import
-            </Link>
-            <Link className="button primary" to="/monitors/new">
-              New monitor
-            </Link>
-          </div>
-        )}
-      </div>
+      <PageHeader
+        title="Monitors"
+        actions={
+          allowed.write && (
+            <>
+              <Link className="button" to="/imports">
+                Import
+              </Link>
+              <Link className="button primary" to="/monitors/new">
+                New monitor
+              </Link>
+            </>
+          )
+        }
+      />
       <form className="filters" role="search" aria-label="Filter monitors" onSubmit={(e) => e.preventDefault()}>
         <label>
           Search
@@ -181,11 +184,7 @@ export default function MonitorsPage() {
       <p className="muted" role="status" aria-live="polite">
         {list.isPending ? 'Loading monitors…' : plural(list.total, 'monitor')}
       </p>
-      {list.isError && (
-        <p role="alert" className="form-error">
-          {list.error.message}
-        </p>
-      )}
+      {list.isError && <ErrorState message={list.error.message} onRetry={() => void list.refetch()} />}
       {allowed.write && (allMatching || selected.size > 0) && (
         <BulkBar
           selected={allMatching ? null : selectedMonitors}
@@ -195,10 +194,16 @@ export default function MonitorsPage() {
         />
       )}
       {!list.isPending && list.total === 0 && !list.isError && (
-        <p>
-          No monitors{Object.keys(filters).length ? ' match these filters' : ' yet'}.{' '}
-          {allowed.write && <Link to="/monitors/new">Create one with just a URL.</Link>}
-        </p>
+        <EmptyState
+          icon={Object.keys(filters).length ? '∅' : '＋'}
+          title={`No monitors${Object.keys(filters).length ? ' match these filters' : ' yet'}.`}
+        >
+          {allowed.write && (
+            <p>
+              <Link to="/monitors/new">Create one with just a URL.</Link>
+            </p>
+          )}
+        </EmptyState>
       )}
       {list.total > 0 && (
         <MonitorTable

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '../api/context';
 import { useSession } from '../api/session';
 import { dateTime, relativeTime } from '../lib/format';
+import { Card, ErrorState, PageHeader } from '../ui/kit';
 
 interface SessionRow {
   id: string;
@@ -26,60 +27,63 @@ export default function ProfilePage() {
   });
   return (
     <>
-      <h1>Profile</h1>
-      <dl className="facts">
-        <div>
-          <dt>Name</dt>
-          <dd>{session.user.name ?? '—'}</dd>
-        </div>
-        <div>
-          <dt>Email</dt>
-          <dd>{session.user.email}</dd>
-        </div>
-        <div>
-          <dt>Role</dt>
-          <dd>
-            {session.role} in {session.organization.name}
-          </dd>
-        </div>
-      </dl>
-      <section aria-labelledby="sessions">
-        <h2 id="sessions">Where you are signed in</h2>
-        {sessions.isError && <p role="alert">{sessions.error.message}</p>}
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Browser</th>
-                <th scope="col">Address</th>
-                <th scope="col">Signed in</th>
-                <th scope="col">Last seen</th>
-                <th scope="col">Action</th>
-              </tr>
-            </thead>
-            <tbody>
-              {sessions.data?.data.map((s) => (
-                <tr key={s.id}>
-                  <td className="small">{s.user_agent ?? 'unknown'}</td>
-                  <td>{s.ip ?? '—'}</td>
-                  <td>{dateTime(s.created_at)}</td>
-                  <td>{relativeTime(s.last_seen_at)}</td>
-                  <td>
-                    {s.current ? (
-                      'This browser'
-                    ) : (
-                      <button type="button" onClick={() => end.mutate(s.id)} disabled={end.isPending}>
-                        End<span className="visually-hidden"> the session from {s.user_agent ?? 'unknown'}</span>
-                      </button>
-                    )}
-                  </td>
+      <PageHeader title="Profile" />
+      <div className="card-stack">
+        <Card title="You">
+          <dl className="facts">
+            <div>
+              <dt>Name</dt>
+              <dd>{session.user.name ?? '—'}</dd>
+            </div>
+            <div>
+              <dt>Email</dt>
+              <dd>{session.user.email}</dd>
+            </div>
+            <div>
+              <dt>Role</dt>
+              <dd>
+                {session.role} in {session.organization.name}
+              </dd>
+            </div>
+          </dl>
+        </Card>
+        <Card title="Where you are signed in">
+          {sessions.isError && <ErrorState message={sessions.error.message} onRetry={() => void sessions.refetch()} />}
+          <div className="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Browser</th>
+                  <th scope="col">Address</th>
+                  <th scope="col">Signed in</th>
+                  <th scope="col">Last seen</th>
+                  <th scope="col">Action</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-        {end.error && <p role="alert">{end.error.message}</p>}
-      </section>
+              </thead>
+              <tbody>
+                {sessions.data?.data.map((s) => (
+                  <tr key={s.id}>
+                    <td className="small">{s.user_agent ?? 'unknown'}</td>
+                    <td>{s.ip ?? '—'}</td>
+                    <td>{dateTime(s.created_at)}</td>
+                    <td>{relativeTime(s.last_seen_at)}</td>
+                    <td>
+                      {s.current ? (
+                        'This browser'
+                      ) : (
+                        <button type="button" onClick={() => end.mutate(s.id)} disabled={end.isPending}>
+                          End<span className="visually-hidden"> the session from {s.user_agent ?? 'unknown'}</span>
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {end.error && <p role="alert">{end.error.message}</p>}
+        </Card>
+      </div>
     </>
   );
 }

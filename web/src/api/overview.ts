@@ -1,0 +1,120 @@
+import { useQuery } from '@tanstack/react-query';
+import { unwrap } from './client';
+import { useApi } from './context';
+
+export type TrendPeriod = '24h' | '7d';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** The API's most monitors per GET /monitors/history. */
+const MAX_IDS = 100;
+/** Incidents read for the chart: 5 pages of 200; beyond that the chart says it counted the first 1,000. */
+const MAX_INCIDENT_PAGES = 5;
+
+/** One bar of the overview's charts: every monitor's checks in the bucket, and the incidents opened in it. */
+export interface TrendBucket {
+  start: number;
+  end: number;
+  checks: number;
+  failures: number;
+  /** Checks-weighted uptime across monitors; null when nothing was checked. */
+  uptime: number | null;
+  opened: number;
+}
+
+export interface Trend {
+  period: TrendPeriod;
+  buckets: TrendBucket[];
+  /** Whether more incidents exist than were read (the incident bars are then a lower bound). */
+  incidentsTruncated: boolean;
+}
+
+/**
+ * The window's buckets on the API's own boundaries (UTC hours and days: GET /monitors/history rolls up so): 24
+ * hours ending with the current one, or 7 days ending with today.
+ */
+export function trendBuckets(period: TrendPeriod, now: number): { start: number; end: number }[] {
+  const size = period === '24h' ? HOUR : DAY;
+  const count = period === '24h' ? 24 : 7;
+  const current = Math.floor(now / size) * size;
+  return Array.from({ length: count }, (_, i) => {
+    const start = current - (count - 1 - i) * size;
+    return { start, end: start + size };
+  });
+}
+
+/**
+ * Uptime per bucket across all monitors (GET /monitors/history, 100 monitors a request, checks summed so a busy
+ * monitor weighs more than a quiet one) and incidents opened per bucket (GET /incidents?from=, paged).
+ */
+export function useOverviewTrend(period: TrendPeriod, monitorIds: string[], enabled: boolean) {
+  const api = useApi();
+  return useQuery({
+    // Under 'incidents' so that an incident event refreshes the chart too (api/live.ts invalidates that prefix).
+    queryKey: ['incidents', 'overview-trend', period, monitorIds.length, monitorIds[0] ?? ''],
+    enabled,
+    refetchInterval: 60_000,
+    queryFn: async (): Promise<Trend> => {
+      const now = Date.now();
+      const windows = trendBuckets(period, now);
+      const from = new Date(windows[0]!.start).toISOString();
+      const to = new Date(now).toISOString();
+      const buckets: TrendBucket[] = windows.map((w) => ({ ...w, checks: 0, failures: 0, uptime: null, opened: 0 }));
+      const index = (at: number) => windows.findIndex((w) => at >= w.start && at < w.end);
+      const resolution = period === '24h' ? 'hour' : 'day';
+      const chunks: string[][] = [];
+      for (let i = 0; i < monitorIds.length; i += MAX_IDS) chunks.push(monitorIds.slice(i, i + MAX_IDS));
+      const histories = await Promise.all(
+        chunks.map(async (ids) =>
+          unwrap(
+            await api.client.GET('/api/v1/monitors/history', {
+              params: { query: { monitor_ids: ids.join(','), resolution, from, to } },
+            }),
+          ),
+        ),
+      );
+      for (const page of histories)
+        for (const monitor of page.data)
+          for (const b of monitor.buckets) {
+            const at = index(Date.parse(b.start));
+            if (at < 0) continue;
+            buckets[at]!.checks += b.checks;
+            buckets[at]!.failures += b.failures;
+          }
+      for (const b of buckets) b.uptime = b.checks > 0 ? ((b.checks - b.failures) / b.checks) * 100 : null;
+
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const page = unwrap(
+          await api.client.GET('/api/v1/incidents', {
+            params: { query: { from, limit: 200, ...(cursor ? { cursor } : {}) } },
+          }),
+        );
+        for (const incident of page.data) {
+          const at = index(Date.parse(incident.opened_at));
+          if (at >= 0) buckets[at]!.opened += 1;
+        }
+        cursor = page.next_cursor ?? undefined;
+        pages += 1;
+      } while (cursor && pages < MAX_INCIDENT_PAGES);
+      return { period, buckets, incidentsTruncated: Boolean(cursor) };
+    },
+  });
+}
+
+/** Open incidents: opened and acknowledged (up to 200 of each; the overview shows a handful and links to all). */
+export function useOpenIncidents() {
+  const api = useApi();
+  return useQuery({
+    queryKey: ['incidents', 'open'],
+    queryFn: async () => {
+      const [opened, acknowledged] = await Promise.all([
+        api.client.GET('/api/v1/incidents', { params: { query: { status: 'opened', limit: 200 } } }),
+        api.client.GET('/api/v1/incidents', { params: { query: { status: 'acknowledged', limit: 200 } } }),
+      ]);
+      const list = [...unwrap(opened).data, ...unwrap(acknowledged).data];
+      return list.sort((a, b) => Date.parse(b.opened_at) - Date.parse(a.opened_at));
+    },
+  });
+}
