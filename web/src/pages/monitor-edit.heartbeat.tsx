@@ -1,0 +1,266 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { ApiError, unwrap } from '../api/client';
+import { useApi } from '../api/context';
+import { dateTime } from '../lib/format';
+import { scheduleInWords } from '../lib/heartbeat-schedule';
+import { browserTimeZone, inZone } from '../lib/time-zones';
+import { Field } from '../ui/form';
+import { ZoneSelect } from '../ui/zone-select';
+import type { ConfigDraft } from './monitor-edit.config';
+import './monitor-edit.heartbeat.css';
+
+const UNITS: [number, string][] = [
+  [86_400, 'days'],
+  [3_600, 'hours'],
+  [60, 'minutes'],
+  [1, 'seconds'],
+];
+
+/** Seconds as a count of the largest unit that divides them (5400 → 90 minutes), for the form's two controls. */
+function split(seconds: unknown, fallbackUnit: number): { n: string; unit: number } {
+  if (typeof seconds !== 'number' || !Number.isInteger(seconds) || seconds <= 0) return { n: '', unit: fallbackUnit };
+  const unit = UNITS.find(([s]) => seconds % s === 0)?.[0] ?? 1;
+  return { n: String(seconds / unit), unit };
+}
+
+/** "90" of minutes → 5400; text that is not a whole number of seconds goes as typed, for the API to name. */
+function joined(n: string, unit: number): number | string {
+  const value = Number(n) * unit;
+  return n.trim() !== '' && Number.isInteger(value) ? value : n;
+}
+
+function parsed(text: ConfigDraft[string]): Record<string, unknown> {
+  if (typeof text !== 'string' || text.trim() === '') return {};
+  try {
+    const value = JSON.parse(text) as unknown;
+    return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+interface ScheduleForm {
+  mode: 'every' | 'cron';
+  n: string;
+  unit: number;
+  cron: string;
+  timezone: string;
+  graceN: string;
+  graceUnit: number;
+}
+
+/** The form's values from a stored (or prefilled) config: `schedule` is JSON text in the draft, as the API holds it. */
+function formOf(draft: ConfigDraft): ScheduleForm {
+  const schedule = parsed(draft.schedule);
+  const every = split(schedule.every_seconds, 60);
+  const grace = split(typeof draft.grace_seconds === 'string' ? Number(draft.grace_seconds) : null, 60);
+  return {
+    mode: typeof schedule.cron === 'string' ? 'cron' : 'every',
+    n: every.n,
+    unit: every.unit,
+    cron: typeof schedule.cron === 'string' ? schedule.cron : '',
+    timezone: typeof schedule.timezone === 'string' ? schedule.timezone : browserTimeZone(),
+    graceN: grace.n,
+    graceUnit: grace.unit,
+  };
+}
+
+/** The schedule as the API takes it (null: none, pings due every check interval), and the grace in seconds. */
+function configOf(form: ScheduleForm): { schedule: Record<string, unknown> | null; grace: number | string | null } {
+  const grace = form.graceN.trim() === '' ? null : joined(form.graceN, form.graceUnit);
+  if (form.mode === 'cron') {
+    return { schedule: form.cron.trim() === '' ? null : { cron: form.cron, timezone: form.timezone }, grace };
+  }
+  return { schedule: form.n.trim() === '' ? null : { every_seconds: joined(form.n, form.unit) }, grace };
+}
+
+/** The value after `ms` of quiet: the preview asks the server once the user pauses typing. */
+function useSettled<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
+
+function UnitSelect(props: { label: string; value: number; onChange: (unit: number) => void }) {
+  return (
+    <select aria-label={props.label} value={props.value} onChange={(e) => props.onChange(Number(e.target.value))}>
+      {UNITS.map(([s, name]) => (
+        <option key={s} value={s}>
+          {name}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/**
+ * A heartbeat monitor's schedule as a form ("every N minutes" or a cron expression in a zone) and its grace, with
+ * the schedule in words and the next expected pings as the server computes them (the browser has no cron code: the
+ * preview is judged by the save's own rules, so an issue shows under its field before saving).
+ */
+export function HeartbeatScheduleFields(props: {
+  draft: ConfigDraft;
+  onChange: (draft: ConfigDraft) => void;
+  error: ApiError | null;
+  intervalSeconds: number;
+}) {
+  const api = useApi();
+  const [form, setForm] = useState(() => formOf(props.draft));
+  const update = (patch: Partial<ScheduleForm>) => {
+    const next = { ...form, ...patch };
+    setForm(next);
+    const { schedule, grace } = configOf(next);
+    props.onChange({
+      ...props.draft,
+      schedule: schedule === null ? null : JSON.stringify(schedule),
+      grace_seconds: grace === null ? null : String(grace),
+    });
+  };
+  const { schedule, grace } = configOf(form);
+  const body = useSettled(JSON.stringify({ schedule, ...(grace !== null && { grace_seconds: grace }) }), 300);
+  const preview = useQuery({
+    queryKey: ['heartbeat-schedule-preview', body],
+    enabled: schedule !== null,
+    retry: false,
+    queryFn: async () =>
+      unwrap(
+        await api.client.POST('/api/v1/monitors/heartbeat-schedule-preview', {
+          // The body is the form's, possibly ill-typed (a count that is not a number): the server names the field.
+          // eslint-disable-next-line @typescript-eslint/no-explicit-any -- checked by the server's schema
+          body: JSON.parse(body) as any,
+        }),
+      ),
+  });
+  const previewError = schedule !== null && preview.error instanceof ApiError ? preview.error : null;
+  // The save's issue for a field wins; before a save, the preview's (the same rules) is shown under it.
+  const errorFor = (field: string) => (props.error?.issueFor(field) ? props.error : previewError);
+  const current = preview.data && !previewError && schedule !== null;
+  const zone = form.mode === 'cron' ? form.timezone : undefined;
+  return (
+    <fieldset className="field heartbeat-schedule" data-field="config.schedule">
+      <legend>Schedule</legend>
+      <div className="heartbeat-modes" role="radiogroup" aria-label="Kind of schedule">
+        <label className="check-label">
+          <input
+            type="radio"
+            name="schedule-mode"
+            checked={form.mode === 'every'}
+            onChange={() => update({ mode: 'every' })}
+          />{' '}
+          Every N seconds, minutes, hours or days
+        </label>
+        <label className="check-label">
+          <input
+            type="radio"
+            name="schedule-mode"
+            checked={form.mode === 'cron'}
+            onChange={() => update({ mode: 'cron' })}
+          />{' '}
+          Cron expression
+        </label>
+      </div>
+      {form.mode === 'every' ? (
+        <Field
+          label="A ping is due every"
+          name="config.schedule.every_seconds"
+          error={errorFor('config.schedule.every_seconds') ?? errorFor('config.schedule')}
+          hint="Empty: every check interval (Check every, above), as monitors made before schedules."
+        >
+          {({ control }) => (
+            <div className="heartbeat-amount">
+              <input
+                {...control}
+                inputMode="numeric"
+                placeholder="e.g. 90"
+                value={form.n}
+                onChange={(e) => update({ n: e.target.value })}
+              />
+              <UnitSelect label="Unit of the period" value={form.unit} onChange={(unit) => update({ unit })} />
+            </div>
+          )}
+        </Field>
+      ) : (
+        <>
+          <Field
+            label="Cron expression"
+            name="config.schedule.cron"
+            error={errorFor('config.schedule.cron') ?? errorFor('config.schedule')}
+            hint="Five fields (minute hour day month weekday), e.g. 30 2 * * 1-5, or @hourly, @daily, @weekly, @monthly, @yearly."
+          >
+            {({ control }) => (
+              <input
+                {...control}
+                className="heartbeat-cron"
+                spellCheck={false}
+                autoCapitalize="off"
+                placeholder="30 2 * * *"
+                value={form.cron}
+                onChange={(e) => update({ cron: e.target.value })}
+              />
+            )}
+          </Field>
+          <Field label="Time zone" name="config.schedule.timezone" error={errorFor('config.schedule.timezone')}>
+            {({ control }) => (
+              <ZoneSelect control={control} value={form.timezone} onChange={(timezone) => update({ timezone })} />
+            )}
+          </Field>
+        </>
+      )}
+      <Field
+        label="Grace period"
+        name="config.grace_seconds"
+        error={errorFor('config.grace_seconds')}
+        hint="How late a ping may be before the monitor is down. Empty: 1 minute."
+      >
+        {({ control }) => (
+          <div className="heartbeat-amount">
+            <input
+              {...control}
+              inputMode="numeric"
+              placeholder="1"
+              value={form.graceN}
+              onChange={(e) => update({ graceN: e.target.value })}
+            />
+            <UnitSelect
+              label="Unit of the grace"
+              value={form.graceUnit}
+              onChange={(graceUnit) => update({ graceUnit })}
+            />
+          </div>
+        )}
+      </Field>
+      <div className="heartbeat-preview" aria-live="polite" data-testid="schedule-preview">
+        {schedule === null ? (
+          <p className="muted">
+            No schedule: a ping is due every {props.intervalSeconds || 'check'} seconds (the check interval).
+          </p>
+        ) : current ? (
+          <>
+            <p>
+              Expected <strong data-testid="schedule-words">{scheduleInWords(schedule, props.intervalSeconds)}</strong>,
+              late after {preview.data.grace_seconds} s of grace.
+            </p>
+            <p className="muted">Next expected pings{zone ? ` (${zone}, and your time)` : ''}:</p>
+            <ol data-testid="schedule-next">
+              {preview.data.next.map((at) => (
+                <li key={at}>
+                  {zone ? `${inZone(Date.parse(at), zone)} · ` : ''}
+                  {dateTime(at)}
+                </li>
+              ))}
+            </ol>
+            {preview.data.next.length === 0 && <p>This schedule never fires.</p>}
+          </>
+        ) : previewError ? (
+          <p className="muted">Fix the schedule to see its next pings.</p>
+        ) : (
+          <p className="muted">Working out the next pings…</p>
+        )}
+      </div>
+    </fieldset>
+  );
+}
