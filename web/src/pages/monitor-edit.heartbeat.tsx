@@ -121,7 +121,8 @@ export function HeartbeatScheduleFields(props: {
     });
   };
   const { schedule, grace } = configOf(form);
-  const body = useSettled(JSON.stringify({ schedule, ...(grace !== null && { grace_seconds: grace }) }), 300);
+  const typed = JSON.stringify({ schedule, ...(grace !== null && { grace_seconds: grace }) });
+  const body = useSettled(typed, 300);
   const preview = useQuery({
     queryKey: ['heartbeat-schedule-preview', body],
     enabled: schedule !== null,
@@ -136,8 +137,10 @@ export function HeartbeatScheduleFields(props: {
       ),
   });
   const previewError = schedule !== null && preview.error instanceof ApiError ? preview.error : null;
-  // The save's issue for a field wins; before a save, the preview's (the same rules) is shown under it.
-  const errorFor = (field: string) => (props.error?.issueFor(field) ? props.error : previewError);
+  // The preview of what is typed now judges the schedule by the save's own rules, so once it has answered its word
+  // replaces a save's earlier one (fixed since); before that, the save's issue stays under its field.
+  const answered = schedule !== null && body === typed && !preview.isFetching;
+  const errorFor = (field: string) => (answered || !props.error?.issueFor(field) ? previewError : props.error);
   const current = preview.data && !previewError && schedule !== null;
   const zone = form.mode === 'cron' ? form.timezone : undefined;
   return (
@@ -160,7 +163,7 @@ export function HeartbeatScheduleFields(props: {
             checked={form.mode === 'cron'}
             onChange={() => update({ mode: 'cron' })}
           />{' '}
-          Cron expression
+          On a cron schedule, in a time zone
         </label>
       </div>
       {form.mode === 'every' ? (
