@@ -123,7 +123,6 @@ describe.skipIf(skipWithout('chromium'))('web app: heartbeat monitors through th
       expect(next).toHaveLength(3);
       // Each is 02:30 in Berlin, whatever the offset of that day.
       for (const line of next) expect(line).toMatch(/02:30 GMT\+[12]/);
-      await screenshots('web-heartbeat-form-cron');
       const monitor = await create();
       expect(monitor.config).toMatchObject({
         schedule: { cron: '30 2 * * 1-5', timezone: 'Europe/Berlin' },
@@ -138,6 +137,9 @@ describe.skipIf(skipWithout('chromium'))('web app: heartbeat monitors through th
       expect(await page.getByLabel('Time zone', { exact: true }).inputValue()).toBe('Europe/Berlin');
       expect(await page.getByLabel('Grace period').inputValue()).toBe('15');
       expect(await page.getByLabel('Unit of the grace').inputValue()).toBe('60');
+      await page.getByTestId('schedule-words').filter({ hasText: 'at 02:30 every weekday (Europe/Berlin)' }).waitFor();
+      expect(await violations()).toEqual([]);
+      await screenshots('web-heartbeat-form-cron');
     },
   );
 

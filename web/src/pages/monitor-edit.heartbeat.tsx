@@ -4,76 +4,13 @@ import { ApiError, unwrap } from '../api/client';
 import { useApi } from '../api/context';
 import { dateTime } from '../lib/format';
 import { scheduleInWords } from '../lib/heartbeat-schedule';
-import { browserTimeZone, inZone } from '../lib/time-zones';
+import { inZone } from '../lib/time-zones';
 import { Field } from '../ui/form';
 import { ZoneSelect } from '../ui/zone-select';
 import type { ConfigDraft } from './monitor-edit.config';
+import { configOfScheduleForm, SCHEDULE_UNITS, type ScheduleForm } from '../lib/heartbeat-schedule-form';
+import { heartbeatFormOf } from './monitor-edit.prefill';
 import './monitor-edit.heartbeat.css';
-
-const UNITS: [number, string][] = [
-  [86_400, 'days'],
-  [3_600, 'hours'],
-  [60, 'minutes'],
-  [1, 'seconds'],
-];
-
-/** Seconds as a count of the largest unit that divides them (5400 → 90 minutes), for the form's two controls. */
-function split(seconds: unknown, fallbackUnit: number): { n: string; unit: number } {
-  if (typeof seconds !== 'number' || !Number.isInteger(seconds) || seconds <= 0) return { n: '', unit: fallbackUnit };
-  const unit = UNITS.find(([s]) => seconds % s === 0)?.[0] ?? 1;
-  return { n: String(seconds / unit), unit };
-}
-
-/** "90" of minutes → 5400; text that is not a whole number of seconds goes as typed, for the API to name. */
-function joined(n: string, unit: number): number | string {
-  const value = Number(n) * unit;
-  return n.trim() !== '' && Number.isInteger(value) ? value : n;
-}
-
-function parsed(text: ConfigDraft[string]): Record<string, unknown> {
-  if (typeof text !== 'string' || text.trim() === '') return {};
-  try {
-    const value = JSON.parse(text) as unknown;
-    return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
-interface ScheduleForm {
-  mode: 'every' | 'cron';
-  n: string;
-  unit: number;
-  cron: string;
-  timezone: string;
-  graceN: string;
-  graceUnit: number;
-}
-
-/** The form's values from a stored (or prefilled) config: `schedule` is JSON text in the draft, as the API holds it. */
-function formOf(draft: ConfigDraft): ScheduleForm {
-  const schedule = parsed(draft.schedule);
-  const every = split(schedule.every_seconds, 60);
-  const grace = split(typeof draft.grace_seconds === 'string' ? Number(draft.grace_seconds) : null, 60);
-  return {
-    mode: typeof schedule.cron === 'string' ? 'cron' : 'every',
-    n: every.n,
-    unit: every.unit,
-    cron: typeof schedule.cron === 'string' ? schedule.cron : '',
-    timezone: typeof schedule.timezone === 'string' ? schedule.timezone : browserTimeZone(),
-    graceN: grace.n,
-    graceUnit: grace.unit,
-  };
-}
-
-/** The schedule as the API takes it (null: none, pings due every check interval), and the grace in seconds. */
-function configOf(form: ScheduleForm): { schedule: Record<string, unknown> | null; grace: number | string | null } {
-  const grace = form.graceN.trim() === '' ? null : joined(form.graceN, form.graceUnit);
-  if (form.mode === 'cron') {
-    return { schedule: form.cron.trim() === '' ? null : { cron: form.cron, timezone: form.timezone }, grace };
-  }
-  return { schedule: form.n.trim() === '' ? null : { every_seconds: joined(form.n, form.unit) }, grace };
-}
 
 /** The value after `ms` of quiet: the preview asks the server once the user pauses typing. */
 function useSettled<T>(value: T, ms: number): T {
@@ -88,7 +25,7 @@ function useSettled<T>(value: T, ms: number): T {
 function UnitSelect(props: { label: string; value: number; onChange: (unit: number) => void }) {
   return (
     <select aria-label={props.label} value={props.value} onChange={(e) => props.onChange(Number(e.target.value))}>
-      {UNITS.map(([s, name]) => (
+      {SCHEDULE_UNITS.map(([s, name]) => (
         <option key={s} value={s}>
           {name}
         </option>
@@ -109,18 +46,18 @@ export function HeartbeatScheduleFields(props: {
   intervalSeconds: number;
 }) {
   const api = useApi();
-  const [form, setForm] = useState(() => formOf(props.draft));
+  const [form, setForm] = useState(() => heartbeatFormOf(props.draft));
   const update = (patch: Partial<ScheduleForm>) => {
     const next = { ...form, ...patch };
     setForm(next);
-    const { schedule, grace } = configOf(next);
+    const { schedule, grace } = configOfScheduleForm(next);
     props.onChange({
       ...props.draft,
       schedule: schedule === null ? null : JSON.stringify(schedule),
       grace_seconds: grace === null ? null : String(grace),
     });
   };
-  const { schedule, grace } = configOf(form);
+  const { schedule, grace } = configOfScheduleForm(form);
   const typed = JSON.stringify({ schedule, ...(grace !== null && { grace_seconds: grace }) });
   const body = useSettled(typed, 300);
   const preview = useQuery({
