@@ -85,7 +85,7 @@ describe.skipIf(skipWithout('chromium'))('web app: heartbeat monitors through th
       await page.getByTestId('schedule-words').filter({ hasText: 'every 90 minutes' }).waitFor();
       const next = preview().locator('[data-testid="schedule-next"] li');
       await expect.poll(() => next.count()).toBe(3);
-      expect(await preview().textContent()).toContain('late after 60 s of grace');
+      expect(await preview().textContent()).toContain('late after 1 minute of grace');
       expect(await violations()).toEqual([]);
       await screenshots('web-heartbeat-form-every');
       const monitor = await create();
@@ -118,7 +118,7 @@ describe.skipIf(skipWithout('chromium'))('web app: heartbeat monitors through th
       await page.getByLabel('Grace period').fill('15');
       await issue.waitFor({ state: 'detached' });
       await page.getByTestId('schedule-words').filter({ hasText: 'at 02:30 every weekday (Europe/Berlin)' }).waitFor();
-      expect(await preview().textContent()).toContain('late after 900 s of grace');
+      expect(await preview().textContent()).toContain('late after 15 minutes of grace');
       const next = await preview().locator('[data-testid="schedule-next"] li').allTextContents();
       expect(next).toHaveLength(3);
       // Each is 02:30 in Berlin, whatever the offset of that day.

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { configOfScheduleForm, scheduleFormOf as formOf } from '../../web/src/lib/heartbeat-schedule-form.ts';
+import {
+  configOfScheduleForm,
+  durationInWords,
+  scheduleFormOf as formOf,
+} from '../../web/src/lib/heartbeat-schedule-form.ts';
 
 const scheduleFormOf = (draft: Record<string, unknown>) => formOf(draft, 'UTC');
 
@@ -30,5 +34,16 @@ describe("a heartbeat monitor's schedule form", () => {
       grace: 90,
     });
     expect(configOfScheduleForm({ ...empty, mode: 'cron', cron: ' ' }).schedule).toBeNull();
+  });
+
+  it('says a grace in words', () => {
+    expect([0, 60, 900, 3600, 61, 172_800].map(durationInWords)).toEqual([
+      '0 seconds',
+      '1 minute',
+      '15 minutes',
+      '1 hour',
+      '61 seconds',
+      '2 days',
+    ]);
   });
 });

@@ -70,3 +70,10 @@ export function configOfScheduleForm(form: ScheduleForm): {
   }
   return { schedule: form.n.trim() === '' ? null : { every_seconds: joined(form.n, form.unit) }, grace };
 }
+
+/** Seconds in the largest unit that divides them: "15 minutes", "1 hour", "61 seconds". */
+export function durationInWords(seconds: number): string {
+  const [size, unit] = SCHEDULE_UNITS.find(([s]) => seconds > 0 && seconds % s === 0) ?? [1, 'seconds'];
+  const n = seconds / size;
+  return `${n} ${n === 1 ? unit.slice(0, -1) : unit}`;
+}

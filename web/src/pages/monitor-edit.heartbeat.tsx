@@ -8,7 +8,12 @@ import { inZone } from '../lib/time-zones';
 import { Field } from '../ui/form';
 import { ZoneSelect } from '../ui/zone-select';
 import type { ConfigDraft } from './monitor-edit.config';
-import { configOfScheduleForm, SCHEDULE_UNITS, type ScheduleForm } from '../lib/heartbeat-schedule-form';
+import {
+  configOfScheduleForm,
+  durationInWords,
+  SCHEDULE_UNITS,
+  type ScheduleForm,
+} from '../lib/heartbeat-schedule-form';
 import { heartbeatFormOf } from './monitor-edit.prefill';
 import './monitor-edit.heartbeat.css';
 
@@ -182,7 +187,7 @@ export function HeartbeatScheduleFields(props: {
           <>
             <p>
               Expected <strong data-testid="schedule-words">{scheduleInWords(schedule, props.intervalSeconds)}</strong>,
-              late after {preview.data.grace_seconds} s of grace.
+              late after {durationInWords(preview.data.grace_seconds)} of grace.
             </p>
             <p className="muted">Next expected pings{zone ? ` (${zone}, and your time)` : ''}:</p>
             <ol data-testid="schedule-next">
