@@ -9,6 +9,7 @@ import { credentialsFollowTarget, mergePatch } from './monitor.patch.ts';
 import { mergeDetails, wellShapedPart } from './monitor.shape.ts';
 import { MonitorsRepository, type MonitorScope } from './monitors.repository.ts';
 import type { Monitor, MonitorFilter, MonitorInput, MonitorPatch, MonitorStatus } from './monitor.types.ts';
+import { heartbeatConfig } from './heartbeat.validation.ts';
 import { validateMonitor, type AssertionValidator, type ValidMonitorFields } from './monitor.validation.ts';
 import type { MonitorTargetGuard } from './monitor.target-guard.ts';
 import { monitorChange } from './monitor.audit.ts';
@@ -227,6 +228,33 @@ export class MonitorsService {
   /** Destination ids per monitor (monitors without links are absent): for reports on monitors without alerts. */
   alertDestinationIdsOf(organizationId: string, monitorIds: readonly string[]): Promise<Map<string, string[]>> {
     return this.deps.alertLinks.destinationIdsOf(this.deps.database, organizationId, monitorIds);
+  }
+
+  /**
+   * A heartbeat schedule and grace judged exactly as a save judges them (the plan's floor, the zone, a cron that
+   * fires): the config a save would store, or the 422 a save would answer (fields named `config.schedule.*`).
+   */
+  judgeHeartbeatSchedule(
+    ctx: ServiceContext,
+    config: Record<string, unknown>,
+    shapeDetails: readonly ErrorDetail[] = [],
+  ): { schedule: Record<string, unknown>; grace_seconds: number } {
+    const floor = this.deps.plans.limitsOf(ctx.actor.plan).interval_floor_seconds;
+    const judged =
+      shapeDetails.length > 0
+        ? wellShapedPart<{ config?: Record<string, unknown> }>({ config }, shapeDetails)?.config
+        : config;
+    if (judged === undefined) throw validationFailed([...shapeDetails]);
+    const details: ErrorDetail[] = [];
+    if ((judged.schedule === undefined || judged.schedule === null) && shapeDetails.length === 0) {
+      details.push({ field: 'config.schedule', issue: 'is required' });
+    }
+    // The legacy interval does not matter here: a schedule is required, so the grace default is the schedule's.
+    const valid = heartbeatConfig(judged, floor, floor, ctx.clock.now(), details);
+    if (details.length === 0 && shapeDetails.length === 0) {
+      return { schedule: valid.schedule as Record<string, unknown>, grace_seconds: valid.grace_seconds as number };
+    }
+    throw validationFailed(mergeDetails(shapeDetails, details));
   }
 
   async get(ctx: ServiceContext, id: string): Promise<Monitor> {

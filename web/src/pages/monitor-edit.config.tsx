@@ -43,7 +43,6 @@ const LABELS: Record<string, string> = {
   tls: 'Use TLS',
   service: 'Service',
   grace_seconds: 'Grace (seconds)',
-  schedule: 'Schedule ({"every_seconds": 300} or {"cron": "30 2 * * *", "timezone": "Europe/Paris"})',
   max_run_seconds: 'Longest run (seconds)',
   slug: 'Slug (for the organization ping key URL)',
   method: 'Method',
@@ -77,6 +76,9 @@ const ASSERTIONS_OF: Partial<Record<MonitorType, { types: string[]; emptyText: s
   mysql: { types: ['body', 'response_time'], emptyText: 'None: a login (and the query, when set) counts as up.' },
   redis: { types: ['body', 'response_time'], emptyText: 'None: a login and the command (PING) count as up.' },
 };
+
+/** Keys a type edits in a form of its own, outside these settings (a heartbeat's schedule and grace). */
+const OWN_FORM: Partial<Record<MonitorType, string[]>> = { heartbeat: ['schedule', 'grace_seconds'] };
 
 /** Array keys edited as lists of ids by a picker (not as text, one a line). */
 const LISTS_OF_IDS = new Set(['alert_destination_ids', 'depends_on']);
@@ -213,6 +215,7 @@ export function ConfigFields(props: {
   return (
     <>
       {configFields(props.type).map(([key, schema]) => {
+        if (OWN_FORM[props.type]?.includes(key)) return null;
         const name = `config.${key}`;
         const label = TYPE_LABELS[props.type]?.[key] ?? LABELS[key] ?? key;
         const hint = describe(schema);

@@ -8,6 +8,7 @@ import { EditForm, SaveBar } from '../ui/edit-form';
 import { idempotencyHeader, useEditPage, useExisting, useFormSave } from '../ui/edit-form.hooks';
 import { Field, FieldIssue, FormError, type FieldIds } from '../ui/form';
 import { ConfigFields, configFromDraft, draftFromConfig, type ConfigDraft } from './monitor-edit.config';
+import { HeartbeatScheduleFields } from './monitor-edit.heartbeat';
 import { prefillOf } from './monitor-edit.prefill';
 
 const TYPES: [MonitorType, string][] = [
@@ -276,6 +277,16 @@ export default function MonitorEditPage() {
           <p className="hint">None chosen: the organization's default region.</p>
           <FieldIssue issue={error?.issueFor('region_codes')} />
         </fieldset>
+        {draft.type === 'heartbeat' && (
+          <HeartbeatScheduleFields
+            // Made again when a stored monitor arrives: the form's counts and units start from its schedule.
+            key={loadedFor ?? 'new'}
+            draft={draft.config}
+            onChange={(config) => set('config', config)}
+            error={error}
+            intervalSeconds={Number(draft.interval_seconds) || 0}
+          />
+        )}
         <details
           className="advanced"
           // Pre-filled settings (a gRPC method and its request) are shown, not hidden behind the summary.

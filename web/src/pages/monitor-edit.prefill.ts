@@ -1,4 +1,6 @@
 import type { MonitorType } from '../api/monitors';
+import { scheduleFormOf, type ScheduleForm } from '../lib/heartbeat-schedule-form';
+import { browserTimeZone } from '../lib/time-zones';
 import type { ConfigDraft } from './monitor-edit.config';
 
 /**
@@ -40,4 +42,9 @@ export function prefillOf(state: unknown): MonitorPrefill | null {
     ...(typeof candidate.name === 'string' && { name: candidate.name }),
     config: candidate.config && typeof candidate.config === 'object' ? candidate.config : {},
   };
+}
+
+/** A heartbeat monitor's schedule form (monitor-edit.heartbeat.tsx) prefilled from the config it edits. */
+export function heartbeatFormOf(draft: ConfigDraft): ScheduleForm {
+  return scheduleFormOf(draft, browserTimeZone());
 }

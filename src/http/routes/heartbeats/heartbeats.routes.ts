@@ -6,6 +6,7 @@ import { toIso } from '../../../platform/clock.ts';
 import { notFound } from '../../../platform/errors.ts';
 import type { AppServices } from '../../app.deps.ts';
 import { registerHeartbeatAdminRoutes } from './heartbeat-admin.routes.ts';
+import { registerHeartbeatScheduleRoutes } from './heartbeat-schedule.routes.ts';
 import { installPingBodyParser, type PingBody } from './heartbeat-ping.body.ts';
 import { createdByPing, monitorOfSlug } from './heartbeat-ping.slug.ts';
 
@@ -88,6 +89,7 @@ const description =
 export function registerHeartbeatRoutes(app: FastifyInstance, services: AppServices): void {
   app.addSchema(Ack);
   registerHeartbeatAdminRoutes(app, services);
+  registerHeartbeatScheduleRoutes(app, services);
   const { heartbeats } = services.checks;
   const ack = (r: Awaited<ReturnType<typeof heartbeats.record>>) => ({
     status: 'ok' as const,

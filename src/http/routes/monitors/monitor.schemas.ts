@@ -905,3 +905,23 @@ export const MonitorListQuery = Type.Object({
     ),
   ),
 });
+
+/** The body of the heartbeat schedule preview: the schedule and grace as a heartbeat monitor's config holds them. */
+export const HeartbeatSchedulePreviewBody = Type.Object(
+  { schedule: typeKeys.heartbeat.schedule, grace_seconds: typeKeys.heartbeat.grace_seconds },
+  {
+    additionalProperties: false,
+    'x-issues': { ...objectIssue, additionalProperties: 'is not a schedule field (schedule, grace_seconds)' },
+  },
+);
+
+export const HeartbeatSchedulePreview = Type.Object(
+  {
+    next: Type.Array(Type.String({ format: 'date-time' }), {
+      description:
+        'The next 3 expected pings from now, as the engine computes them (for every_seconds: now plus each period).',
+    }),
+    grace_seconds: Type.Integer({ description: 'The grace that a save would store (60 when not given).' }),
+  },
+  { $id: 'HeartbeatSchedulePreview', title: 'HeartbeatSchedulePreview' },
+);
