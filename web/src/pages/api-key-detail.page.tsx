@@ -93,8 +93,13 @@ export default function ApiKeyDetailPage() {
             {dateTime(usage.data.period.to)}).
           </p>
         )}
-        {rows.length > 0 ? (
-          <UsageChart rows={rows} resolution={usage.data?.resolution ?? 'hour'} />
+        {rows.length > 0 && usage.data ? (
+          <UsageChart
+            rows={rows}
+            resolution={usage.data.resolution}
+            from={usage.data.period.from}
+            to={usage.data.period.to}
+          />
         ) : (
           usage.isSuccess && <p className="muted">No requests with this key in the period.</p>
         )}

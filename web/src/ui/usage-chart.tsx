@@ -24,12 +24,32 @@ export function niceCeiling(max: number): number {
  * Requests per bucket, stacked by class, with a y axis in requests (round ticks), the bucket times on the x axis, a
  * tooltip per bar and the figures as a table (collapsed) for screen readers and copying.
  */
-export function UsageChart({ rows, resolution }: { rows: readonly UsageRow[]; resolution: string }) {
+const STEP_MS: Record<string, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
+
+export function UsageChart({
+  rows,
+  resolution,
+  from,
+  to,
+}: {
+  rows: readonly UsageRow[];
+  resolution: string;
+  /** The usage period: the x axis (bars stand at their time; buckets without requests are not listed). */
+  from: string;
+  to: string;
+}) {
   const totals = rows.map((r) => r.read + r.write + r.delete);
   const top = niceCeiling(Math.max(0, ...totals));
   const ticks = [0, top / 4, top / 2, (3 * top) / 4, top].filter((t) => Number.isInteger(t) || top < 4);
-  const width = Math.max(1, rows.length * 10);
-  const middle = rows[Math.floor((rows.length - 1) / 2)];
+  const width = 1000;
+  const t0 = Date.parse(from);
+  const span = Math.max(1, Date.parse(to) - t0);
+  const step = STEP_MS[resolution] ?? 3_600_000;
+  // A bar is its bucket's width, less a gap, and never thinner than 6 units of 1,000 (a minute in a day is 0.7),
+  // and stays inside the plot (the current bucket starts at its right edge).
+  const barWidth = Math.max(6, (step / span) * width * 0.8);
+  const x = (iso: string) => Math.min(width - barWidth, Math.max(0, ((Date.parse(iso) - t0) / span) * width));
+  const middle = new Date(t0 + span / 2).toISOString();
   return (
     <figure className="usage-figure" data-testid="usage-chart">
       <figcaption className="usage-title">Requests per {resolution}, by class</figcaption>
@@ -60,7 +80,7 @@ export function UsageChart({ rows, resolution }: { rows: readonly UsageRow[]; re
               vectorEffect="non-scaling-stroke"
             />
           ))}
-          {rows.map((r, i) => {
+          {rows.map((r) => {
             let y = 100;
             const title = `${dateTime(r.start)}: ${r.read} read, ${r.write} write, ${r.delete} delete`;
             return (
@@ -69,20 +89,18 @@ export function UsageChart({ rows, resolution }: { rows: readonly UsageRow[]; re
                 {USAGE_CLASSES.map((c) => {
                   const h = (r[c] / top) * 100;
                   y -= h;
-                  return <rect key={c} className={`usage-${c}`} x={i * 10 + 1} y={y} width={8} height={h} />;
+                  return <rect key={c} className={`usage-${c}`} x={x(r.start)} y={y} width={barWidth} height={h} />;
                 })}
               </g>
             );
           })}
         </svg>
       </div>
-      {rows.length > 0 && (
-        <div className="usage-x" aria-hidden="true">
-          <span>{dateTime(rows[0]!.start)}</span>
-          {rows.length > 2 && middle && <span>{dateTime(middle.start)}</span>}
-          <span>{dateTime(rows[rows.length - 1]!.start)}</span>
-        </div>
-      )}
+      <div className="usage-x" aria-hidden="true">
+        <span>{dateTime(from)}</span>
+        <span>{dateTime(middle)}</span>
+        <span>{dateTime(to)}</span>
+      </div>
       <ul className="chart-legend usage-legend">
         {USAGE_CLASSES.map((c) => (
           <li key={c}>
