@@ -34,6 +34,7 @@ import { registerNoticeRoutes } from './routes/status-pages/notices.routes.ts';
 import { registerStatusPageFeedRoutes } from './routes/status-pages/status-page-feeds.routes.ts';
 import { CustomDomainRouter } from './routes/status-pages/custom-domains.ts';
 import { registerStatusPageSubscriberRoutes } from './routes/status-pages/status-page-subscribers.routes.ts';
+import { registerMonitorPeriodsRoutes } from './routes/history/periods.routes.ts';
 import { registerReportRoutes } from './routes/reports/reports.routes.ts';
 import { registerMoreReportRoutes } from './routes/reports/reports-more.routes.ts';
 import { registerSilenceRoutes } from './routes/silences/silences.routes.ts';
@@ -203,6 +204,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerExecutionRoutes(app, deps.services);
   registerHistoryRoutes(app, deps.services);
+  registerMonitorPeriodsRoutes(app, { reports: deps.services.reports });
   registerIncidentRoutes(app, deps.services);
   registerStatusPageRoutes(app, {
     statusPages: deps.services.statusPages,

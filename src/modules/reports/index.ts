@@ -12,6 +12,7 @@ export type { CustomReportMembers } from './custom-report.validation.ts';
 export type { CustomReportDocument, CustomReportSection } from './custom-report.document.ts';
 export * from './custom-report.types.ts';
 export { MonitorTimelineRecorder } from './monitor-timeline.recorder.ts';
+export type { MonitorPeriods, MonitorStatePeriod, PeriodState } from './monitor-periods.ts';
 export { reportsMigrations } from './reports.migrations.ts';
 export { PERIOD_PRESETS, SLA_PERIODS, type PeriodPreset, type SlaPeriod } from './report.period.ts';
 export type { ReportInput } from './report.request.ts';

@@ -4,6 +4,7 @@ import type { Incident } from '../incidents/index.ts';
 import type { Plans } from '../orgs/index.ts';
 import { accountingOf, spansOf, uptimePercent, withMaintenance, type Span } from './availability.accounting.ts';
 import { MonitorTimelineRepository, type ReportMonitor } from './monitor-timeline.repository.ts';
+import { monitorPeriods, type MonitorPeriods, type PeriodMaintenance } from './monitor-periods.ts';
 import { localDays, periodContaining, type Window } from './report.period.ts';
 import { resolvePeriod, selectMonitors, type ReportInput, type ResolvedPeriod } from './report.request.ts';
 import { DAY_QUANTILES, figuresFromRollups, type CheckFigures, type DayFigures } from './report.rollups.ts';
@@ -44,7 +45,7 @@ export interface ReportsServiceDeps {
  * What reports read of maintenance windows (the maintenance module's MaintenanceService fits): per monitor, the time
  * in [from, to) that windows with `exclude_from_sla` covered, as sorted disjoint [start, end) intervals.
  */
-export interface ReportMaintenance {
+export interface ReportMaintenance extends PeriodMaintenance {
   excludedIntervals(
     db: ServiceContext['db'],
     organizationId: string,
@@ -86,6 +87,19 @@ export class ReportsService {
       monitors: deps.monitors ?? null,
       maintenanceOf: (ctx, monitors, from, to) => this.maintenanceOf(ctx, monitors, from, to),
     });
+  }
+
+  /**
+   * A monitor's shaded periods (down, degraded, maintenance, paused) and its incidents over [from, to), for charts
+   * (monitor-periods.ts). A monitor read, not a report: no plan gate.
+   */
+  periods(ctx: ServiceContext, monitorId: string, range: { from: number; to: number }): Promise<MonitorPeriods> {
+    return monitorPeriods(
+      ctx,
+      { incidents: this.deps.incidents, maintenance: this.deps.maintenance ?? null },
+      monitorId,
+      range,
+    );
   }
 
   /** Incidents overlapping the period with MTTA/MTTR (incidents.report.ts). */

@@ -1250,6 +1250,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/monitors/{id}/periods': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A monitor's down, degraded, maintenance and paused periods and its incidents over a range
+     * @description The periods come from the same timeline as the availability report (a down period starts at the first failing check of the confirmed outage). 422 when from is not before to or the range is over 400 days.
+     *
+     *     Requires scope `monitors:read`.
+     */
+    get: operations['getMonitorPeriods'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/monitors/{id}/pings': {
     parameters: {
       query?: never;
@@ -4557,6 +4579,49 @@ export interface components {
     MonitorList: {
       data: components['schemas']['Monitor'][];
       next_cursor: string | null;
+    };
+    /** MonitorPeriodIncident */
+    MonitorPeriodIncident: {
+      acknowledged_at: string | null;
+      /**
+       * Format: date-time
+       * @description When the outage began (the first failing check), else opened_at.
+       */
+      down_since: string;
+      id: string;
+      number: number;
+      /** Format: date-time */
+      opened_at: string;
+      /** @description null while the incident is open. */
+      resolved_at: string | null;
+      status: 'opened' | 'acknowledged' | 'resolved';
+      title: string;
+    };
+    /** MonitorPeriods */
+    MonitorPeriods: {
+      /** Format: date-time */
+      from: string;
+      /** @description The monitor's incidents overlapping [from, to), in opening order, not clipped. */
+      incidents: components['schemas']['MonitorPeriodIncident'][];
+      /** @description Oldest first, disjoint; up time and time without a verdict are not listed. */
+      periods: components['schemas']['MonitorStatePeriod'][];
+      /** Format: date-time */
+      to: string;
+    };
+    /** MonitorStatePeriod */
+    MonitorStatePeriod: {
+      /**
+       * Format: date-time
+       * @description Clipped to to (and to now: the future has no state).
+       */
+      end: string;
+      /**
+       * Format: date-time
+       * @description Clipped to from.
+       */
+      start: string;
+      /** @description down: from the first failing check of the confirmed outage to the check that ended it; degraded: slower than degraded_latency_ms or failing in fewer regions than confirm_regions; maintenance: covered by any maintenance window of the monitor; paused: paused by a user. */
+      state: 'down' | 'degraded' | 'maintenance' | 'paused';
     };
     /** MonitorSummary */
     MonitorSummary: {
@@ -20491,6 +20556,168 @@ export interface operations {
       422: {
         headers: {
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: the budget is exhausted; see Retry-After. */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getMonitorPeriods: {
+    parameters: {
+      query?: {
+        /** @description Default: 24 hours before to. */
+        from?: string;
+        /** @description Default: now. At most 400 days after from. */
+        to?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MonitorPeriods'];
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
+      401: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
+      403: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: missing, or in another organization or environment. */
+      404: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description uri_too_long: a path segment over 100 characters (longer than any id or token). */
+      414: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];

@@ -3,7 +3,11 @@ export interface LatencySeries {
   label: string;
   /** Seconds since the epoch, ascending. */
   times: number[];
-  values: (number | null)[];
+  /** null: a gap in the line; undefined: no value, the line goes straight on (latency-buckets.ts lineValues). */
+  values: (number | null | undefined)[];
+  /** Default: the chart's palette by position. */
+  colour?: string;
+  dash?: number[];
 }
 
 /** The chart's series from the history buckets of each region (p95 per bucket; null where a bucket has no check). */
@@ -20,15 +24,21 @@ export function latencySeriesOf(
 /**
  * The indices of values with no value on either side. A line needs two neighbouring points, so these would not be
  * drawn at all: a monitor's first checks, the current (partial) bucket after an empty one, checks rarer than the
- * bucket width. The chart draws them as dots.
+ * bucket width. The chart draws them as dots. `undefined` is not a gap (the line spans it), so the neighbours looked
+ * at are the nearest values that are not undefined.
  */
-export function lonePoints(values: ReadonlyArray<number | null>): number[] {
+export function lonePoints(values: ReadonlyArray<number | null | undefined>): number[] {
   const out: number[] = [];
+  const near = (from: number, dir: 1 | -1): number | null => {
+    for (let j = from + dir; j >= 0 && j < values.length; j += dir) {
+      const v = values[j];
+      if (v !== undefined) return v;
+    }
+    return null;
+  };
   values.forEach((v, i) => {
-    if (v === null) return;
-    const before = i > 0 ? values[i - 1] : null;
-    const after = i < values.length - 1 ? values[i + 1] : null;
-    if ((before ?? null) === null && (after ?? null) === null) out.push(i);
+    if (v === null || v === undefined) return;
+    if (near(i, -1) === null && near(i, 1) === null) out.push(i);
   });
   return out;
 }

@@ -5,8 +5,7 @@ import { unwrap } from '../api/client';
 import { useApi } from '../api/context';
 import { dateTime, plural } from '../lib/format';
 import { KeyValueDialog } from './api-keys.page';
-
-const CLASSES = ['read', 'write', 'delete'] as const;
+import { UsageChart } from '../ui/usage-chart';
 
 export default function ApiKeyDetailPage() {
   const { id } = useParams() as { id: string };
@@ -51,7 +50,6 @@ export default function ApiKeyDetailPage() {
   if (!key.data) return <p role="status">Loading…</p>;
   const k = key.data;
   const rows = usage.data?.data ?? [];
-  const max = Math.max(1, ...rows.map((r) => r.read + r.write + r.delete));
   return (
     <>
       <h1>API key: {k.name}</h1>
@@ -95,32 +93,16 @@ export default function ApiKeyDetailPage() {
             {dateTime(usage.data.period.to)}).
           </p>
         )}
-        {rows.length > 0 && (
-          <svg
-            className="usage-chart"
-            role="img"
-            aria-label={`Requests per ${usage.data?.resolution ?? 'bucket'} by class`}
-            viewBox={`0 0 ${rows.length * 10} 100`}
-            preserveAspectRatio="none"
-          >
-            {rows.map((r, i) => {
-              let y = 100;
-              return CLASSES.map((c) => {
-                const h = (r[c] / max) * 100;
-                y -= h;
-                return (
-                  <rect key={`${r.start}-${c}`} className={`usage-${c}`} x={i * 10 + 1} y={y} width={8} height={h}>
-                    <title>{`${dateTime(r.start)}: ${r[c]} ${c}`}</title>
-                  </rect>
-                );
-              });
-            })}
-          </svg>
+        {rows.length > 0 && usage.data ? (
+          <UsageChart
+            rows={rows}
+            resolution={usage.data.resolution}
+            from={usage.data.period.from}
+            to={usage.data.period.to}
+          />
+        ) : (
+          usage.isSuccess && <p className="muted">No requests with this key in the period.</p>
         )}
-        <p className="legend">
-          <span className="usage-read-key">■ read</span> <span className="usage-write-key">▨ write</span>{' '}
-          <span className="usage-delete-key">▤ delete</span>
-        </p>
       </section>
       {!k.revoked_at && (
         <section aria-labelledby="manage">

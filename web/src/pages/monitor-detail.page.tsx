@@ -7,7 +7,10 @@ import { useApi } from '../api/context';
 import { uptimeOf, type HistoryBucket } from '../api/monitors';
 import { can, useSession } from '../api/session';
 import { dateTime, ms, percent, plural, relativeTime } from '../lib/format';
-import { latencySeriesOf } from '../lib/latency-series';
+import { bucketWidthMs, lineValues, mergeBuckets } from '../lib/latency-buckets';
+import { wrapUnits } from '../ui/figure-value';
+import { ChartLegend, MonitorStateStrip, PeriodsTable, stripSummary } from '../ui/monitor-timeline';
+import type { ChartBand, LatencySeries } from '../ui/latency-chart';
 import { MonitorBadge } from '../ui/monitor-badge';
 import { MonitorIntelligence } from '../ui/monitor-intelligence';
 import { MuteMonitor } from '../ui/mute-monitor';
@@ -15,6 +18,10 @@ import { StatusBadge } from '../ui/status';
 import { HeartbeatPanel } from './monitor-detail.heartbeat';
 
 const LatencyChart = lazy(() => import('../ui/latency-chart').then((m) => ({ default: m.LatencyChart })));
+
+/** The chart's line colours (the legend shows the same). */
+const LINE_COLOURS = ['#2563eb', '#d97706', '#059669', '#db2777', '#7c3aed', '#0891b2'];
+const STEP_MS = { minute: 60_000, hour: 3_600_000 } as const;
 
 const PERIODS = {
   '1h': { ms: 3_600_000, resolution: 'minute', label: '1 hour' },
@@ -88,6 +95,12 @@ export default function MonitorDetailPage() {
       return report.monitors[0] ?? null;
     },
   });
+  // What the chart shades: down, degraded, maintenance and paused periods and the incidents of the window.
+  const periods = useQuery({
+    queryKey: ['monitor', id, 'periods', period, now],
+    queryFn: async () =>
+      unwrap(await api.client.GET('/api/v1/monitors/{id}/periods', { params: { path: { id }, query: { from, to } } })),
+  });
   const executions = useQuery({
     queryKey: ['monitor', id, 'executions'],
     queryFn: async () =>
@@ -124,7 +137,55 @@ export default function MonitorDetailPage() {
     },
   });
 
-  const series = useMemo(() => latencySeriesOf(history.data?.perRegion ?? []), [history.data]);
+  const interval = monitor.data?.interval_seconds ?? 60;
+  const widthMs = bucketWidthMs(spec.ms, interval, STEP_MS[spec.resolution]);
+  const chart = useMemo(() => {
+    const merged = mergeBuckets(history.data?.all ?? [], widthMs);
+    // A gap only where no check ran for two intervals (or two buckets): a late check is not missing data.
+    const quiet = 2 * Math.max(widthMs, interval * 1000);
+    const times = merged.map((b) => b.start / 1000);
+    const regions = history.data?.perRegion ?? [];
+    const series: LatencySeries[] =
+      regions.length > 1
+        ? regions.map((r, i) => ({
+            label: `p95 ${r.region}`,
+            times,
+            values: lineValues(mergeBuckets(r.data, widthMs), (b) => b.p95, widthMs, quiet),
+            colour: LINE_COLOURS[i % LINE_COLOURS.length]!,
+            dash: i === 0 ? [] : [6, 3],
+          }))
+        : [
+            {
+              label: 'p95',
+              times,
+              values: lineValues(merged, (b) => b.p95, widthMs, quiet),
+              colour: LINE_COLOURS[0]!,
+              dash: [],
+            },
+            {
+              label: 'p50',
+              times,
+              values: lineValues(merged, (b) => b.p50, widthMs, quiet),
+              colour: LINE_COLOURS[1]!,
+              dash: [6, 3],
+            },
+          ];
+    return { merged, series };
+  }, [history.data, widthMs, interval]);
+  const series = chart.series;
+  const bands = useMemo<ChartBand[]>(() => {
+    const p = periods.data;
+    if (!p) return [];
+    return [
+      ...p.periods.map((x) => ({ kind: x.state, start: Date.parse(x.start) / 1000, end: Date.parse(x.end) / 1000 })),
+      ...p.incidents.map((i) => ({
+        kind: 'incident' as const,
+        start: Date.parse(i.down_since) / 1000,
+        end: (i.resolved_at ? Date.parse(i.resolved_at) : Date.parse(p.to)) / 1000,
+      })),
+    ];
+  }, [periods.data]);
+  const range = useMemo<[number, number]>(() => [(now - spec.ms) / 1000, now / 1000], [now, spec.ms]);
   const timings = useMemo(() => averageTimings(executions.data?.data ?? []), [executions.data]);
 
   if (monitor.isError) {
@@ -160,7 +221,9 @@ export default function MonitorDetailPage() {
   const perf = performance.data;
   const perfNote = (current: number | null | undefined, previous: number | null | undefined) =>
     performance.isPending ? 'Loading…' : performance.isError ? 'not available' : trend(current, previous);
-  const chartEmpty = series.every((s) => s.values.every((v) => v === null));
+  const chartEmpty = series.every((s) => s.values.every((v) => v === null || v === undefined)) && bands.length === 0;
+  const periodList = periods.data?.periods ?? [];
+  const incidentList = periods.data?.incidents ?? [];
   return (
     <>
       <div className="page-head">
@@ -251,8 +314,8 @@ export default function MonitorDetailPage() {
           Percentiles: {performance.error instanceof ApiError ? performance.error.message : 'not available'}
         </p>
       )}
-      <section aria-labelledby="latency">
-        <h2 id="latency">Latency (p95) per region</h2>
+      <section aria-labelledby="latency" className="monitor-chart">
+        <h2 id="latency">{series.length > 2 ? 'Latency (p95) per region' : 'Latency (p50, p95)'} and availability</h2>
         {history.isPending ? (
           <p role="status">Loading history…</p>
         ) : history.isError ? (
@@ -266,12 +329,36 @@ export default function MonitorDetailPage() {
                 : `No checks in the last ${spec.label} yet.`}
           </p>
         ) : (
-          <Suspense fallback={<p role="status">Loading chart…</p>}>
-            <LatencyChart
-              series={series}
-              label={`p95 latency over the last ${spec.label} for ${series.map((s) => s.label).join(', ')}`}
+          <>
+            <p className="visually-hidden">
+              {`Latency over the last ${spec.label} in buckets of ${plural(widthMs / 60_000, 'minute')}: p50 ${ms(perf?.p50_ms)}, p95 ${ms(perf?.p95_ms)}. ${stripSummary(periodList, incidentList)}. The periods are listed in the table below the chart.`}
+            </p>
+            <Suspense fallback={<p role="status">Loading chart…</p>}>
+              <LatencyChart
+                series={series}
+                bands={bands}
+                range={range}
+                label={`Latency (${series.map((s) => s.label).join(', ')}) over the last ${spec.label}, shaded where the monitor was down, degraded, in maintenance or paused; ${stripSummary(periodList, incidentList)}`}
+              />
+            </Suspense>
+          </>
+        )}
+        {!history.isPending && !history.isError && (
+          <>
+            <MonitorStateStrip
+              from={now - spec.ms}
+              to={now}
+              widthMs={widthMs}
+              buckets={chart.merged}
+              periods={periodList}
+              incidents={incidentList}
             />
-          </Suspense>
+            <ChartLegend
+              lines={series.map((s) => ({ label: s.label, colour: s.colour!, dashed: (s.dash ?? []).length > 0 }))}
+            />
+            {periods.isError && <p role="alert">The periods could not be read: {periods.error.message}</p>}
+            <PeriodsTable periods={periodList} incidents={incidentList} />
+          </>
         )}
       </section>
       <section aria-labelledby="phases">
@@ -297,7 +384,8 @@ export default function MonitorDetailPage() {
       </section>
       <section aria-labelledby="executions">
         <h2 id="executions">Recent checks</h2>
-        <div className="table-wrap">
+        {/* Focusable: at 360 px the table scrolls sideways, and a keyboard must be able to scroll it (it has no link). */}
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="Recent checks, scrollable">
           <table>
             <thead>
               <tr>
@@ -388,7 +476,7 @@ function Card({ label, value, note }: { label: string; value: string; note?: str
   return (
     <div className="card stat">
       <p className="stat-label">{label}</p>
-      <p className="stat-value">{value}</p>
+      <p className="stat-value">{wrapUnits(value)}</p>
       {note && <p className="muted small">{note}</p>}
     </div>
   );

@@ -88,13 +88,7 @@ export default function PerformanceReportPage() {
                       {count(m.checks)} ({count(m.successful_checks)})
                     </td>
                     <td>
-                      {m.anomalies.length === 0
-                        ? '—'
-                        : m.anomalies.map((a) => (
-                            <p key={a.id} className="small">
-                              {a.severity}: {a.summary}
-                            </p>
-                          ))}
+                      <Anomalies list={m.anomalies} />
                     </td>
                   </tr>
                 ))}
@@ -108,5 +102,49 @@ export default function PerformanceReportPage() {
         </>
       )}
     </ReportFrame>
+  );
+}
+
+/** How many anomalies a row shows before "show all": a monitor with hundreds made the page 15,000 px tall. */
+const SHOWN_ANOMALIES = 2;
+const SEVERITY_RANK: Record<string, number> = { critical: 0, warning: 1, info: 2 };
+
+/**
+ * A monitor's anomalies: a count by severity, the most severe (then latest) few, and the rest behind "show all"
+ * (a disclosure: collapsed, it takes no room; opened, every anomaly is there).
+ */
+function Anomalies({
+  list,
+}: {
+  list: ReadonlyArray<{ id: string; severity: string; summary: string; started_at: string }>;
+}) {
+  if (list.length === 0) return <>—</>;
+  const ranked = [...list].sort(
+    (a, b) =>
+      (SEVERITY_RANK[a.severity] ?? 3) - (SEVERITY_RANK[b.severity] ?? 3) ||
+      Date.parse(b.started_at) - Date.parse(a.started_at),
+  );
+  const bySeverity = new Map<string, number>();
+  for (const a of list) bySeverity.set(a.severity, (bySeverity.get(a.severity) ?? 0) + 1);
+  const counts = [...bySeverity]
+    .sort((a, b) => (SEVERITY_RANK[a[0]] ?? 3) - (SEVERITY_RANK[b[0]] ?? 3))
+    .map(([sev, n]) => `${n} ${sev}`)
+    .join(', ');
+  const line = (a: (typeof list)[number]) => (
+    <p key={a.id} className="small">
+      {a.severity}: {a.summary}
+    </p>
+  );
+  return (
+    <div className="anomalies" data-anomalies={list.length}>
+      {list.length > SHOWN_ANOMALIES && <p className="small muted">{`${list.length} anomalies (${counts})`}</p>}
+      {ranked.slice(0, SHOWN_ANOMALIES).map(line)}
+      {list.length > SHOWN_ANOMALIES && (
+        <details>
+          <summary className="small">Show all {list.length}</summary>
+          {ranked.slice(SHOWN_ANOMALIES).map(line)}
+        </details>
+      )}
+    </div>
   );
 }

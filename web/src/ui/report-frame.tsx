@@ -1,4 +1,5 @@
 import { keepPreviousData, useQuery, type UseQueryResult } from '@tanstack/react-query';
+import { wrapUnits } from './figure-value';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ApiError, unwrap } from '../api/client';
@@ -189,7 +190,7 @@ export function Figure({ label, value, note, id }: { label: string; value: strin
   return (
     <div className="card stat" data-figure={id}>
       <p className="stat-label">{label}</p>
-      <p className="stat-value">{value}</p>
+      <p className="stat-value">{wrapUnits(value)}</p>
       {note && <p className="muted small">{note}</p>}
     </div>
   );
