@@ -26,6 +26,7 @@ const NOT_RECORDED: Record<string, string> = {
     'a heartbeat ping by slug: monitoring data (a monitor ?create=1 makes is recorded: monitor.create)',
   pingHeartbeatSlugSignal: 'a heartbeat signal by slug: monitoring data (?create=1 records monitor.create)',
   previewMaintenanceWindow: 'answers which monitors a window would cover; stores nothing',
+  previewHeartbeatSchedule: 'answers when a heartbeat schedule expects its next pings; stores nothing',
   planConfig: 'answers what applying a document would change; stores nothing (apply records each change)',
   unlockStatusPage: 'a visitor opening a password-protected status page: a signed cookie, nothing stored',
   subscribeToStatusPage: 'a visitor of a public page asks for mails: no actor of the organization',
