@@ -302,10 +302,26 @@ interface RoundFigures {
   alertFromSlotMs: number[];
   /** From the down event's row (written in the check's transaction) to the receiver. */
   alertFromRecordMs: number[];
+  /** The stages of a canary `down`, each in ms: check start → event row → delivery row (fan-out) → receiver. */
+  stages: { toEventRow: number[]; toDeliveryRow: number[]; toReceiver: number[] };
   /** Down deliveries of held and silenced flappers (quiet: must be 0). */
   heldDowns: number;
   silencedDowns: number;
 }
+
+const ascending = (xs: number[]) => xs.sort((a, b) => a - b);
+
+/** Each canary `down`'s time split at the event row and the delivery row (only downs with both rows found). */
+function stagesOf(canary: Delivery[], recordedAt: Map<string, number>, fannedAt: Map<string, number>) {
+  const whole = canary.filter((d) => recordedAt.has(d.eventId) && fannedAt.has(d.eventId));
+  return {
+    toEventRow: ascending(whole.map((d) => recordedAt.get(d.eventId)! - d.occurredAt!)),
+    toDeliveryRow: ascending(whole.map((d) => fannedAt.get(d.eventId)! - recordedAt.get(d.eventId)!)),
+    toReceiver: ascending(whole.map((d) => d.at - fannedAt.get(d.eventId)!)),
+  };
+}
+
+const p50p99 = (xs: number[]) => ({ p50: pct(xs, 50), p99: pct(xs, 99), max: xs.at(-1) });
 
 async function phasesOf(env: Record<string, string>) {
   const app = await createTocsin(loadConfig({ env, isTty: false }), {
@@ -343,6 +359,14 @@ async function readBack(
           select id, created_at from domain_event where type = 'down' and occurred_at >= ${windowStart}`.execute(db)
       ).rows.map((r) => [r.id, Number(r.created_at)]),
     );
+    // When the fan-out wrote each down's delivery row (one per event here: the canaries alert one webhook).
+    const fannedAt = new Map(
+      (
+        await sql<{ event_id: string; created_at: string | number }>`
+          select event_id, min(created_at) as created_at from delivery
+          where event_type = 'down' and created_at >= ${windowStart} group by event_id`.execute(db)
+      ).rows.map((r) => [r.event_id, Number(r.created_at)]),
+    );
     const downs = s.receiver.deliveries.filter(
       (d: Delivery) =>
         d.type === 'down' && d.occurredAt !== null && d.occurredAt >= windowStart && d.occurredAt < windowEnd,
@@ -369,6 +393,7 @@ async function readBack(
         .filter((d) => recordedAt.has(d.eventId))
         .map((d) => d.at - recordedAt.get(d.eventId)!)
         .sort((a, b) => a - b),
+      stages: stagesOf(canary, recordedAt, fannedAt),
       heldDowns: downs.filter((d) => s.groupOf.get(d.monitorId ?? '') === 'held').length,
       silencedDowns: downs.filter((d) => s.groupOf.get(d.monitorId ?? '') === 'silenced').length,
     } satisfies RoundFigures;
@@ -409,13 +434,18 @@ try {
       for (const [i, s] of order.entries()) {
         const figures = await readBack(s, round, cpu1[i]! - cpu0[i]!, windowStart, windowEnd, load);
         rounds.push(figures);
-        const { alertFromStartMs, alertFromSlotMs, alertFromRecordMs, ...rest } = figures;
+        const { alertFromStartMs, alertFromSlotMs, alertFromRecordMs, stages, ...rest } = figures;
         process.stdout.write(
           `${JSON.stringify({
             ...rest,
             alert_from_start_p99_ms: pct(alertFromStartMs, 99),
             alert_from_slot_p99_ms: pct(alertFromSlotMs, 99),
             alert_from_event_row_p99_ms: pct(alertFromRecordMs, 99),
+            stages_ms: {
+              check_start_to_event_row: p50p99(stages.toEventRow),
+              event_row_to_delivery_row: p50p99(stages.toDeliveryRow),
+              delivery_row_to_receiver: p50p99(stages.toReceiver),
+            },
           })}\n`,
         );
       }
@@ -452,6 +482,11 @@ const summary = setups.map((s) => {
     alert_latency_from_check_start_ms: { p50: pct(fromStart, 50), p99: pct(fromStart, 99), max: fromStart.at(-1) },
     alert_latency_from_scheduled_slot_ms: { p50: pct(fromSlot, 50), p99: pct(fromSlot, 99), max: fromSlot.at(-1) },
     alert_latency_from_event_row_ms: { p50: pct(fromRecord, 50), p99: pct(fromRecord, 99), max: fromRecord.at(-1) },
+    stages_ms: {
+      check_start_to_event_row: p50p99(ascending(mine.flatMap((r) => r.stages.toEventRow))),
+      event_row_to_delivery_row: p50p99(ascending(mine.flatMap((r) => r.stages.toDeliveryRow))),
+      delivery_row_to_receiver: p50p99(ascending(mine.flatMap((r) => r.stages.toReceiver))),
+    },
     held_downs_delivered: mine.reduce((a, r) => a + r.heldDowns, 0),
     silenced_downs_delivered: mine.reduce((a, r) => a + r.silencedDowns, 0),
   };
