@@ -3,6 +3,7 @@
  * most 5 % and alert latency p99 stays under 250 ms.
  *   node bench/quiet/quiet.bench.ts [--dialect sqlite|postgres] [--monitors 10000] [--interval 30] [--windows 1000]
  *     [--silences 100] [--canaries 200] [--flap-seconds 60] [--rounds 3] [--warm 60] [--window 120] [--cpu-prof DIR]
+ *     [--heap-prof DIR] (V8's sampling heap profile of each serve: where its allocations come from)
  * Two real `tocsin serve` processes of this tree run side by side, each on its own database with the default config
  * (no TOCSIN_CONFIG; the organization is on the enterprise plan, whose 10 s floor allows 10,000 monitors at 30 s):
  * "plain" without windows or silences, "quiet" with `--windows` maintenance windows and `--silences` silences. Both
@@ -60,6 +61,7 @@ const { values: args } = parseArgs({
     warm: { type: 'string', default: '60' },
     window: { type: 'string', default: '120' },
     'cpu-prof': { type: 'string' },
+    'heap-prof': { type: 'string' },
   },
 });
 const dialect = args.dialect;
@@ -413,10 +415,13 @@ try {
       for (const s of order) {
         const profDir = args['cpu-prof'] === undefined ? null : join(args['cpu-prof'], `${s.name}-round${round}`);
         if (profDir) mkdirSync(profDir, { recursive: true });
+        const heapDir = args['heap-prof'] === undefined ? null : join(args['heap-prof'], `${s.name}-round${round}`);
+        if (heapDir) mkdirSync(heapDir, { recursive: true });
         procs.push(
           await startServe(s.name, s.env, [
             ...nodeFlags,
             ...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []),
+            ...(heapDir ? ['--heap-prof', `--heap-prof-dir=${heapDir}`] : []),
           ]),
         );
       }
