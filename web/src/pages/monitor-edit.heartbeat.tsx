@@ -45,7 +45,7 @@ function UnitSelect(props: { label: string; value: number; onChange: (unit: numb
  */
 function noScheduleEvery(intervalSeconds: number): string {
   return intervalSeconds > 0
-    ? `every ${durationInWords(intervalSeconds)} (the monitor's interval)`
+    ? `every ${durationInWords(intervalSeconds)} (the monitor's interval, as before schedules)`
     : "at your plan's shortest interval";
 }
 
@@ -123,7 +123,7 @@ export function HeartbeatScheduleFields(props: {
           label="A ping is due every"
           name="config.schedule.every_seconds"
           error={errorFor('config.schedule.every_seconds') ?? errorFor('config.schedule')}
-          hint={`Empty: ${noScheduleEvery(props.intervalSeconds)}, as monitors made before schedules.`}
+          hint={`Empty: ${noScheduleEvery(props.intervalSeconds)}.`}
         >
           {({ control }) => (
             <div className="heartbeat-amount">
