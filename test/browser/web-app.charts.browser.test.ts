@@ -56,6 +56,16 @@ function overflowingFigures(): string[] {
   return out;
 }
 
+/** The state strip's left and right edges against the chart's plot area (uPlot's .u-over), in CSS pixels. */
+async function stripOffsets(page: Page): Promise<{ left: number; right: number }> {
+  return page.evaluate(() => {
+    const doc = (globalThis as unknown as { document: { querySelector(s: string): any } }).document; // eslint-disable-line @typescript-eslint/no-explicit-any -- DOM in the page
+    const plot = doc.querySelector('.latency-chart .u-over').getBoundingClientRect();
+    const strip = doc.querySelector('[data-testid="state-strip"]').getBoundingClientRect();
+    return { left: strip.left - plot.left, right: strip.right - plot.right };
+  });
+}
+
 describe.skipIf(skipWithout('chromium'))('web app charts (sqlite)', () => {
   let server: WebAppServer;
   let target: SwitchableTarget;
@@ -145,6 +155,12 @@ describe.skipIf(skipWithout('chromium'))('web app charts (sqlite)', () => {
     expect(await strip.locator('rect[data-state="maintenance"]').count()).toBeGreaterThanOrEqual(1);
     expect(await strip.locator('rect[data-incident="1"]').count()).toBe(1);
     expect(await strip.locator('rect.up').count()).toBeGreaterThanOrEqual(1);
+    // The strip spans the chart's plot area exactly (its times line up with the chart's).
+    const aligned = async () => {
+      const { left, right } = await stripOffsets(page);
+      return Math.abs(left) <= 1 && Math.abs(right) <= 1;
+    };
+    await expect.poll(aligned).toBe(true);
     const legend = await page.getByTestId('chart-legend').innerText();
     for (const word of ['p95', 'p50', 'Down', 'Degraded', 'Maintenance', 'Paused', 'Incident'])
       expect(legend).toContain(word);
@@ -163,6 +179,7 @@ describe.skipIf(skipWithout('chromium'))('web app charts (sqlite)', () => {
     await page.reload();
     await settle(page);
     await chart.locator('canvas').first().waitFor();
+    await expect.poll(aligned).toBe(true);
     expect(await page.evaluate(overflowingFigures)).toEqual([]);
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });

@@ -61,6 +61,13 @@ describe.skipIf(skipWithout('chromium'))('web app overview (sqlite)', () => {
   it('counts every state, groups what needs attention, folds and caps the groups', { timeout: 180_000 }, async () => {
     await seedOverview(page, server.origin, targets, DOWN);
     await waitForStates(page, server.origin, DOWN);
+    // What the page asks the API for: the counts, and only the monitors it lists (down and degraded ones).
+    const asked: string[] = [];
+    const onRequest = (r: { url(): string }) => {
+      const url = new URL(r.url());
+      if (url.pathname.startsWith('/api/v1/monitors')) asked.push(`${url.pathname}${url.search}`);
+    };
+    page.on('request', onRequest);
     await page.goto(`${server.origin}/`);
     await settle(page);
     // The strip: each count a link to the list filtered to that state.
@@ -75,6 +82,21 @@ describe.skipIf(skipWithout('chromium'))('web app overview (sqlite)', () => {
       `Needs attention: ${DOWN} monitors down, 1 degraded, ${DOWN} open incidents.`,
     );
     expect(await page.getByText('All clear').count()).toBe(0);
+    page.off('request', onRequest);
+    // The counts are one request; full monitor records are read only through a status filter (what "Needs
+    // attention" lists), never the whole list.
+    expect(asked.filter((u) => u === '/api/v1/monitors/counts')).toHaveLength(1);
+    const records = asked.filter((u) => u.startsWith('/api/v1/monitors?'));
+    // (A live status change may read a list again: which lists, not how often, is what is checked.)
+    expect([...new Set(records.map((u) => new URLSearchParams(u.split('?')[1]).get('status')))].sort()).toEqual([
+      'degraded',
+      'down',
+    ]);
+    const counts = await page.evaluate(async () => (await fetch('/api/v1/monitors/counts')).json());
+    expect(counts).toEqual({
+      total: DOWN + 6,
+      by_status: { up: 3, degraded: 1, down: DOWN, pending: 0, paused: 1, maintenance: 1 },
+    });
 
     // Groups: down monitors and open incidents capped at five, with "Show all".
     const down = page.locator('[data-group="down"]');
@@ -161,7 +183,7 @@ describe.skipIf(skipWithout('chromium'))('web app overview (sqlite)', () => {
         });
       else await route.continue();
     });
-    await other.route(/\/api\/v1\/monitors\?/, async (route) => {
+    await other.route(/\/api\/v1\/monitors(\/counts|\?)/, async (route) => {
       await new Promise((r) => setTimeout(r, 1500));
       await route.continue();
     });
@@ -175,5 +197,47 @@ describe.skipIf(skipWithout('chromium'))('web app overview (sqlite)', () => {
     await expect.poll(() => statValue(other, 'incidents'), { timeout: 20_000 }).toBe(String(DOWN));
     expect(await other.locator('.attention [role="alert"]').count()).toBe(0);
     await other.close();
+  });
+  it('keeps the navigation on one line at 1280 px', { timeout: 60_000 }, async () => {
+    await page.goto(`${server.origin}/`);
+    await settle(page);
+    const header = page.locator('header.topbar');
+    const links = header.getByRole('navigation', { name: 'Main' }).getByRole('link');
+    const tops = await links.evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));
+    expect(tops.length).toBeGreaterThanOrEqual(8);
+    // One line: every link and the account button on the same row, the header one row high.
+    expect(new Set(tops).size).toBe(1);
+    const account = header.getByRole('button', { name: /Olive Owner/ });
+    const box = (await account.boundingBox())!;
+    const headerBox = (await header.boundingBox())!;
+    expect(headerBox.height).toBeLessThan(64);
+    expect(box.y + box.height).toBeLessThanOrEqual(headerBox.y + headerBox.height);
+    // The organization's pages, the theme and sign-out are in the account menu.
+    expect(await header.getByRole('link', { name: 'Settings' }).isVisible()).toBe(false);
+    await account.click();
+    expect(await account.getAttribute('aria-expanded')).toBe('true');
+    for (const name of ['Profile', 'Members', 'API keys', 'Settings'])
+      expect(await header.getByRole('link', { name, exact: true }).isVisible()).toBe(true);
+    expect(await header.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(true);
+    await noViolations(page);
+    await page.keyboard.press('Escape');
+    expect(await account.getAttribute('aria-expanded')).toBe('false');
+    await account.click();
+    await header.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+    expect(await account.getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it("shows no check interval on a heartbeat monitor's form", { timeout: 60_000 }, async () => {
+    await page.goto(`${server.origin}/monitors/new`);
+    await settle(page);
+    expect(await page.getByLabel('Check every (seconds)').count()).toBe(1);
+    await page.getByLabel('Type').selectOption({ label: 'Heartbeat (pinged by your job)' });
+    await page.getByRole('group', { name: 'Schedule' }).waitFor();
+    expect(await page.getByLabel('Check every (seconds)').count()).toBe(0);
+    expect(await page.getByText(/Check every/).count()).toBe(0);
+    expect(await page.getByTestId('schedule-preview').innerText()).toContain(
+      "No schedule: a ping is due at your plan's shortest interval.",
+    );
   });
 });

@@ -188,6 +188,7 @@ describe.each(testDialects())('every documented GET response validates against i
     getOpenApiDocument: '/api/v1/openapi.json',
     listMonitors: '/api/v1/monitors',
     listMonitorSummaries: '/api/v1/monitors/summaries?sort=status&q=a',
+    countMonitors: '/api/v1/monitors/counts?type=http',
     getMonitor: `/api/v1/monitors/${ids.monitor}`,
     listMonitorExecutions: `/api/v1/monitors/${ids.monitor}/executions?limit=5`,
     getExecution: `/api/v1/executions/${ids.execution}`,

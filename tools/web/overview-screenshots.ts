@@ -1,7 +1,8 @@
 /**
  * docs/images/web-look-*.png: the overview (state counts, what needs attention, the 24 h / 7 d trends) and
  * pages the visual system restyled, at 1280 and 360 px, light and dark, on a fresh `tocsin serve` with monitors in
- * every state (test/browser/web-app.overview.fixture.ts). Also an all-clear overview before anything fails.
+ * every state (test/browser/web-app.overview.fixture.ts), the header's menus open and a new heartbeat's form. Also
+ * an all-clear overview before anything fails.
  * Run: `node tools/web/overview-screenshots.ts` (needs /usr/bin/chromium and a built app: `npm run web:build`).
  */
 import { mkdirSync } from 'node:fs';
@@ -47,6 +48,19 @@ try {
         await settle(page);
         await page.screenshot({ path: `${OUT}web-look-${name}-${width}-${scheme}.png`, fullPage: name === 'overview' });
       }
+      // The header's menus open: the account menu at 1280 px, the Menu (with the account's part) at 360 px.
+      await page.goto(`${server.origin}/`);
+      await settle(page);
+      const header = page.locator('header.topbar');
+      if (width === 1280) await header.getByRole('button', { name: new RegExp(OWNER.name) }).click();
+      else await header.getByRole('button', { name: 'Menu' }).click();
+      await page.screenshot({ path: `${OUT}web-look-menu-open-${width}-${scheme}.png` });
+      // A heartbeat's form: its schedule, no check interval.
+      await page.goto(`${server.origin}/monitors/new`);
+      await settle(page);
+      await page.getByLabel('Type').selectOption({ label: 'Heartbeat (pinged by your job)' });
+      await page.getByRole('group', { name: 'Schedule' }).waitFor();
+      await page.screenshot({ path: `${OUT}web-look-heartbeat-new-${width}-${scheme}.png`, fullPage: true });
       await context.close();
     }
   }

@@ -355,6 +355,15 @@ export class MonitorsService {
     return { data, next_cursor };
   }
 
+  /** How many monitors match `filter`, per status as shown (`maintenance` for unpaused ones `covered` now). */
+  countByStatus(
+    ctx: ServiceContext,
+    filter: Omit<MonitorFilter, 'status' | 'maintenance'>,
+    covered: { monitorIds: readonly string[]; tags: readonly string[] },
+  ): Promise<Map<string, number>> {
+    return new MonitorsRepository(ctx.db).countByStatus(scopeOf(ctx.actor), filter, covered);
+  }
+
   /** How many monitors match `filter` (what a list's first page says it has in all). */
   countMatching(ctx: ServiceContext, filter: MonitorFilter): Promise<number> {
     return new MonitorsRepository(ctx.db).countMatching(scopeOf(ctx.actor), filter);

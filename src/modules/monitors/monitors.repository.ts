@@ -354,6 +354,33 @@ export class MonitorsRepository {
     return Number(row.n);
   }
 
+  /**
+   * How many monitors match, per status as shown (issue 36: the overview's counts), in one grouped query: a monitor
+   * an active window covers (`covered`, by id or tag) and not paused counts as `maintenance`, as the list filter reads
+   * it. Served by `monitor_org_status_idx` (organization, status, id) without reading rows, unless a window covers
+   * tags (the tags column is then read) or the filter has a tag or text. A paused monitor's stored status is always
+   * `paused` (pausing sets it, checks leave it), so `status <> 'paused'` stands for "not paused" here.
+   */
+  async countByStatus(
+    scope: MonitorScope,
+    filter: Omit<MonitorFilter, 'status' | 'maintenance'>,
+    covered: { monitorIds: readonly string[]; tags: readonly string[] },
+  ): Promise<Map<string, number>> {
+    const coverage = [
+      ...(covered.monitorIds.length > 0 ? [sql<SqlBool>`id in (${sql.join([...covered.monitorIds])})`] : []),
+      ...covered.tags.map((tag) => this.contains(sql.ref('tags'), JSON.stringify(tag))),
+    ];
+    const shown =
+      coverage.length === 0
+        ? sql<string>`status`
+        : sql<string>`case when status <> 'paused' and (${sql.join(coverage, sql` or `)}) then 'maintenance' else status end`;
+    const rows = await this.matching(scope, filter)
+      .select((eb) => [shown.as('shown'), eb.fn.countAll<number>().as('n')])
+      .groupBy(sql`1`)
+      .execute();
+    return new Map(rows.map((r) => [r.shown, Number(r.n)]));
+  }
+
   /** Monitors that should be checked (not paused), for the scheduler's reconciliation. */
   async listActive(afterId: string | undefined, limit: number): Promise<Monitor[]> {
     let q = this.db.selectFrom('monitor').selectAll().where('paused', '=', 0);

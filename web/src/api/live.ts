@@ -29,9 +29,11 @@ function patchLists(queryClient: QueryClient, patches: Map<string, MonitorPatch>
     ...queryClient.getQueryCache().findAll({ queryKey: ['monitors', 'all'] }),
     ...queryClient.getQueryCache().findAll({ queryKey: ['monitors', 'summaries'] }),
   ];
+  const statusChanged = [...patches.values()].some((p) => p.status !== undefined);
+  // The overview's counts (GET /monitors/counts) are read again: a changed status moves a monitor between them.
+  if (statusChanged) void queryClient.invalidateQueries({ queryKey: ['monitors', 'counts'] });
   for (const query of lists) {
     const filters = query.queryKey[2] as { status?: string } | undefined;
-    const statusChanged = [...patches.values()].some((p) => p.status !== undefined);
     if (filters?.status && statusChanged) {
       void queryClient.invalidateQueries({ queryKey: query.queryKey, exact: true });
       continue;

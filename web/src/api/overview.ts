@@ -1,6 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { unwrap } from './client';
 import { useApi } from './context';
+import type { MonitorStatus } from './monitors';
 
 export type TrendPeriod = '24h' | '7d';
 
@@ -115,6 +116,70 @@ export function useOpenIncidents() {
       ]);
       const list = [...unwrap(opened).data, ...unwrap(acknowledged).data];
       return list.sort((a, b) => Date.parse(b.opened_at) - Date.parse(a.opened_at));
+    },
+  });
+}
+
+/** How many monitors show each status (GET /monitors/counts: one grouped query on the server, not the list). */
+export function useMonitorCounts() {
+  const api = useApi();
+  return useQuery({
+    // Under 'monitors': api/live.ts reads it again when a monitor's status changes.
+    queryKey: ['monitors', 'counts'],
+    queryFn: async () => unwrap(await api.client.GET('/api/v1/monitors/counts')),
+  });
+}
+
+/** The most monitors of one state the overview reads to pick the longest outages from. */
+export const ATTENTION_LIMIT = 100;
+
+/**
+ * The first monitors showing `status` (a page filtered by the server, at most ATTENTION_LIMIT), longest in that
+ * state first: what "Needs attention" lists. Kept as an infinite query under ['monitors', 'all', {status}] so that
+ * api/live.ts re-reads it when a status changes, as it does the monitor list filtered by status.
+ */
+export function useMonitorsShowing(status: MonitorStatus, enabled: boolean) {
+  const api = useApi();
+  const query = useInfiniteQuery({
+    queryKey: ['monitors', 'all', { status }, 'attention'],
+    enabled,
+    initialPageParam: undefined as string | undefined,
+    queryFn: async () =>
+      unwrap(
+        await api.client.GET('/api/v1/monitors', {
+          params: { query: { status, limit: ATTENTION_LIMIT } },
+        }),
+      ),
+    getNextPageParam: () => undefined,
+  });
+  const monitors = (query.data?.pages[0]?.data ?? [])
+    .slice()
+    .sort((a, b) => a.status_changed_at.localeCompare(b.status_changed_at));
+  return { ...query, monitors };
+}
+
+/**
+ * Every monitor's id, for the trend charts (GET /monitors/history takes ids): read as summary rows (about 250 bytes
+ * a monitor instead of a full record), 200 a request.
+ */
+export function useMonitorIds(enabled: boolean) {
+  const api = useApi();
+  return useQuery({
+    queryKey: ['monitors', 'ids'],
+    enabled,
+    queryFn: async () => {
+      const ids: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = unwrap(
+          await api.client.GET('/api/v1/monitors/summaries', {
+            params: { query: { limit: 200, ...(cursor ? { cursor } : {}) } },
+          }),
+        );
+        ids.push(...page.data.map((m) => m.id));
+        cursor = page.next_cursor ?? undefined;
+      } while (cursor);
+      return ids;
     },
   });
 }

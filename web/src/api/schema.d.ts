@@ -1312,6 +1312,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/monitors/counts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Count monitors per status as shown (maintenance included), in one query
+     * @description What the overview shows without reading the list: the monitors the caller sees (its organization and, for a key, its environments) matching the filters, per status; `maintenance` counts the unpaused ones an active maintenance window covers, as `GET /monitors?status=maintenance` lists them.
+     *
+     *     Requires scope `monitors:read`.
+     */
+    get: operations['countMonitors'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/monitors/grpc/discover': {
     parameters: {
       query?: never;
@@ -4500,6 +4522,25 @@ export interface components {
         /** Format: uri */
         uptime_svg: string;
       };
+    };
+    /** MonitorCounts */
+    MonitorCounts: {
+      by_status: {
+        /** @description Slow, or failing in fewer regions than confirm_regions (not an outage). */
+        degraded: number;
+        /** @description Failing. */
+        down: number;
+        /** @description Not paused and covered by a maintenance window active now (by id or tag). */
+        maintenance: number;
+        /** @description Paused: not checked. */
+        paused: number;
+        /** @description Not judged yet (new or resumed). */
+        pending: number;
+        /** @description Checks pass. */
+        up: number;
+      };
+      /** @description Every matching monitor (the sum of the statuses). */
+      total: number;
     };
     /** MonitorGrades */
     MonitorGrades: {
@@ -21089,6 +21130,156 @@ export interface operations {
       422: {
         headers: {
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: the budget is exhausted; see Retry-After. */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request_header_fields_too_large: the headers are over the server limit. */
+      431: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: quote the request id. */
+      500: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service_unavailable: the server is shutting down; retry (another instance). */
+      503: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  countMonitors: {
+    parameters: {
+      query?: {
+        environment?: string;
+        /** @description Text to find in name or target (case-insensitive). */
+        q?: string;
+        /** @description Monitors carrying exactly this tag. */
+        tag?: string;
+        type?:
+          | 'http'
+          | 'tls'
+          | 'tcp'
+          | 'dns'
+          | 'grpc'
+          | 'heartbeat'
+          | 'icmp'
+          | 'udp'
+          | 'domain'
+          | 'smtp'
+          | 'websocket'
+          | 'postgres'
+          | 'mysql'
+          | 'redis';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MonitorCounts'];
+        };
+      };
+      /** @description invalid_json: the body is not parseable JSON; bad_request: broken percent-encoding in the path. */
+      400: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: key missing, malformed, unknown, expired or revoked. */
+      401: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description insufficient_scope, forbidden, plan_upgrade_required or plan_limit_exceeded. */
+      403: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed (with details), or idempotency_key_mismatch. */
+      422: {
+        headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];

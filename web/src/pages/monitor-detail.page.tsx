@@ -16,6 +16,7 @@ import { MonitorIntelligence } from '../ui/monitor-intelligence';
 import { MuteMonitor } from '../ui/mute-monitor';
 import { StatusBadge } from '../ui/status';
 import { HeartbeatPanel } from './monitor-detail.heartbeat';
+import type { PlotArea } from '../ui/latency-chart';
 
 const LatencyChart = lazy(() => import('../ui/latency-chart').then((m) => ({ default: m.LatencyChart })));
 
@@ -57,6 +58,8 @@ export default function MonitorDetailPage() {
   });
   // The window is fixed per fetch (not per render) so the query key stays stable.
   const [now, setNow] = useState(() => Date.now());
+  // Where the latency chart plots time, for the state strip beneath it (measured by the chart at every size).
+  const [plotArea, setPlotArea] = useState<PlotArea | null>(null);
   const from = new Date(now - spec.ms).toISOString();
   const to = new Date(now).toISOString();
   const regions = monitor.data?.region_codes ?? [];
@@ -335,6 +338,7 @@ export default function MonitorDetailPage() {
             </p>
             <Suspense fallback={<p role="status">Loading chart…</p>}>
               <LatencyChart
+                onPlotArea={setPlotArea}
                 series={series}
                 bands={bands}
                 range={range}
@@ -346,6 +350,7 @@ export default function MonitorDetailPage() {
         {!history.isPending && !history.isError && (
           <>
             <MonitorStateStrip
+              plotArea={chartEmpty ? null : plotArea}
               from={now - spec.ms}
               to={now}
               widthMs={widthMs}

@@ -40,6 +40,16 @@ function UnitSelect(props: { label: string; value: number; onChange: (unit: numb
 }
 
 /**
+ * When pings are due without a schedule: every stored `interval_seconds` (a monitor made before schedules), or for a
+ * new one the plan's shortest interval (what the API then gives it).
+ */
+function noScheduleEvery(intervalSeconds: number): string {
+  return intervalSeconds > 0
+    ? `every ${durationInWords(intervalSeconds)} (the monitor's interval, as before schedules)`
+    : "at your plan's shortest interval";
+}
+
+/**
  * A heartbeat monitor's schedule as a form ("every N minutes" or a cron expression in a zone) and its grace, with
  * the schedule in words and the next expected pings as the server computes them (the browser has no cron code: the
  * preview is judged by the save's own rules, so an issue shows under its field before saving).
@@ -113,7 +123,7 @@ export function HeartbeatScheduleFields(props: {
           label="A ping is due every"
           name="config.schedule.every_seconds"
           error={errorFor('config.schedule.every_seconds') ?? errorFor('config.schedule')}
-          hint="Empty: every check interval (Check every, above), as monitors made before schedules."
+          hint={`Empty: ${noScheduleEvery(props.intervalSeconds)}.`}
         >
           {({ control }) => (
             <div className="heartbeat-amount">
@@ -180,9 +190,7 @@ export function HeartbeatScheduleFields(props: {
       </Field>
       <div className="heartbeat-preview" aria-live="polite" data-testid="schedule-preview">
         {schedule === null ? (
-          <p className="muted">
-            No schedule: a ping is due every {props.intervalSeconds || 'check'} seconds (the check interval).
-          </p>
+          <p className="muted">No schedule: a ping is due {noScheduleEvery(props.intervalSeconds)}.</p>
         ) : current ? (
           <>
             <p>

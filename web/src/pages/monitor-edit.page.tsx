@@ -121,7 +121,9 @@ export default function MonitorEditPage() {
       if (!id) body.type = draft.type;
       if (draft.target.trim()) body.target = draft.target.trim();
       if (draft.name.trim()) body.name = draft.name.trim();
-      if (draft.interval_seconds.trim()) {
+      // A heartbeat has no check interval on the form (its schedule says when pings are due): a value typed for
+      // another type before switching is not sent; an edited heartbeat keeps its stored one.
+      if (draft.interval_seconds.trim() && (id || draft.type !== 'heartbeat')) {
         const n = Number(draft.interval_seconds);
         body.interval_seconds = Number.isInteger(n) ? n : draft.interval_seconds;
       }
@@ -241,14 +243,16 @@ export default function MonitorEditPage() {
         <Field label="Name" name="name" error={error} hint="Default: taken from the target.">
           {text('name')}
         </Field>
-        <Field
-          label="Check every (seconds)"
-          name="interval_seconds"
-          error={error}
-          hint="Default: your plan's shortest interval."
-        >
-          {text('interval_seconds')}
-        </Field>
+        {draft.type !== 'heartbeat' && (
+          <Field
+            label="Check every (seconds)"
+            name="interval_seconds"
+            error={error}
+            hint="Default: your plan's shortest interval."
+          >
+            {text('interval_seconds')}
+          </Field>
+        )}
         <Field label="Environment" name="environment" error={error} hint="Default: production.">
           {text('environment')}
         </Field>

@@ -1,14 +1,21 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
-import { useAllMonitors, type Monitor } from '../api/monitors';
-import { useOpenIncidents, useOverviewTrend, type TrendPeriod } from '../api/overview';
+import type { Monitor } from '../api/monitors';
+import {
+  useMonitorCounts,
+  useMonitorIds,
+  useMonitorsShowing,
+  useOpenIncidents,
+  useOverviewTrend,
+  type TrendPeriod,
+} from '../api/overview';
 import { plural, relativeTime } from '../lib/format';
 import { CappedList, Card, CollapsibleSection, EmptyState, ErrorState, PageHeader, Stat, type Tone } from '../ui/kit';
 import { IncidentBars, UptimeBars } from '../ui/overview-charts';
 import { StatusBadge } from '../ui/status';
 
 /** The summary strip: each state's count, a link to the list filtered to it. */
-const STATES: { status: Monitor['status']; label: string; icon: string; tone: Tone }[] = [
+const STATES: { status: Exclude<Monitor['status'], 'pending'>; label: string; icon: string; tone: Tone }[] = [
   { status: 'down', label: 'Down', icon: '▼', tone: 'down' },
   { status: 'degraded', label: 'Degraded', icon: '◐', tone: 'degraded' },
   { status: 'up', label: 'Up', icon: '▲', tone: 'up' },
@@ -62,24 +69,26 @@ function Verdict(props: { down: number; degraded: number; open: number; total: n
 }
 
 export default function OverviewPage() {
-  const monitors = useAllMonitors({});
+  // The counts come from the server (one grouped query); only the monitors listed under "Needs attention" are read.
+  const counts = useMonitorCounts();
+  const byStatus = counts.data?.by_status;
+  const total = counts.data?.total ?? 0;
+  const downCount = byStatus?.down ?? 0;
+  const degradedCount = byStatus?.degraded ?? 0;
+  const downList = useMonitorsShowing('down', downCount > 0);
+  const degradedList = useMonitorsShowing('degraded', degradedCount > 0);
   const open = useOpenIncidents();
   const [period, setPeriod] = useState<TrendPeriod>('24h');
-  const ids = useMemo(() => monitors.monitors.map((m) => m.id), [monitors.monitors]);
-  const trend = useOverviewTrend(period, ids, monitors.complete);
+  const ids = useMonitorIds(total > 0);
+  const trend = useOverviewTrend(period, ids.data ?? [], ids.isSuccess);
 
-  const byStatus = useMemo(() => {
-    const out = new Map<string, Monitor[]>();
-    for (const m of monitors.monitors) out.set(m.status, [...(out.get(m.status) ?? []), m]);
-    // The longest outage first: the one most likely to matter.
-    for (const list of out.values()) list.sort((a, b) => a.status_changed_at.localeCompare(b.status_changed_at));
-    return out;
-  }, [monitors.monitors]);
-  const down = byStatus.get('down') ?? [];
-  const degraded = byStatus.get('degraded') ?? [];
+  const down = downList.monitors;
+  const degraded = degradedList.monitors;
   const incidents = open.data ?? [];
-  const loaded = monitors.isSuccess && open.isSuccess;
-  const allClear = loaded && down.length === 0 && degraded.length === 0 && incidents.length === 0;
+  const loaded = counts.isSuccess && open.isSuccess;
+  const allClear = loaded && downCount === 0 && degradedCount === 0 && incidents.length === 0;
+  const listsPending = (downCount > 0 && downList.isPending) || (degradedCount > 0 && degradedList.isPending);
+  const listError = downList.error ?? degradedList.error;
 
   return (
     <>
@@ -87,16 +96,11 @@ export default function OverviewPage() {
         title="Overview"
         lead={
           loaded ? (
-            <Verdict
-              down={down.length}
-              degraded={degraded.length}
-              open={incidents.length}
-              total={monitors.monitors.length}
-            />
+            <Verdict down={downCount} degraded={degradedCount} open={incidents.length} total={total} />
           ) : undefined
         }
       />
-      {monitors.isError && <ErrorState message={monitors.error.message} onRetry={() => void monitors.refetch()} />}
+      {counts.isError && <ErrorState message={counts.error.message} onRetry={() => void counts.refetch()} />}
       <section aria-labelledby="counts">
         <h2 id="counts" className="visually-hidden">
           Monitors by state
@@ -107,8 +111,8 @@ export default function OverviewPage() {
               key={s.status}
               label={s.label}
               icon={s.icon}
-              tone={(byStatus.get(s.status)?.length ?? 0) > 0 ? s.tone : 'neutral'}
-              value={monitors.isPending ? 'Loading…' : (byStatus.get(s.status)?.length ?? 0)}
+              tone={(byStatus?.[s.status] ?? 0) > 0 ? s.tone : 'neutral'}
+              value={counts.isPending ? 'Loading…' : (byStatus?.[s.status] ?? 0)}
               to={`/monitors?status=${s.status}`}
               testId={s.status}
             />
@@ -126,22 +130,33 @@ export default function OverviewPage() {
 
       <div className="overview-grid">
         <Card title="Needs attention" className="attention">
-          {(monitors.isPending || open.isPending) && <p role="status">Loading…</p>}
+          {(counts.isPending || open.isPending || listsPending) && <p role="status">Loading…</p>}
           {open.isError && <ErrorState message={open.error.message} onRetry={() => void open.refetch()} />}
+          {listError && (
+            <ErrorState
+              message={listError.message}
+              onRetry={() => {
+                void downList.refetch();
+                void degradedList.refetch();
+              }}
+            />
+          )}
           {allClear && (
             <EmptyState icon="✔" title="All clear" tone="up">
               <p>
                 No monitor is down or degraded and no incident is open.{' '}
-                {monitors.monitors.length === 0 && <Link to="/monitors/new">Add your first monitor</Link>}
+                {total === 0 && <Link to="/monitors/new">Add your first monitor</Link>}
               </p>
             </EmptyState>
           )}
           {down.length > 0 && (
-            <CollapsibleSection title="Down monitors" tone="down" count={down.length} testId="down">
+            <CollapsibleSection title="Down monitors" tone="down" count={downCount} testId="down">
               <CappedList
                 items={down}
                 cap={CAP}
                 label="down monitors"
+                total={downCount}
+                allTo="/monitors?status=down"
                 itemKey={(m) => m.id}
                 render={(m) => <MonitorRow m={m} />}
               />
@@ -159,11 +174,13 @@ export default function OverviewPage() {
             </CollapsibleSection>
           )}
           {degraded.length > 0 && (
-            <CollapsibleSection title="Degraded monitors" tone="degraded" count={degraded.length} testId="degraded">
+            <CollapsibleSection title="Degraded monitors" tone="degraded" count={degradedCount} testId="degraded">
               <CappedList
                 items={degraded}
                 cap={CAP}
                 label="degraded monitors"
+                total={degradedCount}
+                allTo="/monitors?status=degraded"
                 itemKey={(m) => m.id}
                 render={(m) => <MonitorRow m={m} />}
               />
@@ -184,14 +201,17 @@ export default function OverviewPage() {
             </div>
           }
         >
-          {(trend.isPending || !monitors.complete) && !trend.isError && <p role="status">Loading…</p>}
+          {(counts.isPending || (total > 0 && trend.isPending)) && !trend.isError && !ids.isError && (
+            <p role="status">Loading…</p>
+          )}
+          {ids.isError && <ErrorState message={ids.error.message} onRetry={() => void ids.refetch()} />}
           {trend.isError && <ErrorState message={trend.error.message} onRetry={() => void trend.refetch()} />}
-          {trend.data && monitors.monitors.length === 0 && (
+          {counts.isSuccess && total === 0 && (
             <EmptyState icon="∅" title="No data to chart">
               <p>Charts fill in once monitors have run checks.</p>
             </EmptyState>
           )}
-          {trend.data && monitors.monitors.length > 0 && (
+          {trend.data && total > 0 && (
             <div className="trend-charts">
               <UptimeBars period={trend.data.period} buckets={trend.data.buckets} />
               <IncidentBars

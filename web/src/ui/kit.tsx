@@ -115,8 +115,26 @@ export function CappedList<T>(props: {
   label: string;
   itemKey: (item: T) => string;
   render: (item: T) => ReactNode;
+  /** How many there are in all when `items` holds only the first of them; "Show all" then goes to `allTo`. */
+  total?: number;
+  allTo?: string;
 }) {
   const [all, setAll] = useState(false);
+  const total = props.total ?? props.items.length;
+  if (props.allTo && total > props.items.length) {
+    return (
+      <>
+        <ul className="item-list">
+          {props.items.slice(0, props.cap).map((item) => (
+            <li key={props.itemKey(item)}>{props.render(item)}</li>
+          ))}
+        </ul>
+        <Link className="link-button" to={props.allTo}>
+          {`Show all ${total} ${props.label}`}
+        </Link>
+      </>
+    );
+  }
   const shown = all ? props.items : props.items.slice(0, props.cap);
   return (
     <>

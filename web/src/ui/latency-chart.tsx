@@ -17,6 +17,11 @@ export interface ChartBand {
   end: number;
 }
 
+export interface PlotArea {
+  left: number;
+  width: number;
+}
+
 /** The CSS colour of each band (charts.css), read when drawing: the theme may have changed. */
 const BAND_VARS: Record<ChartBand['kind'], string> = {
   down: '--down',
@@ -37,6 +42,7 @@ export function LatencyChart({
   bands = [],
   range,
   height = 260,
+  onPlotArea,
 }: {
   series: LatencySeries[];
   label: string;
@@ -44,6 +50,11 @@ export function LatencyChart({
   /** The x range in seconds (the period asked for); default: the data's. */
   range?: [number, number];
   height?: number;
+  /**
+   * The plot area's left edge and width in CSS pixels, from the chart's own left edge: given after each draw at a
+   * new size, so that what lines up with the time axis (the state strip) follows the axes, whatever their width.
+   */
+  onPlotArea?: (area: PlotArea) => void;
 }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -81,6 +92,16 @@ export function LatencyChart({
       }
       ctx.restore();
     };
+    let last = '';
+    const report = (u: uPlot) => {
+      const area = u.over.getBoundingClientRect();
+      const left = Math.round((area.left - el.getBoundingClientRect().left) * 10) / 10;
+      const width = Math.round(area.width * 10) / 10;
+      const key = `${left}:${width}`;
+      if (key === last) return;
+      last = key;
+      onPlotArea?.({ left, width });
+    };
     const plot = new uPlot(
       {
         width: el.clientWidth || 600,
@@ -95,7 +116,12 @@ export function LatencyChart({
             size: 70,
           },
         ],
-        hooks: { drawClear: [shade] },
+        hooks: {
+          drawClear: [shade],
+          // u.over is the plot area (uPlot sizes it after the axes): measured against the chart's box.
+          ready: [(u) => report(u)],
+          setSize: [(u) => report(u)],
+        },
         series: [
           {},
           ...series.map((s, i) => ({
@@ -124,6 +150,6 @@ export function LatencyChart({
       resize.disconnect();
       plot.destroy();
     };
-  }, [series, bands, range, height]);
+  }, [series, bands, range, height, onPlotArea]);
   return <div ref={box} className="latency-chart" role="img" aria-label={label} data-bands={bands.length} />;
 }

@@ -36,6 +36,34 @@ function useFocusHeadingOnNavigation(): void {
   }, [pathname]);
 }
 
+/**
+ * A disclosure that closes when a link in it is followed, on Escape (focus back on its button) and on a click
+ * outside it.
+ */
+function useDisclosure(pathname: string) {
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => setOpen(false), [pathname]);
+  useEffect(() => {
+    if (!open) return;
+    const outside = (e: MouseEvent) => {
+      if (!ref.current?.contains(e.target as Node)) setOpen(false);
+    };
+    const escape = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setOpen(false);
+      ref.current?.querySelector<HTMLButtonElement>('button')?.focus();
+    };
+    document.addEventListener('mousedown', outside);
+    document.addEventListener('keydown', escape);
+    return () => {
+      document.removeEventListener('mousedown', outside);
+      document.removeEventListener('keydown', escape);
+    };
+  }, [open]);
+  return { open, ref, toggle: () => setOpen(!open) };
+}
+
 const NEXT_THEME: Record<Theme, Theme> = { system: 'dark', dark: 'light', light: 'system' };
 
 export function Layout() {
@@ -49,6 +77,7 @@ export function Layout() {
   // The narrow screen's menu: open until a link is followed.
   const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => setMenuOpen(false), [pathname]);
+  const account = useDisclosure(pathname);
   useFocusHeadingOnNavigation();
   const links: [string, string][] = [
     ['/', 'Overview'],
@@ -60,6 +89,10 @@ export function Layout() {
     ['/intelligence', 'Intelligence'],
     ...(allowed.admin ? ([['/destinations', 'Destinations']] as [string, string][]) : []),
     ['/silences', 'Silences'],
+  ];
+  // The organization's pages sit in the account menu: twelve links and the account controls do not fit one line
+  // at 1280 px.
+  const organization: [string, string][] = [
     ['/members', 'Members'],
     ['/api-keys', 'API keys'],
     ['/settings', 'Settings'],
@@ -98,30 +131,54 @@ export function Layout() {
             <span className={`live live-${live}`} role="status" title="How this page stays current">
               {live === 'live' ? '● Live' : live === 'polling' ? '↻ Polling' : '… Connecting'}
             </span>
-            <button
-              type="button"
-              className="ghost"
-              aria-label={`Theme: ${theme}. Switch to ${NEXT_THEME[theme]}`}
-              onClick={() => {
-                const next = NEXT_THEME[theme];
-                setTheme(next);
-                setThemeState(next);
-              }}
-            >
-              {theme === 'dark' ? '☾' : theme === 'light' ? '☀' : '◐'} <span className="hide-narrow">{theme}</span>
-            </button>
-            <NavLink to="/profile" className="who">
-              {session.user.name ?? session.user.email} <span className="role">({session.role})</span>
-            </NavLink>
-            <button
-              type="button"
-              className="ghost"
-              onClick={() => {
-                void state.signOut().then(() => navigate('/sign-in'));
-              }}
-            >
-              Sign out
-            </button>
+            <div className={`account${account.open ? ' open' : ''}`} ref={account.ref}>
+              <button
+                type="button"
+                className="ghost account-button"
+                aria-expanded={account.open}
+                aria-controls="account-panel"
+                onClick={account.toggle}
+              >
+                <span className="account-name">{session.user.name ?? session.user.email}</span>{' '}
+                <span aria-hidden="true">▾</span>
+              </button>
+              <div className="account-panel" id="account-panel">
+                <p className="account-who">
+                  {session.user.email} <span className="role">({session.role})</span>
+                </p>
+                <ul>
+                  <li>
+                    <NavLink to="/profile">Profile</NavLink>
+                  </li>
+                  {organization.map(([to, label]) => (
+                    <li key={to}>
+                      <NavLink to={to}>{label}</NavLink>
+                    </li>
+                  ))}
+                </ul>
+                <button
+                  type="button"
+                  className="ghost"
+                  aria-label={`Theme: ${theme}. Switch to ${NEXT_THEME[theme]}`}
+                  onClick={() => {
+                    const next = NEXT_THEME[theme];
+                    setTheme(next);
+                    setThemeState(next);
+                  }}
+                >
+                  {theme === 'dark' ? '☾' : theme === 'light' ? '☀' : '◐'} Theme: {theme}
+                </button>
+                <button
+                  type="button"
+                  className="ghost"
+                  onClick={() => {
+                    void state.signOut().then(() => navigate('/sign-in'));
+                  }}
+                >
+                  Sign out
+                </button>
+              </div>
+            </div>
           </div>
         </div>
       </header>

@@ -38,7 +38,10 @@ export function MonitorStateStrip({
   buckets,
   periods,
   incidents,
+  plotArea,
 }: {
+  /** Where the chart above plots time (ui/latency-chart.tsx): the strip spans the same pixels. */
+  plotArea?: { left: number; width: number } | null;
   from: number;
   to: number;
   widthMs: number;
@@ -57,8 +60,9 @@ export function MonitorStateStrip({
     else runs.push([b.start, b.start + widthMs]);
   }
   const minWidth = 2;
+  const frame = plotArea ? { marginLeft: plotArea.left, width: plotArea.width } : undefined;
   return (
-    <>
+    <div className="state-strip-frame" style={frame} data-testid="state-strip-frame">
       <svg
         className="state-strip"
         viewBox="0 0 1000 28"
@@ -110,7 +114,7 @@ export function MonitorStateStrip({
         <span>{dateTime(from)}</span>
         <span>{dateTime(to)}</span>
       </div>
-    </>
+    </div>
   );
 }
 

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { NullableTimestamp } from '../../schemas/common.schemas.ts';
-import { MonitorRecord } from './monitor.schemas.ts';
+import { MonitorListQuery, MonitorRecord } from './monitor.schemas.ts';
 
 /**
  * A monitor as a list row shows it (issue 36 item 7): what identifies it and its state, without the configuration
@@ -33,4 +33,31 @@ export const MonitorSummaryList = Type.Object(
     ),
   },
   { $id: 'MonitorSummaryList', title: 'MonitorSummaryList' },
+);
+
+/** GET /monitors/counts: the list's filters, without status, order or paging. */
+export const MonitorCountsQuery = Type.Omit(MonitorListQuery, ['status', 'sort', 'limit', 'cursor']);
+
+const count = (description: string) => Type.Integer({ minimum: 0, description });
+
+/**
+ * How many monitors the caller sees, per status as shown (issue 36: the overview's counts without the list). The
+ * statuses are those of Monitor.status; each is present, 0 when none.
+ */
+export const MonitorCounts = Type.Object(
+  {
+    total: count('Every matching monitor (the sum of the statuses).'),
+    by_status: Type.Object(
+      {
+        up: count('Checks pass.'),
+        degraded: count('Slow, or failing in fewer regions than confirm_regions (not an outage).'),
+        down: count('Failing.'),
+        pending: count('Not judged yet (new or resumed).'),
+        paused: count('Paused: not checked.'),
+        maintenance: count('Not paused and covered by a maintenance window active now (by id or tag).'),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { $id: 'MonitorCounts', title: 'MonitorCounts' },
 );

@@ -21,7 +21,12 @@ import {
   MonitorRecord,
 } from './monitor.schemas.ts';
 import { requireNoBody } from '../../plugins/validation.plugin.ts';
-import { MonitorSummaryList, MonitorSummaryRecord } from './monitor-summary.schemas.ts';
+import {
+  MonitorCounts,
+  MonitorCountsQuery,
+  MonitorSummaryList,
+  MonitorSummaryRecord,
+} from './monitor-summary.schemas.ts';
 
 /** A presented monitor cut to a list row (MonitorSummary). */
 function summaryOf(view: Record<string, unknown>): Record<string, unknown> {
@@ -106,7 +111,7 @@ export function registerMonitorRoutes(
     return { ...rest, status, maintenance: { ...covered, match: 'outside' } };
   };
   for (const schema of [...MONITOR_SHARED_SCHEMAS, MonitorRecord, MonitorList]) app.addSchema(schema);
-  for (const schema of [MonitorSummaryRecord, MonitorSummaryList]) app.addSchema(schema);
+  for (const schema of [MonitorSummaryRecord, MonitorSummaryList, MonitorCounts]) app.addSchema(schema);
 
   app.post<{ Body: MonitorInput }>(
     '/api/v1/monitors',
@@ -180,6 +185,34 @@ export function registerMonitorRoutes(
       ]);
       const data = (await shown(ctx, page.data)).map(summaryOf);
       return { data, next_cursor: page.next_cursor, ...(total !== undefined && { total }) };
+    },
+  );
+
+  app.get<{ Querystring: Static<typeof MonitorCountsQuery> }>(
+    '/api/v1/monitors/counts',
+    {
+      config: { scope: 'monitors:read' },
+      schema: {
+        tags,
+        summary: 'Count monitors per status as shown (maintenance included), in one query',
+        description:
+          'What the overview shows without reading the list: the monitors the caller sees (its organization and, ' +
+          'for a key, its environments) matching the filters, per status; `maintenance` counts the unpaused ones an ' +
+          'active maintenance window covers, as `GET /monitors?status=maintenance` lists them.',
+        operationId: 'countMonitors',
+        querystring: MonitorCountsQuery,
+        response: { 200: Type.Ref(MonitorCounts) },
+      },
+    },
+    async (request) => {
+      const ctx = contextOf(request);
+      const covered = deps.maintenance
+        ? await deps.maintenance.coverageAt(ctx.db, ctx.actor.organizationId, ctx.clock.now())
+        : NOTHING;
+      const counts = await monitors.countByStatus(ctx, request.query, covered);
+      const by_status = { up: 0, degraded: 0, down: 0, pending: 0, paused: 0, maintenance: 0 };
+      for (const key of Object.keys(by_status) as Array<keyof typeof by_status>) by_status[key] = counts.get(key) ?? 0;
+      return { total: Object.values(by_status).reduce((a, b) => a + b, 0), by_status };
     },
   );
 
