@@ -82,7 +82,8 @@ export function createCheckEngineModule(deps: CheckEngineModuleDeps): CheckEngin
   });
   deps.monitors.addListener(sync);
   const engine = new CheckEngine({
-    database,
+    // Claims and result batches go before queued API statements: their wait is the checks' lateness.
+    database: database.urgent(),
     clock,
     logger,
     executions: deps.executions,
