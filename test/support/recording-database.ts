@@ -84,6 +84,7 @@ export function recordingDatabase(dialect: Dialect, answer: Answer = () => []): 
     inTransaction,
     // One recorder: the urgent lane's statements are recorded with the rest.
     urgent: () => handle(inTransaction),
+    waitingForConnection: () => 0,
     tables: <T>() => kysely as unknown as Kysely<T>,
     ping: () => Promise.resolve(true),
     transaction: (work) => work(handle(true)),

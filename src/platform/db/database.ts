@@ -43,6 +43,8 @@ export interface Database {
    * Inside a transaction, the transaction itself.
    */
   urgent(): Database;
+  /** Statements and transactions waiting for a connection of this handle's lane now (diagnostics, tests). */
+  waitingForConnection(): number;
   /**
    * Runs `callback` once the surrounding transaction has committed (never if it rolls back); outside a
    * transaction, right away. For signals such as "new outbox event", which must not fire for work that vanished.
@@ -80,11 +82,16 @@ class KyselyDatabase implements Database {
   private readonly pool: pg.Pool | undefined;
   /** The urgent lane's handle; absent on a transaction and on the urgent handle itself. */
   private readonly urgentLane: KyselyDatabase | undefined;
+  /** SQLite: the one connection's lock, and the lane this handle waits in. */
+  private readonly lock: LanedLock | undefined;
+  private readonly lane: Lane;
   constructor(
     dialect: Dialect,
     kysely: Kysely<unknown>,
-    options: { inTransaction?: boolean; pool?: pg.Pool; urgent?: KyselyDatabase } = {},
+    options: { inTransaction?: boolean; pool?: pg.Pool; urgent?: KyselyDatabase; lock?: LanedLock; lane?: Lane } = {},
   ) {
+    this.lock = options.lock;
+    this.lane = options.lane ?? 'normal';
     this.dialect = dialect;
     this.kysely = kysely;
     this.inTransaction = options.inTransaction ?? false;
@@ -93,6 +100,10 @@ class KyselyDatabase implements Database {
   }
   urgent(): Database {
     return this.urgentLane ?? this;
+  }
+  waitingForConnection(): number {
+    if (this.pool) return this.pool.waitingCount;
+    return this.lock ? this.lock.waiting[this.lane] : 0;
   }
   async readTextArrays(statements: readonly CompiledStatement[]): Promise<Array<Array<Array<string | null>>>> {
     // Inside a transaction the pool would hand out another connection, outside the caller's transaction.
@@ -330,8 +341,8 @@ function openSqlite(path: string): Database {
   cachePreparedStatements(sqlite);
   const lock = new LanedLock();
   const lane = (name: Lane) => new Kysely({ dialect: new LanedSqliteDialect({ database: sqlite }, lock, name) });
-  const urgent = new KyselyDatabase('sqlite', lane('urgent'));
-  return new KyselyDatabase('sqlite', lane('normal'), { urgent });
+  const urgent = new KyselyDatabase('sqlite', lane('urgent'), { lock, lane: 'urgent' });
+  return new KyselyDatabase('sqlite', lane('normal'), { urgent, lock });
 }
 
 export function openDatabase(options: DatabaseOptions): Database {
