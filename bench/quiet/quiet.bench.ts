@@ -3,6 +3,7 @@
  * most 5 % and alert latency p99 stays under 250 ms.
  *   node bench/quiet/quiet.bench.ts [--dialect sqlite|postgres] [--monitors 10000] [--interval 30] [--windows 1000]
  *     [--silences 100] [--canaries 200] [--flap-seconds 60] [--rounds 3] [--warm 60] [--window 120] [--cpu-prof DIR]
+ *     [--heap-prof DIR] (V8's sampling heap profile of each serve: where its allocations come from)
  * Two real `tocsin serve` processes of this tree run side by side, each on its own database with the default config
  * (no TOCSIN_CONFIG; the organization is on the enterprise plan, whose 10 s floor allows 10,000 monitors at 30 s):
  * "plain" without windows or silences, "quiet" with `--windows` maintenance windows and `--silences` silences. Both
@@ -60,6 +61,7 @@ const { values: args } = parseArgs({
     warm: { type: 'string', default: '60' },
     window: { type: 'string', default: '120' },
     'cpu-prof': { type: 'string' },
+    'heap-prof': { type: 'string' },
   },
 });
 const dialect = args.dialect;
@@ -302,10 +304,26 @@ interface RoundFigures {
   alertFromSlotMs: number[];
   /** From the down event's row (written in the check's transaction) to the receiver. */
   alertFromRecordMs: number[];
+  /** The stages of a canary `down`, each in ms: check start → event row → delivery row (fan-out) → receiver. */
+  stages: { toEventRow: number[]; toDeliveryRow: number[]; toReceiver: number[] };
   /** Down deliveries of held and silenced flappers (quiet: must be 0). */
   heldDowns: number;
   silencedDowns: number;
 }
+
+const ascending = (xs: number[]) => xs.sort((a, b) => a - b);
+
+/** Each canary `down`'s time split at the event row and the delivery row (only downs with both rows found). */
+function stagesOf(canary: Delivery[], recordedAt: Map<string, number>, fannedAt: Map<string, number>) {
+  const whole = canary.filter((d) => recordedAt.has(d.eventId) && fannedAt.has(d.eventId));
+  return {
+    toEventRow: ascending(whole.map((d) => recordedAt.get(d.eventId)! - d.occurredAt!)),
+    toDeliveryRow: ascending(whole.map((d) => fannedAt.get(d.eventId)! - recordedAt.get(d.eventId)!)),
+    toReceiver: ascending(whole.map((d) => d.at - fannedAt.get(d.eventId)!)),
+  };
+}
+
+const p50p99 = (xs: number[]) => ({ p50: pct(xs, 50), p99: pct(xs, 99), max: xs.at(-1) });
 
 async function phasesOf(env: Record<string, string>) {
   const app = await createTocsin(loadConfig({ env, isTty: false }), {
@@ -343,6 +361,14 @@ async function readBack(
           select id, created_at from domain_event where type = 'down' and occurred_at >= ${windowStart}`.execute(db)
       ).rows.map((r) => [r.id, Number(r.created_at)]),
     );
+    // When the fan-out wrote each down's delivery row (one per event here: the canaries alert one webhook).
+    const fannedAt = new Map(
+      (
+        await sql<{ event_id: string; created_at: string | number }>`
+          select event_id, min(created_at) as created_at from delivery
+          where event_type = 'down' and created_at >= ${windowStart} group by event_id`.execute(db)
+      ).rows.map((r) => [r.event_id, Number(r.created_at)]),
+    );
     const downs = s.receiver.deliveries.filter(
       (d: Delivery) =>
         d.type === 'down' && d.occurredAt !== null && d.occurredAt >= windowStart && d.occurredAt < windowEnd,
@@ -369,6 +395,7 @@ async function readBack(
         .filter((d) => recordedAt.has(d.eventId))
         .map((d) => d.at - recordedAt.get(d.eventId)!)
         .sort((a, b) => a - b),
+      stages: stagesOf(canary, recordedAt, fannedAt),
       heldDowns: downs.filter((d) => s.groupOf.get(d.monitorId ?? '') === 'held').length,
       silencedDowns: downs.filter((d) => s.groupOf.get(d.monitorId ?? '') === 'silenced').length,
     } satisfies RoundFigures;
@@ -388,10 +415,13 @@ try {
       for (const s of order) {
         const profDir = args['cpu-prof'] === undefined ? null : join(args['cpu-prof'], `${s.name}-round${round}`);
         if (profDir) mkdirSync(profDir, { recursive: true });
+        const heapDir = args['heap-prof'] === undefined ? null : join(args['heap-prof'], `${s.name}-round${round}`);
+        if (heapDir) mkdirSync(heapDir, { recursive: true });
         procs.push(
           await startServe(s.name, s.env, [
             ...nodeFlags,
             ...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []),
+            ...(heapDir ? ['--heap-prof', `--heap-prof-dir=${heapDir}`] : []),
           ]),
         );
       }
@@ -409,13 +439,18 @@ try {
       for (const [i, s] of order.entries()) {
         const figures = await readBack(s, round, cpu1[i]! - cpu0[i]!, windowStart, windowEnd, load);
         rounds.push(figures);
-        const { alertFromStartMs, alertFromSlotMs, alertFromRecordMs, ...rest } = figures;
+        const { alertFromStartMs, alertFromSlotMs, alertFromRecordMs, stages, ...rest } = figures;
         process.stdout.write(
           `${JSON.stringify({
             ...rest,
             alert_from_start_p99_ms: pct(alertFromStartMs, 99),
             alert_from_slot_p99_ms: pct(alertFromSlotMs, 99),
             alert_from_event_row_p99_ms: pct(alertFromRecordMs, 99),
+            stages_ms: {
+              check_start_to_event_row: p50p99(stages.toEventRow),
+              event_row_to_delivery_row: p50p99(stages.toDeliveryRow),
+              delivery_row_to_receiver: p50p99(stages.toReceiver),
+            },
           })}\n`,
         );
       }
@@ -452,6 +487,11 @@ const summary = setups.map((s) => {
     alert_latency_from_check_start_ms: { p50: pct(fromStart, 50), p99: pct(fromStart, 99), max: fromStart.at(-1) },
     alert_latency_from_scheduled_slot_ms: { p50: pct(fromSlot, 50), p99: pct(fromSlot, 99), max: fromSlot.at(-1) },
     alert_latency_from_event_row_ms: { p50: pct(fromRecord, 50), p99: pct(fromRecord, 99), max: fromRecord.at(-1) },
+    stages_ms: {
+      check_start_to_event_row: p50p99(ascending(mine.flatMap((r) => r.stages.toEventRow))),
+      event_row_to_delivery_row: p50p99(ascending(mine.flatMap((r) => r.stages.toDeliveryRow))),
+      delivery_row_to_receiver: p50p99(ascending(mine.flatMap((r) => r.stages.toReceiver))),
+    },
     held_downs_delivered: mine.reduce((a, r) => a + r.heldDowns, 0),
     silenced_downs_delivered: mine.reduce((a, r) => a + r.silencedDowns, 0),
   };

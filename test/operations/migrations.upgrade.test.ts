@@ -1709,6 +1709,45 @@ const FIXTURES: Record<string, StepFixture> = {
       expect(settings.body).toEqual({ ping_key: 'upgrade-ping-key-000000', heartbeat_auto_create: true });
     },
   },
+  '202612010900_heartbeat_signal_open_partial': {
+    // A start still open and a success, written while every signal entered the full (monitor_id, open, at) index.
+    async fill(db) {
+      const signal = { monitor_id: W.monitorId, organization_id: W.orgId, duration_ms: null, exit_code: null };
+      const rest = { body: null, body_bytes: 0, truncated: 0, source_ip: null, user_agent: null };
+      await db
+        .insertInto('heartbeat_signal')
+        .values([
+          { ...signal, ...rest, id: newId('png', ms(2)), kind: 'start', at: ms(2), rid: 'upgrade-run', open: 1 },
+          { ...signal, ...rest, id: newId('png', ms(1)), kind: 'success', at: ms(1), rid: null, open: 0 },
+        ])
+        .execute();
+    },
+    async check(u) {
+      // The open start is still what the pairing reads (`open = 1`, now through the partial index), the success not.
+      const open = await u.raw
+        .selectFrom('heartbeat_signal')
+        .select(['kind', 'rid'])
+        .where('monitor_id', '=', W.monitorId)
+        .where('open', '=', 1)
+        .orderBy('at', 'desc')
+        .execute();
+      expect(open).toEqual([{ kind: 'start', rid: 'upgrade-run' }]);
+      const index =
+        u.dialect === 'sqlite'
+          ? await u.raw
+              .selectFrom('sqlite_master')
+              .select('sql as definition')
+              .where('name', '=', 'heartbeat_signal_open_idx')
+              .execute()
+          : await u.raw
+              .selectFrom('pg_indexes')
+              .select('indexdef as definition')
+              .where('indexname', '=', 'heartbeat_signal_open_idx')
+              .execute();
+      expect(index).toHaveLength(1);
+      expect(String(index[0]!.definition).replace(/[\s"()]/g, '')).toMatch(/monitor_id,at.*WHEREopen=1/i);
+    },
+  },
 };
 
 describe('migrations: every migration has upgrade fixtures', () => {

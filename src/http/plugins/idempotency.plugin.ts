@@ -88,9 +88,11 @@ export function installIdempotency(app: FastifyInstance, deps: IdempotencyPlugin
 
   // Attached to the routes of mutating methods only, so a read runs neither hook (two async hooks per GET
   // that returned at once). Put first, as the global hooks were: they run before any of the route's own.
+  // Not to public routes either: no key authenticates them (the auth hook lets them through without an actor), so
+  // there is no organization to scope a key to, and both hooks returned at once, on every heartbeat ping.
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    if (!methods.some((m) => MUTATING.has(m))) return;
+    if (!methods.some((m) => MUTATING.has(m)) || route.config?.public) return;
     route.preHandler = [preHandler, ...asArray(route.preHandler)];
     route.onSend = [onSend, ...asArray(route.onSend)];
   });

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ConfigDocumentsService } from '../../modules/config-documents/index.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { actorOf } from './auth.plugin.ts';
@@ -77,9 +77,11 @@ export function installManagedByConfig(app: FastifyInstance, deps: { configDocum
       [{ field: 'managed_by', issue: `config (${managed.kind} key "${managed.key}")` }],
     );
   };
-  // Managed records say so (`managed_by: "config"`, `config_key`), in one read per answer.
-  app.addHook('preSerialization', async (request, reply, payload) => {
-    if (reply.statusCode >= 300 || !RECORD_ROUTES.has(request.routeOptions.url ?? '') || !request.actor) return payload;
+  // Managed records say so (`managed_by: "config"`, `config_key`), in one read per answer. Attached to the record
+  // routes only (below): as a global hook it cost every other response (a heartbeat ping's too) a promise and a
+  // copy of the route's options to say no.
+  const markManaged = async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
+    if (reply.statusCode >= 300 || !request.actor) return payload;
     const records = recordsOf(payload);
     if (records.length === 0) return payload;
     const keys = await deps.configDocuments.managedKeys(
@@ -92,8 +94,12 @@ export function installManagedByConfig(app: FastifyInstance, deps: { configDocum
       if (key !== undefined) Object.assign(record, { managed_by: 'config', config_key: key });
     }
     return payload;
-  });
+  };
   app.addHook('onRoute', (route) => {
+    if (RECORD_ROUTES.has(route.url)) {
+      const serializing = route.preSerialization === undefined ? [] : [route.preSerialization].flat();
+      route.preSerialization = [markManaged, ...serializing];
+    }
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (!methods.some((method) => CHANGES.has(`${method} ${route.url}`))) return;
     const existing = route.preHandler === undefined ? [] : [route.preHandler].flat();

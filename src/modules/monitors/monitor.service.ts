@@ -491,7 +491,7 @@ export class MonitorsService {
 
   /** Internal: the monitors of heartbeat tokens, by token, read through `db` (a ping batch's transaction). */
   findByHeartbeatTokens(tokens: readonly string[], db: Database = this.deps.database): Promise<Map<string, Monitor>> {
-    return new MonitorsRepository(db).findByHeartbeatTokens(tokens);
+    return new MonitorsRepository(db).findByHeartbeatTokens(tokens, this.readQueries);
   }
 
   /** Internal: a page of monitors that are not paused, ordered by id. */

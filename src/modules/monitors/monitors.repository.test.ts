@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDialects, type TestDatabase } from '../../../test/support/databases.ts';
 import { sampleMonitor } from '../../../test/support/monitors.ts';
 import { ManualClock } from '../../platform/clock.ts';
+import { PrecompiledQueries } from '../../platform/db/index.ts';
 import { newId } from '../../platform/ids.ts';
 import { createOrgs } from '../orgs/index.ts';
 import { MonitorsRepository } from './monitors.repository.ts';
@@ -112,7 +113,7 @@ for (const dialect of testDialects()) {
       const other = monitor(orgB);
       await repo.insert(hb);
       await repo.insert(other);
-      const found = await repo.findByHeartbeatTokens([token, 'nope']);
+      const found = await repo.findByHeartbeatTokens([token, 'nope'], new PrecompiledQueries());
       expect([...found.keys()]).toEqual([token]);
       expect(found.get(token)?.id).toBe(hb.id);
       expect((await repo.findManyAnywhere([hb.id, other.id, newId('mon')])).map((m) => m.id).sort()).toEqual(

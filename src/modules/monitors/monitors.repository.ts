@@ -217,15 +217,31 @@ export class MonitorsRepository {
     return new Map(rows.map((r) => [r.id, r.status as MonitorStatus]));
   }
 
-  /** The monitors of these heartbeat tokens, by token (unknown tokens absent). */
-  async findByHeartbeatTokens(tokens: readonly string[]): Promise<Map<string, Monitor>> {
-    if (tokens.length === 0) return new Map();
-    const rows = await this.db
-      .selectFrom('monitor')
-      .selectAll()
-      .where('heartbeat_token', 'in', [...tokens])
-      .execute();
-    return new Map(rows.map((row) => [row.heartbeat_token!, toMonitor(row)]));
+  /**
+   * The monitors of these heartbeat tokens, by token (unknown tokens absent): a ping batch's read, built and compiled
+   * once per token count in `queries`.
+   */
+  async findByHeartbeatTokens(tokens: readonly string[], queries: PrecompiledQueries): Promise<Map<string, Monitor>> {
+    const out = new Map<string, Monitor>();
+    for (let i = 0; i < tokens.length; i += 500) {
+      const rows = await queries.runRows<MonitorRow, { token: string }>(
+        this.database.tables<unknown>(),
+        `monitors.findByHeartbeatTokens:${this.dialect}`,
+        ['token'],
+        tokens.slice(i, i + 500).map((token) => ({ token })),
+        (placeholders) =>
+          this.db
+            .selectFrom('monitor')
+            .selectAll()
+            .where(
+              'heartbeat_token',
+              'in',
+              placeholders.map((p) => p.token),
+            ),
+      );
+      for (const row of rows) out.set(row.heartbeat_token!, toMonitor(row));
+    }
+    return out;
   }
 
   async count(organizationId: string): Promise<number> {

@@ -110,4 +110,36 @@ describe('PrecompiledQueries', () => {
       ]),
     ).toEqual([{ id: 'r1' }, { id: 'r3' }]);
   });
+
+  it('on SQLite runs any row count as power-of-two parts: a dozen statement texts for every count up to 300', async () => {
+    const queries = new PrecompiledQueries();
+    const built = new Set<number>();
+    const texts = new Set<string>();
+    const insert = (rows: Array<{ id: string; n: number }>) =>
+      queries.runRows(db.tables<unknown>(), 'many', ['id', 'n'], rows, (placeholders) => {
+        built.add(placeholders.length);
+        const q = db
+          .tables<T>()
+          .insertInto('item')
+          .values(placeholders.map((p) => ({ id: p.id, n: p.n as never as number, kind: 'many' })))
+          .returning(['id', 'n']);
+        texts.add(q.compile().sql);
+        return q;
+      });
+    let next = 0;
+    for (let count = 1; count <= 300; count++) {
+      const rows = Array.from({ length: count }, () => ({ id: `m${next}`, n: next++ }));
+      // Every row inserted once, and what the parts return comes back in the rows' order.
+      expect(await insert(rows)).toEqual(rows);
+    }
+    expect([...built].sort((a, b) => a - b)).toEqual([1, 2, 4, 8, 16, 32, 64, 128, 256]);
+    expect(texts.size).toBe(9);
+    const stored = await db
+      .tables<T>()
+      .selectFrom('item')
+      .select((eb) => eb.fn.countAll<number>().as('c'))
+      .where('kind', '=', 'many')
+      .executeTakeFirstOrThrow();
+    expect(Number(stored.c)).toBe(next);
+  });
 });

@@ -1,4 +1,5 @@
 import type { SchemaMigration } from '../../../platform/db/index.ts';
+import { sql } from 'kysely';
 import { col } from '../../../platform/db/index.ts';
 
 /**
@@ -58,6 +59,17 @@ export const heartbeatSignalsMigrations: SchemaMigration[] = [
         .addColumn('auto_create', col.bool, (c) => c.notNull().defaultTo(0))
         .addColumn('updated_at', col.time, (c) => c.notNull())
         .execute();
+    },
+  },
+  {
+    // Only starts are ever open: every success, fail and log (nearly every ping) entered the full (monitor_id, open,
+    // at) index for nothing, one more leaf page per monitor written to the WAL by each ping batch's commit. The queries
+    // that read open starts (`open = 1`: the pairing of a start with its end, the oldest open run, closing starts) use
+    // this partial index as they used the full one.
+    name: '202612010900_heartbeat_signal_open_partial',
+    async up(db) {
+      await db.schema.dropIndex('heartbeat_signal_open_idx').execute();
+      await sql`create index heartbeat_signal_open_idx on heartbeat_signal (monitor_id, at) where open = 1`.execute(db);
     },
   },
 ];

@@ -1,6 +1,6 @@
-import type { Database } from '../../../platform/db/index.ts';
+import { PrecompiledQueries, type Database } from '../../../platform/db/index.ts';
 import type { HeartbeatRunState } from '../probes/index.ts';
-import type { HeartbeatSignalRow, HeartbeatTables } from './heartbeats.tables.ts';
+import type { HeartbeatPingRow, HeartbeatSignalRow, HeartbeatTables } from './heartbeats.tables.ts';
 
 /** What the heartbeat probe judges: the last end of a run, the last fail and the oldest run still open. */
 export interface HeartbeatState {
@@ -18,11 +18,43 @@ export interface EndsOfMonitor {
   lastFail: { at: number; exitCode: number | null } | null;
 }
 
-/** `heartbeat_ping` (one state row per monitor) and `heartbeat_signal` (every ping kept). */
+const SIGNAL_COLUMNS: ReadonlyArray<keyof HeartbeatSignalRow> = [
+  'id',
+  'monitor_id',
+  'organization_id',
+  'kind',
+  'at',
+  'rid',
+  'open',
+  'duration_ms',
+  'exit_code',
+  'body',
+  'body_bytes',
+  'truncated',
+  'source_ip',
+  'user_agent',
+];
+
+type EndRow = Pick<HeartbeatPingRow, 'monitor_id' | 'last_ping_at' | 'pings' | 'last_fail_at' | 'last_exit_code'>;
+const END_COLUMNS: ReadonlyArray<keyof EndRow> = [
+  'monitor_id',
+  'last_ping_at',
+  'pings',
+  'last_fail_at',
+  'last_exit_code',
+];
+
+/**
+ * `heartbeat_ping` (one state row per monitor) and `heartbeat_signal` (every ping kept). The statements of a ping
+ * batch (its signals, its monitors' states) are built and compiled once per row count in `queries` (the service's):
+ * Kysely otherwise builds and compiles them afresh for every batch (docs/BENCHMARKS.md, Heartbeats).
+ */
 export class HeartbeatsRepository {
   private readonly database: Database;
-  constructor(database: Database) {
+  private readonly queries: PrecompiledQueries;
+  constructor(database: Database, queries = new PrecompiledQueries()) {
     this.database = database;
+    this.queries = queries;
   }
 
   private get db() {
@@ -33,13 +65,16 @@ export class HeartbeatsRepository {
     await this.db.insertInto('heartbeat_signal').values(row).execute();
   }
 
-  /** Many signals, a statement per 500 rows (15 parameters a row: under either database's limit). */
+  /** Many signals, a statement per 500 rows (14 parameters a row: under either database's limit). */
   async insertSignals(rows: readonly HeartbeatSignalRow[]): Promise<void> {
     for (let i = 0; i < rows.length; i += 500) {
-      await this.db
-        .insertInto('heartbeat_signal')
-        .values(rows.slice(i, i + 500))
-        .execute();
+      await this.queries.runRows<unknown, HeartbeatSignalRow>(
+        this.database.tables<unknown>(),
+        'heartbeat_signal.insert',
+        SIGNAL_COLUMNS,
+        rows.length <= 500 ? rows : rows.slice(i, i + 500),
+        (placeholders) => this.db.insertInto('heartbeat_signal').values(placeholders as never as HeartbeatSignalRow[]),
+      );
     }
   }
 
@@ -49,45 +84,64 @@ export class HeartbeatsRepository {
    */
   async recordEnds(ends: readonly EndsOfMonitor[]): Promise<void> {
     if (ends.length === 0) return;
-    await this.db
-      .insertInto('heartbeat_ping')
-      .values(
-        ends.map((e) => ({
-          monitor_id: e.monitorId,
-          last_ping_at: e.lastPingAt,
-          pings: e.pings,
-          last_fail_at: e.lastFail?.at ?? null,
-          last_exit_code: e.lastFail?.exitCode ?? null,
-          open_since: null,
-        })),
-      )
-      .onConflict((oc) =>
-        oc.column('monitor_id').doUpdateSet((eb) => ({
-          last_ping_at: eb.ref('excluded.last_ping_at'),
-          pings: eb('heartbeat_ping.pings', '+', eb.ref('excluded.pings')),
-          open_since: null,
-          // Unchanged unless one of these ends failed.
-          last_fail_at: eb.fn.coalesce('excluded.last_fail_at', 'heartbeat_ping.last_fail_at'),
-          last_exit_code: eb
-            .case()
-            .when('excluded.last_fail_at', 'is', null)
-            .then(eb.ref('heartbeat_ping.last_exit_code'))
-            .else(eb.ref('excluded.last_exit_code'))
-            .end(),
-        })),
-      )
-      .execute();
+    const rows: EndRow[] = ends.map((e) => ({
+      monitor_id: e.monitorId,
+      last_ping_at: e.lastPingAt,
+      pings: e.pings,
+      last_fail_at: e.lastFail?.at ?? null,
+      last_exit_code: e.lastFail?.exitCode ?? null,
+    }));
+    for (let i = 0; i < rows.length; i += 500) {
+      await this.queries.runRows<unknown, EndRow>(
+        this.database.tables<unknown>(),
+        'heartbeat_ping.recordEnds',
+        END_COLUMNS,
+        rows.length <= 500 ? rows : rows.slice(i, i + 500),
+        (placeholders) =>
+          this.db
+            .insertInto('heartbeat_ping')
+            .values(placeholders.map((p) => ({ ...(p as never as EndRow), open_since: null })))
+            .onConflict((oc) =>
+              oc.column('monitor_id').doUpdateSet((eb) => ({
+                last_ping_at: eb.ref('excluded.last_ping_at'),
+                pings: eb('heartbeat_ping.pings', '+', eb.ref('excluded.pings')),
+                open_since: null,
+                // Unchanged unless one of these ends failed.
+                last_fail_at: eb.fn.coalesce('excluded.last_fail_at', 'heartbeat_ping.last_fail_at'),
+                last_exit_code: eb
+                  .case()
+                  .when('excluded.last_fail_at', 'is', null)
+                  .then(eb.ref('heartbeat_ping.last_exit_code'))
+                  .else(eb.ref('excluded.last_exit_code'))
+                  .end(),
+              })),
+            ),
+      );
+    }
   }
 
   /** The start of the oldest open run of each monitor that has a state row (null: none open). */
   async openSinceOf(monitorIds: readonly string[]): Promise<Map<string, number | null>> {
-    if (monitorIds.length === 0) return new Map();
-    const rows = await this.db
-      .selectFrom('heartbeat_ping')
-      .select(['monitor_id', 'open_since'])
-      .where('monitor_id', 'in', [...monitorIds])
-      .execute();
-    return new Map(rows.map((r) => [r.monitor_id, num(r.open_since)]));
+    const out = new Map<string, number | null>();
+    for (let i = 0; i < monitorIds.length; i += 500) {
+      const rows = await this.queries.runRows<Pick<HeartbeatPingRow, 'monitor_id' | 'open_since'>, { id: string }>(
+        this.database.tables<unknown>(),
+        'heartbeat_ping.openSinceOf',
+        ['id'],
+        monitorIds.slice(i, i + 500).map((id) => ({ id })),
+        (ids) =>
+          this.db
+            .selectFrom('heartbeat_ping')
+            .select(['monitor_id', 'open_since'])
+            .where(
+              'monitor_id',
+              'in',
+              ids.map((r) => r.id),
+            ),
+      );
+      for (const r of rows) out.set(r.monitor_id, num(r.open_since));
+    }
+    return out;
   }
 
   /** The open start an end pairs with: the same run id, or the latest open start when the end has none. */

@@ -1,5 +1,5 @@
 import type { Clock } from '../../../platform/clock.ts';
-import type { Database } from '../../../platform/db/index.ts';
+import { PrecompiledQueries, type Database } from '../../../platform/db/index.ts';
 import { notFound } from '../../../platform/errors.ts';
 import { newId } from '../../../platform/ids.ts';
 import type { Monitor } from '../../monitors/index.ts';
@@ -59,6 +59,8 @@ interface QueuedPing {
 export class HeartbeatsService {
   private readonly deps: HeartbeatsServiceDeps;
   private readonly commits: PingCommitQueue<QueuedPing>;
+  /** The ping batch's statements, compiled once per shape (HeartbeatsRepository). */
+  private readonly queries = new PrecompiledQueries();
   constructor(deps: HeartbeatsServiceDeps) {
     this.deps = deps;
     this.commits = new PingCommitQueue(deps.database, (tx, pings) => this.writeBatch(tx, pings));
@@ -92,7 +94,7 @@ export class HeartbeatsService {
   private async writeBatch(tx: Database, pings: QueuedPing[]): Promise<void> {
     const tokens = [...new Set(pings.flatMap((p) => (p.token === null ? [] : [p.token])))];
     const byToken = await this.deps.findByTokens(tokens, tx);
-    const repository = new HeartbeatsRepository(tx);
+    const repository = new HeartbeatsRepository(tx, this.queries);
     const found = pings.filter((p) => {
       const monitor = p.token === null ? p.monitor : (byToken.get(p.token) ?? null);
       p.monitor = monitor?.type === 'heartbeat' ? monitor : null;
