@@ -6,9 +6,11 @@ export type Lane = 'urgent' | 'normal';
 
 /**
  * The one SQLite connection's lock, with two FIFO queues: a release hands the connection to the oldest urgent waiter,
- * else to the oldest normal one. Kysely's own mutex for single-connection dialects is one queue, so under 50 API
- * requests a claim waited behind every statement queued before it, and the runner's slots (freed when a result batch
- * commits) with it; its release also woke every waiter to race for the lock, where this one wakes exactly one.
+ * else to the oldest normal one. Kysely's own mutex for single-connection dialects is one queue: a claim waited behind
+ * every statement queued before it, and the runner's slots (freed when a result batch commits) with it. Measured under
+ * the API mix the queue stayed short (1–6 waiters: a SQLite request mostly runs to its end in one callback), but an
+ * API transaction that awaits something else, or a slow statement, lets it grow. Its release also woke every waiter
+ * to race for the lock, where this one wakes exactly one.
  * The urgent lane cannot starve the normal one for long: the engine holds at most one claim and one batch at a time.
  */
 export class LanedLock {
