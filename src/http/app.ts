@@ -53,6 +53,7 @@ import { registerMemberRoleRoutes } from './routes/sessions/member-role.routes.t
 import { registerEventStreamRoutes } from './routes/events/events-stream.routes.ts';
 import { loadWebBuild, WEB_DIST_DIR } from './routes/web/web.assets.ts';
 import { browserNotFoundPage, registerWebRoutes } from './routes/web/web.routes.ts';
+import { installLoopTurnBudget, LoopTurnBudget } from './loop-turn.budget.ts';
 
 type LogMethod = FastifyBaseLogger['info'];
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -107,6 +108,14 @@ function trustedProxies(
   return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
 }
 
+/**
+ * New requests start in an event-loop turn only while it has run less than this (loop-turn.budget.ts): the timers and
+ * sockets of the check engine wait at most about this long behind the API at each step of a check.
+ */
+export const LOOP_TURN_BUDGET_MS = 10;
+/** Requests waiting for a turn beyond this many are answered 503 with Retry-After (50 connections queue at most 50). */
+export const LOOP_TURN_MAX_QUEUED = 1_000;
+
 /** Builds the Fastify app for `tocsin serve` and for tests (which use app.inject or a real port). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const customDomains = new CustomDomainRouter({
@@ -155,6 +164,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: false,
   });
 
+  // Each event-loop turn serves at most LOOP_TURN_BUDGET_MS of new requests: the checks share the loop.
+  installLoopTurnBudget(
+    app.server,
+    new LoopTurnBudget({ budgetMs: LOOP_TURN_BUDGET_MS, maxQueued: LOOP_TURN_MAX_QUEUED }),
+  );
   installInputSafety(app);
   installValidation(app);
   installSerialization(app);

@@ -82,6 +82,9 @@ export function recordingDatabase(dialect: Dialect, answer: Answer = () => []): 
   const handle = (inTransaction: boolean): Database => ({
     dialect,
     inTransaction,
+    // One recorder: the urgent lane's statements are recorded with the rest.
+    urgent: () => handle(inTransaction),
+    waitingForConnection: () => 0,
     tables: <T>() => kysely as unknown as Kysely<T>,
     ping: () => Promise.resolve(true),
     transaction: (work) => work(handle(true)),

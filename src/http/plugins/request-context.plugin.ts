@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest, FastifyRequestContext } from 'fas
 import { DomainError } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { createRequestLineLogger, type Logger } from '../../platform/logger.ts';
+import { wasShed } from '../loop-turn.budget.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -55,6 +56,10 @@ export function installRequestContext(app: FastifyInstance): void {
     if (closing) {
       reply.header('connection', 'close');
       return done(new DomainError('service_unavailable', 'The server is shutting down; retry on another instance.'));
+    }
+    if (wasShed(request.raw)) {
+      reply.header('retry-after', '1');
+      return done(new DomainError('service_unavailable', 'The server is overloaded; retry in a second.'));
     }
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
       reply.header('connection', 'close');

@@ -5,15 +5,18 @@ import {
   CompiledQuery,
   Kysely,
   PostgresDialect,
+  SqliteAdapter,
   SqliteDialect,
   SqliteDriver,
   sql,
   type DatabaseConnection,
+  type DialectAdapter,
   type Driver,
   type SqliteDialectConfig,
   type TransactionSettings,
 } from 'kysely';
 import pg from 'pg';
+import { LanedLock, type Lane } from './connection.lanes.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -33,6 +36,15 @@ export interface Database {
    */
   transaction<T>(work: (tx: Database) => Promise<T>): Promise<T>;
   readonly inTransaction: boolean;
+  /**
+   * The same storage, whose statements and transactions go before ordinary ones waiting for a connection: the check
+   * engine's claims and result batches, so checks are never starved by API traffic (docs/architecture.md, "Checks
+   * before the API"). SQLite: the urgent queue of the one connection's lock; PostgreSQL: a small pool of its own.
+   * Inside a transaction, the transaction itself.
+   */
+  urgent(): Database;
+  /** Statements and transactions waiting for a connection of this handle's lane now (diagnostics, tests). */
+  waitingForConnection(): number;
   /**
    * Runs `callback` once the surrounding transaction has committed (never if it rolls back); outside a
    * transaction, right away. For signals such as "new outbox event", which must not fire for work that vanished.
@@ -68,11 +80,30 @@ class KyselyDatabase implements Database {
   private closed = false;
   private readonly committed: Array<() => void> = [];
   private readonly pool: pg.Pool | undefined;
-  constructor(dialect: Dialect, kysely: Kysely<unknown>, options: { inTransaction?: boolean; pool?: pg.Pool } = {}) {
+  /** The urgent lane's handle; absent on a transaction and on the urgent handle itself. */
+  private readonly urgentLane: KyselyDatabase | undefined;
+  /** SQLite: the one connection's lock, and the lane this handle waits in. */
+  private readonly lock: LanedLock | undefined;
+  private readonly lane: Lane;
+  constructor(
+    dialect: Dialect,
+    kysely: Kysely<unknown>,
+    options: { inTransaction?: boolean; pool?: pg.Pool; urgent?: KyselyDatabase; lock?: LanedLock; lane?: Lane } = {},
+  ) {
+    this.lock = options.lock;
+    this.lane = options.lane ?? 'normal';
     this.dialect = dialect;
     this.kysely = kysely;
     this.inTransaction = options.inTransaction ?? false;
     this.pool = options.pool;
+    this.urgentLane = options.urgent;
+  }
+  urgent(): Database {
+    return this.urgentLane ?? this;
+  }
+  waitingForConnection(): number {
+    if (this.pool) return this.pool.waitingCount;
+    return this.lock ? this.lock.waiting[this.lane] : 0;
   }
   async readTextArrays(statements: readonly CompiledStatement[]): Promise<Array<Array<Array<string | null>>>> {
     // Inside a transaction the pool would hand out another connection, outside the caller's transaction.
@@ -135,6 +166,7 @@ class KyselyDatabase implements Database {
   async close(): Promise<void> {
     if (this.closed || this.inTransaction) return;
     this.closed = true;
+    await this.urgentLane?.close();
     await this.kysely.destroy();
   }
 }
@@ -148,7 +180,22 @@ const SERVER_KEEPALIVES = 'set tcp_keepalives_idle = 10; set tcp_keepalives_inte
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
 
+/**
+ * The urgent lane's own pool on PostgreSQL: pg's pool queue is first come, first served, so behind a full pool of API
+ * queries a claim would wait its turn. The engine holds at most a claim and a result batch at once, so two suffice.
+ */
+const URGENT_POOL_SIZE = 2;
+
 function openPostgres(url: string, poolSize: number): Database {
+  const urgentPool = openPool(url, URGENT_POOL_SIZE);
+  const urgent = new KyselyDatabase('postgres', new Kysely({ dialect: new PostgresDialect({ pool: urgentPool }) }), {
+    pool: urgentPool,
+  });
+  const pool = openPool(url, poolSize);
+  return new KyselyDatabase('postgres', new Kysely({ dialect: new PostgresDialect({ pool }) }), { pool, urgent });
+}
+
+function openPool(url: string, poolSize: number): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
@@ -172,7 +219,7 @@ function openPostgres(url: string, poolSize: number): Database {
       // The first query on this client reports a broken connection.
     });
   });
-  return new KyselyDatabase('postgres', new Kysely({ dialect: new PostgresDialect({ pool }) }), { pool });
+  return pool;
 }
 
 /**
@@ -229,21 +276,58 @@ function prepareSqliteFiles(path: string): void {
  * (`setAccessMode('read only')`: the snapshot reads of reports, on a report thread's own connection) stays deferred:
  * it must not take the write lock from the check engine for the length of a report.
  */
-class ImmediateSqliteDriver extends SqliteDriver {
+class LanedSqliteDriver extends SqliteDriver {
+  private readonly lock: LanedLock;
+  private readonly lane: Lane;
+  constructor(config: SqliteDialectConfig, lock: LanedLock, lane: Lane) {
+    super(config);
+    this.lock = lock;
+    this.lane = lane;
+  }
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    await this.lock.acquire(this.lane);
+    return super.acquireConnection();
+  }
+  override async releaseConnection(): Promise<void> {
+    this.lock.release();
+  }
+  override async destroy(): Promise<void> {
+    // The normal lane's driver owns the connection; the urgent one's shares it.
+    if (this.lane === 'normal') await super.destroy();
+  }
   override async beginTransaction(connection: DatabaseConnection, settings?: TransactionSettings): Promise<void> {
     const begin = settings?.accessMode === 'read only' ? 'begin deferred' : 'begin immediate';
     await connection.executeQuery(CompiledQuery.raw(begin));
   }
 }
 
-class ImmediateSqliteDialect extends SqliteDialect {
+/** The driver serialises the connection itself (LanedLock): Kysely's own one-queue mutex is turned off. */
+class SelfLockingSqliteAdapter extends SqliteAdapter {
+  override get supportsMultipleConnections(): boolean {
+    return true;
+  }
+}
+
+/**
+ * One Kysely per lane over the one better-sqlite3 connection, sharing its lock. Besides `begin immediate` (above),
+ * the driver waits in its lane's queue for the connection, held from acquire to release (a statement, or a whole
+ * transaction).
+ */
+class LanedSqliteDialect extends SqliteDialect {
   private readonly driverConfig: SqliteDialectConfig;
-  constructor(config: SqliteDialectConfig) {
+  private readonly lock: LanedLock;
+  private readonly lane: Lane;
+  constructor(config: SqliteDialectConfig, lock: LanedLock, lane: Lane) {
     super(config);
     this.driverConfig = config;
+    this.lock = lock;
+    this.lane = lane;
   }
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.driverConfig);
+    return new LanedSqliteDriver(this.driverConfig, this.lock, this.lane);
+  }
+  override createAdapter(): DialectAdapter {
+    return new SelfLockingSqliteAdapter();
   }
 }
 
@@ -255,7 +339,10 @@ function openSqlite(path: string): Database {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   cachePreparedStatements(sqlite);
-  return new KyselyDatabase('sqlite', new Kysely({ dialect: new ImmediateSqliteDialect({ database: sqlite }) }));
+  const lock = new LanedLock();
+  const lane = (name: Lane) => new Kysely({ dialect: new LanedSqliteDialect({ database: sqlite }, lock, name) });
+  const urgent = new KyselyDatabase('sqlite', lane('urgent'), { lock, lane: 'urgent' });
+  return new KyselyDatabase('sqlite', lane('normal'), { urgent, lock });
 }
 
 export function openDatabase(options: DatabaseOptions): Database {

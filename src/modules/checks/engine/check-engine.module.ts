@@ -82,7 +82,8 @@ export function createCheckEngineModule(deps: CheckEngineModuleDeps): CheckEngin
   });
   deps.monitors.addListener(sync);
   const engine = new CheckEngine({
-    database,
+    // Claims and result batches go before queued API statements: their wait is the checks' lateness.
+    database: database.urgent(),
     clock,
     logger,
     executions: deps.executions,
@@ -127,8 +128,12 @@ export function createCheckEngineModule(deps: CheckEngineModuleDeps): CheckEngin
     ...(deps.onResult && { onResult: (c: ClaimedCheck, o: Observation) => deps.onResult?.(c, o) }),
   });
   // The idle runner sleeps until its next due check; a schedule change wakes it once committed.
+  // A paused monitor has no schedule rows: its save makes nothing due sooner, and under an API mix of edits to paused
+  // monitors the signal woke the runner into an empty claim after every request (≈ 4 % of the process's CPU).
   deps.monitors.addListener({
-    monitorSaved: async (tx) => deps.signals.signal(tx, SCHEDULE_CHANGED),
+    monitorSaved: async (tx, monitor) => {
+      if (!monitor.paused) deps.signals.signal(tx, SCHEDULE_CHANGED);
+    },
     monitorDeleted: async () => {},
   });
   deps.signals.on(SCHEDULE_CHANGED, () => localRunner.nudge());

@@ -125,8 +125,22 @@ export class CheckEngine {
     await this.deps.database.transaction((tx) => new ScheduleRepository(tx).releaseAll(owner));
   }
 
-  async claim(owner: string, regions: readonly string[], limit: number, lookaheadMs = 0): Promise<ClaimedCheck[]> {
-    const { database, clock } = this.deps;
+  /**
+   * One transaction: on SQLite the claim takes the one connection once (the urgent lane's turn) rather than queueing
+   * again for each of its statements behind the API's.
+   */
+  claim(owner: string, regions: readonly string[], limit: number, lookaheadMs = 0): Promise<ClaimedCheck[]> {
+    return this.deps.database.transaction((tx) => this.claimIn(tx, owner, regions, limit, lookaheadMs));
+  }
+
+  private async claimIn(
+    database: Database,
+    owner: string,
+    regions: readonly string[],
+    limit: number,
+    lookaheadMs: number,
+  ): Promise<ClaimedCheck[]> {
+    const { clock } = this.deps;
     const slots = await new ScheduleRepository(database).claim(
       owner,
       regions,
