@@ -314,7 +314,7 @@ export function buildServices(
     }),
   );
   // maintenance_started / maintenance_ended once per occurrence; outages held by a window judged at its end.
-  roles.push(new MaintenanceEventsRole({ database, clock, logger, events, incidents, monitors }));
+  roles.push(new MaintenanceEventsRole({ database, clock, logger, events, incidents, monitors, windows: maintenance }));
   // TLS and domain security grades of https/tls monitors, about once a day each (not with intelligence disabled).
   if (config.intelligence.enabled)
     roles.push(

@@ -121,6 +121,7 @@ const role = new MaintenanceEventsRole({
   events: t.services.events,
   incidents: t.services.incidents,
   monitors: t.services.monitors,
+  windows: t.services.maintenance,
 });
 const first = await role.runPass();
 const cpuMsOf = async (n: number, work: () => Promise<unknown>) => {

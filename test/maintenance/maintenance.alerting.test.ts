@@ -30,6 +30,7 @@ describe.each(testDialects())('maintenance windows on the alert path on %s', (di
       events: s.events,
       incidents: s.incidents,
       monitors: s.monitors,
+      windows: s.maintenance,
     });
   }
 

@@ -50,6 +50,7 @@ describe.each(testDialects())('maintenance in the status page, monitor health an
       events: s.events,
       incidents: s.incidents,
       monitors: s.monitors,
+      windows: s.maintenance,
     });
   }
 

@@ -419,6 +419,7 @@ describe.each(testDialects())('status page subscribers (%s)', (dialect) => {
       events: s.events,
       incidents: s.incidents,
       monitors: s.monitors,
+      windows: s.maintenance,
     });
     clock.advance(61_000);
     await pass();

@@ -7,7 +7,7 @@ import type { EventsService } from '../events/index.ts';
 import type { MonitorTransition } from '../incidents/index.ts';
 import type { MonitorStatus } from '../monitors/index.ts';
 import { MaintenanceRepository, type HeldOutage } from './maintenance.repository.ts';
-import { covers, type MaintenanceMonitors } from './maintenance-window.service.ts';
+import { covers, type MaintenanceMonitors, type MaintenanceService } from './maintenance-window.service.ts';
 import { OccurrenceMemo } from './maintenance.occurrence-memo.ts';
 import { occurrencesBetween } from './maintenance.occurrences.ts';
 import type { MaintenanceWindow, Occurrence } from './maintenance.types.ts';
@@ -26,6 +26,8 @@ export interface MaintenanceEventsDeps {
   monitors: Pick<MaintenanceMonitors, 'findManyAnywhere'> & {
     statusesAnywhere(ids: readonly string[], db?: Database): Promise<Map<string, MonitorStatus>>;
   };
+  /** The organizations' windows as the service keeps them (read again only when they changed). */
+  windows: Pick<MaintenanceService, 'windowsOfOrganization'>;
   /** How often the role looks (default 5 s): events and judgements come at most this late. */
   everyMs?: number;
 }
@@ -160,7 +162,7 @@ export class MaintenanceEventsRole implements BackgroundRole {
     }
     let judged = 0;
     for (const [organizationId, holds] of byOrg) {
-      const windows = (await new MaintenanceRepository(database).listForOrganization(organizationId)).filter(
+      const windows = (await this.deps.windows.windowsOfOrganization(database, organizationId)).filter(
         (w) => w.suppressAlerts,
       );
       const monitors = new Map(

@@ -129,7 +129,7 @@ export class MaintenanceService {
 
   async list(ctx: ServiceContext, page: { limit: number; cursor?: string }): Promise<Page<WindowView>> {
     const after = decodeIdCursor(page.cursor);
-    const all = await new MaintenanceRepository(ctx.db).listForOrganization(ctx.actor.organizationId);
+    const all = await this.windowsOfOrganization(ctx.db, ctx.actor.organizationId);
     const rows = all.filter((w) => after === undefined || w.id > after).slice(0, page.limit + 1);
     const now = ctx.clock.now();
     const result = pageOf(rows, page.limit, (w) => w.id);
@@ -193,7 +193,7 @@ export class MaintenanceService {
     monitor: CoveredMonitor,
     t: number,
   ): Promise<Array<{ window: MaintenanceWindow; occurrence: Occurrence }>> {
-    const windows = await this.windowsOf(db, organizationId);
+    const windows = await this.windowsOfOrganization(db, organizationId);
     const out: Array<{ window: MaintenanceWindow; occurrence: Occurrence }> = [];
     for (const w of windows) {
       if (!covers(w, monitor)) continue;
@@ -203,8 +203,12 @@ export class MaintenanceService {
     return out;
   }
 
-  /** The organization's windows, read again only when their version moved (read in `db`, the caller's transaction). */
-  private async windowsOf(db: Database, organizationId: string): Promise<MaintenanceWindow[]> {
+  /**
+   * The organization's windows, read again only when their version moved (read in `db`, the caller's transaction).
+   * Shared between callers: never modified. Every reader goes through here: a list of 1,000 windows decoded on each
+   * recovery, each monitor read and each status page cost more than the checks' own work at 10,000 monitors.
+   */
+  async windowsOfOrganization(db: Database, organizationId: string): Promise<readonly MaintenanceWindow[]> {
     const repo = new MaintenanceRepository(db);
     const version = await repo.versionOf(organizationId);
     const cached = this.windowsByOrganization.get(organizationId);
@@ -222,7 +226,7 @@ export class MaintenanceService {
   ): Promise<{ window: MaintenanceWindow; occurrence: Occurrence } | null> {
     const now = ctx.clock.now();
     let best: { window: MaintenanceWindow; occurrence: Occurrence } | null = null;
-    for (const w of await new MaintenanceRepository(ctx.db).listForOrganization(ctx.actor.organizationId)) {
+    for (const w of await this.windowsOfOrganization(ctx.db, ctx.actor.organizationId)) {
       if (!covers(w, monitor)) continue;
       const o = nextOccurrence(w, now);
       if (o && (best === null || o.start < best.occurrence.start)) best = { window: w, occurrence: o };
@@ -237,9 +241,7 @@ export class MaintenanceService {
     monitors: readonly CoveredMonitor[],
     t: number,
   ): Promise<Set<string>> {
-    const active = (await new MaintenanceRepository(db).listForOrganization(organizationId)).filter(
-      (w) => occurrenceAt(w, t) !== null,
-    );
+    const active = (await this.windowsOfOrganization(db, organizationId)).filter((w) => occurrenceAt(w, t) !== null);
     const out = new Set<string>();
     if (active.length === 0) return out;
     for (const m of monitors) if (active.some((w) => covers(w, m))) out.add(m.id);
@@ -251,9 +253,7 @@ export class MaintenanceService {
    * is in maintenance when it is one of the ids or carries one of the tags, and is not paused).
    */
   async coverageAt(db: Database, organizationId: string, t: number): Promise<{ monitorIds: string[]; tags: string[] }> {
-    const active = (await new MaintenanceRepository(db).listForOrganization(organizationId)).filter(
-      (w) => occurrenceAt(w, t) !== null,
-    );
+    const active = (await this.windowsOfOrganization(db, organizationId)).filter((w) => occurrenceAt(w, t) !== null);
     return {
       monitorIds: [...new Set(active.flatMap((w) => w.monitorIds))],
       tags: [...new Set(active.flatMap((w) => w.tags))],
@@ -286,7 +286,7 @@ export class MaintenanceService {
     to: number,
     which: (w: MaintenanceWindow) => boolean = () => true,
   ): Promise<Map<string, Array<[number, number]>>> {
-    const windows = (await new MaintenanceRepository(db).listForOrganization(organizationId)).filter(which);
+    const windows = (await this.windowsOfOrganization(db, organizationId)).filter(which);
     const occurrences = new Map(windows.map((w) => [w.id, occurrencesBetween(w, from, to)]));
     const out = new Map<string, Array<[number, number]>>();
     for (const m of monitors) {
@@ -307,7 +307,7 @@ export class MaintenanceService {
     now: number,
   ): Promise<Array<{ window: MaintenanceWindow; occurrence: Occurrence; inProgress: boolean }>> {
     const out: Array<{ window: MaintenanceWindow; occurrence: Occurrence; inProgress: boolean }> = [];
-    for (const w of await new MaintenanceRepository(this.deps.database).listForOrganization(organizationId)) {
+    for (const w of await this.windowsOfOrganization(this.deps.database, organizationId)) {
       if (!w.statusPageIds.includes(statusPageId)) continue;
       const o = nextOccurrence(w, now);
       if (!o) continue;

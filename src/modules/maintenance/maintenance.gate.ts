@@ -50,7 +50,7 @@ export class MaintenanceAlertGate implements MaintenanceGate {
     if (!held || !(await repo.release(t.monitorId))) return null;
     const monitor = await this.monitorOf(tx, t.monitorId);
     if (!monitor) return { judgedFrom: null, cause: held.cause };
-    const windows = (await repo.listForOrganization(t.organizationId)).filter(
+    const windows = (await this.windows.windowsOfOrganization(tx, t.organizationId)).filter(
       (w) => w.suppressAlerts && covers(w, monitor),
     );
     if (windows.some((w) => occurrencesBetween(w, t.at, t.at + 1).some((o) => o.start <= t.at && t.at < o.end))) {
