@@ -83,13 +83,19 @@ describe.skipIf(skipWithout('chromium'))('pages in Chromium', () => {
     }
     expect([...rendered].sort()).toEqual(documented.sort());
 
-    // Opening one shows its parameters and the scope it needs.
+    // Opening one shows its parameters and the scope it needs. swagger-ui mounts only the rows near the screen, so the
+    // page is scrolled down from the top until the row is there.
     await page.evaluate('window.scrollTo(0, 0)');
-    await page
+    const monitorRead = page
       .locator('.opblock-summary', { hasText: '/api/v1/monitors/{id}' })
       .filter({ hasText: 'GET' })
-      .first()
-      .click();
+      .first();
+    for (let step = 0; step < 200 && (await monitorRead.count()) === 0; step++)
+      await page.evaluate(`(async () => {
+        window.scrollBy(0, window.innerHeight / 2);
+        await new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn)));
+      })()`);
+    await monitorRead.click();
     await expect.poll(() => page.locator('.opblock.is-open').textContent()).toMatch(/monitors:read/);
 
     // A deep link to an operation far down the list (not mounted at first) scrolls to it and opens it.
