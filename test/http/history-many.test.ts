@@ -71,4 +71,43 @@ describe.each(testDialects())('GET /monitors/history: several monitors in one re
     expect(tooMany.status).toBe(422);
     expect(tooMany.body.error.details).toEqual([expect.objectContaining({ field: 'monitor_ids' })]);
   });
+
+  it('GET /monitors/history/total sums every monitor the caller sees, per bucket, and nothing of other organizations', async () => {
+    const query = `from=${from}&to=${to}&resolution=hour`;
+    const total = await api(t, org.apiKey, 'GET', `/api/v1/monitors/history/total?${query}`);
+    expect(total.status, JSON.stringify(total.body)).toBe(200);
+    expect(total.body.monitors).toBe(2);
+    const own = await Promise.all(
+      ids.map(async (id) => (await api(t, org.apiKey, 'GET', `/api/v1/monitors/${id}/history?${query}`)).body.data),
+    );
+    type Bucket = { start: string; end: string; checks: number; failures: number; uptime_percent: number | null };
+    const expected = (own[0] as Bucket[]).map((bucket, i) => {
+      const checks = own.reduce((n, series: Bucket[]) => n + series[i]!.checks, 0);
+      const failures = own.reduce((n, series: Bucket[]) => n + series[i]!.failures, 0);
+      return {
+        start: bucket.start,
+        end: bucket.end,
+        checks,
+        failures,
+        uptime_percent: checks === 0 ? null : (100 * (checks - failures)) / checks,
+      };
+    });
+    expect(total.body.data).toEqual(expected);
+    // The stranger's monitor was checked too (three runs), and is not in the sum: 2 monitors × 3 checks.
+    expect((total.body.data as Bucket[]).reduce((n, b) => n + b.checks, 0)).toBe(6);
+
+    const days = await api(t, org.apiKey, 'GET', `/api/v1/monitors/history/total?${query.replace('hour', 'day')}`);
+    expect(days.status, JSON.stringify(days.body)).toBe(200);
+    expect((days.body.data as Bucket[]).map((b) => b.start)).toEqual([
+      '2026-11-23T00:00:00.000Z',
+      '2026-11-24T00:00:00.000Z',
+    ]);
+    expect((days.body.data as Bucket[]).reduce((n, b) => n + b.checks, 0)).toBe(6);
+
+    const minute = await api(t, org.apiKey, 'GET', '/api/v1/monitors/history/total?resolution=minute');
+    expect(minute.status).toBe(422);
+    const backwards = await api(t, org.apiKey, 'GET', `/api/v1/monitors/history/total?from=${to}&to=${from}`);
+    expect(backwards.status).toBe(422);
+    expect(backwards.body.error.details).toEqual([expect.objectContaining({ field: 'from' })]);
+  });
 });

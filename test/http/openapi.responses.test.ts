@@ -194,6 +194,7 @@ describe.each(testDialects())('every documented GET response validates against i
     getExecution: `/api/v1/executions/${ids.execution}`,
     getMonitorHistory: `/api/v1/monitors/${ids.monitor}/history`,
     getMonitorsHistory: `/api/v1/monitors/history?monitor_ids=${ids.monitor}`,
+    getMonitorsHistoryTotal: `/api/v1/monitors/history/total?resolution=day`,
     getMonitorPeriods: `/api/v1/monitors/${ids.monitor}/periods`,
     listIncidents: '/api/v1/incidents',
     getIncident: `/api/v1/incidents/${ids.incident}`,

@@ -67,5 +67,6 @@ export {
   LatencySketch,
   DecodedSketches,
   type HistoryBucket,
+  type TotalBucket,
 } from './rollups/index.ts';
 export { checkToWire, resultFromWire, type WireResult } from './runner/runner.wire.ts';

@@ -364,6 +364,11 @@ export class MonitorsService {
     return new MonitorsRepository(ctx.db).countByStatus(scopeOf(ctx.actor), filter, covered);
   }
 
+  /** The ids of every monitor the actor sees that matches `filter` (the overview's organization-wide history). */
+  idsMatching(ctx: ServiceContext, filter: MonitorFilter = {}): Promise<string[]> {
+    return new MonitorsRepository(ctx.db).idsMatching(scopeOf(ctx.actor), filter);
+  }
+
   /** How many monitors match `filter` (what a list's first page says it has in all). */
   countMatching(ctx: ServiceContext, filter: MonitorFilter): Promise<number> {
     return new MonitorsRepository(ctx.db).countMatching(scopeOf(ctx.actor), filter);

@@ -381,6 +381,12 @@ export class MonitorsRepository {
     return new Map(rows.map((r) => [r.shown, Number(r.n)]));
   }
 
+  /** The ids of the monitors (within the scope) that match the filter: what an aggregate over them reads. */
+  async idsMatching(scope: MonitorScope, filter: MonitorFilter): Promise<string[]> {
+    const rows = await this.matching(scope, filter).select('id').execute();
+    return rows.map((r) => r.id);
+  }
+
   /** Monitors that should be checked (not paused), for the scheduler's reconciliation. */
   async listActive(afterId: string | undefined, limit: number): Promise<Monitor[]> {
     let q = this.db.selectFrom('monitor').selectAll().where('paused', '=', 0);

@@ -7,8 +7,6 @@ export type TrendPeriod = '24h' | '7d';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-/** The API's most monitors per GET /monitors/history. */
-const MAX_IDS = 100;
 /** Incidents read for the chart: 5 pages of 200; beyond that the chart says it counted the first 1,000. */
 const MAX_INCIDENT_PAGES = 5;
 
@@ -45,14 +43,14 @@ export function trendBuckets(period: TrendPeriod, now: number): { start: number;
 }
 
 /**
- * Uptime per bucket across all monitors (GET /monitors/history, 100 monitors a request, checks summed so a busy
- * monitor weighs more than a quiet one) and incidents opened per bucket (GET /incidents?from=, paged).
+ * Uptime per bucket across all monitors (GET /monitors/history/total: the server sums every monitor's checks, so a
+ * busy monitor weighs more than a quiet one) and incidents opened per bucket (GET /incidents?from=, paged).
  */
-export function useOverviewTrend(period: TrendPeriod, monitorIds: string[], enabled: boolean) {
+export function useOverviewTrend(period: TrendPeriod, enabled: boolean) {
   const api = useApi();
   return useQuery({
     // Under 'incidents' so that an incident event refreshes the chart too (api/live.ts invalidates that prefix).
-    queryKey: ['incidents', 'overview-trend', period, monitorIds.length, monitorIds[0] ?? ''],
+    queryKey: ['incidents', 'overview-trend', period],
     enabled,
     refetchInterval: 60_000,
     queryFn: async (): Promise<Trend> => {
@@ -63,25 +61,15 @@ export function useOverviewTrend(period: TrendPeriod, monitorIds: string[], enab
       const buckets: TrendBucket[] = windows.map((w) => ({ ...w, checks: 0, failures: 0, uptime: null, opened: 0 }));
       const index = (at: number) => windows.findIndex((w) => at >= w.start && at < w.end);
       const resolution = period === '24h' ? 'hour' : 'day';
-      const chunks: string[][] = [];
-      for (let i = 0; i < monitorIds.length; i += MAX_IDS) chunks.push(monitorIds.slice(i, i + MAX_IDS));
-      const histories = await Promise.all(
-        chunks.map(async (ids) =>
-          unwrap(
-            await api.client.GET('/api/v1/monitors/history', {
-              params: { query: { monitor_ids: ids.join(','), resolution, from, to } },
-            }),
-          ),
-        ),
+      const total = unwrap(
+        await api.client.GET('/api/v1/monitors/history/total', { params: { query: { resolution, from, to } } }),
       );
-      for (const page of histories)
-        for (const monitor of page.data)
-          for (const b of monitor.buckets) {
-            const at = index(Date.parse(b.start));
-            if (at < 0) continue;
-            buckets[at]!.checks += b.checks;
-            buckets[at]!.failures += b.failures;
-          }
+      for (const b of total.data) {
+        const at = index(Date.parse(b.start));
+        if (at < 0) continue;
+        buckets[at]!.checks += b.checks;
+        buckets[at]!.failures += b.failures;
+      }
       for (const b of buckets) b.uptime = b.checks > 0 ? ((b.checks - b.failures) / b.checks) * 100 : null;
 
       let cursor: string | undefined;
@@ -156,30 +144,4 @@ export function useMonitorsShowing(status: MonitorStatus, enabled: boolean) {
     .slice()
     .sort((a, b) => a.status_changed_at.localeCompare(b.status_changed_at));
   return { ...query, monitors };
-}
-
-/**
- * Every monitor's id, for the trend charts (GET /monitors/history takes ids): read as summary rows (about 250 bytes
- * a monitor instead of a full record), 200 a request.
- */
-export function useMonitorIds(enabled: boolean) {
-  const api = useApi();
-  return useQuery({
-    queryKey: ['monitors', 'ids'],
-    enabled,
-    queryFn: async () => {
-      const ids: string[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = unwrap(
-          await api.client.GET('/api/v1/monitors/summaries', {
-            params: { query: { limit: 200, ...(cursor ? { cursor } : {}) } },
-          }),
-        );
-        ids.push(...page.data.map((m) => m.id));
-        cursor = page.next_cursor ?? undefined;
-      } while (cursor);
-      return ids;
-    },
-  });
 }

@@ -3,7 +3,6 @@ import { Link } from 'react-router';
 import type { Monitor } from '../api/monitors';
 import {
   useMonitorCounts,
-  useMonitorIds,
   useMonitorsShowing,
   useOpenIncidents,
   useOverviewTrend,
@@ -79,8 +78,7 @@ export default function OverviewPage() {
   const degradedList = useMonitorsShowing('degraded', degradedCount > 0);
   const open = useOpenIncidents();
   const [period, setPeriod] = useState<TrendPeriod>('24h');
-  const ids = useMonitorIds(total > 0);
-  const trend = useOverviewTrend(period, ids.data ?? [], ids.isSuccess);
+  const trend = useOverviewTrend(period, total > 0);
 
   const down = downList.monitors;
   const degraded = degradedList.monitors;
@@ -201,10 +199,7 @@ export default function OverviewPage() {
             </div>
           }
         >
-          {(counts.isPending || (total > 0 && trend.isPending)) && !trend.isError && !ids.isError && (
-            <p role="status">Loading…</p>
-          )}
-          {ids.isError && <ErrorState message={ids.error.message} onRetry={() => void ids.refetch()} />}
+          {(counts.isPending || (total > 0 && trend.isPending)) && !trend.isError && <p role="status">Loading…</p>}
           {trend.isError && <ErrorState message={trend.error.message} onRetry={() => void trend.refetch()} />}
           {counts.isSuccess && total === 0 && (
             <EmptyState icon="∅" title="No data to chart">

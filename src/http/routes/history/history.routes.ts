@@ -1,9 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { HistoryBucket, RollupsService } from '../../../modules/checks/index.ts';
+import type { MonitorsService } from '../../../modules/monitors/index.ts';
 import { toIso } from '../../../platform/clock.ts';
 import { validationFailed } from '../../../platform/errors.ts';
 import { actorOf } from '../../plugins/auth.plugin.ts';
+import { contextOf } from '../../request-context.ts';
 import { IdParams } from '../../schemas/common.schemas.ts';
 import {
   HISTORY_SCHEMAS,
@@ -11,6 +13,8 @@ import {
   HistoryManyResponse,
   HistoryQuery,
   HistoryResponse,
+  HistoryTotalQuery,
+  HistoryTotalResponse,
 } from './history.schemas.ts';
 
 const MAX_MONITORS = 100;
@@ -27,7 +31,10 @@ const presentBucket = (b: HistoryBucket) => ({
 });
 
 /** History is part of reading a monitor, so it takes `monitors:read`. */
-export function registerHistoryRoutes(app: FastifyInstance, deps: { rollups: RollupsService }): void {
+export function registerHistoryRoutes(
+  app: FastifyInstance,
+  deps: { rollups: RollupsService; monitors: MonitorsService },
+): void {
   for (const schema of HISTORY_SCHEMAS) app.addSchema(schema);
   app.get<{ Params: Static<typeof IdParams>; Querystring: Static<typeof HistoryQuery> }>(
     '/api/v1/monitors/:id/history',
@@ -85,6 +92,43 @@ export function registerHistoryRoutes(app: FastifyInstance, deps: { rollups: Rol
         ...(region_code !== undefined && { regionCode: region_code }),
       });
       return { data: all.map((m) => ({ monitor_id: m.monitorId, buckets: m.buckets.map(presentBucket) })) };
+    },
+  );
+
+  app.get<{ Querystring: Static<typeof HistoryTotalQuery> }>(
+    '/api/v1/monitors/history/total',
+    {
+      config: { scope: 'monitors:read' },
+      schema: {
+        tags: ['monitors'],
+        summary: 'All monitors together: checks, failures and uptime per hour or day, oldest first',
+        description:
+          "The overview's trend in one request: every monitor the caller sees (its organization and, for a key, its " +
+          "environments) summed per bucket, from the same hourly and daily rollups as each monitor's history.",
+        operationId: 'getMonitorsHistoryTotal',
+        querystring: HistoryTotalQuery,
+        response: { 200: Type.Ref(HistoryTotalResponse) },
+      },
+    },
+    async (request) => {
+      const { from, to, resolution, region_code } = request.query;
+      const ids = await deps.monitors.idsMatching(contextOf(request));
+      const buckets = await deps.rollups.historyTotal(ids, {
+        ...(from !== undefined && { from: Date.parse(from) }),
+        ...(to !== undefined && { to: Date.parse(to) }),
+        ...(resolution !== undefined && { resolution }),
+        ...(region_code !== undefined && { regionCode: region_code }),
+      });
+      return {
+        data: buckets.map((b) => ({
+          start: toIso(b.start),
+          end: toIso(b.end),
+          checks: b.checks,
+          failures: b.failures,
+          uptime_percent: b.uptimePercent,
+        })),
+        monitors: ids.length,
+      };
     },
   );
 }

@@ -72,4 +72,41 @@ export const HistoryManyQuery = Type.Object({
   ),
 });
 
-export const HISTORY_SCHEMAS = [HistoryBucketSchema, HistoryResponse, HistoryManyResponse];
+export const HistoryTotalResponse = Type.Object(
+  {
+    data: Type.Array(
+      Type.Object({
+        start: Timestamp(),
+        end: Timestamp(),
+        checks: Type.Integer({ description: "All the monitors' checks in the bucket." }),
+        failures: Type.Integer(),
+        uptime_percent: Nullable(
+          Type.Number({
+            description:
+              '100 × (checks − failures) / checks over all the monitors (a busy monitor weighs more than a quiet ' +
+              'one); null when nothing was checked.',
+          }),
+        ),
+      }),
+      { description: 'Every bucket of the range, oldest first.' },
+    ),
+    monitors: Type.Integer({ description: 'How many monitors were counted: every one the caller sees.' }),
+  },
+  { $id: 'HistoryTotal', title: 'HistoryTotal' },
+);
+
+export const HistoryTotalQuery = Type.Object({
+  from: Type.Optional(Type.String({ format: 'date-time', description: 'Default: 24 hours before to.' })),
+  to: Type.Optional(Type.String({ format: 'date-time', description: 'Default: now.' })),
+  resolution: Type.Optional(
+    Type.Union([Type.Literal('hour'), Type.Literal('day')], {
+      default: 'hour',
+      description: 'hour: at most 93 days; day: at most 1,100 days (UTC days). Minute history is per monitor.',
+    }),
+  ),
+  region_code: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: 'One region; default all regions together.' }),
+  ),
+});
+
+export const HISTORY_SCHEMAS = [HistoryBucketSchema, HistoryResponse, HistoryManyResponse, HistoryTotalResponse];

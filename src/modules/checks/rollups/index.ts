@@ -5,6 +5,7 @@ export {
   type RollupsServiceDeps,
   type HistoryQuery,
   type HistoryBucket,
+  type TotalBucket,
   type HistoryResolution,
   type HistoryMonitorLookup,
   type ExecutionSeriesSource,

@@ -74,6 +74,16 @@ export interface HistoryBucket {
   p99Ms: number | null;
 }
 
+/** A bucket of several monitors' history together: their checks and failures summed. */
+export interface TotalBucket {
+  start: number;
+  end: number;
+  checks: number;
+  failures: number;
+  /** 100 × (checks − failures) / checks; null when no checks. */
+  uptimePercent: number | null;
+}
+
 /** What a monitor's rollups counted for some executions: checks, failures and the successful ones' latencies. */
 export interface ExecutionTally {
   checks: number;
@@ -211,9 +221,42 @@ export class RollupsService {
     return out;
   }
 
-  /** Buckets oldest first; every bucket of the range is present (empty ones have checks 0 and nulls). */
-  async history(actor: Actor, monitorId: string, query: HistoryQuery): Promise<HistoryBucket[]> {
-    const monitor = await this.deps.monitors.get(actor, monitorId);
+  /**
+   * All the monitors of `monitorIds` (the caller resolves which it may see) as one series: per bucket, their checks
+   * and failures summed, so a busy monitor weighs more than a quiet one (the overview's uptime chart). Every bucket
+   * of the range is present, oldest first. No latency percentiles: the monitors' latencies are not one population.
+   */
+  async historyTotal(
+    monitorIds: readonly string[],
+    query: HistoryQuery & { resolution?: 'hour' | 'day' },
+  ): Promise<TotalBucket[]> {
+    const { start, end, step, resolution } = this.rangeOf(query);
+    const keys = [...new Set((await this.deps.executions.monitorKeys(monitorIds)).values())];
+    let regionKey: number | undefined;
+    if (query.regionCode !== undefined) regionKey = (await this.deps.executions.regionKey(query.regionCode)) ?? -1;
+    const totals =
+      keys.length === 0
+        ? new Map<number, { checks: number; failures: number }>()
+        : await (resolution === 'day' ? this.daily : this.repo).totalsByBucket(keys, start, end, regionKey);
+    const buckets: TotalBucket[] = [];
+    for (let s = start; s < end; s += step) {
+      let checks = 0;
+      let failures = 0;
+      // Hourly rows fall in a bucket of their hour; a day bucket holds its day's row (both start on the bucket).
+      for (let hour = s; hour < s + step; hour += resolution === 'day' ? step : HOUR_MS) {
+        const total = totals.get(hour);
+        if (total) {
+          checks += total.checks;
+          failures += total.failures;
+        }
+      }
+      buckets.push({ start: s, end: s + step, checks, failures, uptimePercent: uptimeOf(checks, failures) });
+    }
+    return buckets;
+  }
+
+  /** The buckets a history query covers, its bounds checked: at most MAX_RANGE_MS, minute only within retention. */
+  private rangeOf(query: HistoryQuery): { start: number; end: number; step: number; resolution: HistoryResolution } {
     const now = this.deps.clock.now();
     const resolution = query.resolution ?? 'hour';
     const to = query.to ?? now;
@@ -237,8 +280,13 @@ export class RollupsService {
         },
       ]);
     }
-    const start = Math.floor(from / step) * step;
-    const end = Math.ceil(to / step) * step;
+    return { start: Math.floor(from / step) * step, end: Math.ceil(to / step) * step, step, resolution };
+  }
+
+  /** Buckets oldest first; every bucket of the range is present (empty ones have checks 0 and nulls). */
+  async history(actor: Actor, monitorId: string, query: HistoryQuery): Promise<HistoryBucket[]> {
+    const monitor = await this.deps.monitors.get(actor, monitorId);
+    const { start, end, step, resolution } = this.rangeOf(query);
     const buckets: HistoryBucket[] = [];
     const key = await this.deps.executions.monitorKey(monitor.id);
     let regionKey: number | undefined;
