@@ -30,7 +30,10 @@ export interface ReportSourceServices {
 }
 
 /** A monitor as an actor may see it (executions and rollups check visibility with it). */
-export type MonitorLookup = { get: (actor: Actor, id: string) => ReturnType<MonitorsService['get']> };
+export type MonitorLookup = {
+  get: (actor: Actor, id: string) => ReturnType<MonitorsService['get']>;
+  visibleIds: (actor: Actor, ids: readonly string[]) => Promise<Set<string>>;
+};
 
 interface Base {
   config: TocsinConfig;
@@ -70,7 +73,10 @@ export function composeMonitorServices(
     }),
   });
   /** For modules that check a monitor's visibility to an actor (executions, history). */
-  const monitorLookup = { get: (actor: Actor, id: string) => monitors.get({ actor, db: database, clock }, id) };
+  const monitorLookup = {
+    get: (actor: Actor, id: string) => monitors.get({ actor, db: database, clock }, id),
+    visibleIds: (actor: Actor, ids: readonly string[]) => monitors.visibleIds({ actor, db: database, clock }, ids),
+  };
   const events = new EventsService({ database, clock, ...(s.signals && { signals: s.signals }) });
   return { monitors, monitorLookup, events };
 }

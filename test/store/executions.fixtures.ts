@@ -18,6 +18,9 @@ export function fakeMonitors(owner: Record<string, string> = { [MON]: ORG, [MON2
       if (owner[id] !== actor.organizationId) throw notFound('Monitor');
       return { id, organizationId: owner[id] };
     },
+    async visibleIds(actor: Actor, ids: readonly string[]) {
+      return new Set(ids.filter((id) => owner[id] === actor.organizationId));
+    },
   };
 }
 

@@ -369,6 +369,14 @@ export class MonitorsService {
     return new MonitorsRepository(ctx.db).idsMatching(scopeOf(ctx.actor), filter);
   }
 
+  /** Which of `ids` the actor sees (the others do not exist or are another organization's or environment's). */
+  visibleIds(ctx: ServiceContext, ids: readonly string[]): Promise<Set<string>> {
+    return new MonitorsRepository(ctx.db).visibleIds(
+      scopeOf(ctx.actor),
+      ids.filter((id) => isId(id, 'mon')),
+    );
+  }
+
   /** How many monitors match `filter` (what a list's first page says it has in all). */
   countMatching(ctx: ServiceContext, filter: MonitorFilter): Promise<number> {
     return new MonitorsRepository(ctx.db).countMatching(scopeOf(ctx.actor), filter);

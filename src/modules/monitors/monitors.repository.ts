@@ -387,6 +387,16 @@ export class MonitorsRepository {
     return rows.map((r) => r.id);
   }
 
+  /** Which of `ids` are monitors within the scope (one statement, whatever the count). */
+  async visibleIds(scope: MonitorScope, ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.matching(scope, {})
+      .select('id')
+      .where('id', 'in', [...ids])
+      .execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
   /** Monitors that should be checked (not paused), for the scheduler's reconciliation. */
   async listActive(afterId: string | undefined, limit: number): Promise<Monitor[]> {
     let q = this.db.selectFrom('monitor').selectAll().where('paused', '=', 0);

@@ -1,7 +1,7 @@
 import type { Actor } from '../../auth/index.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import type { Database } from '../../../platform/db/index.ts';
-import { DomainError, validationFailed } from '../../../platform/errors.ts';
+import { validationFailed } from '../../../platform/errors.ts';
 import { LatencySketch } from './latency.sketch.ts';
 import { DAY_MS, HOUR_MS, hourOf } from './rollups.compute.ts';
 import {
@@ -23,9 +23,11 @@ export const MAX_RANGE_MS: Record<HistoryResolution, number> = {
   day: 1100 * DAY_MS,
 };
 
-/** Visibility of a monitor to an actor (throws not_found); MonitorsService fits. */
+/** Visibility of monitors to an actor (`get` throws not_found); MonitorsService fits. */
 export interface HistoryMonitorLookup {
   get(actor: Actor, id: string): Promise<{ id: string }>;
+  /** Which of `ids` the actor sees. */
+  visibleIds(actor: Actor, ids: readonly string[]): Promise<Set<string>>;
 }
 
 /** What history needs from execution storage (ExecutionsService fits). */
@@ -132,6 +134,34 @@ function nextDay(day: string): string {
   return new Date(Date.parse(`${day}T00:00:00.000Z`) + DAY_MS).toISOString().slice(0, 10);
 }
 
+/** Buckets of [start, end) from one monitor's rollup rows (oldest first): every bucket present, empty ones nulls. */
+function bucketsOf(rows: readonly RollupRow[], start: number, end: number, step: number): HistoryBucket[] {
+  const buckets: HistoryBucket[] = [];
+  let i = 0;
+  for (let s = start; s < end; s += step) {
+    let checks = 0;
+    let failures = 0;
+    const sketch = new LatencySketch();
+    for (; i < rows.length && Number(rows[i]!.hour_start) < s + step; i++) {
+      const r = rows[i]!;
+      checks += r.checks;
+      failures += r.failures;
+      sketch.mergeEncoded(r.sketch);
+    }
+    buckets.push({
+      start: s,
+      end: s + step,
+      checks,
+      failures,
+      uptimePercent: uptimeOf(checks, failures),
+      p50Ms: q(sketch, 0.5),
+      p95Ms: q(sketch, 0.95),
+      p99Ms: q(sketch, 0.99),
+    });
+  }
+  return buckets;
+}
+
 /** History from rollups (hour, day) or raw executions (minute), and daily uptime for status pages. */
 export class RollupsService {
   private readonly deps: RollupsServiceDeps;
@@ -209,16 +239,33 @@ export class RollupsService {
     monitorIds: readonly string[],
     query: HistoryQuery,
   ): Promise<Array<{ monitorId: string; buckets: HistoryBucket[] }>> {
-    const out: Array<{ monitorId: string; buckets: HistoryBucket[] }> = [];
-    for (const monitorId of new Set(monitorIds)) {
-      try {
-        out.push({ monitorId, buckets: await this.history(actor, monitorId, query) });
-      } catch (err) {
-        if (err instanceof DomainError && err.code === 'not_found') continue;
-        throw err;
-      }
+    const { start, end, step, resolution } = this.rangeOf(query);
+    if (resolution === 'minute') {
+      throw validationFailed([{ field: 'resolution', issue: 'several monitors have hour or day history only' }]);
     }
-    return out;
+    const visible = await this.deps.monitors.visibleIds(actor, [...new Set(monitorIds)]);
+    const shown = [...new Set(monitorIds)].filter((id) => visible.has(id));
+    const keys = await this.deps.executions.monitorKeys(shown);
+    let regionKey: number | undefined;
+    if (query.regionCode !== undefined) regionKey = (await this.deps.executions.regionKey(query.regionCode)) ?? -1;
+    // One read for all of them (ordered by monitor key, then hour), split per monitor below.
+    const allKeys = [...new Set(keys.values())];
+    const rows =
+      allKeys.length === 0
+        ? []
+        : resolution === 'day'
+          ? await this.daily.range(allKeys, start, end, regionKey)
+          : await this.repo.range(allKeys, hourOf(start), end, regionKey);
+    const rowsOfKey = new Map<number, RollupRow[]>();
+    for (const row of rows) {
+      const own = rowsOfKey.get(row.monitor_key);
+      if (own) own.push(row);
+      else rowsOfKey.set(row.monitor_key, [row]);
+    }
+    return shown.map((monitorId) => {
+      const key = keys.get(monitorId);
+      return { monitorId, buckets: bucketsOf(key === undefined ? [] : (rowsOfKey.get(key) ?? []), start, end, step) };
+    });
   }
 
   /**
@@ -338,29 +385,7 @@ export class RollupsService {
       resolution === 'day'
         ? await this.daily.range([key], start, end, regionKey)
         : await this.repo.range([key], hourOf(start), end, regionKey);
-    let i = 0;
-    for (let s = start; s < end; s += step) {
-      let checks = 0;
-      let failures = 0;
-      const sketch = new LatencySketch();
-      for (; i < rows.length && Number(rows[i]!.hour_start) < s + step; i++) {
-        const r = rows[i]!;
-        checks += r.checks;
-        failures += r.failures;
-        sketch.mergeEncoded(r.sketch);
-      }
-      buckets.push({
-        start: s,
-        end: s + step,
-        checks,
-        failures,
-        uptimePercent: uptimeOf(checks, failures),
-        p50Ms: q(sketch, 0.5),
-        p95Ms: q(sketch, 0.95),
-        p99Ms: q(sketch, 0.99),
-      });
-    }
-    return buckets;
+    return bucketsOf(rows, start, end, step);
   }
 
   /** Median latency (ms) of a monitor's successful checks in the hours from `fromMs` to `toMs`; null: none. */
