@@ -26,7 +26,10 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe.each(testDialects())('kill -9 at the edges of maintenance and grouping windows (%s)', (dialect) => {
+// The dialects run at the same time, each with its own database, processes, target and receiver: most of a dialect's
+// time is waiting (a window to start or end, a grouping window to close, a process to start), which the other
+// dialect's work fills. The cases of one dialect run in order (the second replaces the first's database).
+describe.concurrent.each(testDialects())('kill -9 at the edges of maintenance and grouping windows (%s)', (dialect) => {
   let shared: SharedDatabase | undefined;
   let receiver: WebhookReceiver | undefined;
   let target: RunningTarget | undefined;
@@ -104,7 +107,7 @@ describe.each(testDialects())('kill -9 at the edges of maintenance and grouping 
 
   it(
     'a window’s start and end: one maintenance_started, one maintenance_ended, one down after the end',
-    { timeout: 300_000 },
+    { concurrent: false, timeout: 300_000 },
     async () => {
       const s = await setup('window');
       let failing = false;
@@ -197,7 +200,7 @@ describe.each(testDialects())('kill -9 at the edges of maintenance and grouping 
 
   it(
     'a kill -9 inside a grouping window and during its send loses and doubles no grouped message',
-    { timeout: 300_000 },
+    { concurrent: false, timeout: 300_000 },
     async () => {
       const s = await setup('group');
       // Long enough that the two kills below fall inside the window even when a process takes seconds to start.
