@@ -3,7 +3,8 @@
 #  1. the local base (tools/container/base.sh: debootstrap + Node 24 from the npm registry; cached),
 #  2. the image from Containerfile on it (size under 250 MB, labels, non-root), PostgreSQL and Redis images from
 #     the same base (deploy/images),
-#  3. the npm package (tools/container/test-package.sh, beside the builds of 2), the systemd unit (systemd-analyze verify),
+#  3. the npm package (tools/container/test-package.sh, beside the builds of 2), the systemd unit
+#     (systemd-analyze verify),
 #  4. the quick start against the image and the one-machine compose file (at the same time), then the scaled compose
 #     file under podman-compose with one serve replica killed (tools/container/container-test.main.ts).
 # Any failed step ends it with a non-zero exit. Idempotent: what a previous run left is removed first.
@@ -50,8 +51,7 @@ base=$(bash tools/container/base.sh)
 echo "base: $base" >&2
 
 # The npm package needs none of the images: it is tested beside their builds (its output is kept until it ends, so the
-# two do not interleave). Most of the builds' time is the web build and npm's downloads, of which the package test
-# waits for one each too.
+# two do not interleave). Much of both is waiting on npm's registry and the disk; the web build is in both.
 step "npm package (beside the image builds)"
 package_log="$cache/test-package.log"
 bash tools/container/test-package.sh > "$package_log" 2>&1 &
