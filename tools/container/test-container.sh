@@ -3,9 +3,10 @@
 #  1. the local base (tools/container/base.sh: debootstrap + Node 24 from the npm registry; cached),
 #  2. the image from Containerfile on it (size under 250 MB, labels, non-root), PostgreSQL and Redis images from
 #     the same base (deploy/images),
-#  3. the npm package (tools/container/test-package.sh), the systemd unit (systemd-analyze verify),
-#  4. the quick start against the image and the scaled compose file under podman-compose with one serve replica
-#     killed (tools/container/container-test.main.ts).
+#  3. the npm package (tools/container/test-package.sh, beside the builds of 2), the systemd unit
+#     (systemd-analyze verify),
+#  4. the quick start against the image and the one-machine compose file (at the same time), then the scaled compose
+#     file under podman-compose with one serve replica killed (tools/container/container-test.main.ts).
 # Any failed step ends it with a non-zero exit. Idempotent: what a previous run left is removed first.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -49,6 +50,15 @@ step "local base image"
 base=$(bash tools/container/base.sh)
 echo "base: $base" >&2
 
+# The npm package needs none of the images: it is tested beside their builds (its output is kept until it ends, so the
+# two do not interleave). Much of both is waiting on npm's registry and the disk; the web build is in both.
+step "npm package (beside the image builds)"
+package_log="$cache/test-package.log"
+bash tools/container/test-package.sh > "$package_log" 2>&1 &
+package_pid=$!
+# A failed step ends the run: the package test with it (its own EXIT trap stops its server and removes its folder).
+trap 'if [ -n "${package_pid:-}" ]; then kill "$package_pid" 2>/dev/null || true; fi' EXIT
+
 step "Tocsin image"
 version=$(node -p 'require("./package.json").version')
 secret=()
@@ -78,11 +88,32 @@ out=$(systemd-analyze verify "$unit_dir/tocsin.service" 2>&1) || fail "systemd-a
 [ -z "$out" ] || fail "systemd-analyze verify: $out"
 rm -rf "$unit_dir"
 
-step "npm package"
-bash tools/container/test-package.sh
+step "npm package (waiting for it)"
+package_rc=0
+wait "$package_pid" || package_rc=$?
+package_pid=
+cat "$package_log" >&2
+[ "$package_rc" = 0 ] || fail "the npm package test exited $package_rc"
 
-step "quick start and scale"
-node tools/container/container-test.main.ts
+# The quick start (podman run) and the one-machine compose file share nothing (names, volumes, ports, networks): they
+# run at the same time, each in its own process (their podman calls block). The scaled walk, whose takeover after a
+# kill is bounded in time, runs after them with the machine to itself.
+step "quick start and one machine (at the same time)"
+walk_logs=$(mktemp -d)
+node tools/container/container-test.main.ts quickstart > "$walk_logs/quickstart.log" 2>&1 &
+quickstart_pid=$!
+node tools/container/container-test.main.ts single > "$walk_logs/single.log" 2>&1 &
+single_pid=$!
+quickstart_rc=0 single_rc=0
+wait "$quickstart_pid" || quickstart_rc=$?
+wait "$single_pid" || single_rc=$?
+cat "$walk_logs/quickstart.log" "$walk_logs/single.log" >&2
+rm -rf "$walk_logs"
+[ "$quickstart_rc" = 0 ] || fail "the quick start walk exited $quickstart_rc"
+[ "$single_rc" = 0 ] || fail "the one-machine compose walk exited $single_rc"
+
+step "scale"
+node tools/container/container-test.main.ts scale
 
 # Layers of superseded builds: dropped after a week, so the build cache of the current inputs stays warm.
 podman image prune -f --filter until=168h >/dev/null 2>&1 || true
