@@ -5,7 +5,7 @@
  * claimed on time, are stored, open the incident and deliver the alert to a real HTTP receiver.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ANALYTICS_BUDGET_MS, ANALYTICS_COALESCE_MS } from '../../src/modules/checks/index.ts';
+import { ANALYTICS_BUDGET_MS } from '../../src/modules/checks/index.ts';
 import type { Database } from '../../src/platform/db/index.ts';
 import { ManualTimers } from '../../src/platform/timers.ts';
 import { api, WEBHOOKS } from '../alerting/helpers.ts';
@@ -108,8 +108,6 @@ describe.each(testDialects())('from a check to an alert, intelligence stuck then
       // Round 1: the second failure takes the monitor down. The runner's round ends while intelligence still hangs.
       clock.advance(30_000);
       expect(await round()).toBe(1);
-      // The analytics of the batches committed within ANALYTICS_COALESCE_MS run together, after that wait.
-      timers.advance(ANALYTICS_COALESCE_MS);
       await hangs;
       // The budget ends the stuck ingestion (its transaction rolls back; on SQLite that frees the one connection).
       timers.advance(ANALYTICS_BUDGET_MS);

@@ -4,7 +4,6 @@ export { checkEngineMigrations } from './engine/engine.migrations.ts';
 export {
   createCheckEngineModule,
   ANALYTICS_BUDGET_MS,
-  ANALYTICS_COALESCE_MS,
   type CheckEngineModule,
   type CheckEngineModuleDeps,
 } from './engine/check-engine.module.ts';

@@ -138,9 +138,6 @@ interface CachedRegion {
   /** The last batch that changed it: only that batch's commit marks it committed (two batches may overlap). */
   batch: object | null;
   usedAt: number;
-  /** The last snapshot seen of this region as JSON and its digest (memory only: a pure function of the text). */
-  snapshotText?: string;
-  snapshotTextDigest?: string;
 }
 
 /** Per monitor (region ''): the grade tracks. */
@@ -236,13 +233,7 @@ export class IntelligenceService {
       );
       const snapshot = snapshotOf(check.type, check.up, check.details);
       if (snapshot) {
-        // Most checks see the snapshot of the check before: its text is compared, and hashed only when it differs.
-        const text = JSON.stringify(snapshot);
-        if (text !== entry.snapshotText) {
-          entry.snapshotText = text;
-          entry.snapshotTextDigest = digestOfText(text);
-        }
-        const digest = entry.snapshotTextDigest!;
+        const digest = digestOf(snapshot);
         if (digest !== state.snapshotDigest) {
           await repo.insertObservation(key, check.at, snapshot);
           state.snapshotDigest = digest;
@@ -733,9 +724,8 @@ function controlOf(s: RegionState): string {
   return `${b.firstAt}|${b.hourStart}|${b.phase}|${b.phaseSince}|${b.openedAt}|${b.peakMs}|${b.alerted}|${f.flapping}|${t.above}|${t.streak}|${t.streakSince}|${t.peakMs}|${s.failing === true}|${s.snapshotDigest}`;
 }
 
-/** The digest of a snapshot's JSON text (`JSON.stringify(snapshot)`). */
-function digestOfText(text: string): string {
-  return createHash('sha256').update(text).digest('base64url').slice(0, 22);
+function digestOf(snapshot: ObservationSnapshot): string {
+  return createHash('sha256').update(JSON.stringify(snapshot)).digest('base64url').slice(0, 22);
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {

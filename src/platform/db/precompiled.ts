@@ -75,7 +75,7 @@ export class PrecompiledQueries {
    * A statement over rows (a multi-row insert or upsert, a list of key tuples) built and compiled once per row count:
    * `build` makes it from placeholder rows (each of `columns` a placeholder), and each run binds `rows`' values in
    * their place. The hot multi-row writes of a check batch spent more in Kysely building and compiling their value
-   * lists than SQLite spent running them. On SQLite more than EXACT_ROWS rows go in parts (one statement each, results
+   * lists than SQLite spent running them. On SQLite the rows go in power-of-two parts (one statement each, results
    * concatenated in order), so a statement must not need all rows at once (no ORDER BY or LIMIT across them).
    */
   async runRows<R, Row extends object>(
@@ -85,17 +85,15 @@ export class PrecompiledQueries {
     rows: readonly Row[],
     build: (placeholders: Array<Record<keyof Row & string, string>>) => Compilable<R>,
   ): Promise<R[]> {
-    if (!(db.getExecutor().adapter instanceof SqliteAdapter) || rows.length <= EXACT_ROWS || isPowerOfTwo(rows.length))
+    if (!(db.getExecutor().adapter instanceof SqliteAdapter) || isPowerOfTwo(rows.length))
       return this.runRowShape(db, key, columns, rows, build);
     // SQLite: every row count is its own SQL text, so its own prepared statement. At 10,000 monitors a batch has any
     // count up to a few hundred, more texts than the connection's statement cache holds, and preparing took 5–8 % of
-    // the process's CPU. Beyond EXACT_ROWS the rows go in power-of-two parts, the last part (at most EXACT_ROWS rows)
-    // as it is: a key has at most EXACT_ROWS + a few texts. (PostgreSQL does not keep prepared statements here, and
-    // there each part would be a round trip.)
+    // the process's CPU. In power-of-two parts a key has at most a dozen texts; a few more statements run instead.
+    // (PostgreSQL does not keep prepared statements here, and there each part would be a round trip.)
     const out: R[] = [];
     for (let at = 0; at < rows.length;) {
-      const left = rows.length - at;
-      const size = left <= EXACT_ROWS ? left : 2 ** Math.floor(Math.log2(left));
+      const size = 2 ** Math.floor(Math.log2(rows.length - at));
       out.push(...(await this.runRowShape(db, key, columns, rows.slice(at, at + size), build)));
       at += size;
     }
@@ -126,13 +124,6 @@ export class PrecompiledQueries {
     return result.rows;
   }
 }
-
-/**
- * Row counts up to this run as one statement of their own count on SQLite. A batch at 50 checks a second has ≈ 15
- * rows: in power-of-two parts (8 + 4 + 2 + 1) each of a batch's multi-row statements ran as four, ≈ 30 statements more
- * per batch; sixteen texts per key keep the dozen hot keys well inside the statement cache (500).
- */
-export const EXACT_ROWS = 16;
 
 function isPowerOfTwo(n: number): boolean {
   return n > 0 && (n & (n - 1)) === 0;

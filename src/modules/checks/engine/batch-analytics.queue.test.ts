@@ -26,15 +26,11 @@ describe.each(testDialects())('BatchAnalyticsQueue (%s)', (dialect) => {
     await db.drop();
   });
 
-  function queue(
-    analytics: BatchAnalytics[],
-    options: { budgetMs?: number; maxPending?: number; coalesceMs?: number; timers?: ManualTimers } = {},
-  ) {
+  function queue(analytics: BatchAnalytics[], options: { budgetMs?: number; maxPending?: number } = {}) {
     return new BatchAnalyticsQueue({
       database: db.database,
       logger,
-      timers: options.timers ?? new ManualTimers(),
-      ...(options.coalesceMs !== undefined && { coalesceMs: options.coalesceMs }),
+      timers: new ManualTimers(),
       analytics,
       budgetMs: options.budgetMs ?? 5_000,
       maxPending: options.maxPending ?? 10,
@@ -60,42 +56,6 @@ describe.each(testDialects())('BatchAnalyticsQueue (%s)', (dialect) => {
     await q.settled();
     expect(seen).toEqual(['first 1', 'second 1', 'second 2', 'first 3', 'second 3']);
     expect(failures).toEqual(['first:error']);
-  });
-
-  it('coalesceMs: the batches of one wait run together, in commit order, in one transaction; settled ends the wait', async () => {
-    const timers = new ManualTimers();
-    const runs: number[][] = [];
-    const q = queue(
-      [
-        {
-          name: 'together',
-          async afterBatch(tx, b) {
-            expect(tx.inTransaction).toBe(true);
-            runs.push(b.results.map((r) => r.dueAt));
-          },
-        },
-      ],
-      { coalesceMs: 1_000, timers },
-    );
-    for (const at of [1, 2, 3]) q.push(batch(at));
-    await Promise.resolve();
-    expect(runs).toEqual([]); // waiting for more
-    timers.advance(999);
-    await Promise.resolve();
-    expect(runs).toEqual([]);
-    timers.advance(1);
-    await q.settled();
-    expect(runs).toEqual([[1, 2, 3]]);
-    // A wait in progress is cut short by settled (shutdown, tests): nothing waits for the timer.
-    q.push(batch(4));
-    q.push(batch(5));
-    await q.settled();
-    expect(runs).toEqual([
-      [1, 2, 3],
-      [4, 5],
-    ]);
-    expect(timers.size).toBe(0);
-    expect(failures).toEqual([]);
   });
 
   it('drops (and counts) batches beyond maxPending instead of growing', async () => {

@@ -36,14 +36,6 @@ export interface BatchAnalyticsQueueDeps {
   /** Batches waiting beyond this are dropped (counted): analytics slower than the checks never grow memory. */
   maxPending: number;
   metrics?: Pick<TocsinMetrics, 'checkAnalyticsFailed'> | null;
-  /**
-   * When > 0, the batches committed within this many ms of the first one waiting (and those committed while a run is
-   * in progress) have their analytics together: one run over their results in commit order, in one transaction. A
-   * result batch commits every 250 ms under load, and each analytics run has a fixed cost (a transaction, a read of
-   * the state versions), so at an even 50 checks/s one run a second instead of four. 0 (default): each batch alone,
-   * at once.
-   */
-  coalesceMs?: number;
 }
 
 /** The step's time budget ran out: its transaction was rolled back. */
@@ -62,8 +54,6 @@ export class BatchAnalyticsQueue {
   private readonly deps: BatchAnalyticsQueueDeps;
   private readonly pending: CommittedBatch[] = [];
   private draining: Promise<void> | null = null;
-  /** The coalescing wait before the next run (coalesceMs > 0). */
-  private wait: TimerHandle | null = null;
   constructor(deps: BatchAnalyticsQueueDeps) {
     this.deps = deps;
   }
@@ -76,37 +66,18 @@ export class BatchAnalyticsQueue {
       return;
     }
     this.pending.push(batch);
-    const coalesceMs = this.deps.coalesceMs ?? 0;
-    if (coalesceMs > 0 && !this.draining) {
-      this.wait ??= this.deps.timers.after(coalesceMs, () => {
-        this.wait = null;
-        this.startDrain();
-      });
-      return;
-    }
-    this.startDrain();
-  }
-
-  /** Resolves once every batch pushed so far has had its analytics (or their failure); a coalescing wait ends now. */
-  async settled(): Promise<void> {
-    if (this.wait) {
-      this.deps.timers.cancel(this.wait);
-      this.wait = null;
-      this.startDrain();
-    }
-    while (this.draining) await this.draining;
-  }
-
-  private startDrain(): void {
     this.draining ??= this.drain().finally(() => {
       this.draining = null;
     });
   }
 
+  /** Resolves once every batch pushed so far has had its analytics (or their failure). */
+  async settled(): Promise<void> {
+    while (this.draining) await this.draining;
+  }
+
   private async drain(): Promise<void> {
-    const together = (this.deps.coalesceMs ?? 0) > 0;
-    while (this.pending.length > 0) {
-      const batch = together ? merged(this.pending.splice(0)) : this.pending.shift()!;
+    for (let batch = this.pending.shift(); batch; batch = this.pending.shift()) {
       for (const analytics of this.deps.analytics) await this.runGuarded(analytics, batch);
     }
   }
@@ -142,19 +113,4 @@ export class BatchAnalyticsQueue {
       'check analytics skipped for a batch (its results, statuses, incidents and alerts are stored)',
     );
   }
-}
-
-/**
- * Batches in commit order as one: their results in that order (each batch's in time order), their transitions, and
- * the monitors of all (a monitor in several: the definition of the latest batch).
- */
-function merged(batches: readonly CommittedBatch[]): CommittedBatch {
-  if (batches.length === 1) return batches[0]!;
-  const monitors = new Map<string, Monitor>();
-  for (const b of batches) for (const [id, m] of b.monitors) monitors.set(id, m);
-  return {
-    results: batches.flatMap((b) => b.results),
-    monitors,
-    transitions: batches.flatMap((b) => b.transitions),
-  };
 }

@@ -52,11 +52,6 @@ export interface CheckEngineModuleDeps {
 export const ANALYTICS_BUDGET_MS = 5_000;
 /** Batches awaiting analytics beyond this many are dropped (counted): about 50 s of checks at 5,000 a second. */
 export const ANALYTICS_MAX_PENDING = 500;
-/**
- * The analytics of the batches committed within a second run together (BatchAnalyticsQueue `coalesceMs`): intelligence
- * findings come up to a second later, off the check path, for a fixed cost per second instead of per batch.
- */
-export const ANALYTICS_COALESCE_MS = 1_000;
 
 /** The change-signal topic of a schedule change that may make a check due sooner (a save, a heartbeat ping). */
 export const SCHEDULE_CHANGED = 'schedule';
@@ -103,7 +98,6 @@ export function createCheckEngineModule(deps: CheckEngineModuleDeps): CheckEngin
       budgetMs: ANALYTICS_BUDGET_MS,
       maxPending: ANALYTICS_MAX_PENDING,
       metrics: deps.metrics,
-      coalesceMs: ANALYTICS_COALESCE_MS,
     }),
     leaseMs: deps.scheduler.leaseSeconds * 1000,
     metrics: deps.metrics,
