@@ -52,7 +52,10 @@ describe.concurrent.each(testDialects())('kill -9 during a fan-out to status pag
     writeFileSync(
       configFile,
       JSON.stringify({
-        alerting: { poll_ms: 50, lease_seconds: 2, send_timeout_ms: 2_000 },
+        // The send time-out only ends a send that hangs; the kills here end theirs. A 2 s one ended sends to the
+        // in-test SMTP server (whose event loop the test shares) on a loaded machine in the scheduled-reports kill -9
+        // test, and the retry steps after a failed send (a minute, then five) outlast a test's wait.
+        alerting: { poll_ms: 50, lease_seconds: 2, send_timeout_ms: 15_000 },
         smtp: smtp.url,
         public_url: 'https://status.example.com',
       }),
