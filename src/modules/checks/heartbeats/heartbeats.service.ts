@@ -46,6 +46,9 @@ function bodyText(body: Buffer | null): string | null {
   return body.subarray(0, PING_BODY_KEPT_BYTES).toString('utf8');
 }
 
+/** Unfiled signals (HeartbeatsRepository.fileSignals) that make a batch enter them in the monitor index. */
+const FILE_SIGNALS_EVERY = 1000;
+
 /** A ping waiting for its batch: by token (looked up in the batch) or for a monitor already found (a slug). */
 interface QueuedPing {
   token: string | null;
@@ -61,6 +64,8 @@ export class HeartbeatsService {
   private readonly commits: PingCommitQueue<QueuedPing>;
   /** The ping batch's statements, compiled once per shape (HeartbeatsRepository). */
   private readonly queries = new PrecompiledQueries();
+  /** Signals this process stored unfiled since it last filed (any a restart left are filed with the next ones). */
+  private unfiled = 0;
   constructor(deps: HeartbeatsServiceDeps) {
     this.deps = deps;
     this.commits = new PingCommitQueue(deps.database, (tx, pings) => this.writeBatch(tx, pings));
@@ -105,6 +110,7 @@ export class HeartbeatsService {
     const ends = new Map<string, EndsOfMonitor>();
     const due = new Map<string, number>();
     const writeGathered = async () => {
+      if (repository.defersFiling) this.unfiled += signals.length;
       await repository.insertSignals(signals.splice(0));
       await repository.recordEnds([...ends.values()]);
       ends.clear();
@@ -132,6 +138,10 @@ export class HeartbeatsService {
       if (judgeNow && !monitor.paused) due.set(monitor.id, now);
     }
     await writeGathered();
+    if (this.unfiled >= FILE_SIGNALS_EVERY) {
+      await repository.fileSignals();
+      this.unfiled = 0;
+    }
     for (const [monitorId, now] of due) await new ScheduleRepository(tx).makeDueNow(monitorId, now);
     if (due.size > 0) this.deps.madeDue?.(tx);
   }
