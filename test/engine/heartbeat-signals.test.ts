@@ -313,15 +313,18 @@ describe.each(testDialects())('heartbeat signals on %s', (dialect) => {
     const listed = await allPings(a.id, 7);
     expect(listed).toHaveLength(35);
     expect(new Set(listed.map((p) => p.body))).toEqual(
-      new Set([...Array.from({ length: 30 }, (_, i) => `early ${i}`), ...Array.from({ length: 5 }, (_, i) => `late ${i}`)]),
+      new Set([
+        ...Array.from({ length: 30 }, (_, i) => `early ${i}`),
+        ...Array.from({ length: 5 }, (_, i) => `late ${i}`),
+      ]),
     );
     const ids = listed.map((p) => p.id);
     expect(ids).toEqual([...ids].sort().reverse());
     expect(await allPings(b.id, 200)).toHaveLength(1000);
     expect((await call('DELETE', `/api/v1/monitors/${a.id}`)).statusCode).toBe(204);
-    const left = await sql<{ n: number }>`select count(*) as n from heartbeat_signal where monitor_id = ${a.id}`.execute(
-      tables,
-    );
+    const left = await sql<{
+      n: number;
+    }>`select count(*) as n from heartbeat_signal where monitor_id = ${a.id}`.execute(tables);
     expect(Number(left.rows[0]!.n)).toBe(0);
   });
 
