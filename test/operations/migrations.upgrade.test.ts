@@ -1748,6 +1748,60 @@ const FIXTURES: Record<string, StepFixture> = {
       expect(String(index[0]!.definition).replace(/[\s"()]/g, '')).toMatch(/monitor_id,at.*WHEREopen=1/i);
     },
   },
+  '202612011000_heartbeat_signal_filed': {
+    // A ping stored before, beside the start and the success of the step above: every one was in the monitor index.
+    async fill(db) {
+      await db
+        .insertInto('heartbeat_signal')
+        .values({
+          id: newId('png', ms(3)),
+          monitor_id: W.monitorId,
+          organization_id: W.orgId,
+          kind: 'fail',
+          at: ms(3),
+          rid: null,
+          open: 0,
+          duration_ms: null,
+          exit_code: 3,
+          body: 'before filing',
+          body_bytes: 13,
+          truncated: 0,
+          source_ip: null,
+          user_agent: null,
+        })
+        .execute();
+    },
+    async check(u) {
+      // Rows written before are filed: read through the monitor index, now partial (`filed = 1`), as before.
+      const rows = await u.raw
+        .selectFrom('heartbeat_signal')
+        .select(['kind', 'filed'])
+        .where('monitor_id', '=', W.monitorId)
+        .where('filed', '=', 1)
+        .orderBy('id', 'desc')
+        .execute();
+      expect(rows.map((r) => [r.kind, Number(r.filed)])).toEqual([
+        ['success', 1],
+        ['start', 1],
+        ['fail', 1],
+      ]);
+      for (const [name, shape] of [
+        ['heartbeat_signal_monitor_idx', /monitor_id,id.*WHEREfiled=1/i],
+        ['heartbeat_signal_unfiled_idx', /id.*WHEREfiled=0/i],
+      ] as const) {
+        const index =
+          u.dialect === 'sqlite'
+            ? await u.raw.selectFrom('sqlite_master').select('sql as definition').where('name', '=', name).execute()
+            : await u.raw
+                .selectFrom('pg_indexes')
+                .select('indexdef as definition')
+                .where('indexname', '=', name)
+                .execute();
+        expect(index).toHaveLength(1);
+        expect(String(index[0]!.definition).replace(/[\s"()]/g, '')).toMatch(shape);
+      }
+    },
+  },
 };
 
 describe('migrations: every migration has upgrade fixtures', () => {

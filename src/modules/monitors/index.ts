@@ -42,6 +42,7 @@ export {
   type DnsConfig,
   type GrpcConfig,
   type HeartbeatConfig,
+  type HeartbeatTarget,
   type CommonConfig,
 } from './monitor.types.ts';
 export { createMonitorTargetGuard, type MonitorTargetGuard } from './monitor.target-guard.ts';

@@ -8,7 +8,14 @@ import type { LockOrganization, MonitorAlertLinks } from './monitor.ports.ts';
 import { credentialsFollowTarget, mergePatch } from './monitor.patch.ts';
 import { mergeDetails, wellShapedPart } from './monitor.shape.ts';
 import { MonitorsRepository, type MonitorScope } from './monitors.repository.ts';
-import type { Monitor, MonitorFilter, MonitorInput, MonitorPatch, MonitorStatus } from './monitor.types.ts';
+import type {
+  HeartbeatTarget,
+  Monitor,
+  MonitorFilter,
+  MonitorInput,
+  MonitorPatch,
+  MonitorStatus,
+} from './monitor.types.ts';
 import { heartbeatConfig } from './heartbeat.validation.ts';
 import { validateMonitor, type AssertionValidator, type ValidMonitorFields } from './monitor.validation.ts';
 import type { MonitorTargetGuard } from './monitor.target-guard.ts';
@@ -512,7 +519,10 @@ export class MonitorsService {
   }
 
   /** Internal: the monitors of heartbeat tokens, by token, read through `db` (a ping batch's transaction). */
-  findByHeartbeatTokens(tokens: readonly string[], db: Database = this.deps.database): Promise<Map<string, Monitor>> {
+  findByHeartbeatTokens(
+    tokens: readonly string[],
+    db: Database = this.deps.database,
+  ): Promise<Map<string, HeartbeatTarget>> {
     return new MonitorsRepository(db).findByHeartbeatTokens(tokens, this.readQueries);
   }
 

@@ -206,6 +206,9 @@ export type MonitorConfig =
   | WebsocketConfig
   | DatabaseConfig;
 
+/** What a heartbeat ping needs of its monitor (the ping batch reads only these columns). */
+export type HeartbeatTarget = Pick<Monitor, 'id' | 'organizationId' | 'type' | 'status' | 'paused' | 'createdAt'>;
+
 export interface Monitor {
   id: string;
   organizationId: string;

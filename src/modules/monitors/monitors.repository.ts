@@ -2,9 +2,20 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../platform/db/index.ts';
 import { fromJson, param, toJson, type PrecompiledQueries } from '../../platform/db/index.ts';
 import type { MonitorRow, MonitorsTables } from './monitors.tables.ts';
-import type { Monitor, MonitorFilter, MonitorStatus, MonitorType } from './monitor.types.ts';
+import type { HeartbeatTarget, Monitor, MonitorFilter, MonitorStatus, MonitorType } from './monitor.types.ts';
 import { STATUS_RANK, type ListPosition, type MonitorSort } from './monitor.list.ts';
 import { ftsPhraseOf, likeContains, searchNeedleOf, searchTextOf, sortNameOf } from './monitor.search.ts';
+
+const HEARTBEAT_TARGET_COLUMNS = [
+  'id',
+  'organization_id',
+  'type',
+  'status',
+  'paused',
+  'created_at',
+  'heartbeat_token',
+] as const satisfies ReadonlyArray<keyof MonitorRow>;
+type HeartbeatTargetRow = Pick<MonitorRow, (typeof HEARTBEAT_TARGET_COLUMNS)[number]>;
 
 function toMonitor(row: MonitorRow): Monitor {
   return {
@@ -219,12 +230,16 @@ export class MonitorsRepository {
 
   /**
    * The monitors of these heartbeat tokens, by token (unknown tokens absent): a ping batch's read, built and compiled
-   * once per token count in `queries`.
+   * once per token count in `queries`. Only what a ping needs: the whole row's JSON columns parsed for every ping of a
+   * batch were a tenth of its database work.
    */
-  async findByHeartbeatTokens(tokens: readonly string[], queries: PrecompiledQueries): Promise<Map<string, Monitor>> {
-    const out = new Map<string, Monitor>();
+  async findByHeartbeatTokens(
+    tokens: readonly string[],
+    queries: PrecompiledQueries,
+  ): Promise<Map<string, HeartbeatTarget>> {
+    const out = new Map<string, HeartbeatTarget>();
     for (let i = 0; i < tokens.length; i += 500) {
-      const rows = await queries.runRows<MonitorRow, { token: string }>(
+      const rows = await queries.runRows<HeartbeatTargetRow, { token: string }>(
         this.database.tables<unknown>(),
         `monitors.findByHeartbeatTokens:${this.dialect}`,
         ['token'],
@@ -232,14 +247,23 @@ export class MonitorsRepository {
         (placeholders) =>
           this.db
             .selectFrom('monitor')
-            .selectAll()
+            .select(HEARTBEAT_TARGET_COLUMNS)
             .where(
               'heartbeat_token',
               'in',
               placeholders.map((p) => p.token),
             ),
       );
-      for (const row of rows) out.set(row.heartbeat_token!, toMonitor(row));
+      for (const row of rows) {
+        out.set(row.heartbeat_token!, {
+          id: row.id,
+          organizationId: row.organization_id,
+          type: row.type as MonitorType,
+          status: row.status as MonitorStatus,
+          paused: row.paused === 1,
+          createdAt: row.created_at,
+        });
+      }
     }
     return out;
   }

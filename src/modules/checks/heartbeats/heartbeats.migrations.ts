@@ -72,4 +72,22 @@ export const heartbeatSignalsMigrations: SchemaMigration[] = [
       await sql`create index heartbeat_signal_open_idx on heartbeat_signal (monitor_id, at) where open = 1`.execute(db);
     },
   },
+  {
+    // The monitor index took one leaf page per monitor of each ping batch, written to the WAL at every commit: on
+    // SQLite most of a ping's storage cost (docs/BENCHMARKS.md, Heartbeats). A batch's common pings are now stored
+    // with `filed` 0, outside it, and entered in bulk once about a thousand have gathered (HeartbeatsRepository
+    // .fileSignals), when each leaf takes many entries at once. Rows written before are filed.
+    name: '202612011000_heartbeat_signal_filed',
+    async up(db) {
+      await db.schema
+        .alterTable('heartbeat_signal')
+        .addColumn('filed', col.bool, (c) => c.notNull().defaultTo(1))
+        .execute();
+      await db.schema.dropIndex('heartbeat_signal_monitor_idx').execute();
+      await sql`create index heartbeat_signal_monitor_idx on heartbeat_signal (monitor_id, id) where filed = 1`.execute(
+        db,
+      );
+      await sql`create index heartbeat_signal_unfiled_idx on heartbeat_signal (id) where filed = 0`.execute(db);
+    },
+  },
 ];

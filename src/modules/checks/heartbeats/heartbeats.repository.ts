@@ -65,17 +65,39 @@ export class HeartbeatsRepository {
     await this.db.insertInto('heartbeat_signal').values(row).execute();
   }
 
-  /** Many signals, a statement per 500 rows (14 parameters a row: under either database's limit). */
+  /**
+   * Many signals, a statement per 500 rows (14 parameters a row: under either database's limit). On SQLite they are
+   * stored unfiled (`filed` 0: not in the monitor index yet, see `fileSignals`); elsewhere filed at once.
+   */
   async insertSignals(rows: readonly HeartbeatSignalRow[]): Promise<void> {
+    const filed = this.defersFiling ? 0 : 1;
     for (let i = 0; i < rows.length; i += 500) {
       await this.queries.runRows<unknown, HeartbeatSignalRow>(
         this.database.tables<unknown>(),
-        'heartbeat_signal.insert',
+        `heartbeat_signal.insert:${filed}`,
         SIGNAL_COLUMNS,
         rows.length <= 500 ? rows : rows.slice(i, i + 500),
-        (placeholders) => this.db.insertInto('heartbeat_signal').values(placeholders as never as HeartbeatSignalRow[]),
+        (placeholders) =>
+          this.db
+            .insertInto('heartbeat_signal')
+            .values(placeholders.map((p) => ({ ...(p as never as HeartbeatSignalRow), filed }))),
       );
     }
+  }
+
+  /**
+   * Whether `insertSignals` leaves its rows out of `heartbeat_signal_monitor_idx` until `fileSignals`: on SQLite each
+   * monitor of a batch took a leaf page of that index, written to the WAL at every commit, most of a ping's storage
+   * cost; filed a thousand at a time a leaf takes many entries per write. (PostgreSQL logs index entries, not pages,
+   * and its UPDATE would write each row twice.)
+   */
+  get defersFiling(): boolean {
+    return this.database.dialect === 'sqlite';
+  }
+
+  /** Enters the unfiled signals in the monitor index (one statement; the rows are read through their own index). */
+  async fileSignals(): Promise<void> {
+    await this.db.updateTable('heartbeat_signal').set({ filed: 1 }).where('filed', '=', 0).execute();
   }
 
   /**
@@ -244,12 +266,23 @@ export class HeartbeatsRepository {
     return new Map([...states].map(([id, s]) => [id, s.lastPingAt]));
   }
 
-  /** A monitor's signals, newest first, after the cursor's id. */
+  /**
+   * A monitor's signals, newest first, after the cursor's id: the filed ones through the monitor index, the unfiled
+   * ones (at most a few thousand of all monitors) through theirs, merged.
+   */
   async listSignals(monitorId: string, limit: number, beforeId: string | undefined): Promise<HeartbeatSignalRow[]> {
-    let q = this.db.selectFrom('heartbeat_signal').selectAll().where('monitor_id', '=', monitorId);
-    if (beforeId !== undefined) q = q.where('id', '<', beforeId);
-    const rows = await q.orderBy('id', 'desc').limit(limit).execute();
-    return rows.map((r) => ({
+    const page = async (filed: 0 | 1) => {
+      // `filed` first for the unfiled rows: the condition of their partial index is what picks it.
+      let q =
+        filed === 1
+          ? this.db.selectFrom('heartbeat_signal').where('monitor_id', '=', monitorId).where('filed', '=', 1)
+          : this.db.selectFrom('heartbeat_signal').where('filed', '=', 0).where('monitor_id', '=', monitorId);
+      if (beforeId !== undefined) q = q.where('id', '<', beforeId);
+      return q.select(SIGNAL_COLUMNS).orderBy('id', 'desc').limit(limit).execute();
+    };
+    const rows = [...(await page(1)), ...(await page(0))];
+    rows.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    return rows.slice(0, limit).map((r) => ({
       ...r,
       at: Number(r.at),
       duration_ms: num(r.duration_ms),
@@ -259,7 +292,9 @@ export class HeartbeatsRepository {
   }
 
   async deleteOf(monitorId: string): Promise<void> {
-    await this.db.deleteFrom('heartbeat_signal').where('monitor_id', '=', monitorId).execute();
+    // Two statements, each through its partial index (one without `filed` would read the whole table).
+    await this.db.deleteFrom('heartbeat_signal').where('monitor_id', '=', monitorId).where('filed', '=', 1).execute();
+    await this.db.deleteFrom('heartbeat_signal').where('filed', '=', 0).where('monitor_id', '=', monitorId).execute();
     await this.db.deleteFrom('heartbeat_slug').where('monitor_id', '=', monitorId).execute();
   }
 }

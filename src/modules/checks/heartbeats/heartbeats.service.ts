@@ -2,7 +2,7 @@ import type { Clock } from '../../../platform/clock.ts';
 import { PrecompiledQueries, type Database } from '../../../platform/db/index.ts';
 import { notFound } from '../../../platform/errors.ts';
 import { newId } from '../../../platform/ids.ts';
-import type { Monitor } from '../../monitors/index.ts';
+import type { HeartbeatTarget } from '../../monitors/index.ts';
 import { ScheduleRepository } from '../scheduler/schedule.repository.ts';
 import { HeartbeatsRepository, type EndsOfMonitor } from './heartbeats.repository.ts';
 import { PingCommitQueue } from './ping-commit.queue.ts';
@@ -26,7 +26,7 @@ export interface PingInput {
 }
 
 export interface PingAck {
-  monitor: Monitor;
+  monitor: HeartbeatTarget;
   receivedAt: number;
   signal: HeartbeatSignalRow;
 }
@@ -35,7 +35,7 @@ export interface HeartbeatsServiceDeps {
   database: Database;
   clock: Clock;
   /** The monitors of tokens, by token, read through `db` (the ping batch's transaction). */
-  findByTokens(tokens: readonly string[], db: Database): Promise<Map<string, Monitor>>;
+  findByTokens(tokens: readonly string[], db: Database): Promise<Map<string, HeartbeatTarget>>;
   /** Told, inside the ping's transaction, that it made a monitor's check due now (an idle runner claims it at once). */
   madeDue?(tx: Database): void;
 }
@@ -46,10 +46,13 @@ function bodyText(body: Buffer | null): string | null {
   return body.subarray(0, PING_BODY_KEPT_BYTES).toString('utf8');
 }
 
+/** Unfiled signals (HeartbeatsRepository.fileSignals) that make a batch enter them in the monitor index. */
+const FILE_SIGNALS_EVERY = 1000;
+
 /** A ping waiting for its batch: by token (looked up in the batch) or for a monitor already found (a slug). */
 interface QueuedPing {
   token: string | null;
-  monitor: Monitor | null;
+  monitor: HeartbeatTarget | null;
   input: PingInput;
   signal: HeartbeatSignalRow;
   now: number;
@@ -61,6 +64,8 @@ export class HeartbeatsService {
   private readonly commits: PingCommitQueue<QueuedPing>;
   /** The ping batch's statements, compiled once per shape (HeartbeatsRepository). */
   private readonly queries = new PrecompiledQueries();
+  /** Signals this process stored unfiled since it last filed (any a restart left are filed with the next ones). */
+  private unfiled = 0;
   constructor(deps: HeartbeatsServiceDeps) {
     this.deps = deps;
     this.commits = new PingCommitQueue(deps.database, (tx, pings) => this.writeBatch(tx, pings));
@@ -76,7 +81,7 @@ export class HeartbeatsService {
   }
 
   /** A ping to a monitor already found (by the organization's ping key and a slug). */
-  async record(monitor: Monitor, input: PingInput): Promise<PingAck> {
+  async record(monitor: HeartbeatTarget, input: PingInput): Promise<PingAck> {
     const now = this.deps.clock.now();
     const queued: QueuedPing = { token: null, monitor, input, signal: signalOf(input, now), now };
     await this.commits.run(queued);
@@ -105,6 +110,7 @@ export class HeartbeatsService {
     const ends = new Map<string, EndsOfMonitor>();
     const due = new Map<string, number>();
     const writeGathered = async () => {
+      if (repository.defersFiling) this.unfiled += signals.length;
       await repository.insertSignals(signals.splice(0));
       await repository.recordEnds([...ends.values()]);
       ends.clear();
@@ -132,6 +138,10 @@ export class HeartbeatsService {
       if (judgeNow && !monitor.paused) due.set(monitor.id, now);
     }
     await writeGathered();
+    if (this.unfiled >= FILE_SIGNALS_EVERY) {
+      await repository.fileSignals();
+      this.unfiled = 0;
+    }
     for (const [monitorId, now] of due) await new ScheduleRepository(tx).makeDueNow(monitorId, now);
     if (due.size > 0) this.deps.madeDue?.(tx);
   }
@@ -139,7 +149,7 @@ export class HeartbeatsService {
   /** A start, a log, or an end while runs are open: pairs starts with ends by run id and records the run's duration. */
   private async writeAlone(
     repository: HeartbeatsRepository,
-    monitor: Monitor,
+    monitor: HeartbeatTarget,
     input: PingInput,
     signal: HeartbeatSignalRow,
     now: number,

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /** Tables of heartbeat signals (see heartbeats.migrations.ts). */
 export interface HeartbeatPingRow {
   monitor_id: string;
@@ -28,7 +30,8 @@ export interface HeartbeatSignalRow {
 
 export interface HeartbeatTables {
   heartbeat_ping: HeartbeatPingRow;
-  heartbeat_signal: HeartbeatSignalRow;
+  /** `filed` 0: the row is not in `heartbeat_signal_monitor_idx` yet (HeartbeatsRepository.fileSignals). */
+  heartbeat_signal: HeartbeatSignalRow & { filed: Generated<number> };
   heartbeat_slug: { organization_id: string; slug: string; monitor_id: string };
   heartbeat_org_setting: {
     organization_id: string;
