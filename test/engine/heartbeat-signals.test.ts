@@ -6,6 +6,7 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { HeartbeatsService } from '../../src/modules/checks/index.ts';
 import { bearer, createTestApp, ManualClock, TEST_PLANS, type TestApp } from '../support/app.ts';
 import { testDialects } from '../support/databases.ts';
 
@@ -273,6 +274,31 @@ describe.each(testDialects())('heartbeat signals on %s', (dialect) => {
     ]);
   });
 
+  it('a new process files the pings an earlier one left unfiled with its first batch', async () => {
+    const monitor = await heartbeat({ schedule: { every_seconds: 3600 } });
+    const tables = t.db.database.tables();
+    const unfiled = async () =>
+      Number(
+        (await sql<{ n: number }>`select count(*) as n from heartbeat_signal where filed = 0`.execute(tables)).rows[0]!
+          .n,
+      );
+    for (let i = 0; i < 3; i++) expect((await ping(monitor.path, 'POST', `before ${i}`)).statusCode).toBe(200);
+    const left = await unfiled();
+    if (dialect === 'sqlite') expect(left).toBeGreaterThanOrEqual(3);
+    else expect(left).toBe(0);
+    // What a restarted `tocsin serve` builds: a service that has stored nothing yet, over the same database.
+    const restarted = new HeartbeatsService({
+      database: t.db.database,
+      clock,
+      findByTokens: (tokens, db) => t.tocsin.services.monitors.findByHeartbeatTokens(tokens, db),
+    });
+    await restarted.ping(monitor.path.split('/').pop()!);
+    // Its first batch filed what was left and stored its own ping unfiled (SQLite); PostgreSQL files every ping.
+    expect(await unfiled()).toBe(dialect === 'sqlite' ? 1 : 0);
+    const listed = await call('GET', `/api/v1/monitors/${monitor.id}/pings?limit=10`);
+    expect(listed.json<{ data: unknown[] }>().data).toHaveLength(4);
+  });
+
   it('lists pings filed in the monitor index and pings not filed yet alike, in order, and deletes both', async () => {
     const a = await heartbeat({ schedule: { every_seconds: 3600 } });
     const b = await heartbeat({ schedule: { every_seconds: 3600 } });
@@ -308,8 +334,9 @@ describe.each(testDialects())('heartbeat signals on %s', (dialect) => {
     if (dialect === 'sqlite') expect(await unfiled()).toBe(before + 30);
     else expect(await unfiled()).toBe(0);
     await send(b.path, 1000, 'b');
-    expect(await unfiled()).toBeLessThan(1000);
+    // The batch after a thousand have gathered files them before storing its own.
     await send(a.path, 5, 'late');
+    expect(await unfiled()).toBeLessThan(1000);
     const listed = await allPings(a.id, 7);
     expect(listed).toHaveLength(35);
     expect(new Set(listed.map((p) => p.body))).toEqual(

@@ -64,8 +64,11 @@ export class HeartbeatsService {
   private readonly commits: PingCommitQueue<QueuedPing>;
   /** The ping batch's statements, compiled once per shape (HeartbeatsRepository). */
   private readonly queries = new PrecompiledQueries();
-  /** Signals this process stored unfiled since it last filed (any a restart left are filed with the next ones). */
-  private unfiled = 0;
+  /**
+   * Signals stored unfiled since the last filing. A new process does not know what an earlier one left unfiled, so it
+   * counts as due: its first batch files them, and a process restarted after every few pings cannot let them gather.
+   */
+  private unfiled = FILE_SIGNALS_EVERY;
   constructor(deps: HeartbeatsServiceDeps) {
     this.deps = deps;
     this.commits = new PingCommitQueue(deps.database, (tx, pings) => this.writeBatch(tx, pings));
@@ -100,6 +103,11 @@ export class HeartbeatsService {
     const tokens = [...new Set(pings.flatMap((p) => (p.token === null ? [] : [p.token])))];
     const byToken = await this.deps.findByTokens(tokens, tx);
     const repository = new HeartbeatsRepository(tx, this.queries);
+    // Filed before this batch's own are stored: what earlier batches (or an earlier process) left unfiled.
+    if (repository.defersFiling && this.unfiled >= FILE_SIGNALS_EVERY) {
+      await repository.fileSignals();
+      this.unfiled = 0;
+    }
     const found = pings.filter((p) => {
       const monitor = p.token === null ? p.monitor : (byToken.get(p.token) ?? null);
       p.monitor = monitor?.type === 'heartbeat' ? monitor : null;
@@ -138,10 +146,6 @@ export class HeartbeatsService {
       if (judgeNow && !monitor.paused) due.set(monitor.id, now);
     }
     await writeGathered();
-    if (this.unfiled >= FILE_SIGNALS_EVERY) {
-      await repository.fileSignals();
-      this.unfiled = 0;
-    }
     for (const [monitorId, now] of due) await new ScheduleRepository(tx).makeDueNow(monitorId, now);
     if (due.size > 0) this.deps.madeDue?.(tx);
   }
