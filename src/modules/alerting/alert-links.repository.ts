@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { Database, Dialect } from '../../platform/db/index.ts';
+import { param, type Database, type Dialect, type PrecompiledQueries } from '../../platform/db/index.ts';
 import type { AlertingTables } from './alerting.tables.ts';
 
 /**
@@ -16,6 +16,9 @@ export function isMissingLinkEnd(err: unknown): boolean {
  * processes at once never loses one (each writes its own row; there is no array to read-modify-write).
  * Build it from the transaction handle to join the caller's change.
  */
+/** Up to this many monitor ids, `destinationIdsOf` is compiled once per count (a list page has at most 200). */
+const PRECOMPILED_IDS = 200;
+
 export class AlertLinksRepository {
   /**
    * The destination ids of the row `monitor` of the surrounding query, in destination id order, as a JSON array
@@ -33,21 +36,45 @@ export class AlertLinksRepository {
   }
 
   private readonly db;
+  private readonly database: Database;
   constructor(database: Database) {
+    this.database = database;
     this.db = database.tables<AlertingTables>();
   }
 
-  /** Destination ids per monitor id, in destination id order (monitors without links are absent). */
-  async destinationIdsOf(organizationId: string, monitorIds: readonly string[]): Promise<Map<string, string[]>> {
+  /**
+   * Destination ids per monitor id, in destination id order (monitors without links are absent). With `queries`, up
+   * to PRECOMPILED_IDS ids, the statement is built and compiled once per count there: every monitor list page reads
+   * its links here.
+   */
+  async destinationIdsOf(
+    organizationId: string,
+    monitorIds: readonly string[],
+    queries?: PrecompiledQueries,
+  ): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>();
     if (monitorIds.length === 0) return out;
-    const rows = await this.db
-      .selectFrom('monitor_destination')
-      .select(['monitor_id', 'destination_id'])
-      .where('organization_id', '=', organizationId)
-      .where('monitor_id', 'in', [...new Set(monitorIds)])
-      .orderBy('destination_id')
-      .execute();
+    const ids = [...new Set(monitorIds)];
+    const select = (org: string, values: readonly string[]) =>
+      this.db
+        .selectFrom('monitor_destination')
+        .select(['monitor_id', 'destination_id'])
+        .where('organization_id', '=', org)
+        .where('monitor_id', 'in', [...values])
+        .orderBy('destination_id');
+    const rows =
+      queries === undefined || ids.length > PRECOMPILED_IDS
+        ? await select(organizationId, ids).execute()
+        : await queries.run<{ monitor_id: string; destination_id: string }>(
+            this.database.tables<unknown>(),
+            `alertLinks.destinationIdsOf:${this.database.dialect}:${ids.length}`,
+            () =>
+              select(
+                param('organizationId'),
+                ids.map((_, i) => param(`id${i}`)),
+              ),
+            { organizationId, ...Object.fromEntries(ids.map((id, i) => [`id${i}`, id])) },
+          );
     for (const r of rows) out.set(r.monitor_id, [...(out.get(r.monitor_id) ?? []), r.destination_id]);
     return out;
   }

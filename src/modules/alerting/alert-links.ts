@@ -1,5 +1,5 @@
 import type { Clock } from '../../platform/clock.ts';
-import type { Database, Dialect } from '../../platform/db/index.ts';
+import { PrecompiledQueries, type Database, type Dialect } from '../../platform/db/index.ts';
 import { validationFailed } from '../../platform/errors.ts';
 import type { MonitorAlertLinks } from '../monitors/index.ts';
 import { AlertLinksRepository } from './alert-links.repository.ts';
@@ -11,12 +11,14 @@ import { DestinationsRepository } from './destinations.repository.ts';
  */
 export class AlertLinks implements MonitorAlertLinks {
   private readonly clock: Clock;
+  /** The page reads' SQL, compiled once per id count. */
+  private readonly queries = new PrecompiledQueries();
   constructor(clock: Clock) {
     this.clock = clock;
   }
 
   destinationIdsOf(db: Database, organizationId: string, monitorIds: readonly string[]) {
-    return new AlertLinksRepository(db).destinationIdsOf(organizationId, monitorIds);
+    return new AlertLinksRepository(db).destinationIdsOf(organizationId, monitorIds, this.queries);
   }
 
   destinationIdsOfMonitorRow(dialect: Dialect) {

@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../auth/index.ts';
 import { withDatabase } from '../auth/index.ts';
+import { PrecompiledQueries } from '../../platform/db/index.ts';
 import { DomainError, validationFailed, type ErrorDetail } from '../../platform/errors.ts';
 import { toApiBody, updatePatch } from './config-document.bodies.ts';
 import {
@@ -51,6 +52,8 @@ export interface DocumentInput {
 /** Configuration as code on the server (DECISIONS §19): plan, and apply in one transaction. */
 export class ConfigDocumentsService {
   private readonly ports: ConfigKindPorts;
+  /** The managed-key reads every record answer makes, compiled once per shape. */
+  private readonly queries = new PrecompiledQueries();
   constructor(ports: ConfigKindPorts) {
     this.ports = ports;
   }
@@ -188,12 +191,12 @@ export class ConfigDocumentsService {
 
   /** Of these records, those a document manages, with their keys (what records show as `config_key`). */
   managedKeys(db: ServiceContext['db'], organizationId: string, itemIds: readonly string[]) {
-    return new ConfigItemsRepository(db).keysOf(organizationId, itemIds);
+    return new ConfigItemsRepository(db).keysOf(organizationId, itemIds, this.queries);
   }
 
   /** The key a record is managed under, or null: the API's 409 `managed_by_config` for a change made elsewhere. */
   async managedKey(db: ServiceContext['db'], organizationId: string, itemId: string) {
-    return new ConfigItemsRepository(db).findByItem(organizationId, itemId);
+    return new ConfigItemsRepository(db).findByItem(organizationId, itemId, this.queries);
   }
 }
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { Database } from '../../platform/db/index.ts';
-import { fromJson, toJson } from '../../platform/db/index.ts';
+import type { Database, PrecompiledQueries } from '../../platform/db/index.ts';
+import { fromJson, param, toJson } from '../../platform/db/index.ts';
 import type { ConfigDocumentKind, ConfigItem } from '../config-format/index.ts';
 import type { ConfigDocumentsTables } from './config-documents.tables.ts';
 
@@ -11,6 +11,9 @@ export interface ManagedItem {
   applied: ConfigItem;
   appliedAt: number;
 }
+
+/** Up to this many ids, `keysOf`'s statement is compiled once per count (a list page has at most 200). */
+const PRECOMPILED_IDS = 200;
 
 export class ConfigItemsRepository {
   private readonly db;
@@ -48,25 +51,60 @@ export class ConfigItemsRepository {
     }));
   }
 
-  async findByItem(organizationId: string, itemId: string): Promise<{ kind: string; key: string } | null> {
-    const row = await this.db
-      .selectFrom('config_item')
-      .select(['kind', 'key'])
-      .where('organization_id', '=', organizationId)
-      .where('item_id', '=', itemId)
-      .executeTakeFirst();
+  async findByItem(
+    organizationId: string,
+    itemId: string,
+    queries: PrecompiledQueries,
+  ): Promise<{ kind: string; key: string } | null> {
+    // Every PATCH and DELETE of a record asks this: built and compiled once in `queries`.
+    const [row] = await queries.run<{ kind: string; key: string }>(
+      this.database.tables<unknown>(),
+      `configItems.findByItem:${this.database.dialect}`,
+      () =>
+        this.db
+          .selectFrom('config_item')
+          .select(['kind', 'key'])
+          .where('organization_id', '=', param('organizationId'))
+          .where('item_id', '=', param('itemId')),
+      { organizationId, itemId },
+    );
     return row ?? null;
   }
 
-  /** Of these records, the managed ones with their keys. */
-  async keysOf(organizationId: string, itemIds: readonly string[]): Promise<Map<string, string>> {
+  /**
+   * Of these records, the managed ones with their keys. Every answer of a record route asks this (a read, a page of a
+   * list): up to PRECOMPILED_IDS ids the statement is built and compiled once per count in `queries`.
+   */
+  async keysOf(
+    organizationId: string,
+    itemIds: readonly string[],
+    queries: PrecompiledQueries,
+  ): Promise<Map<string, string>> {
     if (itemIds.length === 0) return new Map();
-    const rows = await this.db
-      .selectFrom('config_item')
-      .select(['item_id', 'key'])
-      .where('organization_id', '=', organizationId)
-      .where('item_id', 'in', [...itemIds])
-      .execute();
+    const ids = [...new Set(itemIds)];
+    const rows =
+      ids.length > PRECOMPILED_IDS
+        ? await this.db
+            .selectFrom('config_item')
+            .select(['item_id', 'key'])
+            .where('organization_id', '=', organizationId)
+            .where('item_id', 'in', ids)
+            .execute()
+        : await queries.run<{ item_id: string; key: string }>(
+            this.database.tables<unknown>(),
+            `configItems.keysOf:${this.database.dialect}:${ids.length}`,
+            () =>
+              this.db
+                .selectFrom('config_item')
+                .select(['item_id', 'key'])
+                .where('organization_id', '=', param('organizationId'))
+                .where(
+                  'item_id',
+                  'in',
+                  ids.map((_, i) => param(`id${i}`)),
+                ),
+            { organizationId, ...Object.fromEntries(ids.map((id, i) => [`id${i}`, id])) },
+          );
     return new Map(rows.map((r) => [r.item_id, r.key]));
   }
 

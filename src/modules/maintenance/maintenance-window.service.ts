@@ -1,6 +1,6 @@
 import { resourceChange } from '../audit/index.ts';
 import { canSeeEnvironment, type ServiceContext } from '../auth/index.ts';
-import type { Database } from '../../platform/db/index.ts';
+import { PrecompiledQueries, type Database } from '../../platform/db/index.ts';
 import { decodeIdCursor, pageOf } from '../../platform/cursor.ts';
 import { DomainError, notFound, validationFailed, type ErrorDetail } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -76,6 +76,8 @@ export class MaintenanceService {
    * change by any process moves the version, so the next call reads the rows again.
    */
   private readonly windowsByOrganization = new Map<string, { version: string; windows: MaintenanceWindow[] }>();
+  /** The version's SQL, compiled once (MaintenanceRepository.versionOf). */
+  private readonly queries = new PrecompiledQueries();
   constructor(deps: MaintenanceServiceDeps) {
     this.deps = deps;
   }
@@ -210,7 +212,7 @@ export class MaintenanceService {
    */
   async windowsOfOrganization(db: Database, organizationId: string): Promise<readonly MaintenanceWindow[]> {
     const repo = new MaintenanceRepository(db);
-    const version = await repo.versionOf(organizationId);
+    const version = await repo.versionOf(organizationId, this.queries);
     const cached = this.windowsByOrganization.get(organizationId);
     if (cached?.version === version) return cached.windows;
     const windows = await repo.listForOrganization(organizationId);

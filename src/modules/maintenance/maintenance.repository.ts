@@ -1,5 +1,5 @@
-import type { Database } from '../../platform/db/index.ts';
-import { fromJson, toBool, toJson } from '../../platform/db/index.ts';
+import type { Database, PrecompiledQueries } from '../../platform/db/index.ts';
+import { fromJson, param, toBool, toJson } from '../../platform/db/index.ts';
 import type { MaintenanceSchedule, MaintenanceWindow } from './maintenance.types.ts';
 import type { MaintenanceHeldRow, MaintenanceTables, MaintenanceWindowRow } from './maintenance.tables.ts';
 
@@ -61,7 +61,9 @@ const toHeld = (r: MaintenanceHeldRow): HeldOutage => ({
 
 export class MaintenanceRepository {
   private readonly db;
+  private readonly database: Database;
   constructor(database: Database) {
+    this.database = database;
     this.db = database.tables<MaintenanceTables>();
   }
 
@@ -109,17 +111,23 @@ export class MaintenanceRepository {
    * sum of their `updated_at` (every update and end-early sets it later than before, see MaintenanceService). Far
    * cheaper than the rows themselves: the gate reads it on each down and reads the rows only when it moved.
    */
-  async versionOf(organizationId: string): Promise<string> {
-    const row = await this.db
-      .selectFrom('maintenance_window')
-      .select((eb) => [
-        eb.fn.countAll().as('n'),
-        eb.fn.max('updated_at').as('latest'),
-        eb.fn.sum('updated_at').as('total'),
-      ])
-      .where('organization_id', '=', organizationId)
-      .executeTakeFirstOrThrow();
-    return `${String(row.n)}/${String(row.latest)}/${String(row.total)}`;
+  async versionOf(organizationId: string, queries: PrecompiledQueries): Promise<string> {
+    // Every monitor read and list asks this (the status `maintenance` they show): built and compiled once in `queries`.
+    const [row] = await queries.run(
+      this.database.tables<unknown>(),
+      `maintenance.versionOf:${this.database.dialect}`,
+      () =>
+        this.db
+          .selectFrom('maintenance_window')
+          .select((eb) => [
+            eb.fn.countAll().as('n'),
+            eb.fn.max('updated_at').as('latest'),
+            eb.fn.sum('updated_at').as('total'),
+          ])
+          .where('organization_id', '=', param('organizationId')),
+      { organizationId },
+    );
+    return `${String(row!.n)}/${String(row!.latest)}/${String(row!.total)}`;
   }
 
   /** One page of every organization's windows, by id (the emitting role's scan). */

@@ -345,7 +345,14 @@ export class MonitorsService {
   ): Promise<Page<Monitor>> {
     const sort = page.sort ?? 'id';
     const after = decodeListCursor(sort, page.cursor);
-    const rows = await new MonitorsRepository(ctx.db).list(scopeOf(ctx.actor), filter, after, page.limit, sort);
+    const rows = await new MonitorsRepository(ctx.db).list(
+      scopeOf(ctx.actor),
+      filter,
+      after,
+      page.limit,
+      sort,
+      this.readQueries,
+    );
     const result = { data: rows.slice(0, page.limit) };
     const next_cursor = rows.length > page.limit ? encodeListCursor(sort, result.data[result.data.length - 1]!) : null;
     const links = page.lean

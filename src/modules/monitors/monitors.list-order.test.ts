@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDialects, type TestDatabase } from '../../../test/support/databases.ts';
 import { sampleMonitor } from '../../../test/support/monitors.ts';
 import { ManualClock } from '../../platform/clock.ts';
+import { PrecompiledQueries } from '../../platform/db/index.ts';
 import { createOrgs } from '../orgs/index.ts';
 import { decodeListCursor, encodeListCursor, MONITOR_SORTS, type MonitorSort } from './monitor.list.ts';
 import { MonitorsRepository } from './monitors.repository.ts';
@@ -33,6 +34,8 @@ for (const dialect of testDialects()) {
     let repo: MonitorsRepository;
     let org: string;
     let all: Monitor[];
+    /** The service's path: each list shape compiled once, reused by every later page and test with other values. */
+    const queries = new PrecompiledQueries();
 
     beforeAll(async () => {
       db = await createTestDatabase(dialect);
@@ -58,6 +61,8 @@ for (const dialect of testDialects()) {
             status,
             paused: status === 'paused',
             lastCheckedAt: i % 5 === 0 ? null : T0 + (i % 7) * 1000,
+            tags: i % 2 === 0 ? ['blue'] : ['green', 'blue-ish'],
+            environment: i % 4 === 1 ? 'staging' : 'production',
           }),
         );
       }
@@ -71,6 +76,9 @@ for (const dialect of testDialects()) {
       let cursor: string | undefined;
       for (let pages = 0; pages < 100; pages++) {
         const rows = await repo.list({ organizationId: org }, filter, decodeListCursor(sort, cursor), limit, sort);
+        expect(
+          await repo.list({ organizationId: org }, filter, decodeListCursor(sort, cursor), limit, sort, queries),
+        ).toEqual(rows);
         const page = rows.slice(0, limit);
         seen.push(...page.map((m) => m.id));
         if (rows.length <= limit) return seen;
@@ -85,6 +93,29 @@ for (const dialect of testDialects()) {
         expect(await walk(sort, 100)).toEqual(expected(sort, all));
       });
     }
+
+    it('a list compiled once per shape finds what the list built each time finds, for every filter', async () => {
+      const filters: MonitorFilter[] = [
+        {},
+        { status: 'down' },
+        { type: 'tcp', q: 'db-' },
+        { tag: 'blue' },
+        { tag: 'green', status: 'up' },
+        { environment: 'production', q: 'al' },
+        { maintenance: { monitorIds: [all[0]!.id, all[5]!.id], tags: ['green'], match: 'inside' } },
+        { maintenance: { monitorIds: [all[1]!.id], tags: [], match: 'outside' }, status: 'up' },
+        { maintenance: { monitorIds: [], tags: [], match: 'inside' } },
+        { maintenance: { monitorIds: all.map((m) => m.id), tags: [], match: 'outside' } },
+      ];
+      for (const scope of [{ organizationId: org }, { organizationId: org, environments: ['production'] }]) {
+        for (const filter of filters) {
+          for (const sort of MONITOR_SORTS) {
+            const built = await repo.list(scope, filter, undefined, 5, sort);
+            expect(await repo.list(scope, filter, undefined, 5, sort, queries)).toEqual(built);
+          }
+        }
+      }
+    });
 
     it('sorts and pages within a filter', async () => {
       const tcp = all.filter((m) => m.type === 'tcp');

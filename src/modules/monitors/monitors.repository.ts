@@ -63,6 +63,17 @@ function toRow(m: Monitor): MonitorRow {
   };
 }
 
+/**
+ * Where a statement's value goes: the value itself (`direct`), or a named placeholder (`placeholder`) for a statement
+ * compiled once per shape and run with each call's values (PrecompiledQueries).
+ */
+type Bind = <T>(name: string, value: T) => T;
+const direct: Bind = (_name, value) => value;
+// The placeholder stands in for a value of any type until the statement is run with the values: only its SQL is kept.
+const placeholder: Bind = <T>(name: string) => param(name) as T;
+/** More values than this (a maintenance filter naming many monitors): the list statement is built each time. */
+const MAX_PRECOMPILED_VALUES = 64;
+
 /** Which monitors a caller may see: its organization, and (for keys) its environments. */
 export interface MonitorScope {
   organizationId: string;
@@ -277,19 +288,36 @@ export class MonitorsRepository {
     return Number(row.n);
   }
 
-  /** The organization's monitors (within the scope) that match the filter. */
-  private matching(scope: MonitorScope, filter: MonitorFilter) {
-    let q = this.db.selectFrom('monitor').where('organization_id', '=', scope.organizationId);
-    if (scope.environments) q = q.where('environment', 'in', [...scope.environments]);
-    if (filter.environment) q = q.where('environment', '=', filter.environment);
-    if (filter.status) q = q.where('status', '=', filter.status);
-    if (filter.type) q = q.where('type', '=', filter.type);
+  /**
+   * The organization's monitors (within the scope) that match the filter. `bind` gives each value's place in the SQL:
+   * the value itself, or a named placeholder when the statement is compiled once per shape (`listValues` names the
+   * same values).
+   */
+  private matching(scope: MonitorScope, filter: MonitorFilter, bind: Bind = direct) {
+    let q = this.db.selectFrom('monitor').where('organization_id', '=', bind('org', scope.organizationId));
+    if (scope.environments)
+      q = q.where(
+        'environment',
+        'in',
+        scope.environments.map((e, i) => bind(`env${i}`, e)),
+      );
+    if (filter.environment) q = q.where('environment', '=', bind('environment', filter.environment));
+    if (filter.status) q = q.where('status', '=', bind('status', filter.status));
+    if (filter.type) q = q.where('type', '=', bind('type', filter.type));
     if (filter.maintenance) {
       const { monitorIds, tags, match } = filter.maintenance;
       q = q.where((eb) => {
         const covered = eb.or([
-          ...(monitorIds.length > 0 ? [eb('id', 'in', [...monitorIds])] : []),
-          ...tags.map((tag) => this.contains(sql.ref('tags'), JSON.stringify(tag))),
+          ...(monitorIds.length > 0
+            ? [
+                eb(
+                  'id',
+                  'in',
+                  monitorIds.map((id, i) => bind(`mid${i}`, id)),
+                ),
+              ]
+            : []),
+          ...tags.map((tag, i) => this.contains(sql.ref('tags'), bind(`mtag${i}`, JSON.stringify(tag)))),
         ]);
         const nothing = monitorIds.length === 0 && tags.length === 0;
         // A paused monitor reads as paused, never as in maintenance.
@@ -300,9 +328,32 @@ export class MonitorsRepository {
     // Substring tests by position, not LIKE: SQLite's LIKE has no default escape character and ignores case,
     // PostgreSQL's does neither, so `_`, `%` and case would behave differently on the two dialects.
     // Tags are a JSON array of strings without quotes or backslashes, so a quoted match is exact.
-    if (filter.tag) q = q.where(this.contains(sql.ref('tags'), JSON.stringify(filter.tag)));
-    if (filter.q) q = q.where(this.searching(searchNeedleOf(filter.q)));
+    if (filter.tag) q = q.where(this.contains(sql.ref('tags'), bind('tag', JSON.stringify(filter.tag))));
+    if (filter.q) q = q.where(this.searching(searchNeedleOf(filter.q), bind));
     return q;
+  }
+
+  /** The values `matching` binds, by the names it gives them (the names also tell the statement's shape). */
+  private matchingValues(scope: MonitorScope, filter: MonitorFilter, values: Record<string, unknown>): void {
+    values.org = scope.organizationId;
+    scope.environments?.forEach((e, i) => (values[`env${i}`] = e));
+    if (filter.environment) values.environment = filter.environment;
+    if (filter.status) values.status = filter.status;
+    if (filter.type) values.type = filter.type;
+    if (filter.maintenance) {
+      filter.maintenance.monitorIds.forEach((id, i) => (values[`mid${i}`] = id));
+      filter.maintenance.tags.forEach((tag, i) => (values[`mtag${i}`] = JSON.stringify(tag)));
+    }
+    if (filter.tag) values.tag = JSON.stringify(filter.tag);
+    if (filter.q) {
+      const needle = searchNeedleOf(filter.q);
+      if (this.dialect === 'postgres') values.like = likeContains(needle);
+      else {
+        values.needle = needle;
+        const phrase = ftsPhraseOf(needle);
+        if (phrase !== null) values.phrase = phrase;
+      }
+    }
   }
 
   /**
@@ -310,12 +361,12 @@ export class MonitorsRepository {
    * FTS5 trigram table finds candidates for needles of three characters or more, the exact test confirms them;
    * PostgreSQL: LIKE, which the pg_trgm GIN index serves when the extension was available, a scan otherwise.
    */
-  private searching(needle: string): RawBuilder<SqlBool> {
-    if (this.dialect === 'postgres') return sql<SqlBool>`search_text like ${likeContains(needle)}`;
-    const exact = this.contains(sql.ref('search_text'), needle);
+  private searching(needle: string, bind: Bind): RawBuilder<SqlBool> {
+    if (this.dialect === 'postgres') return sql<SqlBool>`search_text like ${bind('like', likeContains(needle))}`;
+    const exact = this.contains(sql.ref('search_text'), bind('needle', needle));
     const phrase = ftsPhraseOf(needle);
     if (phrase === null) return exact;
-    return sql<SqlBool>`(rowid in (select rowid from monitor_search where monitor_search match ${phrase}) and ${exact})`;
+    return sql<SqlBool>`(rowid in (select rowid from monitor_search where monitor_search match ${bind('phrase', phrase)}) and ${exact})`;
   }
 
   /** The sort's key expressions, in order, each with its direction (the id, ascending, breaks ties). */
@@ -341,7 +392,9 @@ export class MonitorsRepository {
 
   /**
    * A page in the sort's order after `after` (keyset: rows whose keys come later, the id breaking ties), fetching
-   * one extra row to know whether another page exists.
+   * one extra row to know whether another page exists. With `queries` the statement is built and compiled once per
+   * shape there (which filters, how many environments, the sort, whether after a cursor): Kysely building it cost
+   * more than SQLite running most pages (issue 36 item 8).
    */
   async list(
     scope: MonitorScope,
@@ -349,25 +402,50 @@ export class MonitorsRepository {
     after: ListPosition | undefined,
     limit: number,
     sort: MonitorSort = 'id',
+    queries?: PrecompiledQueries,
   ): Promise<Monitor[]> {
+    const values: Record<string, unknown> = {};
+    this.matchingValues(scope, filter, values);
+    after?.keys.forEach((key, i) => (values[`after${i}`] = key));
+    if (after) values.afterId = after.id;
+    values.limit = limit + 1;
+    const names = Object.keys(values);
+    // A maintenance filter naming many monitors is built each time (its shapes would be as many as its lengths).
+    const rows =
+      queries === undefined || names.length > MAX_PRECOMPILED_VALUES
+        ? await this.page(scope, filter, after, limit, sort, direct).execute()
+        : await queries.run<MonitorRow>(
+            this.database.tables<unknown>(),
+            `monitors.list:${this.dialect}:${sort}:${filter.maintenance?.match ?? ''}:${names.join(',')}`,
+            () => this.page(scope, filter, after, limit, sort, placeholder),
+            values,
+          );
+    return rows.map(toMonitor);
+  }
+
+  /** The page's statement (`list`), its values placed by `bind`. */
+  private page(
+    scope: MonitorScope,
+    filter: MonitorFilter,
+    after: ListPosition | undefined,
+    limit: number,
+    sort: MonitorSort,
+    bind: Bind,
+  ) {
     const keys = this.sortKeys(sort);
-    let q = this.matching(scope, filter).selectAll();
+    let q = this.matching(scope, filter, bind).selectAll();
     if (after) {
       const later = (i: number): RawBuilder<SqlBool> => {
         const key = keys[i];
-        if (!key) return sql<SqlBool>`id > ${after.id}`;
-        const value = after.keys[i];
+        if (!key) return sql<SqlBool>`id > ${bind('afterId', after.id)}`;
+        const value = bind(`after${i}`, after.keys[i]);
         const beyond = key.desc ? sql<SqlBool>`${key.expr} < ${value}` : sql<SqlBool>`${key.expr} > ${value}`;
         return sql<SqlBool>`(${beyond} or (${key.expr} = ${value} and ${later(i + 1)}))`;
       };
       q = q.where(later(0));
     }
     for (const key of keys) q = q.orderBy(key.desc ? sql`${key.expr} desc` : sql`${key.expr} asc`);
-    const rows = await q
-      .orderBy('id')
-      .limit(limit + 1)
-      .execute();
-    return rows.map(toMonitor);
+    return q.orderBy('id').limit(sql<number>`${bind('limit', limit + 1)}`);
   }
 
   /** How many monitors match (the list's total, asked for with its first page). */

@@ -55,6 +55,14 @@ describe('PrecompiledQueries', () => {
     await expect(queries.run(db.tables<unknown>(), 'one', build, {})).rejects.toThrow('no value for id');
   });
 
+  it('refuses a value the statement has no place for (the build left out a condition the values name)', async () => {
+    const queries = new PrecompiledQueries();
+    const build = () => db.tables<T>().selectFrom('item').selectAll().where('id', '=', param('id'));
+    await expect(queries.run(db.tables<unknown>(), 'two', build, { id: 'a', kind: 'x' })).rejects.toThrow(
+      'no place for kind',
+    );
+  });
+
   it('runs a statement over rows compiled once per row count, each row bound in its place', async () => {
     const queries = new PrecompiledQueries();
     const builds: number[] = [];

@@ -59,6 +59,10 @@ export class PrecompiledQueries {
           typeof p === 'string' && p.startsWith(MARK) ? p.slice(MARK.length) : undefined,
         ),
       };
+      // A value the SQL has no place for means the build and the values disagree about the shape: a condition would
+      // be silently missing from the statement.
+      const unused = Object.keys(values).filter((name) => !shape!.slots.includes(name));
+      if (unused.length > 0) throw new Error(`precompiled query ${key}: no place for ${unused.join(', ')}`);
       this.shapes.set(key, shape);
     }
     const { compiled, slots } = shape;
