@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
+import { apiCaller, benchMonitorBody, makeBenchKeys } from './api.fixture.ts';
 
 const HERE = fileURLToPath(new URL('../../', import.meta.url));
 const TREES = (process.env.BENCH_TREES ?? HERE).split(',');
@@ -129,32 +130,8 @@ async function makeTemplate(dir: string, target: string): Promise<State> {
   const bootstrapKey = (JSON.parse(stdout.trim().split('\n').at(-1)!) as { api_key: string }).api_key;
   const { child, origin } = await startServe(root, dir);
   try {
-    const call = async (key: string, method: string, path: string, body?: unknown) => {
-      for (;;) {
-        const res = await fetch(`${origin}${path}`, {
-          method,
-          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-          ...(body !== undefined && { body: JSON.stringify(body) }),
-        });
-        if (res.status === 429) {
-          await sleep(1000);
-          continue;
-        }
-        const json = (await res.json()) as Record<string, unknown>;
-        if (res.status >= 300) throw new Error(`${method} ${path} → ${res.status} ${JSON.stringify(json)}`);
-        return json;
-      }
-    };
-    const keys: string[] = [];
-    for (let i = 0; i < KEYS; i++) {
-      const made = await call(bootstrapKey, 'POST', '/api/v1/api-keys', {
-        name: `bench ${i}`,
-        scopes: ['monitors:read', 'monitors:create', 'monitors:write', 'monitors:delete'],
-        environments: ['production', 'staging'],
-        rate_limits: { read_per_minute: 100_000, write_per_minute: 100_000, delete_per_minute: 100_000 },
-      });
-      keys.push(made.key as string);
-    }
+    const call = apiCaller(origin);
+    const keys = await makeBenchKeys(call, bootstrapKey, KEYS);
     const ids: string[] = new Array<string>(MONITORS);
     let next = 0;
     await Promise.all(
@@ -162,19 +139,12 @@ async function makeTemplate(dir: string, target: string): Promise<State> {
         while (next < MONITORS) {
           const i = next++;
           const active = i % (MONITORS / ACTIVE) === 0;
-          const made = await call(key, 'POST', '/api/v1/monitors', {
-            name: `service ${i}`,
-            ...(active
-              ? { target, type: 'http', interval_seconds: 10 }
-              : {
-                  target: i % 3 === 0 ? `shop-${i}.example.com:443` : `https://api-${i}.example.com/health`,
-                  type: i % 3 === 0 ? 'tcp' : 'http',
-                  interval_seconds: 60,
-                  paused: true,
-                }),
-            tags: [`team-${i % 20}`, i % 2 === 0 ? 'public' : 'internal'],
-            environment: i % 4 === 0 ? 'staging' : 'production',
-          });
+          const made = await call(
+            key,
+            'POST',
+            '/api/v1/monitors',
+            benchMonitorBody(i, active ? { target, intervalSeconds: 10 } : null),
+          );
           ids[i] = made.id as string;
         }
       }),

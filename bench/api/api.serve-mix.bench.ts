@@ -26,6 +26,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
+import { apiCaller, benchMonitorBody, makeBenchKeys } from './api.fixture.ts';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
@@ -124,33 +125,8 @@ async function startTocsin(target: string): Promise<Tocsin> {
     if (i > 600) throw new Error('tocsin serve not ready');
     await sleep(100);
   }
-  const call = async (key: string, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
-    for (;;) {
-      const res = await fetch(`${origin}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        ...(body !== undefined && { body: JSON.stringify(body) }),
-      });
-      if (res.status === 429) {
-        await sleep(1000 * Number(res.headers.get('retry-after') ?? 1));
-        continue;
-      }
-      const json = (await res.json()) as Record<string, unknown>;
-      if (res.status >= 300) throw new Error(`${method} ${path} → ${res.status} ${JSON.stringify(json)}`);
-      return json;
-    }
-  };
-  // The largest budget a key may have is 100,000 requests a minute: the load is spread over several keys.
-  const keys: string[] = [];
-  for (let i = 0; i < KEYS; i++) {
-    const made = await call(bootstrapKey, 'POST', '/api/v1/api-keys', {
-      name: `bench ${i}`,
-      scopes: ['monitors:read', 'monitors:create', 'monitors:write', 'monitors:delete'],
-      environments: ['production', 'staging'],
-      rate_limits: { read_per_minute: 100_000, write_per_minute: 100_000, delete_per_minute: 100_000 },
-    });
-    keys.push(made.key as string);
-  }
+  const call = apiCaller(origin);
+  const keys = await makeBenchKeys(call, bootstrapKey, KEYS);
   const ids: string[] = new Array<string>(MONITORS);
   let next = 0;
   const t0 = performance.now();
@@ -160,19 +136,12 @@ async function startTocsin(target: string): Promise<Tocsin> {
         const i = next++;
         const active =
           i % Math.max(1, Math.floor(MONITORS / ACTIVE)) === 0 && i / Math.floor(MONITORS / ACTIVE) < ACTIVE;
-        const made = await call(key, 'POST', '/api/v1/monitors', {
-          name: `service ${i}`,
-          ...(active
-            ? { target, type: 'http', interval_seconds: INTERVAL }
-            : {
-                target: i % 3 === 0 ? `shop-${i}.example.com:443` : `https://api-${i}.example.com/health`,
-                type: i % 3 === 0 ? 'tcp' : 'http',
-                interval_seconds: 60,
-                paused: true,
-              }),
-          tags: [`team-${i % 20}`, i % 2 === 0 ? 'public' : 'internal'],
-          environment: i % 4 === 0 ? 'staging' : 'production',
-        });
+        const made = await call(
+          key,
+          'POST',
+          '/api/v1/monitors',
+          benchMonitorBody(i, active ? { target, intervalSeconds: INTERVAL } : null),
+        );
         ids[i] = made.id as string;
       }
     }),

@@ -53,12 +53,8 @@ export const HistoryManyResponse = Type.Object(
   { $id: 'HistoryMany', title: 'HistoryMany' },
 );
 
-export const HistoryManyQuery = Type.Object({
-  monitor_ids: Type.String({
-    minLength: 1,
-    maxLength: 100 * 40,
-    description: 'Comma-separated monitor ids, at most 100.',
-  }),
+/** The range of a history of several monitors (no minute resolution: that is per monitor). */
+const hourOrDayRange = {
   from: Type.Optional(Type.String({ format: 'date-time', description: 'Default: 24 hours before to.' })),
   to: Type.Optional(Type.String({ format: 'date-time', description: 'Default: now.' })),
   resolution: Type.Optional(
@@ -70,6 +66,15 @@ export const HistoryManyQuery = Type.Object({
   region_code: Type.Optional(
     Type.String({ minLength: 1, maxLength: 64, description: 'One region; default all regions together.' }),
   ),
+};
+
+export const HistoryManyQuery = Type.Object({
+  monitor_ids: Type.String({
+    minLength: 1,
+    maxLength: 100 * 40,
+    description: 'Comma-separated monitor ids, at most 100.',
+  }),
+  ...hourOrDayRange,
 });
 
 export const HistoryTotalResponse = Type.Object(
@@ -95,18 +100,6 @@ export const HistoryTotalResponse = Type.Object(
   { $id: 'HistoryTotal', title: 'HistoryTotal' },
 );
 
-export const HistoryTotalQuery = Type.Object({
-  from: Type.Optional(Type.String({ format: 'date-time', description: 'Default: 24 hours before to.' })),
-  to: Type.Optional(Type.String({ format: 'date-time', description: 'Default: now.' })),
-  resolution: Type.Optional(
-    Type.Union([Type.Literal('hour'), Type.Literal('day')], {
-      default: 'hour',
-      description: 'hour: at most 93 days; day: at most 1,100 days (UTC days). Minute history is per monitor.',
-    }),
-  ),
-  region_code: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 64, description: 'One region; default all regions together.' }),
-  ),
-});
+export const HistoryTotalQuery = Type.Object(hourOrDayRange);
 
 export const HISTORY_SCHEMAS = [HistoryBucketSchema, HistoryResponse, HistoryManyResponse, HistoryTotalResponse];
