@@ -279,11 +279,21 @@ describe.skipIf(skipWithout('postgres'))(
         const ownerB = [...seen].find((o) => o.startsWith('proc_') && o !== ownerA)!;
         const dead = new Set([ownerA, runners[1]!.runner.id]);
 
-        // Kill when both victims hold checks: the point is that their checks are taken over.
+        // Kill when both victims hold checks: the point is that their checks are taken over. A flapping target answers
+        // at once, so a lease on it may be released by its result between this read and the kill (seen in CI: runner
+        // 2 then held nothing when it died); a steady target answers after TARGET_DELAY_MS, so a steady check claimed
+        // less than half of that ago is still in flight when the kill lands.
+        const steadyIds = new Set(ids.filter((id) => !flapIds.includes(id)));
         await until(
-          'serve A and runner 2 to hold leases at once',
+          'serve A and runner 2 to hold fresh leases on steady monitors at once',
           async () => {
-            const held = (await leaseOwners()).filter((r) => dead.has(r.lease_owner));
+            const claimedSince = Date.now() - TARGET_DELAY_MS / 2;
+            const held = (await leaseOwners()).filter(
+              (r) =>
+                dead.has(r.lease_owner) &&
+                steadyIds.has(r.monitor_id) &&
+                Number(r.lease_until) - LEASE_MS >= claimedSince,
+            );
             return new Set(held.map((r) => r.lease_owner)).size === 2;
           },
           30_000,
