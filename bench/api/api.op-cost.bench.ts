@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { apiCaller, benchMonitorBody, makeBenchKeys } from './api.fixture.ts';
+import { waitUntilReady } from '../support/serve-ready.ts';
 
 const HERE = fileURLToPath(new URL('../../', import.meta.url));
 const TREES = (process.env.BENCH_TREES ?? HERE).split(',');
@@ -87,16 +88,7 @@ async function startServe(root: string, dataDir: string): Promise<{ child: Child
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const origin = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error('tocsin serve exited');
-    try {
-      if ((await fetch(`${origin}/readyz`)).ok) break;
-    } catch {
-      // not yet listening
-    }
-    if (i > 600) throw new Error('tocsin serve not ready');
-    await sleep(100);
-  }
+  await waitUntilReady(child, origin);
   return { child, origin };
 }
 

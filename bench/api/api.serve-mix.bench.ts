@@ -27,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { apiCaller, benchMonitorBody, makeBenchKeys } from './api.fixture.ts';
+import { waitUntilReady } from '../support/serve-ready.ts';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
@@ -115,16 +116,7 @@ async function startTocsin(target: string): Promise<Tocsin> {
     { env, cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] },
   );
   const origin = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error('tocsin serve exited');
-    try {
-      if ((await fetch(`${origin}/readyz`)).ok) break;
-    } catch {
-      // not yet listening
-    }
-    if (i > 600) throw new Error('tocsin serve not ready');
-    await sleep(100);
-  }
+  await waitUntilReady(child, origin);
   const call = apiCaller(origin);
   const keys = await makeBenchKeys(call, bootstrapKey, KEYS);
   const ids: string[] = new Array<string>(MONITORS);

@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
+import { waitUntilReady } from '../support/serve-ready.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -69,16 +70,7 @@ const serve: ChildProcess = spawn(process.execPath, [bin, 'serve'], {
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 try {
-  for (let i = 0; ; i++) {
-    if (serve.exitCode !== null) throw new Error('tocsin serve exited');
-    try {
-      if ((await fetch(`${origin}/readyz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (i > 600) throw new Error('not ready');
-    await sleep(100);
-  }
+  await waitUntilReady(serve, origin);
   const call = async (method: string, path: string, body?: unknown, auth = true) => {
     for (;;) {
       const res = await fetch(`${origin}${path}`, {
