@@ -195,6 +195,7 @@ describe.each(testDialects())('every documented GET response validates against i
     getMonitorHistory: `/api/v1/monitors/${ids.monitor}/history`,
     getMonitorsHistory: `/api/v1/monitors/history?monitor_ids=${ids.monitor}`,
     getMonitorsHistoryTotal: `/api/v1/monitors/history/total?resolution=day`,
+    getIncidentsHistory: `/api/v1/incidents/history?resolution=day`,
     getMonitorPeriods: `/api/v1/monitors/${ids.monitor}/periods`,
     listIncidents: '/api/v1/incidents',
     getIncident: `/api/v1/incidents/${ids.incident}`,

@@ -5,6 +5,7 @@ import { decodeIdCursor, pageOf } from '../../platform/cursor.ts';
 import type { Database } from '../../platform/db/index.ts';
 import { notFound, validationFailed, type ErrorDetail } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
+import { bucketedRange, type BucketQuery } from '../../platform/time-buckets.ts';
 import { actorRef, canSeeEnvironment, type Actor, type ServiceContext } from '../auth/index.ts';
 import type { EventType, EventsService } from '../events/index.ts';
 import type { Monitor, MonitorListener, Page } from '../monitors/index.ts';
@@ -42,6 +43,16 @@ export interface IncidentsServiceDeps {
   dependencies?: MonitorDependencies;
   /** Maintenance windows (DECISIONS §16): outages inside one are held, not alerted; absent: no windows. */
   maintenance?: MaintenanceGate | null;
+}
+
+/** The range of GET /incidents/opened: hour or day buckets (no minute: incidents are few). */
+export type OpenedCountQuery = Omit<BucketQuery, 'resolution'> & { resolution?: 'hour' | 'day' };
+
+/** Incidents opened in one bucket [start, end). */
+export interface OpenedBucket {
+  start: number;
+  end: number;
+  opened: number;
 }
 
 /** Body of POST /incidents, its shape checked by the route's schema. */
@@ -241,6 +252,28 @@ export class IncidentsService implements MonitorListener {
       data: result.data.map((i) => withDuration(i, now)),
       next_cursor: result.next_cursor,
     };
+  }
+
+  /**
+   * Incidents opened per UTC hour or day that this actor may see (the overview's incident bars), every bucket of the
+   * range present, oldest first. Counted by the database, so it is one read whatever the number of incidents.
+   */
+  async openedPerBucket(ctx: ServiceContext, query: OpenedCountQuery): Promise<OpenedBucket[]> {
+    const { actor } = ctx;
+    const { start, end, step } = bucketedRange(query, ctx.clock.now());
+    const counts = await new IncidentsRepository(ctx.db).openedCounts(actor.organizationId, start, end, step);
+    const hidden = await this.hiddenMonitors(
+      actor,
+      counts.map((c) => c.monitorId),
+    );
+    const opened = new Map<number, number>();
+    for (const c of counts) {
+      if (c.monitorId !== null && hidden.has(c.monitorId)) continue;
+      opened.set(c.bucket, (opened.get(c.bucket) ?? 0) + c.opened);
+    }
+    const buckets: OpenedBucket[] = [];
+    for (let s = start; s < end; s += step) buckets.push({ start: s, end: s + step, opened: opened.get(s) ?? 0 });
+    return buckets;
   }
 
   async get(ctx: ServiceContext, id: string): Promise<IncidentWithTimeline & IncidentWithDuration> {
@@ -664,15 +697,24 @@ export class IncidentsService implements MonitorListener {
   }
 
   private async visibleSet(actor: Actor, incidents: readonly Incident[]): Promise<(i: Incident) => boolean> {
-    const ids = [...new Set(incidents.map((i) => i.monitorId).filter((m): m is string => m !== null))];
+    const hidden = await this.hiddenMonitors(
+      actor,
+      incidents.map((i) => i.monitorId),
+    );
+    return (i) => i.monitorId === null || !hidden.has(i.monitorId);
+  }
+
+  /** Which of these monitors the actor's environments hide (a monitor that no longer exists hides nothing). */
+  private async hiddenMonitors(actor: Actor, monitorIds: ReadonlyArray<string | null>): Promise<Set<string>> {
+    if (actor.allEnvironments === true) return new Set();
+    const ids = [...new Set(monitorIds.filter((m): m is string => m !== null))];
     const monitors = await this.deps.monitors.findManyAnywhere(ids);
-    const hidden = new Set(
+    // A monitor that no longer exists hides nothing: its incidents belong to the organization.
+    return new Set(
       monitors
         .filter((m) => m.organizationId === actor.organizationId && !canSeeEnvironment(actor, m.environment))
         .map((m) => m.id),
     );
-    // A monitor that no longer exists hides nothing: its incidents belong to the organization.
-    return (i) => i.monitorId === null || !hidden.has(i.monitorId);
   }
 }
 

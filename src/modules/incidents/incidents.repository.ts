@@ -234,6 +234,30 @@ export class IncidentsRepository {
   }
 
   /**
+   * How many incidents of the organization opened in each bucket of `step` ms in [from, to), per monitor (null for
+   * incidents of no monitor), counted by the database over the (organization_id, opened_at) index: the caller drops
+   * the monitors an actor may not see and sums the rest. Buckets are keyed by their start (epoch ms, UTC).
+   */
+  async openedCounts(
+    organizationId: string,
+    from: number,
+    to: number,
+    step: number,
+  ): Promise<Array<{ bucket: number; monitorId: string | null; opened: number }>> {
+    // A literal, not a parameter: PostgreSQL matches the grouped expression to the selected one by its text.
+    const bucket = sql<number | string>`opened_at - (opened_at % ${sql.lit(Math.trunc(step))})`;
+    const rows = await this.db
+      .selectFrom('incident')
+      .select((eb) => [bucket.as('bucket'), 'monitor_id', eb.fn.countAll<number | string>().as('opened')])
+      .where('organization_id', '=', organizationId)
+      .where('opened_at', '>=', from)
+      .where('opened_at', '<', to)
+      .groupBy([bucket, 'monitor_id'])
+      .execute();
+    return rows.map((r) => ({ bucket: Number(r.bucket), monitorId: r.monitor_id, opened: Number(r.opened) }));
+  }
+
+  /**
    * Incidents of the organization whose time overlaps [from, to) (opened before `to`, not resolved at or before
    * `from`), in opening order (opened_at, then id), after the row `after` (keyset on the (organization_id,
    * opened_at, id) index, no OFFSET). For reports and the export.

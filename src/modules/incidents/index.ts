@@ -5,6 +5,8 @@ export {
   type IncidentMonitors,
   type IncidentInput,
   type IncidentWithDuration,
+  type OpenedBucket,
+  type OpenedCountQuery,
 } from './incident.service.ts';
 export { IncidentRemindersRole, type IncidentRemindersDeps } from './incident-reminders.role.ts';
 export type { MaintenanceGate } from './incident.maintenance-gate.ts';

@@ -209,11 +209,7 @@ export default function OverviewPage() {
           {trend.data && total > 0 && (
             <div className="trend-charts">
               <UptimeBars period={trend.data.period} buckets={trend.data.buckets} />
-              <IncidentBars
-                period={trend.data.period}
-                buckets={trend.data.buckets}
-                truncated={trend.data.incidentsTruncated}
-              />
+              <IncidentBars period={trend.data.period} buckets={trend.data.buckets} />
             </div>
           )}
         </Card>

@@ -120,7 +120,7 @@ export function UptimeBars({ period, buckets }: { period: TrendPeriod; buckets: 
 }
 
 /** Incidents opened per hour (24 h) or per day (7 d). */
-export function IncidentBars(props: { period: TrendPeriod; buckets: TrendBucket[]; truncated: boolean }) {
+export function IncidentBars(props: { period: TrendPeriod; buckets: TrendBucket[] }) {
   const { period, buckets } = props;
   const total = buckets.reduce((n, b) => n + b.opened, 0);
   const max = Math.max(1, ...buckets.map((b) => b.opened));
@@ -129,15 +129,12 @@ export function IncidentBars(props: { period: TrendPeriod; buckets: TrendBucket[
   const summary =
     total === 0
       ? `Incidents opened, ${span}: none.`
-      : `Incidents opened, ${span}: ${total}${props.truncated ? ' or more' : ''} in all, most (${busiest!.opened}) at ${bucketLabel(period, busiest!.start)}.`;
+      : `Incidents opened, ${span}: ${total} in all, most (${busiest!.opened}) at ${bucketLabel(period, busiest!.start)}.`;
   return (
     <figure className="trend-chart" data-chart="incidents">
       <figcaption>
         <span className="trend-title">Incidents opened</span>
-        <span className="trend-figure">
-          {total}
-          {props.truncated ? '+' : ''}
-        </span>
+        <span className="trend-figure">{total}</span>
       </figcaption>
       <div className="bars" role="img" aria-label={summary}>
         {buckets.map((b) => (

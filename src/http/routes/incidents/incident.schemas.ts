@@ -194,3 +194,28 @@ export const IncidentDeliveryRecord = Type.Object(
 );
 
 export const IncidentDeliveryList = ListOf(Type.Ref(IncidentDeliveryRecord), 'IncidentDeliveryList');
+
+export const IncidentHistoryQuery = Type.Object({
+  from: Type.Optional(Type.String({ format: 'date-time', description: 'Default: 24 hours before to.' })),
+  to: Type.Optional(Type.String({ format: 'date-time', description: 'Default: now.' })),
+  resolution: Type.Optional(
+    Type.Union([Type.Literal('hour'), Type.Literal('day')], {
+      default: 'hour',
+      description: 'UTC hours (at most 93 days) or UTC days (at most 1,100 days).',
+    }),
+  ),
+});
+
+export const IncidentHistory = Type.Object(
+  {
+    data: Type.Array(
+      Type.Object({
+        start: Timestamp(),
+        end: Timestamp(),
+        opened: Type.Integer({ description: 'Incidents opened in [start, end) that the caller may see.' }),
+      }),
+      { description: 'Every bucket of the range, oldest first (from rounded down, to rounded up to the bucket).' },
+    ),
+  },
+  { $id: 'IncidentHistory', title: 'IncidentHistory' },
+);

@@ -9,6 +9,7 @@ import type {
   IncidentWithTimeline,
 } from '../../../modules/incidents/index.ts';
 import type { IncidentCorrelation, IncidentWindow } from '../../../modules/intelligence/index.ts';
+import { toIso } from '../../../platform/clock.ts';
 import { validationFailed } from '../../../platform/errors.ts';
 import { contextOf } from '../../request-context.ts';
 import { IdParams, PageQuery } from '../../schemas/common.schemas.ts';
@@ -19,6 +20,8 @@ import {
   IncidentDeliveryList,
   IncidentDeliveryRecord,
   IncidentDetail,
+  IncidentHistory,
+  IncidentHistoryQuery,
   IncidentList,
   IncidentListQuery,
   IncidentRecord,
@@ -48,6 +51,14 @@ function filterOf(query: Static<typeof IncidentListQuery>): IncidentFilter {
   return filter;
 }
 
+/** An RFC 3339 query value as epoch ms (the schema checks the format; a date it cannot place is a 422 too). */
+function timestampOf(field: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const at = Date.parse(value);
+  if (Number.isNaN(at)) throw validationFailed([{ field, issue: 'must be an RFC 3339 timestamp' }]);
+  return at;
+}
+
 /** Port: the correlations an incident is part of (the intelligence module answers it). */
 export interface IncidentCorrelationsReader {
   incidentCorrelations(ctx: ServiceContext, incident: IncidentWindow): Promise<IncidentCorrelation[]>;
@@ -71,6 +82,7 @@ export function registerIncidentRoutes(
     IncidentList,
     IncidentDeliveryRecord,
     IncidentDeliveryList,
+    IncidentHistory,
   ])
     app.addSchema(schema);
 
@@ -100,6 +112,35 @@ export function registerIncidentRoutes(
         ...(cursor !== undefined && { cursor }),
       });
       return { data: page.data.map(presentIncident), next_cursor: page.next_cursor };
+    },
+  );
+
+  app.get<{ Querystring: Static<typeof IncidentHistoryQuery> }>(
+    '/api/v1/incidents/history',
+    {
+      config: { scope: 'incidents:read' },
+      schema: {
+        tags,
+        summary: 'How many incidents opened per hour or day, oldest first',
+        description:
+          'Counted by the server over every incident the caller may see (its organization and, for a key, its ' +
+          "environments' monitors), every bucket of the range present: the overview's incident chart in one request.",
+        operationId: 'getIncidentsHistory',
+        querystring: IncidentHistoryQuery,
+        response: { 200: Type.Ref(IncidentHistory) },
+      },
+    },
+    async (request) => {
+      const { from, to, resolution } = request.query;
+      const range = { from: timestampOf('from', from), to: timestampOf('to', to) };
+      const buckets = await incidents.openedPerBucket(contextOf(request), {
+        ...(range.from !== undefined && { from: range.from }),
+        ...(range.to !== undefined && { to: range.to }),
+        ...(resolution !== undefined && { resolution }),
+      });
+      return {
+        data: buckets.map((b) => ({ start: toIso(b.start), end: toIso(b.end), opened: b.opened })),
+      };
     },
   );
 

@@ -2,6 +2,7 @@ import type { Actor } from '../../auth/index.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import type { Database } from '../../../platform/db/index.ts';
 import { validationFailed } from '../../../platform/errors.ts';
+import { bucketedRange, MAX_RANGE_MS, type BucketResolution } from '../../../platform/time-buckets.ts';
 import { LatencySketch } from './latency.sketch.ts';
 import { DAY_MS, HOUR_MS, hourOf } from './rollups.compute.ts';
 import {
@@ -13,15 +14,8 @@ import {
 } from './rollups.repository.ts';
 import type { RollupRow } from './rollups.tables.ts';
 
-export type HistoryResolution = 'minute' | 'hour' | 'day';
-const MINUTE_MS = 60_000;
-const STEP: Record<HistoryResolution, number> = { minute: MINUTE_MS, hour: HOUR_MS, day: DAY_MS };
-/** Longest range per resolution (minute: 24 h; hour: 93 days; day: about 3 years). */
-export const MAX_RANGE_MS: Record<HistoryResolution, number> = {
-  minute: DAY_MS,
-  hour: 93 * DAY_MS,
-  day: 1100 * DAY_MS,
-};
+export type HistoryResolution = BucketResolution;
+export { MAX_RANGE_MS };
 
 /** Visibility of monitors to an actor (`get` throws not_found); MonitorsService fits. */
 export interface HistoryMonitorLookup {
@@ -305,21 +299,10 @@ export class RollupsService {
   /** The buckets a history query covers, its bounds checked: at most MAX_RANGE_MS, minute only within retention. */
   private rangeOf(query: HistoryQuery): { start: number; end: number; step: number; resolution: HistoryResolution } {
     const now = this.deps.clock.now();
-    const resolution = query.resolution ?? 'hour';
-    const to = query.to ?? now;
-    const from = query.from ?? to - DAY_MS;
-    const step = STEP[resolution];
-    if (from >= to) throw validationFailed([{ field: 'from', issue: 'must be before to' }]);
-    if (to - from > MAX_RANGE_MS[resolution]) {
-      throw validationFailed([
-        {
-          field: 'resolution',
-          issue: `a ${resolution} history covers at most ${MAX_RANGE_MS[resolution] / DAY_MS} days; use a coarser resolution or a shorter range`,
-        },
-      ]);
-    }
+    const range = bucketedRange(query, now);
+    const from = query.from ?? (query.to ?? now) - DAY_MS;
     const retentionStart = now - this.deps.retentionDays * DAY_MS;
-    if (resolution === 'minute' && from < retentionStart) {
+    if (range.resolution === 'minute' && from < retentionStart) {
       throw validationFailed([
         {
           field: 'from',
@@ -327,7 +310,7 @@ export class RollupsService {
         },
       ]);
     }
-    return { start: Math.floor(from / step) * step, end: Math.ceil(to / step) * step, step, resolution };
+    return range;
   }
 
   /** Buckets oldest first; every bucket of the range is present (empty ones have checks 0 and nulls). */
