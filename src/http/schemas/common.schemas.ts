@@ -23,6 +23,18 @@ export const NullableTimestamp = (description?: string) =>
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** `?limit=&cursor=` of every list (DECISIONS §1). */
+/** The range of a count or history over UTC hours or days (`platform/time-buckets.ts` checks its bounds). */
+export const HourOrDayWindow = {
+  from: Type.Optional(Type.String({ format: 'date-time', description: 'Default: 24 hours before to.' })),
+  to: Type.Optional(Type.String({ format: 'date-time', description: 'Default: now.' })),
+  resolution: Type.Optional(
+    Type.Union([Type.Literal('hour'), Type.Literal('day')], {
+      default: 'hour',
+      description: 'UTC hours (at most 93 days) or UTC days (at most 1,100 days).',
+    }),
+  ),
+};
+
 export const PageQuery = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50, description: 'Page size, 1..200.' })),
   cursor: Type.Optional(

@@ -21953,7 +21953,7 @@ export interface operations {
         monitor_ids: string;
         /** @description One region; default all regions together. */
         region_code?: string;
-        /** @description hour: at most 93 days; day: at most 1,100 days (UTC days). Minute history is per monitor. */
+        /** @description UTC hours (at most 93 days) or UTC days (at most 1,100 days). */
         resolution?: 'hour' | 'day';
         /** @description Default: now. */
         to?: string;
@@ -22091,7 +22091,7 @@ export interface operations {
         from?: string;
         /** @description One region; default all regions together. */
         region_code?: string;
-        /** @description hour: at most 93 days; day: at most 1,100 days (UTC days). Minute history is per monitor. */
+        /** @description UTC hours (at most 93 days) or UTC days (at most 1,100 days). */
         resolution?: 'hour' | 'day';
         /** @description Default: now. */
         to?: string;

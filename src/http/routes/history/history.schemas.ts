@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable, Timestamp } from '../../schemas/common.schemas.ts';
+import { HourOrDayWindow, Nullable, Timestamp } from '../../schemas/common.schemas.ts';
 
 export const HistoryBucketSchema = Type.Object(
   {
@@ -55,14 +55,7 @@ export const HistoryManyResponse = Type.Object(
 
 /** The range of a history of several monitors (no minute resolution: that is per monitor). */
 const hourOrDayRange = {
-  from: Type.Optional(Type.String({ format: 'date-time', description: 'Default: 24 hours before to.' })),
-  to: Type.Optional(Type.String({ format: 'date-time', description: 'Default: now.' })),
-  resolution: Type.Optional(
-    Type.Union([Type.Literal('hour'), Type.Literal('day')], {
-      default: 'hour',
-      description: 'hour: at most 93 days; day: at most 1,100 days (UTC days). Minute history is per monitor.',
-    }),
-  ),
+  ...HourOrDayWindow,
   region_code: Type.Optional(
     Type.String({ minLength: 1, maxLength: 64, description: 'One region; default all regions together.' }),
   ),

@@ -2,7 +2,14 @@ import { Type } from '@sinclair/typebox';
 import { DELIVERY_STATUSES, DESTINATION_TYPES } from '../../../modules/alerting/index.ts';
 import { EVENT_TYPES } from '../../../modules/events/index.ts';
 import { INCIDENT_SOURCES, INCIDENT_STATUSES, TIMELINE_TYPES } from '../../../modules/incidents/index.ts';
-import { ListOf, Nullable, NullableTimestamp, PageQuery, Timestamp } from '../../schemas/common.schemas.ts';
+import {
+  HourOrDayWindow,
+  ListOf,
+  Nullable,
+  NullableTimestamp,
+  PageQuery,
+  Timestamp,
+} from '../../schemas/common.schemas.ts';
 
 const lit = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
 
@@ -195,16 +202,7 @@ export const IncidentDeliveryRecord = Type.Object(
 
 export const IncidentDeliveryList = ListOf(Type.Ref(IncidentDeliveryRecord), 'IncidentDeliveryList');
 
-export const IncidentHistoryQuery = Type.Object({
-  from: Type.Optional(Type.String({ format: 'date-time', description: 'Default: 24 hours before to.' })),
-  to: Type.Optional(Type.String({ format: 'date-time', description: 'Default: now.' })),
-  resolution: Type.Optional(
-    Type.Union([Type.Literal('hour'), Type.Literal('day')], {
-      default: 'hour',
-      description: 'UTC hours (at most 93 days) or UTC days (at most 1,100 days).',
-    }),
-  ),
-});
+export const IncidentHistoryQuery = Type.Object(HourOrDayWindow);
 
 export const IncidentHistory = Type.Object(
   {
