@@ -325,7 +325,7 @@ export function buildServices(
         intelligence,
         monitors,
         intervalMs: 86_400_000,
-        tickMs: 60_000,
+        tickMs: config.securityGrading.pollSeconds * 1000,
         timeoutMs: 10_000,
         connector: createOutboundConnector({
           allowPrivateTargets: config.network.allowPrivateTargets,

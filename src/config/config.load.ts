@@ -219,6 +219,7 @@ export function loadConfig(options: LoadConfigOptions = {}): TocsinConfig {
       bearerToken: file.metrics?.bearer_token ?? null,
     },
     intelligence: { enabled: flagOr(file.intelligence?.enabled, true) },
+    securityGrading: { pollSeconds: file.intelligence?.grading_poll_seconds ?? 60 },
     scheduledReports: { leaseSeconds: file.scheduled_reports?.lease_seconds ?? 300 },
     reports: {
       workers: reports.workers ?? 1,

@@ -156,7 +156,7 @@ export const ConfigFileSchema = Type.Partial(
           ...annotations('a string of 16 to 512 visible ASCII characters', 'all'),
         }),
       }),
-      intelligence: section({ enabled: flag() }),
+      intelligence: section({ enabled: flag(), grading_poll_seconds: int(1, 3600) }),
       scheduled_reports: section({ lease_seconds: int(2, 86_400) }),
       reports: section({ workers: int(0, 16), timeout_seconds: int(5, 3600), worker_idle_seconds: int(0, 86_400) }),
       imports: section({

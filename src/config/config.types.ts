@@ -76,4 +76,9 @@ export interface TocsinConfig {
   metrics: { enabled: boolean; bearerToken: string | null };
   /** Intelligence on checks (observations, baselines, changes, correlations): on unless disabled. */
   intelligence: { enabled: boolean };
+  /**
+   * Security grading (part of intelligence, off with it; file key `intelligence.grading_poll_seconds`): how often it
+   * looks for https and tls monitors due a grading; its first look is this long after the start.
+   */
+  securityGrading: { pollSeconds: number };
 }

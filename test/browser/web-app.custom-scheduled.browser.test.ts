@@ -16,8 +16,8 @@ import { testDialects } from '../support/databases.ts';
 import { skipWithout } from '../support/services.ts';
 import {
   axe,
+  chromiumOnce,
   firstRun,
-  launchChromium,
   sessionApi,
   settle,
   startReceiver,
@@ -54,7 +54,13 @@ async function download(page: Page, link: string): Promise<{ name: string; body:
   return { name: file.suggestedFilename(), body: readFileSync((await file.path())!) };
 }
 
-describe.skipIf(skipWithout('chromium')).each(testDialects())('custom and scheduled reports (%s)', (dialect) => {
+const chromium = chromiumOnce();
+afterAll(() => chromium.close());
+
+// The databases' suites run at the same time, each with its own server, receiver and browser contexts in the file's
+// one Chromium; the cases of one database run one after the other ({ concurrent: false }), in this order.
+const eachDialect = describe.skipIf(skipWithout('chromium')).concurrent.each(testDialects());
+eachDialect('custom and scheduled reports (%s)', (dialect) => {
   let server: WebAppServer;
   let target: SwitchableTarget;
   let receiver: Receiver;
@@ -93,7 +99,7 @@ describe.skipIf(skipWithout('chromium')).each(testDialects())('custom and schedu
       startServe(dialect),
       startTarget(),
       startReceiver(),
-      launchChromium(),
+      chromium.get(),
     ]);
     owner = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await owner.newPage();
@@ -117,7 +123,7 @@ describe.skipIf(skipWithout('chromium')).each(testDialects())('custom and schedu
     ]);
   }, 180_000);
   afterAll(async () => {
-    await browser?.close();
+    await Promise.all([owner?.close(), ...Object.values(members).map((m) => m.context.close())]);
     await server?.stop();
     await target?.close();
     await receiver?.close();
@@ -125,8 +131,8 @@ describe.skipIf(skipWithout('chromium')).each(testDialects())('custom and schedu
 
   it(
     'builds a custom report (two widgets, reordered by keyboard, shared), renders and downloads it; only the member it is shared with sees it',
-    { timeout: 240_000 },
-    async () => {
+    { concurrent: false, timeout: 240_000 },
+    async ({ expect }) => {
       await page.goto(`${server.origin}/custom-reports`);
       await settle(page);
       problems.push(...(await axeProblems(page, 'custom-reports (empty)', dialect)));
@@ -243,8 +249,8 @@ describe.skipIf(skipWithout('chromium')).each(testDialects())('custom and schedu
 
   it(
     'a schedule made through the form shows its next run in its zone; Run now delivers and shows each delivery; pause and resume',
-    { timeout: 240_000 },
-    async () => {
+    { concurrent: false, timeout: 240_000 },
+    async ({ expect }) => {
       await page.goto(`${server.origin}/scheduled-reports`);
       await settle(page);
       await page.getByRole('link', { name: 'New schedule' }).click();

@@ -4,12 +4,12 @@
  * alert link opened cold lands on its incident after sign-in. On SQLite and PostgreSQL.
  */
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { testDialects } from '../support/databases.ts';
 import { skipWithout } from '../support/services.ts';
 import {
+  chromiumOnce,
   firstRun,
-  launchChromium,
   OWNER,
   signIn,
   startServe,
@@ -18,25 +18,29 @@ import {
   type WebAppServer,
 } from './web-app.harness.ts';
 
-describe.skipIf(skipWithout('chromium')).each(testDialects())('web app flows (%s)', (dialect) => {
+const chromium = chromiumOnce();
+afterAll(() => chromium.close());
+
+// The databases' suites run at the same time, each with its own server, target and browser contexts in the file's
+// one Chromium; the cases of one database run one after the other ({ concurrent: false }), in this order.
+describe.skipIf(skipWithout('chromium')).concurrent.each(testDialects())('web app flows (%s)', (dialect) => {
   let server: WebAppServer;
   let target: SwitchableTarget;
   let browser: Browser;
   let incidentPath = '';
 
   beforeAll(async () => {
-    [server, target, browser] = await Promise.all([startServe(dialect), startTarget(), launchChromium()]);
+    [server, target, browser] = await Promise.all([startServe(dialect), startTarget(), chromium.get()]);
   }, 90_000);
   afterAll(async () => {
-    await browser?.close();
     await server?.stop();
     await target?.close();
   });
 
   it(
     'first run → monitor from a URL → down → incident live → acknowledge → recovers → resolved',
-    { timeout: 120_000 },
-    async () => {
+    { concurrent: false, timeout: 120_000 },
+    async ({ expect }) => {
       const context = await browser.newContext();
       const page = await context.newPage();
       const errors: string[] = [];
@@ -87,24 +91,28 @@ describe.skipIf(skipWithout('chromium')).each(testDialects())('web app flows (%s
     },
   );
 
-  it('an alert link opened cold asks for sign-in and then lands on the incident', { timeout: 60_000 }, async () => {
-    expect(incidentPath).toMatch(/^\/incidents\/inc_/);
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto(`${server.origin}${incidentPath}`);
-    await page.waitForURL(/\/sign-in\?next=/);
-    await signIn(page, OWNER.email, 'not the password');
-    await page
-      .getByRole('alert')
-      .filter({ hasText: /password is wrong/ })
-      .waitFor();
-    await signIn(page, OWNER.email, OWNER.password);
-    await page.waitForURL(`${server.origin}${incidentPath}`);
-    await expect.poll(() => page.locator('h1').textContent(), { timeout: 15_000 }).toMatch(/^#1 /);
-    await context.close();
-  });
+  it(
+    'an alert link opened cold asks for sign-in and then lands on the incident',
+    { concurrent: false, timeout: 60_000 },
+    async ({ expect }) => {
+      expect(incidentPath).toMatch(/^\/incidents\/inc_/);
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(`${server.origin}${incidentPath}`);
+      await page.waitForURL(/\/sign-in\?next=/);
+      await signIn(page, OWNER.email, 'not the password');
+      await page
+        .getByRole('alert')
+        .filter({ hasText: /password is wrong/ })
+        .waitFor();
+      await signIn(page, OWNER.email, OWNER.password);
+      await page.waitForURL(`${server.origin}${incidentPath}`);
+      await expect.poll(() => page.locator('h1').textContent(), { timeout: 15_000 }).toMatch(/^#1 /);
+      await context.close();
+    },
+  );
 
-  it('falls back to polling when the event stream is unavailable', { timeout: 60_000 }, async () => {
+  it('falls back to polling when the event stream is unavailable', { concurrent: false, timeout: 60_000 }, async () => {
     const context = await browser.newContext();
     await context.route('**/api/v1/events/stream', (route) => route.fulfill({ status: 503, body: '' }));
     const page = await context.newPage();

@@ -19,8 +19,8 @@ import { testDialects } from '../support/databases.ts';
 import { skipWithout } from '../support/services.ts';
 import {
   axe,
+  chromiumOnce,
   firstRun,
-  launchChromium,
   sessionApi,
   settle,
   startServe,
@@ -83,7 +83,12 @@ async function openReport(page: Page, url: string): Promise<void> {
   await page.locator('[data-testid="report-range"]').waitFor();
 }
 
-describe.skipIf(skipWithout('chromium')).each(testDialects())(
+const chromium = chromiumOnce();
+afterAll(() => chromium.close());
+
+// The databases' suites run at the same time, each with its own server, targets and browser contexts in the file's
+// one Chromium; the cases of one database run one after the other ({ concurrent: false }), in this order.
+describe.skipIf(skipWithout('chromium')).concurrent.each(testDialects())(
   'web app report pages and SLA targets (%s)',
   (dialect) => {
     let server: WebAppServer;
@@ -100,7 +105,7 @@ describe.skipIf(skipWithout('chromium')).each(testDialects())(
         startServe(dialect),
         startTarget(),
         startTarget(),
-        launchChromium(),
+        chromium.get(),
       ]);
       down.up = false;
       // A zone that is not the machine's, to show that the pages default to the browser's.
@@ -132,33 +137,37 @@ describe.skipIf(skipWithout('chromium')).each(testDialects())(
       await new Promise((r) => setTimeout(r, 1500));
     }, 180_000);
     afterAll(async () => {
-      await browser?.close();
+      await owner?.close();
       await server?.stop();
       await Promise.all([up?.close(), down?.close()]);
     });
 
-    it('the hub lists the six reports, SLA targets, custom and scheduled reports', { timeout: 30_000 }, async () => {
-      await page.goto(`${server.origin}/reports`);
-      await page.getByRole('heading', { level: 1, name: 'Reports' }).waitFor();
-      for (const name of ['Availability', 'Performance', 'SLA', 'Incidents', 'Intelligence', 'Monitor health']) {
-        // In the page (the navigation has its own Incidents and Intelligence links).
-        expect(await page.getByRole('main').getByRole('link', { name, exact: true }).count(), name).toBe(1);
-      }
-      for (const [name, href] of [
-        ['SLA targets', '/sla-targets'],
-        ['Custom reports', '/custom-reports'],
-        ['Scheduled reports', '/scheduled-reports'],
-      ]) {
-        expect(await page.getByRole('link', { name, exact: true }).getAttribute('href')).toBe(href);
-      }
-      await page.getByRole('link', { name: 'Availability', exact: true }).click();
-      await page.waitForURL(/\/reports\/availability\?/);
-    });
+    it(
+      'the hub lists the six reports, SLA targets, custom and scheduled reports',
+      { concurrent: false, timeout: 30_000 },
+      async ({ expect }) => {
+        await page.goto(`${server.origin}/reports`);
+        await page.getByRole('heading', { level: 1, name: 'Reports' }).waitFor();
+        for (const name of ['Availability', 'Performance', 'SLA', 'Incidents', 'Intelligence', 'Monitor health']) {
+          // In the page (the navigation has its own Incidents and Intelligence links).
+          expect(await page.getByRole('main').getByRole('link', { name, exact: true }).count(), name).toBe(1);
+        }
+        for (const [name, href] of [
+          ['SLA targets', '/sla-targets'],
+          ['Custom reports', '/custom-reports'],
+          ['Scheduled reports', '/scheduled-reports'],
+        ]) {
+          expect(await page.getByRole('link', { name, exact: true }).getAttribute('href')).toBe(href);
+        }
+        await page.getByRole('link', { name: 'Availability', exact: true }).click();
+        await page.waitForURL(/\/reports\/availability\?/);
+      },
+    );
 
     it(
       'availability: browser zone by default, preset and zone change URL and figures, JSON equals the screen',
-      { timeout: 90_000 },
-      async () => {
+      { concurrent: false, timeout: 90_000 },
+      async ({ expect }) => {
         await openReport(page, `${server.origin}/reports/availability`);
         await page.waitForURL(/timezone=Europe%2FBerlin/);
         expect(page.url()).toContain('period=last_30_days');
@@ -229,8 +238,8 @@ describe.skipIf(skipWithout('chromium')).each(testDialects())(
 
     it(
       'performance, incidents, intelligence and monitor health: JSON equals the screen',
-      { timeout: 120_000 },
-      async () => {
+      { concurrent: false, timeout: 120_000 },
+      async ({ expect }) => {
         await openReport(page, `${server.origin}/reports/performance?period=last_7_days&timezone=UTC`);
         const perf = await downloadJson<{
           summary: { checks: number; monitors: number };
@@ -299,8 +308,8 @@ describe.skipIf(skipWithout('chromium')).each(testDialects())(
 
     it(
       'a bad range is shown next to the field the API names, and nothing else is drawn',
-      { timeout: 60_000 },
-      async () => {
+      { concurrent: false, timeout: 60_000 },
+      async ({ expect }) => {
         await openReport(page, `${server.origin}/reports/availability?period=last_7_days&timezone=UTC`);
         await page.getByLabel('From (UTC)').fill('2026-11-10T00:00');
         await page.getByLabel('To (UTC, exclusive)').fill('2026-11-01T00:00');
@@ -335,46 +344,50 @@ describe.skipIf(skipWithout('chromium')).each(testDialects())(
       },
     );
 
-    it('the report controls are reachable and usable by keyboard', { timeout: 60_000 }, async () => {
-      await openReport(page, `${server.origin}/reports/availability?period=last_30_days&timezone=UTC`);
-      await page.locator('body').focus();
-      let reached = false;
-      for (let i = 0; i < 60 && !reached; i++) {
-        await page.keyboard.press('Tab');
-        reached = await page.evaluate(() => {
-          const doc = globalThis as unknown as { document: { activeElement: { textContent: string | null } | null } };
-          return doc.document.activeElement?.textContent === 'Last 7 days';
-        });
-      }
-      expect(reached).toBe(true);
-      await page.keyboard.press('Enter');
-      await page.waitForURL(/period=last_7_days/);
-      // Then on through the range, the zone and the downloads.
-      const seen = new Set<string>();
-      for (let i = 0; i < 40; i++) {
-        await page.keyboard.press('Tab');
-        seen.add(
-          await page.evaluate(() => {
-            const doc = globalThis as unknown as {
-              document: {
-                activeElement: { getAttribute(n: string): string | null; textContent: string | null } | null;
+    it(
+      'the report controls are reachable and usable by keyboard',
+      { concurrent: false, timeout: 60_000 },
+      async ({ expect }) => {
+        await openReport(page, `${server.origin}/reports/availability?period=last_30_days&timezone=UTC`);
+        await page.locator('body').focus();
+        let reached = false;
+        for (let i = 0; i < 60 && !reached; i++) {
+          await page.keyboard.press('Tab');
+          reached = await page.evaluate(() => {
+            const doc = globalThis as unknown as { document: { activeElement: { textContent: string | null } | null } };
+            return doc.document.activeElement?.textContent === 'Last 7 days';
+          });
+        }
+        expect(reached).toBe(true);
+        await page.keyboard.press('Enter');
+        await page.waitForURL(/period=last_7_days/);
+        // Then on through the range, the zone and the downloads.
+        const seen = new Set<string>();
+        for (let i = 0; i < 40; i++) {
+          await page.keyboard.press('Tab');
+          seen.add(
+            await page.evaluate(() => {
+              const doc = globalThis as unknown as {
+                document: {
+                  activeElement: { getAttribute(n: string): string | null; textContent: string | null } | null;
+                };
               };
-            };
-            const el = doc.document.activeElement;
-            return `${el?.getAttribute('id') ?? ''}|${el?.textContent ?? ''}`;
-          }),
-        );
-      }
-      const all = [...seen].join('\n');
-      expect(all).toContain('Show range');
-      expect(all).toContain('|JSON');
-      expect(all).toContain('|PDF');
-    });
+              const el = doc.document.activeElement;
+              return `${el?.getAttribute('id') ?? ''}|${el?.textContent ?? ''}`;
+            }),
+          );
+        }
+        const all = [...seen].join('\n');
+        expect(all).toContain('Show range');
+        expect(all).toContain('|JSON');
+        expect(all).toContain('|PDF');
+      },
+    );
 
     it(
       'SLA target: create with the live preview, edit, see it in the SLA report, delete',
-      { timeout: 90_000 },
-      async () => {
+      { concurrent: false, timeout: 90_000 },
+      async ({ expect }) => {
         await page.goto(`${server.origin}/sla-targets`);
         await page.getByRole('link', { name: 'New SLA target' }).click();
         await page.waitForURL(/\/sla-targets\/new$/);
@@ -456,60 +469,64 @@ describe.skipIf(skipWithout('chromium')).each(testDialects())(
       },
     );
 
-    it('a viewer sees targets and reports but no editing control', { timeout: 90_000 }, async () => {
-      const target = await call('POST', '/api/v1/sla-targets', {
-        name: 'Public site',
-        monitor_ids: [ids.website],
-        target_percent: 99.95,
-        period: 'weekly',
-      });
-      expect(target.status).toBe(201);
-      const targetId = (target.body as { id: string }).id;
-      const invited = await call('POST', '/api/v1/auth/organization/members', {
-        email: 'vic@example.com',
-        name: 'Vic Viewer',
-        role: 'viewer',
-      });
-      expect(invited.status).toBe(201);
-      const mail = await until('the invitation mail', async () =>
-        server.smtp.messages.find((m) => m.to.includes('vic@example.com')),
-      );
-      const link = /(http:\/\/127\.0\.0\.1:\d+\/accept-invitation\?token=[A-Za-z0-9_=%-]+)/.exec(
-        mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '='),
-      )?.[1];
-      const context = await browser.newContext();
-      const viewer = await context.newPage();
-      await viewer.goto(link!);
-      await viewer.getByLabel('Your name').fill('Vic Viewer');
-      await viewer.getByLabel('Choose a password').fill('viewer password 1');
-      await viewer.getByRole('button', { name: 'Accept and sign in' }).click();
-      await viewer.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    it(
+      'a viewer sees targets and reports but no editing control',
+      { concurrent: false, timeout: 90_000 },
+      async ({ expect }) => {
+        const target = await call('POST', '/api/v1/sla-targets', {
+          name: 'Public site',
+          monitor_ids: [ids.website],
+          target_percent: 99.95,
+          period: 'weekly',
+        });
+        expect(target.status).toBe(201);
+        const targetId = (target.body as { id: string }).id;
+        const invited = await call('POST', '/api/v1/auth/organization/members', {
+          email: 'vic@example.com',
+          name: 'Vic Viewer',
+          role: 'viewer',
+        });
+        expect(invited.status).toBe(201);
+        const mail = await until('the invitation mail', async () =>
+          server.smtp.messages.find((m) => m.to.includes('vic@example.com')),
+        );
+        const link = /(http:\/\/127\.0\.0\.1:\d+\/accept-invitation\?token=[A-Za-z0-9_=%-]+)/.exec(
+          mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '='),
+        )?.[1];
+        const context = await browser.newContext();
+        const viewer = await context.newPage();
+        await viewer.goto(link!);
+        await viewer.getByLabel('Your name').fill('Vic Viewer');
+        await viewer.getByLabel('Choose a password').fill('viewer password 1');
+        await viewer.getByRole('button', { name: 'Accept and sign in' }).click();
+        await viewer.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
 
-      await viewer.goto(`${server.origin}/sla-targets`);
-      await viewer.getByRole('link', { name: 'Public site' }).waitFor();
-      expect(await viewer.getByRole('link', { name: 'New SLA target' }).count()).toBe(0);
-      await viewer.goto(`${server.origin}/sla-targets/${targetId}`);
-      await viewer.getByTestId('budget-mean').waitFor();
-      expect(await viewer.getByRole('button', { name: 'Save' }).count()).toBe(0);
-      expect(await viewer.getByRole('button', { name: 'Delete' }).count()).toBe(0);
-      expect(await viewer.getByLabel('Name').isDisabled()).toBe(true);
-      await viewer.goto(`${server.origin}/sla-targets/new`);
-      await viewer.getByRole('alert').filter({ hasText: 'viewer' }).waitFor();
-      await openReport(viewer, `${server.origin}/reports/sla?timezone=UTC`);
-      await viewer.locator(`[data-target="${targetId}"]`).waitFor();
-      expect(await viewer.getByRole('link', { name: 'New SLA target' }).count()).toBe(0);
-      const refused = await (await sessionApi(viewer, server.origin))('DELETE', `/api/v1/sla-targets/${targetId}`);
-      expect(refused.status).toBe(403);
-      await context.close();
-    });
+        await viewer.goto(`${server.origin}/sla-targets`);
+        await viewer.getByRole('link', { name: 'Public site' }).waitFor();
+        expect(await viewer.getByRole('link', { name: 'New SLA target' }).count()).toBe(0);
+        await viewer.goto(`${server.origin}/sla-targets/${targetId}`);
+        await viewer.getByTestId('budget-mean').waitFor();
+        expect(await viewer.getByRole('button', { name: 'Save' }).count()).toBe(0);
+        expect(await viewer.getByRole('button', { name: 'Delete' }).count()).toBe(0);
+        expect(await viewer.getByLabel('Name').isDisabled()).toBe(true);
+        await viewer.goto(`${server.origin}/sla-targets/new`);
+        await viewer.getByRole('alert').filter({ hasText: 'viewer' }).waitFor();
+        await openReport(viewer, `${server.origin}/reports/sla?timezone=UTC`);
+        await viewer.locator(`[data-target="${targetId}"]`).waitFor();
+        expect(await viewer.getByRole('link', { name: 'New SLA target' }).count()).toBe(0);
+        const refused = await (await sessionApi(viewer, server.origin))('DELETE', `/api/v1/sla-targets/${targetId}`);
+        expect(refused.status).toBe(403);
+        await context.close();
+      },
+    );
 
     // The pages are the same on either database: scanned once (registered on SQLite only, so no run reports a skip).
     if (dialect === 'sqlite')
       it(
         'every new page passes an axe scan (no serious or critical violation), light and dark',
         // Bounds a hang: the scans took over 240 s at load 22 on the 2-core machine.
-        { timeout: 420_000 },
-        async () => {
+        { concurrent: false, timeout: 420_000 },
+        async ({ expect }) => {
           const targets = (await call('GET', '/api/v1/sla-targets')).body as { data: { id: string }[] };
           const pages = [
             '/reports',
@@ -550,27 +567,31 @@ describe.skipIf(skipWithout('chromium')).each(testDialects())(
         },
       );
 
-    it('a plan without reports explains the gate in place of the report', { timeout: 120_000 }, async () => {
-      const session = (await call('GET', '/api/v1/auth/session')).body as { organization: { id: string } };
-      const setPlan = (plan: string) =>
-        promisify(execFile)(
-          process.execPath,
-          [BIN, 'admin', 'set-plan', '--org', session.organization.id, '--plan', plan],
-          {
-            env: server.env,
-          },
-        );
-      // The last case of each database's run: the plan is not put back (a `tocsin admin` process took 10 to 20 s under load),
-      // the server is stopped right after.
-      await setPlan('free');
-      await page.goto(`${server.origin}/reports/availability?period=last_7_days&timezone=UTC`);
-      const gate = page.locator('.plan-gate');
-      await gate.waitFor();
-      expect(await gate.textContent()).toMatch(/free plan/);
-      expect(await gate.textContent()).toMatch(/pro plan or above/);
-      expect(await page.locator('[data-figure]').count()).toBe(0);
-      // The filters stay usable (the URL still carries them); the message is not a bare error box.
-      expect(await page.locator('.form-error').count()).toBe(0);
-    });
+    it(
+      'a plan without reports explains the gate in place of the report',
+      { concurrent: false, timeout: 120_000 },
+      async ({ expect }) => {
+        const session = (await call('GET', '/api/v1/auth/session')).body as { organization: { id: string } };
+        const setPlan = (plan: string) =>
+          promisify(execFile)(
+            process.execPath,
+            [BIN, 'admin', 'set-plan', '--org', session.organization.id, '--plan', plan],
+            {
+              env: server.env,
+            },
+          );
+        // The last case of each database's run: the plan is not put back (a `tocsin admin` process took 10 to 20 s under load),
+        // the server is stopped right after.
+        await setPlan('free');
+        await page.goto(`${server.origin}/reports/availability?period=last_7_days&timezone=UTC`);
+        const gate = page.locator('.plan-gate');
+        await gate.waitFor();
+        expect(await gate.textContent()).toMatch(/free plan/);
+        expect(await gate.textContent()).toMatch(/pro plan or above/);
+        expect(await page.locator('[data-figure]').count()).toBe(0);
+        // The filters stay usable (the URL still carries them); the message is not a bare error box.
+        expect(await page.locator('.form-error').count()).toBe(0);
+      },
+    );
   },
 );
