@@ -9,7 +9,7 @@
 // (docs/BENCHMARKS.md).
 process.removeAllListeners('warning');
 process.on('warning', (warning) => {
-  if (warning.name === 'ExperimentalWarning' && /Type Stripping/i.test(warning.message)) return;
+  if (warning.name === 'ExperimentalWarning' && /Type Stripping|stripTypeScriptTypes/i.test(warning.message)) return;
   process.stderr.write(`${warning.name}: ${warning.message}\n`);
 });
 // Node's compile cache (in os.tmpdir()/node-compile-cache, or NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1 turns it
@@ -23,4 +23,10 @@ enableCompileCache?.();
 // as JavaScript, because Node does not strip types under node_modules (tools/package/package.build.ts).
 const { existsSync } = await import('node:fs');
 const sources = import.meta.resolve('../src/cli/cli.main.ts');
-await import(existsSync(new globalThis.URL(sources)) ? sources : import.meta.resolve('../dist/cli/cli.main.js'));
+if (existsSync(new globalThis.URL(sources))) {
+  const { cacheStrippedSources } = await import('./strip-cache.js');
+  cacheStrippedSources(import.meta.resolve('../src/'));
+  await import(sources);
+} else {
+  await import(import.meta.resolve('../dist/cli/cli.main.js'));
+}

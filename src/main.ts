@@ -74,7 +74,7 @@ import type { BackgroundRole } from './platform/background-role.ts';
 import { createLogger, type Logger } from './platform/logger.ts';
 import { TocsinMetrics } from './platform/metrics/index.ts';
 import { createOutboundConnector, systemResolver } from './platform/net/index.ts';
-import { createMailer } from './platform/mail/index.ts';
+import { createMailer, type Mailer } from './platform/mail/index.ts';
 import type { ReportWorkerSetup } from './report-worker.compose.ts';
 import {
   composeMonitorServices,
@@ -175,6 +175,12 @@ export interface Built {
   roles: BackgroundRole[];
   /** The process's one metrics registry; null when `metrics.enabled` is off. */
   metrics: TocsinMetrics | null;
+  /**
+   * The process's one mailer. Its owner closes it after the roles stop (the alert workers send with it), whether or not
+   * they were started: requests and in-process calls send with it too, and its pooled SMTP connections stay open until
+   * closed.
+   */
+  mailer: Mailer;
 }
 
 export function buildServices(
@@ -224,10 +230,9 @@ export function buildServices(
   });
   // Stored files of scheduled report runs: mails attach them, GET /report-files serves them.
   const reportFiles = createReportFiles({ database, clock });
-  // One mailer for every mail of the process (alert emails, invitations, verification and reset links); closed
-  // after the alert workers stop (roles stop in reverse).
+  // One mailer for every mail of the process (alert emails, invitations, verification and reset links); closed by
+  // Tocsin's close() after the roles stop, started or not (Built.mailer).
   const mailer = createMailer({ smtpUrl: config.smtp, from: config.smtpFrom, logger });
-  roles.push({ name: 'mailer', start: async () => {}, stop: async () => mailer.close() });
   // Silences check destination ids through alerting, which reads silences at fan-out: the port is called later.
   const silences = new SilencesService({
     monitors,
@@ -541,6 +546,7 @@ export function buildServices(
     services: { ...services, configDocuments: new ConfigDocumentsService(configKindPorts(services)) },
     roles,
     metrics,
+    mailer,
   };
 }
 
@@ -549,7 +555,7 @@ export async function createTocsin(config: TocsinConfig, options: TocsinOptions 
   const logger = options.logger ?? createLogger({ level: config.logLevel, pretty: config.logPretty });
   const clock = options.clock ?? systemClock;
   const { database } = await openMigratedDatabase(config, options.migrate !== false);
-  const { services, roles, metrics } = buildServices(config, database, clock, logger, options.timers);
+  const { services, roles, metrics, mailer } = buildServices(config, database, clock, logger, options.timers);
   const app = await buildApp({ config, logger, clock, database, services, metrics, version: VERSION });
   const started: BackgroundRole[] = [];
   let startedBackground = false;
@@ -583,6 +589,9 @@ export async function createTocsin(config: TocsinConfig, options: TocsinOptions 
       await services.checks.engine.analyticsSettled();
       // After the roles (scheduled reports render there): the report threads close their own database handles.
       await services.reportRenderer.close();
+      // Also when no role was started (background: false, the CLI's commands, tests): a mail sent by a request or an
+      // in-process call left a pooled SMTP connection open, which kept the SMTP server's close waiting (30 s).
+      mailer.close();
       await database.close();
     },
   };

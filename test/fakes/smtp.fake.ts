@@ -29,6 +29,8 @@ export interface FakeSmtpServer {
   messages: ReceivedMail[];
   /** The next `times` transactions fail at `stage` with `code`. */
   failNext(failure: SmtpFailure, times?: number): void;
+  /** Clients connected now (a pooled client keeps its connection between mails until it is closed). */
+  openConnections(): number;
   reset(): void;
   close(): Promise<void>;
 }
@@ -120,6 +122,7 @@ export async function startSmtpServer(options: { rejectRecipients?: string[] } =
     failNext(failure, times = 1) {
       for (let i = 0; i < times; i++) queue.push(failure);
     },
+    openConnections: () => server.connections.size,
     reset() {
       messages.length = 0;
       queue.length = 0;
