@@ -283,9 +283,9 @@ for (const dialect of testDialects()) {
           expect(textCandidates).toMatch(/VIRTUAL TABLE INDEX/);
           expect(textPage).toMatch(/SEARCH monitor USING INDEX sqlite_autoindex_monitor_1 \(id=\?\)/);
         } else {
-          // The page kept to the tag's monitors: PostgreSQL joins monitor_tag through one of its indexes (which
-          // one, and how, by its statistics: bench/api/list-plans.bench.ts shows them at 10,000 monitors).
-          expect(tagPage).toMatch(/monitor_tag_(pk|org_tag_idx)/);
+          // The page kept to the candidates' ids: which index PostgreSQL reads them by is its statistics' choice (40
+          // rows here; at 10,000 the primary key: bench/api/list-plans.bench.ts).
+          expect(tagPage).toMatch(/id = ANY/);
         }
       } finally {
         executor.executeQuery = run;

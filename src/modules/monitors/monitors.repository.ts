@@ -85,12 +85,12 @@ export type ListPlan = 'auto' | 'scan' | 'candidates';
 
 /**
  * The most candidates a page fetches by id rather than scanning in order. A scan reads about `page × rows / matches`
- * rows and fetching reads the matches, each fetched row costing about 3–4 rows read in order (SQLite, 10,000
- * monitors: docs/BENCHMARKS.md, issue 36 item 8); 8 per row of the page keeps both near their best for the API's
- * pages and counts the candidates cheaply (the count reads at most that many index entries).
+ * rows (all the filtered rows when none matches) and fetching reads the matches, each fetched row costing about 3–4
+ * rows read in order (SQLite, 10,000 monitors: docs/BENCHMARKS.md, issue 36 item 8). 25 per row of the page bounds a
+ * page's work (a scan's is unbounded when matches are rare) and takes a tag of 500 of 10,000 monitors by its rows.
  */
 export function fewCandidates(limit: number): number {
-  return 8 * (limit + 1);
+  return 25 * (limit + 1);
 }
 
 /**
@@ -99,7 +99,7 @@ export function fewCandidates(limit: number): number {
  */
 interface MatchingPlan {
   textIndex: boolean;
-  candidates?: 'tag' | readonly string[];
+  candidates?: readonly string[];
 }
 
 const INDEXED: MatchingPlan = { textIndex: true };
@@ -417,11 +417,7 @@ export class MonitorsRepository {
         ? sql<string>`+${sql.ref('organization_id')}`
         : sql.ref('organization_id');
     let q = this.db.selectFrom('monitor').where(organization, '=', bind('org', scope.organizationId));
-    if (candidates === 'tag')
-      q = q.where(
-        sql<SqlBool>`id in (select monitor_id from monitor_tag where organization_id = ${bind('org', scope.organizationId)} and tag = ${bind('tag', filter.tag)})`,
-      );
-    else if (candidates)
+    if (candidates)
       q = q.where(
         this.dialect === 'postgres'
           ? sql<SqlBool>`id = any(${bind('candidates', candidates)})`
@@ -459,11 +455,10 @@ export class MonitorsRepository {
     }
     // Substring tests by position, not LIKE: SQLite's LIKE has no default escape character and ignores case,
     // PostgreSQL's does neither, so `_`, `%` and case would behave differently on the two dialects.
-    // A tag through `monitor_tag`'s primary key (monitor, tag): one lookup per row tested.
-    if (filter.tag && candidates !== 'tag')
-      q = q.where(
-        sql<SqlBool>`exists (select 1 from monitor_tag where monitor_tag.monitor_id = monitor.id and monitor_tag.tag = ${bind('tag', filter.tag)})`,
-      );
+    // Tags are a JSON array of strings without quotes or backslashes, so a quoted match is exact. The row is read
+    // anyway, and testing its column costs less than a lookup in `monitor_tag` per row (measured): the tag index
+    // serves the candidates (`candidatesOf`), this the rows a scan in order reads.
+    if (filter.tag) q = q.where(this.contains(sql.ref('tags'), bind('tag', JSON.stringify(filter.tag))));
     if (filter.q) q = q.where(this.searching(searchNeedleOf(filter.q), bind, plan.textIndex));
     return q;
   }
@@ -476,7 +471,7 @@ export class MonitorsRepository {
     plan: MatchingPlan,
   ): void {
     values.org = scope.organizationId;
-    if (plan.candidates && plan.candidates !== 'tag')
+    if (plan.candidates)
       values.candidates = this.dialect === 'postgres' ? plan.candidates : JSON.stringify(plan.candidates);
     scope.environments?.forEach((e, i) => (values[`env${i}`] = e));
     if (filter.environment) values.environment = filter.environment;
@@ -486,7 +481,7 @@ export class MonitorsRepository {
       filter.maintenance.monitorIds.forEach((id, i) => (values[`mid${i}`] = id));
       filter.maintenance.tags.forEach((tag, i) => (values[`mtag${i}`] = JSON.stringify(tag)));
     }
-    if (filter.tag) values.tag = filter.tag;
+    if (filter.tag) values.tag = JSON.stringify(filter.tag);
     if (filter.q) {
       const needle = searchNeedleOf(filter.q);
       if (this.dialect === 'postgres') values.like = likeContains(needle);
@@ -578,23 +573,21 @@ export class MonitorsRepository {
   }
 
   /**
-   * What the page is kept to when the tag index, or else the text index, gives at most `most` monitors of the scope's
-   * organization for the filter: `tag` (the tag's rows, read again by the page: counting them reads only the index),
-   * the text index's ids, or `none`; null when both give more, or neither applies.
+   * The ids of the scope's organization's monitors the tag index, or else the text index, gives for the filter when
+   * there are at most `most` (`none` when there is none); null when both give more, or neither applies.
    */
   private async candidatesOf(
     scope: MonitorScope,
     filter: MonitorFilter,
     most: number,
-  ): Promise<'tag' | 'none' | string[] | null> {
+  ): Promise<'none' | string[] | null> {
     const db = this.database.tables<unknown>();
     const org = scope.organizationId;
     if (filter.tag) {
-      const { rows } = await sql<{ n: number | string }>`select count(*) as n from (select 1 from monitor_tag
-        where organization_id = ${org} and tag = ${filter.tag} limit ${most + 1}) tagged`.execute(db);
-      const n = Number(rows[0]?.n ?? 0);
-      if (n === 0) return 'none';
-      if (n <= most) return 'tag';
+      const { rows } = await sql<{ id: string }>`select monitor_id as id from monitor_tag
+        where organization_id = ${org} and tag = ${filter.tag} limit ${most + 1}`.execute(db);
+      if (rows.length === 0) return 'none';
+      if (rows.length <= most) return rows.map((r) => r.id);
     }
     if (!filter.q) return null;
     const needle = searchNeedleOf(filter.q);
