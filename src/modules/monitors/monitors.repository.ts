@@ -78,7 +78,7 @@ const MAX_PRECOMPILED_VALUES = 64;
  * How a list page with a tag or a text finds its rows (issue 36 item 8). `scan`: in the sort's order through the
  * organization's index, testing each row until the page is full (cheap when matches are dense). `candidates`: the
  * monitors the tag index (else the text index) gives are fetched by id and sorted (cheap when they are few). `auto`
- * (what the API uses): on SQLite the candidates when the index gives at most `fewCandidates(limit)`, a scan otherwise;
+ * (what the API uses): on SQLite the candidates when the index gives at most `fewCandidates(limit, index)`, a scan otherwise;
  * on PostgreSQL one statement, whose planner makes that choice itself from its statistics.
  */
 export type ListPlan = 'auto' | 'scan' | 'candidates';
@@ -89,8 +89,10 @@ export type ListPlan = 'auto' | 'scan' | 'candidates';
  * rows read in order (SQLite, 10,000 monitors: docs/BENCHMARKS.md, issue 36 item 8). 25 per row of the page bounds a
  * page's work (a scan's is unbounded when matches are rare) and takes a tag of 500 of 10,000 monitors by its rows.
  */
-export function fewCandidates(limit: number): number {
-  return 25 * (limit + 1);
+export function fewCandidates(limit: number, index: 'tag' | 'text'): number {
+  // The text index's candidates cost more to find (FTS5 walks every trigram's rows of the needle, also to count them),
+  // and a dense text is cheap to scan for: 4 per row of the page.
+  return (index === 'tag' ? 25 : 4) * (limit + 1);
 }
 
 /**
@@ -546,7 +548,9 @@ export class MonitorsRepository {
     const candidates =
       how === 'scan' || (how === 'auto' && this.dialect === 'postgres')
         ? null
-        : await this.candidatesOf(scope, filter, how === 'candidates' ? Number.MAX_SAFE_INTEGER : fewCandidates(limit));
+        : await this.candidatesOf(scope, filter, (index) =>
+            how === 'candidates' ? Number.MAX_SAFE_INTEGER : fewCandidates(limit, index),
+          );
     // No candidate at all (a tag no monitor has, a text nothing contains): no page to read.
     if (candidates === 'none') return [];
     // A scan in order tests the text exactly: the text index's lookup costs more than the rows a dense match reads.
@@ -574,35 +578,37 @@ export class MonitorsRepository {
 
   /**
    * The ids of the scope's organization's monitors the tag index, or else the text index, gives for the filter when
-   * there are at most `most` (`none` when there is none); null when both give more, or neither applies.
+   * there are at most `most(index)` (`none` when there is none); null when both give more, or neither applies.
    */
   private async candidatesOf(
     scope: MonitorScope,
     filter: MonitorFilter,
-    most: number,
+    most: (index: 'tag' | 'text') => number,
   ): Promise<'none' | string[] | null> {
     const db = this.database.tables<unknown>();
     const org = scope.organizationId;
     if (filter.tag) {
+      const few = most('tag');
       const { rows } = await sql<{ id: string }>`select monitor_id as id from monitor_tag
-        where organization_id = ${org} and tag = ${filter.tag} limit ${most + 1}`.execute(db);
+        where organization_id = ${org} and tag = ${filter.tag} limit ${few + 1}`.execute(db);
       if (rows.length === 0) return 'none';
-      if (rows.length <= most) return rows.map((r) => r.id);
+      if (rows.length <= few) return rows.map((r) => r.id);
     }
     if (!filter.q) return null;
     const needle = searchNeedleOf(filter.q);
     const phrase = ftsPhraseOf(needle);
     // One or two characters: neither index holds them (SQLite's trigrams, PostgreSQL's pg_trgm).
     if (phrase === null) return null;
+    const few = most('text');
     const { rows } =
       this.dialect === 'postgres'
         ? await sql<{ id: string }>`select id from monitor
-            where organization_id = ${org} and search_text like ${likeContains(needle)} limit ${most + 1}`.execute(db)
+            where organization_id = ${org} and search_text like ${likeContains(needle)} limit ${few + 1}`.execute(db)
         : await sql<{ id: string }>`select monitor.id from monitor_search cross join monitor
             on monitor.rowid = monitor_search.rowid
-            where monitor_search match ${phrase} and monitor.organization_id = ${org} limit ${most + 1}`.execute(db);
+            where monitor_search match ${phrase} and monitor.organization_id = ${org} limit ${few + 1}`.execute(db);
     if (rows.length === 0) return 'none';
-    return rows.length <= most ? rows.map((r) => r.id) : null;
+    return rows.length <= few ? rows.map((r) => r.id) : null;
   }
 
   /** The page's statement (`list`), its values placed by `bind`. */
