@@ -1484,6 +1484,34 @@ const FIXTURES: Record<string, StepFixture> = {
       expect(byName.body.total).toBeGreaterThanOrEqual(2);
     },
   },
+  '202612011100_monitors_tags': {
+    // Nothing new to write: the migration copies the tags of the monitors already there (both `team:web`, 202611220003)
+    // into monitor_tag, which the list's tag filter reads.
+    async fill() {},
+    async check(u) {
+      const tagged = await u.call('GET', '/api/v1/monitors?tag=team:web');
+      expect(tagged.body.data.map((m: Json) => m.id).sort()).toEqual([W.monitorId, W.secondMonitorId].sort());
+      expect((await u.call('GET', '/api/v1/monitors?tag=team')).body.data).toEqual([]);
+      const rows = await u.raw.selectFrom('monitor_tag').select(['monitor_id', 'tag', 'organization_id']).execute();
+      expect(rows).toHaveLength(2);
+      expect(rows.every((r: Json) => r.tag === 'team:web' && r.organization_id === W.orgId)).toBe(true);
+    },
+  },
+  '202612011101_monitors_search_trigger': {
+    // Nothing to write: SQLite's trigger now rewrites a monitor's trigram rows only when its search text changes.
+    async fill() {},
+    async check(u) {
+      const found = await u.call('GET', '/api/v1/monitors?q=search.example');
+      expect(found.body.data.map((m: Json) => m.id)).toEqual([W.secondMonitorId]);
+      if (u.dialect !== 'sqlite') return;
+      const trigger = await u.raw
+        .selectFrom('sqlite_master')
+        .select('sql')
+        .where('name', '=', 'monitor_search_au')
+        .executeTakeFirstOrThrow();
+      expect(trigger.sql).toMatch(/when old\.search_text is not new\.search_text/);
+    },
+  },
   '202611290301_incidents_dependencies': {
     // The incident of 202611220010 becomes one a parent held for a minute before its alert went out.
     async fill(db) {

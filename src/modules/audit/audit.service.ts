@@ -2,7 +2,7 @@ import type { Clock } from '../../platform/clock.ts';
 import { decodeIdCursor, pageOf } from '../../platform/cursor.ts';
 import { toIso } from '../../platform/clock.ts';
 import { CSV_BOM, csvLine } from '../../platform/csv.format.ts';
-import type { Database } from '../../platform/db/index.ts';
+import { PrecompiledQueries, type Database } from '../../platform/db/index.ts';
 import { newId } from '../../platform/ids.ts';
 import { diffViews } from './audit.changes.ts';
 import { AuditRepository } from './audit.repository.ts';
@@ -48,6 +48,8 @@ function entryOf(row: AuditEntryRow): AuditEntry {
 /** The audit log (DECISIONS §21): entries written in the changing transaction, listed and exported per organization. */
 export class AuditLog {
   private readonly deps: AuditLogDeps;
+  /** The entry's insert, compiled once (one per recorded change). */
+  private readonly queries = new PrecompiledQueries();
   constructor(deps: AuditLogDeps) {
     this.deps = deps;
   }
@@ -65,20 +67,23 @@ export class AuditLog {
   async record(db: Database, origin: AuditOrigin, change: AuditChange): Promise<void> {
     const at = this.deps.clock.now();
     const changes = change.changes ?? diffViews(change.before, change.after, change.secretFields);
-    await new AuditRepository(db).insert({
-      id: newId('aud', at),
-      organization_id: change.organizationId,
-      at,
-      actor_type: origin.actor.type,
-      actor_id: origin.actor.id,
-      actor_name: origin.actor.name,
-      action: change.action,
-      target_type: change.target.type,
-      target_id: change.target.id,
-      changes: JSON.stringify(changes),
-      ip: origin.ip,
-      request_id: origin.requestId,
-    });
+    await new AuditRepository(db).insert(
+      {
+        id: newId('aud', at),
+        organization_id: change.organizationId,
+        at,
+        actor_type: origin.actor.type,
+        actor_id: origin.actor.id,
+        actor_name: origin.actor.name,
+        action: change.action,
+        target_type: change.target.type,
+        target_id: change.target.id,
+        changes: JSON.stringify(changes),
+        ip: origin.ip,
+        request_id: origin.requestId,
+      },
+      this.queries,
+    );
   }
 
   /** One page of the organization's entries, newest first. */

@@ -113,8 +113,11 @@ export function blocksChildren(status: string): boolean {
 export class MonitorsService {
   private readonly deps: MonitorsServiceDeps;
   private readonly listeners: MonitorListener[];
-  /** The single read's SQL, compiled once per shape (dialect, number of environments) for this service. */
-  private readonly readQueries = new PrecompiledQueries();
+  /**
+   * The SQL of the API's hot statements (the single read, list pages, a save's writes), compiled once per shape
+   * (dialect, number of environments, filters) for this service.
+   */
+  private readonly queries = new PrecompiledQueries();
   constructor(deps: MonitorsServiceDeps) {
     this.deps = deps;
     this.listeners = [...(deps.listeners ?? [])];
@@ -178,7 +181,7 @@ export class MonitorsService {
     await ctx.db.transaction(async (tx) => {
       // Count and insert under the organization's lock: concurrent creates at the limit accept exactly the rest.
       await this.deps.lockOrganization(tx, actor.organizationId);
-      const repository = new MonitorsRepository(tx);
+      const repository = new MonitorsRepository(tx, this.queries);
       const max = plan.monitors;
       // Counting scans the organization's monitors (10,000: a fifth of a create's CPU, issue 36 item 8): only a plan
       // with a limit needs the number.
@@ -272,7 +275,7 @@ export class MonitorsService {
       scopeOf(ctx.actor),
       id,
       (dialect) => this.deps.alertLinks.destinationIdsOfMonitorRow(dialect),
-      this.readQueries,
+      this.queries,
     );
     if (!found) throw notFound('Monitor');
     const monitor = {
@@ -351,7 +354,7 @@ export class MonitorsService {
       after,
       page.limit,
       sort,
-      this.readQueries,
+      this.queries,
     );
     const result = { data: rows.slice(0, page.limit) };
     const next_cursor = rows.length > page.limit ? encodeListCursor(sort, result.data[result.data.length - 1]!) : null;
@@ -440,7 +443,7 @@ export class MonitorsService {
       const links = updated.config.alert_destination_ids;
       const linksGiven = patch.config?.alert_destination_ids !== undefined;
       const written = await ctx.db.transaction(async (tx) => {
-        const repository = new MonitorsRepository(tx);
+        const repository = new MonitorsRepository(tx, this.queries);
         const current = await repository.findForUpdate(scopeOf(ctx.actor), id);
         if (!current) throw notFound('Monitor');
         if (userFieldsOf(current) !== userFieldsOf(existing)) return null;
@@ -452,7 +455,7 @@ export class MonitorsService {
               statusChangedAt: current.statusChangedAt,
               lastCheckedAt: current.lastCheckedAt,
             };
-        await repository.update({ ...saved, config: storedConfig(saved.config) });
+        await repository.update({ ...saved, config: storedConfig(saved.config) }, current);
         if (!sameIds(parentIdsOf(saved), parentIdsOf(current))) await this.saveDependencies(tx, ctx, saved);
         if (linksGiven || !sameIds(links, existing.config.alert_destination_ids)) {
           await this.deps.alertLinks.replaceForMonitor(tx, saved.organizationId, saved.id, links);
@@ -530,7 +533,7 @@ export class MonitorsService {
     tokens: readonly string[],
     db: Database = this.deps.database,
   ): Promise<Map<string, HeartbeatTarget>> {
-    return new MonitorsRepository(db).findByHeartbeatTokens(tokens, this.readQueries);
+    return new MonitorsRepository(db).findByHeartbeatTokens(tokens, this.queries);
   }
 
   /** Internal: a page of monitors that are not paused, ordered by id. */

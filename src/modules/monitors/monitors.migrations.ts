@@ -1,6 +1,7 @@
 import type { SchemaMigration } from '../../platform/db/index.ts';
 import { col } from '../../platform/db/index.ts';
 import { monitorsSearchMigration } from './monitors.search.migration.ts';
+import { monitorsSearchTriggerMigration, monitorsTagsMigration } from './monitors.tags.migration.ts';
 
 export const monitorsMigrations: SchemaMigration[] = [
   {
@@ -60,4 +61,6 @@ export const monitorsMigrations: SchemaMigration[] = [
     },
   },
   monitorsSearchMigration,
+  monitorsTagsMigration,
+  monitorsSearchTriggerMigration,
 ];

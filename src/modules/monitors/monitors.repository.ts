@@ -1,7 +1,7 @@
-import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Compilable, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../platform/db/index.ts';
 import { fromJson, param, toJson, type PrecompiledQueries } from '../../platform/db/index.ts';
-import type { MonitorRow, MonitorsTables } from './monitors.tables.ts';
+import type { MonitorRow, MonitorsTables, MonitorTagRow } from './monitors.tables.ts';
 import type { HeartbeatTarget, Monitor, MonitorFilter, MonitorStatus, MonitorType } from './monitor.types.ts';
 import { STATUS_RANK, type ListPosition, type MonitorSort } from './monitor.list.ts';
 import { ftsPhraseOf, likeContains, searchNeedleOf, searchTextOf, sortNameOf } from './monitor.search.ts';
@@ -74,6 +74,44 @@ const placeholder: Bind = <T>(name: string) => param(name) as T;
 /** More values than this (a maintenance filter naming many monitors): the list statement is built each time. */
 const MAX_PRECOMPILED_VALUES = 64;
 
+/**
+ * How a list page with a tag or a text finds its rows (issue 36 item 8). `scan`: in the sort's order through the
+ * organization's index, testing each row until the page is full (cheap when matches are dense). `candidates`: the
+ * monitors the tag index (else the text index) gives are fetched by id and sorted (cheap when they are few). `auto`
+ * (what the API uses): on SQLite the candidates when the index gives at most `fewCandidates(limit, index)`, a scan otherwise;
+ * on PostgreSQL one statement, whose planner makes that choice itself from its statistics.
+ */
+export type ListPlan = 'auto' | 'scan' | 'candidates';
+
+/**
+ * The most candidates a page fetches by id rather than scanning in order. A scan reads about `page × rows / matches`
+ * rows (all the filtered rows when none matches) and fetching reads the matches, each fetched row costing about 3–4
+ * rows read in order (SQLite, 10,000 monitors: docs/BENCHMARKS.md, issue 36 item 8). 25 per row of the page bounds a
+ * page's work (a scan's is unbounded when matches are rare) and takes a tag of 500 of 10,000 monitors by its rows.
+ */
+export function fewCandidates(limit: number, index: 'tag' | 'text'): number {
+  // The text index's candidates cost more to find (FTS5 walks every trigram's rows of the needle, also to count them),
+  // and a dense text is cheap to scan for: 4 per row of the page.
+  return (index === 'tag' ? 25 : 4) * (limit + 1);
+}
+
+/**
+ * How `matching` tests the filters: through the text index or only exactly, and kept to candidates (the monitors of
+ * the filter's tag, through `monitor_tag`, or these ids from the text index) fetched by id.
+ */
+interface MatchingPlan {
+  textIndex: boolean;
+  candidates?: readonly string[];
+}
+
+const INDEXED: MatchingPlan = { textIndex: true };
+
+/** The same tags, whatever their order (the rows of `monitor_tag` are a set). */
+function sameTags(a: readonly string[], b: readonly string[]): boolean {
+  const set = new Set(a);
+  return set.size === new Set(b).size && b.every((tag) => set.has(tag));
+}
+
 /** Which monitors a caller may see: its organization, and (for keys) its environments. */
 export interface MonitorScope {
   organizationId: string;
@@ -84,10 +122,62 @@ export class MonitorsRepository {
   private readonly db;
   private readonly database: Database;
   private readonly dialect: Database['dialect'];
-  constructor(database: Database) {
+  private readonly queries: PrecompiledQueries | undefined;
+  /** `queries`: where the writes and the reads by id are compiled once per shape (without: built on every call). */
+  constructor(database: Database, queries?: PrecompiledQueries) {
     this.database = database;
     this.db = database.tables<MonitorsTables>();
     this.dialect = database.dialect;
+    this.queries = queries;
+  }
+
+  /**
+   * Runs the statement `build` makes with `values`: compiled once per `key` in the repository's queries (each value a
+   * placeholder), or built with the values when it has none. `value(name)` is where `values[name]` goes.
+   */
+  private async statement<R>(
+    key: string,
+    values: Readonly<Record<string, unknown>>,
+    build: (value: <T>(name: string) => T) => Compilable<R>,
+  ): Promise<R[]> {
+    if (!this.queries) {
+      const compiled = build(<T>(name: string) => values[name] as T).compile();
+      return (await this.database.tables<unknown>().executeQuery(compiled)).rows;
+    }
+    return this.queries.run<R>(
+      this.database.tables<unknown>(),
+      `monitors.${key}:${this.dialect}`,
+      () => build(<T>(name: string) => param(name) as T),
+      values,
+    );
+  }
+
+  /** The monitor's rows of `monitor_tag` become its `tags` (inside the transaction that writes the monitor). */
+  private async replaceTags(monitor: Pick<Monitor, 'id' | 'organizationId' | 'tags'>): Promise<void> {
+    await this.statement('deleteTags', { id: monitor.id }, (v) =>
+      this.db.deleteFrom('monitor_tag').where('monitor_id', '=', v<string>('id')),
+    );
+    await this.insertTags(monitor);
+  }
+
+  private async insertTags(monitor: Pick<Monitor, 'id' | 'organizationId' | 'tags'>): Promise<void> {
+    const rows: MonitorTagRow[] = [...new Set(monitor.tags)].map((tag) => ({
+      monitor_id: monitor.id,
+      organization_id: monitor.organizationId,
+      tag,
+    }));
+    if (rows.length === 0) return;
+    if (!this.queries) {
+      await this.db.insertInto('monitor_tag').values(rows).execute();
+      return;
+    }
+    await this.queries.runRows<unknown, MonitorTagRow>(
+      this.database.tables<unknown>(),
+      `monitors.insertTags:${this.dialect}`,
+      ['monitor_id', 'organization_id', 'tag'],
+      rows,
+      (placeholders) => this.db.insertInto('monitor_tag').values(placeholders),
+    );
   }
 
   /** `haystack` contains `needle`, case-sensitively, on both dialects. */
@@ -98,17 +188,30 @@ export class MonitorsRepository {
   }
 
   async insert(monitor: Monitor): Promise<void> {
-    await this.db.insertInto('monitor').values(toRow(monitor)).execute();
+    const row: Record<string, unknown> = { ...toRow(monitor) };
+    await this.statement('insert', row, (v) =>
+      this.db
+        .insertInto('monitor')
+        .values(Object.fromEntries(Object.keys(row).map((column) => [column, v(column)])) as unknown as MonitorRow),
+    );
+    await this.insertTags(monitor);
   }
 
-  async update(monitor: Monitor): Promise<void> {
-    const { id, organization_id, created_at: _createdAt, ...rest } = toRow(monitor);
-    await this.db
-      .updateTable('monitor')
-      .set(rest)
-      .where('id', '=', id)
-      .where('organization_id', '=', organization_id)
-      .execute();
+  /**
+   * Writes every field the user changes. `previous`: the tags the monitor had (read in the same transaction); its
+   * `monitor_tag` rows are rewritten only when they differ (without it, always).
+   */
+  async update(monitor: Monitor, previous?: Pick<Monitor, 'tags'>): Promise<void> {
+    const { created_at: _createdAt, ...row } = toRow(monitor);
+    const { id: _id, organization_id: _org, ...set } = row;
+    await this.statement('update', row, (v) =>
+      this.db
+        .updateTable('monitor')
+        .set(Object.fromEntries(Object.keys(set).map((column) => [column, v(column)])))
+        .where('id', '=', v<string>('id'))
+        .where('organization_id', '=', v<string>('organization_id')),
+    );
+    if (!previous || !sameTags(previous.tags, monitor.tags)) await this.replaceTags(monitor);
   }
 
   /** Pausing or resuming: only the columns that change (the config, and so any link kept in it, stays). */
@@ -137,14 +240,33 @@ export class MonitorsRepository {
 
   /** The monitor if it belongs to the scope (its organization and, for keys, its environments). */
   async find(scope: MonitorScope, id: string): Promise<Monitor | null> {
-    let q = this.db
-      .selectFrom('monitor')
-      .selectAll()
-      .where('organization_id', '=', scope.organizationId)
-      .where('id', '=', id);
-    if (scope.environments) q = q.where('environment', 'in', [...scope.environments]);
-    const row = await q.executeTakeFirst();
-    return row ? toMonitor(row) : null;
+    const rows = await this.statement(...this.byId('find', scope, id, false));
+    return rows[0] ? toMonitor(rows[0]) : null;
+  }
+
+  /** The statement reading the scope's monitor `id` (`locked`: FOR UPDATE), as `statement`'s arguments. */
+  private byId(name: string, scope: MonitorScope, id: string, locked: boolean) {
+    const environments = scope.environments ?? null;
+    const values: Record<string, string> = { organizationId: scope.organizationId, id };
+    environments?.forEach((environment, i) => (values[`environment${i}`] = environment));
+    return [
+      `${name}:${environments?.length ?? 'all'}`,
+      values,
+      (v: <T>(name: string) => T) => {
+        let q = this.db
+          .selectFrom('monitor')
+          .selectAll()
+          .where('organization_id', '=', v<string>('organizationId'))
+          .where('id', '=', v<string>('id'));
+        if (environments)
+          q = q.where(
+            'environment',
+            'in',
+            environments.map((_, i) => v<string>(`environment${i}`)),
+          );
+        return locked ? q.forUpdate() : q;
+      },
+    ] as const;
   }
 
   /**
@@ -194,21 +316,16 @@ export class MonitorsRepository {
    */
   async findForUpdate(scope: MonitorScope, id: string): Promise<Monitor | null> {
     if (this.dialect === 'postgres') {
-      let q = this.db
-        .selectFrom('monitor')
-        .selectAll()
-        .where('organization_id', '=', scope.organizationId)
-        .where('id', '=', id);
-      if (scope.environments) q = q.where('environment', 'in', [...scope.environments]);
-      const row = await q.forUpdate().executeTakeFirst();
-      return row ? toMonitor(row) : null;
+      const rows = await this.statement(...this.byId('findForUpdate', scope, id, true));
+      return rows[0] ? toMonitor(rows[0]) : null;
     }
-    await this.db
-      .updateTable('monitor')
-      .set((eb) => ({ updated_at: eb.ref('updated_at') }))
-      .where('organization_id', '=', scope.organizationId)
-      .where('id', '=', id)
-      .execute();
+    await this.statement('lock', { organizationId: scope.organizationId, id }, (v) =>
+      this.db
+        .updateTable('monitor')
+        .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+        .where('organization_id', '=', v<string>('organizationId'))
+        .where('id', '=', v<string>('id')),
+    );
     return this.find(scope, id);
   }
 
@@ -293,8 +410,21 @@ export class MonitorsRepository {
    * the value itself, or a named placeholder when the statement is compiled once per shape (`listValues` names the
    * same values).
    */
-  private matching(scope: MonitorScope, filter: MonitorFilter, bind: Bind = direct) {
-    let q = this.db.selectFrom('monitor').where('organization_id', '=', bind('org', scope.organizationId));
+  private matching(scope: MonitorScope, filter: MonitorFilter, bind: Bind = direct, plan: MatchingPlan = INDEXED) {
+    const { candidates } = plan;
+    // Kept to candidates, SQLite must look them up by id: `+` keeps it from reading the organization's indexes instead
+    // (without statistics it takes an equality on them for a few rows, then tests every row against the candidates).
+    const organization =
+      candidates && this.dialect === 'sqlite'
+        ? sql<string>`+${sql.ref('organization_id')}`
+        : sql.ref('organization_id');
+    let q = this.db.selectFrom('monitor').where(organization, '=', bind('org', scope.organizationId));
+    if (candidates)
+      q = q.where(
+        this.dialect === 'postgres'
+          ? sql<SqlBool>`id = any(${bind('candidates', candidates)})`
+          : sql<SqlBool>`id in (select value from json_each(${bind('candidates', JSON.stringify(candidates))}))`,
+      );
     if (scope.environments)
       q = q.where(
         'environment',
@@ -327,15 +457,30 @@ export class MonitorsRepository {
     }
     // Substring tests by position, not LIKE: SQLite's LIKE has no default escape character and ignores case,
     // PostgreSQL's does neither, so `_`, `%` and case would behave differently on the two dialects.
-    // Tags are a JSON array of strings without quotes or backslashes, so a quoted match is exact.
-    if (filter.tag) q = q.where(this.contains(sql.ref('tags'), bind('tag', JSON.stringify(filter.tag))));
-    if (filter.q) q = q.where(this.searching(searchNeedleOf(filter.q), bind));
+    // PostgreSQL: through `monitor_tag`, which its planner joins by the tag's index or probes by its primary key per
+    // row, by its statistics. SQLite (a scan in order, or candidates): the row is read anyway, and testing its column
+    // costs less than a lookup in `monitor_tag` per row (measured); the tag index gives the candidates
+    // (`candidatesOf`). Tags are a JSON array of strings without quotes or backslashes, so a quoted match is exact.
+    if (filter.tag)
+      q = q.where(
+        this.dialect === 'postgres'
+          ? sql<SqlBool>`exists (select 1 from monitor_tag where monitor_tag.monitor_id = monitor.id and monitor_tag.tag = ${bind('tag', filter.tag)})`
+          : this.contains(sql.ref('tags'), bind('tag', JSON.stringify(filter.tag))),
+      );
+    if (filter.q) q = q.where(this.searching(searchNeedleOf(filter.q), bind, plan.textIndex));
     return q;
   }
 
   /** The values `matching` binds, by the names it gives them (the names also tell the statement's shape). */
-  private matchingValues(scope: MonitorScope, filter: MonitorFilter, values: Record<string, unknown>): void {
+  private matchingValues(
+    scope: MonitorScope,
+    filter: MonitorFilter,
+    values: Record<string, unknown>,
+    plan: MatchingPlan,
+  ): void {
     values.org = scope.organizationId;
+    if (plan.candidates)
+      values.candidates = this.dialect === 'postgres' ? plan.candidates : JSON.stringify(plan.candidates);
     scope.environments?.forEach((e, i) => (values[`env${i}`] = e));
     if (filter.environment) values.environment = filter.environment;
     if (filter.status) values.status = filter.status;
@@ -344,14 +489,14 @@ export class MonitorsRepository {
       filter.maintenance.monitorIds.forEach((id, i) => (values[`mid${i}`] = id));
       filter.maintenance.tags.forEach((tag, i) => (values[`mtag${i}`] = JSON.stringify(tag)));
     }
-    if (filter.tag) values.tag = JSON.stringify(filter.tag);
+    if (filter.tag) values.tag = this.dialect === 'postgres' ? filter.tag : JSON.stringify(filter.tag);
     if (filter.q) {
       const needle = searchNeedleOf(filter.q);
       if (this.dialect === 'postgres') values.like = likeContains(needle);
       else {
         values.needle = needle;
         const phrase = ftsPhraseOf(needle);
-        if (phrase !== null) values.phrase = phrase;
+        if (phrase !== null && plan.textIndex) values.phrase = phrase;
       }
     }
   }
@@ -360,12 +505,13 @@ export class MonitorsRepository {
    * `search_text` contains `needle` (both lowered the same way), through an index (issue 36 item 8). SQLite: the
    * FTS5 trigram table finds candidates for needles of three characters or more, the exact test confirms them;
    * PostgreSQL: LIKE, which the pg_trgm GIN index serves when the extension was available, a scan otherwise.
+   * Without `textIndex` (a scan in order, or rows already kept to candidates) SQLite tests only the exact condition.
    */
-  private searching(needle: string, bind: Bind): RawBuilder<SqlBool> {
+  private searching(needle: string, bind: Bind, textIndex: boolean): RawBuilder<SqlBool> {
     if (this.dialect === 'postgres') return sql<SqlBool>`search_text like ${bind('like', likeContains(needle))}`;
     const exact = this.contains(sql.ref('search_text'), bind('needle', needle));
     const phrase = ftsPhraseOf(needle);
-    if (phrase === null) return exact;
+    if (phrase === null || !textIndex) return exact;
     return sql<SqlBool>`(rowid in (select rowid from monitor_search where monitor_search match ${bind('phrase', phrase)}) and ${exact})`;
   }
 
@@ -403,9 +549,22 @@ export class MonitorsRepository {
     limit: number,
     sort: MonitorSort = 'id',
     queries?: PrecompiledQueries,
+    how: ListPlan = 'auto',
   ): Promise<Monitor[]> {
+    const candidates =
+      how === 'scan' || (how === 'auto' && this.dialect === 'postgres')
+        ? null
+        : await this.candidatesOf(scope, filter, (index) =>
+            how === 'candidates' ? Number.MAX_SAFE_INTEGER : fewCandidates(limit, index),
+          );
+    // No candidate at all (a tag no monitor has, a text nothing contains): no page to read.
+    if (candidates === 'none') return [];
+    // A scan in order tests the text exactly: the text index's lookup costs more than the rows a dense match reads.
+    const plan: MatchingPlan = candidates
+      ? { textIndex: false, candidates }
+      : { textIndex: this.dialect === 'postgres' };
     const values: Record<string, unknown> = {};
-    this.matchingValues(scope, filter, values);
+    this.matchingValues(scope, filter, values, plan);
     after?.keys.forEach((key, i) => (values[`after${i}`] = key));
     if (after) values.afterId = after.id;
     values.limit = limit + 1;
@@ -413,14 +572,49 @@ export class MonitorsRepository {
     // A maintenance filter naming many monitors is built each time (its shapes would be as many as its lengths).
     const rows =
       queries === undefined || names.length > MAX_PRECOMPILED_VALUES
-        ? await this.page(scope, filter, after, limit, sort, direct).execute()
+        ? await this.page(scope, filter, after, limit, sort, direct, plan).execute()
         : await queries.run<MonitorRow>(
             this.database.tables<unknown>(),
             `monitors.list:${this.dialect}:${sort}:${filter.maintenance?.match ?? ''}:${names.join(',')}`,
-            () => this.page(scope, filter, after, limit, sort, placeholder),
+            () => this.page(scope, filter, after, limit, sort, placeholder, plan),
             values,
           );
     return rows.map(toMonitor);
+  }
+
+  /**
+   * The ids of the scope's organization's monitors the tag index, or else the text index, gives for the filter when
+   * there are at most `most(index)` (`none` when there is none); null when both give more, or neither applies.
+   */
+  private async candidatesOf(
+    scope: MonitorScope,
+    filter: MonitorFilter,
+    most: (index: 'tag' | 'text') => number,
+  ): Promise<'none' | string[] | null> {
+    const db = this.database.tables<unknown>();
+    const org = scope.organizationId;
+    if (filter.tag) {
+      const few = most('tag');
+      const { rows } = await sql<{ id: string }>`select monitor_id as id from monitor_tag
+        where organization_id = ${org} and tag = ${filter.tag} limit ${few + 1}`.execute(db);
+      if (rows.length === 0) return 'none';
+      if (rows.length <= few) return rows.map((r) => r.id);
+    }
+    if (!filter.q) return null;
+    const needle = searchNeedleOf(filter.q);
+    const phrase = ftsPhraseOf(needle);
+    // One or two characters: neither index holds them (SQLite's trigrams, PostgreSQL's pg_trgm).
+    if (phrase === null) return null;
+    const few = most('text');
+    const { rows } =
+      this.dialect === 'postgres'
+        ? await sql<{ id: string }>`select id from monitor
+            where organization_id = ${org} and search_text like ${likeContains(needle)} limit ${few + 1}`.execute(db)
+        : await sql<{ id: string }>`select monitor.id from monitor_search cross join monitor
+            on monitor.rowid = monitor_search.rowid
+            where monitor_search match ${phrase} and monitor.organization_id = ${org} limit ${few + 1}`.execute(db);
+    if (rows.length === 0) return 'none';
+    return rows.length <= few ? rows.map((r) => r.id) : null;
   }
 
   /** The page's statement (`list`), its values placed by `bind`. */
@@ -431,9 +625,10 @@ export class MonitorsRepository {
     limit: number,
     sort: MonitorSort,
     bind: Bind,
+    plan: MatchingPlan,
   ) {
     const keys = this.sortKeys(sort);
-    let q = this.matching(scope, filter, bind).selectAll();
+    let q = this.matching(scope, filter, bind, plan).selectAll();
     if (after) {
       const later = (i: number): RawBuilder<SqlBool> => {
         const key = keys[i];

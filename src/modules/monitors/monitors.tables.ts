@@ -29,7 +29,15 @@ export interface MonitorDependencyRow {
   organization_id: string;
 }
 
+/** One tag of a monitor (the `tags` column holds the list as shown; these rows index it for `tag=`). */
+export interface MonitorTagRow {
+  monitor_id: string;
+  organization_id: string;
+  tag: string;
+}
+
 export interface MonitorsTables {
   monitor: MonitorRow;
   monitor_dependency: MonitorDependencyRow;
+  monitor_tag: MonitorTagRow;
 }

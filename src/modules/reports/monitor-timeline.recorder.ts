@@ -1,5 +1,5 @@
 import type { Clock } from '../../platform/clock.ts';
-import type { Database } from '../../platform/db/index.ts';
+import { PrecompiledQueries, type Database } from '../../platform/db/index.ts';
 import type { MonitorTransition, TransitionListener } from '../checks/index.ts';
 import type { Monitor, MonitorListener } from '../monitors/index.ts';
 import { MonitorTimelineRepository } from './monitor-timeline.repository.ts';
@@ -12,13 +12,15 @@ import { MonitorTimelineRepository } from './monitor-timeline.repository.ts';
 export class MonitorTimelineRecorder implements MonitorListener, TransitionListener {
   readonly name = 'reports timeline';
   private readonly clock: Clock;
+  /** The report copy's upsert, compiled once (every save of a monitor writes it). */
+  private readonly queries = new PrecompiledQueries();
   constructor(clock: Clock) {
     this.clock = clock;
   }
 
   async monitorSaved(tx: Database, monitor: Monitor, previous: Monitor | null): Promise<void> {
     const repo = new MonitorTimelineRepository(tx);
-    await repo.saveMonitor({ ...monitor, deletedAt: null });
+    await repo.saveMonitor({ ...monitor, deletedAt: null }, this.queries);
     if (!previous) {
       await repo.append(monitor.id, 'created', monitor.createdAt);
       if (monitor.paused) await repo.append(monitor.id, 'paused', monitor.createdAt);

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import type { Database } from '../../platform/db/index.ts';
+import { sql, type Kysely } from 'kysely';
+import type { Database, PrecompiledQueries } from '../../platform/db/index.ts';
 import { fromJson, toJson } from '../../platform/db/index.ts';
 import type { TimelineEntry, TimelineKind } from './availability.accounting.ts';
 import type { ReportMonitorRow, ReportsTables } from './reports.tables.ts';
@@ -33,6 +33,18 @@ function toMonitor(r: ReportMonitorRow): ReportMonitor {
 
 const CHUNK = 500;
 
+const REPORT_MONITOR_COLUMNS = [
+  'monitor_id',
+  'organization_id',
+  'name',
+  'type',
+  'target',
+  'environment',
+  'tags',
+  'created_at',
+  'deleted_at',
+] as const satisfies ReadonlyArray<keyof ReportMonitorRow>;
+
 /** The monitors reports cover and their timelines (lifecycle and verdicts), written as they happen. */
 export class MonitorTimelineRepository {
   private readonly db;
@@ -40,7 +52,8 @@ export class MonitorTimelineRepository {
     this.db = database.tables<ReportsTables>();
   }
 
-  async saveMonitor(m: ReportMonitor): Promise<void> {
+  /** With `queries`, the upsert is compiled once (every save of a monitor writes it: issue 36 item 8). */
+  async saveMonitor(m: ReportMonitor, queries?: PrecompiledQueries): Promise<void> {
     const row: ReportMonitorRow = {
       monitor_id: m.id,
       organization_id: m.organizationId,
@@ -52,19 +65,30 @@ export class MonitorTimelineRepository {
       created_at: m.createdAt,
       deleted_at: m.deletedAt,
     };
-    await this.db
-      .insertInto('report_monitor')
-      .values(row)
-      .onConflict((oc) =>
-        oc.column('monitor_id').doUpdateSet({
-          name: row.name,
-          target: row.target,
-          environment: row.environment,
-          tags: row.tags,
-          deleted_at: row.deleted_at,
-        }),
-      )
-      .execute();
+    const upsert = (r: ReportMonitorRow) =>
+      this.db
+        .insertInto('report_monitor')
+        .values(r)
+        .onConflict((oc) =>
+          oc.column('monitor_id').doUpdateSet((eb) => ({
+            name: eb.ref('excluded.name'),
+            target: eb.ref('excluded.target'),
+            environment: eb.ref('excluded.environment'),
+            tags: eb.ref('excluded.tags'),
+            deleted_at: eb.ref('excluded.deleted_at'),
+          })),
+        );
+    if (!queries) {
+      await upsert(row).execute();
+      return;
+    }
+    await queries.runRows<unknown, ReportMonitorRow>(
+      this.db as unknown as Kysely<unknown>,
+      'reports.saveMonitor',
+      REPORT_MONITOR_COLUMNS,
+      [row],
+      ([placeholders]) => upsert(placeholders as unknown as ReportMonitorRow),
+    );
   }
 
   async append(monitorId: string, kind: TimelineKind, at: number, since: number | null = null): Promise<void> {

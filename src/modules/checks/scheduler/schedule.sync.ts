@@ -50,7 +50,13 @@ export class ScheduleSync implements MonitorListener {
   }
 
   /** Inside the monitor's own transaction (`tx`): its schedule rows change with it or not at all. */
-  async monitorSaved(tx: Database, monitor: Monitor, _previous: Monitor | null): Promise<void> {
+  async monitorSaved(tx: Database, monitor: Monitor, previous: Monitor | null): Promise<void> {
+    // Paused before and after (an edit of a paused monitor, or one created paused): it has no rows to remove. Pausing
+    // removed them in its transaction; the engine writes no counters for a paused monitor (its batch reads the status
+    // under the monitor's lock, and the state machine ignores results while paused); a schedule row the start's
+    // reconcile upserted from a page read just before a pause is an orphan that the next reconcile removes (and a
+    // resume replaces). So nothing is deleted here, the two deletes that were most of such a save's statements.
+    if (monitor.paused && (previous === null || previous.paused)) return;
     const now = this.deps.clock.now();
     const schedule = new ScheduleRepository(tx);
     const state = new CheckStateRepository(tx);
