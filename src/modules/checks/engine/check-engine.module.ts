@@ -125,6 +125,8 @@ export function createCheckEngineModule(deps: CheckEngineModuleDeps): CheckEngin
     // Between due checks the idle runner reads nothing: schedule changes are signalled (other processes' too on
     // PostgreSQL), so the re-read of the next due time is only a safety poll.
     maxIdleMs: () => deps.signals.safetyPollMs,
+    lookaheadMs: 500,
+    startGridMs: 100,
     ...(deps.onResult && { onResult: (c: ClaimedCheck, o: Observation) => deps.onResult?.(c, o) }),
   });
   // The idle runner sleeps until its next due check; a schedule change wakes it once committed.
