@@ -21,7 +21,10 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
 import { waitUntilReady } from '../support/serve-ready.ts';
+import { slotsFromExecutions } from './slots.from-executions.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -33,6 +36,7 @@ const { values: args } = parseArgs({
     window: { type: 'string', default: '120' },
     'node-arg': { type: 'string', multiple: true, default: [] },
     'log-dir': { type: 'string' },
+    'port-base': { type: 'string', default: '3300' },
   },
 });
 const roots = [fileURLToPath(new URL('../../', import.meta.url)), ...args.root];
@@ -155,24 +159,44 @@ interface Figures {
   checks_per_s: number;
   cpu_pct: number;
   cpu_ms_per_check: number;
+  /** From the stored executions after the stop: start − slot over the window's slots, and slots stored twice. */
+  lateness_p50_ms: number;
+  lateness_p99_ms: number;
+  duplicates: number;
 }
 
 const results: Figures[] = [];
 for (let pair = 0; pair < Number(args.pairs); pair++) {
   const order = pair % 2 === 0 ? roots : [...roots].reverse();
   const running: Running[] = [];
-  for (const [i, root] of order.entries()) running.push(await start(root, 3300 + 10 * pair + i, `serve-${pair}-${i}.log`));
+  for (const [i, root] of order.entries())
+    running.push(await start(root, Number(args['port-base']) + 10 * pair + i, `serve-${pair}-${i}.log`));
   await Promise.all(running.map(createMonitors));
   await sleep(Number(args.warm) * 1000);
   const load0 = loadavg()[0]!;
   const before = running.map((r) => ({ cpu: cpuMs(r.child.pid!), hits: r.target.hits, at: Date.now() }));
   await sleep(Number(args.window) * 1000);
   const load1 = (load0 + loadavg()[0]!) / 2;
-  running.forEach((r, i) => {
+  const measured = running.map((r, i) => {
     const b = before[i]!;
     const cpu = cpuMs(r.child.pid!) - b.cpu;
     const checks = r.target.hits - b.hits;
     const seconds = (Date.now() - b.at) / 1000;
+    return { cpu, checks, seconds, start: b.at, end: Date.now() };
+  });
+  for (const r of running) r.child.kill('SIGTERM');
+  await Promise.all(
+    running.map((r) => (r.child.exitCode !== null ? null : new Promise((res) => r.child.once('exit', res)))),
+  );
+  for (const [i, r] of running.entries()) {
+    const { cpu, checks, seconds, start, end } = measured[i]!;
+    const db = new Kysely<unknown>({
+      dialect: new SqliteDialect({ database: new BetterSqlite3(join(r.dir, 'tocsin.db')) }),
+    });
+    const slots = await slotsFromExecutions(db, 20_000, start, end - 20_000);
+    await db.destroy();
+    const at = (q: number) =>
+      slots.lateness[Math.min(slots.lateness.length - 1, Math.floor(q * slots.lateness.length))]!;
     const f: Figures = {
       root: r.root,
       pair,
@@ -181,14 +205,13 @@ for (let pair = 0; pair < Number(args.pairs); pair++) {
       checks_per_s: Number((checks / seconds).toFixed(2)),
       cpu_pct: Number(((cpu / seconds) * 0.1).toFixed(2)),
       cpu_ms_per_check: Number((cpu / checks).toFixed(3)),
+      lateness_p50_ms: at(0.5),
+      lateness_p99_ms: at(0.99),
+      duplicates: slots.duplicateSlots,
     };
     results.push(f);
     console.log(JSON.stringify(f));
-  });
-  for (const r of running) r.child.kill('SIGTERM');
-  await Promise.all(
-    running.map((r) => (r.child.exitCode !== null ? null : new Promise((res) => r.child.once('exit', res)))),
-  );
+  }
   for (const r of running) {
     r.target.server.close();
     rmSync(r.dir, { recursive: true, force: true });

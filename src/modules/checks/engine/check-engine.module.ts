@@ -125,7 +125,7 @@ export function createCheckEngineModule(deps: CheckEngineModuleDeps): CheckEngin
     // Between due checks the idle runner reads nothing: schedule changes are signalled (other processes' too on
     // PostgreSQL), so the re-read of the next due time is only a safety poll.
     maxIdleMs: () => deps.signals.safetyPollMs,
-    lookaheadMs: 500,
+    lookaheadMs: 1000,
     startGridMs: 100,
     ...(deps.onResult && { onResult: (c: ClaimedCheck, o: Observation) => deps.onResult?.(c, o) }),
   });
