@@ -186,7 +186,9 @@ for (let pair = 0; pair < Number(args.pairs); pair++) {
   });
   for (const r of running) r.child.kill('SIGTERM');
   await Promise.all(
-    running.map((r) => (r.child.exitCode !== null ? null : new Promise((res) => r.child.once('exit', res)))),
+    running.map((r) =>
+      r.child.exitCode !== null ? Promise.resolve() : new Promise<void>((res) => r.child.once('exit', () => res())),
+    ),
   );
   for (const [i, r] of running.entries()) {
     const { cpu, checks, seconds, start, end } = measured[i]!;

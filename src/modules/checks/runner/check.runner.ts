@@ -38,10 +38,18 @@ export interface CheckRunnerOptions {
    * asked before every wait (the change signals make it long while other processes' changes are signalled).
    */
   maxIdleMs?: number | (() => number);
-  /** The loop may claim checks due within this many ms and start each on its due time (default 0: the benchmark measured
-   *  claim-ahead at +0.35 ms CPU per check for a p99 lateness gain of 115 → 56 ms; runOnce always uses 0). */
+  /**
+   * The loop claims checks due within this many ms and claims again `lookaheadMs − idleMs` later (default 0: claims
+   * what is due, again after `idleMs`; runOnce always uses 0). The in-process runner of `tocsin serve` claims 1 s ahead:
+   * at an even 50 checks/s that is about one claim (a transaction and its WAL commit) a second instead of ten.
+   */
   lookaheadMs?: number;
-  /** Checks claimed ahead start on this grid (ms): the first grid instant at or after the due time, one timer each. */
+  /**
+   * Checks claimed ahead start on this grid (ms): at the first grid instant at or after their due time, one timer per
+   * instant for all the checks starting then (default 1: each on its due time, a timer each). A timer and an event-loop
+   * turn per check cost more than the claims they saved (docs/BENCHMARKS.md, issue 36 item 9); with a 100 ms grid a
+   * check starts 0–100 ms after its slot, as it did when claims came every 100 ms.
+   */
   startGridMs?: number;
   allowPrivateTargets: boolean;
   tlsCa?: string;
