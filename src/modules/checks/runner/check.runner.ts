@@ -38,9 +38,19 @@ export interface CheckRunnerOptions {
    * asked before every wait (the change signals make it long while other processes' changes are signalled).
    */
   maxIdleMs?: number | (() => number);
-  /** The loop may claim checks due within this many ms and start each on its due time (default 0: the benchmark measured
-   *  claim-ahead at +0.35 ms CPU per check for a p99 lateness gain of 115 → 56 ms; runOnce always uses 0). */
+  /**
+   * The loop claims checks due within this many ms and claims again `lookaheadMs − idleMs` later (default 0: claims
+   * what is due, again after `idleMs`; runOnce always uses 0). The in-process runner of `tocsin serve` claims 1 s ahead:
+   * at an even 50 checks/s that is about one claim (a transaction and its WAL commit) a second instead of ten.
+   */
   lookaheadMs?: number;
+  /**
+   * Checks claimed ahead start on this grid (ms): at the first grid instant at or after their due time, one timer per
+   * instant for all the checks starting then (default 1: each on its due time, a timer each). A timer and an event-loop
+   * turn per check cost more than the claims they saved (docs/BENCHMARKS.md, issue 36 item 9); with a 100 ms grid a
+   * check starts 0–100 ms after its slot, as it did when claims came every 100 ms.
+   */
+  startGridMs?: number;
   allowPrivateTargets: boolean;
   tlsCa?: string;
   /** Told of every finished check (benchmarks measure lateness here). */
@@ -86,6 +96,8 @@ export class CheckRunner {
   private waitingForDue = false;
   private dueCapped = false;
   private readonly probesInFlight = new Set<Promise<void>>();
+  /** Checks claimed ahead wait for these, one per start instant (`startOf`). */
+  private readonly starts = new Map<number, Promise<void>>();
   /** Ends the claim in progress when the runner stops: a long-poll would otherwise hold the stop for up to 25 s. */
   private claimAbort: AbortController | null = null;
 
@@ -101,6 +113,7 @@ export class CheckRunner {
       idleMs: 100,
       maxIdleMs: 1_000,
       lookaheadMs: 0,
+      startGridMs: 1,
       retryBaseMs: 1_000,
       retryMaxMs: 30_000,
       ...rest,
@@ -187,7 +200,8 @@ export class CheckRunner {
     for (const c of checks) this.launch(c);
     if (this.o.claimWaitMs !== 0) return 0; // the source long-polls
     if (checks.length === 0) return this.o.source.nextDueAt ? this.untilDue() : this.o.idleMs;
-    return checks.length < free ? this.o.idleMs : 0;
+    // Claimed up to `lookaheadMs` ahead: the next claim one idle wait before that horizon.
+    return checks.length < free ? Math.max(this.o.idleMs, this.o.lookaheadMs - this.o.idleMs) : 0;
   }
 
   /** Schedule changes in this process (a monitor saved, a heartbeat making a check due): claim again now. */
@@ -204,7 +218,7 @@ export class CheckRunner {
     let until: number;
     try {
       const next = await this.o.source.nextDueAt!();
-      until = next === null ? Infinity : next - this.o.clock.now();
+      until = next === null ? Infinity : next - this.o.lookaheadMs - this.o.clock.now();
     } catch {
       until = 0; // the claim reports the outage
     }
@@ -214,10 +228,39 @@ export class CheckRunner {
     return Math.max(this.o.idleMs, this.dueCapped ? maxIdleMs : until);
   }
 
+  /**
+   * The start of a check claimed ahead: the first instant of the `startGridMs` grid at or after its due time, one
+   * timer per grid instant whatever the number of checks starting then.
+   */
+  private startOf(dueAt: number): Promise<void> {
+    const early = dueAt - this.o.clock.now();
+    if (early <= 0) return Promise.resolve();
+    const grid = this.o.startGridMs;
+    const at = grid > 1 ? Math.ceil(dueAt / grid) * grid : dueAt;
+    let start = this.starts.get(at);
+    if (!start) {
+      start = new Promise<void>((resolve) => {
+        // A timer may fire a little before the clock reaches its instant (the event loop's cached time): wait the
+        // rest then, so that no check starts before its slot.
+        const fire = (): void => {
+          const left = at - this.o.clock.now();
+          if (left > 0) {
+            this.timers.after(left, fire);
+            return;
+          }
+          this.starts.delete(at);
+          resolve();
+        };
+        this.timers.after(at - this.o.clock.now(), fire);
+      });
+      this.starts.set(at, start);
+    }
+    return start;
+  }
+
   private launch(check: ClaimedCheck): void {
     this.inFlight += 1;
-    const early = check.dueAt - this.o.clock.now();
-    const p = (early > 0 ? new Promise<void>((r) => this.timers.after(early, r)) : Promise.resolve())
+    const p = this.startOf(check.dueAt)
       .then(() =>
         this.o.probes.run(check.target, {
           now: () => this.o.clock.now(),
