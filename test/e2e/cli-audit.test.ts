@@ -29,7 +29,8 @@ function run(args: string[], dataDir: string): Promise<{ code: number | null; st
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('exit', (code) => done({ code, stdout, stderr }));
+    // 'close': after the pipes are drained ('exit' can come before the last output).
+    child.on('close', (code) => done({ code, stdout, stderr }));
   });
 }
 

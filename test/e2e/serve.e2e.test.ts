@@ -63,7 +63,8 @@ class Server {
     });
     this.child.stdout!.on('data', (d: Buffer) => (this.stdout += d.toString('utf8')));
     this.child.stderr!.on('data', (d: Buffer) => (this.stderr += d.toString('utf8')));
-    this.exited = new Promise((done) => this.child.once('exit', (code, signal) => done({ code, signal })));
+    // 'close', not 'exit': the last log lines may still be in the stdout pipe when the process has exited.
+    this.exited = new Promise((done) => this.child.once('close', (code, signal) => done({ code, signal })));
   }
   logLines(): Array<Record<string, unknown>> {
     return this.stdout

@@ -38,7 +38,8 @@ function tocsin(args: string[], env: Record<string, string>): Promise<Run> {
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
-    child.once('exit', (code) => done({ code, stdout, stderr }));
+    // 'close': after the pipes are drained ('exit' can come before the last output).
+    child.once('close', (code) => done({ code, stdout, stderr }));
   });
 }
 

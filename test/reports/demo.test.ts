@@ -235,7 +235,8 @@ it(
       let stderr = '';
       child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
       child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      child.on('exit', (code) => done({ code, stdout, stderr }));
+      // 'close': after the pipes are drained ('exit' can come before the last output).
+      child.on('close', (code) => done({ code, stdout, stderr }));
     });
     expect(res.code, res.stderr).toBe(0);
     const printed = JSON.parse(res.stdout) as {
