@@ -132,6 +132,11 @@ interface CachedRegion {
   learntVersion: number | null;
   /** controlOf(state) at the last write, and when that was. */
   written: string;
+  /**
+   * The JSON of the last snapshot seen, whose digest is `state.snapshotDigest` (null: none yet in this process). A
+   * target's answer rarely changes: comparing the text skips hashing it on every check.
+   */
+  snapshotText: string | null;
   writtenAt: number;
   /** False while a batch that changed it has not committed: a rollback leaves it for the database's copy. */
   committed: boolean;
@@ -213,6 +218,7 @@ export class IntelligenceService {
           version: null,
           learntVersion: null,
           written: '',
+          snapshotText: null,
           writtenAt: 0,
           committed: false,
           batch,
@@ -233,7 +239,13 @@ export class IntelligenceService {
       );
       const snapshot = snapshotOf(check.type, check.up, check.details);
       if (snapshot) {
-        const digest = digestOf(snapshot);
+        const text = JSON.stringify(snapshot);
+        let digest = state.snapshotDigest;
+        // The kept text is replaced only when it changed: a fresh copy on every check would outlive young collections.
+        if (text !== entry.snapshotText) {
+          digest = digestOf(text);
+          entry.snapshotText = text;
+        }
         if (digest !== state.snapshotDigest) {
           await repo.insertObservation(key, check.at, snapshot);
           state.snapshotDigest = digest;
@@ -487,6 +499,7 @@ export class IntelligenceService {
         version: row.updatedAt,
         learntVersion,
         written: controlOf(state),
+        snapshotText: null,
         writtenAt: row.updatedAt,
         committed: true,
         batch: null,
@@ -724,8 +737,9 @@ function controlOf(s: RegionState): string {
   return `${b.firstAt}|${b.hourStart}|${b.phase}|${b.phaseSince}|${b.openedAt}|${b.peakMs}|${b.alerted}|${f.flapping}|${t.above}|${t.streak}|${t.streakSince}|${t.peakMs}|${s.failing === true}|${s.snapshotDigest}`;
 }
 
-function digestOf(snapshot: ObservationSnapshot): string {
-  return createHash('sha256').update(JSON.stringify(snapshot)).digest('base64url').slice(0, 22);
+/** Of a snapshot's JSON. */
+function digestOf(snapshotText: string): string {
+  return createHash('sha256').update(snapshotText).digest('base64url').slice(0, 22);
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {

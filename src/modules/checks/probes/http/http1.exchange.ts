@@ -113,13 +113,9 @@ export function exchangeHttp1(
       timings.download_ms = round(performance.now() - tHead);
       const body = request.keepBody ? (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)) : undefined;
       resolve({ status: head!.status, headers: head!.headers, body, truncated });
-      if (truncated) {
-        socket.destroy();
-      } else {
-        // As node:http does without keep-alive: end our side, release the descriptor once that is written.
-        socket.end();
-        socket.once('finish', () => socket.destroy());
-      }
+      // The descriptor is closed at once: with the response read whole, closing sends our FIN as end() would, without
+      // a shutdown call and a 'finish' turn first (a cut response leaves bytes unread, and the peer gets a reset).
+      socket.destroy();
     };
     const parser = new ResponseParser(
       {
