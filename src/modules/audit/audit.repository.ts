@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, PrecompiledQueries } from '../../platform/db/index.ts';
+import { runOneRow, type Database, type PrecompiledQueries } from '../../platform/db/index.ts';
 import type { AuditFilter } from './audit.types.ts';
 import type { AuditEntryRow, AuditTables } from './audit.tables.ts';
 
@@ -26,16 +26,8 @@ export class AuditRepository {
 
   /** With `queries`, the insert is compiled once (every change records one: a PATCH's statements, issue 36 item 8). */
   async insert(row: AuditEntryRow, queries?: PrecompiledQueries): Promise<void> {
-    if (!queries) {
-      await this.db.insertInto('audit_entry').values(row).execute();
-      return;
-    }
-    await queries.runRows<unknown, AuditEntryRow>(
-      this.db as unknown as Kysely<unknown>,
-      'audit.insert',
-      AUDIT_COLUMNS,
-      [row],
-      (placeholders) => this.db.insertInto('audit_entry').values(placeholders as unknown as AuditEntryRow[]),
+    await runOneRow(queries, this.db as unknown as Kysely<unknown>, 'audit.insert', AUDIT_COLUMNS, row, (r) =>
+      this.db.insertInto('audit_entry').values(r),
     );
   }
 

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, PrecompiledQueries } from '../../platform/db/index.ts';
-import { fromJson, toJson } from '../../platform/db/index.ts';
+import { fromJson, runOneRow, toJson } from '../../platform/db/index.ts';
 import type { TimelineEntry, TimelineKind } from './availability.accounting.ts';
 import type { ReportMonitorRow, ReportsTables } from './reports.tables.ts';
 
@@ -78,16 +78,13 @@ export class MonitorTimelineRepository {
             deleted_at: eb.ref('excluded.deleted_at'),
           })),
         );
-    if (!queries) {
-      await upsert(row).execute();
-      return;
-    }
-    await queries.runRows<unknown, ReportMonitorRow>(
+    await runOneRow(
+      queries,
       this.db as unknown as Kysely<unknown>,
       'reports.saveMonitor',
       REPORT_MONITOR_COLUMNS,
-      [row],
-      ([placeholders]) => upsert(placeholders as unknown as ReportMonitorRow),
+      row,
+      upsert,
     );
   }
 

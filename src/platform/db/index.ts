@@ -7,7 +7,7 @@ export {
   type DatabaseStartupFailure,
 } from './database.errors.ts';
 export { col, toJson, fromJson, toBool } from './columns.ts';
-export { PrecompiledQueries, param } from './precompiled.ts';
+export { PrecompiledQueries, param, runOneRow } from './precompiled.ts';
 export { limitStatementTime } from './statement-timeout.ts';
 export { backupSqlite, type SqliteBackup } from './sqlite.backup.ts';
 export {

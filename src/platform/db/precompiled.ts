@@ -129,6 +129,27 @@ export class PrecompiledQueries {
   }
 }
 
+/**
+ * One row's statement (an insert or upsert every change makes): compiled once by `queries` when given, otherwise built
+ * by Kysely for this call. `build` makes it from the row, or from the placeholder row when compiled.
+ */
+export async function runOneRow<Row extends object>(
+  queries: PrecompiledQueries | undefined,
+  db: Kysely<unknown>,
+  key: string,
+  columns: ReadonlyArray<keyof Row & string>,
+  row: Row,
+  build: (row: Row) => Compilable<unknown>,
+): Promise<void> {
+  if (!queries) {
+    await db.executeQuery(build(row).compile());
+    return;
+  }
+  await queries.runRows<unknown, Row>(db, key, columns, [row], ([placeholders]) =>
+    build(placeholders as unknown as Row),
+  );
+}
+
 function isPowerOfTwo(n: number): boolean {
   return n > 0 && (n & (n - 1)) === 0;
 }
