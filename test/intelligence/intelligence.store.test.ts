@@ -206,6 +206,42 @@ for (const dialect of testDialects()) {
       ]);
     });
 
+    it('stores a snapshot that goes back to an earlier one, and another process does not store it again', async () => {
+      const mon = monitor(org);
+      const from = T0 + 25 * HOUR;
+      const details = (server: string) => ({ headers: { server }, body_sha256: 'abc', remote_address: '192.0.2.1' });
+      const servers = ['nginx', 'nginx', 'caddy', 'caddy', 'nginx', 'nginx'];
+      const checks = servers.map((server, n) => check(mon, from + n * 20_000, 50, { details: details(server) }));
+      for (const c of checks) await db.database.transaction((tx) => service.applyChecks(tx, [c]));
+      const first = service;
+      // A second service holds no text of the last snapshot: it compares the stored digest.
+      service = new IntelligenceService({
+        database: db.database,
+        clock,
+        events,
+        monitors: { findManyAnywhere: async (ids) => ids.map((id) => monitors.get(id)!).filter(Boolean) },
+        incidents,
+      });
+      try {
+        const later = check(mon, from + 6 * 20_000, 50, { details: details('nginx') });
+        await db.database.transaction((tx) => service.applyChecks(tx, [later]));
+      } finally {
+        service = first;
+      }
+      const rows = await db.database
+        .tables<{ intelligence_observation: { monitor_id: string; observed_at: number; snapshot: string } }>()
+        .selectFrom('intelligence_observation')
+        .select('snapshot')
+        .where('monitor_id', '=', mon)
+        .orderBy('observed_at')
+        .execute();
+      expect(rows.map((r) => (JSON.parse(r.snapshot) as { headers: { server: string } }).headers.server)).toEqual([
+        'nginx',
+        'caddy',
+        'nginx',
+      ]);
+    });
+
     it('commits nothing when the batch transaction rolls back', async () => {
       const mon = monitor(org);
       const from = T0 + 30 * HOUR;
