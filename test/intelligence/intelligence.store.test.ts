@@ -105,18 +105,23 @@ for (const dialect of testDialects()) {
       return (await events.readAfter(0, 10_000)).filter((e) => e.monitorId === monitorId);
     }
 
-    beforeAll(async () => {
-      db = await createTestDatabase(dialect);
-      org = await newOrg();
-      otherOrg = await newOrg();
-      events = new EventsService({ database: db.database, clock });
-      service = new IntelligenceService({
+    /** A service on the test database, as another process would make it (no decoded state of its own). */
+    function newService(): IntelligenceService {
+      return new IntelligenceService({
         database: db.database,
         clock,
         events,
         monitors: { findManyAnywhere: async (ids) => ids.map((id) => monitors.get(id)!).filter(Boolean) },
         incidents,
       });
+    }
+
+    beforeAll(async () => {
+      db = await createTestDatabase(dialect);
+      org = await newOrg();
+      otherOrg = await newOrg();
+      events = new EventsService({ database: db.database, clock });
+      service = newService();
     });
     afterAll(async () => db.drop());
 
@@ -146,13 +151,7 @@ for (const dialect of testDialects()) {
       await run(mon, from, from + 3 * HOUR, wobble);
       const first = service;
       // A second service on the same database holds no decoded copy: it must fetch the learnt text.
-      service = new IntelligenceService({
-        database: db.database,
-        clock,
-        events,
-        monitors: { findManyAnywhere: async (ids) => ids.map((id) => monitors.get(id)!).filter(Boolean) },
-        incidents,
-      });
+      service = newService();
       try {
         const step = from + 3 * HOUR;
         await run(mon, step, step + 10 * MIN, () => 600);
@@ -215,13 +214,7 @@ for (const dialect of testDialects()) {
       for (const c of checks) await db.database.transaction((tx) => service.applyChecks(tx, [c]));
       const first = service;
       // A second service holds no text of the last snapshot: it compares the stored digest.
-      service = new IntelligenceService({
-        database: db.database,
-        clock,
-        events,
-        monitors: { findManyAnywhere: async (ids) => ids.map((id) => monitors.get(id)!).filter(Boolean) },
-        incidents,
-      });
+      service = newService();
       try {
         const later = check(mon, from + 6 * 20_000, 50, { details: details('nginx') });
         await db.database.transaction((tx) => service.applyChecks(tx, [later]));
@@ -302,13 +295,7 @@ for (const dialect of testDialects()) {
       const from = T0 + 60 * HOUR;
       await run(mon, from, from + 3 * HOUR, wobble);
       const first = service;
-      service = new IntelligenceService({
-        database: db.database,
-        clock,
-        events,
-        monitors: { findManyAnywhere: async (ids) => ids.map((id) => monitors.get(id)!).filter(Boolean) },
-        incidents,
-      });
+      service = newService();
       const step = from + 3 * HOUR;
       try {
         // The second process sees the anomaly open.
