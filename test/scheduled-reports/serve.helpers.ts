@@ -44,8 +44,22 @@ export interface Served {
   kill9(): Promise<void>;
 }
 
-/** Starts `tocsin serve` with `env` on a free port and waits until it answers /healthz. */
+/**
+ * Starts `tocsin serve` with `env` on a free port and waits until it answers /healthz. The port is free when picked,
+ * but another process's outgoing connection can take it before the child listens (a start takes seconds under load):
+ * a child that exits with EADDRINUSE is started again on another port.
+ */
 export async function serve(env: Record<string, string>, children: ChildProcess[]): Promise<Served> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await serveOnce(env, children);
+    } catch (err) {
+      if (attempt >= 3 || !(err instanceof Error && err.message.includes('EADDRINUSE'))) throw err;
+    }
+  }
+}
+
+async function serveOnce(env: Record<string, string>, children: ChildProcess[]): Promise<Served> {
   const port = await freePort();
   const child = spawn(process.execPath, ['bin/tocsin.js', 'serve'], {
     cwd: ROOT,
