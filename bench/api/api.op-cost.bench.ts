@@ -12,6 +12,8 @@
  *   BENCH_OPS=read,mix         → only these operations
  *   BENCH_TEMPLATE=/tmp/dir    → keep (or reuse) the template there
  *   BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/p'   → flags for each serve
+ *   BENCH_FLOOR=1              → also the floor (api.floor.ts: the least a server must do for these requests, on a
+ *                                copy of the same database), as one more "tree" named `floor` in each round
  */
 import { execFile, fork, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,7 +27,7 @@ import { apiCaller, benchMonitorBody, makeBenchKeys } from './api.fixture.ts';
 import { waitUntilReady } from '../support/serve-ready.ts';
 
 const HERE = fileURLToPath(new URL('../../', import.meta.url));
-const TREES = (process.env.BENCH_TREES ?? HERE).split(',');
+const TREES = [...(process.env.BENCH_TREES ?? HERE).split(','), ...(process.env.BENCH_FLOOR ? ['floor'] : [])];
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -92,6 +94,15 @@ async function startServe(root: string, dataDir: string): Promise<{ child: Child
   return { child, origin };
 }
 
+/** api.floor.ts's server on the copy's database, in a child process as Tocsin and the bare server are. */
+async function startFloor(dataDir: string, keys: readonly string[]): Promise<{ child: ChildProcess; origin: string }> {
+  const child = fork(join(HERE, 'bench/api/api.servers.ts'), ['floor', join(dataDir, 'tocsin.db'), keys.join(',')], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const port = await new Promise<number>((resolve) => child.once('message', (m: { port: number }) => resolve(m.port)));
+  return { child, origin: `http://127.0.0.1:${port}` };
+}
+
 /** The template: an organization with 8 keys and 10,000 monitors made through the API (as api.serve-mix.bench.ts). */
 async function makeTemplate(dir: string, target: string): Promise<State> {
   mkdirSync(dir, { recursive: true });
@@ -103,7 +114,7 @@ async function makeTemplate(dir: string, target: string): Promise<State> {
       metrics: { enabled: true },
     }),
   );
-  const root = TREES[0]!;
+  const root = TREES.find((t) => t !== 'floor')!;
   const { stdout } = await promisify(execFile)(
     process.execPath,
     [
@@ -267,7 +278,7 @@ try {
     for (const tree of order) {
       const dataDir = mkdtempSync(join(tmpdir(), 'tocsin-op-cost-'));
       cpSync(templateDir, dataDir, { recursive: true });
-      const serve = await startServe(tree, dataDir);
+      const serve = tree === 'floor' ? await startFloor(dataDir, state.keys) : await startServe(tree, dataDir);
       try {
         const pid = serve.child.pid!;
         await sleep(5000); // the overdue checks of the copied schedule run first
