@@ -6,7 +6,10 @@
  * - no authentication beyond a key looked up in a Set, no scopes, rate limits, usage, request log or metrics;
  * - no validation beyond what the SQL needs, no records shaped for the API, no audit entry, no report copy, no
  *   schedule or listeners, no idempotency; a write is the monitor's row and its tag rows, committed.
- * Used by api.op-cost.bench.ts (`BENCH_FLOOR=1`), served by api.servers.ts `floor`.
+ * `inMemory`: every monitor also held in memory (in id order) and reads and lists answered from there without SQL,
+ * each write committed to the database first and then applied to the copy: what even a server that keeps the whole
+ * organization in one process's memory would still spend (one process only: another writer would not be seen).
+ * Used by api.op-cost.bench.ts (`BENCH_FLOOR=1` or `memory`), served by api.servers.ts `floor`.
  */
 import { randomUUID } from 'node:crypto';
 import BetterSqlite3 from 'better-sqlite3';
@@ -22,7 +25,7 @@ interface ListQuery {
   limit?: string;
 }
 
-export function floorServer(file: string, keys: readonly string[]): FastifyInstance {
+export function floorServer(file: string, keys: readonly string[], inMemory = false): FastifyInstance {
   const db = new BetterSqlite3(file);
   // As Tocsin opens its database (platform/db/database.ts).
   db.pragma('journal_mode = WAL');
@@ -103,16 +106,21 @@ export function floorServer(file: string, keys: readonly string[]): FastifyInsta
     return row;
   });
 
+  const memory = inMemory
+    ? new MemoryCopy(db.prepare('select * from monitor where organization_id = ? order by id').all(org) as Row[])
+    : null;
+
   const app = Fastify({ logger: false });
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const key = request.headers.authorization?.slice('Bearer '.length);
     if (key === undefined || !known.has(key)) return reply.code(401).send({ error: { code: 'unauthorized' } });
   });
   app.get<{ Params: { id: string } }>('/api/v1/monitors/:id', async (request, reply) => {
-    const row = readOne.get(request.params.id, org);
+    const row = memory ? memory.byId.get(request.params.id) : readOne.get(request.params.id, org);
     return row ?? reply.code(404).send({ error: { code: 'not_found' } });
   });
   app.get<{ Querystring: ListQuery }>('/api/v1/monitors', async (request) => {
+    if (memory) return { data: memory.list(request.query) };
     const { statement, values } = listOf(request.query);
     return { data: statement.all(...values) };
   });
@@ -120,11 +128,48 @@ export function floorServer(file: string, keys: readonly string[]): FastifyInsta
     '/api/v1/monitors/:id',
     async (request, reply) => {
       const row = patch(request.params.id, request.body.name, request.body.tags);
+      if (row && memory) memory.put(row);
       return row ?? reply.code(404).send({ error: { code: 'not_found' } });
     },
   );
-  app.post<{ Body: { target: string; tags: string[] } }>('/api/v1/monitors', async (request, reply) =>
-    reply.code(201).send(create(request.body.target, request.body.tags)),
-  );
+  app.post<{ Body: { target: string; tags: string[] } }>('/api/v1/monitors', async (request, reply) => {
+    const row = create(request.body.target, request.body.tags);
+    memory?.put(row);
+    return reply.code(201).send(row);
+  });
   return app;
+}
+
+/** The organization's monitors in memory, in id order (new ids sort last: they are made later), tags parsed once. */
+class MemoryCopy {
+  readonly byId = new Map<string, Row>();
+  private readonly ordered: Array<{ row: Row; tags: Set<string> }> = [];
+  private readonly indexOf = new Map<string, number>();
+  constructor(rows: Row[]) {
+    for (const row of rows) this.put(row);
+  }
+
+  put(row: Row): void {
+    const id = row.id as string;
+    const entry = { row, tags: new Set(JSON.parse(row.tags as string) as string[]) };
+    this.byId.set(id, row);
+    const at = this.indexOf.get(id);
+    if (at !== undefined) this.ordered[at] = entry;
+    else this.indexOf.set(id, this.ordered.push(entry) - 1);
+  }
+
+  list(query: ListQuery): Row[] {
+    const limit = Math.min(100, Number(query.limit ?? 20));
+    const needle = query.q?.toLowerCase();
+    const page: Row[] = [];
+    for (const { row, tags } of this.ordered) {
+      if (query.status !== undefined && row.status !== query.status) continue;
+      if (query.type !== undefined && row.type !== query.type) continue;
+      if (query.environment !== undefined && row.environment !== query.environment) continue;
+      if (query.tag !== undefined && !tags.has(query.tag)) continue;
+      if (needle !== undefined && !(row.search_text as string).includes(needle)) continue;
+      if (page.push(row) === limit) break;
+    }
+    return page;
+  }
 }

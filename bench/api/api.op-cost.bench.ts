@@ -14,6 +14,7 @@
  *   BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/p'   → flags for each serve
  *   BENCH_FLOOR=1              → also the floor (api.floor.ts: the least a server must do for these requests, on a
  *                                copy of the same database), as one more "tree" named `floor` in each round
+ *   BENCH_FLOOR=memory         → and `floor-memory`: the floor answering reads and lists from an in-memory copy
  */
 import { execFile, fork, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,7 +28,8 @@ import { apiCaller, benchMonitorBody, makeBenchKeys } from './api.fixture.ts';
 import { waitUntilReady } from '../support/serve-ready.ts';
 
 const HERE = fileURLToPath(new URL('../../', import.meta.url));
-const TREES = [...(process.env.BENCH_TREES ?? HERE).split(','), ...(process.env.BENCH_FLOOR ? ['floor'] : [])];
+const FLOORS = { '1': ['floor'], memory: ['floor', 'floor-memory'] }[process.env.BENCH_FLOOR ?? ''] ?? [];
+const TREES = [...(process.env.BENCH_TREES ?? HERE).split(','), ...FLOORS];
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -95,10 +97,13 @@ async function startServe(root: string, dataDir: string): Promise<{ child: Child
 }
 
 /** api.floor.ts's server on the copy's database, in a child process as Tocsin and the bare server are. */
-async function startFloor(dataDir: string, keys: readonly string[]): Promise<{ child: ChildProcess; origin: string }> {
-  const child = fork(join(HERE, 'bench/api/api.servers.ts'), ['floor', join(dataDir, 'tocsin.db'), keys.join(',')], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+async function startFloor(
+  dataDir: string,
+  keys: readonly string[],
+  inMemory: boolean,
+): Promise<{ child: ChildProcess; origin: string }> {
+  const args = ['floor', join(dataDir, 'tocsin.db'), keys.join(','), ...(inMemory ? ['memory'] : [])];
+  const child = fork(join(HERE, 'bench/api/api.servers.ts'), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const port = await new Promise<number>((resolve) => child.once('message', (m: { port: number }) => resolve(m.port)));
   return { child, origin: `http://127.0.0.1:${port}` };
 }
@@ -114,7 +119,7 @@ async function makeTemplate(dir: string, target: string): Promise<State> {
       metrics: { enabled: true },
     }),
   );
-  const root = TREES.find((t) => t !== 'floor')!;
+  const root = TREES.find((t) => !t.startsWith('floor'))!;
   const { stdout } = await promisify(execFile)(
     process.execPath,
     [
@@ -278,7 +283,9 @@ try {
     for (const tree of order) {
       const dataDir = mkdtempSync(join(tmpdir(), 'tocsin-op-cost-'));
       cpSync(templateDir, dataDir, { recursive: true });
-      const serve = tree === 'floor' ? await startFloor(dataDir, state.keys) : await startServe(tree, dataDir);
+      const serve = tree.startsWith('floor')
+        ? await startFloor(dataDir, state.keys, tree === 'floor-memory')
+        : await startServe(tree, dataDir);
       try {
         const pid = serve.child.pid!;
         await sleep(5000); // the overdue checks of the copied schedule run first

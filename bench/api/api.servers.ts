@@ -4,8 +4,8 @@
  *   node bench/api/api.servers.ts bare    → a bare Fastify hello-world
  *   node bench/api/api.servers.ts tocsin  → Tocsin on SQLite in a temp data dir, one enterprise org and 8 keys
  *     (BENCH_MONITORS=n: also n monitors, made through the service, spread over tags, types and environments)
- *   node bench/api/api.servers.ts floor <tocsin.db> <key,…>  → the least any server must do for the mix's requests
- *     (api.floor.ts) on a copy of a Tocsin database
+ *   node bench/api/api.servers.ts floor <tocsin.db> <key,…> [memory]  → the least any server must do for the mix's
+ *     requests (api.floor.ts) on a copy of a Tocsin database; `memory`: reads and lists from an in-memory copy
  * Each prints nothing and tells the parent `{port, keys?, monitorIds?}` over IPC.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -93,7 +93,7 @@ const mode = process.argv[2];
 if (mode === 'bare') await bare();
 else if (mode === 'tocsin') await tocsin();
 else if (mode === 'floor') {
-  const app = floorServer(process.argv[3]!, process.argv[4]!.split(','));
+  const app = floorServer(process.argv[3]!, process.argv[4]!.split(','), process.argv[5] === 'memory');
   await app.listen({ port: 0, host: '127.0.0.1' });
   tell({ port: (app.server.address() as { port: number }).port });
   process.once('SIGTERM', () => process.exit(0));
