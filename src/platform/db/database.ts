@@ -306,6 +306,15 @@ class SelfLockingSqliteAdapter extends SqliteAdapter {
   override get supportsMultipleConnections(): boolean {
     return true;
   }
+  /**
+   * SQLite's schema changes are transactional: the migrator then runs the whole upgrade in one `begin immediate`
+   * transaction, so of several processes starting on one file the later ones wait for the first's commit (busy
+   * timeout) and find nothing left to apply, instead of failing with "table … already exists"; a failed upgrade
+   * leaves the schema as it was.
+   */
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
 }
 
 /**
