@@ -41,9 +41,11 @@ async function withLoopDelay<T>(work: () => Promise<T>): Promise<{ result: T; ma
 
 /**
  * A generous bound: the machine running the tests may be shared and busy. Held on the main thread, these parses
- * were 2–5 s; the figures of a parse on its thread are in docs/BENCHMARKS.md.
+ * were 2–5 s on a quiet machine (longer on a busy one); the figures of a parse on its thread are in
+ * docs/BENCHMARKS.md. What stays on the main thread (the 9,000 operations' answer written out) held it 631 ms once in
+ * a CI run at load 9 with the container image building beside it, hence 1 s rather than 500 ms.
  */
-const MAX_LOOP_DELAY_MS = 500;
+const MAX_LOOP_DELAY_MS = 1_000;
 
 describe('OpenAPI parse and import: limits, and the event loop stays free', () => {
   let t: TestApp;
