@@ -28,7 +28,9 @@ import { apiCaller, benchMonitorBody, makeBenchKeys } from './api.fixture.ts';
 import { waitUntilReady } from '../support/serve-ready.ts';
 
 const HERE = fileURLToPath(new URL('../../', import.meta.url));
-const FLOORS = { '1': ['floor'], memory: ['floor', 'floor-memory'] }[process.env.BENCH_FLOOR ?? ''] ?? [];
+const FLOOR_CHOICES: Record<string, string[]> = { '': [], '1': ['floor'], memory: ['floor', 'floor-memory'] };
+const FLOORS = FLOOR_CHOICES[process.env.BENCH_FLOOR ?? ''];
+if (!FLOORS) throw new Error(`BENCH_FLOOR must be 1 or memory, not ${process.env.BENCH_FLOOR}`);
 const TREES = [...(process.env.BENCH_TREES ?? HERE).split(','), ...FLOORS];
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
